@@ -1,0 +1,420 @@
+"""Static analysis of a rule program: declarations, arity, safety, stratification, names, citations.
+
+:func:`analyze` returns a :class:`Program` plus every diagnostic of the run (it does not stop at the first).
+The program also carries what the backend needs: a body order in which every comparison and negation
+is evaluated with its variables bound, and the strata of negation.
+
+>>> from judgelog.parser import parse_text
+>>> f = parse_text('''
+... .decl d(x: atom) "" input
+... .decl p(x: atom) ""
+... .decl q(x: atom) ""
+... @name t.p
+... @cr 100.1
+... p(X) :- d(X), not q(X).
+... @name t.q
+... @cr 100.1
+... q(X) :- d(X), not p(X).
+... ''', "t.dl")
+>>> program, diags = analyze([f])
+>>> [d.code for d in diags]
+['E005']
+>>> print(diags[0].message)
+negation cycle: p -> not q -> not p (not stratifiable)
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+from .ast import (
+    Aggregate,
+    Atom,
+    BinOp,
+    Comparison,
+    Const,
+    Decl,
+    Negation,
+    Rule,
+    RuleFile,
+    Var,
+    literal_vars,
+    term_vars,
+)
+from .errors import Diagnostic
+
+__all__ = ["Program", "analyze", "order_body", "bound_after", "INT_TYPES"]
+
+INT_TYPES = {"int", "integer", "number", "n"}
+
+
+@dataclass
+class Program:
+    """An analysed rule set: declarations, rules, and derived structure."""
+
+    decls: Dict[str, Decl] = field(default_factory=dict)
+    rules: List[Rule] = field(default_factory=list)
+    files: List[RuleFile] = field(default_factory=list)
+    sources: Dict[str, str] = field(default_factory=dict)
+    strata: Dict[str, int] = field(default_factory=dict)
+    rules_by_head: Dict[str, List[Rule]] = field(default_factory=dict)
+    rule_by_name: Dict[str, Rule] = field(default_factory=dict)
+    ordered_bodies: Dict[int, Tuple] = field(default_factory=dict)  # id(rule) -> body in evaluation order
+    edges: Set[Tuple[str, str, bool]] = field(default_factory=set)  # (body pred, head pred, negative)
+
+    def decl(self, pred: str) -> Optional[Decl]:
+        return self.decls.get(pred)
+
+    def is_input(self, pred: str) -> bool:
+        decl = self.decls.get(pred)
+        return bool(decl and decl.is_input)
+
+    def derived(self, pred: str) -> bool:
+        return pred in self.rules_by_head
+
+    def body(self, rule: Rule) -> Tuple:
+        return self.ordered_bodies.get(id(rule), rule.body)
+
+    def aggregate_rules(self) -> List[Rule]:
+        """Rules with an aggregate head, in an order where each one's inputs come first."""
+        rules = [r for r in self.rules if r.aggregate is not None]
+        return sorted(rules, key=lambda r: self.strata.get(r.head.pred, 0))
+
+
+def suggest(word: str, choices: Iterable[str]) -> Optional[str]:
+    match = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.7)
+    return match[0] if match else None
+
+
+def bound_after(literals: Sequence, bound: Set[str]) -> Set[str]:
+    bound = set(bound)
+    for lit in literals:
+        if isinstance(lit, Atom):
+            bound |= literal_vars(lit)
+        elif isinstance(lit, Comparison) and lit.op == "=":
+            for side, other in ((lit.left, lit.right), (lit.right, lit.left)):
+                if isinstance(side, Var) and term_vars(other) <= bound:
+                    bound.add(side.name)
+    return bound
+
+
+def _ready(lit, bound: Set[str]) -> bool:
+    if isinstance(lit, Negation):
+        named = {v for v in literal_vars(lit) if not v.startswith("_")}
+        return named <= bound
+    if isinstance(lit, Comparison):
+        left, right = term_vars(lit.left), term_vars(lit.right)
+        if lit.op == "=":
+            if left <= bound and right <= bound:
+                return True
+            return (isinstance(lit.left, Var) and right <= bound) or (isinstance(lit.right, Var) and left <= bound)
+        return (left | right) <= bound
+    return True
+
+
+def order_body(body: Sequence, bound: Iterable[str] = ()) -> Tuple[Tuple, Set[str]]:
+    """Evaluation order: positive atoms as written; each comparison or negation as soon as its variables
+    are bound. Returns the order and the variables never bound (for the safety check)."""
+    bound = set(bound)
+    waiting = [lit for lit in body if not isinstance(lit, Atom)]
+    out = []
+
+    def flush():
+        progress = True
+        while progress:
+            progress = False
+            for lit in list(waiting):
+                if _ready(lit, bound):
+                    waiting.remove(lit)
+                    out.append(lit)
+                    bound.update(bound_after([lit], bound))
+                    progress = True
+
+    flush()
+    for lit in body:
+        if isinstance(lit, Atom):
+            out.append(lit)
+            bound.update(literal_vars(lit))
+            flush()
+    unbound: Set[str] = set()
+    for lit in waiting:
+        out.append(lit)
+        unbound |= {v for v in literal_vars(lit) if not (isinstance(lit, Negation) and v.startswith("_"))} - bound
+    return tuple(out), unbound
+
+
+def analyze(files: Sequence[RuleFile], *, require_annotations=True, sources: Optional[dict] = None,
+            builtin_decls: Sequence[Decl] = ()) -> Tuple[Program, List[Diagnostic]]:
+    """Analyse ``files`` together. ``require_annotations`` (a bool, or a function of the file path) makes a
+    missing @name/@cr on a rule an error (else a warning). Bodiless facts need no annotations."""
+    strict = require_annotations if callable(require_annotations) else (lambda _path: require_annotations)
+    prog = Program(files=list(files), sources=dict(sources or {}))
+    diags: List[Diagnostic] = []
+    for decl in builtin_decls:
+        prog.decls[decl.pred] = decl
+    for rf in files:
+        for item in rf.items:
+            if isinstance(item, Decl):
+                old = prog.decls.get(item.pred)
+                if old is not None and (old.params != item.params or old.is_input != item.is_input):
+                    diags.append(Diagnostic("E009", f"predicate {item.pred!r} is declared twice, differently",
+                                            item.span, hint=f"first declared at {old.span.location()}"))
+                    continue
+                if old is None:
+                    prog.decls[item.pred] = item
+                for key in item.functional:
+                    if key not in {p.name for p in item.params}:
+                        diags.append(Diagnostic("E001", f"functional({key}) names no argument of {item.pred}",
+                                                item.span))
+            elif isinstance(item, Rule):
+                prog.rules.append(item)
+
+    names: Dict[str, Rule] = {}
+    for rule in prog.rules:
+        diags.extend(_check_atoms(rule, prog))
+        diags.extend(_check_safety(rule, prog))
+        if rule.name is not None:
+            first = names.get(rule.name)
+            if first is not None:
+                diags.append(Diagnostic("E006", f"duplicate rule name {rule.name!r}", rule.span,
+                                        hint=f"first used at {first.span.location()}; @name must be unique"))
+            else:
+                names[rule.name] = rule
+        severity = "error" if strict(rule.span.file) else "warning"
+        if rule.name is None and rule.body:
+            diags.append(Diagnostic("E007", "rule has no @name", rule.span, severity=severity,
+                                    hint="add a line '@name file.what_it_does' above the rule"))
+        if not rule.cites and rule.body:
+            diags.append(Diagnostic("E008", "rule cites no Comprehensive Rules number", rule.span,
+                                    severity=severity, hint="add a line '@cr 702.22j' above the rule"))
+        prog.rules_by_head.setdefault(rule.head.pred, []).append(rule)
+        ordered, _ = order_body(rule.body)
+        prog.ordered_bodies[id(rule)] = ordered
+    prog.rule_by_name = names
+
+    for rule in prog.rules:
+        decl = prog.decls.get(rule.head.pred)
+        if decl is not None and decl.is_input and rule.body:
+            diags.append(Diagnostic("E012", f"{rule.head.pred!r} is an input predicate but a rule derives it",
+                                    rule.span, severity="warning",
+                                    hint="input predicates hold scenario facts; derive a new predicate instead"))
+    diags.extend(_stratify(prog))
+    return prog, diags
+
+
+def _check_atoms(rule: Rule, prog: Program) -> List[Diagnostic]:
+    out = []
+    atoms = [rule.head] + [lit.atom if isinstance(lit, Negation) else lit for lit in rule.body
+                           if isinstance(lit, (Atom, Negation))]
+    for i, atom in enumerate(atoms):
+        decl = prog.decls.get(atom.pred)
+        if decl is None:
+            near = suggest(atom.pred, prog.decls)
+            out.append(Diagnostic("E002", f"undeclared predicate {atom.pred!r}", atom.span,
+                                  hint=f"did you mean {near!r}?" if near else
+                                  f"declare it: .decl {atom.pred}(...) \"sentence\""))
+            continue
+        if decl.arity != atom.arity:
+            out.append(Diagnostic("E003", f"{atom.pred} takes {decl.arity} argument(s), given {atom.arity}",
+                                  atom.span, hint=f"declared at {decl.span.location()}: "
+                                  f"{atom.pred}({', '.join(p.name + ': ' + p.type for p in decl.params)})"))
+            continue
+        for param, arg in zip(decl.params, atom.args):
+            if isinstance(arg, Aggregate):
+                if i != 0:
+                    out.append(Diagnostic("E014", "aggregates are allowed only in a rule head", arg.span))
+                continue
+            if isinstance(arg, Const):
+                if param.type in INT_TYPES and not isinstance(arg.value, int):
+                    out.append(Diagnostic("E013", f"argument {param.name!r} of {atom.pred} is an integer, "
+                                          f"given {arg}", arg.span))
+            elif isinstance(arg, BinOp):
+                out.append(Diagnostic("E001", "arithmetic is allowed only in comparisons", arg.span,
+                                      hint="bind a variable first: N = M + 1"))
+    aggs = [a for a in rule.head.args if isinstance(a, Aggregate)]
+    if len(aggs) > 1:
+        out.append(Diagnostic("E014", "a rule head may hold at most one aggregate", aggs[1].span))
+    if aggs and not rule.body:
+        out.append(Diagnostic("E014", "an aggregate needs a rule body", aggs[0].span))
+    return out
+
+
+def _check_safety(rule: Rule, prog: Program) -> List[Diagnostic]:
+    out = []
+    _, unbound = order_body(rule.body)
+    bound = bound_after([lit for lit in rule.body if isinstance(lit, Atom)], set())
+    # comparisons may bind by assignment, in any order
+    bound = bound_after(list(rule.body) * 2, bound)
+    reported = set()
+    for lit in rule.body:
+        if isinstance(lit, Negation):
+            for arg in lit.atom.args:
+                if isinstance(arg, Var) and not arg.anonymous and arg.name not in bound and arg.name not in reported:
+                    reported.add(arg.name)
+                    out.append(Diagnostic("E004", f"unsafe variable {arg.name} in a negated atom", arg.span,
+                                          hint=f"bind {arg.name} in a positive atom of the body, "
+                                          f"or write _ if you mean 'any value'"))
+        elif isinstance(lit, Comparison):
+            for name in sorted(literal_vars(lit) - bound):
+                if name in reported:
+                    continue
+                reported.add(name)
+                out.append(Diagnostic("E004", f"unsafe variable {_show(name)} in a comparison", lit.span,
+                                      hint="every variable of a comparison must be bound by a positive atom "
+                                      "(or assigned with = from bound values)"))
+    for arg in rule.head.args:
+        names = term_vars(arg)
+        for name in sorted(names):
+            if name.startswith("_"):
+                out.append(Diagnostic("E004", "anonymous variable _ in a rule head", arg.span,
+                                      hint="a head argument must be a named variable or a constant"))
+            elif name not in bound and name not in reported:
+                reported.add(name)
+                out.append(Diagnostic("E004", f"unsafe variable {name} in the head of {rule.head.pred}",
+                                      getattr(arg, "span", rule.span),
+                                      hint=f"{name} must appear in a positive atom of the body"))
+    return out
+
+
+def _show(name: str) -> str:
+    return "_" if name.startswith("_") else name
+
+
+def _stratify(prog: Program) -> List[Diagnostic]:
+    """Compute strata; report every negative (or aggregate) edge inside a recursive component."""
+    graph: Dict[str, Set[str]] = {}
+    neg_edges: Dict[Tuple[str, str], Tuple[Rule, object]] = {}
+    for rule in prog.rules:
+        head = rule.head.pred
+        graph.setdefault(head, set())
+        nonmono = rule.aggregate is not None
+        for lit in rule.body:
+            if isinstance(lit, (Atom, Negation)):
+                atom = lit.atom if isinstance(lit, Negation) else lit
+                negative = isinstance(lit, Negation) or nonmono
+                graph[head].add(atom.pred)
+                graph.setdefault(atom.pred, set())
+                prog.edges.add((atom.pred, head, negative))
+                if negative:
+                    neg_edges.setdefault((head, atom.pred), (rule, lit))
+    comp = _scc(graph)
+    out = []
+    seen_cycles = set()
+    for (head, body_pred), (rule, lit) in sorted(neg_edges.items(), key=lambda kv: (kv[1][0].span.file,
+                                                                                     kv[1][0].span.line)):
+        if comp[head] != comp[body_pred]:
+            continue
+        cycle = _path(graph, body_pred, head, comp) or [body_pred, head]
+        key = frozenset(cycle)
+        if key in seen_cycles:
+            continue
+        seen_cycles.add(key)
+        steps = [head] + cycle[1:] if cycle[0] == body_pred else cycle
+        text = _cycle_text(head, body_pred, cycle, neg_edges)
+        out.append(Diagnostic("E005", f"negation cycle: {text} (not stratifiable)",
+                              getattr(lit, "span", rule.span),
+                              hint="a predicate must not depend on its own negation; break the cycle "
+                              "with an input fact or split the predicate"))
+        del steps
+    # strata: longest chain of negative edges below each predicate (on the condensation)
+    order = _topo(graph, comp)
+    strata: Dict[int, int] = {}
+    members: Dict[int, List[str]] = {}
+    for pred, c in comp.items():
+        members.setdefault(c, []).append(pred)
+    for c in order:
+        level = 0
+        for pred in members[c]:
+            for dep in graph[pred]:
+                if comp[dep] == c:
+                    continue
+                neg = any(e == (dep, pred, True) for e in [(dep, pred, True)] if e in prog.edges)
+                level = max(level, strata.get(comp[dep], 0) + (1 if neg else 0))
+        strata[c] = level
+    prog.strata = {pred: strata[c] for pred, c in comp.items()}
+    return out
+
+
+def _cycle_text(head, body_pred, cycle, neg_edges) -> str:
+    # cycle: body_pred ... head (a path in "depends on" direction from body_pred back to head)
+    parts = [head, f"not {body_pred}"]
+    prev = body_pred
+    for pred in cycle[1:]:
+        parts.append(f"not {pred}" if (prev, pred) in neg_edges else pred)
+        prev = pred
+    return " -> ".join(parts)
+
+
+def _path(graph, start, goal, comp) -> Optional[List[str]]:
+    """A dependency path start -> ... -> goal inside one component (breadth first, deterministic)."""
+    from collections import deque
+
+    queue = deque([[start]])
+    seen = {start}
+    while queue:
+        path = queue.popleft()
+        if path[-1] == goal and len(path) > 1 or (path[-1] == goal and start == goal):
+            return path
+        for nxt in sorted(graph.get(path[-1], ())):
+            if comp.get(nxt) != comp[start]:
+                continue
+            if nxt == goal:
+                return path + [nxt]
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append(path + [nxt])
+    return None
+
+
+def _scc(graph: Dict[str, Set[str]]) -> Dict[str, int]:
+    """Tarjan's strongly connected components, iterative; returns node -> component number."""
+    index: Dict[str, int] = {}
+    low: Dict[str, int] = {}
+    on_stack: Set[str] = set()
+    stack: List[str] = []
+    comp: Dict[str, int] = {}
+    counter = 0
+    ncomp = 0
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, it = work[-1]
+            advanced = False
+            for nxt in it:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph.get(nxt, ())))))
+                    advanced = True
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    comp[member] = ncomp
+                    if member == node:
+                        break
+                ncomp += 1
+    return comp
+
+
+def _topo(graph, comp) -> List[int]:
+    """Components in dependency order (dependencies first). Tarjan numbers them that way already."""
+    return sorted(set(comp.values()))

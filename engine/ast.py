@@ -1,0 +1,259 @@
+"""Syntax trees of the rule language: frozen dataclasses, each node with its source span.
+
+>>> from judgelog.parser import parse_body
+>>> body = parse_body("blocked_by(A, B), not tapped(B), A != B")
+>>> [type(lit).__name__ for lit in body]
+['Atom', 'Negation', 'Comparison']
+>>> str(body[1])
+'not tapped(B)'
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Tuple, Union
+
+__all__ = [
+    "Span",
+    "Var",
+    "Const",
+    "BinOp",
+    "Aggregate",
+    "Atom",
+    "Negation",
+    "Comparison",
+    "Rule",
+    "Param",
+    "Decl",
+    "Include",
+    "RuleFile",
+    "Term",
+    "Literal",
+    "term_vars",
+    "literal_vars",
+]
+
+
+@dataclass(frozen=True)
+class Span:
+    """A place in a source file (1-based line and column)."""
+
+    file: str
+    line: int
+    col: int = 1
+
+    def location(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+    def short(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+NO_SPAN = Span("<input>", 1, 1)
+
+
+@dataclass(frozen=True)
+class Var:
+    name: str
+    span: Span = field(default=NO_SPAN, compare=False, repr=False)
+
+    @property
+    def anonymous(self) -> bool:
+        return self.name.startswith("_")
+
+    def __str__(self) -> str:
+        return "_" if self.name.startswith("_") else self.name
+
+
+@dataclass(frozen=True)
+class Const:
+    """An atom, a quoted string (the same kind of value) or an integer."""
+
+    value: Union[str, int]
+    span: Span = field(default=NO_SPAN, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return format_value(self.value)
+
+
+@dataclass(frozen=True)
+class BinOp:
+    op: str  # "+" or "-"
+    left: "Term"
+    right: "Term"
+    span: Span = field(default=NO_SPAN, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return f"{self.left} {self.op} {self.right}"
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """``sum(V)``, ``count()``, ``min(V)`` or ``max(V)`` in a rule head."""
+
+    func: str
+    var: Optional[Var]
+    span: Span = field(default=NO_SPAN, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return f"{self.func}({self.var or ''})"
+
+
+Term = Union[Var, Const, BinOp, Aggregate]
+
+
+@dataclass(frozen=True)
+class Atom:
+    pred: str
+    args: Tuple[Term, ...]
+    span: Span = field(default=NO_SPAN, compare=False, repr=False)
+
+    @property
+    def arity(self) -> int:
+        return len(self.args)
+
+    @property
+    def key(self) -> str:
+        return f"{self.pred}/{len(self.args)}"
+
+    def __str__(self) -> str:
+        return f"{self.pred}({', '.join(str(a) for a in self.args)})"
+
+
+@dataclass(frozen=True)
+class Negation:
+    atom: Atom
+    span: Span = field(default=NO_SPAN, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return f"not {self.atom}"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    op: str  # = != < <= > >=
+    left: Term
+    right: Term
+    span: Span = field(default=NO_SPAN, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return f"{self.left} {self.op} {self.right}"
+
+
+Literal = Union[Atom, Negation, Comparison]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """``head :- body.`` (a fact when the body is empty) with its annotations."""
+
+    head: Atom
+    body: Tuple[Literal, ...]
+    name: Optional[str] = None
+    cites: Tuple[str, ...] = ()
+    doc: str = ""
+    span: Span = field(default=NO_SPAN, compare=False)
+
+    @property
+    def is_fact(self) -> bool:
+        return not self.body
+
+    @property
+    def aggregate(self) -> Optional[Aggregate]:
+        for arg in self.head.args:
+            if isinstance(arg, Aggregate):
+                return arg
+        return None
+
+    def __str__(self) -> str:
+        if not self.body:
+            return f"{self.head}."
+        return f"{self.head} :- {', '.join(str(lit) for lit in self.body)}."
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str
+
+
+@dataclass(frozen=True)
+class Decl:
+    """``.decl pred(arg: type, ...) "sentence" [input] [functional(arg, ...)]``."""
+
+    pred: str
+    params: Tuple[Param, ...]
+    template: str = ""
+    is_input: bool = False
+    functional: Tuple[str, ...] = ()
+    doc: str = ""
+    span: Span = field(default=NO_SPAN, compare=False)
+
+    @property
+    def arity(self) -> int:
+        return len(self.params)
+
+    @property
+    def key(self) -> str:
+        return f"{self.pred}/{len(self.params)}"
+
+    def sentence(self, args) -> str:
+        """Fill the English template with argument values."""
+        if not self.template:
+            return f"{self.pred}({', '.join(format_value(a) for a in args)})"
+        text = self.template
+        for param, value in zip(self.params, args):
+            text = text.replace("{" + param.name + "}", format_value(value))
+        return text
+
+
+@dataclass(frozen=True)
+class Include:
+    path: str
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True)
+class RuleFile:
+    path: str
+    items: Tuple[Union[Decl, Rule, Include], ...]
+    doc: str = ""
+
+
+def format_value(value) -> str:
+    """Write a constant the way the rule language reads it back."""
+    if isinstance(value, bool):  # never produced by judgelog, kept readable
+        return str(value).lower()
+    if isinstance(value, int):
+        return str(value)
+    text = str(value)
+    if _is_atom(text):
+        return text
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _is_atom(text: str) -> bool:
+    if not text or not ("a" <= text[0] <= "z"):
+        return False
+    return all(c.isascii() and (c.isalnum() or c == "_") and not c.isupper() for c in text)
+
+
+def term_vars(term) -> set:
+    """Variable names of a term (anonymous ones included)."""
+    if isinstance(term, Var):
+        return {term.name}
+    if isinstance(term, BinOp):
+        return term_vars(term.left) | term_vars(term.right)
+    if isinstance(term, Aggregate):
+        return {term.var.name} if term.var is not None else set()
+    return set()
+
+
+def literal_vars(lit) -> set:
+    if isinstance(lit, Atom):
+        out = set()
+        for arg in lit.args:
+            out |= term_vars(arg)
+        return out
+    if isinstance(lit, Negation):
+        return literal_vars(lit.atom)
+    return term_vars(lit.left) | term_vars(lit.right)

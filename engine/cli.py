@@ -1,0 +1,124 @@
+"""The ``judgelog`` command line. Every verb takes ``--rules PATH`` (repeatable) and ``--format text|json``.
+
+Exit codes: 0 ok; 1 a negative result (a test failed, ``check`` found errors, an atom does not hold, an action
+was refused); 2 usage error; 3 input could not be loaded; 4 internal error. Bad input never prints a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import List, Optional, Sequence
+
+from .errors import EXIT_INTERNAL, EXIT_LOAD, EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, JudgelogError, UsageError
+
+__all__ = ["main", "build_parser"]
+
+VERBS = {}
+
+
+def verb(name: str, help_text: str):
+    def register(func):
+        VERBS[name] = (func, help_text)
+        return func
+
+    return register
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # exit 2 with our wording, not argparse's
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"judgelog: error: {message}\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--rules", action="append", default=[], metavar="PATH",
+                        help="extra rule file or folder (repeatable)")
+    common.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    common.add_argument("--no-library", action="store_true", help="do not load the shipped rule library")
+    parser = _Parser(prog="judgelog", description="A rules engine for Magic: The Gathering keyword rules, "
+                     "written in Datalog, with proofs that cite the Comprehensive Rules.")
+    parser.add_argument("--version", action="version", version=f"judgelog {__version__}")
+    sub = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
+    p = sub.add_parser("query", parents=[common], help="answer a query in a scenario")
+    p.add_argument("scenario")
+    p.add_argument("query", help='a rule body, e.g. "damage_assigner(wurm, P)"')
+    p.add_argument("--before-actions", action="store_true", help="ask before the file's actions are applied")
+    p = sub.add_parser("explain", parents=[common], help="prove a ground atom, down to scenario facts")
+    p.add_argument("scenario")
+    p.add_argument("atom")
+    p.add_argument("--why-not", action="store_true", help="show which body literals of each rule fail")
+    p.add_argument("--before-actions", action="store_true", help="explain before the file's actions")
+    p = sub.add_parser("test", parents=[common], help="run the expect: entries of scenario files")
+    p.add_argument("paths", nargs="*", help="scenario files or folders (default: the bundled scenarios)")
+    p.add_argument("--coverage", action="store_true", help="report which rules the test proofs used")
+    p = sub.add_parser("check", parents=[common], help="lint rule files and scenario files")
+    p.add_argument("paths", nargs="*", help=".dl files, folders, or scenario files (default: the library)")
+    p = sub.add_parser("rules", parents=[common], help="list predicates and rules")
+    p.add_argument("pred", nargs="?", help="a predicate name")
+    p.add_argument("--cr", help="only rules citing this CR number (old numbers accepted)")
+    p = sub.add_parser("do", parents=[common], help="apply a scenario's actions; print the event log")
+    p.add_argument("scenario")
+    p.add_argument("-o", "--output", help="write the resulting state as a scenario file")
+    p = sub.add_parser("choices", parents=[common], help="legal options of a decision now")
+    p.add_argument("scenario")
+    p.add_argument("what", help="bands, blocks, amass, proliferate, populate, pair, resolve")
+    p.add_argument("--limit", type=int, default=50, help="list at most this many (default 50)")
+    p = sub.add_parser("graph", parents=[common], help="draw the combat graph")
+    p.add_argument("scenario")
+    p.add_argument("-o", "--output", required=True, help="FILE.svg|.png|.dot|.graphml|.json")
+    p = sub.add_parser("audit", parents=[common], help="rule interactions, overrides, conflicts")
+    p.add_argument("scenario", nargs="?")
+    p.add_argument("--diff", nargs=2, metavar=("A", "B"), help="facts that change between two scenarios")
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    if not args.verb:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    from . import commands
+
+    handler = getattr(commands, "cmd_" + args.verb)
+    try:
+        return handler(args)
+    except JudgelogError as exc:
+        _report(exc, args)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        return 130
+    except RecursionError:
+        sys.stderr.write("judgelog: error: input nested too deeply\n")
+        return EXIT_LOAD
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: report, never a raw traceback
+        import traceback
+
+        sys.stderr.write("judgelog: internal error (please report it): "
+                         f"{type(exc).__name__}: {exc}\n")
+        if os.environ.get("JUDGELOG_DEBUG"):
+            traceback.print_exc()
+        return EXIT_INTERNAL
+
+
+def _report(exc: JudgelogError, args) -> None:
+    if getattr(args, "format", "text") == "json":
+        sys.stderr.write(json.dumps(exc.to_dict(), indent=2, sort_keys=True) + "\n")
+    else:
+        sys.stderr.write(exc.render(sources={}) + "\n")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,310 @@
+"""Implementations of the ``judgelog`` verbs (argument parsing lives in :mod:`judgelog.cli`)."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Dict, List
+
+from .ast import format_value
+from .errors import (
+    EXIT_LOAD,
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    Diagnostic,
+    JudgelogError,
+    UsageError,
+    render_diagnostics,
+)
+
+__all__ = ["cmd_query", "cmd_explain", "cmd_test", "cmd_check", "cmd_rules", "cmd_do", "cmd_choices",
+           "cmd_graph", "cmd_audit"]
+
+
+def _engine(args):
+    from .engine import Engine
+
+    return Engine(rules=args.rules, include_library=not args.no_library)
+
+
+def _emit(args, data, text: str) -> None:
+    if args.format == "json":
+        sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, default=str) + "\n")
+    else:
+        sys.stdout.write(text + ("\n" if text and not text.endswith("\n") else ""))
+
+
+def _state(args, engine, *, apply_actions: bool = True):
+    state = engine.load(args.scenario)
+    if apply_actions and not getattr(args, "before_actions", False):
+        scenario = state.meta["scenario"]
+        for action, span in scenario.actions:
+            if "expect_error" in action:
+                continue
+            state, _ = state.apply(action, span=span)
+    return state
+
+
+def table(names: List[str], rows: List[Dict]) -> str:
+    if not names:
+        return "yes" if rows else "no"
+    cells = [[format_value(r[n]) for n in names] for r in rows]
+    widths = [max([len(n)] + [len(c[i]) for c in cells]) for i, n in enumerate(names)]
+    lines = ["  ".join(n.ljust(w) for n, w in zip(names, widths)).rstrip(),
+             "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
+    return "\n".join(lines)
+
+
+def cmd_query(args) -> int:
+    from .parser import parse_body
+
+    engine = _engine(args)
+    body = parse_body(args.query)
+    state = _state(args, engine)
+    _, names = engine.check_query(body, text=args.query)
+    answers = state.query(body)
+    text = table(names, answers) + (f"\n({len(answers)} answer{'s' if len(answers) != 1 else ''})" if names else "")
+    _emit(args, {"query": args.query, "answers": answers}, text)
+    return EXIT_OK if answers else EXIT_NEGATIVE
+
+
+def cmd_explain(args) -> int:
+    engine = _engine(args)
+    state = _state(args, engine)
+    if args.why_not:
+        return _why_not(args, state)
+    proof = state.explain(args.atom)
+    if proof is None:
+        _why_not(args, state)
+        return EXIT_NEGATIVE
+    _emit(args, {"atom": args.atom, "holds": True, "proof": proof.to_dict()}, proof.to_text())
+    return EXIT_OK
+
+
+def _why_not(args, state) -> int:
+    holds = state.explain(args.atom) is not None
+    reasons = state.why_not(args.atom)
+    lines = [f"{args.atom} {'holds' if holds else 'does not hold'}."]
+    if not reasons:
+        lines.append("  no rule derives this predicate (it can only come from scenario facts)")
+    for r in reasons:
+        lines.append(f"rule {r.rule.name} [CR {', '.join(r.rule.cites)}] {r.rule.span.short()}:")
+        for text, ok in r.literals:
+            lines.append(f"  {'holds ' if ok else 'FAILS '} {text}")
+    data = {"atom": args.atom, "holds": holds, "rules": [r.to_dict() for r in reasons]}
+    _emit(args, data, "\n".join(lines))
+    return EXIT_OK if holds else EXIT_NEGATIVE
+
+
+def _scenario_files(paths: List[str]) -> List[str]:
+    out = []
+    for path in paths:
+        if os.path.isdir(path):
+            for root, dirs, names in os.walk(path):
+                dirs.sort()
+                out.extend(os.path.join(root, n) for n in sorted(names) if n.endswith((".yaml", ".yml", ".json")))
+        elif os.path.exists(path):
+            out.append(path)
+        else:
+            raise UsageError(f"no such file or folder: {path}")
+    return out
+
+
+def cmd_test(args) -> int:
+    from .catalog import facts_dir
+    from .testing import run_scenario_file
+
+    engine = _engine(args)
+    paths = args.paths or [str(facts_dir() / "scenarios")]
+    files = _scenario_files(paths)
+    results = []
+    progress = _Progress(len(files))
+    for i, path in enumerate(files):
+        progress.tick(i, path)
+        results.extend(run_scenario_file(engine, path))
+    progress.done()
+    passed = sum(1 for r in results if r.passed)
+    failed = len(results) - passed
+    if args.format == "json":
+        _emit(args, {"passed": passed, "failed": failed, "cases": [r.to_dict() for r in results]}, "")
+    else:
+        lines = []
+        for r in results:
+            lines.append(f"{'PASS' if r.passed else 'FAIL'} {r.file}: {r.case}")
+            if not r.passed:
+                lines.extend("     " + l for l in r.message.splitlines())
+        lines.append(f"{passed} passed, {failed} failed")
+        _emit(args, None, "\n".join(lines))
+    return EXIT_OK if failed == 0 and results else EXIT_NEGATIVE
+
+
+class _Progress:
+    """A progress line on stderr for long runs, only when stderr is a terminal."""
+
+    def __init__(self, total: int):
+        import time
+
+        self.total = total
+        self.start = time.monotonic()
+        self.shown = False
+        self.tty = sys.stderr.isatty()
+
+    def tick(self, i: int, label: str) -> None:
+        import time
+
+        if self.tty and time.monotonic() - self.start > 1.0:
+            sys.stderr.write(f"\r[{i + 1}/{self.total}] {label[-60:]:<60}")
+            sys.stderr.flush()
+            self.shown = True
+
+    def done(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r" + " " * 72 + "\r")
+
+
+def cmd_check(args) -> int:
+    from .library import collect_files, is_library_path, load_program
+    from .scenario import load_scenario
+
+    rule_paths, scenario_paths = [], []
+    for path in args.paths:
+        if os.path.isdir(path):
+            sub, _ = collect_files([path])
+            if sub:
+                rule_paths.append(path)
+            scenario_paths.extend(p for p in _scenario_files([path]) if not p.endswith("cards.yaml"))
+        elif path.endswith((".yaml", ".yml", ".json")):
+            scenario_paths.append(path)
+        else:
+            rule_paths.append(path)
+    user_rules = [p for p in args.rules + rule_paths if not is_library_path(p)]
+    result = load_program(user_rules, include_library=not args.no_library)
+    diags: List[Diagnostic] = list(result.diagnostics)
+    scenario_errors = 0
+    if scenario_paths and not result.errors:
+        from .engine import Engine
+
+        engine = Engine(rules=user_rules, include_library=not args.no_library)
+        for path in scenario_paths:
+            try:
+                engine.state_from_scenario(load_scenario(path, catalog=engine.catalog))
+            except JudgelogError as exc:
+                scenario_errors += 1
+                diags.extend(exc.diagnostics or [Diagnostic("S000", exc.message, None, hint=exc.hint)])
+    errors = [d for d in diags if d.is_error]
+    warnings = [d for d in diags if not d.is_error]
+    nrules = len(result.program.rules)
+    summary = (f"{len(errors)} error(s), {len(warnings)} warning(s) in {nrules} rules"
+               + (f" and {len(scenario_paths)} scenario file(s)" if scenario_paths else ""))
+    if args.format == "json":
+        _emit(args, {"errors": len(errors), "warnings": len(warnings), "rules": nrules,
+                     "diagnostics": [d.to_dict() for d in diags]}, "")
+    else:
+        text = "\n".join(render_diagnostics(sorted(diags, key=_diag_key), sources=result.sources))
+        if text:
+            sys.stderr.write(text + "\n")
+        sys.stdout.write(summary + "\n")
+    return EXIT_NEGATIVE if errors else EXIT_OK
+
+
+def _diag_key(d: Diagnostic):
+    return (d.span.file if d.span else "", d.span.line if d.span else 0, d.span.col if d.span else 0, d.code)
+
+
+def cmd_rules(args) -> int:
+    from .cr import any_cites, resolve
+    from .library import load_program
+
+    result = load_program(args.rules, include_library=not args.no_library)
+    result.raise_for_errors()
+    prog = result.program
+    rules = prog.rules
+    if args.pred:
+        if args.pred not in prog.decls:
+            from .analysis import suggest
+
+            near = suggest(args.pred, prog.decls)
+            raise UsageError(f"unknown predicate {args.pred!r}", hint=f"did you mean {near!r}?" if near else None)
+        rules = prog.rules_by_head.get(args.pred, [])
+    if args.cr:
+        rules = [r for r in rules if any_cites(args.cr, r.cites)]
+    data = {"rules": [{"name": r.name, "cites": list(r.cites), "at": r.span.short(), "text": str(r),
+                       "doc": r.doc} for r in rules if r.body]}
+    lines = []
+    if args.pred:
+        decl = prog.decls[args.pred]
+        sig = ", ".join(f"{p.name}: {p.type}" for p in decl.params)
+        kind = "input" if decl.is_input else "derived"
+        lines.append(f"{decl.pred}({sig})  [{kind}] {decl.span.short()}")
+        if decl.template:
+            lines.append(f"  \"{decl.template}\"")
+        data["predicate"] = {"name": decl.pred, "params": [[p.name, p.type] for p in decl.params],
+                             "sentence": decl.template, "input": decl.is_input, "at": decl.span.short()}
+    elif not args.cr:
+        lines.append("Predicates:")
+        for name in sorted(prog.decls):
+            decl = prog.decls[name]
+            lines.append(f"  {name}/{decl.arity}  {decl.template}")
+        data["predicates"] = [{"name": n, "arity": prog.decls[n].arity, "sentence": prog.decls[n].template}
+                              for n in sorted(prog.decls)]
+        lines.append("")
+        lines.append("Rules:")
+    if args.cr:
+        lines.append(f"Rules citing CR {resolve(args.cr)}:")
+    for r in rules:
+        if not r.body:
+            continue
+        lines.append(f"  {r.name}  [CR {', '.join(r.cites)}]  {r.span.short()}")
+        if args.pred or args.cr:
+            if r.doc:
+                lines.extend("    ## " + l for l in r.doc.splitlines())
+            lines.append("    " + str(r))
+    _emit(args, data, "\n".join(lines))
+    return EXIT_OK if rules or not args.cr else EXIT_NEGATIVE
+
+
+def cmd_do(args) -> int:
+    from .runtime import run_actions
+
+    engine = _engine(args)
+    state = engine.load(args.scenario)
+    final, events = run_actions(state)
+    if args.output:
+        from .writer import write_scenario
+
+        write_scenario(final, args.output)
+    lines = [e.to_text() for e in events] or ["(no events)"]
+    if args.output:
+        lines.append(f"wrote {args.output}")
+    _emit(args, {"events": [e.to_dict() for e in events], "output": args.output}, "\n".join(lines))
+    return EXIT_OK
+
+
+def cmd_choices(args) -> int:
+    from .choices import list_choices
+
+    engine = _engine(args)
+    state = _state(args, engine)
+    data, text = list_choices(state, args.what, limit=args.limit)
+    _emit(args, data, text)
+    return EXIT_OK
+
+
+def cmd_graph(args) -> int:
+    from .graph import write_graph
+
+    engine = _engine(args)
+    state = _state(args, engine)
+    write_graph(state, args.output)
+    _emit(args, {"output": args.output}, f"wrote {args.output}")
+    return EXIT_OK
+
+
+def cmd_audit(args) -> int:
+    from .audit import run_audit
+
+    engine = _engine(args)
+    data, text, code = run_audit(engine, args)
+    _emit(args, data, text)
+    return code

@@ -1,0 +1,95 @@
+"""The façade: an :class:`Engine` is a loaded rule set; it makes :class:`~judgelog.state.State` values.
+
+>>> from judgelog import Engine
+>>> engine = Engine()
+>>> state = engine.load(engine.example("banding_blocked_by_one.yaml"))
+>>> state.query("damage_assigner(bears, P)")  # 702.22k: the active player divides the blocker's damage
+[{'P': 'alice'}]
+"""
+from __future__ import annotations
+
+import os
+from typing import Dict, Iterable, Optional, Sequence, Tuple
+
+from .backend import Backend
+from .catalog import default_catalog, facts_dir
+from .errors import UsageError
+from .library import load_program
+from .scenario import Scenario, compile_scenario, load_scenario
+from .state import State, check_query
+
+__all__ = ["Engine"]
+
+
+class Engine:
+    """Rules (the shipped library plus ``rules=[files or folders]``) compiled for evaluation.
+
+    Raises :class:`~judgelog.errors.RuleError` listing every error when the rules do not check.
+    """
+
+    def __init__(self, *, rules: Iterable[str] = (), include_library: bool = True):
+        self.rule_paths: Tuple[str, ...] = tuple(str(r) for r in rules)
+        self.include_library = include_library
+        result = load_program(self.rule_paths, include_library=include_library)
+        result.raise_for_errors()
+        self.load_result = result
+        self.program = result.program
+        self.backend = Backend(self.program)
+        self.catalog = default_catalog()
+        self._derived: Dict[Tuple[str, ...], "Engine"] = {}
+
+    def __repr__(self) -> str:
+        return f"<Engine {len(self.program.rules)} rules, {len(self.program.decls)} predicates>"
+
+    # -- states ----------------------------------------------------------
+    def load(self, path: str) -> State:
+        """Load a scenario file (YAML or JSON) as a state (its actions are not applied; see runtime)."""
+        return self.state_from_scenario(load_scenario(str(path), catalog=self.catalog))
+
+    def state_from_dict(self, data: dict, *, path: str = "<dict>") -> State:
+        return self.state_from_scenario(compile_scenario(data, path=path, catalog=self.catalog))
+
+    def state_from_scenario(self, scenario: Scenario) -> State:
+        engine = self.with_rules(scenario.rules) if scenario.rules else self
+        engine.check_facts(scenario)
+        meta = {"scenario": scenario}
+        return State(engine, scenario.facts, scenario.origins, name=scenario.name, path=scenario.path, meta=meta)
+
+    def with_rules(self, paths: Sequence[str]) -> "Engine":
+        """An engine with these extra rule files (cached)."""
+        key = tuple(str(p) for p in paths)
+        if key not in self._derived:
+            self._derived[key] = Engine(rules=self.rule_paths + key, include_library=self.include_library)
+        return self._derived[key]
+
+    def check_facts(self, scenario: Scenario) -> None:
+        """Every scenario fact must use a declared input predicate with the right arity."""
+        from .errors import Diagnostic, ScenarioError
+        from .analysis import suggest
+
+        diags = []
+        for fact in sorted(scenario.facts, key=repr):
+            decl = self.program.decl(fact[0])
+            span = scenario.origins.get(fact)
+            if decl is None:
+                near = suggest(fact[0], self.program.decls)
+                diags.append(Diagnostic("S101", f"unknown predicate {fact[0]!r} in a fact", span,
+                                        hint=f"did you mean {near!r}?" if near else None))
+            elif decl.arity != len(fact) - 1:
+                diags.append(Diagnostic("S101", f"{fact[0]} takes {decl.arity} argument(s), given {len(fact) - 1}",
+                                        span))
+        if diags:
+            raise ScenarioError(f"{len(diags)} problem(s) in {scenario.path}", diagnostics=diags)
+
+    def check_query(self, body, *, text: Optional[str] = None):
+        return check_query(self.program, body, text=text)
+
+    # -- shipped examples ------------------------------------------------
+    @staticmethod
+    def example(name: str) -> str:
+        """Path of a bundled scenario in facts/scenarios/."""
+        path = facts_dir() / "scenarios" / name
+        if not path.exists():
+            raise UsageError(f"no bundled scenario {name!r}",
+                             hint="bundled: " + ", ".join(sorted(os.listdir(facts_dir() / "scenarios"))))
+        return str(path)

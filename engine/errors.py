@@ -1,0 +1,195 @@
+"""One error hierarchy for everything judgelog refuses.
+
+Every error a user can cause is a :class:`JudgelogError`; the command line turns it into a message and an
+exit code, never a traceback.  Errors that point into a file carry :class:`Diagnostic` objects, each with a
+source span, a code documented in ``docs/errors.md`` and, where we can, a hint.
+
+>>> from judgelog.ast import Span
+>>> d = Diagnostic("E003", "arity mismatch", Span("x.dl", 3, 5), hint="declared with 2 arguments")
+>>> print(d.render(source_line="p(a) :- q(a, b, c)."))
+x.dl:3:5: error[E003]: arity mismatch
+    p(a) :- q(a, b, c).
+        ^
+  hint: declared with 2 arguments
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterable, Optional, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .ast import Span
+
+__all__ = [
+    "Diagnostic",
+    "JudgelogError",
+    "UsageError",
+    "LoadError",
+    "RuleError",
+    "ScenarioError",
+    "QueryError",
+    "ActionError",
+    "EXIT_OK",
+    "EXIT_NEGATIVE",
+    "EXIT_USAGE",
+    "EXIT_LOAD",
+    "EXIT_INTERNAL",
+]
+
+EXIT_OK = 0
+EXIT_NEGATIVE = 1
+EXIT_USAGE = 2
+EXIT_LOAD = 3
+EXIT_INTERNAL = 4
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A message about a place in a file: ``file:line:col: severity[CODE]: message``."""
+
+    code: str
+    message: str
+    span: Optional["Span"] = None
+    hint: Optional[str] = None
+    severity: str = "error"
+    notes: tuple = field(default_factory=tuple)
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+    def location(self) -> str:
+        return self.span.location() if self.span is not None else "<input>"
+
+    def render(self, *, source_line: Optional[str] = None) -> str:
+        """Render as text; ``source_line`` adds the line and a caret under the column."""
+        out = [f"{self.location()}: {self.severity}[{self.code}]: {self.message}"]
+        if source_line is not None and self.span is not None:
+            text = source_line.rstrip("\n").expandtabs(1)
+            out.append("    " + text)
+            out.append("    " + " " * max(self.span.col - 1, 0) + "^")
+        for note in self.notes:
+            out.append(f"  note: {note}")
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        return "\n".join(out)
+
+    def to_dict(self) -> dict:
+        data = {"code": self.code, "severity": self.severity, "message": self.message}
+        if self.span is not None:
+            data.update(file=self.span.file, line=self.span.line, col=self.span.col)
+        if self.hint:
+            data["hint"] = self.hint
+        if self.notes:
+            data["notes"] = list(self.notes)
+        return data
+
+
+class JudgelogError(Exception):
+    """Base class of every error judgelog reports to a user."""
+
+    exit_code = EXIT_INTERNAL
+
+    def __init__(self, message: str, *, diagnostics: Sequence[Diagnostic] = (), hint: Optional[str] = None):
+        super().__init__(message)
+        self.message = message
+        self.diagnostics = tuple(diagnostics)
+        self.hint = hint
+
+    def render(self, *, sources: Optional[dict] = None) -> str:
+        """The full message: each diagnostic with its source line when ``sources`` maps file -> text."""
+        if not self.diagnostics:
+            text = f"error: {self.message}"
+            return text + (f"\n  hint: {self.hint}" if self.hint else "")
+        return "\n".join(render_diagnostics(self.diagnostics, sources=sources))
+
+    def to_dict(self) -> dict:
+        data = {"error": type(self).__name__, "message": self.message}
+        if self.hint:
+            data["hint"] = self.hint
+        if self.diagnostics:
+            data["diagnostics"] = [d.to_dict() for d in self.diagnostics]
+        return data
+
+
+class UsageError(JudgelogError):
+    """The command or API was called with arguments that make no sense."""
+
+    exit_code = EXIT_USAGE
+
+
+class LoadError(JudgelogError):
+    """An input could not be loaded: missing file, syntax error, schema error."""
+
+    exit_code = EXIT_LOAD
+
+
+class RuleError(LoadError):
+    """A rule file is malformed or fails static analysis."""
+
+
+class ScenarioError(LoadError):
+    """A scenario file is malformed or names things that do not exist."""
+
+
+class QueryError(UsageError):
+    """A query does not parse or uses predicates wrongly."""
+
+
+class ActionError(JudgelogError):
+    """An action was refused; the state is unchanged.
+
+    ``cr`` names the rule that refuses it and ``options`` lists the legal choices, when there are any.
+    """
+
+    exit_code = EXIT_NEGATIVE
+
+    def __init__(self, message: str, *, cr: Optional[str] = None, options: Iterable = (), hint: Optional[str] = None):
+        super().__init__(message, hint=hint)
+        self.cr = cr
+        self.options = tuple(options)
+
+    def render(self, *, sources: Optional[dict] = None) -> str:
+        return f"error: {self}" + (f"\n  hint: {self.hint}" if self.hint else "")
+
+    def __str__(self) -> str:
+        text = self.message
+        if self.cr and f"CR {self.cr}" not in text:
+            text += f" (CR {self.cr})"
+        if self.options:
+            text += "; legal options: " + ", ".join(str(o) for o in self.options)
+        return text
+
+    def to_dict(self) -> dict:
+        data = super().to_dict()
+        data["message"] = str(self)
+        if self.cr:
+            data["cr"] = self.cr
+        if self.options:
+            data["options"] = [str(o) for o in self.options]
+        return data
+
+
+def render_diagnostics(diagnostics: Iterable[Diagnostic], *, sources: Optional[dict] = None) -> list:
+    """Render diagnostics, showing the source line when its file's text is known."""
+    out = []
+    for diag in diagnostics:
+        line = None
+        if sources is not None and diag.span is not None:
+            text = sources.get(diag.span.file)
+            if text is None:
+                text = _read_quietly(diag.span.file)
+            if text is not None:
+                lines = text.splitlines()
+                if 0 < diag.span.line <= len(lines):
+                    line = lines[diag.span.line - 1]
+        out.append(diag.render(source_line=line))
+    return out
+
+
+def _read_quietly(path: str) -> Optional[str]:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError):
+        return None

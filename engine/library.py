@@ -1,0 +1,163 @@
+"""Finding, parsing and analysing rule files: the shipped library, card rules and users' ``--rules``.
+
+>>> result = load_program([], include_library=True)
+>>> result.errors
+[]
+>>> "creature" in result.program.rules_by_head
+True
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+from .analysis import Program, analyze
+from .ast import Include, RuleFile, Span
+from .catalog import default_catalog, rules_dir
+from .errors import Diagnostic, RuleError
+from .parser import parse_text
+
+__all__ = ["LoadResult", "load_program", "collect_files", "is_library_path"]
+
+
+@dataclass
+class LoadResult:
+    program: Program
+    diagnostics: List[Diagnostic] = field(default_factory=list)
+    sources: Dict[str, str] = field(default_factory=dict)
+
+    @property
+    def errors(self) -> List[Diagnostic]:
+        return [d for d in self.diagnostics if d.is_error]
+
+    def raise_for_errors(self) -> None:
+        if self.errors:
+            raise RuleError(f"{len(self.errors)} error(s) in the rules", diagnostics=self.errors)
+
+
+def is_library_path(path: str) -> bool:
+    try:
+        Path(path).resolve().relative_to(rules_dir().resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def collect_files(paths: Iterable[str]) -> Tuple[List[str], List[Diagnostic]]:
+    """Expand files and folders (recursively, sorted) into .dl files."""
+    files: List[str] = []
+    diags: List[Diagnostic] = []
+    for path in paths:
+        path = str(path)
+        if os.path.isdir(path):
+            for root, dirs, names in os.walk(path):
+                dirs.sort()
+                for name in sorted(names):
+                    if name.endswith(".dl"):
+                        files.append(os.path.join(root, name))
+        elif os.path.isfile(path):
+            files.append(path)
+        else:
+            diags.append(Diagnostic("E010", f"no such rule file or folder: {path}", Span(path, 1, 1),
+                                    hint="check the path given to --rules"))
+    return files, diags
+
+
+def _display(path: str) -> str:
+    """Show library files relative to the library (rules/...), others as given."""
+    try:
+        rel = Path(path).resolve().relative_to(rules_dir().resolve().parent)
+        return str(rel)
+    except ValueError:
+        return os.path.relpath(path) if not os.path.isabs(path) else path
+
+
+def _parse_tree(path: str, *, seen: Dict[str, str], stack: List[str], out: List[RuleFile],
+                diags: List[Diagnostic], sources: Dict[str, str], origin: Optional[Span] = None) -> None:
+    real = os.path.realpath(path)
+    shown = _display(path)
+    if real in stack:
+        chain = " -> ".join(_display(p) for p in stack[stack.index(real):] + [real])
+        diags.append(Diagnostic("E011", f"include loop: {chain}", origin or Span(shown, 1, 1),
+                                hint="remove one of the .include lines"))
+        return
+    if real in seen:
+        return
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except FileNotFoundError:
+        diags.append(Diagnostic("E010", f"included file not found: {path}", origin or Span(shown, 1, 1),
+                                hint="include paths are relative to the including file"))
+        return
+    except (OSError, UnicodeDecodeError) as exc:
+        diags.append(Diagnostic("E010", f"cannot read {path}: {exc}", origin or Span(shown, 1, 1)))
+        return
+    seen[real] = shown
+    sources[shown] = text
+    result = parse_text(text, shown, strict=False)
+    diags.extend(result.diagnostics)
+    out.append(result.file)
+    for item in result.file.items:
+        if isinstance(item, Include):
+            target = os.path.join(os.path.dirname(path), item.path)
+            _parse_tree(target, seen=seen, stack=stack + [real], out=out, diags=diags, sources=sources,
+                        origin=item.span)
+
+
+def load_program(paths: Sequence[str] = (), *, include_library: bool = True,
+                 strict_annotations: Optional[bool] = None) -> LoadResult:
+    """Parse and analyse the library (optionally) plus ``paths``. Never raises for rule errors: look at
+    ``.errors``. ``strict_annotations`` forces @name/@cr to be errors (default: only in the library)."""
+    key = tuple(str(p) for p in paths)
+    stamp = _stamp(key, include_library)
+    return _load_cached(key, include_library, strict_annotations, stamp)
+
+
+def _stamp(paths: Tuple[str, ...], include_library: bool) -> tuple:
+    files, _ = collect_files(([str(rules_dir())] if include_library else []) + list(paths))
+    out = []
+    for f in files:
+        try:
+            out.append((f, os.path.getmtime(f)))
+        except OSError:
+            out.append((f, None))
+    cat = default_catalog()
+    return tuple(out) + ((cat.path, id(cat)),)
+
+
+@lru_cache(maxsize=16)
+def _load_cached(paths: Tuple[str, ...], include_library: bool, strict_annotations, stamp) -> LoadResult:
+    files: List[RuleFile] = []
+    diags: List[Diagnostic] = []
+    sources: Dict[str, str] = {}
+    seen: Dict[str, str] = {}
+    library_files: List[str] = []
+    if include_library:
+        library_files, d = collect_files([str(rules_dir())])
+        diags.extend(d)
+        for path in library_files:
+            _parse_tree(path, seen=seen, stack=[], out=files, diags=diags, sources=sources)
+        catalog = default_catalog()
+        shown = _display(catalog.path) if os.path.exists(catalog.path) else catalog.path
+        for path, text, line in catalog.rule_sources():
+            result = parse_text(text, "facts/cards.yaml" if shown.endswith("cards.yaml") else shown,
+                                strict=False, line_offset=line)
+            diags.extend(result.diagnostics)
+            files.append(result.file)
+    user_files, d = collect_files(paths)
+    diags.extend(d)
+    for path in user_files:
+        _parse_tree(path, seen=seen, stack=[], out=files, diags=diags, sources=sources)
+    library_shown = {_display(p) for p in library_files} | {"facts/cards.yaml"}
+
+    def strict(path: str) -> bool:
+        return True if strict_annotations else (strict_annotations is None and path in library_shown)
+
+    program, analysis_diags = analyze(files, require_annotations=strict, sources=sources)
+    diags.extend(analysis_diags)
+    program.sources = sources
+    return LoadResult(program, diags, sources)

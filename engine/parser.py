@@ -1,0 +1,496 @@
+"""Parser of the rule language (``.dl`` files) and of queries.
+
+A small tokenizer and a recursive-descent parser that keep line and column of everything, recover after an
+error at the end of the statement, and so report every syntax error of a file at once.
+
+>>> f = parse_text('''
+... .decl tapped(o: object) "{o} is tapped" input
+... @name demo.untapped
+... @cr 302.6
+... untapped(O) :- permanent(O), not tapped(O).
+... ''', "demo.dl")
+>>> [type(item).__name__ for item in f.items]
+['Decl', 'Rule']
+>>> rule = f.items[1]
+>>> rule.name, rule.cites, rule.span.line
+('demo.untapped', ('302.6',), 5)
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import List, Optional, Tuple
+
+from .ast import (
+    Aggregate,
+    Atom,
+    BinOp,
+    Comparison,
+    Const,
+    Decl,
+    Include,
+    Negation,
+    Param,
+    Rule,
+    RuleFile,
+    Span,
+    Var,
+)
+from .errors import Diagnostic, QueryError, RuleError
+
+__all__ = ["parse_text", "parse_file", "parse_body", "parse_atom", "ParseResult", "MAX_DEPTH"]
+
+MAX_DEPTH = 64  # nesting of parentheses in arithmetic
+AGGREGATES = ("sum", "count", "min", "max")
+_CR_RE = re.compile(r"^\d{3}(\.\d+[a-z]?)?$")
+_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$")
+
+_TOKEN_RE = re.compile(
+    r"""
+    (?P<ws>[ \t\r]+)
+  | (?P<nl>\n)
+  | (?P<doc>\#\#[^\n]*)
+  | (?P<comment>\#[^\n]*)
+  | (?P<annot>@[a-z_]+)
+  | (?P<directive>\.(?:decl|include)\b)
+  | (?P<string>"(?:[^"\\\n]|\\.)*")
+  | (?P<badstring>"[^\n]*)
+  | (?P<int>\d+)
+  | (?P<var>[A-Z_][A-Za-z0-9_]*)
+  | (?P<atom>[a-z][A-Za-z0-9_]*)
+  | (?P<op>:-|!=|<=|>=|==|[<>=+\-(),.:\[\]])
+  | (?P<other>.)
+    """,
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str
+    text: str
+    line: int
+    col: int
+
+
+def tokenize(text: str, path: str, diags: List[Diagnostic]) -> List[Token]:
+    tokens: List[Token] = []
+    line, line_start = 1, 0
+    for match in _TOKEN_RE.finditer(text):
+        kind = match.lastgroup
+        value = match.group()
+        col = match.start() - line_start + 1
+        if kind == "nl":
+            tokens.append(Token("nl", value, line, col))
+            line += 1
+            line_start = match.end()
+            continue
+        if kind in ("ws", "comment"):
+            continue
+        if kind == "badstring":
+            diags.append(Diagnostic("E001", "unterminated string", Span(path, line, col),
+                                    hint='close the string with " on the same line'))
+            continue
+        if kind == "other":
+            diags.append(Diagnostic("E001", f"unexpected character {value!r}", Span(path, line, col),
+                                    hint="the rule language uses letters, digits, _ and ( ) , . :- = != < <= > >= + -"))
+            continue
+        tokens.append(Token(kind, value, line, col))
+    tokens.append(Token("eof", "", line, len(text) - line_start + 1))
+    return tokens
+
+
+class _Stop(Exception):
+    """Raised inside a statement after its error was recorded; parsing resumes at the next statement."""
+
+
+class _Parser:
+    def __init__(self, text: str, path: str, *, query: bool = False):
+        self.path = path
+        self.diags: List[Diagnostic] = []
+        toks = tokenize(text, path, self.diags)
+        self.query = query
+        self.tokens = [t for t in toks if t.kind != "nl"] if query else toks
+        self.pos = 0
+        self._anon = 0
+        self.depth = 0
+
+    # -- token helpers -------------------------------------------------
+    def peek(self, skip_nl: bool = True) -> Token:
+        pos = self.pos
+        while skip_nl and self.tokens[pos].kind == "nl":
+            pos += 1
+        return self.tokens[pos]
+
+    def next(self) -> Token:
+        while self.tokens[self.pos].kind == "nl":
+            self.pos += 1
+        tok = self.tokens[self.pos]
+        if tok.kind != "eof":
+            self.pos += 1
+        return tok
+
+    def span(self, tok: Token) -> Span:
+        return Span(self.path, tok.line, tok.col)
+
+    def fail(self, tok: Token, expected: str, hint: Optional[str] = None) -> "None":
+        found = "end of input" if tok.kind == "eof" else repr(tok.text)
+        self.diags.append(Diagnostic("E001", f"expected {expected}, found {found}", self.span(tok), hint=hint))
+        raise _Stop()
+
+    def expect(self, text: str, expected: Optional[str] = None, hint: Optional[str] = None) -> Token:
+        tok = self.peek()
+        if tok.text != text or tok.kind in ("string", "eof"):
+            self.fail(tok, expected or repr(text), hint)
+        return self.next()
+
+    def recover(self) -> None:
+        """Skip to just after the '.' that ends the statement, or to the next line that starts one."""
+        while True:
+            tok = self.tokens[self.pos]
+            if tok.kind == "eof":
+                return
+            self.pos += 1
+            if tok.kind == "op" and tok.text == ".":
+                return
+            if tok.kind == "nl":
+                nxt = self.peek(skip_nl=True)
+                if nxt.kind in ("annot", "directive", "doc", "eof"):
+                    return
+
+    # -- terms ---------------------------------------------------------
+    def term(self, *, allow_aggregate: bool = False):
+        tok = self.peek()
+        if tok.kind == "var":
+            self.next()
+            if tok.text == "_":
+                self._anon += 1
+                return Var(f"_{self._anon}", self.span(tok))
+            return Var(tok.text, self.span(tok))
+        if tok.kind == "atom":
+            self.next()
+            if allow_aggregate and tok.text in AGGREGATES and self.peek().text == "(":
+                self.next()
+                var = None
+                if self.peek().kind == "var":
+                    vt = self.next()
+                    var = Var(vt.text, self.span(vt))
+                elif tok.text != "count":
+                    self.fail(self.peek(), "a variable", f"{tok.text}(V) aggregates the values of V")
+                self.expect(")")
+                return Aggregate(tok.text, var, self.span(tok))
+            if self.peek().text == "(":
+                self.fail(self.peek(), "',' or ')'",
+                          "an argument is a variable or a constant; atoms cannot be nested")
+            return Const(tok.text, self.span(tok))
+        if tok.kind == "string":
+            self.next()
+            return Const(_unquote(tok.text), self.span(tok))
+        if tok.kind == "int":
+            self.next()
+            return Const(int(tok.text), self.span(tok))
+        if tok.text == "-" and self.peek_after().kind == "int":
+            self.next()
+            num = self.next()
+            return Const(-int(num.text), self.span(tok))
+        if tok.text == "(":
+            self.depth += 1
+            if self.depth > MAX_DEPTH:
+                self.fail(tok, "a shallower expression", f"at most {MAX_DEPTH} nested parentheses")
+            self.next()
+            inner = self.expr()
+            self.expect(")")
+            self.depth -= 1
+            return inner
+        self.fail(tok, "a variable, a constant or a number",
+                  "variables are Capitalised, constants are lower_snake, \"quoted\" or integers")
+
+    def peek_after(self) -> Token:
+        pos = self.pos
+        while self.tokens[pos].kind == "nl":
+            pos += 1
+        pos += 1
+        while pos < len(self.tokens) and self.tokens[pos].kind == "nl":
+            pos += 1
+        return self.tokens[min(pos, len(self.tokens) - 1)]
+
+    def expr(self):
+        left = self.term()
+        while self.peek().text in ("+", "-") and self.peek().kind == "op":
+            op = self.next()
+            right = self.term()
+            left = BinOp(op.text, left, right, self.span(op))
+        return left
+
+    def atom(self, *, head: bool = False) -> Atom:
+        tok = self.peek()
+        if tok.kind != "atom":
+            if tok.kind == "var":
+                self.fail(tok, "a predicate name", "predicate names are lower_snake; Capitalised words are variables")
+            self.fail(tok, "a predicate name")
+        self.next()
+        args = []
+        if self.peek().text == "(" and self.peek().kind == "op":
+            self.next()
+            if self.peek().text != ")":
+                while True:
+                    args.append(self.term(allow_aggregate=head))
+                    if self.peek().text == ",":
+                        self.next()
+                        continue
+                    break
+            self.expect(")", "',' or ')'")
+        return Atom(tok.text, tuple(args), self.span(tok))
+
+    def literal(self):
+        tok = self.peek()
+        if tok.kind == "atom" and tok.text == "not":
+            nxt = self.peek_after()
+            if nxt.kind == "atom":
+                self.next()
+                return Negation(self.atom(), self.span(tok))
+        if tok.kind == "atom" and self.peek_after().text not in ("=", "!=", "<", "<=", ">", ">=", "==", "+", "-"):
+            return self.atom()
+        left = self.expr()
+        op = self.peek()
+        if op.text not in ("=", "!=", "<", "<=", ">", ">=", "=="):
+            self.fail(op, "a comparison operator (= != < <= > >=)")
+        self.next()
+        right = self.expr()
+        return Comparison("=" if op.text == "==" else op.text, left, right, self.span(op))
+
+    def body(self) -> Tuple:
+        lits = [self.literal()]
+        while self.peek().text == "," and self.peek().kind == "op":
+            self.next()
+            lits.append(self.literal())
+        return tuple(lits)
+
+    # -- statements ----------------------------------------------------
+    def decl(self, tok: Token, doc: str) -> Decl:
+        name = self.peek()
+        if name.kind != "atom":
+            self.fail(name, "a predicate name after .decl")
+        self.next()
+        params = []
+        self.expect("(", "'(' and the argument list", "write .decl pred(arg: type, ...) \"sentence\"")
+        if self.peek().text != ")":
+            while True:
+                pname = self.peek()
+                if pname.kind not in ("atom", "var"):
+                    self.fail(pname, "an argument name")
+                self.next()
+                self.expect(":", "':' and a type", "each argument is written name: type")
+                ptype = self.peek()
+                if ptype.kind != "atom":
+                    self.fail(ptype, "a type name (object, player, int, atom, ...)")
+                self.next()
+                params.append(Param(pname.text.lower(), ptype.text))
+                if self.peek().text == ",":
+                    self.next()
+                    continue
+                break
+        self.expect(")", "',' or ')'")
+        template = ""
+        if self.peek().kind == "string":
+            template = _unquote(self.next().text)
+        is_input, functional = False, ()
+        while self.peek().kind == "atom" and self.peek().line == tok.line:
+            flag = self.next()
+            if flag.text == "input":
+                is_input = True
+            elif flag.text == "functional":
+                self.expect("(")
+                keys = []
+                while True:
+                    k = self.peek()
+                    if k.kind not in ("atom", "var"):
+                        self.fail(k, "an argument name")
+                    self.next()
+                    keys.append(k.text.lower())
+                    if self.peek().text == ",":
+                        self.next()
+                        continue
+                    break
+                self.expect(")")
+                functional = tuple(keys)
+            else:
+                self.diags.append(Diagnostic("E001", f"unknown declaration flag {flag.text!r}", self.span(flag),
+                                             hint="flags are 'input' and 'functional(arg, ...)'"))
+        if self.peek().text == "." and self.peek().kind == "op":
+            self.next()
+        return Decl(name.text, tuple(params), template, is_input, functional, doc, self.span(name))
+
+    def include(self, tok: Token) -> Include:
+        path = self.peek()
+        if path.kind != "string":
+            self.fail(path, 'a quoted file name', '.include "other.dl"')
+        self.next()
+        if self.peek().text == "." and self.peek().kind == "op":
+            self.next()
+        return Include(_unquote(path.text), self.span(tok))
+
+    def parse_file(self) -> Tuple[List, str]:
+        items = []
+        pending_name: Optional[str] = None
+        pending_cites: List[str] = []
+        pending_doc: List[str] = []
+        file_doc: List[str] = []
+        seen_statement = False
+        while True:
+            tok = self.peek()
+            if tok.kind == "eof":
+                break
+            try:
+                if tok.kind == "doc":
+                    self.next()
+                    text = tok.text[2:].strip()
+                    if not seen_statement and pending_name is None and not pending_cites:
+                        file_doc.append(text)
+                    pending_doc.append(text)
+                    continue
+                if tok.kind == "annot":
+                    self.next()
+                    pending_name, pending_cites = self.annotation(tok, pending_name, pending_cites)
+                    continue
+                if tok.kind == "directive":
+                    self.next()
+                    seen_statement = True
+                    doc = "\n".join(pending_doc).strip()
+                    pending_doc = []
+                    if tok.text == ".decl":
+                        items.append(self.decl(tok, doc))
+                    else:
+                        items.append(self.include(tok))
+                    continue
+                seen_statement = True
+                head = self.atom(head=True)
+                body: Tuple = ()
+                nxt = self.peek()
+                if nxt.text == ":-":
+                    self.next()
+                    body = self.body()
+                    nxt = self.peek()
+                if nxt.text != "." or nxt.kind != "op":
+                    self.fail(nxt, "'.' at the end of the rule" if body else "':-' or '.'",
+                              "every rule and fact ends with a full stop")
+                self.next()
+                items.append(Rule(head, body, pending_name, tuple(pending_cites),
+                                  "\n".join(pending_doc).strip(), head.span))
+            except _Stop:
+                self.recover()
+            pending_name, pending_cites, pending_doc = None, [], []
+        if pending_name is not None or pending_cites:
+            self.diags.append(Diagnostic("E001", "annotation not followed by a rule", Span(self.path, tok.line, 1),
+                                         hint="@name and @cr go on the lines just above the rule they describe"))
+        return items, "\n".join(file_doc).strip()
+
+    def annotation(self, tok: Token, name, cites):
+        kind = tok.text[1:]
+        values = []
+        while True:
+            nxt = self.tokens[self.pos]
+            if nxt.kind in ("nl", "eof"):
+                break
+            self.pos += 1
+            if nxt.text == ",":
+                continue
+            values.append(nxt)
+        # values were split by the tokenizer ("702.22j" -> 702 . 22j); glue tokens that touch
+        words = _glue(values)
+        span = self.span(tok)
+        if kind == "name":
+            if len(words) != 1 or not _NAME_RE.match(words[0][0]):
+                self.diags.append(Diagnostic("E001", "@name needs one dotted lower_snake identifier", span,
+                                             hint="e.g. @name banding.defender_divides"))
+                return name, cites
+            if name is not None:
+                self.diags.append(Diagnostic("E001", "two @name annotations for one rule", span))
+            return words[0][0], cites
+        if kind == "cr":
+            if not words:
+                self.diags.append(Diagnostic("E001", "@cr needs a rule number", span, hint="e.g. @cr 702.22j"))
+            for word, col in words:
+                if not _CR_RE.match(word):
+                    self.diags.append(Diagnostic("E001", f"{word!r} is not a Comprehensive Rules number",
+                                                 Span(self.path, tok.line, col), hint="e.g. 702.22j, 510.1c or 704"))
+                else:
+                    cites = cites + [word]
+            return name, cites
+        self.diags.append(Diagnostic("E001", f"unknown annotation {tok.text!r}", span,
+                                     hint="annotations are @name and @cr"))
+        return name, cites
+
+
+def _glue(tokens: List[Token]) -> List[Tuple[str, int]]:
+    words: List[Tuple[str, int]] = []
+    end = None
+    for tok in tokens:
+        if words and end == (tok.line, tok.col):
+            words[-1] = (words[-1][0] + tok.text, words[-1][1])
+        else:
+            words.append((tok.text, tok.col))
+        end = (tok.line, tok.col + len(tok.text))
+    return words
+
+
+def _unquote(text: str) -> str:
+    body = text[1:-1]
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+
+
+@dataclass(frozen=True)
+class ParseResult:
+    file: RuleFile
+    diagnostics: Tuple[Diagnostic, ...]
+
+
+def parse_text(text: str, path: str = "<input>", *, strict: bool = True, line_offset: int = 0):
+    """Parse rule-file text. With ``strict`` raise :class:`RuleError` on syntax errors, else return both."""
+    if line_offset:
+        text = "\n" * line_offset + text
+    parser = _Parser(text, path)
+    items, doc = parser.parse_file()
+    rule_file = RuleFile(path, tuple(items), doc)
+    if strict:
+        if parser.diags:
+            raise RuleError(f"{len(parser.diags)} syntax error(s) in {path}", diagnostics=parser.diags)
+        return rule_file
+    return ParseResult(rule_file, tuple(parser.diags))
+
+
+def parse_file(path: str, *, strict: bool = True):
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except FileNotFoundError:
+        raise RuleError(f"rule file not found: {path}", hint="check the path given to --rules") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RuleError(f"cannot read rule file {path}: {exc}") from None
+    return parse_text(text, path, strict=strict)
+
+
+def parse_body(text: str, path: str = "<query>") -> Tuple:
+    """Parse a query: literals joined by commas (an optional final '.' is allowed)."""
+    parser = _Parser(text, path, query=True)
+    try:
+        if parser.peek().kind == "eof":
+            parser.fail(parser.peek(), "a query", "e.g. damage_assigner(craw_wurm, P)")
+        body = parser.body()
+        if parser.peek().text == ".":
+            parser.next()
+        if parser.peek().kind != "eof":
+            parser.fail(parser.peek(), "',' or the end of the query")
+    except _Stop:
+        pass
+    if parser.diags:
+        raise QueryError(f"cannot parse query {text!r}", diagnostics=parser.diags)
+    return body
+
+
+def parse_atom(text: str, path: str = "<atom>") -> Atom:
+    """Parse one atom (as given to ``explain``)."""
+    body = parse_body(text, path)
+    if len(body) != 1 or not isinstance(body[0], Atom):
+        raise QueryError(f"expected one atom such as damage_assigner(wurm, bob), got {text!r}")
+    return body[0]

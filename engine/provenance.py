@@ -1,0 +1,383 @@
+"""Proofs: why an atom holds (a tree of rules and facts) and why it does not (which body literals fail).
+
+pyDatalog has no provenance of its own. For every rule the backend keeps a twin ``why`` clause whose head
+lists all the rule's variables; it costs nothing until asked. To prove ``h(c...)`` we take each rule for
+``h``, bind its head to the constants, ask the twin for a full binding, and recurse into the instantiated
+premises. Leaves are scenario facts (with their file:line), rule-file facts, comparisons and ``[absent]``
+negations. Choices are deterministic: rules in file order, bindings in sorted order.
+
+When the proved atom's predicate is declared ``functional(key...)``, the proof also lists the *displaced
+defaults*: rules for the same key whose positive premises hold but whose ``not ...`` fails, with the proof of
+what blocked them (e.g. 510.1c displaced by 702.22j).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Set, Tuple
+
+from .ast import Aggregate, Atom, BinOp, Comparison, Const, Negation, Rule, Span, Var, format_value
+from .errors import QueryError
+
+__all__ = ["Proof", "Displacement", "WhyNot", "Prover", "MAX_PROOF_DEPTH"]
+
+MAX_PROOF_DEPTH = 200
+
+
+def _atom_text(pred: str, args: Sequence) -> str:
+    return f"{pred}({', '.join(format_value(a) for a in args)})"
+
+
+@dataclass(frozen=True)
+class Displacement:
+    """A default rule that would have applied but for an exception."""
+
+    rule: Rule
+    blocked_by: "Proof"  # proof of the atom whose negation failed
+    would_give: str  # the atom the default would have derived
+
+    def to_dict(self) -> dict:
+        return {"rule": self.rule.name, "cites": list(self.rule.cites), "at": self.rule.span.short(),
+                "would_give": self.would_give, "blocked_by": self.blocked_by.to_dict()}
+
+
+@dataclass(frozen=True)
+class Proof:
+    """A node of a proof tree.
+
+    ``kind`` is ``rule`` (derived by :attr:`rule_obj`), ``fact`` (a scenario or rule-file fact),
+    ``absent`` (a negated atom that does not hold), ``comparison``, ``aggregate`` or ``cycle``.
+    """
+
+    atom: str
+    kind: str
+    rule_obj: Optional[Rule] = None
+    bindings: Tuple[Tuple[str, object], ...] = ()
+    premises: Tuple["Proof", ...] = ()
+    origin: Optional[Span] = None
+    sentence: str = ""
+    displaced: Tuple[Displacement, ...] = ()
+    fact: Optional[tuple] = field(default=None, compare=False)
+
+    @property
+    def rule(self) -> Optional[str]:
+        return self.rule_obj.name if self.rule_obj is not None else None
+
+    @property
+    def cites(self) -> Tuple[str, ...]:
+        return self.rule_obj.cites if self.rule_obj is not None else ()
+
+    def walk(self):
+        """Every node of the tree, depth first (displacement proofs included)."""
+        yield self
+        for p in self.premises:
+            yield from p.walk()
+        for d in self.displaced:
+            yield from d.blocked_by.walk()
+
+    def all_cites(self) -> Set[str]:
+        return {c for node in self.walk() for c in node.cites}
+
+    def to_dict(self) -> dict:
+        data = {"atom": self.atom, "kind": self.kind}
+        if self.sentence:
+            data["sentence"] = self.sentence
+        if self.rule_obj is not None:
+            data["rule"] = self.rule_obj.name
+            data["cites"] = list(self.rule_obj.cites)
+            data["at"] = self.rule_obj.span.short()
+        if self.bindings:
+            data["bindings"] = {k: v for k, v in self.bindings}
+        if self.origin is not None:
+            data["at"] = self.origin.short()
+        if self.premises:
+            data["premises"] = [p.to_dict() for p in self.premises]
+        if self.displaced:
+            data["displaces"] = [d.to_dict() for d in self.displaced]
+        return data
+
+    def to_text(self, indent: int = 0) -> str:
+        return "\n".join(self._lines(indent))
+
+    def _lines(self, indent: int) -> List[str]:
+        pad = "  " * indent
+        if self.kind == "rule" or self.kind == "aggregate":
+            rule = self.rule_obj
+            cites = ", ".join(rule.cites) if rule.cites else "no CR"
+            head = f"{pad}{self.atom}  <- {rule.name or '(unnamed rule)'} [CR {cites}] {rule.span.short()}"
+            lines = [head]
+            if self.sentence:
+                lines.append(f"{pad}   \"{self.sentence}\"")
+            if self.bindings:
+                lines.append(f"{pad}   with " + ", ".join(f"{k}={format_value(v)}" for k, v in self.bindings))
+            premise_atoms = {p.atom for p in self.premises}
+            for d in self.displaced:
+                dc = ", ".join(d.rule.cites)
+                lines.append(f"{pad}   displaces {d.rule.name} [CR {dc}] {d.rule.span.short()}, "
+                             f"which would give {d.would_give},")
+                if d.blocked_by.atom in premise_atoms:
+                    lines.append(f"{pad}     because {d.blocked_by.atom} holds (proved below)")
+                else:
+                    lines.append(f"{pad}     because {d.blocked_by.atom} holds:")
+                    lines.extend(d.blocked_by._lines(indent + 3))
+        elif self.kind == "fact":
+            where = self.origin.short() if self.origin else "?"
+            lines = [f"{pad}{self.atom}  [fact] {where}"]
+        elif self.kind == "absent":
+            lines = [f"{pad}not {self.atom}  [absent]"]
+        elif self.kind == "comparison":
+            lines = [f"{pad}{self.atom}  [comparison]"]
+        else:
+            lines = [f"{pad}{self.atom}  [{self.kind}]"]
+        for p in self.premises:
+            lines.extend(p._lines(indent + 1))
+        return lines
+
+
+@dataclass(frozen=True)
+class WhyNot:
+    """For one rule whose head matches: which body literals hold and which fail."""
+
+    rule: Rule
+    literals: Tuple[Tuple[str, bool], ...]
+
+    def to_dict(self) -> dict:
+        return {"rule": self.rule.name, "cites": list(self.rule.cites), "at": self.rule.span.short(),
+                "literals": [{"literal": t, "holds": ok} for t, ok in self.literals]}
+
+
+class Prover:
+    """Builds proofs for one materialised state (inside a backend session)."""
+
+    def __init__(self, backend, view, origins: Dict[tuple, Span]):
+        self.backend = backend
+        self.program = backend.program
+        self.view = view
+        self.origins = origins
+        self._rule_facts: Dict[tuple, Rule] = {}
+        for rule in self.program.rules:
+            if not rule.body and all(isinstance(a, Const) for a in rule.head.args):
+                self._rule_facts.setdefault((rule.head.pred,) + tuple(a.value for a in rule.head.args), rule)
+
+    def sentence(self, fact: tuple) -> str:
+        decl = self.program.decl(fact[0])
+        return decl.sentence(fact[1:]) if decl is not None and decl.template else ""
+
+    # -- proofs ----------------------------------------------------------
+    def prove(self, fact: tuple, *, with_displaced: bool = True) -> Optional[Proof]:
+        return self._prove(fact, frozenset(), 0, with_displaced)
+
+    def _prove(self, fact: tuple, path: frozenset, depth: int, with_displaced: bool = False) -> Optional[Proof]:
+        text = _atom_text(fact[0], fact[1:])
+        if fact in self.origins or fact in (self.view.facts or ()):
+            return Proof(text, "fact", origin=self.origins.get(fact), sentence=self.sentence(fact), fact=fact)
+        rule_fact = self._rule_facts.get(fact)
+        if rule_fact is not None:
+            return Proof(text, "fact", rule_obj=rule_fact, origin=rule_fact.span, sentence=self.sentence(fact),
+                         fact=fact)
+        if fact in path or depth > MAX_PROOF_DEPTH:
+            return None
+        contributions = self.backend.aggregate_contributions(self.view, fact)
+        if contributions:
+            return self._prove_aggregate(fact, contributions, path | {fact}, depth)
+        for rule in self.program.rules_by_head.get(fact[0], ()):
+            if not rule.body or rule.aggregate is not None:
+                continue
+            fixed = _unify_head(rule.head, fact[1:])
+            if fixed is None:
+                continue
+            for binding in self.backend.why_rows(self.view, rule, fixed):
+                premises = self._premises(rule, binding, path | {fact}, depth)
+                if premises is None:
+                    continue
+                displaced = self._displaced(rule, fact) if with_displaced else ()
+                shown = tuple((k, v) for k, v in sorted(binding.items()) if not k.startswith("_"))
+                return Proof(text, "rule", rule, shown, tuple(premises), sentence=self.sentence(fact),
+                             displaced=displaced, fact=fact)
+        return None
+
+    def _premises(self, rule: Rule, binding: Dict, path: frozenset, depth: int) -> Optional[List[Proof]]:
+        out = []
+        for lit in rule.body:
+            if isinstance(lit, Atom):
+                sub = self._prove(_ground(lit, binding), path, depth + 1)
+                if sub is None:
+                    return None
+                out.append(sub)
+            elif isinstance(lit, Negation):
+                atom = _partial(lit.atom, binding)
+                if self.backend.holds(self.view, atom):  # would make the proof cite a false premise
+                    return None
+                out.append(Proof(str(atom), "absent", sentence=self._neg_sentence(atom)))
+            else:
+                left, right = _eval(lit.left, binding), _eval(lit.right, binding)
+                out.append(Proof(f"{format_value(left)} {lit.op} {format_value(right)}", "comparison"))
+        return out
+
+    def _neg_sentence(self, atom: Atom) -> str:
+        decl = self.program.decl(atom.pred)
+        if decl is None or not decl.template:
+            return ""
+        args = ["any" if isinstance(a, Var) else a.value for a in atom.args]
+        return "not: " + decl.sentence(args)
+
+    def _prove_aggregate(self, fact, contributions, path, depth) -> Proof:
+        rule = contributions[0]["__rule__"]
+        premises = []
+        for binding in contributions[:20]:
+            sub = self._premises(rule, binding, path, depth)
+            if sub:
+                premises.extend(sub)
+        return Proof(_atom_text(fact[0], fact[1:]), "aggregate", rule,
+                     (("over", f"{len(contributions)} binding(s)"),), tuple(premises),
+                     sentence=self.sentence(fact), fact=fact)
+
+    def _displaced(self, used: Rule, fact: tuple) -> Tuple[Displacement, ...]:
+        decl = self.program.decl(fact[0])
+        if decl is None or not decl.functional:
+            return ()
+        keys = {i for i, p in enumerate(decl.params) if p.name in decl.functional}
+        out = []
+        for rule in self.program.rules_by_head.get(fact[0], ()):
+            if rule is used or not any(isinstance(l, Negation) for l in rule.body):
+                continue
+            partial = [a if i in keys else None for i, a in enumerate(fact[1:])]
+            fixed = _unify_head(rule.head, partial)
+            if fixed is None:
+                continue
+            for neg in [l for l in rule.body if isinstance(l, Negation)]:
+                flipped = tuple(neg.atom if l is neg else l for l in rule.body)
+                found = self._first_binding(flipped, fixed)
+                if found is None:
+                    continue
+                blocker = self._prove(_ground(neg.atom, found), frozenset(), 0)
+                if blocker is None:
+                    continue
+                would = _atom_text(fact[0], [_eval(a, found) for a in rule.head.args])
+                out.append(Displacement(rule, blocker, would))
+                break
+        return tuple(out)
+
+    def _first_binding(self, body, fixed: Dict) -> Optional[Dict]:
+        lits = [_partial_lit(l, fixed) for l in body]
+        names = sorted({v.name for l in lits for v in _vars_of(l) if not v.name.startswith("_")}
+                       - {v.name for l in lits if isinstance(l, Negation) for v in _vars_of(l)})
+        rows = self.backend.ask(self.view, lits, names)
+        if not rows:
+            return None
+        found = dict(fixed)
+        found.update(zip(names, rows[0]))
+        return found
+
+    # -- why not ---------------------------------------------------------
+    def why_not(self, fact: tuple) -> List[WhyNot]:
+        out = []
+        for rule in self.program.rules_by_head.get(fact[0], ()):
+            fixed = _unify_head(rule.head, fact[1:])
+            if fixed is None:
+                continue
+            literals = []
+            prefix: List = []
+            for lit in rule.body:
+                prefix.append(lit)
+                ok = self._satisfiable(prefix, fixed)
+                literals.append((str(_partial_lit(lit, fixed)), ok))
+                if not ok:
+                    prefix.pop()  # keep judging the next literals against what did hold
+            out.append(WhyNot(rule, tuple(literals)))
+        return out
+
+    def _satisfiable(self, body, fixed) -> bool:
+        from .analysis import order_body
+
+        lits = [_partial_lit(l, fixed) for l in body]
+        _, unbound = order_body(lits)
+        if unbound:
+            # a negation or comparison not yet bound by the literals so far: judge it once bound
+            lits = [l for l in lits if isinstance(l, Atom) or not (_vars_names(l) & unbound)]
+        names = sorted({v for l in lits if isinstance(l, Atom) for v in _vars_names(l)})
+        return bool(self.backend.ask(self.view, lits, names)) if lits else True
+
+
+# -- helpers ---------------------------------------------------------------
+def _unify_head(head: Atom, values: Sequence) -> Optional[Dict]:
+    binding: Dict = {}
+    for arg, value in zip(head.args, values):
+        if value is None:
+            continue
+        if isinstance(arg, Const):
+            if arg.value != value or type(arg.value) is not type(value):
+                return None
+        elif isinstance(arg, Var):
+            if arg.name in binding and binding[arg.name] != value:
+                return None
+            binding[arg.name] = value
+        else:
+            return None
+    return binding
+
+
+def _eval(term, binding):
+    if isinstance(term, Var):
+        return binding.get(term.name, term.name)
+    if isinstance(term, Const):
+        return term.value
+    if isinstance(term, BinOp):
+        left, right = _eval(term.left, binding), _eval(term.right, binding)
+        if isinstance(left, int) and isinstance(right, int):
+            return left + right if term.op == "+" else left - right
+        return f"{left} {term.op} {right}"
+    raise QueryError(f"cannot evaluate {term}")
+
+
+def _ground(atom: Atom, binding: Dict) -> tuple:
+    return (atom.pred,) + tuple(_eval(a, binding) for a in atom.args)
+
+
+def _partial(atom: Atom, binding: Dict) -> Atom:
+    args = []
+    for a in atom.args:
+        if isinstance(a, Var) and a.name in binding:
+            args.append(Const(binding[a.name]))
+        else:
+            args.append(a)
+    return Atom(atom.pred, tuple(args), atom.span)
+
+
+def _partial_term(term, binding):
+    if isinstance(term, Var) and term.name in binding:
+        return Const(binding[term.name])
+    if isinstance(term, BinOp):
+        return BinOp(term.op, _partial_term(term.left, binding), _partial_term(term.right, binding), term.span)
+    return term
+
+
+def _partial_lit(lit, binding):
+    if isinstance(lit, Atom):
+        return _partial(lit, binding)
+    if isinstance(lit, Negation):
+        return Negation(_partial(lit.atom, binding), lit.span)
+    return Comparison(lit.op, _partial_term(lit.left, binding), _partial_term(lit.right, binding), lit.span)
+
+
+def _vars_of(lit):
+    atom = lit.atom if isinstance(lit, Negation) else lit
+    if isinstance(atom, Atom):
+        terms = atom.args
+    else:
+        terms = (lit.left, lit.right)
+    out = []
+    for t in terms:
+        out.extend(_term_var_objs(t))
+    return out
+
+
+def _term_var_objs(t):
+    if isinstance(t, Var):
+        return [t]
+    if isinstance(t, BinOp):
+        return _term_var_objs(t.left) + _term_var_objs(t.right)
+    return []
+
+
+def _vars_names(lit) -> set:
+    return {v.name for v in _vars_of(lit)}

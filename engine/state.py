@@ -1,0 +1,210 @@
+"""Game states as values: a frozen set of facts, where each came from, and questions about them.
+
+>>> from judgelog import Engine
+>>> state = Engine().state_from_dict({"players": ["alice", "bob"], "objects": {
+...     "bear": {"card": "Grizzly Bears", "controller": "alice", "counters": {"+1/+1": 1}}}})
+>>> state.query("power(bear, P)")
+[{'P': 3}]
+>>> state.holds("creature(bear)"), state.holds("tapped(bear)")
+(True, False)
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Sequence, Tuple
+
+from .analysis import bound_after, order_body, suggest
+from .ast import Atom, Comparison, Const, Negation, Span, Var, format_value, literal_vars
+from .errors import Diagnostic, QueryError
+from .parser import parse_atom, parse_body
+from .provenance import Proof, Prover, WhyNot
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .engine import Engine
+
+__all__ = ["State", "MAX_ANSWERS"]
+
+MAX_ANSWERS = 100_000
+
+
+class State:
+    """An immutable game state bound to an :class:`~judgelog.Engine`'s rules."""
+
+    def __init__(self, engine: "Engine", facts: FrozenSet[tuple], origins: Dict[tuple, Span], *,
+                 name: str = "", path: str = "", meta: Optional[dict] = None, events: Tuple = ()):
+        self.engine = engine
+        self.facts = frozenset(facts)
+        self._origins = dict(origins)
+        self.name = name
+        self.path = path
+        self.meta = dict(meta or {})
+        self.events = tuple(events)
+
+    # -- identity --------------------------------------------------------
+    def __eq__(self, other) -> bool:
+        return isinstance(other, State) and other.facts == self.facts and other.engine is self.engine
+
+    def __hash__(self) -> int:
+        return hash(self.facts)
+
+    def __repr__(self) -> str:
+        return f"<State {self.name or self.path or 'unnamed'}: {len(self.facts)} facts>"
+
+    def origin(self, fact: tuple) -> Optional[Span]:
+        return self._origins.get(fact)
+
+    @property
+    def origins(self) -> Dict[tuple, Span]:
+        return dict(self._origins)
+
+    # -- questions -------------------------------------------------------
+    def _session(self):
+        return self.engine.backend.session(self.facts)
+
+    def query(self, query, *, limit: int = MAX_ANSWERS) -> List[Dict[str, object]]:
+        """All distinct answers of a query (a rule body), sorted; each a dict of its named variables."""
+        body, names = self._prepare(query)
+        with self._session() as view:
+            rows = self.engine.backend.ask(view, body, names)
+        return [dict(zip(names, row)) for row in rows[:limit]]
+
+    def holds(self, query) -> bool:
+        body, _ = self._prepare(query)
+        with self._session() as view:
+            return bool(self.engine.backend.ask(view, body, []))
+
+    def explain(self, atom) -> Optional[Proof]:
+        """The proof tree of a ground atom, or ``None`` when it does not hold (see :meth:`why_not`)."""
+        fact = self._ground(atom)
+        with self._session() as view:
+            if not self.engine.backend.holds(view, _fact_atom(fact)):
+                return None
+            return Prover(self.engine.backend, view, self._origins).prove(fact)
+
+    def why_not(self, atom) -> List[WhyNot]:
+        """For each rule whose head matches the atom: which body literals hold and which fail."""
+        fact = self._ground(atom)
+        with self._session() as view:
+            return Prover(self.engine.backend, view, self._origins).why_not(fact)
+
+    def derived(self, pred: str) -> List[tuple]:
+        """Every fact of ``pred`` that holds, as tuples (pred, args...)."""
+        decl = self.engine.program.decl(pred)
+        if decl is None:
+            raise QueryError(f"unknown predicate {pred!r}")
+        names = [f"V{i}" for i in range(decl.arity)]
+        atom = Atom(pred, tuple(Var(n) for n in names))
+        with self._session() as view:
+            rows = self.engine.backend.ask(view, (atom,), names)
+        return [(pred,) + row for row in rows]
+
+    def apply(self, action, *, span: Optional[Span] = None):
+        """Apply an action (a mapping with ``do:``); returns ``(new_state, events)``. See judgelog.runtime."""
+        from .runtime import apply_action
+
+        return apply_action(self, action, span=span)
+
+    def graph(self):
+        """The combat graph (networkx MultiDiGraph) built from derived facts; see judgelog.graph."""
+        from .graph import combat_graph
+
+        return combat_graph(self)
+
+    def to_scenario(self) -> dict:
+        """This state as a scenario mapping that loads back to the same facts."""
+        from .writer import state_to_scenario
+
+        return state_to_scenario(self)
+
+    def with_facts(self, facts, origins: Optional[Dict[tuple, Span]] = None, *, events: Tuple = (),
+                   meta: Optional[dict] = None) -> "State":
+        kept = {f: s for f, s in self._origins.items() if f in facts}
+        if origins:
+            kept.update({f: s for f, s in origins.items() if f in facts})
+        return State(self.engine, frozenset(facts), kept, name=self.name, path=self.path,
+                     meta=self.meta if meta is None else meta, events=self.events + tuple(events))
+
+    # -- query preparation -------------------------------------------------
+    def _prepare(self, query) -> Tuple[Tuple, List[str]]:
+        body = parse_body(query) if isinstance(query, str) else tuple(query)
+        return self.engine.check_query(body, text=query if isinstance(query, str) else None)
+
+    def _ground(self, atom) -> tuple:
+        parsed = parse_atom(atom) if isinstance(atom, str) else atom
+        if isinstance(parsed, tuple):
+            return parsed
+        self.engine.check_query((parsed,), text=str(parsed))
+        values = []
+        for arg in parsed.args:
+            if not isinstance(arg, Const):
+                raise QueryError(f"explain needs a ground atom; {arg} is a variable",
+                                 hint=f"ask first: judgelog query SCENARIO \"{parsed}\"")
+            values.append(arg.value)
+        return (parsed.pred,) + tuple(values)
+
+
+def _fact_atom(fact: tuple) -> Atom:
+    return Atom(fact[0], tuple(Const(v) for v in fact[1:]))
+
+
+def check_query(program, body: Sequence, *, text: Optional[str] = None) -> Tuple[Tuple, List[str]]:
+    """Validate a query body against the program; return it and its answer variables (in order)."""
+    diags: List[Diagnostic] = []
+    span = Span("<query>", 1, 1)
+    for lit in body:
+        atom = lit.atom if isinstance(lit, Negation) else lit
+        if not isinstance(atom, Atom):
+            continue
+        decl = program.decl(atom.pred)
+        if decl is None:
+            near = suggest(atom.pred, program.decls)
+            diags.append(Diagnostic("E002", f"unknown predicate {atom.pred!r}", atom.span,
+                                    hint=f"did you mean {near!r}?" if near else "list them with: judgelog rules"))
+        elif decl.arity != atom.arity:
+            diags.append(Diagnostic("E003", f"{atom.pred} takes {decl.arity} argument(s), given {atom.arity}",
+                                    atom.span, hint=f"{atom.pred}({', '.join(p.name for p in decl.params)})"))
+    positive = bound_after(body, set())
+    positive = bound_after(list(body) * 2, positive)
+    for lit in body:
+        if isinstance(lit, (Negation, Comparison)):
+            for name in sorted(literal_vars(lit)):
+                if not name.startswith("_") and name not in positive:
+                    diags.append(Diagnostic("E004", f"variable {name} is not bound by a positive atom",
+                                            getattr(lit, "span", span),
+                                            hint="add an atom that binds it, or write _ for 'any value'"))
+    if diags:
+        raise QueryError(f"invalid query {text or ''}".strip(), diagnostics=diags)
+    names: List[str] = []
+    for lit in body:
+        for name in _ordered_vars(lit):
+            if not name.startswith("_") and name not in names and name in positive:
+                names.append(name)
+    ordered, _ = order_body(body)
+    return ordered, names
+
+
+def _ordered_vars(lit) -> List[str]:
+    from .ast import BinOp
+
+    out: List[str] = []
+
+    def visit(term):
+        if isinstance(term, Var):
+            out.append(term.name)
+        elif isinstance(term, BinOp):
+            visit(term.left)
+            visit(term.right)
+
+    if isinstance(lit, Atom):
+        for a in lit.args:
+            visit(a)
+    elif isinstance(lit, Negation):
+        for a in lit.atom.args:
+            visit(a)
+    else:
+        visit(lit.left)
+        visit(lit.right)
+    return out
+
+
+def format_answer(answer: Dict[str, object]) -> str:
+    return ", ".join(f"{k} = {format_value(v)}" for k, v in answer.items())

@@ -1,0 +1,145 @@
+"""Running a scenario's ``expect:`` entries (and its actions' ``expect_error:``) as test cases.
+
+Each entry is one case; ``judgelog test`` prints one line per case and ends with ``N passed, N failed``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import List, Optional
+
+from .ast import format_value
+from .cr import any_cites, resolve
+from .errors import JudgelogError
+
+__all__ = ["CaseResult", "run_scenario_file", "check_expect", "EXPECT_KINDS"]
+
+EXPECT_KINDS = ("query", "holds", "absent", "explain")
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    file: str
+    case: str
+    passed: bool
+    message: str = ""
+
+    def to_dict(self) -> dict:
+        return {"file": self.file, "case": self.case, "passed": self.passed, "message": self.message}
+
+
+def _label(entry: dict, index: int, line: Optional[int]) -> str:
+    for key in ("query", "holds", "absent", "explain"):
+        if key in entry:
+            return f"expect[{index}] (line {line}) {key}: {entry[key]}"
+    return f"expect[{index}] (line {line})"
+
+
+def check_expect(state, entry: dict) -> Optional[str]:
+    """None when the expectation holds, else a message saying what differed."""
+    unknown = set(entry) - {"query", "answers", "count", "holds", "absent", "explain", "cites", "name"}
+    if unknown:
+        return f"unknown expect key(s): {', '.join(sorted(unknown))} (use query+answers|count, holds, absent, " \
+               "explain+cites)"
+    if "query" in entry:
+        if not isinstance(entry["query"], str):
+            return "query must be a string"
+        answers = state.query(entry["query"])
+        if "answers" in entry:
+            wanted = entry["answers"]
+            if not isinstance(wanted, list) or not all(isinstance(w, dict) for w in wanted):
+                return "answers must be a list of mappings such as [{P: bob}]"
+            names = sorted({k for w in wanted for k in w})
+            unknown_vars = [n for n in names if answers and n not in answers[0]]
+            if unknown_vars:
+                return f"the query has no variable {', '.join(unknown_vars)}"
+            got = {tuple((n, a.get(n)) for n in names) for a in answers}
+            want = {tuple((n, w.get(n)) for n in names) for w in wanted}
+            if got != want:
+                return f"answers differ: expected {_fmt(want)}, got {_fmt(got)}"
+            return None
+        if "count" in entry:
+            if len(answers) != entry["count"]:
+                return f"expected {entry['count']} answer(s), got {len(answers)}: {_fmt_answers(answers)}"
+            return None
+        return "a query expectation needs answers: or count:"
+    if "holds" in entry:
+        return None if state.holds(entry["holds"]) else f"{entry['holds']} does not hold"
+    if "absent" in entry:
+        answers = state.query(entry["absent"])
+        return None if not answers and not state.holds(entry["absent"]) else \
+            f"{entry['absent']} holds: {_fmt_answers(answers)}"
+    if "explain" in entry:
+        proof = state.explain(entry["explain"])
+        if proof is None:
+            return f"{entry['explain']} does not hold"
+        if "cites" in entry:
+            wanted = str(entry["cites"])
+            cites = sorted(proof.all_cites())
+            if not any_cites(wanted, cites):
+                return f"the proof cites {', '.join(cites) or 'nothing'}, not {resolve(wanted)}"
+        return None
+    return "an expect entry needs one of: query, holds, absent, explain"
+
+
+def _fmt(rows) -> str:
+    parts = ["{" + ", ".join(f"{k}: {format_value(v)}" for k, v in row) + "}" for row in sorted(rows, key=repr)]
+    return "[" + ", ".join(parts) + "]"
+
+
+def _fmt_answers(answers) -> str:
+    return "[" + ", ".join("{" + ", ".join(f"{k}: {format_value(v)}" for k, v in a.items()) + "}"
+                           for a in answers[:10]) + (", ..." if len(answers) > 10 else "") + "]"
+
+
+def run_scenario_file(engine, path: str) -> List[CaseResult]:
+    """All cases of one scenario file. A file that cannot load is one failed case."""
+    from .scenario import load_scenario
+
+    try:
+        scenario = load_scenario(path, catalog=engine.catalog)
+        state = engine.state_from_scenario(scenario)
+    except JudgelogError as exc:
+        return [CaseResult(path, "load", False, exc.render(sources={}))]
+    results: List[CaseResult] = []
+    failure: Optional[str] = None
+    for index, (action, span) in enumerate(scenario.actions):
+        label = f"action[{index}] (line {span.line}) {action.get('do')}"
+        expected_error = action.get("expect_error")
+        plain = {k: v for k, v in action.items() if k != "expect_error"}
+        if failure is not None:
+            if expected_error is not None:
+                results.append(CaseResult(path, label + " expect_error", False, failure))
+            continue
+        try:
+            new_state, _events = state.apply(plain, span=span)
+        except JudgelogError as exc:
+            if expected_error is not None:
+                text = str(exc)
+                ok = str(expected_error).lower() in text.lower() or _cr_in(str(expected_error), text)
+                results.append(CaseResult(path, label + " expect_error", ok,
+                                          "" if ok else f"refused, but the message does not mention "
+                                          f"{expected_error!r}: {text}"))
+                continue  # state unchanged
+            failure = f"{label} was refused: {exc}"
+            continue
+        if expected_error is not None:
+            results.append(CaseResult(path, label + " expect_error", False,
+                                      f"expected a refusal mentioning {expected_error!r}, but it was applied"))
+            failure = f"{label} was applied although a refusal was expected"
+            continue
+        state = new_state
+    for index, (entry, span) in enumerate(scenario.expects):
+        label = entry.get("name") or _label(entry, index, span.line)
+        if failure is not None:
+            results.append(CaseResult(path, label, False, failure))
+            continue
+        try:
+            message = check_expect(state, entry)
+        except JudgelogError as exc:
+            message = str(exc.render(sources={}))
+        results.append(CaseResult(path, label, message is None, message or ""))
+    return results
+
+
+def _cr_in(wanted: str, text: str) -> bool:
+    return resolve(wanted) in text
