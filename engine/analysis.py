@@ -223,20 +223,26 @@ def _check_atoms(rule: Rule, prog: Program) -> List[Diagnostic]:
         for param, arg in zip(decl.params, atom.args):
             if isinstance(arg, Aggregate):
                 if i != 0:
-                    out.append(Diagnostic("E014", "aggregates are allowed only in a rule head", arg.span))
+                    out.append(Diagnostic("E014", "aggregates are allowed only in a rule head", arg.span,
+                                          hint="aggregates (sum, count, min, max) may appear only as an "
+                                          "argument of a rule head"))
                 continue
             if isinstance(arg, Const):
                 if param.type in INT_TYPES and not isinstance(arg.value, int):
                     out.append(Diagnostic("E013", f"argument {param.name!r} of {atom.pred} is an integer, "
-                                          f"given {arg}", arg.span))
+                                          f"given {arg.value!r}", arg.span,
+                                          hint=f"declared at {decl.span.location()} as {param.name}: "
+                                          f"{param.type}; write a whole number or a variable"))
             elif isinstance(arg, BinOp):
                 out.append(Diagnostic("E001", "arithmetic is allowed only in comparisons", arg.span,
                                       hint="bind a variable first: N = M + 1"))
     aggs = [a for a in rule.head.args if isinstance(a, Aggregate)]
     if len(aggs) > 1:
-        out.append(Diagnostic("E014", "a rule head may hold at most one aggregate", aggs[1].span))
+        out.append(Diagnostic("E014", "a rule head may hold at most one aggregate", aggs[1].span,
+                              hint="write one rule per aggregate"))
     if aggs and not rule.body:
-        out.append(Diagnostic("E014", "an aggregate needs a rule body", aggs[0].span))
+        out.append(Diagnostic("E014", "an aggregate needs a rule body", aggs[0].span,
+                              hint="aggregate over the bindings of a body: total(O, sum(N)) :- bonus(O, _, N)."))
     return out
 
 

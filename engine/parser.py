@@ -180,6 +180,11 @@ class _Parser:
                 self.expect(")")
                 return Aggregate(tok.text, var, self.span(tok))
             if self.peek().text == "(":
+                if tok.text in AGGREGATES:
+                    self.diags.append(Diagnostic("E014", f"aggregate {tok.text}(...) outside a rule head",
+                                                 self.span(tok), hint="aggregates (sum, count, min, max) may "
+                                                 "appear only as an argument of a rule head"))
+                    raise _Stop()
                 self.fail(self.peek(), "',' or ')'",
                           "an argument is a variable or a constant; atoms cannot be nested")
             return Const(tok.text, self.span(tok))
@@ -239,7 +244,7 @@ class _Parser:
                         self.next()
                         continue
                     break
-            self.expect(")", "',' or ')'")
+            self.expect(")", "',' or ')'", f"close the argument list of {tok.text}(...) with ')'")
         return Atom(tok.text, tuple(args), self.span(tok))
 
     def literal(self):

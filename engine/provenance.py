@@ -268,6 +268,18 @@ class Prover:
         found.update(zip(names, rows[0]))
         return found
 
+    def deriving_rule(self, fact: tuple) -> Optional[Rule]:
+        """The first rule (in file order) that derives ``fact`` in this state, without a full proof."""
+        if fact in self._rule_facts:
+            return self._rule_facts[fact]
+        for rule in self.program.rules_by_head.get(fact[0], ()):
+            if not rule.body or rule.aggregate is not None:
+                continue
+            fixed = _unify_head(rule.head, fact[1:])
+            if fixed is not None and self.backend.why_rows(self.view, rule, fixed, limit=1):
+                return rule
+        return None
+
     # -- why not ---------------------------------------------------------
     def why_not(self, fact: tuple) -> List[WhyNot]:
         out = []

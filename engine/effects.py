@@ -1,0 +1,419 @@
+"""The generic effect primitives: the only state changes the Python runtime knows.
+
+Rules decide *what* happens (``effect(I, Prim, A, B, C)`` and ``state_based(...)`` facts); this module only
+knows *how* to change a set of facts for each primitive, and which event each change is. No primitive knows
+a keyword: "put counters", "create a token", "pair" are the vocabulary of the CR's general rules.
+
+Primitives (A, B, C; ``none`` where unused):
+
+=====================  ==============================================================================
+put_counters X K N     put N counters of kind K on X (a permanent or player)
+remove_counters X K N  remove up to N counters of kind K
+mark_damage O N -      mark N damage on O
+deal_damage S R N      S deals N damage to R: a player loses life, a planeswalker loses loyalty,
+                       a creature gets damage marked (CR 120.3)
+lose_life P N -        P loses N life;   gain_life P N -: P gains N life
+move O Zone -          O leaves the battlefield to graveyard|exile|hand|library (a token ceases to exist)
+destroy O - -          move O to its owner's graveyard (event: destroyed)
+gain_control O P -     P gains control of O (removes it from combat, CR 506.4)
+tap O / untap O        tap or untap O
+pair A B P             A and B become paired (P: who formed the pair);   unpair A - -: A and its partner become unpaired
+add_subtype O T -      O becomes a T in addition to its other types
+grant_keyword O K -    O gains K until end of turn;   remove_keyword O K -: O loses K until end of turn
+set_type O T -         O's card types become T (repeat for several; the first clears the others)
+remove_from_combat O   O stops attacking/blocking and leaves its band (CR 506.4, 702.22f)
+attack A T -           A attacks T (declared attacker);   band A G -: A is in band G
+block B A -            B blocks A (declared; A becomes blocked)
+create_token Spec P N  P creates N tokens from the token_spec facts of Spec
+create_copy O P N      P creates N tokens that copy O's copiable values (CR 707.2)
+put_onto_battlefield O Flag -  the pending object O enters (Flag token makes it a token)
+lose_game P Why -      P loses the game
+end_turn - - -         "until end of turn" effects end, combat ends, damage wears off (CR 514.2)
+=====================  ==============================================================================
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, List, Optional, Set, Tuple
+
+from .ast import format_value
+from .errors import ActionError
+
+__all__ = ["Event", "Change", "PRIMITIVES", "apply_primitive", "object_facts", "COPIABLE"]
+
+ZONES = ("graveyard", "exile", "hand", "library")
+COPIABLE = ("name", "card_type", "subtype", "supertype", "color", "base_power", "base_toughness",
+            "printed_keyword", "printed_keyword_param")
+
+
+@dataclass
+class Event:
+    """Something that happened, with the rule that caused it."""
+
+    seq: int
+    kind: str
+    subject: object
+    details: Dict[str, object] = field(default_factory=dict)
+    rule: str = ""
+    cites: Tuple[str, ...] = ()
+
+    def facts(self) -> List[tuple]:
+        out = [("event", self.seq, self.kind, self.subject)]
+        out += [("event_detail", self.seq, k, v) for k, v in sorted(self.details.items())]
+        if self.rule:
+            out.append(("event_cause", self.seq, self.rule))
+        return out
+
+    def to_text(self) -> str:
+        detail = ", ".join(f"{k}={format_value(v)}" for k, v in sorted(self.details.items()))
+        cause = f"  [{self.rule}" + (f", CR {', '.join(self.cites)}" if self.cites else "") + "]" if self.rule else ""
+        return f"{self.seq:>3}. {self.kind} {format_value(self.subject)}" + (f" ({detail})" if detail else "") + cause
+
+    def to_dict(self) -> dict:
+        return {"seq": self.seq, "kind": self.kind, "subject": self.subject, "details": dict(self.details),
+                "rule": self.rule, "cites": list(self.cites)}
+
+
+class Change:
+    """A mutable working copy of a state's facts, with indexes the primitives need."""
+
+    def __init__(self, facts: Iterable[tuple], pending: Dict[str, List[tuple]]):
+        self.facts: Set[tuple] = set(facts)
+        self.pending = pending  # object id -> facts, for put_onto_battlefield
+        self.events: List[Tuple[str, object, Dict[str, object]]] = []
+        self.created: List[tuple] = []
+
+    # -- lookups --------------------------------------------------------
+    def one(self, pred: str, *prefix) -> Optional[tuple]:
+        n = len(prefix)
+        for f in self.facts:
+            if f[0] == pred and f[1:1 + n] == prefix:
+                return f
+        return None
+
+    def all(self, pred: str, *prefix) -> List[tuple]:
+        n = len(prefix)
+        return sorted((f for f in self.facts if f[0] == pred and f[1:1 + n] == prefix), key=repr)
+
+    def value(self, pred: str, *prefix, default=None):
+        f = self.one(pred, *prefix)
+        return f[len(prefix) + 1] if f is not None else default
+
+    def is_permanent(self, o) -> bool:
+        return ("permanent", o) in self.facts
+
+    def is_player(self, x) -> bool:
+        return ("player", x) in self.facts
+
+    def emit(self, event_kind: str, subject, **details) -> None:
+        details = {k: (str(v).lower() if isinstance(v, bool) else v) for k, v in details.items() if v is not None}
+        self.events.append((event_kind, subject, details))
+
+    def used_ids(self) -> Set[str]:
+        return {a for f in self.facts for a in f[1:] if isinstance(a, str)} | set(self.pending)
+
+    def fresh_id(self, base: str) -> str:
+        base = re.sub(r"[^a-z0-9_]+", "_", base.lower()).strip("_") or "token"
+        if not base[0].isalpha():
+            base = "t_" + base
+        used = self.used_ids()
+        k = 1
+        while f"{base}_{k}" in used:
+            k += 1
+        return f"{base}_{k}"
+
+
+def object_facts(change: Change, oid: str) -> List[tuple]:
+    """Every fact that is about the object (its characteristics and status)."""
+    return [f for f in change.facts if len(f) > 1 and f[1] == oid and f[0] not in ("event", "event_detail")]
+
+
+def _counters(change: Change, x, kind: str, delta: int) -> int:
+    old = change.value("counter", x, kind, default=0)
+    new = max(old + delta, 0)
+    change.facts.discard(("counter", x, kind, old))
+    if new > 0:
+        change.facts.add(("counter", x, kind, new))
+    return new - old
+
+
+def _leave_combat(change: Change, o) -> bool:
+    gone = [f for f in change.facts if (f[0] in ("attacking", "in_band", "became_blocked") and f[1] == o)
+            or (f[0] == "blocking" and (f[1] == o))]
+    for f in gone:
+        change.facts.discard(f)
+    # an attacker removed from combat is no longer blocked by anyone; blocks on it lapse
+    for f in [f for f in change.facts if f[0] == "blocking" and f[2] == o]:
+        change.facts.discard(f)
+    return bool(gone)
+
+
+def _require(ok: bool, message: str) -> None:
+    if not ok:
+        raise ActionError(message)
+
+
+def p_put_counters(ch: Change, x, kind, n):
+    _require(ch.is_permanent(x) or ch.is_player(x), f"cannot put counters on {x}: not a permanent or player")
+    if isinstance(n, int) and n > 0:
+        _counters(ch, x, kind, n)
+        ch.emit("counters_put", x, kind=kind, n=n)
+
+
+def p_remove_counters(ch: Change, x, kind, n):
+    if isinstance(n, int) and n > 0:
+        removed = -_counters(ch, x, kind, -n)
+        if removed:
+            ch.emit("counters_removed", x, kind=kind, n=removed)
+
+
+def p_mark_damage(ch: Change, o, n, _c):
+    if isinstance(n, int) and n > 0 and ch.is_permanent(o):
+        old = ch.value("damage_marked", o, default=0)
+        ch.facts.discard(("damage_marked", o, old))
+        ch.facts.add(("damage_marked", o, old + n))
+        ch.emit("damage_marked", o, n=n)
+
+
+def p_deal_damage(ch: Change, source, target, n):
+    if not isinstance(n, int) or n <= 0:
+        return
+    if ch.is_player(target):
+        _life(ch, target, -n)
+    elif ("card_type", target, "planeswalker") in ch.facts:
+        _counters(ch, target, "loyalty", -n)
+    elif ("card_type", target, "battle") in ch.facts:
+        _counters(ch, target, "defense", -n)
+    elif ch.is_permanent(target):
+        old = ch.value("damage_marked", target, default=0)
+        ch.facts.discard(("damage_marked", target, old))
+        ch.facts.add(("damage_marked", target, old + n))
+    else:
+        return
+    ch.emit("damage_dealt", source, to=target, n=n)
+
+
+def _life(ch: Change, p, delta: int) -> None:
+    old = ch.value("life", p, default=0)
+    ch.facts.discard(("life", p, old))
+    ch.facts.add(("life", p, old + delta))
+
+
+def p_lose_life(ch: Change, p, n, _c):
+    if isinstance(n, int) and n > 0 and ch.is_player(p):
+        _life(ch, p, -n)
+        ch.emit("life_lost", p, n=n)
+
+
+def p_gain_life(ch: Change, p, n, _c):
+    if isinstance(n, int) and n > 0 and ch.is_player(p):
+        _life(ch, p, n)
+        ch.emit("life_gained", p, n=n)
+
+
+def p_move(ch: Change, o, zone, why=None, *, event: str = "moved"):
+    if not ch.is_permanent(o):
+        return
+    _require(zone in ZONES, f"unknown zone {zone!r}; zones: {', '.join(ZONES)}")
+    was_creature = ("card_type", o, "creature") in ch.facts
+    was_token = ("token", o) in ch.facts
+    _leave_combat(ch, o)
+    partners = [f[2] for f in ch.facts if f[0] == "paired" and f[1] == o]
+    for f in object_facts(ch, o):
+        ch.facts.discard(f)
+    for f in [f for f in ch.facts if f[0] in ("paired", "pair_formed_by", "blocking") and len(f) > 2 and f[2] == o]:
+        ch.facts.discard(f)
+    for p in partners:
+        ch.emit("unpaired", p, partner=o)
+    ch.emit(event, o, to=zone)
+    if was_creature and zone == "graveyard":
+        ch.emit("dies", o)
+    if was_token:
+        ch.emit("ceased_to_exist", o)  # CR 111.7, 704.5d
+
+
+def p_destroy(ch: Change, o, _b, _c):
+    p_move(ch, o, "graveyard", event="destroyed")
+
+
+def p_gain_control(ch: Change, o, p, _c):
+    _require(ch.is_permanent(o), f"{o} is not a permanent on the battlefield")
+    _require(ch.is_player(p), f"{p} is not a player")
+    old = ch.value("controller", o)
+    if old == p:
+        return
+    ch.facts.discard(("controller", o, old))
+    ch.facts.add(("controller", o, p))
+    if _leave_combat(ch, o):
+        ch.emit("removed_from_combat", o, because="control_change")
+    ch.emit("control_changed", o, to=p, previous=old)
+
+
+def p_tap(ch: Change, o, _b, _c):
+    if ch.is_permanent(o) and ("tapped", o) not in ch.facts:
+        ch.facts.add(("tapped", o))
+        ch.emit("tapped", o)
+
+
+def p_untap(ch: Change, o, _b, _c):
+    if ("tapped", o) in ch.facts:
+        ch.facts.discard(("tapped", o))
+        ch.emit("untapped", o)
+
+
+def p_pair(ch: Change, a, b, by):
+    _require(a != b, "a creature cannot be paired with itself")
+    ch.facts.add(("paired", a, b))
+    ch.facts.add(("paired", b, a))
+    if ch.is_player(by):
+        ch.facts.add(("pair_formed_by", a, b, by))
+        ch.facts.add(("pair_formed_by", b, a, by))
+    ch.emit("paired", a, partner=b)
+
+
+def p_unpair(ch: Change, a, _b, _c):
+    for f in [f for f in ch.facts if f[0] in ("paired", "pair_formed_by") and a in (f[1], f[2])]:
+        ch.facts.discard(f)
+        if f[1] == a and f[0] == "paired":
+            ch.emit("unpaired", a, partner=f[2])
+
+
+def p_add_subtype(ch: Change, o, t, _c):
+    if ch.is_permanent(o) and ("subtype", o, t) not in ch.facts:
+        ch.facts.add(("subtype", o, t))
+        ch.facts.add(("added_subtype", o, t))
+        ch.emit("subtype_added", o, subtype=t)
+
+
+def p_grant_keyword(ch: Change, o, k, _c):
+    if ch.is_permanent(o):
+        ch.facts.discard(("removed_keyword", o, k))
+        ch.facts.add(("granted_keyword", o, k))
+        ch.emit("ability_gained", o, keyword=k)
+
+
+def p_remove_keyword(ch: Change, o, k, _c):
+    if ch.is_permanent(o):
+        ch.facts.discard(("granted_keyword", o, k))
+        ch.facts.add(("removed_keyword", o, k))
+        ch.emit("ability_lost", o, keyword=k)
+
+
+def p_set_type(ch: Change, o, t, first):
+    if not ch.is_permanent(o):
+        return
+    if first != "more":
+        for f in ch.all("card_type", o):
+            ch.facts.discard(f)
+    ch.facts.add(("card_type", o, t))
+    ch.emit("type_set", o, type=t)
+
+
+def p_remove_from_combat(ch: Change, o, _b, _c):
+    if _leave_combat(ch, o):
+        ch.emit("removed_from_combat", o)
+
+
+def p_attack(ch: Change, a, target, _c):
+    ch.facts.add(("attacking", a, target))
+    ch.emit("attacks", a, target=target)
+
+
+def p_band(ch: Change, a, band, _c):
+    ch.facts.add(("in_band", a, band))
+    ch.emit("banded", a, band=band)
+
+
+def p_block(ch: Change, b, a, _c):
+    ch.facts.add(("blocking", b, a))
+    ch.facts.add(("became_blocked", a))
+    ch.emit("blocks", b, attacker=a)
+
+
+def _enter(ch: Change, oid: str, facts: List[tuple], controller=None, token: bool = False) -> None:
+    for f in facts:
+        ch.facts.add(f)
+    if token:
+        ch.facts.add(("token", oid))
+    ch.facts.add(("entered_this_turn", oid))
+    ch.created.append(("permanent", oid))
+    ch.emit("enters", oid, controller=controller or ch.value("controller", oid), token=("token", oid) in ch.facts)
+
+
+def p_put_onto_battlefield(ch: Change, oid, flag, _c):
+    facts = ch.pending.get(oid)
+    _require(facts is not None, f"no pending object {oid}")
+    ch.facts.discard(("pending_object", oid))
+    _enter(ch, oid, facts, token=flag == "token")
+
+
+def p_create_token(ch: Change, spec, controller, n, *, spec_facts: List[tuple]):
+    count = n if isinstance(n, int) else 1
+    fields = [f for f in spec_facts if f[1] == spec]
+    name = next((f[3] for f in fields if f[2] == "name"), str(spec))
+    for _ in range(max(count, 0)):
+        oid = ch.fresh_id(name)
+        facts = [("permanent", oid), ("controller", oid, controller), ("owner", oid, controller)]
+        for _p, _s, key, value in fields:
+            pred = {"name": "name", "type": "card_type", "subtype": "subtype", "supertype": "supertype",
+                    "color": "color", "power": "base_power", "toughness": "base_toughness",
+                    "keyword": "printed_keyword"}.get(key)
+            if pred is not None:
+                facts.append((pred, oid, value))
+        ch.facts.add(("created", spec, oid))
+        _enter(ch, oid, facts, controller=controller, token=True)
+        ch.emit("token_created", oid, spec=spec)
+
+
+def p_create_copy(ch: Change, original, controller, n):
+    _require(ch.is_permanent(original), f"{original} is not on the battlefield")
+    count = n if isinstance(n, int) else 1
+    added = {(f[1], f[2]) for f in ch.facts if f[0] == "added_subtype"}
+    copiable = [f for f in object_facts(ch, original) if f[0] in COPIABLE
+                and not (f[0] == "subtype" and (f[1], f[2]) in added)]
+    name = ch.value("name", original, default=str(original))
+    for _ in range(max(count, 0)):
+        oid = ch.fresh_id(name)
+        facts = [("permanent", oid), ("controller", oid, controller), ("owner", oid, controller)]
+        facts += [(f[0], oid) + f[2:] for f in copiable]
+        ch.facts.add(("created", original, oid))
+        _enter(ch, oid, facts, controller=controller, token=True)
+        ch.emit("token_created", oid, copy_of=original)
+
+
+def p_lose_game(ch: Change, p, why, _c):
+    ch.facts.add(("lost_game", p))
+    ch.emit("loses_game", p, because=why)
+
+
+def p_end_turn(ch: Change, _a, _b, _c):
+    ended = [f for f in ch.facts if f[0] in ("granted_keyword", "granted_keyword_param", "removed_keyword",
+                                             "attacking", "in_band", "blocking", "became_blocked",
+                                             "damage_marked", "entered_this_turn")]
+    for f in ended:
+        ch.facts.discard(f)
+    ch.emit("turn_ended", "game")
+
+
+PRIMITIVES = {
+    "put_counters": p_put_counters, "remove_counters": p_remove_counters, "mark_damage": p_mark_damage,
+    "deal_damage": p_deal_damage, "lose_life": p_lose_life, "gain_life": p_gain_life,
+    "move": lambda ch, o, z, why: p_move(ch, o, z, why), "destroy": p_destroy,
+    "gain_control": p_gain_control, "tap": p_tap, "untap": p_untap, "pair": p_pair, "unpair": p_unpair,
+    "add_subtype": p_add_subtype, "grant_keyword": p_grant_keyword, "remove_keyword": p_remove_keyword,
+    "set_type": p_set_type, "remove_from_combat": p_remove_from_combat, "attack": p_attack, "band": p_band,
+    "block": p_block, "put_onto_battlefield": p_put_onto_battlefield, "create_copy": p_create_copy,
+    "lose_game": p_lose_game, "end_turn": p_end_turn,
+}
+
+
+def apply_primitive(ch: Change, prim: str, a, b, c, *, spec_facts: List[tuple]) -> None:
+    if prim == "create_token":
+        p_create_token(ch, a, b, c, spec_facts=spec_facts)
+        return
+    func = PRIMITIVES.get(prim)
+    if func is None:
+        raise ActionError(f"the rules asked for an unknown effect primitive {prim!r}",
+                          hint="primitives: " + ", ".join(sorted(list(PRIMITIVES) + ["create_token"])))
+    func(ch, a, b, c)

@@ -1,0 +1,386 @@
+"""The generic step machine: applies actions whose meaning is given by rules.
+
+For an action ``{do: KIND, ...}`` the runtime asserts ``action(KIND)`` and the arguments as ``act_*`` facts,
+then for step 1, 2, ...: asks the rules for violations (refuse), the step's choices (check the caller's,
+or take the only legal option), and the step's effects, which it applies with the primitives of
+:mod:`judgelog.effects`. After each step it asks which triggered abilities the step's events triggered
+(603.2; entering objects are seen as they entered, 603.6a). When no further step exists it applies
+state-based actions and other immediate consequences until none applies (704.3), then puts waiting
+triggered abilities on the stack in APNAP order (603.3b). ``{do: resolve}`` runs the top ability's own
+steps the same way. No Python here knows a keyword.
+
+A refused action raises :class:`~judgelog.errors.ActionError` and the original state is untouched (states
+are values).
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from .analysis import suggest
+from .ast import Atom, Const, Span, Var
+from .effects import Change, Event, apply_primitive
+from .errors import ActionError, UsageError
+
+__all__ = ["apply_action", "run_actions", "MAX_STEPS", "MAX_SBA_ROUNDS"]
+
+MAX_STEPS = 50
+MAX_SBA_ROUNDS = 100
+RESERVED = ("do", "choose", "order", "expect_error")
+TRANSIENT = ("action", "act_arg", "act_list", "act_map", "act_map_list", "act_map2", "act_list2", "step",
+             "resolving", "chosen", "chose_nothing", "created", "pending_object", "recent_event")
+NONE = "none"
+
+
+class _Run:
+    """One application of one action."""
+
+    def __init__(self, state, action: dict, span: Optional[Span]):
+        self.state = state
+        self.engine = state.engine
+        self.action = action
+        self.span = span
+        self.kind = action.get("do")
+        self.events: List[Event] = []
+        self.pending_triggers: List[Tuple[int, tuple, List[tuple]]] = []
+        self.next_seq = 1 + max([f[1] for f in state.facts if f[0] == "event"] or [0])
+        self.pending_objects: Dict[str, List[tuple]] = {}
+
+    # -- asking the rules -------------------------------------------------
+    def ask(self, facts, text: str) -> List[Dict]:
+        from .parser import parse_body
+
+        body, names = self.engine.check_query(parse_body(text), text=text)
+        with self.engine.backend.session(frozenset(facts)) as view:
+            rows = self.engine.backend.ask(view, body, names)
+        return [dict(zip(names, r)) for r in rows]
+
+    def cause(self, facts, fact: tuple) -> Tuple[str, Tuple[str, ...]]:
+        """The rule (name, cites) that derives ``fact`` here."""
+        from .provenance import Prover
+
+        with self.engine.backend.session(frozenset(facts)) as view:
+            rule = Prover(self.engine.backend, view, {}).deriving_rule(fact)
+        return (rule.name or "", rule.cites) if rule is not None else ("", ())
+
+    # -- arguments --------------------------------------------------------
+    def arg_facts(self) -> List[tuple]:
+        out = [("action", self.kind)]
+        for key, value in self.action.items():
+            if key in RESERVED:
+                continue
+            if key == "object" and isinstance(value, dict):
+                out.append(("act_arg", key, self._pending(value)))
+                continue
+            out.extend(_flatten(key, value))
+        return out
+
+    def _pending(self, spec: dict) -> str:
+        from .scenario import compile_object, _Ctx
+        from .yamlsrc import Located
+
+        doc = Located({"object": spec}, self.span.file if self.span else "<action>")
+        if self.span:
+            doc.marks[()] = self.span
+        ctx = _Ctx(doc, self.engine.catalog)
+        players = sorted(f[1] for f in self.state.facts if f[0] == "player")
+        oid = spec.get("id")
+        if oid is None:
+            name = spec.get("name") or spec.get("card") or "object"
+            oid = Change(self.state.facts, {}).fresh_id(str(name))
+        if any(len(f) > 1 and f[1] == oid for f in self.state.facts if f[0] in ("permanent", "player")):
+            raise ActionError(f"id {oid!r} is already in use", hint="give the new object another id")
+        spec = {k: v for k, v in spec.items() if k != "id"}
+        facts = [f for f, _ in compile_object(ctx, oid, spec, ("object",), players)]
+        if ctx.diags:
+            d = ctx.diags[0]
+            raise ActionError(f"invalid object for {self.kind}: {d.message}", hint=d.hint)
+        self.pending_objects[oid] = facts
+        return oid
+
+    # -- the loop -----------------------------------------------------------
+    def run(self):
+        known = {r["K"] for r in self.ask(self.state.facts, "action_known(K)")}
+        if self.kind not in known:
+            near = suggest(str(self.kind), known)
+            raise UsageError(f"unknown action {self.kind!r}",
+                             hint=(f"did you mean {near!r}? " if near else "") + "actions: " + ", ".join(sorted(known)))
+        base = set(self.state.facts)
+        args = self.arg_facts()
+        self._check_params(base | set(args))
+        facts = base | set(args)
+        facts |= {("pending_object", o) for o in self.pending_objects}
+        if self.kind == "resolve":
+            facts |= self._resolving(facts)
+        choose = self.action.get("choose")
+        used_choices = set()
+        step = 1
+        while True:
+            if step > MAX_STEPS:
+                raise ActionError(f"{self.kind} did not finish in {MAX_STEPS} steps (do its rules loop?)")
+            facts.add(("step", step))
+            self._violations(facts)
+            facts |= self._choices(facts, choose, used_choices)
+            facts = self._effects(facts, "effect(I, P, A, B, C)")
+            more = self.ask(facts, f"step_exists({step + 1})")
+            facts.discard(("step", step))
+            if not more:
+                break
+            step += 1
+        if self.kind == "resolve":
+            facts = self._finish_resolve(facts)
+        unused = _unused_choices(choose, used_choices)
+        if unused:
+            raise ActionError(f"{self.kind}: nothing to choose for {', '.join(unused)}",
+                              hint="remove it from choose:, or check the step that offers it")
+        facts = {f for f in facts if f[0] not in TRANSIENT}
+        facts = self._state_based(facts)
+        facts = self._stack_triggers(facts)
+        event_facts = {f for e in self.events for f in e.facts()}
+        new = self.state.with_facts(frozenset(facts | event_facts), events=tuple(self.events))
+        return new, list(self.events)
+
+    def _check_params(self, facts) -> None:
+        params = {r["K"] for r in self.ask(facts, f"action_param({self.kind}, K)")}
+        if not params:
+            return
+        for key in self.action:
+            if key not in RESERVED and key not in params:
+                near = suggest(str(key), params)
+                raise UsageError(f"{self.kind} takes no argument {key!r}",
+                                 hint=(f"did you mean {near!r}? " if near else "") + "arguments: " +
+                                 ", ".join(sorted(params)))
+
+    def _violations(self, facts) -> None:
+        rows = self.ask(facts, "violation(C, S)")
+        if not rows:
+            return
+        info = {r["C"]: (r["R"], r["T"]) for r in self.ask(facts, "violation(C, _), violation_info(C, R, T)")}
+        messages, crs = [], []
+        for r in rows:
+            cr, text = info.get(r["C"], ("", str(r["C"])))
+            messages.append(f"{text} ({r['S']})" if r["S"] != NONE else text)
+            if cr:
+                crs.append(cr)
+        cr = crs[0] if crs else None
+        raise ActionError(f"{self.kind} refused: " + "; ".join(messages), cr=cr)
+
+    def _choices(self, facts, choose, used: set) -> set:
+        rows = self.ask(facts, "choice(N, O)")
+        names = sorted({r["N"] for r in rows} | {r["N"] for r in self.ask(facts, "choice_mode(N, _)")})
+        names = [n for n in names if not any(f[0] in ("chosen", "chose_nothing") and f[1] == n for f in facts)]
+        out = set()
+        for name in names:
+            options = [r["O"] for r in rows if r["N"] == name]
+            mode = next((r["M"] for r in self.ask(facts, f"choice_mode({name}, M)")), "one")
+            limit = next((r["X"] for r in self.ask(facts, f"choice_max({name}, X)")), None)
+            cr = next((r["R"] for r in self.ask(facts, f"choice_cr({name}, R)")), None)
+            given, present = _given(choose, name, len(names))
+            if present:
+                used.add(name)
+            values = self._check_choice(name, options, mode, limit, cr, given, present)
+            if not values:
+                out.add(("chose_nothing", name))
+            out |= {("chosen", name, v) for v in values}
+        return out
+
+    def _check_choice(self, name, options, mode, limit, cr, given, present) -> List:
+        shown = [str(o) for o in options] + ([NONE] if mode in ("may",) else [])
+        if not present:
+            if not options:
+                return []
+            if mode == "one" and len(options) == 1:
+                return [options[0]]
+            raise ActionError(f"{self.kind}: a choice is required for {name}", cr=cr, options=shown,
+                              hint=f"add choose: {{{name}: ...}}")
+        values = given if isinstance(given, list) else ([] if given in (None, NONE) else [given])
+        for v in values:
+            if v not in options:
+                raise ActionError(f"{self.kind}: {v!r} is not a legal choice for {name}", cr=cr, options=shown)
+        if len(set(values)) != len(values):
+            raise ActionError(f"{self.kind}: {name} lists the same option twice", cr=cr)
+        if mode == "one" and len(values) != 1:
+            raise ActionError(f"{self.kind}: choose exactly one {name}", cr=cr, options=shown)
+        if mode == "may" and len(values) > 1:
+            raise ActionError(f"{self.kind}: choose at most one {name}", cr=cr, options=shown)
+        if limit is not None and len(values) > limit:
+            raise ActionError(f"{self.kind}: choose at most {limit} for {name}", cr=cr, options=shown)
+        return values
+
+    def _effects(self, facts, query: str, *, rule_prefix: str = "") -> set:
+        rows = self.ask(facts, query)
+        if not rows:
+            return facts
+        pred = query.split("(")[0]
+        specs = [tuple(["token_spec", r["S"], r["F"], r["V"]]) for r in self.ask(facts, "token_spec(S, F, V)")]
+        change = Change(facts, self.pending_objects)
+        causes = []
+        for r in sorted(rows, key=lambda r: (r["I"], repr((r["P"], r["A"], r["B"], r["C"])))):
+            fact = (pred, r["I"], r["P"], r["A"], r["B"], r["C"])
+            before = len(change.events)
+            apply_primitive(change, r["P"], r["A"], r["B"], r["C"], spec_facts=specs)
+            if len(change.events) > before:
+                causes.append((before, len(change.events), self.cause(facts, fact)))
+        return self._record(change, causes)
+
+    def _record(self, change: Change, causes) -> set:
+        recent = set()
+        for i, (kind, subject, details) in enumerate(change.events):
+            rule, cites = next(((c[0], c[1]) for lo, hi, c in causes if lo <= i < hi), ("", ()))
+            event = Event(self.next_seq, kind, subject, details, rule, cites)
+            self.next_seq += 1
+            self.events.append(event)
+            recent.add(("recent_event", event.seq))
+        facts = change.facts
+        if recent:
+            event_facts = {f for e in self.events[-len(recent):] for f in e.facts()}
+            self._collect_triggers(facts | event_facts | recent)
+        return facts
+
+    # -- triggers and the stack -------------------------------------------------
+    def _collect_triggers(self, facts) -> None:
+        for r in self.ask(facts, "triggers(S, K, X)"):
+            args = [("ability_arg", k["K2"], k["V"]) for k in
+                    self.ask(facts, f"trigger_arg({_q(r['S'])}, {_q(r['K'])}, {_q(r['X'])}, K2, V)")]
+            controller = next((c["P"] for c in self.ask(facts, f"controller({_q(r['S'])}, P)")), None)
+            self.pending_triggers.append((self.next_seq, (r["S"], r["K"], r["X"], controller), args))
+
+    def _stack_triggers(self, facts) -> set:
+        if not self.pending_triggers:
+            return facts
+        order = self.action.get("order") or []
+        if not isinstance(order, list):
+            raise UsageError("order: must be a list of source ids, top of the stack first")
+        turn = sorted((f[2], f[1]) for f in facts if f[0] == "turn_order")
+        active = next((f[1] for f in facts if f[0] == "active_player"), None)
+        players = [p for _, p in turn]
+        if active in players:
+            i = players.index(active)
+            players = players[i:] + players[:i]  # APNAP: active player first (CR 603.3b)
+        height = max([f[2] for f in facts if f[0] == "stack_position"] or [0])
+        used_ids = {f[1] for f in facts if f[0] == "on_stack"}
+        k = 1
+        for player in players + [None]:
+            mine = [t for t in self.pending_triggers if t[1][3] == player]
+            # default: in the order they triggered (the last to trigger ends on top); order: top first
+            rank = {src: i for i, src in enumerate(order)}
+            mine.sort(key=lambda t: (0, t[0]) if t[1][0] not in rank else (1, -rank[t[1][0]]))
+            for seq, (source, kind, subject, controller), args in mine:
+                while f"ability_{k}" in used_ids:
+                    k += 1
+                aid = f"ability_{k}"
+                used_ids.add(aid)
+                height += 1
+                facts |= {("on_stack", aid, source, kind), ("stack_position", aid, height),
+                          ("ability_arg", aid, "subject", subject)}
+                if controller is not None:
+                    facts.add(("ability_controller", aid, controller))
+                facts |= {(f[0], aid) + f[1:] for f in args}
+                self.events.append(Event(self.next_seq, "put_on_stack", aid,
+                                         {"source": source, "kind": kind, "subject": subject}, "stack.triggered",
+                                         ("603.3",)))
+                self.next_seq += 1
+        return facts
+
+    def _resolving(self, facts) -> set:
+        top = self.ask(facts, "top_of_stack(I)")
+        if not top:
+            raise ActionError("resolve: the stack is empty", cr="608.1")
+        return {("resolving", top[0]["I"])}
+
+    def _finish_resolve(self, facts) -> set:
+        aid = next(f[1] for f in facts if f[0] == "resolving")
+        gone = {f for f in facts if f[0] in ("on_stack", "stack_position", "ability_controller", "ability_arg")
+                and f[1] == aid}
+        self.events.append(Event(self.next_seq, "resolved", aid, {}, "stack.resolve", ("608.2",)))
+        self.next_seq += 1
+        return facts - gone
+
+    def _state_based(self, facts) -> set:
+        for _ in range(MAX_SBA_ROUNDS):
+            recent = {("recent_event", e.seq) for e in self.events}
+            probe = facts | recent | {f for e in self.events for f in e.facts()}
+            rows = self.ask(probe, "state_based(I, P, A, B, C)")
+            if not rows:
+                return facts
+            before = len(self.events)
+            facts = self._effects(probe, "state_based(I, P, A, B, C)")
+            facts = {f for f in facts if f[0] != "recent_event"}
+            if len(self.events) == before:
+                return facts  # nothing changed: stop rather than loop
+        raise ActionError(f"state-based actions did not settle in {MAX_SBA_ROUNDS} rounds")
+
+
+def _q(value) -> str:
+    from .ast import format_value
+
+    return format_value(value)
+
+
+def _flatten(key: str, value) -> List[tuple]:
+    def scalar(v):
+        if isinstance(v, bool) or not isinstance(v, (str, int)) and v is not None:
+            raise UsageError(f"argument {key!r}: expected ids or numbers, got {v!r}")
+        return NONE if v is None else v
+
+    if isinstance(value, dict):
+        out = []
+        for k, v in value.items():
+            if isinstance(v, dict):
+                out += [("act_map2", key, scalar(k), scalar(k2), scalar(v2)) for k2, v2 in v.items()]
+            elif isinstance(v, list):
+                out += [("act_map_list", key, scalar(k), i, scalar(x)) for i, x in enumerate(v)]
+            else:
+                out.append(("act_map", key, scalar(k), scalar(v)))
+        return out
+    if isinstance(value, list):
+        out = []
+        for i, v in enumerate(value):
+            if isinstance(v, list):
+                out += [("act_list2", key, i, j, scalar(x)) for j, x in enumerate(v)]
+            else:
+                out.append(("act_list", key, i, scalar(v)))
+        return out
+    return [("act_arg", key, scalar(value))]
+
+
+def _given(choose, name: str, nchoices: int):
+    if isinstance(choose, dict):
+        if name in choose:
+            return choose[name], True
+        return None, False
+    if choose is not None and nchoices == 1:
+        return choose, True
+    return None, False
+
+
+def _unused_choices(choose, used: set) -> List[str]:
+    if isinstance(choose, dict):
+        return sorted(k for k in choose if k not in used)
+    if choose is not None and not used:
+        return ["choose"]
+    return []
+
+
+def apply_action(state, action, *, span: Optional[Span] = None):
+    """Apply one action to a state: ``(new_state, events)``; the state itself never changes."""
+    if not isinstance(action, dict) or "do" not in action:
+        raise UsageError(f"an action is a mapping with do:, got {action!r}")
+    return _Run(state, action, span).run()
+
+
+def run_actions(state):
+    """Apply a scenario's ``actions:`` in order; those marked ``expect_error`` must be refused."""
+    scenario = state.meta.get("scenario")
+    events: List[Event] = []
+    for action, span in (scenario.actions if scenario else []):
+        plain = {k: v for k, v in action.items() if k != "expect_error"}
+        if "expect_error" in action:
+            try:
+                state.apply(plain, span=span)
+            except ActionError:
+                continue
+            raise ActionError(f"action at line {span.line} was expected to be refused "
+                              f"({action['expect_error']!r}) but was applied")
+        state, new = state.apply(plain, span=span)
+        events.extend(new)
+    return state, events
