@@ -164,11 +164,15 @@ class _Progress:
 
 
 def cmd_check(args) -> int:
-    from .library import collect_files, is_library_path, load_program
+    from .library import collect_files, is_library_path, is_library_root, load_program
     from .scenario import load_scenario
 
     rule_paths, scenario_paths = [], []
+    library = None
     for path in args.paths:
+        if is_library_root(path) and not is_library_path(path):
+            library = path  # a source checkout's rules/: check it as the library
+            continue
         if os.path.isdir(path):
             sub, _ = collect_files([path])
             if sub:
@@ -179,7 +183,7 @@ def cmd_check(args) -> int:
         else:
             rule_paths.append(path)
     user_rules = [p for p in args.rules + rule_paths if not is_library_path(p)]
-    result = load_program(user_rules, include_library=not args.no_library)
+    result = load_program(user_rules, include_library=not args.no_library, library=library)
     diags: List[Diagnostic] = list(result.diagnostics)
     scenario_errors = 0
     if scenario_paths and not result.errors:

@@ -108,17 +108,24 @@ def _parse_tree(path: str, *, seen: Dict[str, str], stack: List[str], out: List[
                         origin=item.span)
 
 
+def is_library_root(path: str) -> bool:
+    """A folder laid out like the shipped library (it has core/state.dl): checked as *the* library."""
+    return os.path.isdir(path) and os.path.isfile(os.path.join(path, "core", "state.dl"))
+
+
 def load_program(paths: Sequence[str] = (), *, include_library: bool = True,
-                 strict_annotations: Optional[bool] = None) -> LoadResult:
+                 strict_annotations: Optional[bool] = None, library: Optional[str] = None) -> LoadResult:
     """Parse and analyse the library (optionally) plus ``paths``. Never raises for rule errors: look at
-    ``.errors``. ``strict_annotations`` forces @name/@cr to be errors (default: only in the library)."""
+    ``.errors``. ``strict_annotations`` forces @name/@cr to be errors (default: only in the library).
+    ``library`` names another folder to use as the library (e.g. a source checkout's rules/)."""
     key = tuple(str(p) for p in paths)
-    stamp = _stamp(key, include_library)
-    return _load_cached(key, include_library, strict_annotations, stamp)
+    root = str(library) if library else str(rules_dir())
+    stamp = _stamp(key, include_library, root)
+    return _load_cached(key, include_library, strict_annotations, stamp, root)
 
 
-def _stamp(paths: Tuple[str, ...], include_library: bool) -> tuple:
-    files, _ = collect_files(([str(rules_dir())] if include_library else []) + list(paths))
+def _stamp(paths: Tuple[str, ...], include_library: bool, root: str) -> tuple:
+    files, _ = collect_files(([root] if include_library else []) + list(paths))
     out = []
     for f in files:
         try:
@@ -130,14 +137,14 @@ def _stamp(paths: Tuple[str, ...], include_library: bool) -> tuple:
 
 
 @lru_cache(maxsize=16)
-def _load_cached(paths: Tuple[str, ...], include_library: bool, strict_annotations, stamp) -> LoadResult:
+def _load_cached(paths: Tuple[str, ...], include_library: bool, strict_annotations, stamp, root: str) -> LoadResult:
     files: List[RuleFile] = []
     diags: List[Diagnostic] = []
     sources: Dict[str, str] = {}
     seen: Dict[str, str] = {}
     library_files: List[str] = []
     if include_library:
-        library_files, d = collect_files([str(rules_dir())])
+        library_files, d = collect_files([root])
         diags.extend(d)
         for path in library_files:
             _parse_tree(path, seen=seen, stack=[], out=files, diags=diags, sources=sources)

@@ -31,8 +31,18 @@ TRANSIENT = ("action", "act_arg", "act_list", "act_map", "act_map_list", "act_ma
 NONE = "none"
 
 
+class ChoiceNeeded(Exception):
+    """Raised in probe mode at the first choice the caller did not make (for ``judgelog choices``)."""
+
+    def __init__(self, name: str, options: list, mode: str, limit, cr):
+        super().__init__(name)
+        self.name, self.options, self.mode, self.limit, self.cr = name, options, mode, limit, cr
+
+
 class _Run:
     """One application of one action."""
+
+    probe = False
 
     def __init__(self, state, action: dict, span: Optional[Span]):
         self.state = state
@@ -185,6 +195,8 @@ class _Run:
 
     def _check_choice(self, name, options, mode, limit, cr, given, present) -> List:
         shown = [str(o) for o in options] + ([NONE] if mode in ("may",) else [])
+        if not present and self.probe and (options or mode not in ("one",)):
+            raise ChoiceNeeded(name, options, mode, limit, cr)
         if not present:
             if not options:
                 return []
@@ -359,6 +371,17 @@ def _unused_choices(choose, used: set) -> List[str]:
     if choose is not None and not used:
         return ["choose"]
     return []
+
+
+def probe_choice(state, action: dict):
+    """The first choice ``action`` would ask for, as a :class:`ChoiceNeeded`, or None if it needs none."""
+    run = _Run(state, action, None)
+    run.probe = True
+    try:
+        run.run()
+    except ChoiceNeeded as needed:
+        return needed
+    return None
 
 
 def apply_action(state, action, *, span: Optional[Span] = None):
