@@ -55,6 +55,11 @@ def _our_database():
     previous = getattr(_Logic.tl, "logic", None)
     ours = getattr(_TL, "logic", None)
     if ours is None:
+        if previous is None:
+            # judgelog is first in this thread: give the user an empty database of their own, so that
+            # pyDatalog calls made afterwards without Logic() do not land in judgelog's database
+            _Logic()
+            previous = _Logic.tl.logic
         _Logic()  # a new, empty database for this thread (also sets up the engine's thread state)
         ours = _Logic.tl.logic
         _TL.logic = ours

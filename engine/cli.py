@@ -75,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("audit", parents=[common], help="rule interactions, overrides, conflicts")
     p.add_argument("scenario", nargs="?")
     p.add_argument("--diff", nargs=2, metavar=("A", "B"), help="facts that change between two scenarios")
+    p.add_argument("--dot", metavar="FILE", help="also write the rule dependency graph as Graphviz DOT")
     return parser
 
 

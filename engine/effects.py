@@ -28,7 +28,9 @@ create_token Spec P N  P creates N tokens from the token_spec facts of Spec
 create_copy O P N      P creates N tokens that copy O's copiable values (CR 707.2)
 put_onto_battlefield O Flag -  the pending object O enters (Flag token makes it a token)
 lose_game P Why -      P loses the game
-end_turn - - -         "until end of turn" effects end, combat ends, damage wears off (CR 514.2)
+end_turn - - -         the turn ends (an event; rules forget what ends with it)
+record P A B           assert P(A) or P(A, B) for an input predicate P the rules declare (a designation)
+forget P A B           retract it;   forget_all P - -: retract every fact of input predicate P
 =====================  ==============================================================================
 """
 from __future__ import annotations
@@ -78,9 +80,11 @@ class Event:
 class Change:
     """A mutable working copy of a state's facts, with indexes the primitives need."""
 
-    def __init__(self, facts: Iterable[tuple], pending: Dict[str, List[tuple]]):
+    def __init__(self, facts: Iterable[tuple], pending: Dict[str, List[tuple]],
+                 inputs: Optional[Dict[str, int]] = None):
         self.facts: Set[tuple] = set(facts)
         self.pending = pending  # object id -> facts, for put_onto_battlefield
+        self.inputs = inputs or {}  # input predicate -> arity: what record/forget may touch
         self.events: List[Tuple[str, object, Dict[str, object]]] = []
         self.created: List[tuple] = []
 
@@ -346,6 +350,8 @@ def p_put_onto_battlefield(ch: Change, oid, flag, _c):
     _require(facts is not None, f"no pending object {oid}")
     ch.facts.discard(("pending_object", oid))
     _enter(ch, oid, facts, token=flag == "token")
+    if flag == "token":
+        ch.emit("token_created", oid)  # CR 111.2: like create_token, a token put this way is created
 
 
 def p_create_token(ch: Change, spec, controller, n, *, spec_facts: List[tuple]):
@@ -382,17 +388,48 @@ def p_create_copy(ch: Change, original, controller, n):
         ch.emit("token_created", oid, copy_of=original)
 
 
+def _recorded(ch: Change, pred, a, b) -> tuple:
+    arity = ch.inputs.get(pred)
+    _require(arity in (1, 2), f"record/forget need an input predicate of arity 1 or 2, not {pred!r}")
+    return (pred, a) if arity == 1 else (pred, a, b)
+
+
+def p_record(ch: Change, pred, a, b):
+    """Assert a designation the rules declared as an input predicate (e.g. who had first strike)."""
+    fact = _recorded(ch, pred, a, b)
+    if fact not in ch.facts:
+        ch.facts.add(fact)
+        ch.emit("recorded", pred, fact=_fact_text(fact))
+
+
+def p_forget(ch: Change, pred, a, b):
+    fact = _recorded(ch, pred, a, b)
+    if fact in ch.facts:
+        ch.facts.discard(fact)
+        ch.emit("forgotten", pred, fact=_fact_text(fact))
+
+
+def p_forget_all(ch: Change, pred, _b, _c):
+    """Remove every fact of an input predicate (e.g. "until end of turn" effects ending)."""
+    _require(pred in ch.inputs, f"forget_all needs an input predicate, not {pred!r}")
+    gone = [f for f in ch.facts if f[0] == pred]
+    for f in gone:
+        ch.facts.discard(f)
+    if gone:
+        ch.emit("ended", pred, n=len(gone))
+
+
+def _fact_text(fact: tuple) -> str:
+    return f"{fact[0]}({', '.join(format_value(a) for a in fact[1:])})"
+
+
 def p_lose_game(ch: Change, p, why, _c):
     ch.facts.add(("lost_game", p))
     ch.emit("loses_game", p, because=why)
 
 
 def p_end_turn(ch: Change, _a, _b, _c):
-    ended = [f for f in ch.facts if f[0] in ("granted_keyword", "granted_keyword_param", "removed_keyword",
-                                             "attacking", "in_band", "blocking", "became_blocked",
-                                             "damage_marked", "entered_this_turn")]
-    for f in ended:
-        ch.facts.discard(f)
+    """The turn ends; which effects end with it is said by rules (forget_all effects of end_turn)."""
     ch.emit("turn_ended", "game")
 
 
@@ -404,7 +441,8 @@ PRIMITIVES = {
     "add_subtype": p_add_subtype, "grant_keyword": p_grant_keyword, "remove_keyword": p_remove_keyword,
     "set_type": p_set_type, "remove_from_combat": p_remove_from_combat, "attack": p_attack, "band": p_band,
     "block": p_block, "put_onto_battlefield": p_put_onto_battlefield, "create_copy": p_create_copy,
-    "lose_game": p_lose_game, "end_turn": p_end_turn,
+    "lose_game": p_lose_game, "end_turn": p_end_turn, "record": p_record, "forget": p_forget,
+    "forget_all": p_forget_all,
 }
 
 

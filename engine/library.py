@@ -80,7 +80,8 @@ def _parse_tree(path: str, *, seen: Dict[str, str], stack: List[str], out: List[
     real = os.path.realpath(path)
     shown = _display(path)
     if real in stack:
-        chain = " -> ".join(_display(p) for p in stack[stack.index(real):] + [real])
+        # name the files as they are shown everywhere else (seen: real path -> shown path)
+        chain = " -> ".join(seen.get(p, _display(p)) for p in stack[stack.index(real):] + [real])
         diags.append(Diagnostic("E011", f"include loop: {chain}", origin or Span(shown, 1, 1),
                                 hint="remove one of the .include lines"))
         return

@@ -153,10 +153,14 @@ class Prover:
         self.program = backend.program
         self.view = view
         self.origins = origins
-        self._rule_facts: Dict[tuple, Rule] = {}
-        for rule in self.program.rules:
-            if not rule.body and all(isinstance(a, Const) for a in rule.head.args):
-                self._rule_facts.setdefault((rule.head.pred,) + tuple(a.value for a in rule.head.args), rule)
+        facts = getattr(backend, "_rule_facts", None)  # the rule-file facts, computed once per backend
+        if facts is None:
+            facts = {}
+            for rule in self.program.rules:
+                if not rule.body and all(isinstance(a, Const) for a in rule.head.args):
+                    facts.setdefault((rule.head.pred,) + tuple(a.value for a in rule.head.args), rule)
+            backend._rule_facts = facts
+        self._rule_facts: Dict[tuple, Rule] = facts
 
     def sentence(self, fact: tuple) -> str:
         decl = self.program.decl(fact[0])

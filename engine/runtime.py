@@ -54,6 +54,7 @@ class _Run:
         self.pending_triggers: List[Tuple[int, tuple, List[tuple]]] = []
         self.next_seq = 1 + max([f[1] for f in state.facts if f[0] == "event"] or [0])
         self.pending_objects: Dict[str, List[tuple]] = {}
+        self.inputs = {p: d.arity for p, d in self.engine.program.decls.items() if d.is_input}
 
     # -- asking the rules -------------------------------------------------
     def ask(self, facts, text: str) -> List[Dict]:
@@ -168,10 +169,12 @@ class _Run:
         messages, crs = [], []
         for r in rows:
             cr, text = info.get(r["C"], ("", str(r["C"])))
-            messages.append(f"{text} ({r['S']})" if r["S"] != NONE else text)
+            where = [str(r["S"])] if r["S"] != NONE else []
             if cr:
                 crs.append(cr)
-        cr = crs[0] if crs else None
+                where.append(f"CR {cr}")
+            messages.append(f"{text} ({'; '.join(where)})" if where else text)
+        cr = crs[0] if len(set(crs)) == 1 else None
         raise ActionError(f"{self.kind} refused: " + "; ".join(messages), cr=cr)
 
     def _choices(self, facts, choose, used: set) -> set:
@@ -224,7 +227,7 @@ class _Run:
             return facts
         pred = query.split("(")[0]
         specs = [tuple(["token_spec", r["S"], r["F"], r["V"]]) for r in self.ask(facts, "token_spec(S, F, V)")]
-        change = Change(facts, self.pending_objects)
+        change = Change(facts, self.pending_objects, self.inputs)
         causes = []
         for r in sorted(rows, key=lambda r: (r["I"], repr((r["P"], r["A"], r["B"], r["C"])))):
             fact = (pred, r["I"], r["P"], r["A"], r["B"], r["C"])
@@ -245,7 +248,10 @@ class _Run:
         facts = change.facts
         if recent:
             event_facts = {f for e in self.events[-len(recent):] for f in e.facts()}
-            self._collect_triggers(facts | event_facts | recent)
+            # only these events are recent for triggers: a state-based round's facts still hold the
+            # recent_event facts of the whole action, which would make earlier events trigger again
+            earlier = {f for f in facts if f[0] == "recent_event"}
+            self._collect_triggers((facts - earlier) | event_facts | recent)
         return facts
 
     # -- triggers and the stack -------------------------------------------------

@@ -96,7 +96,10 @@ class _Ctx:
         if not ok:
             names = {"int": "an integer", "str": "a string", "list": "a list", "map": "a mapping",
                      "bool": "true or false"}
-            self.error(path, f"{what} must be {names[kind]}, got {_show(value)}")
+            hints = {"int": "write a whole number, e.g. 2", "str": "write a word or a \"quoted string\"",
+                     "list": "write a list, e.g. [a, b]", "map": "write a mapping, e.g. {key: value}",
+                     "bool": "write true or false (yes, no, on and off are strings)"}
+            self.error(path, f"{what} must be {names[kind]}, got {_show(value)}", hints[kind])
         return ok
 
     def ident(self, value, path, what) -> Optional[str]:

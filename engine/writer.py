@@ -144,6 +144,15 @@ def _atom(fact: tuple) -> str:
 
 def write_scenario(state, path: str) -> None:
     data = state_to_scenario(state)
+    scenario = state.meta.get("scenario")
+    if scenario is not None and scenario.rules:
+        # the scenario's own rule files (its rules: key), relative to the written file, so that it loads
+        # back with the same rules
+        import os
+
+        base = os.path.dirname(os.path.abspath(path))
+        rules = [os.path.relpath(os.path.abspath(r), base) for r in scenario.rules]
+        data = {"name": data.pop("name"), "rules": rules, **data}
     text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110)
     try:
         with open(path, "w", encoding="utf-8") as handle:

@@ -76,8 +76,9 @@ def load_text(text: str, path: str = "<scenario>") -> Located:
         mark = exc.problem_mark or exc.context_mark
         span = Span(path, mark.line + 1, mark.column + 1) if mark else Span(path, 1, 1)
         problem = exc.problem or "invalid YAML"
-        hint = "YAML does not allow tab characters for indentation; use spaces" if "\t" in problem or \
-            "tab" in str(exc) else "check indentation, quotes and the ':' after each key"
+        tab = "\t" in problem or "'\\t'" in problem or "tab" in str(exc)  # PyYAML writes a tab as '\t'
+        hint = "YAML does not allow tab characters for indentation; use spaces" if tab else \
+            "check indentation, quotes and the ':' after each key"
         raise ScenarioError(f"invalid YAML in {path}", diagnostics=[
             Diagnostic("S001", f"YAML syntax error: {problem}", span, hint=hint)]) from None
     except (yaml.YAMLError, RecursionError) as exc:
@@ -121,6 +122,10 @@ def _convert(node, path: Tuple, doc: Located, constructor, depth: int):
     except yaml.constructor.ConstructorError as exc:
         raise ScenarioError(f"invalid value in {doc.path}", diagnostics=[Diagnostic(
             "S002", f"cannot read this value: {exc.problem}", _span(doc, node))]) from None
+    except (ValueError, TypeError, OverflowError) as exc:  # e.g. "!!int twenty"
+        raise ScenarioError(f"invalid value in {doc.path}", diagnostics=[Diagnostic(
+            "S002", f"cannot read this value: {exc}", _span(doc, node),
+            hint="remove the explicit !!tag or give a value of that type")]) from None
 
 
 def _span(doc: Located, node) -> Span:

@@ -1,0 +1,756 @@
+#!/usr/bin/env python3
+"""judgelog benchmark harness: judgelog vs hand-written pyDatalog vs plain Python, side by side.
+
+    python bench/run.py            # N = 10, 100, 1000, 5000 (about 2-4 minutes on 2 cores)
+    python bench/run.py --quick    # N = 10, 100, 1000, fewer repetitions (well under a minute)
+    python bench/run.py --json     # the same measurements as JSON on stdout
+
+Boards are synthetic (seed 0, the shape of docs/PYDATALOG.md section 3): N attackers cut into groups of
+1-4; every group of 2 or more is an attacking band in which every member but the last has banding;
+about half the attackers are blocked directly, each by one or two new blockers; a blocker has banding
+with probability 1/5. Every third creature has a +1/+1 counter. alice is the active player and attacks
+bob. N counts attackers; the blockers come on top (about 0.75 N), see the "permanents" column.
+
+Operations, each a median of several repetitions:
+
+  (a) load     judgelog: Engine.state_from_dict + the first sync into pyDatalog;
+               raw: a fresh Logic(), load() of the hand-written rules, assert_fact of every fact;
+               python: building the dict indexes from the fact list.
+  (b) full     damage_assigner(S, P): who divides the combat damage of every creature.
+  (c) point    damage_assigner(a17, P) (a7 when N = 10).
+  (d) explain  judgelog: State.explain of the point answer; raw/python have no explanations: the raw
+               column repeats the raw point query, the reference the target is stated against.
+  (e) actions  put_counters (one +1/+1 counter on a17) and proliferate over every permanent with a
+               counter (only when the rules define action_known(proliferate)); raw: retract/assert of
+               the counter facts; python: a new counter dict.
+  (f) process  `judgelog query` on a 10-creature scenario, whole process, against
+               `python -c "import pyDatalog, networkx, yaml"` (and a raw pyDatalog script).
+
+Memory: growth of peak RSS (ru_maxrss) for load + full query at the largest N, judgelog against raw,
+each in a fresh subprocess (and the tracemalloc peak of Python allocations, in another subprocess).
+
+"raw" is pyDatalog as a user would call it, with Python's cyclic GC on; "raw-gcoff" is the same with
+gc.disable() around each call, which is what judgelog's backend does. Every repetition checks that
+judgelog, raw and python agree on the full answer set.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from typing import Callable, Dict, List, Optional, Tuple
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+SIZES_FULL = (10, 100, 1000, 5000)
+SIZES_QUICK = (10, 100, 1000)
+REPS_FULL = {10: 15, 100: 9, 1000: 5, 5000: 3}
+REPS_QUICK = {10: 5, 100: 3, 1000: 2}
+PROCESS_REPS_FULL = 7
+PROCESS_REPS_QUICK = 3
+ENGINES = ("judgelog", "raw", "raw_gcoff", "python")
+OPS = ("load", "full", "point", "explain", "put_counters", "proliferate")
+SEED = 0
+
+# ---------------------------------------------------------------------------------------------------------
+# synthetic boards
+
+
+class Board:
+    """One synthetic combat, independent of any engine."""
+
+    def __init__(self, n: int, seed: int = SEED, max_blockers: Optional[int] = None):
+        rng = random.Random(seed)
+        self.n = n
+        self.attackers = [f"a{i}" for i in range(n)]
+        self.bands: List[List[str]] = []
+        self.banding = set()
+        i = 0
+        while i < n:
+            size = rng.randint(1, 4)
+            group = self.attackers[i:i + size]
+            i += size
+            if len(group) >= 2:
+                self.bands.append(group)
+                self.banding.update(group[:-1])  # 702.22c: all but one member of a band have banding
+        self.blocks: Dict[str, str] = {}  # blocker -> the attacker it blocks
+        for a in self.attackers:
+            if rng.random() < 0.5:
+                for _ in range(rng.randint(1, 2)):
+                    if max_blockers is not None and len(self.blocks) >= max_blockers:
+                        break
+                    b = f"b{len(self.blocks)}"
+                    self.blocks[b] = a
+                    if rng.random() < 0.2:
+                        self.banding.add(b)
+        self.blockers = list(self.blocks)
+        self.creatures = self.attackers + self.blockers
+        self.counters = {c: 1 for c in self.creatures[::3]}  # +1/+1 counters
+        self.point = f"a{17 % n}" if n <= 17 else "a17"
+
+    def controller(self, c: str) -> str:
+        return "bob" if c in self.blocks else "alice"
+
+    def scenario(self) -> dict:
+        objects = {}
+        for c in self.creatures:
+            spec = {"name": "Attacker" if c.startswith("a") else "Blocker", "types": ["creature"], "power": 2,
+                    "toughness": 2, "controller": self.controller(c)}
+            if c in self.banding:
+                spec["keywords"] = ["banding"]
+            if c in self.counters:
+                spec["counters"] = {"+1/+1": self.counters[c]}
+            objects[c] = spec
+        return {"name": f"bench N={self.n}", "players": ["alice", "bob"], "active": "alice", "objects": objects,
+                "combat": {"attackers": {a: "bob" for a in self.attackers}, "bands": [list(b) for b in self.bands],
+                           "blockers": {b: [a] for b, a in self.blocks.items()}}}
+
+    def raw_facts(self) -> List[tuple]:
+        """The facts the hand-written rules need (judgelog's scenario has more per permanent)."""
+        out = [("active", "alice")]
+        for a in self.attackers:
+            out.append(("attacking", a, "bob"))
+        for i, band in enumerate(self.bands):
+            out += [("in_band", a, f"band{i + 1}") for a in band]
+        for b, a in self.blocks.items():
+            out.append(("blocking", b, a))
+        for c in self.creatures:
+            out.append(("controller", c, self.controller(c)))
+        out += [("has_banding", c) for c in sorted(self.banding)]
+        out += [("counter", c, "p1p1", n) for c, n in self.counters.items()]
+        return out
+
+
+# ---------------------------------------------------------------------------------------------------------
+# plain Python reference
+
+
+class PyBoard:
+    def __init__(self, facts: List[tuple]):
+        self.attacking: Dict[str, str] = {}
+        self.band_of: Dict[str, str] = {}
+        self.members: Dict[str, List[str]] = {}
+        self.blocking: Dict[str, List[str]] = {}  # blocker -> attackers
+        self.blockers_of: Dict[str, List[str]] = {}  # attacker -> direct blockers
+        self.controller: Dict[str, str] = {}
+        self.banding = set()
+        self.counters: Dict[str, Dict[str, int]] = {}
+        self.active = None
+        for f in facts:
+            kind = f[0]
+            if kind == "attacking":
+                self.attacking[f[1]] = f[2]
+            elif kind == "in_band":
+                self.band_of[f[1]] = f[2]
+                self.members.setdefault(f[2], []).append(f[1])
+            elif kind == "blocking":
+                self.blocking.setdefault(f[1], []).append(f[2])
+                self.blockers_of.setdefault(f[2], []).append(f[1])
+            elif kind == "controller":
+                self.controller[f[1]] = f[2]
+            elif kind == "has_banding":
+                self.banding.add(f[1])
+            elif kind == "counter":
+                self.counters.setdefault(f[1], {})[f[2]] = f[3]
+            elif kind == "active":
+                self.active = f[1]
+
+    def blocked_by(self, a: str) -> set:
+        band = self.band_of.get(a)
+        mates = self.members[band] if band is not None else (a,)
+        return {b for m in mates for b in self.blockers_of.get(m, ())}
+
+    def assigner(self, c: str) -> str:
+        if c in self.attacking:
+            if any(b in self.banding for b in self.blocked_by(c)):
+                return self.attacking[c]  # 702.22j: the defending player
+            return self.active  # 510.1c
+        blocked = {a for a0 in self.blocking[c] for a in
+                   (self.members[self.band_of[a0]] if a0 in self.band_of else (a0,))}
+        if any(a in self.banding for a in blocked):
+            return self.active  # 702.22k
+        return self.controller[c]  # 510.1d
+
+    def all_assigners(self) -> set:
+        return {(c, self.assigner(c)) for c in list(self.attacking) + list(self.blocking)}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# raw pyDatalog, hand-written rules (pyDatalog's own rule text and API)
+
+RAW_RULES = """
+same_band(A, B) <= in_band(A, G) & in_band(B, G) & (A != B)
+blocked_by(A, B) <= blocking(B, A)
+blocked_by(A, B) <= same_band(A, C) & blocking(B, C)
+blocker_has_banding(A) <= blocked_by(A, B) & has_banding(B)
+blocks_banding(B) <= blocking(B, A) & has_banding(A)
+blocks_banding(B) <= blocking(B, C) & same_band(C, A) & has_banding(A)
+who_assigns(A, P) <= attacking(A, P) & blocker_has_banding(A)
+who_assigns(A, P) <= attacking(A, D) & active(P) & ~blocker_has_banding(A)
+who_assigns(B, P) <= blocking(B, A) & active(P) & blocks_banding(B)
+who_assigns(B, P) <= blocking(B, A) & controller(B, P) & ~blocks_banding(B)
+"""
+RAW_PREDICATES = ("in_band", "blocking", "attacking", "has_banding", "active", "controller", "counter")
+
+
+class Raw:
+    def __init__(self, gc_off: bool):
+        from pyDatalog import pyDatalog
+
+        self.pyd = pyDatalog
+        self.gc_off = gc_off
+
+    @contextmanager
+    def _gc(self):
+        if not self.gc_off:
+            yield
+            return
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            yield
+        finally:
+            if enabled:
+                gc.enable()
+
+    def load(self, facts: List[tuple]) -> None:
+        with self._gc():
+            self.pyd.clear()  # a fresh database (same as Logic())
+            self.pyd.load(RAW_RULES)
+            for f in facts:
+                self.pyd.assert_fact(*f)
+
+    def ask(self, text: str) -> set:
+        with self._gc():
+            answer = self.pyd.ask(text)
+        return set() if answer is None else set(answer.answers)
+
+    def full(self) -> set:
+        return self.ask("who_assigns(X, P)")
+
+    def point(self, c: str) -> set:
+        return {(c, p) for (p,) in self.ask(f"who_assigns('{c}', P)")}
+
+    def add_counter(self, targets: List[Tuple[str, int]]) -> None:
+        with self._gc():
+            for c, n in targets:
+                self.pyd.retract_fact("counter", c, "p1p1", n)
+                self.pyd.assert_fact("counter", c, "p1p1", n + 1)
+
+    def remove_counter(self, targets: List[Tuple[str, int]]) -> None:
+        with self._gc():
+            for c, n in targets:
+                self.pyd.retract_fact("counter", c, "p1p1", n + 1)
+                self.pyd.assert_fact("counter", c, "p1p1", n)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# timing helpers
+
+
+def _median_ms(samples: List[float]) -> float:
+    return statistics.median(samples) * 1000.0
+
+
+def timed(reps: int, setup: Optional[Callable] = None, run: Callable = None, check: Optional[Callable] = None
+          ) -> float:
+    """Median wall time (ms) of ``run()`` over ``reps`` repetitions; ``setup`` and ``check`` are untimed."""
+    samples = []
+    for _ in range(reps):
+        if setup is not None:
+            setup()
+        gc.collect()
+        t0 = time.perf_counter()
+        result = run()
+        samples.append(time.perf_counter() - t0)
+        if check is not None:
+            check(result)
+    return _median_ms(samples)
+
+
+class Mismatch(AssertionError):
+    pass
+
+
+def _expect(label: str, expected: set):
+    def check(got):
+        got = set(got)
+        if got != expected:
+            missing = sorted(expected - got)[:5]
+            extra = sorted(got - expected)[:5]
+            raise Mismatch(f"{label}: answers differ from the Python reference; missing {missing}, extra {extra}")
+    return check
+
+
+# ---------------------------------------------------------------------------------------------------------
+# one size
+
+
+def _proliferate_action(state) -> Tuple[Optional[dict], Optional[str]]:
+    """The proliferate action over every permanent with a counter, or (None, why it is skipped)."""
+    known = {r["K"] for r in state.query("action_known(K)")}
+    if "proliferate" not in known:
+        return None, "skipped: the rules define no action_known(proliferate) yet"
+    from judgelog.runtime import probe_choice
+
+    action = {"do": "proliferate"}
+    try:
+        params = {r["K"] for r in state.query("action_param(proliferate, K)")}
+    except Exception:  # noqa: BLE001 - the predicate may be undeclared in some rule sets
+        params = set()
+    if "player" in params:
+        action["player"] = "alice"
+    with_counters = {f[1] for f in state.facts if f[0] == "counter"}
+    try:
+        needed = probe_choice(state, action)
+    except Exception as exc:  # noqa: BLE001 - rules under construction; report instead of failing
+        return None, f"skipped: probing proliferate failed: {type(exc).__name__}: {exc}"
+    if needed is not None:
+        chosen = [o for o in needed.options if o in with_counters]
+        action["choose"] = {needed.name: chosen}
+    return action, None
+
+
+def bench_size(n: int, reps: int, engine, notes: List[str]) -> dict:
+    from judgelog.backend import quiet_gc  # noqa: F401 - imported to fail early if the backend moved
+
+    board = Board(n)
+    data = board.scenario()
+    facts = board.raw_facts()
+    ref = PyBoard(facts)
+    expected = ref.all_assigners()
+    point_expected = {(board.point, ref.assigner(board.point))}
+    times: Dict[str, Dict[str, Optional[float]]] = {op: {e: None for e in ENGINES} for op in OPS}
+    counts = {"attackers": n, "blockers": len(board.blockers), "permanents": len(board.creatures),
+              "answers": len(expected)}
+
+    # -- plain Python ----------------------------------------------------------------------------
+    times["load"]["python"] = timed(reps, run=lambda: PyBoard(facts))
+    times["full"]["python"] = timed(reps, run=ref.all_assigners, check=_expect("python", expected))
+    times["point"]["python"] = timed(reps, run=lambda: {(board.point, ref.assigner(board.point))},
+                                     check=_expect("python point", point_expected))
+
+    def py_put():
+        new = dict(ref.counters)
+        new[board.point] = dict(new.get(board.point, {}))
+        new[board.point]["p1p1"] = new[board.point].get("p1p1", 0) + 1
+        return new
+
+    def py_proliferate():
+        return {c: {k: v + 1 for k, v in kinds.items()} for c, kinds in ref.counters.items()}
+
+    times["put_counters"]["python"] = timed(reps, run=py_put)
+    times["proliferate"]["python"] = timed(reps, run=py_proliferate)
+
+    # -- raw pyDatalog, gc on and gc off -------------------------------------------------------
+    for label, gc_off in (("raw", False), ("raw_gcoff", True)):
+        raw = Raw(gc_off)
+        times["load"][label] = timed(reps, run=lambda: raw.load(facts))
+        raw.load(facts)
+        times["full"][label] = timed(reps, run=raw.full, check=_expect(label, expected))
+        times["point"][label] = timed(reps, run=lambda: raw.point(board.point),
+                                      check=_expect(label + " point", point_expected))
+        times["explain"][label] = times["point"][label]
+        put = [(board.point, board.counters.get(board.point, 0))] if board.point in board.counters else []
+        times["put_counters"][label] = timed(reps, setup=lambda: raw.remove_counter(put) if put else None,
+                                             run=lambda: raw.add_counter(put) if put else
+                                             raw.pyd.assert_fact("counter", board.point, "p1p1", 1))
+        every = sorted(board.counters.items())
+        state = {"done": False}
+
+        def prolif_setup():
+            if state["done"]:
+                raw.remove_counter(every)
+            state["done"] = True
+
+        times["proliferate"][label] = timed(reps, setup=prolif_setup, run=lambda: raw.add_counter(every))
+        raw.pyd.clear()
+        del raw
+
+    # -- judgelog ----------------------------------------------------------------------------------
+    backend = engine.backend
+    empty = frozenset()
+
+    def reset():  # leave judgelog's database empty, so that the timed load asserts every fact
+        with backend.session(empty):
+            pass
+
+    def load():
+        state = engine.state_from_dict(data)
+        with state._session():
+            pass
+        return state
+
+    times["load"]["judgelog"] = timed(reps, setup=reset, run=load)
+    state = load()
+    counts["facts"] = len(state.facts)
+    counts["raw_facts"] = len(facts)
+    to_set = lambda rows: {(r["S"], r["P"]) for r in rows}  # noqa: E731
+    times["full"]["judgelog"] = timed(reps, run=lambda: to_set(state.query("damage_assigner(S, P)")),
+                                      check=_expect("judgelog", expected))
+    times["point"]["judgelog"] = timed(reps, run=lambda: {(board.point, r["P"]) for r in
+                                                          state.query(f"damage_assigner({board.point}, P)")},
+                                       check=_expect("judgelog point", point_expected))
+    (_, who), = point_expected
+    atom = f"damage_assigner({board.point}, {who})"
+
+    def check_proof(proof):
+        if proof is None:
+            raise Mismatch(f"judgelog: explain({atom}) found no proof")
+
+    times["explain"]["judgelog"] = timed(reps, run=lambda: state.explain(atom), check=check_proof)
+    put_action = {"do": "put_counters", "target": board.point, "kind": "+1/+1", "n": 1}
+    before = board.counters.get(board.point, 0)
+
+    def check_put(result):
+        new, _ = result
+        if ("counter", board.point, "p1p1", before + 1) not in new.facts:
+            raise Mismatch("judgelog: put_counters did not add the counter")
+
+    times["put_counters"]["judgelog"] = timed(reps, run=lambda: state.apply(put_action), check=check_put)
+    action, why = _proliferate_action(state)
+    if action is None:
+        if why not in notes:
+            notes.append("proliferate " + why)
+        for e in ENGINES:
+            times["proliferate"][e] = None
+    else:
+        def check_prolif(result):
+            new, _ = result
+            for c, k in board.counters.items():
+                if ("counter", c, "p1p1", k + 1) not in new.facts:
+                    raise Mismatch(f"judgelog: proliferate did not add a counter to {c}")
+
+        try:
+            times["proliferate"]["judgelog"] = timed(reps, run=lambda: state.apply(action), check=check_prolif)
+        except Mismatch:
+            raise
+        except Exception as exc:  # noqa: BLE001 - rules under construction
+            notes.append(f"proliferate failed at N={n}: {type(exc).__name__}: {exc}")
+            for e in ENGINES:
+                times["proliferate"][e] = None
+    reset()
+    del state
+    gc.collect()
+    return {"n": n, "reps": reps, "counts": counts, "ms": times, "ratios": _ratios(times)}
+
+
+def _ratios(times) -> dict:
+    out = {}
+    for op, row in times.items():
+        j, r, rg, p = (row[e] for e in ENGINES)
+        out[op] = {
+            "judgelog/raw": j / r if j is not None and r else None,
+            "judgelog/raw_gcoff": j / rg if j is not None and rg else None,
+            "raw/python": r / p if r is not None and p else None,
+        }
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------
+# memory (fresh subprocesses)
+
+
+def _child_memory(kind: str, n: int, traced: bool) -> dict:
+    """Runs in a fresh process: growth of peak RSS (KiB) or the tracemalloc peak (bytes) for load + full."""
+    board = Board(n)
+    data, facts = board.scenario(), board.raw_facts()
+    if kind == "judgelog":
+        from judgelog import Engine
+
+        engine = Engine()
+        warm = engine.state_from_dict(Board(3).scenario())  # imports and library loaded before measuring
+        warm.query("damage_assigner(S, P)")
+
+        def work():
+            state = engine.state_from_dict(data)
+            return len(state.query("damage_assigner(S, P)")), state
+    else:
+        raw = Raw(gc_off=True)
+        raw.load(Board(3).raw_facts())
+        raw.full()
+
+        def work():
+            raw.load(facts)
+            return len(raw.full()), raw
+    gc.collect()
+    if traced:
+        import tracemalloc
+
+        tracemalloc.start()
+        count, keep = work()
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        return {"answers": count, "traced_peak_bytes": peak}
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    count, keep = work()
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {"answers": count, "rss_growth_kib": after - before}
+
+
+def measure_memory(n: int, traced: bool) -> dict:
+    out = {"n": n}
+    for kind in ("judgelog", "raw"):
+        row = {}
+        modes = (False, True) if traced else (False,)
+        for mode in modes:
+            cmd = [sys.executable, os.path.abspath(__file__), "--child-memory", kind, str(n)] + \
+                  (["--traced"] if mode else [])
+            proc = subprocess.run(cmd, capture_output=True, text=True, check=True)
+            row.update(json.loads(proc.stdout.strip().splitlines()[-1]))
+        out[kind] = row
+    j, r = out["judgelog"]["rss_growth_kib"], out["raw"]["rss_growth_kib"]
+    out["rss_ratio"] = j / r if r else None
+    if traced:
+        out["traced_ratio"] = out["judgelog"]["traced_peak_bytes"] / out["raw"]["traced_peak_bytes"]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------
+# whole process
+
+
+RAW_SCRIPT = """
+import json, sys
+from pyDatalog import pyDatalog
+pyDatalog.load(RULES)
+for f in json.load(open(sys.argv[1])):
+    pyDatalog.assert_fact(*f)
+for row in sorted(pyDatalog.ask("who_assigns(X, P)").answers):
+    print(*row)
+"""
+
+
+def _judgelog_command() -> List[str]:
+    script = os.path.join(os.path.dirname(sys.executable), "judgelog")
+    if os.path.exists(script):
+        return [script]
+    found = shutil.which("judgelog")
+    return [found] if found else [sys.executable, "-m", "judgelog.cli"]
+
+
+def measure_process(reps: int) -> dict:
+    board = Board(7, max_blockers=3)  # 10 creatures
+    with tempfile.TemporaryDirectory() as tmp:
+        scenario = os.path.join(tmp, "ten.json")
+        with open(scenario, "w") as fh:
+            json.dump(board.scenario(), fh)
+        raw_facts = os.path.join(tmp, "facts.json")
+        with open(raw_facts, "w") as fh:
+            json.dump(board.raw_facts(), fh)
+        raw_py = os.path.join(tmp, "raw.py")
+        with open(raw_py, "w") as fh:
+            fh.write(f"RULES = {RAW_RULES!r}\n" + RAW_SCRIPT)
+        commands = {
+            "judgelog_query": _judgelog_command() + ["query", scenario, "damage_assigner(S, P)"],
+            "judgelog_help": _judgelog_command() + ["--help"],
+            "import_baseline": [sys.executable, "-c", "import pyDatalog, networkx, yaml"],
+            "raw_script": [sys.executable, raw_py, raw_facts],
+            "python_startup": [sys.executable, "-c", "pass"],
+        }
+        env = dict(os.environ)
+        out = {"creatures": len(board.creatures), "commands": {k: " ".join(v) for k, v in commands.items()}}
+        samples: Dict[str, List[float]] = {k: [] for k in commands}
+        for name, cmd in commands.items():  # one untimed warm-up each (file cache, .pyc)
+            subprocess.run(cmd, capture_output=True, env=env, check=name != "judgelog_help")
+        for _ in range(reps):
+            for name, cmd in commands.items():
+                t0 = time.perf_counter()
+                proc = subprocess.run(cmd, capture_output=True, env=env, text=True)
+                samples[name].append(time.perf_counter() - t0)
+                if name == "judgelog_query" and proc.returncode != 0:
+                    raise Mismatch(f"judgelog query failed: {proc.stderr}")
+        expected = PyBoard(board.raw_facts()).all_assigners()
+        jl = subprocess.run(commands["judgelog_query"] + ["--format", "json"], capture_output=True, text=True)
+        answers = {(a["S"], a["P"]) for a in json.loads(jl.stdout)["answers"]}
+        rw = subprocess.run(commands["raw_script"], capture_output=True, text=True)
+        raw_answers = {tuple(line.split()) for line in rw.stdout.splitlines()}
+        if answers != expected or raw_answers != expected:
+            raise Mismatch("whole-process answers differ from the Python reference")
+    out["ms"] = {k: _median_ms(v) for k, v in samples.items()}
+    out["ratio_query_vs_import"] = out["ms"]["judgelog_query"] / out["ms"]["import_baseline"]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------
+# targets and output
+
+
+def evaluate_targets(results: List[dict], memory: Optional[dict], process: dict) -> List[dict]:
+    by_n = {r["n"]: r for r in results}
+    targets = []
+
+    def add(name, value, limit, ok, detail=""):
+        targets.append({"target": name, "value": value, "limit": limit, "met": ok, "detail": detail})
+
+    for n, limit in ((1000, 1.0), (5000, 0.5)):
+        if n in by_n:
+            v = by_n[n]["ratios"]["full"]["judgelog/raw"]
+            add(f"full damage_assigner query, judgelog/raw at N={n}", v, limit, v <= limit,
+                f"against raw with gc off: {by_n[n]['ratios']['full']['judgelog/raw_gcoff']:.2f}")
+    if 1000 in by_n and 5000 in by_n:
+        g = by_n[5000]["ms"]["full"]["judgelog"] / by_n[1000]["ms"]["full"]["judgelog"]
+        gl = by_n[5000]["ms"]["load"]["judgelog"] / by_n[1000]["ms"]["load"]["judgelog"]
+        add("growth of the full query 1000 -> 5000", g, 6.0, g <= 6.0, f"load grows {gl:.1f}x")
+    for op in ("point", "explain"):
+        worst = max(r["ms"][op]["judgelog"] / r["ms"]["point"]["raw"] for r in results)
+        add(f"{op}: judgelog / raw point query (worst N)", worst, 10.0, worst < 10.0)
+        vals = [r["ms"][op]["judgelog"] for r in results]
+        flat = max(vals) / min(vals)
+        add(f"{op} flat in N (slowest / fastest N)", flat, 2.0, flat <= 2.0,
+            ", ".join(f"N={r['n']}: {r['ms'][op]['judgelog']:.2f} ms" for r in results))
+    if memory is not None:
+        v = memory["rss_ratio"]
+        add(f"memory (peak RSS growth) judgelog/raw at N={memory['n']}", v, 1.2, v <= 1.2,
+            f"tracemalloc peak ratio {memory['traced_ratio']:.2f}" if memory.get("traced_ratio") else "")
+    v = process["ratio_query_vs_import"]
+    add("`judgelog query` whole process / import baseline", v, 1.5, v <= 1.5)
+    return targets
+
+
+def machine() -> dict:
+    import pyDatalog.pyEngine as engine_mod
+
+    cpu = platform.processor() or ""
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    from importlib.metadata import version
+
+    return {"nproc": os.cpu_count(), "cpu": cpu, "python": platform.python_version(),
+            "implementation": platform.python_implementation(), "platform": platform.platform(),
+            "pyDatalog": version("pyDatalog"),
+            "pyDatalog_engine": "compiled" if engine_mod.__file__.endswith((".so", ".pyd")) else "pure Python"}
+
+
+def _fmt(v, digits=2) -> str:
+    if v is None:
+        return "–"
+    if v >= 100:
+        return f"{v:,.0f}"
+    if v >= 10:
+        return f"{v:.1f}"
+    if v >= 0.1:
+        return f"{v:.{digits}f}"
+    return f"{v:.3f}"
+
+
+def render_text(report: dict) -> str:
+    m = report["machine"]
+    lines = [f"judgelog benchmark ({'quick' if report['quick'] else 'full'}) on {m['nproc']} CPU(s) "
+             f"{m['cpu']}, Python {m['python']}, pyDatalog {m['pyDatalog']} ({m['pyDatalog_engine']} engine)",
+             "", "Times are medians in ms; ratios are of medians.", "",
+             "| N (permanents, judgelog facts / raw facts) | operation | judgelog | raw | raw gc-off | python "
+             "| judgelog/raw | judgelog/raw-gcoff | raw/python |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    names = {"load": "(a) load", "full": "(b) full damage_assigner", "point": "(c) point query",
+             "explain": "(d) explain (raw: point query)", "put_counters": "(e) put_counters",
+             "proliferate": "(e) proliferate"}
+    for r in report["results"]:
+        c = r["counts"]
+        label = f"{r['n']} ({c['permanents']}, {c['facts']} / {c['raw_facts']})"
+        for op in OPS:
+            row, rat = r["ms"][op], r["ratios"][op]
+            if all(row[e] is None for e in ENGINES):
+                continue
+            lines.append(f"| {label} | {names[op]} | " + " | ".join(_fmt(row[e]) for e in ENGINES) + " | " +
+                         " | ".join(_fmt(rat[k]) for k in ("judgelog/raw", "judgelog/raw_gcoff", "raw/python"))
+                         + " |")
+    mem = report.get("memory")
+    if mem:
+        lines += ["", f"Memory at N={mem['n']} (load + full query, fresh process each):", "",
+                  "| | judgelog | raw | judgelog/raw |", "|---|---:|---:|---:|",
+                  f"| peak RSS growth | {mem['judgelog']['rss_growth_kib'] / 1024:.1f} MB | "
+                  f"{mem['raw']['rss_growth_kib'] / 1024:.1f} MB | {_fmt(mem['rss_ratio'])} |"]
+        if "traced_ratio" in mem:
+            lines.append(f"| tracemalloc peak | {mem['judgelog']['traced_peak_bytes'] / 2**20:.1f} MB | "
+                         f"{mem['raw']['traced_peak_bytes'] / 2**20:.1f} MB | {_fmt(mem['traced_ratio'])} |")
+    p = report["process"]
+    lines += ["", f"Whole process, {p['creatures']}-creature scenario (median wall ms):", "",
+              "| command | ms |", "|---|---:|"]
+    labels = {"judgelog_query": "`judgelog query S \"damage_assigner(S, P)\"`",
+              "judgelog_help": "`judgelog --help`",
+              "import_baseline": "`python -c \"import pyDatalog, networkx, yaml\"`",
+              "raw_script": "raw pyDatalog script (load rules, assert, ask)",
+              "python_startup": "`python -c pass`"}
+    for k, v in p["ms"].items():
+        lines.append(f"| {labels[k]} | {_fmt(v)} |")
+    lines += ["", "Targets:", "", "| target | value | limit | met |", "|---|---:|---:|---|"]
+    for t in report["targets"]:
+        detail = f" ({t['detail']})" if t["detail"] else ""
+        lines.append(f"| {t['target']}{detail} | {_fmt(t['value'])} | {t['limit']} | "
+                     f"{'yes' if t['met'] else 'NO'} |")
+    if report["notes"]:
+        lines += ["", "Notes:"] + [f"- {n}" for n in report["notes"]]
+    lines.append(f"\nTotal run time: {report['seconds']:.0f} s; all engines agreed on every answer.")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="N = 10, 100, 1000 with fewer repetitions")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--sizes", help="comma-separated N values (overrides --quick's sizes)")
+    parser.add_argument("--no-memory", action="store_true", help="skip the memory subprocesses")
+    parser.add_argument("--child-memory", nargs=2, metavar=("KIND", "N"), help=argparse.SUPPRESS)
+    parser.add_argument("--traced", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
+    if args.child_memory:
+        kind, n = args.child_memory
+        print(json.dumps(_child_memory(kind, int(n), args.traced)))
+        return 0
+
+    started = time.perf_counter()
+    from judgelog import Engine
+
+    sizes = tuple(int(s) for s in args.sizes.split(",")) if args.sizes else (SIZES_QUICK if args.quick
+                                                                                else SIZES_FULL)
+    reps_table = REPS_QUICK if args.quick else REPS_FULL
+    engine = Engine()
+    notes: List[str] = []
+    results = []
+    for n in sizes:
+        reps = reps_table.get(n, 3)
+        if not args.json:
+            print(f"N={n} ({reps} repetitions) ...", file=sys.stderr, flush=True)
+        results.append(bench_size(n, reps, engine, notes))
+    memory = None
+    if not args.no_memory:
+        n_mem = max(sizes)
+        if not args.json:
+            print(f"memory at N={n_mem} ...", file=sys.stderr, flush=True)
+        memory = measure_memory(n_mem, traced=not args.quick)
+    if not args.json:
+        print("whole-process timings ...", file=sys.stderr, flush=True)
+    process = measure_process(PROCESS_REPS_QUICK if args.quick else PROCESS_REPS_FULL)
+    report = {"quick": args.quick, "machine": machine(), "results": results, "memory": memory,
+              "process": process, "notes": notes}
+    report["targets"] = evaluate_targets(results, memory, process)
+    report["seconds"] = time.perf_counter() - started
+    if args.json:
+        print(json.dumps(report, indent=2, sort_keys=True))
+    else:
+        print(render_text(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,459 @@
+"""``judgelog audit``: how the rules interact.
+
+Static (no scenario): the predicate/rule dependency graph grouped by rule file and by keyword (the
+``@name`` prefix), which files read what other files derive, the strata of negation, the defaults whose
+``not P`` another file can make fail (the exceptions that override them), rules without a CR citation,
+predicates declared but never derived or never read, and rules that can never fire.
+
+Dynamic (a scenario, after its actions): which rules fired and for how many facts, which defaults were
+displaced for which objects and by which rule, which keywords' rules fed each other, and CONFLICTS — a
+predicate declared ``functional(key)`` with two values for one key (an error, exit code 1, with both
+proofs). ``--diff A B``: the derived facts that appear or disappear between two scenarios, each with the
+rule responsible.
+
+>>> from judgelog import Engine
+>>> report = static_audit(Engine().program)
+>>> "rules/core/combat.dl" in report["reads"]["rules/keywords/banding.dl"]
+True
+"""
+from __future__ import annotations
+
+import os
+from typing import Dict, List, Optional, Sequence, Set, Tuple
+
+import networkx as nx
+
+from .analysis import Program, bound_after
+from .ast import Atom, Negation, Rule, format_value
+from .errors import EXIT_NEGATIVE, EXIT_OK, UsageError
+
+__all__ = ["run_audit", "static_audit", "dynamic_audit", "diff_audit", "dependency_graph", "group_of"]
+
+MAX_ROWS = 500  # bindings looked at per rule (a scenario is small; this bounds pathological ones)
+
+
+def run_audit(engine, args) -> Tuple[dict, str, int]:
+    """The ``audit`` verb: returns (JSON document, text, exit code)."""
+    diff, scenario = getattr(args, "diff", None), getattr(args, "scenario", None)
+    if diff and scenario:
+        raise UsageError("give either a SCENARIO or --diff A B, not both")
+    if diff:
+        data = diff_audit(engine, diff[0], diff[1])
+        return data, diff_text(data), EXIT_NEGATIVE if data["conflicts"] else EXIT_OK
+    dot = getattr(args, "dot", None)
+    if dot:
+        from .graph import to_dot
+
+        graph = dependency_graph(engine.program)
+        clusters = {}
+        for node, d in graph.nodes(data=True):
+            if d["kind"] == "rule":
+                clusters.setdefault(d["file"], (d["file"], []))[1].append(node)
+        try:
+            handle = open(dot, "w", encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write {dot}: {exc.strerror or exc}") from None
+        with handle:
+            handle.write(to_dot(graph, name="rules", graph_attrs={"rankdir": "LR"}, clusters=clusters,
+                                node_style=lambda n, d: {"shape": "box" if d["kind"] == "rule" else "ellipse"},
+                                edge_style=lambda u, v, k, d: {"style": "dashed" if d.get("negative") else "solid"}))
+    if scenario:
+        data = dynamic_audit(engine, scenario)
+        return data, dynamic_text(data), EXIT_NEGATIVE if data["conflicts"] else EXIT_OK
+    data = static_audit(engine.program)
+    if dot:
+        data["dot"] = dot
+    return data, static_text(data), EXIT_OK
+
+
+# -- static ------------------------------------------------------------------------------------------
+def group_of(rule: Rule) -> str:
+    """The keyword (or core area) a rule belongs to: its ``@name`` prefix, else its file's stem."""
+    if rule.name and "." in rule.name:
+        return rule.name.split(".", 1)[0]
+    return os.path.splitext(os.path.basename(rule.span.file))[0]
+
+
+def _cr(rule: Rule) -> str:
+    return ", ".join(rule.cites) or "no CR"
+
+
+def _body_preds(rule: Rule):
+    for lit in rule.body:
+        if isinstance(lit, Atom):
+            yield lit.pred, False
+        elif isinstance(lit, Negation):
+            yield lit.atom.pred, True
+
+
+def _rules(program: Program) -> List[Rule]:
+    return [r for r in program.rules if r.body]
+
+
+def dependency_graph(program: Program) -> nx.DiGraph:
+    """Predicates and rules: pred -> rule (body use, ``negative`` for ``not``), rule -> pred (head).
+    Rule nodes are ``rule:NAME`` with ``file`` and ``group`` (keyword) attributes."""
+    graph = nx.DiGraph()
+    for pred, decl in sorted(program.decls.items()):
+        graph.add_node(pred, kind="predicate", input=decl.is_input, file=decl.span.file,
+                       stratum=program.strata.get(pred, 0))
+    for i, rule in enumerate(_rules(program)):
+        node = f"rule:{rule.name or f'#{i}'}"
+        graph.add_node(node, kind="rule", file=rule.span.file, group=group_of(rule), cites=_cr(rule),
+                       line=rule.span.line)
+        graph.add_edge(node, rule.head.pred, kind="head")
+        for pred, negative in _body_preds(rule):
+            old = graph.get_edge_data(pred, node, {}).get("negative", False)
+            graph.add_edge(pred, node, kind="body", negative=old or negative)
+    return graph
+
+
+def _derivers(program: Program) -> Dict[str, List[Rule]]:
+    return {p: [r for r in rs if r.body] for p, rs in program.rules_by_head.items() if any(r.body for r in rs)}
+
+
+def default_exceptions(program: Program) -> List[Tuple[Rule, Negation, List[Rule]]]:
+    """(default rule, its ``not P``, rules deriving P) where P is derived in another file, or where the
+    head is functional and P is derived at all (an exception chooses another value)."""
+    derivers = _derivers(program)
+    out = []
+    for rule in _rules(program):
+        functional = bool(getattr(program.decl(rule.head.pred), "functional", ()))
+        for lit in rule.body:
+            if isinstance(lit, Negation) and lit.atom.pred in derivers:
+                by = derivers[lit.atom.pred]
+                if functional or any(r.span.file != rule.span.file for r in by):
+                    out.append((rule, lit, by))
+    return out
+
+
+def possible_predicates(program: Program) -> Set[str]:
+    """Predicates that can hold given the declared inputs (negation ignored: it never makes a rule fire)."""
+    possible = {p for p, d in program.decls.items() if d.is_input}
+    possible |= {r.head.pred for r in program.rules if not r.body}
+    changed = True
+    while changed:
+        changed = False
+        for rule in _rules(program):
+            if rule.head.pred not in possible and all(p in possible for p, neg in _body_preds(rule) if not neg):
+                possible.add(rule.head.pred)
+                changed = True
+    return possible
+
+
+def static_audit(program: Program) -> dict:
+    rules = _rules(program)
+    derivers = _derivers(program)
+    reads: Dict[str, Dict[str, Set[str]]] = {}
+    group_reads: Dict[str, Dict[str, Set[str]]] = {}
+    for rule in rules:
+        for pred, _ in _body_preds(rule):
+            for other in derivers.get(pred, ()):
+                if other.span.file != rule.span.file:
+                    reads.setdefault(rule.span.file, {}).setdefault(other.span.file, set()).add(pred)
+                if group_of(other) != group_of(rule):
+                    group_reads.setdefault(group_of(rule), {}).setdefault(group_of(other), set()).add(pred)
+    used = {p for r in rules for p, _ in _body_preds(r)}
+    possible = possible_predicates(program)
+    strata: Dict[int, List[str]] = {}
+    for pred in sorted(derivers):
+        strata.setdefault(program.strata.get(pred, 0), []).append(pred)
+    defaults: Dict[Tuple[str, str], dict] = {}
+    for d, neg, by in default_exceptions(program):
+        entry = defaults.setdefault((d.name, neg.atom.pred), {
+            "rule": d.name, "cites": list(d.cites), "at": d.span.short(), "negates": [], "predicate": neg.atom.pred,
+            "exceptions": [{"rule": r.name, "cites": list(r.cites), "at": r.span.short()} for r in by]})
+        entry["negates"].append(str(neg.atom))
+    files: Dict[str, Dict[str, object]] = {}
+    for rule in rules:
+        entry = files.setdefault(rule.span.file, {"rules": 0, "groups": set()})
+        entry["rules"] += 1
+        entry["groups"].add(group_of(rule))
+    return {
+        "mode": "static",
+        "rules": len(rules), "predicates": len(program.decls),
+        "files": {f: {"rules": e["rules"], "groups": sorted(e["groups"])} for f, e in sorted(files.items())},
+        "reads": {a: {b: sorted(ps) for b, ps in sorted(m.items())} for a, m in sorted(reads.items())},
+        "group_reads": {a: {b: sorted(ps) for b, ps in sorted(m.items())} for a, m in sorted(group_reads.items())},
+        "strata": {str(k): v for k, v in sorted(strata.items())},
+        "defaults": list(defaults.values()),
+        "uncited": [{"rule": r.name, "at": r.span.short()} for r in rules if not r.cites],
+        "never_derived": sorted(p for p, d in program.decls.items() if not d.is_input and p not in program.rules_by_head),
+        "never_read": sorted(p for p in program.decls if p not in used),
+        "never_fire": [{"rule": r.name, "at": r.span.short(),
+                        "missing": sorted({p for p, neg in _body_preds(r) if not neg and p not in possible})}
+                       for r in rules if any(not neg and p not in possible for p, neg in _body_preds(r))],
+    }
+
+
+def static_text(data: dict) -> str:
+    lines = [f"Static audit: {data['rules']} rules, {data['predicates']} predicates, {len(data['files'])} files", "",
+             "Rule files (keywords / areas by @name prefix):"]
+    lines += [f"  {f}  {e['rules']} rules  [{', '.join(e['groups'])}]" for f, e in data["files"].items()]
+    lines += ["", "Interactions: which rule files read what other files derive:"]
+    for reader, m in data["reads"].items():
+        lines.append(f"  {reader} reads")
+        lines += [f"    {src}: {', '.join(ps)}" for src, ps in m.items()]
+    lines += ["", "By keyword (reader <- deriver: predicates):"]
+    for reader, m in data["group_reads"].items():
+        lines.append(f"  {reader} <- " + "; ".join(f"{g}: {', '.join(ps)}" for g, ps in m.items()))
+    lines += ["", "Strata of negation (derived predicates):"]
+    lines += [f"  {k}: {', '.join(v)}" for k, v in data["strata"].items()]
+    lines += ["", "Defaults and the exceptions that can displace them:"]
+    for d in data["defaults"]:
+        ex = ", ".join(f"{e['rule']} (CR {', '.join(e['cites'])})" for e in d["exceptions"])
+        lines.append(f"  default {d['rule']} (CR {', '.join(d['cites'])}) {d['at']} can be displaced by {ex} "
+                     f"deriving {d['predicate']}")
+    for title, key in (("Rules without a CR citation", "uncited"), ("Rules that can never fire", "never_fire")):
+        lines += ["", f"{title}: {len(data[key])}"]
+        lines += [f"  {r['rule']} {r['at']}" + (f"  (nothing can derive {', '.join(r['missing'])})"
+                                                 if r.get("missing") else "") for r in data[key]]
+    lines += ["", f"Declared, not input, never derived: {', '.join(data['never_derived']) or 'none'}",
+              f"Never read by a rule (outputs, or unused): {', '.join(data['never_read']) or 'none'}"]
+    return "\n".join(lines)
+
+
+# -- dynamic -----------------------------------------------------------------------------------------
+def _fact_text(fact: tuple) -> str:
+    return f"{fact[0]}({', '.join(format_value(a) for a in fact[1:])})"
+
+
+def _ground(atom: Atom, binding: dict) -> tuple:
+    from .provenance import _ground as ground
+
+    return ground(atom, binding)
+
+
+def _final_state(engine, path: str):
+    from .runtime import run_actions
+
+    state = engine.load(path)
+    final, events = run_actions(state)
+    return final, events
+
+
+def _rule_ref(rule: Optional[Rule]) -> dict:
+    if rule is None:
+        return {"rule": None, "cites": [], "at": None}
+    return {"rule": rule.name, "cites": list(rule.cites), "at": rule.span.short()}
+
+
+def _firings(state) -> Tuple[Dict[int, Set[tuple]], Dict[tuple, List[Rule]], Dict[int, List[dict]]]:
+    """For every rule: the head facts it derives in ``state`` and (some of) its body bindings."""
+    program, backend = state.engine.program, state.engine.backend
+    fired: Dict[int, Set[tuple]] = {}
+    bindings: Dict[int, List[dict]] = {}
+    by_fact: Dict[tuple, List[Rule]] = {}
+    with backend.session(state.facts) as view:
+        for rule in _rules(program):
+            names = sorted(bound_after(rule.body, set()))
+            rows = [dict(zip(names, row)) for row in backend.ask(view, rule.body, names)]
+            if rule.aggregate is not None:
+                facts = {f for f, contributions in backend.aggregates.get(id(view), {}).items()
+                         if any(c.get("__rule__") is rule for c in contributions)}
+            else:
+                facts = {_ground(rule.head, b) for b in rows}
+            if facts:
+                fired[id(rule)] = facts
+                bindings[id(rule)] = rows[:MAX_ROWS]
+                for fact in facts:
+                    by_fact.setdefault(fact, []).append(rule)
+    return fired, by_fact, bindings
+
+
+def _functional_groups(state, pred: str) -> Dict[tuple, List[tuple]]:
+    decl = state.engine.program.decl(pred)
+    keys = [i for i, p in enumerate(decl.params) if p.name in decl.functional]
+    groups: Dict[tuple, List[tuple]] = {}
+    for fact in state.derived(pred):
+        groups.setdefault(tuple(fact[1 + i] for i in keys), []).append(fact)
+    return groups
+
+
+def conflicts(state) -> List[dict]:
+    """Facts of a functional(key) predicate with two or more values for one key, with their proofs."""
+    out = []
+    program = state.engine.program
+    for pred, decl in sorted(program.decls.items()):
+        if not decl.functional:
+            continue
+        for key, facts in sorted(_functional_groups(state, pred).items(), key=repr):
+            if len(facts) < 2:
+                continue
+            values = []
+            for fact in facts:
+                proof = state.explain(fact)
+                values.append(dict(_rule_ref(proof.rule_obj if proof else None), fact=_fact_text(fact),
+                                   proof=proof.to_dict() if proof else None,
+                                   proof_text=proof.to_text(2) if proof else ""))
+            out.append({"predicate": pred, "functional": list(decl.functional),
+                        "key": dict(zip(decl.functional, key)), "values": values})
+    return out
+
+
+def dynamic_audit(engine, path: str) -> dict:
+    state, events = _final_state(engine, path)
+    program, backend = state.engine.program, state.engine.backend
+    fired, by_fact, bindings = _firings(state)
+    rules = _rules(program)
+    fired_rules = [r for r in rules if id(r) in fired]
+    # keywords whose rules fed each other: a fired rule's premise derived by another group's rule
+    interactions: Dict[Tuple[str, str], dict] = {}
+    for rule in fired_rules:
+        for binding in bindings[id(rule)]:
+            for lit in rule.body:
+                if not isinstance(lit, Atom):
+                    continue
+                fact = _ground(lit, binding)
+                for other in by_fact.get(fact, ()):
+                    pair = (group_of(rule), group_of(other))
+                    if pair[0] != pair[1]:
+                        entry = interactions.setdefault(pair, {"reader": pair[0], "deriver": pair[1], "count": 0,
+                                                               "example": f"{rule.name} used {_fact_text(fact)} "
+                                                                          f"from {other.name}"})
+                        entry["count"] += 1
+    # defaults displaced: the positive part of a default holds, its `not P` fails because P was derived
+    overrides = []
+    seen = set()
+    with backend.session(state.facts) as view:
+        for default, neg, _ in default_exceptions(program):
+            flipped = tuple(neg.atom if lit is neg else lit for lit in default.body)
+            names = sorted(bound_after(flipped, set()))
+            for row in backend.ask(view, flipped, names)[:MAX_ROWS]:
+                binding = dict(zip(names, row))
+                would, because = _ground(default.head, binding), _ground(neg.atom, binding)
+                if (default.name, would, because) in seen:
+                    continue
+                seen.add((default.name, would, because))
+                by = (by_fact.get(because) or [None])[0]
+                entry = {"default": default.name, "cites": list(default.cites), "at": default.span.short(),
+                         "would_give": _fact_text(would), "because": _fact_text(because),
+                         "by": _rule_ref(by), "by_group": group_of(by) if by else None}
+                decl = program.decl(would[0])
+                if decl is not None and decl.functional:
+                    keys = [i for i, p in enumerate(decl.params) if p.name in decl.functional]
+                    actual = [f for f in state.derived(would[0]) if all(f[1 + i] == would[1 + i] for i in keys)]
+                    entry["instead"] = [dict(_rule_ref((by_fact.get(f) or [None])[0]), fact=_fact_text(f))
+                                        for f in actual if f != would]
+                overrides.append(entry)
+                if by is not None and group_of(by) != group_of(default):
+                    pair = (group_of(default), group_of(by))
+                    interactions.setdefault(pair, {"reader": pair[0], "deriver": pair[1], "count": 0,
+                                                   "example": f"{by.name} displaced {default.name} "
+                                                              f"({_fact_text(because)})"})["count"] += 1
+    event_rules: Dict[str, int] = {}
+    for event in events:
+        if event.rule:
+            event_rules[event.rule] = event_rules.get(event.rule, 0) + 1
+    return {
+        "mode": "scenario", "scenario": path, "name": state.name,
+        "actions": len(state.meta["scenario"].actions) if "scenario" in state.meta else 0,
+        "events": [e.to_dict() for e in events], "event_rules": event_rules,
+        "rules_total": len(rules),
+        "fired": [dict(_rule_ref(r), group=group_of(r), file=r.span.file, facts=len(fired[id(r)]))
+                  for r in fired_rules],
+        "not_fired": [r.name for r in rules if id(r) not in fired],
+        "overrides": overrides,
+        "keywords": sorted({group_of(r) for r in fired_rules}),
+        "interactions": [interactions[k] for k in sorted(interactions)],
+        "conflicts": conflicts(state),
+    }
+
+
+def _conflict_lines(conflicts_: Sequence[dict]) -> List[str]:
+    lines = []
+    for c in conflicts_:
+        key = ", ".join(f"{k} = {format_value(v)}" for k, v in c["key"].items())
+        lines.append(f"  error: CONFLICT {c['predicate']} is functional({', '.join(c['functional'])}) but "
+                     f"{key} has {len(c['values'])} values:")
+        lines += [v["proof_text"] for v in c["values"]]
+    return lines
+
+
+def dynamic_text(data: dict) -> str:
+    lines = [f"Audit of {data['scenario']} ({data['name']}): {data['actions']} action(s), "
+             f"{len(data['events'])} event(s)", "",
+             f"Rules that fired: {len(data['fired'])} of {data['rules_total']} (facts derived):"]
+    current = None
+    for r in data["fired"]:
+        if r["file"] != current:
+            current = r["file"]
+            lines.append(f"  {current}")
+        lines.append(f"    {r['rule']} [CR {', '.join(r['cites'])}]  {r['facts']}")
+    if data["event_rules"]:
+        lines += ["", "Rules that caused events during the actions:"]
+        lines += [f"  {name}  {n}" for name, n in sorted(data["event_rules"].items())]
+    lines += ["", "Defaults overridden:" if data["overrides"] else "Defaults overridden: none"]
+    for o in data["overrides"]:
+        by = o["by"]
+        lines.append(f"  {o['default']} [CR {', '.join(o['cites'])}] would give {o['would_give']}, but "
+                     f"{o['because']} holds (by {by['rule']} [CR {', '.join(by['cites'])}])")
+        for inst in o.get("instead", []):
+            lines.append(f"    instead: {inst['fact']} by {inst['rule']} [CR {', '.join(inst['cites'])}]")
+    lines += ["", f"Keywords whose rules fired: {', '.join(data['keywords'])}", "Interactions (reader <- deriver):"]
+    lines += [f"  {i['reader']} <- {i['deriver']}  x{i['count']}  e.g. {i['example']}" for i in data["interactions"]]
+    lines += ["", f"Conflicts: {len(data['conflicts']) or 'none'}"] + _conflict_lines(data["conflicts"])
+    return "\n".join(lines)
+
+
+# -- diff --------------------------------------------------------------------------------------------
+def diff_audit(engine, path_a: str, path_b: str) -> dict:
+    (a, _), (b, _) = _final_state(engine, path_a), _final_state(engine, path_b)
+    preds = sorted(set(_derivers(a.engine.program)) | set(_derivers(b.engine.program)))
+
+    def facts(state) -> Set[tuple]:
+        out = set()
+        for pred in preds:
+            if state.engine.program.decl(pred) is not None:
+                out.update(state.derived(pred))
+        return out
+
+    fa, fb = facts(a), facts(b)
+
+    def entry(state, fact):
+        proof = state.explain(fact)
+        return dict(_rule_ref(proof.rule_obj if proof else None), fact=_fact_text(fact))
+
+    changed = []
+    for pred in preds:
+        decl = a.engine.program.decl(pred) or b.engine.program.decl(pred)
+        if decl is None or not decl.functional:
+            continue
+        ga = _functional_groups(a, pred) if a.engine.program.decl(pred) else {}
+        gb = _functional_groups(b, pred) if b.engine.program.decl(pred) else {}
+        for key in sorted(set(ga) | set(gb), key=repr):
+            if sorted(ga.get(key, [])) != sorted(gb.get(key, [])):
+                changed.append({"predicate": pred, "key": dict(zip(decl.functional, key)),
+                                "before": [entry(a, f) for f in sorted(ga.get(key, []), key=repr)],
+                                "after": [entry(b, f) for f in sorted(gb.get(key, []), key=repr)]})
+    return {
+        "mode": "diff", "a": path_a, "b": path_b,
+        "inputs": {"added": [_fact_text(f) for f in sorted(b.facts - a.facts, key=repr)],
+                   "removed": [_fact_text(f) for f in sorted(a.facts - b.facts, key=repr)]},
+        "appeared": [entry(b, f) for f in sorted(fb - fa, key=repr)],
+        "disappeared": [entry(a, f) for f in sorted(fa - fb, key=repr)],
+        "changed": changed,
+        "conflicts": conflicts(a) + conflicts(b),
+    }
+
+
+def diff_text(data: dict) -> str:
+    def ref(e):
+        return f"{e['fact']}  <- {e['rule']} [CR {', '.join(e['cites'])}] {e['at']}" if e["rule"] else \
+            f"{e['fact']}  [fact]"
+
+    lines = [f"Diff {data['a']} -> {data['b']}", "", "Input facts:"]
+    lines += [f"  + {f}" for f in data["inputs"]["added"]] + [f"  - {f}" for f in data["inputs"]["removed"]]
+    lines += ["", f"Derived facts that appear: {len(data['appeared'])}"] + [f"  + {ref(e)}" for e in data["appeared"]]
+    lines += ["", f"Derived facts that disappear: {len(data['disappeared'])}"]
+    lines += [f"  - {ref(e)}" for e in data["disappeared"]]
+    if data["changed"]:
+        lines += ["", "Changed values (functional predicates):"]
+        for c in data["changed"]:
+            key = ", ".join(f"{k} = {format_value(v)}" for k, v in c["key"].items())
+            before = "; ".join(ref(e) for e in c["before"]) or "(none)"
+            after = "; ".join(ref(e) for e in c["after"]) or "(none)"
+            lines.append(f"  {c['predicate']} ({key}): {before}\n    => {after}")
+    if data["conflicts"]:
+        lines += ["", f"Conflicts: {len(data['conflicts'])}"] + _conflict_lines(data["conflicts"])
+    return "\n".join(lines)

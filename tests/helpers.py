@@ -1,0 +1,33 @@
+"""Helpers shared by the tests: run the command line in-process and capture what it prints."""
+from __future__ import annotations
+
+import json
+import re
+from typing import List, NamedTuple, Sequence
+
+from judgelog.cli import main
+
+DIAG_RE = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning)"
+                     r"\[(?P<code>[A-Z]\d{3})\]: (?P<message>.*)$", re.MULTILINE)
+
+
+class Run(NamedTuple):
+    code: int
+    out: str
+    err: str
+
+    def json(self):
+        return json.loads(self.out)
+
+    def diagnostics(self) -> List[tuple]:
+        """(file, line, col, severity, code) of every ``file:line:col: severity[CODE]`` line of stderr."""
+        return [(m["file"], int(m["line"]), int(m["col"]), m["severity"], m["code"])
+                for m in DIAG_RE.finditer(self.err)]
+
+
+def run_cli(capsys, argv: Sequence[str]) -> Run:
+    """Run ``judgelog ARGV`` in this process; returns the exit code and the captured stdout/stderr."""
+    capsys.readouterr()  # drop anything printed before
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return Run(code, captured.out, captured.err)

@@ -1,0 +1,150 @@
+"""``judgelog audit``: the static report on the rule library, the dynamic report on a scenario (rules
+fired, defaults displaced, keyword interactions), conflicts of functional predicates (exit code 1, both
+derivations named) and ``--diff A B``."""
+from __future__ import annotations
+
+import argparse
+
+import pytest
+import yaml
+
+from judgelog import Engine
+from judgelog.audit import dependency_graph, run_audit, static_audit
+from judgelog.errors import UsageError
+
+from helpers import run_cli
+from paths import SCENARIOS, TESTS
+
+BANDING = SCENARIOS / "banding_blocked_by_one.yaml"
+CONFLICT = TESTS / "rules" / "conflict.dl"
+
+
+@pytest.fixture(scope="module")
+def static():
+    return static_audit(Engine().program)
+
+
+def test_static_cli_exits_0_and_names_file_interactions(capsys):
+    run = run_cli(capsys, ["audit"])
+    assert run.code == 0, run.err
+    lines = run.out.splitlines()
+    reader = lines.index("  rules/keywords/banding.dl reads")
+    feeds = [line.strip() for line in lines[reader + 1:] if line.startswith("    ")]
+    assert any(line.startswith("rules/core/combat.dl: ") and "blocked_by" in line for line in feeds)
+    run = run_cli(capsys, ["audit", "--format", "json"])
+    assert run.code == 0 and "blocked_by" in run.json()["reads"]["rules/keywords/banding.dl"]["rules/core/combat.dl"]
+
+
+def test_static_defaults_and_their_exceptions(static):
+    defaults = {d["rule"]: d for d in static["defaults"]}
+    attacker = defaults["combat.attacker_damage_divided_by_active_player"]
+    assert attacker["cites"] == ["510.1c"] and attacker["predicate"] == "attacker_division_overridden"
+    assert "banding.blocked_by_banding" in {e["rule"] for e in attacker["exceptions"]}
+    blocker = defaults["combat.blocker_damage_divided_by_its_controller"]
+    assert {"702.22k"} == {c for e in blocker["exceptions"] for c in e["cites"]}
+
+
+def test_static_strata_and_dependency_graph(static):
+    strata = {p: int(k) for k, preds in static["strata"].items() for p in preds}
+    # damage_assigner reads `not attacker_division_overridden`, so it sits in a higher stratum
+    assert strata["damage_assigner"] > strata["attacker_division_overridden"] > strata["blocked_by"] - 1
+    graph = dependency_graph(Engine().program)
+    node = "rule:combat.attacker_damage_divided_by_active_player"
+    assert graph.nodes[node]["file"] == "rules/core/combat.dl" and graph.nodes[node]["group"] == "combat"
+    assert graph.edges["attacker_division_overridden", node]["negative"] is True
+    assert graph.has_edge(node, "damage_assigner")
+    assert static["uncited"] == []  # every library rule cites the CR
+
+
+def test_static_finds_unfireable_uncited_and_undeclared(tmp_path):
+    extra = tmp_path / "ghosts.dl"
+    extra.write_text('.decl ghost(o: object) "{o} is a ghost"\n'
+                     '.decl haunted(o: object) "{o} is haunted"\n'
+                     "@name ghosts.haunted\n"
+                     "haunted(O) :- ghost(O), creature(O).\n")
+    report = static_audit(Engine(rules=[str(extra)]).program)
+    assert {"rule": "ghosts.haunted", "at": f"{extra}:4"} in report["uncited"]
+    assert {"rule": "ghosts.haunted", "at": f"{extra}:4", "missing": ["ghost"]} in report["never_fire"]
+    assert "ghost" in report["never_derived"] and "haunted" in report["never_read"]
+
+
+def test_dot_option(tmp_path):
+    out = tmp_path / "rules.dot"
+    args = argparse.Namespace(scenario=None, diff=None, dot=str(out), format="text")
+    data, _, code = run_audit(Engine(), args)
+    first = out.read_bytes()
+    run_audit(Engine(), args)
+    assert code == 0 and data["dot"] == str(out) and out.read_bytes() == first
+    assert b'"rule:banding.blocked_by_banding"' in first and b"cluster_rules/keywords/banding.dl" in first
+
+
+def test_dynamic_rules_fired_and_defaults_overridden(capsys):
+    run = run_cli(capsys, ["audit", BANDING, "--format", "json"])
+    assert run.code == 0, run.err
+    data = run.json()
+    fired = {r["rule"]: r["facts"] for r in data["fired"]}
+    assert fired["banding.block_propagates_to_band"] == 1  # blocked_by(wurm, bears)
+    assert fired["combat.blocked_by_declared"] == 1
+    assert "banding.defending_player_divides" not in fired
+    assert "banding.defending_player_divides" in data["not_fired"]
+    [override] = [o for o in data["overrides"] if o["default"] == "combat.blocker_damage_divided_by_its_controller"]
+    assert override["would_give"] == "damage_assigner(bears, bob)"
+    assert override["because"] == "blocker_division_overridden(bears)"
+    assert override["by"]["rule"] == "banding.blocking_banding" and override["by"]["cites"] == ["702.22k"]
+    assert [(i["fact"], i["rule"]) for i in override["instead"]] == [("damage_assigner(bears, alice)",
+                                                                     "banding.active_player_divides")]
+    assert {"banding", "combat"} <= set(data["keywords"])
+    assert ("combat", "banding") in {(i["reader"], i["deriver"]) for i in data["interactions"]}
+    assert data["conflicts"] == []
+    text = run_cli(capsys, ["audit", BANDING]).out
+    assert "Conflicts: none" in text and "combat.blocker_damage_divided_by_its_controller" in text
+
+
+def test_conflicting_rule_file_is_an_error_naming_both_derivations(capsys):
+    run = run_cli(capsys, ["audit", "--rules", CONFLICT, BANDING])
+    assert run.code == 1
+    assert "CONFLICT damage_assigner is functional(s)" in run.out
+    assert "s = wurm has 2 values" in run.out
+    assert "damage_assigner(wurm, alice)  <- combat.attacker_damage_divided_by_active_player [CR 510.1c]" in run.out
+    assert "damage_assigner(wurm, bob)  <- test.attacked_player_divides [CR 510.1c]" in run.out
+    data = run_cli(capsys, ["audit", "--rules", CONFLICT, BANDING, "--format", "json"]).json()
+    wurm = [c for c in data["conflicts"] if c["key"] == {"s": "wurm"}][0]
+    assert {v["rule"] for v in wurm["values"]} == {"combat.attacker_damage_divided_by_active_player",
+                                                   "test.attacked_player_divides"}
+    assert all(v["proof"]["atom"] == v["fact"] for v in wurm["values"])
+
+
+def _without_banding(tmp_path):
+    data = yaml.safe_load(BANDING.read_text())
+    data.pop("expect", None)
+    data["facts"] = ["removed_keyword(hero, banding)"]
+    path = tmp_path / "hero_lost_banding.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def test_diff_shows_the_damage_assigner_changing(capsys, tmp_path):
+    other = _without_banding(tmp_path)
+    run = run_cli(capsys, ["audit", "--diff", BANDING, other, "--format", "json"])
+    assert run.code == 0, run.err
+    data = run.json()
+    assert data["inputs"] == {"added": ["removed_keyword(hero, banding)"], "removed": []}
+    appeared = {e["fact"]: e for e in data["appeared"]}
+    disappeared = {e["fact"]: e for e in data["disappeared"]}
+    assert appeared["damage_assigner(bears, bob)"]["rule"] == "combat.blocker_damage_divided_by_its_controller"
+    assert appeared["damage_assigner(bears, bob)"]["cites"] == ["510.1d"]
+    assert disappeared["damage_assigner(bears, alice)"]["rule"] == "banding.active_player_divides"
+    assert "has_keyword(hero, banding)" in disappeared
+    [change] = [c for c in data["changed"] if c["predicate"] == "damage_assigner"]
+    assert change["key"] == {"s": "bears"}
+    assert [e["fact"] for e in change["before"]] == ["damage_assigner(bears, alice)"]
+    assert [e["fact"] for e in change["after"]] == ["damage_assigner(bears, bob)"]
+    text = run_cli(capsys, ["audit", "--diff", BANDING, other]).out
+    assert "+ damage_assigner(bears, bob)  <- combat.blocker_damage_divided_by_its_controller [CR 510.1d]" in text
+    assert "- damage_assigner(bears, alice)  <- banding.active_player_divides [CR 702.22k]" in text
+
+
+def test_scenario_and_diff_together_is_a_usage_error(capsys, tmp_path):
+    with pytest.raises(UsageError):
+        run_audit(Engine(), argparse.Namespace(scenario=str(BANDING), diff=[str(BANDING), str(BANDING)]))
+    assert run_cli(capsys, ["audit", BANDING, "--diff", BANDING, BANDING]).code == 2

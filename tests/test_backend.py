@@ -1,0 +1,327 @@
+"""The pyDatalog backend: isolation of states, engines, threads and a user's own pyDatalog database;
+name mangling; stratified negation; aggregates.
+
+pyDatalog keeps ONE database per thread (PYDATALOG.md, pitfalls 7-8). judgelog must nevertheless let two
+states, two engines and two threads ask questions in any interleaving without one seeing the other's facts,
+and must neither disturb nor be disturbed by a user who uses pyDatalog directly.
+"""
+from __future__ import annotations
+
+import threading
+
+import pytest
+from pyDatalog import Logic, pyDatalog
+
+from judgelog import Engine, QueryError, ScenarioError
+
+from paths import TESTS
+
+BACKEND_RULES = str(TESTS / "rules" / "backend_test.dl")
+FLY_RULES = str(TESTS / "rules" / "active_player_flies.dl")
+
+
+def bears_state(engine, **extra):
+    data = {"players": ["alice", "bob"], "objects": {
+        "bear": {"card": "Grizzly Bears", "controller": "alice"},
+        "bear2": {"card": "Grizzly Bears", "controller": "bob", "tapped": True}}}
+    data.update(extra)
+    return engine.state_from_dict(data)
+
+
+def wurm_state(engine):
+    return engine.state_from_dict({"players": ["carol", "dave"], "objects": {
+        "wurm": {"card": "Craw Wurm", "controller": "dave"},
+        "hero": {"card": "Benalish Hero", "controller": "carol", "counters": {"p1p1": 2}}}})
+
+
+def names(answers, var="X"):
+    return sorted(a[var] for a in answers)
+
+
+@pytest.fixture(scope="module")
+def test_engine():
+    return Engine(rules=[BACKEND_RULES])
+
+
+# -- states -------------------------------------------------------------------------------------------
+def test_two_states_interleaved_never_see_each_other(engine):
+    s1, s2 = bears_state(engine), wurm_state(engine)
+    for _ in range(5):
+        assert names(s1.query("creature(X)")) == ["bear", "bear2"]
+        assert names(s2.query("creature(X)")) == ["hero", "wurm"]
+        assert s1.query("player(X)") == [{"X": "alice"}, {"X": "bob"}]
+        assert s2.query("player(X)") == [{"X": "carol"}, {"X": "dave"}]
+        assert s1.holds("tapped(bear2)") and not s2.holds("tapped(_)")
+        assert s2.query("power(hero, N)") == [{"N": 3}]
+        assert s1.query("power(hero, N)") == []
+        assert s1.explain("creature(wurm)") is None
+        assert s2.explain("creature(wurm)") is not None
+
+
+def test_a_derived_state_leaves_the_original_unchanged(engine):
+    s1 = bears_state(engine)
+    s2 = s1.with_facts(s1.facts - {("tapped", "bear2")} | {("tapped", "bear")})
+    for _ in range(3):
+        assert s1.query("tapped(X)") == [{"X": "bear2"}]
+        assert s2.query("tapped(X)") == [{"X": "bear"}]
+    assert s1.query("can_block(B, A)") == s1.query("can_block(B, A)")
+
+
+def test_equal_states_answer_alike(engine):
+    a, b = bears_state(engine), bears_state(engine)
+    assert a == b and a is not b
+    assert a.query("creature(X)") == b.query("creature(X)")
+
+
+# -- engines ------------------------------------------------------------------------------------------
+def test_two_engines_in_one_process():
+    plain = Engine()
+    flying = Engine(rules=[FLY_RULES])
+    assert flying.backend.prefix != plain.backend.prefix
+    p_state, f_state = bears_state(plain), bears_state(flying)
+    for _ in range(3):
+        # alice is active: with the extra rule her bear flies, and only in that engine
+        assert f_state.query("has_keyword(X, flying)") == [{"X": "bear"}]
+        assert p_state.query("has_keyword(X, flying)") == []
+        assert not f_state.holds("can_block(bear2, bear)")  # no matter: bear2 is tapped anyway
+        assert names(p_state.query("creature(X)")) == names(f_state.query("creature(X)")) == ["bear", "bear2"]
+    proof = f_state.explain("has_keyword(bear, flying)")
+    assert "test.active_player_creatures_fly" in {n.rule for n in proof.walk()}
+
+
+def test_an_engine_with_more_rules_knows_more_predicates(test_engine, engine):
+    state = bears_state(test_engine)
+    assert state.query("type(X, T)") == [{"X": "bear", "T": "creature"}, {"X": "bear2", "T": "creature"}]
+    with pytest.raises(QueryError):
+        bears_state(engine).query("type(X, T)")
+    with pytest.raises(ScenarioError) as info:
+        engine.state_from_dict({"players": ["alice"], "facts": ["ward(bear, wurm)"]})
+    assert info.value.diagnostics[0].code == "S101"
+
+
+# -- threads ------------------------------------------------------------------------------------------
+def test_threads_load_and_query_different_states_concurrently(engine, test_engine):
+    barrier = threading.Barrier(4)  # three workers and the main thread
+    errors = []
+    rounds = 15
+
+    def worker(label, make, checks):
+        try:
+            barrier.wait(timeout=30)
+            for i in range(rounds):
+                state = make()  # loading inside the thread, too
+                for query, expected in checks:
+                    got = state.query(query)
+                    if got != expected:
+                        errors.append(f"{label} round {i}: {query} -> {got}, expected {expected}")
+        except Exception as exc:  # noqa: BLE001 - reported by the main thread
+            errors.append(f"{label}: {type(exc).__name__}: {exc}")
+
+    threads = [
+        threading.Thread(target=worker, args=("bears", lambda: bears_state(engine), [
+            ("creature(X)", [{"X": "bear"}, {"X": "bear2"}]),
+            ("tapped(X)", [{"X": "bear2"}]),
+            ("controller(bear, P)", [{"P": "alice"}])])),
+        threading.Thread(target=worker, args=("wurm", lambda: wurm_state(engine), [
+            ("creature(X)", [{"X": "hero"}, {"X": "wurm"}]),
+            ("tapped(X)", []),
+            ("power(hero, N)", [{"N": 3}])])),
+        threading.Thread(target=worker, args=("other engine", lambda: bears_state(test_engine), [
+            ("type(X, creature)", [{"X": "bear"}, {"X": "bear2"}]),
+            ("exit(X)", [{"X": "bear2"}]),
+            ("creature_count(P, N)", [{"P": "alice", "N": 1}, {"P": "bob", "N": 1}])])),
+    ]
+    for t in threads:
+        t.start()
+    # the main thread keeps asking too, interleaved with the workers
+    main_state = wurm_state(engine)
+    barrier.wait(timeout=30)
+    for _ in range(rounds):
+        assert names(main_state.query("creature(X)")) == ["hero", "wurm"]
+    for t in threads:
+        t.join(timeout=120)
+        assert not t.is_alive()
+    assert errors == []
+
+
+def test_a_fresh_thread_needs_no_setup(engine):
+    """pyDatalog fails in a thread that never called Logic() (pitfall 8); judgelog sets it up itself."""
+    result = {}
+
+    def worker():
+        try:
+            result["answers"] = bears_state(engine).query("creature(X)")
+        except Exception as exc:  # noqa: BLE001
+            result["error"] = repr(exc)
+
+    t = threading.Thread(target=worker)
+    t.start()
+    t.join(timeout=60)
+    assert result == {"answers": [{"X": "bear"}, {"X": "bear2"}]}
+
+
+# -- a user's own pyDatalog in the same thread ------------------------------------------------------------
+def _user_rows(query):
+    try:
+        answer = pyDatalog.ask(query)
+    except AttributeError as exc:  # pyDatalog: "Predicate without definition"
+        assert "without definition" in str(exc)
+        return []
+    return sorted(answer.answers) if answer is not None else []
+
+
+def test_user_pydatalog_and_judgelog_do_not_disturb_each_other(engine):
+    state = bears_state(engine)
+    before = state.query("creature(X)")
+    pyDatalog.clear()  # the user's own, fresh database (Logic())
+    pyDatalog.assert_fact("creature", "dragon")  # same name as a judgelog predicate, unmangled
+    pyDatalog.assert_fact("tapped", "dragon")
+    pyDatalog.load("flier(X) <= creature(X) & ~tapped(X)")
+    assert _user_rows("creature(X)") == [("dragon",)]
+    # judgelog does not see the user's facts...
+    assert state.query("creature(X)") == before
+    assert state.query("tapped(X)") == [{"X": "bear2"}]
+    # ...and leaves the user's database in place
+    assert _user_rows("creature(X)") == [("dragon",)]
+    assert _user_rows("tapped(X)") == [("dragon",)]
+    pyDatalog.assert_fact("creature", "roc")
+    assert _user_rows("flier(X)") == [("roc",)]
+    # interleave once more: a new state, then the user again
+    assert names(wurm_state(engine).query("creature(X)")) == ["hero", "wurm"]
+    assert _user_rows("creature(X)") == [("dragon",), ("roc",)]
+    # the user resets their database: judgelog keeps its own
+    pyDatalog.clear()
+    assert state.query("creature(X)") == before
+    assert _user_rows("creature(X)") == []
+
+
+def test_user_pydatalog_after_judgelog_in_a_fresh_thread(engine):
+    """judgelog is the first to use pyDatalog in a thread; the user starts afterwards, both ways."""
+    result = {}
+
+    def worker():
+        try:
+            state = bears_state(engine)
+            first = state.query("creature(X)")
+            pyDatalog.assert_fact("dragon", "smaug")  # without Logic(): the thread's current database
+            result["judgelog"] = state.query("creature(X)") == first
+            result["user"] = _user_rows("dragon(X)")
+            # ...which is not judgelog's: its database holds only judgelog's (prefixed) predicates
+            from judgelog import backend
+            result["separate"] = backend._TL.logic is not Logic.tl.logic and not any(
+                name.startswith("dragon") for name in backend._TL.logic.Db)
+            pyDatalog.clear()
+            pyDatalog.assert_fact("creature", "roc")
+            result["after_clear"] = state.query("creature(X)") == first and \
+                wurm_state(engine).query("creature(X)") == [{"X": "hero"}, {"X": "wurm"}]
+            result["user_after"] = _user_rows("creature(X)")
+        except Exception as exc:  # noqa: BLE001
+            result["error"] = repr(exc)
+
+    t = threading.Thread(target=worker)
+    t.start()
+    t.join(timeout=60)
+    assert result == {"judgelog": True, "user": [("smaug",)], "separate": True, "after_clear": True,
+                      "user_after": [("roc",)]}
+
+
+def test_user_logic_handle_is_restored(engine):
+    Logic()
+    pyDatalog.assert_fact("mine", 1)
+    handle = Logic(True)
+    bears_state(engine).query("creature(X)")
+    assert Logic(True) is handle
+    assert _user_rows("mine(X)") == [(1,)]
+
+
+# -- mangling -------------------------------------------------------------------------------------------
+def test_predicates_named_after_python_builtins(test_engine):
+    """type, id, exit and next would be *called* by raw pyDatalog (pitfall 2); judgelog mangles them."""
+    state = bears_state(test_engine)
+    assert state.query("type(bear, T)") == [{"T": "creature"}]
+    assert state.query("id(X, N)") == [{"X": "bear", "N": 2}, {"X": "bear2", "N": 2}]
+    assert state.query("exit(X)") == [{"X": "bear2"}]  # no SystemExit
+    assert state.query("next(A, B)") == [{"A": "alice", "B": "bob"}]
+    proof = state.explain("exit(bear2)")
+    assert proof.rule == "test.exit"
+
+
+def test_anonymous_variables_are_independent(engine):
+    """``_`` is a fresh variable each time (raw pyDatalog would unify both, pitfall 3)."""
+    state = bears_state(engine)
+    assert names(state.query("controller(X, _), controller(_, alice)")) == ["bear", "bear2"]
+
+
+# -- negation -------------------------------------------------------------------------------------------
+def _ward_state(engine):
+    return engine.state_from_dict({"players": ["alice", "bob"], "objects": {
+        "bear": {"card": "Grizzly Bears", "controller": "alice"},
+        "wurm": {"card": "Craw Wurm", "controller": "alice"},
+        "spider": {"name": "Spider", "types": ["creature"], "power": 1, "toughness": 4, "keywords": ["reach"],
+                   "controller": "bob"}},
+        "facts": ["ward(bear, wurm)"]})
+
+
+def test_stratified_negation_over_derived_predicates(test_engine):
+    state = _ward_state(test_engine)
+    # warded has two rules: a ward fact (bear) and reach (spider)
+    assert names(state.query("warded(X)")) == ["bear", "spider"]
+    assert names(state.query("exposed(X)")) == ["wurm"]
+    # the same rule with `not` written first: evaluated after the binding atom (pitfall 5)
+    assert names(state.query("exposed_late(X)")) == ["wurm"]
+    # a second stratum: not exposed
+    assert names(state.query("safe(X)")) == ["bear", "spider"]
+    # negation in a query, also written first
+    assert names(state.query("not warded(X), creature(X)")) == ["wurm"]
+    proof = state.explain("exposed(wurm)")
+    assert [p.kind for p in proof.premises] == ["rule", "absent"]
+    assert proof.premises[1].atom == "warded(wurm)"
+
+
+def test_negation_follows_the_state(test_engine):
+    state = _ward_state(test_engine)
+    later = state.with_facts(state.facts - {("ward", "bear", "wurm")})
+    assert names(later.query("exposed(X)")) == ["bear", "wurm"]
+    assert names(state.query("exposed(X)")) == ["wurm"]
+
+
+# -- aggregates -----------------------------------------------------------------------------------------
+def test_power_sums_two_pt_modifier_sources(test_engine):
+    state = test_engine.state_from_dict({"players": ["alice", "bob"], "objects": {
+        "bear": {"card": "Grizzly Bears", "controller": "alice"},
+        "wurm": {"card": "Craw Wurm", "controller": "bob"}},
+        "facts": ["anthem(bear, crusade, 1, 1)", "anthem(bear, glorious_anthem, 1, 1)"]})
+    # two sources of +1/+1 each (the same amounts): both count
+    assert state.query("power_bonus(bear, N)") == [{"N": 2}]
+    assert state.query("power(bear, N), toughness(bear, T)") == [{"N": 4, "T": 4}]
+    assert state.query("power(wurm, N)") == [{"N": 6}]
+    assert state.query("power_bonus(wurm, N)") == []  # an empty group gives no row
+    proof = state.explain("power_bonus(bear, 2)")
+    assert proof.kind == "aggregate" and proof.rule == "objects.power_bonus"
+
+
+def test_count_sum_min_max(test_engine):
+    state = test_engine.state_from_dict({"players": ["alice", "bob", "carol"], "objects": {
+        "bear": {"card": "Grizzly Bears", "controller": "alice"},
+        "bear2": {"card": "Grizzly Bears", "controller": "alice"},
+        "wurm": {"card": "Craw Wurm", "controller": "alice"},
+        "hero": {"card": "Benalish Hero", "controller": "bob"},
+        "forest": {"name": "Forest", "types": ["land"], "subtypes": ["forest"], "controller": "carol"}}})
+    assert state.query("creature_count(P, N)") == [{"P": "alice", "N": 3}, {"P": "bob", "N": 1}]
+    # two creatures of equal power are both summed (no de-duplication on the value)
+    assert state.query("total_power(P, N)") == [{"P": "alice", "N": 10}, {"P": "bob", "N": 1}]
+    assert state.query("weakest(P, N)") == [{"P": "alice", "N": 2}, {"P": "bob", "N": 1}]
+    assert state.query("strongest(P, N)") == [{"P": "alice", "N": 6}, {"P": "bob", "N": 1}]
+    # carol controls no creature: no row at all, not 0
+    assert state.query("creature_count(carol, N)") == []
+    assert state.query("total_power(carol, N)") == []
+
+
+def test_aggregates_follow_the_state(test_engine):
+    state = test_engine.state_from_dict({"players": ["alice"], "objects": {
+        "bear": {"card": "Grizzly Bears", "controller": "alice"}}})
+    bigger = state.with_facts(state.facts | {("anthem", "bear", "crusade", 3, 0)})
+    for _ in range(2):
+        assert state.query("total_power(alice, N)") == [{"N": 2}]
+        assert bigger.query("total_power(alice, N)") == [{"N": 5}]
+        assert bigger.query("strongest(alice, N), weakest(alice, M)") == [{"N": 5, "M": 5}]

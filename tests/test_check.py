@@ -1,0 +1,277 @@
+"""``judgelog check``: every broken file in tests/broken_rules/ is reported with ``file:line:col:
+severity[CODE]``, its source line, a caret under the column and a hint; the shipped library checks clean.
+
+Each broken file holds one kind of problem (``many_errors.dl`` several, to show that all are reported).
+The files are self-contained, so most runs use ``--no-library``; one test repeats every file with the
+library loaded to show that the library adds nothing.
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from judgelog.analysis import analyze
+from judgelog.errors import RuleError
+from judgelog.library import load_program
+from judgelog.parser import parse_file, parse_text
+
+from helpers import run_cli
+from paths import ROOT
+
+BROKEN = "tests/broken_rules"
+
+# file -> the diagnostics `judgelog check --no-library FILE` must print: (line, col, severity, code),
+# plus a piece of each message; all are errors, so the exit code is 1.
+EXPECTED = {
+    "syntax_missing_paren.dl": [(7, 10, "error", "E001", "expected ',' or ')', found ':-'")],
+    "undeclared_typo.dl": [(7, 15, "error", "E002", "undeclared predicate 'gaurds'")],
+    "arity_mismatch.dl": [(7, 15, "error", "E003", "guards takes 2 argument(s), given 3")],
+    "unsafe_head.dl": [(7, 13, "error", "E004", "unsafe variable P in the head of assigner")],
+    "unsafe_negation.dl": [(8, 34, "error", "E004", "unsafe variable B in a negated atom")],
+    "unsafe_comparison.dl": [(7, 32, "error", "E004", "unsafe variable M in a comparison")],
+    "negation_cycle.dl": [(8, 15, "error", "E005", "negation cycle: p -> not q -> not p (not stratifiable)")],
+    "duplicate_name.dl": [(12, 1, "error", "E006", "duplicate rule name 'broken.evasive'")],
+    "conflicting_decl.dl": [(3, 7, "error", "E009", "predicate 'strength' is declared twice, differently")],
+    "include_missing.dl": [(2, 1, "error", "E010", "included file not found: tests/broken_rules/no_such_file.dl")],
+    "type_error.dl": [(8, 47, "error", "E013", "argument 'n' of strength is an integer, given 'three'")],
+    "aggregate_misuse.dl": [(8, 36, "error", "E014", "aggregate count(...) outside a rule head"),
+                            (12, 19, "error", "E014", "a rule head may hold at most one aggregate")],
+    "many_errors.dl": [
+        (9, 12, "error", "E002", "undeclared predicate 'chrager'"),
+        (13, 23, "error", "E001", "expected '.' at the end of the rule, found 'stops'"),
+        (17, 1, "error", "E006", "duplicate rule name 'broken.free'"),
+        (17, 12, "error", "E003", "charger takes 1 argument(s), given 2"),
+        (21, 42, "error", "E004", "unsafe variable M in a comparison"),
+        (25, 6, "error", "E004", "unsafe variable B in the head of free"),
+        (25, 34, "error", "E004", "unsafe variable C in a negated atom"),
+    ],
+}
+
+# files whose only findings are warnings: exit code 0
+WARNINGS = {
+    "missing_annotations.dl": [(6, 1, "warning", "E007", "rule has no @name"),
+                               (6, 1, "warning", "E008", "rule cites no Comprehensive Rules number")],
+    "derives_input.dl": [(7, 1, "warning", "E012", "'tapped_now' is an input predicate but a rule derives it")],
+}
+
+HINTS = {
+    "undeclared_typo.dl": "hint: did you mean 'guards'?",
+    "arity_mismatch.dl": "hint: declared at tests/broken_rules/arity_mismatch.dl:2:7: guards(b: object, a: object)",
+    "unsafe_negation.dl": "hint: bind B in a positive atom of the body, or write _ if you mean 'any value'",
+    "duplicate_name.dl": "hint: first used at tests/broken_rules/duplicate_name.dl:8:1; @name must be unique",
+    "syntax_missing_paren.dl": "hint: close the argument list of sentry(...) with ')'",
+    "conflicting_decl.dl": "hint: first declared at tests/broken_rules/conflicting_decl.dl:2:7",
+}
+
+
+@pytest.fixture(autouse=True)
+def _at_root(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def _blocks(err: str):
+    """Split stderr into diagnostic blocks: (header, [following lines])."""
+    blocks = []
+    for line in err.splitlines():
+        if line.startswith(BROKEN) or (line and not line.startswith(" ") and "[E" in line):
+            blocks.append((line, []))
+        elif blocks:
+            blocks[-1][1].append(line)
+    return blocks
+
+
+def _assert_rendered(err: str, path: str) -> None:
+    """Every diagnostic shows its source line, a caret under its column and a hint."""
+    blocks = _blocks(err)
+    assert blocks, err
+    for header, rest in blocks:
+        file, line, col = header.split(":")[:3]
+        source = (ROOT / file).read_text(encoding="utf-8").splitlines()[int(line) - 1]
+        assert rest[0] == "    " + source, (header, rest)
+        assert rest[1] == "    " + " " * (int(col) - 1) + "^", (header, rest)
+        assert any(r.startswith("  hint: ") for r in rest), f"no hint for {header}"
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_broken_file_reports_every_error_with_location(capsys, name):
+    path = f"{BROKEN}/{name}"
+    run = run_cli(capsys, ["check", "--no-library", path])
+    assert run.code == 1, run
+    want = [(path, line, col, sev, code) for line, col, sev, code, _ in EXPECTED[name]]
+    assert run.diagnostics() == want, run.err
+    for line, col, sev, code, message in EXPECTED[name]:
+        assert f"{path}:{line}:{col}: {sev}[{code}]: {message}" in run.err
+    _assert_rendered(run.err, path)
+    n = len(EXPECTED[name])
+    assert run.out.startswith(f"{n} error(s), 0 warning(s)"), run.out
+    if name in HINTS:
+        assert HINTS[name] in run.err
+
+
+@pytest.mark.parametrize("name", sorted(WARNINGS))
+def test_warnings_only_exit_zero(capsys, name):
+    path = f"{BROKEN}/{name}"
+    run = run_cli(capsys, ["check", "--no-library", path])
+    assert run.code == 0, run
+    want = [(path, line, col, sev, code) for line, col, sev, code, _ in WARNINGS[name]]
+    assert run.diagnostics() == want, run.err
+    for line, col, sev, code, message in WARNINGS[name]:
+        assert f"{path}:{line}:{col}: {sev}[{code}]: {message}" in run.err
+    _assert_rendered(run.err, path)
+    assert run.out.startswith(f"0 error(s), {len(WARNINGS[name])} warning(s)")
+
+
+def test_include_loop_between_two_files_in_a_subfolder(capsys):
+    folder = f"{BROKEN}/include_loop"
+    chain = f"{folder}/first.dl -> {folder}/second.dl -> {folder}/first.dl"
+    for target in (folder, f"{folder}/first.dl"):
+        run = run_cli(capsys, ["check", "--no-library", target])
+        assert run.code == 1, run
+        assert run.diagnostics() == [(f"{folder}/second.dl", 4, 1, "error", "E011")], run.err
+        assert f"{folder}/second.dl:4:1: error[E011]: include loop: {chain}" in run.err
+        _assert_rendered(run.err, folder)
+    # entering the loop from the other file reports it at the other .include
+    run = run_cli(capsys, ["check", "--no-library", f"{folder}/second.dl"])
+    assert run.code == 1
+    assert run.diagnostics() == [(f"{folder}/first.dl", 2, 1, "error", "E011")], run.err
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_same_findings_with_the_library_loaded(capsys, name):
+    path = f"{BROKEN}/{name}"
+    run = run_cli(capsys, ["check", path])
+    assert run.code == 1
+    want = [(path, line, col, sev, code) for line, col, sev, code, _ in EXPECTED[name]]
+    assert run.diagnostics() == want, run.err
+
+
+def test_many_errors_are_all_reported_in_json(capsys):
+    path = f"{BROKEN}/many_errors.dl"
+    run = run_cli(capsys, ["check", "--no-library", "--format", "json", path])
+    assert run.code == 1
+    data = run.json()
+    assert data["errors"] == 7 and data["warnings"] == 0
+    got = sorted((d["line"], d["col"], d["code"]) for d in data["diagnostics"])
+    assert got == sorted((line, col, code) for line, col, _, code, _ in EXPECTED["many_errors.dl"])
+    assert all(d["file"] == path and d["severity"] == "error" for d in data["diagnostics"])
+
+
+def test_several_files_in_one_run_report_everything(capsys):
+    names = ["undeclared_typo.dl", "negation_cycle.dl"]
+    run = run_cli(capsys, ["check", "--no-library"] + [f"{BROKEN}/{n}" for n in names])
+    assert run.code == 1
+    codes = [d[4] for d in run.diagnostics()]
+    assert codes == ["E005", "E002"]  # sorted by file name
+    assert run.out.startswith("2 error(s)")
+
+
+def test_missing_path_is_e010(capsys):
+    run = run_cli(capsys, ["check", "--no-library", f"{BROKEN}/does_not_exist.dl"])
+    assert run.code == 1
+    assert run.diagnostics() == [(f"{BROKEN}/does_not_exist.dl", 1, 1, "error", "E010")]
+    assert "no such rule file or folder" in run.err
+
+
+# -- the shipped library --------------------------------------------------------------------------------
+def test_shipped_library_checks_clean(capsys):
+    run = run_cli(capsys, ["check", "rules"])
+    assert run.code == 0, run.err
+    assert run.out.startswith("0 error(s), 0 warning(s)"), run.out
+    assert run.err == ""
+
+
+def test_check_without_paths_checks_the_library(capsys):
+    run = run_cli(capsys, ["check"])
+    assert run.code == 0, run.err
+    assert run.out.startswith("0 error(s), 0 warning(s)")
+
+
+def test_check_as_a_subprocess():
+    """The real command line, in a child process: exit code and streams."""
+    proc = subprocess.run([sys.executable, "-m", "judgelog.cli", "check", "--no-library",
+                           f"{BROKEN}/negation_cycle.dl"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1
+    assert f"{BROKEN}/negation_cycle.dl:8:15: error[E005]:" in proc.stderr
+    assert proc.stdout.startswith("1 error(s), 0 warning(s)")
+    proc = subprocess.run([sys.executable, "-m", "judgelog.cli", "check", "rules"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "0 error(s), 0 warning(s)" in proc.stdout
+
+
+# -- @name / @cr: a warning outside the library, an error inside it ----------------------------------------
+def test_missing_annotations_are_errors_when_required():
+    rule_file = parse_file(f"{BROKEN}/missing_annotations.dl")
+    _, diags = analyze([rule_file], require_annotations=True)
+    assert [(d.code, d.severity, d.span.line, d.span.col) for d in diags] == [
+        ("E007", "error", 6, 1), ("E008", "error", 6, 1)]
+    _, diags = analyze([rule_file], require_annotations=False)
+    assert [(d.code, d.severity) for d in diags] == [("E007", "warning"), ("E008", "warning")]
+
+
+def test_facts_need_no_annotations():
+    rule_file = parse_text('.decl p(x: atom) "{x}"\np(a).\np(b).\n', "facts.dl")
+    _, diags = analyze([rule_file], require_annotations=True)
+    assert diags == []
+
+
+def test_strict_annotations_makes_user_files_strict():
+    result = load_program([f"{BROKEN}/missing_annotations.dl"], include_library=False, strict_annotations=True)
+    assert [(d.code, d.severity) for d in result.diagnostics] == [("E007", "error"), ("E008", "error")]
+    with pytest.raises(RuleError):
+        result.raise_for_errors()
+    result = load_program([f"{BROKEN}/missing_annotations.dl"], include_library=False)
+    assert result.errors == []
+
+
+def test_missing_annotations_in_a_checked_library_folder_are_errors(tmp_path, capsys):
+    """``judgelog check`` of a folder laid out like the library checks it as the library: strictly."""
+    lib = tmp_path / "rules"
+    shutil.copytree(ROOT / "rules", lib)
+    shutil.copy(ROOT / BROKEN / "missing_annotations.dl", lib / "keywords" / "unannotated.dl")
+    run = run_cli(capsys, ["check", lib])
+    assert run.code == 1
+    where = f"{lib}/keywords/unannotated.dl:6:1"
+    assert run.diagnostics() == [(f"{lib}/keywords/unannotated.dl", 6, 1, "error", "E007"),
+                                 (f"{lib}/keywords/unannotated.dl", 6, 1, "error", "E008")]
+    assert f"{where}: error[E007]: rule has no @name" in run.err
+    assert run.out.startswith("2 error(s), 0 warning(s)")
+
+
+def test_missing_annotations_inside_the_library_folder_are_errors(tmp_path, monkeypatch, capsys):
+    """A file placed in the installed library folder must carry @name and @cr (here: a copy of it)."""
+    import judgelog.library as library
+
+    lib = tmp_path / "rules"
+    shutil.copytree(ROOT / "rules", lib)
+    shutil.copy(ROOT / BROKEN / "missing_annotations.dl", lib / "keywords" / "unannotated.dl")
+    monkeypatch.setattr(library, "rules_dir", lambda: lib)
+    result = load_program([], include_library=True)
+    bad = [(d.code, d.severity, d.span.file, d.span.line) for d in result.diagnostics]
+    assert ("E007", "error", "rules/keywords/unannotated.dl", 6) in bad
+    assert ("E008", "error", "rules/keywords/unannotated.dl", 6) in bad
+    run = run_cli(capsys, ["check"])
+    assert run.code == 1
+    assert "rules/keywords/unannotated.dl:6:1: error[E007]: rule has no @name" in run.err
+    assert "rules/keywords/unannotated.dl:6:1: error[E008]: rule cites no Comprehensive Rules number" in run.err
+
+
+# -- broken rules elsewhere: Engine and the other verbs ------------------------------------------------------
+def test_engine_refuses_broken_rules_listing_every_error():
+    from judgelog import Engine
+
+    with pytest.raises(RuleError) as info:
+        Engine(rules=[f"{BROKEN}/many_errors.dl"], include_library=False)
+    codes = sorted(d.code for d in info.value.diagnostics)
+    assert codes == sorted(code for _, _, _, code, _ in EXPECTED["many_errors.dl"])
+
+
+def test_query_with_broken_rules_is_a_load_error(capsys):
+    run = run_cli(capsys, ["query", "--rules", f"{BROKEN}/negation_cycle.dl",
+                           "facts/scenarios/banding_blocked_by_one.yaml", "creature(X)"])
+    assert run.code == 3
+    assert f"{BROKEN}/negation_cycle.dl:8:15: error[E005]" in run.err
+    assert "Traceback" not in run.err

@@ -1,0 +1,288 @@
+"""Proofs (``explain``) and refutations (``why_not``).
+
+A proof names, at every derived node, the rule's @name, its CR numbers and its file:line; its leaves are
+scenario facts pointing at the line of the scenario file they came from, rule-file facts, comparisons and
+``[absent]`` negations; for a functional predicate it also lists the default the answer displaced. A
+property test checks on random combat scenarios that every premise of every proof holds in its state.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from judgelog.ast import format_value
+
+from helpers import run_cli
+from paths import ROOT, SCENARIOS
+
+SCENARIO = SCENARIOS / "banding_blocked_by_one.yaml"
+LINES = SCENARIO.read_text(encoding="utf-8").splitlines()
+
+
+def line_of(text: str) -> int:
+    """1-based number of the only line of the scenario file that starts with ``text`` (after indent)."""
+    found = [i + 1 for i, line in enumerate(LINES) if line.strip().startswith(text)]
+    assert len(found) == 1, (text, found)
+    return found[0]
+
+
+@pytest.fixture(scope="module")
+def state(engine):
+    return engine.load(str(SCENARIO))
+
+
+@pytest.fixture(scope="module")
+def proof(state):
+    result = state.explain("damage_assigner(bears, alice)")
+    assert result is not None
+    return result
+
+
+def _rule_text_at(span) -> str:
+    return (ROOT / span.file).read_text(encoding="utf-8").splitlines()[span.line - 1]
+
+
+def test_root_is_the_banding_rule(proof):
+    assert proof.kind == "rule"
+    assert proof.atom == "damage_assigner(bears, alice)"
+    assert proof.rule == "banding.active_player_divides"
+    assert "702.22k" in proof.cites
+    assert proof.rule_obj.span.short() == "rules/keywords/banding.dl:" + str(proof.rule_obj.span.line)
+    assert "702.22k" in proof.all_cites()
+
+
+def test_every_derived_node_names_rule_cr_and_location(proof):
+    text = proof.to_text()
+    derived = [n for n in proof.walk() if n.kind == "rule"]
+    assert len(derived) >= 5
+    for node in derived:
+        rule = node.rule_obj
+        assert node.rule and "." in node.rule, node
+        assert node.cites, f"{node.rule} cites nothing"
+        assert rule.span.file.startswith("rules/") and rule.span.file.endswith(".dl")
+        # file:line points at the rule's head in the rule file
+        assert _rule_text_at(rule.span).startswith(rule.head.pred + "("), (rule.span, node.rule)
+        header = f"{node.atom}  <- {node.rule} [CR {', '.join(node.cites)}] {rule.span.short()}"
+        assert header in text
+        assert node.sentence  # the .decl sentence, filled in
+        assert node.premises
+
+
+def test_leaves_point_at_lines_of_the_scenario(proof):
+    leaves = {n.atom: n for n in proof.walk() if n.kind == "fact"}
+    expected = {
+        "blocking(bears, hero)": line_of("blockers:"),
+        "attacking(hero, bob)": line_of("attackers:"),
+        "permanent(hero)": line_of("hero:"),
+        "printed_keyword(hero, banding)": line_of("hero:"),
+        "active_player(alice)": line_of("active:"),
+    }
+    # the lines, read off the file text: the object lines come after players/active, combat after objects
+    assert expected["active_player(alice)"] < expected["permanent(hero)"] < expected["attacking(hero, bob)"] \
+        < expected["blocking(bears, hero)"]
+    assert LINES[expected["blocking(bears, hero)"] - 1].strip() == "blockers: {bears: [hero]}"
+    text = proof.to_text()
+    for atom, line in expected.items():
+        node = leaves[atom]
+        assert node.origin.file == str(SCENARIO)
+        assert node.origin.line == line, (atom, node.origin)
+        assert f"{atom}  [fact] {SCENARIO}:{line}" in text
+    for node in leaves.values():  # every scenario leaf: the line names the fact's first argument
+        assert node.origin.file == str(SCENARIO)
+        assert node.fact[1] in LINES[node.origin.line - 1], node
+
+
+def test_negations_are_absent_leaves(proof, state):
+    absent = [n for n in proof.walk() if n.kind == "absent"]
+    assert absent
+    assert "keyword_removed(hero, banding)" in {n.atom for n in absent}
+    assert "not keyword_removed(hero, banding)  [absent]" in proof.to_text()
+    for node in absent:
+        assert not node.premises
+        assert not state.holds(node.atom)
+
+
+def test_the_displaced_default_is_listed(proof):
+    assert len(proof.displaced) == 1
+    displaced = proof.displaced[0]
+    assert displaced.rule.name == "combat.blocker_damage_divided_by_its_controller"
+    assert "510.1d" in displaced.rule.cites
+    assert displaced.would_give == "damage_assigner(bears, bob)"
+    assert displaced.blocked_by.atom == "blocker_division_overridden(bears)"
+    text = proof.to_text()
+    assert ("displaces combat.blocker_damage_divided_by_its_controller [CR 510.1d] "
+            f"rules/core/combat.dl:{displaced.rule.span.line}, which would give damage_assigner(bears, bob)") in text
+    data = proof.to_dict()
+    assert data["displaces"][0]["rule"] == "combat.blocker_damage_divided_by_its_controller"
+    assert "510.1d" in data["displaces"][0]["cites"]
+
+
+def test_to_dict_is_json_and_mirrors_the_tree(proof):
+    data = json.loads(json.dumps(proof.to_dict()))
+    assert data["atom"] == "damage_assigner(bears, alice)"
+    assert data["rule"] == "banding.active_player_divides" and "702.22k" in data["cites"]
+    assert data["at"].startswith("rules/keywords/banding.dl:")
+    assert data["bindings"] == {"B": "bears", "P": "alice"}
+
+    def leaves(node):
+        if "premises" not in node:
+            yield node
+        for p in node.get("premises", []):
+            yield from leaves(p)
+
+    kinds = {leaf["kind"] for leaf in leaves(data)}
+    assert kinds <= {"fact", "absent", "comparison"}
+    blockers = line_of("blockers:")
+    assert any(leaf["kind"] == "fact" and leaf["at"] == f"{SCENARIO}:{blockers}" for leaf in leaves(data))
+
+
+def test_comparisons_are_leaves(state):
+    proof = state.explain("band_mate(hero, wurm)")
+    assert [p.kind for p in proof.premises][-1] == "comparison"
+    assert proof.premises[-1].atom == "hero != wurm"
+
+
+def test_explain_of_a_false_atom_is_none(state):
+    assert state.explain("damage_assigner(bears, bob)") is None
+
+
+def test_why_not_lists_failing_literals(state):
+    reasons = {r.rule.name: r for r in state.why_not("damage_assigner(bears, bob)")}
+    default = reasons["combat.blocker_damage_divided_by_its_controller"]
+    assert "510.1d" in default.rule.cites
+    assert default.literals == (("blocking(bears, _)", True), ("controller(bears, bob)", True),
+                                ("not blocker_division_overridden(bears)", False))
+    banding = reasons["banding.active_player_divides"]
+    assert dict(banding.literals) == {"blocker_division_overridden(bears)": True, "active_player(bob)": False}
+    for reason in reasons.values():  # the atom does not hold: every rule has a failing literal
+        assert any(not ok for _, ok in reason.literals), reason
+    assert default.to_dict()["literals"][2] == {"literal": "not blocker_division_overridden(bears)",
+                                                "holds": False}
+
+
+def test_explain_and_why_not_on_the_command_line(capsys):
+    run = run_cli(capsys, ["explain", SCENARIO, "damage_assigner(bears, alice)"])
+    assert run.code == 0, run.err
+    assert run.out.startswith("damage_assigner(bears, alice)  <- banding.active_player_divides [CR 702.22k")
+    assert f"blocking(bears, hero)  [fact] {SCENARIO}:{line_of('blockers:')}" in run.out
+    run = run_cli(capsys, ["explain", SCENARIO, "damage_assigner(bears, alice)", "--format", "json"])
+    data = run.json()
+    assert data["holds"] is True and data["proof"]["rule"] == "banding.active_player_divides"
+    run = run_cli(capsys, ["explain", SCENARIO, "damage_assigner(bears, bob)"])
+    assert run.code == 1
+    assert run.out.startswith("damage_assigner(bears, bob) does not hold.")
+    assert "  FAILS  not blocker_division_overridden(bears)" in run.out
+    run = run_cli(capsys, ["explain", SCENARIO, "damage_assigner(bears, alice)", "--why-not"])
+    assert run.code == 0
+    assert run.out.startswith("damage_assigner(bears, alice) holds.")
+    run = run_cli(capsys, ["explain", SCENARIO, "damage_assigner(bears, P)"])
+    assert run.code == 2  # not a ground atom: a usage error
+    assert "explain needs a ground atom" in run.err
+
+
+def test_old_cr_numbers_in_cites(state):
+    from judgelog.cr import any_cites
+
+    proof = state.explain("damage_assigner(bears, alice)")
+    assert any_cites("702.19k", proof.all_cites())  # the seeds' number for 702.22k
+
+
+# -- property: every premise of every proof holds ------------------------------------------------------
+KEYWORDS = ["banding", "flying", "reach", "trample"]
+PREDICATES = ["damage_assigner", "blocked_by", "damage_recipient", "can_block"]
+
+
+@st.composite
+def combat_scenarios(draw):
+    """A small, schema-valid combat: alice attacks bob (or bob's planeswalker) with bands and blocks."""
+    objects = {}
+
+    def creature(controller):
+        return {"name": "Test Creature", "types": ["creature"], "controller": controller,
+                "power": draw(st.integers(0, 4)), "toughness": draw(st.integers(1, 4)),
+                "keywords": draw(st.lists(st.sampled_from(KEYWORDS), unique=True, max_size=3)),
+                "tapped": draw(st.booleans())}
+
+    ours = [f"a{i}" for i in range(draw(st.integers(2, 4)))]
+    theirs = [f"d{i}" for i in range(draw(st.integers(1, 3)))]
+    for oid in ours:
+        objects[oid] = creature("alice")
+    for oid in theirs:
+        objects[oid] = creature("bob")
+    targets = ["bob"]
+    if draw(st.booleans()):
+        objects["jace"] = {"name": "Jace", "types": ["planeswalker"], "controller": "bob",
+                           "counters": {"loyalty": 3}}
+        targets.append("jace")
+    attackers = ours[:draw(st.integers(1, len(ours)))]
+    combat = {"attackers": {a: draw(st.sampled_from(targets)) for a in attackers}}
+    groups = {}
+    for a in attackers:
+        group = draw(st.sampled_from([0, 1, None]))
+        if group is not None:
+            groups.setdefault(group, []).append(a)
+    bands = [members for _, members in sorted(groups.items()) if len(members) >= 2]
+    if bands:
+        combat["bands"] = bands
+    blockers = {}
+    for b in theirs:
+        blocked = draw(st.lists(st.sampled_from(attackers), unique=True, max_size=2))
+        if blocked:
+            blockers[b] = blocked
+    if blockers:
+        combat["blockers"] = blockers
+    return {"players": ["alice", "bob"], "active": "alice", "objects": objects, "combat": combat}
+
+
+def _atom(fact) -> str:
+    return f"{fact[0]}({', '.join(format_value(v) for v in fact[1:])})"
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(data=combat_scenarios())
+def test_every_premise_of_every_proof_holds(engine, data):
+    state = engine.state_from_dict(data)
+    rule_facts = {(r.head.pred,) + tuple(a.value for a in r.head.args)
+                  for r in engine.program.rules if r.is_fact}
+    holds = {}
+
+    def true(atom: str) -> bool:
+        if atom not in holds:
+            holds[atom] = state.holds(atom)
+        return holds[atom]
+
+    checked = 0
+    for pred in PREDICATES:
+        for fact in state.derived(pred):
+            proof = state.explain(_atom(fact))
+            assert proof is not None, f"{_atom(fact)} is derived but has no proof"
+            assert proof.fact == fact and proof.kind == "rule"
+            for node in proof.walk():
+                checked += 1
+                if node.kind == "fact":
+                    assert node.fact in state.facts or node.fact in rule_facts, node
+                    if node.fact in state.facts:
+                        assert node.rule_obj is None
+                elif node.kind in ("rule", "aggregate"):
+                    assert node.rule_obj is not None and node.cites, node
+                    assert true(node.atom), f"{node.atom} is a premise but does not hold"
+                elif node.kind == "absent":
+                    assert not true(node.atom), f"not {node.atom} is a premise but {node.atom} holds"
+                elif node.kind == "comparison":
+                    assert true(node.atom), f"comparison {node.atom} is false"
+                else:
+                    pytest.fail(f"unexpected proof node kind {node.kind}: {node}")
+            for displaced in proof.displaced:
+                assert true(displaced.blocked_by.atom)
+                assert not true(displaced.would_give) or displaced.would_give == proof.atom
+    assert checked or not any(state.derived(p) for p in PREDICATES)
+    # an answer that does not hold has no proof, and why_not finds a failing literal in every rule
+    for atom in ("damage_assigner(a0, bob)", "damage_assigner(d0, alice)"):
+        if not true(atom):
+            assert state.explain(atom) is None
+            for reason in state.why_not(atom):
+                assert any(not ok for _, ok in reason.literals), reason
