@@ -27,6 +27,7 @@ from pyDatalog import Logic as _Logic
 
 from .analysis import Program, bound_after, order_body
 from .ast import Aggregate, Atom, BinOp, Comparison, Const, Negation, Rule, Var, literal_vars, term_vars
+from .errors import QueryError
 
 __all__ = ["Backend", "Fact", "quiet_gc"]
 
@@ -217,6 +218,9 @@ class Backend:
         _E.assert_(clause)
         try:
             result = head.ask()
+        except TypeError as exc:  # pyDatalog compares a word with a number
+            raise QueryError(f"a comparison mixes numbers and words ({exc})",
+                             hint="compare numbers with numbers; check the arguments given") from None
         finally:
             _E.retract(clause)
             _E.remove(_E.Pred(qname, len(names)))

@@ -77,12 +77,25 @@ class Event:
                 "rule": self.rule, "cites": list(self.cites)}
 
 
+class _LoggedSet(set):
+    """A set that remembers what was added to it (so the runtime knows which rule made which fact)."""
+
+    def __init__(self, items=()):
+        super().__init__(items)
+        self.log: List[tuple] = []
+
+    def add(self, item) -> None:
+        if item not in self:
+            self.log.append(item)
+        super().add(item)
+
+
 class Change:
     """A mutable working copy of a state's facts, with indexes the primitives need."""
 
     def __init__(self, facts: Iterable[tuple], pending: Dict[str, List[tuple]],
                  inputs: Optional[Dict[str, int]] = None):
-        self.facts: Set[tuple] = set(facts)
+        self.facts: Set[tuple] = _LoggedSet(facts)
         self.pending = pending  # object id -> facts, for put_onto_battlefield
         self.inputs = inputs or {}  # input predicate -> arity: what record/forget may touch
         self.events: List[Tuple[str, object, Dict[str, object]]] = []

@@ -121,7 +121,10 @@ class Proof:
                     lines.extend(d.blocked_by._lines(indent + 3))
         elif self.kind == "fact":
             where = self.origin.short() if self.origin else "?"
-            lines = [f"{pad}{self.atom}  [fact] {where}"]
+            made = ""
+            if self.rule_obj is not None and self.rule_obj.body:
+                made = f", made by {self.rule_obj.name} [CR {', '.join(self.rule_obj.cites)}]"
+            lines = [f"{pad}{self.atom}  [fact] {where}{made}"]
         elif self.kind == "absent":
             lines = [f"{pad}not {self.atom}  [absent]"]
         elif self.kind == "comparison":
@@ -148,7 +151,8 @@ class WhyNot:
 class Prover:
     """Builds proofs for one materialised state (inside a backend session)."""
 
-    def __init__(self, backend, view, origins: Dict[tuple, Span]):
+    def __init__(self, backend, view, origins: Dict[tuple, Span], causes: Optional[Dict[tuple, str]] = None):
+        self.causes = causes or {}
         self.backend = backend
         self.program = backend.program
         self.view = view
@@ -173,7 +177,9 @@ class Prover:
     def _prove(self, fact: tuple, path: frozenset, depth: int, with_displaced: bool = False) -> Optional[Proof]:
         text = _atom_text(fact[0], fact[1:])
         if fact in self.origins or fact in (self.view.facts or ()):
-            return Proof(text, "fact", origin=self.origins.get(fact), sentence=self.sentence(fact), fact=fact)
+            made_by = self.program.rule_by_name.get(self.causes.get(fact, ""))
+            return Proof(text, "fact", rule_obj=made_by, origin=self.origins.get(fact), sentence=self.sentence(fact),
+                         fact=fact)
         rule_fact = self._rule_facts.get(fact)
         if rule_fact is not None:
             return Proof(text, "fact", rule_obj=rule_fact, origin=rule_fact.span, sentence=self.sentence(fact),
@@ -276,11 +282,12 @@ class Prover:
         """The first rule (in file order) that derives ``fact`` in this state, without a full proof."""
         if fact in self._rule_facts:
             return self._rule_facts[fact]
-        for rule in self.program.rules_by_head.get(fact[0], ()):
-            if not rule.body or rule.aggregate is not None:
-                continue
-            fixed = _unify_head(rule.head, fact[1:])
-            if fixed is not None and self.backend.why_rows(self.view, rule, fixed, limit=1):
+        candidates = [r for r in self.program.rules_by_head.get(fact[0], ())
+                      if r.body and r.aggregate is None and _unify_head(r.head, fact[1:]) is not None]
+        if len(candidates) == 1:
+            return candidates[0]
+        for rule in candidates:
+            if self.backend.why_rows(self.view, rule, _unify_head(rule.head, fact[1:]), limit=1):
                 return rule
         return None
 

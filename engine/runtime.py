@@ -55,6 +55,7 @@ class _Run:
         self.next_seq = 1 + max([f[1] for f in state.facts if f[0] == "event"] or [0])
         self.pending_objects: Dict[str, List[tuple]] = {}
         self.inputs = {p: d.arity for p, d in self.engine.program.decls.items() if d.is_input}
+        self.causes: Dict[tuple, str] = {}  # fact made by this action -> the rule whose effect made it
 
     # -- asking the rules -------------------------------------------------
     def ask(self, facts, text: str) -> List[Dict]:
@@ -147,10 +148,18 @@ class _Run:
         facts = self._state_based(facts)
         facts = self._stack_triggers(facts)
         event_facts = {f for e in self.events for f in e.facts()}
-        new = self.state.with_facts(frozenset(facts | event_facts), events=tuple(self.events))
+        final = frozenset(facts | event_facts)
+        origins = {f: self.span for f in final if f not in self.state.facts} if self.span is not None else {}
+        causes = {f: r for f, r in self.causes.items() if f in final and f not in self.state.facts}
+        new = self.state.with_facts(final, origins, events=tuple(self.events), causes=causes)
         return new, list(self.events)
 
     def _check_params(self, facts) -> None:
+        for r in self.ask(facts, f"action_param_type({self.kind}, K, T)"):
+            value = self.action.get(r["K"])
+            if value is not None and r["T"] == "int" and not all(
+                    isinstance(v, int) and not isinstance(v, bool) for v in _leaves(value)):
+                raise UsageError(f"{self.kind}: {r['K']} must be an integer, got {value!r}")
         params = {r["K"] for r in self.ask(facts, f"action_param({self.kind}, K)")}
         if not params:
             return
@@ -194,6 +203,10 @@ class _Run:
             if not values:
                 out.add(("chose_nothing", name))
             out |= {("chosen", name, v) for v in values}
+            for v in values:
+                rule, cites = self.cause(facts, ("choice", name, v))
+                self.events.append(Event(self.next_seq, "chosen", v, {"choice": name}, rule, cites))
+                self.next_seq += 1
         return out
 
     def _check_choice(self, name, options, mode, limit, cr, given, present) -> List:
@@ -231,10 +244,14 @@ class _Run:
         causes = []
         for r in sorted(rows, key=lambda r: (r["I"], repr((r["P"], r["A"], r["B"], r["C"])))):
             fact = (pred, r["I"], r["P"], r["A"], r["B"], r["C"])
-            before = len(change.events)
+            before, logged = len(change.events), len(change.facts.log)
             apply_primitive(change, r["P"], r["A"], r["B"], r["C"], spec_facts=specs)
-            if len(change.events) > before:
-                causes.append((before, len(change.events), self.cause(facts, fact)))
+            if len(change.events) > before or len(change.facts.log) > logged:
+                cause = self.cause(facts, fact)
+                causes.append((before, len(change.events), cause))
+                for made in change.facts.log[logged:]:
+                    if cause[0]:
+                        self.causes[made] = cause[0]
         return self._record(change, causes)
 
     def _record(self, change: Change, causes) -> set:
@@ -359,6 +376,14 @@ def _flatten(key: str, value) -> List[tuple]:
                 out.append(("act_list", key, i, scalar(v)))
         return out
     return [("act_arg", key, scalar(value))]
+
+
+def _leaves(value):
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in _leaves(v)]
+    if isinstance(value, list):
+        return [x for v in value for x in _leaves(v)]
+    return [value]
 
 
 def _given(choose, name: str, nchoices: int):

@@ -30,10 +30,12 @@ class State:
     """An immutable game state bound to an :class:`~judgelog.Engine`'s rules."""
 
     def __init__(self, engine: "Engine", facts: FrozenSet[tuple], origins: Dict[tuple, Span], *,
-                 name: str = "", path: str = "", meta: Optional[dict] = None, events: Tuple = ()):
+                 name: str = "", path: str = "", meta: Optional[dict] = None, events: Tuple = (),
+                 causes: Optional[Dict[tuple, str]] = None):
         self.engine = engine
         self.facts = frozenset(facts)
         self._origins = dict(origins)
+        self._causes = dict(causes or {})  # fact made by an action -> name of the rule that made it
         self.name = name
         self.path = path
         self.meta = dict(meta or {})
@@ -78,13 +80,13 @@ class State:
         with self._session() as view:
             if not self.engine.backend.holds(view, _fact_atom(fact)):
                 return None
-            return Prover(self.engine.backend, view, self._origins).prove(fact)
+            return Prover(self.engine.backend, view, self._origins, self._causes).prove(fact)
 
     def why_not(self, atom) -> List[WhyNot]:
         """For each rule whose head matches the atom: which body literals hold and which fail."""
         fact = self._ground(atom)
         with self._session() as view:
-            return Prover(self.engine.backend, view, self._origins).why_not(fact)
+            return Prover(self.engine.backend, view, self._origins, self._causes).why_not(fact)
 
     def derived(self, pred: str) -> List[tuple]:
         """Every fact of ``pred`` that holds, as tuples (pred, args...)."""
@@ -116,12 +118,16 @@ class State:
         return state_to_scenario(self)
 
     def with_facts(self, facts, origins: Optional[Dict[tuple, Span]] = None, *, events: Tuple = (),
-                   meta: Optional[dict] = None) -> "State":
+                   meta: Optional[dict] = None, causes: Optional[Dict[tuple, str]] = None) -> "State":
+        facts = frozenset(facts)
         kept = {f: s for f, s in self._origins.items() if f in facts}
         if origins:
             kept.update({f: s for f, s in origins.items() if f in facts})
-        return State(self.engine, frozenset(facts), kept, name=self.name, path=self.path,
-                     meta=self.meta if meta is None else meta, events=self.events + tuple(events))
+        made = {f: r for f, r in self._causes.items() if f in facts}
+        if causes:
+            made.update(causes)
+        return State(self.engine, facts, kept, name=self.name, path=self.path,
+                     meta=self.meta if meta is None else meta, events=self.events + tuple(events), causes=made)
 
     # -- query preparation -------------------------------------------------
     def _prepare(self, query) -> Tuple[Tuple, List[str]]:

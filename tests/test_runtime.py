@@ -114,8 +114,9 @@ def test_bolster_choice_is_derived_and_refusals_name_the_cr(designer):
     assert illegal.value.cr == "701.39a" and "701.39a" in str(illegal.value)
     new, events = state.apply({"do": "bolster", "player": "alice", "n": 2, "choose": {"creature": "lions"}})
     assert new.query("power(lions, P), toughness(lions, T)") == [{"P": 4, "T": 3}]
-    assert [(e.kind, e.subject, e.rule) for e in events] == [("counters_put", "lions", "bolster.put_counters")]
-    assert "701.39a" in events[0].cites
+    assert [(e.kind, e.subject, e.rule) for e in events] == [("chosen", "lions", "bolster.choice"),
+                                                             ("counters_put", "lions", "bolster.put_counters")]
+    assert all("701.39a" in e.cites for e in events)
     # the only creature with the least toughness is taken without a choice
     newer, _ = new.apply({"do": "bolster", "player": "alice", "n": 1})
     assert newer.query("counter(elves, p1p1, N)") == [{"N": 1}]
@@ -129,7 +130,8 @@ def test_support_up_to_n_other_targets(designer):
     state = _board(designer)
     new, events = state.apply({"do": "support", "n": 2, "source": "bears",
                                "choose": {"targets": ["lions", "hero"]}})
-    assert sorted(e.subject for e in events) == ["hero", "lions"]
+    assert sorted(e.subject for e in events if e.kind == "counters_put") == ["hero", "lions"]
+    assert sorted(e.subject for e in events if e.kind == "chosen") == ["hero", "lions"]  # choices are logged
     assert new.query("counter(X, p1p1, 1)") == [{"X": "hero"}, {"X": "lions"}]
     none, events = state.apply({"do": "support", "n": 2, "source": "bears", "choose": {"targets": []}})
     assert events == [] and none.facts == state.facts
@@ -368,8 +370,9 @@ def test_do_prints_the_event_log_with_rules_and_crs(capsys, tmp_path):
     assert lines[4] == "  5. resolved ability_2  [stack.resolve, CR 608.2]"
     run = run_cli(capsys, ["do", "--format", "json", MY_SCENARIOS / "bolster.yaml"])
     events = run.json()["events"]
-    assert {e["rule"] for e in events} == {"bolster.put_counters"}
-    assert all(e["cites"] == ["701.39a", "122.6"] for e in events)
+    assert {e["rule"] for e in events} == {"bolster.choice", "bolster.put_counters"}
+    assert all(e["cites"] == ["701.39a", "122.6"] for e in events if e["kind"] == "counters_put")
+    assert all(e["cites"] == ["701.39a"] for e in events if e["kind"] == "chosen")
 
 
 # -- docs/authoring.md shows only real, tested text ------------------------------------------------------
