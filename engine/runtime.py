@@ -56,6 +56,7 @@ class _Run:
         self.pending_objects: Dict[str, List[tuple]] = {}
         self.inputs = {p: d.arity for p, d in self.engine.program.decls.items() if d.is_input}
         self.causes: Dict[tuple, str] = {}  # fact made by this action -> the rule whose effect made it
+        self.follow_up: Dict[str, object] = {}  # rules ask for the action to be applied again with these args
 
     # -- asking the rules -------------------------------------------------
     def ask(self, facts, text: str) -> List[Dict]:
@@ -132,8 +133,11 @@ class _Run:
             facts.add(("step", step))
             self._violations(facts)
             facts |= self._choices(facts, choose, used_choices)
+            follow_up = {r["K"]: r["V"] for r in self.ask(facts, "follow_up(K, V)")}  # as the step begins
             facts = self._effects(facts, "effect(I, P, A, B, C)")
             more = self.ask(facts, f"step_exists({step + 1})")
+            if not more:
+                self.follow_up = follow_up
             facts.discard(("step", step))
             if not more:
                 break
@@ -415,11 +419,27 @@ def probe_choice(state, action: dict):
     return None
 
 
+MAX_FOLLOW_UPS = 8
+
+
 def apply_action(state, action, *, span: Optional[Span] = None):
-    """Apply one action to a state: ``(new_state, events)``; the state itself never changes."""
+    """Apply one action to a state: ``(new_state, events)``; the state itself never changes.
+
+    When the rules derive ``follow_up(Key, Value)`` as the last step begins, the same action is applied again,
+    after state-based actions, with that argument (e.g. a combat damage action without ``step:`` goes on
+    from the first-strike step to the regular one).
+    """
     if not isinstance(action, dict) or "do" not in action:
         raise UsageError(f"an action is a mapping with do:, got {action!r}")
-    return _Run(state, action, span).run()
+    events: List[Event] = []
+    for _ in range(MAX_FOLLOW_UPS):
+        run = _Run(state, action, span)
+        state, new = run.run()
+        events.extend(new)
+        if not run.follow_up:
+            return state, events
+        action = {**action, **run.follow_up}
+    raise ActionError(f"{action['do']} asked to be applied again more than {MAX_FOLLOW_UPS} times")
 
 
 def run_actions(state):
