@@ -108,16 +108,27 @@ def _bands(state, limit: int) -> Tuple[dict, str]:
 
 
 def _legal_bands(state, attackers: List[str]) -> List[Tuple[str, ...]]:
-    """Every set of two or more attackers that the rules accept as one band."""
-    base = {f for f in state.facts if f[0] != "in_band"}
-    legal = []
-    for size in range(2, len(attackers) + 1):
-        for band in itertools.combinations(attackers, size):
-            facts = frozenset(base | {("in_band", a, "candidate") for a in band})
-            probe = state.with_facts(facts)
-            if not probe.query("band_violation(G, C)"):
-                legal.append(band)
-    return legal
+    """Every set of two or more attackers that the rules accept as one band.
+
+    Candidates grow one attacker at a time; a candidate the rules say cannot grow into a legal band
+    (``band_cannot_grow``, e.g. two creatures without banding that share no quality) is not grown further.
+    """
+    base = frozenset(f for f in state.facts if f[0] != "in_band")
+    legal: List[Tuple[str, ...]] = []
+
+    def grow(band: Tuple[str, ...], start: int) -> None:
+        for i in range(start, len(attackers)):
+            bigger = band + (attackers[i],)
+            if len(bigger) >= 2:
+                probe = state.with_facts(base | {("in_band", a, "candidate") for a in bigger})
+                if not probe.query("band_violation(candidate, C)"):
+                    legal.append(bigger)
+                elif probe.holds("band_cannot_grow(candidate)"):
+                    continue
+            grow(bigger, i + 1)
+
+    grow((), 0)
+    return sorted(legal, key=lambda b: (len(b), b))
 
 
 def _count_partitions(rest: int, masks: Dict[int, tuple], memo=None) -> int:

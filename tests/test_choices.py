@@ -1,0 +1,84 @@
+"""judgelog choices: legal options derived from the rules, checked against independent references."""
+import itertools
+
+import pytest
+
+from judgelog import Engine
+from judgelog.choices import list_choices
+from judgelog.errors import UsageError
+
+
+def _band_board(n_banding, n_plain, quality_wolves=0):
+    objects = {}
+    attackers = {}
+    for i in range(n_banding):
+        objects[f"b{i}"] = {"card": "Benalish Hero", "controller": "alice"}
+        attackers[f"b{i}"] = "bob"
+    for i in range(n_plain):
+        objects[f"p{i}"] = {"card": "Grizzly Bears", "controller": "alice"}
+        attackers[f"p{i}"] = "bob"
+    return {"players": ["alice", "bob"], "objects": objects, "combat": {"attackers": attackers}}
+
+
+def _partitions(items):
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for part in _partitions(rest):
+        yield [[first]] + part
+        for i in range(len(part)):
+            yield part[:i] + [[first] + part[i]] + part[i + 1:]
+
+
+def _reference_count(n_banding, n_plain):
+    """702.22c by hand: every group of 2+ has a banding creature and at most one without."""
+    items = [("b", i) for i in range(n_banding)] + [("p", i) for i in range(n_plain)]
+    total = 0
+    for part in _partitions(items):
+        ok = all(len(g) == 1 or (any(k == "b" for k, _ in g) and sum(k == "p" for k, _ in g) <= 1) for g in part)
+        total += ok
+    return total
+
+
+@pytest.mark.parametrize("n_banding,n_plain", [(2, 1), (3, 2), (2, 3), (4, 2)])
+def test_band_groupings_are_counted_exactly(engine, n_banding, n_plain):
+    state = engine.state_from_dict(_band_board(n_banding, n_plain))
+    data, text = list_choices(state, "bands", limit=5)
+    assert data["count"] == _reference_count(n_banding, n_plain)
+    assert len(data["groupings"]) == min(5, data["count"])
+    assert text.splitlines()[0].startswith(f"bands: {data['count']} legal way(s)")
+    for grouping in data["groupings"]:  # every listed grouping really is legal
+        members = [a for band in grouping for a in band]
+        assert len(members) == len(set(members))
+        for band in grouping:
+            assert len(band) >= 2 and any(a.startswith("b") for a in band)
+            assert sum(a.startswith("p") for a in band) <= 1
+
+
+def test_blocks_follow_can_block(engine):
+    state = engine.state_from_dict({
+        "players": ["alice", "bob"],
+        "objects": {"pegasus": {"card": "Mesa Pegasus", "controller": "alice"},
+                    "bears": {"card": "Grizzly Bears", "controller": "alice"},
+                    "wall": {"card": "Grizzly Bears", "controller": "bob"},
+                    "spider": {"card": "Giant Spider", "controller": "bob"}},
+        "combat": {"attackers": {"pegasus": "bob", "bears": "bob"}}})
+    data, _ = list_choices(state, "blocks")
+    assert data["can_block"] == {"spider": ["bears", "pegasus"], "wall": ["bears"]}  # flying: only reach
+    assert data["count"] == 3 * 2
+
+
+def test_action_choice_probe(engine):
+    state = engine.state_from_dict({
+        "players": ["alice", "bob"],
+        "objects": {"a1": {"name": "Zombie Army", "types": ["creature"], "subtypes": ["zombie", "army"],
+                           "power": 0, "toughness": 0, "controller": "alice", "token": True,
+                           "counters": {"p1p1": 1}},
+                    "a2": {"card": "Universal Automaton", "controller": "alice"},
+                    "a3": {"card": "Universal Automaton", "controller": "bob"}}})
+    data, text = list_choices(state, "amass")
+    assert data["choice"] == "army" and data["options"] == ["a1", "a2"] and data["cr"].startswith("701.47")
+    with pytest.raises(UsageError) as err:
+        list_choices(state, "amas")
+    assert "did you mean 'amass'" in str(err.value.hint)
