@@ -35,10 +35,14 @@ def _emit(args, data, text: str) -> None:
 
 
 def _state(args, engine, *, apply_actions: bool = True):
+    """The scenario's state after its actions (or the first ``--actions N`` of them, or none)."""
     state = engine.load(args.scenario)
+    limit = getattr(args, "actions", None)
+    if limit is not None and limit < 0:
+        raise UsageError("--actions takes a number of actions, 0 or more")
     if apply_actions and not getattr(args, "before_actions", False):
         scenario = state.meta["scenario"]
-        for action, span in scenario.actions:
+        for action, span in scenario.actions[:limit]:
             if "expect_error" in action:
                 continue
             state, _ = state.apply(action, span=span)
