@@ -67,9 +67,17 @@ def cmd_query(args) -> int:
     body = parse_body(args.query)
     state = _state(args, engine)
     _, names = engine.check_query(body, text=args.query)
-    answers = state.query(body)
-    text = table(names, answers) + (f"\n({len(answers)} answer{'s' if len(answers) != 1 else ''})" if names else "")
-    _emit(args, {"query": args.query, "answers": answers}, text)
+    if args.limit < 0:
+        raise UsageError(f"--limit must be 0 (all answers) or more, got {args.limit}")
+    answers = state.query(body, limit=sys.maxsize)
+    shown = answers[:args.limit] if args.limit else answers
+    total = len(answers)
+    text = table(names, shown) + (f"\n({total} answer{'s' if total != 1 else ''})" if names else "")
+    data = {"query": args.query, "answers": shown}
+    if len(shown) < total:
+        text += f"\n(showing the first {len(shown)}; --limit N shows more, --limit 0 all)"
+        data.update(count=total, truncated=True)
+    _emit(args, data, text)
     return EXIT_OK if answers else EXIT_NEGATIVE
 
 
@@ -124,20 +132,31 @@ def cmd_test(args) -> int:
     files = _scenario_files(paths)
     results = []
     progress = _Progress(len(files))
-    for i, path in enumerate(files):
-        progress.tick(i, path)
-        results.extend(run_scenario_file(engine, path))
+    from contextlib import nullcontext
+
+    from .coverage import collect_states, coverage_report
+
+    with (collect_states() if args.coverage else nullcontext([])) as states:
+        for i, path in enumerate(files):
+            progress.tick(i, path)
+            results.extend(run_scenario_file(engine, path))
     progress.done()
+    report = coverage_report(engine, states) if args.coverage else None
     passed = sum(1 for r in results if r.passed)
     failed = len(results) - passed
     if args.format == "json":
-        _emit(args, {"passed": passed, "failed": failed, "cases": [r.to_dict() for r in results]}, "")
+        data = {"passed": passed, "failed": failed, "cases": [r.to_dict() for r in results]}
+        if report is not None:
+            data["coverage"] = report.to_dict()
+        _emit(args, data, "")
     else:
         lines = []
         for r in results:
             lines.append(f"{'PASS' if r.passed else 'FAIL'} {r.file}: {r.case}")
             if not r.passed:
                 lines.extend("     " + l for l in r.message.splitlines())
+        if report is not None:
+            lines.append(report.to_text())
         lines.append(f"{passed} passed, {failed} failed")
         _emit(args, None, "\n".join(lines))
     return EXIT_OK if failed == 0 and results else EXIT_NEGATIVE
@@ -153,12 +172,16 @@ class _Progress:
         self.start = time.monotonic()
         self.shown = False
         self.tty = sys.stderr.isatty()
+        self.last = 0.0
 
     def tick(self, i: int, label: str) -> None:
         import time
 
-        if self.tty and time.monotonic() - self.start > 1.0:
-            sys.stderr.write(f"\r[{i + 1}/{self.total}] {label[-60:]:<60}")
+        now = time.monotonic()
+        if self.tty and now - self.start > 1.0 and now - self.last >= 0.1:  # after 1 s, at most 10 lines/s
+            self.last = now
+            count = f"{i + 1}/{self.total}" if self.total else f"{i + 1}"  # total 0: not known in advance
+            sys.stderr.write(f"\r[{count}] {label[-60:]:<60}")
             sys.stderr.flush()
             self.shown = True
 
@@ -294,7 +317,7 @@ def cmd_choices(args) -> int:
 
     engine = _engine(args)
     state = _state(args, engine)
-    data, text = list_choices(state, args.what, limit=args.limit)
+    data, text = list_choices(state, args.what, limit=args.limit, progress=_Progress(0))
     _emit(args, data, text)
     return EXIT_OK
 

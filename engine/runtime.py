@@ -24,6 +24,7 @@ from .errors import ActionError, UsageError
 __all__ = ["apply_action", "run_actions", "MAX_STEPS", "MAX_SBA_ROUNDS"]
 
 MAX_STEPS = 50
+STATE_OBSERVER = None  # set by judgelog.coverage to see every fact set the rules are evaluated on
 MAX_SBA_ROUNDS = 100
 RESERVED = ("do", "choose", "order", "expect_error")
 TRANSIENT = ("action", "act_arg", "act_list", "act_map", "act_map_list", "act_map2", "act_list2", "step",
@@ -63,7 +64,10 @@ class _Run:
         from .parser import parse_body
 
         body, names = self.engine.check_query(parse_body(text), text=text)
-        with self.engine.backend.session(frozenset(facts)) as view:
+        frozen = frozenset(facts)
+        if STATE_OBSERVER is not None:
+            STATE_OBSERVER(frozen)
+        with self.engine.backend.session(frozen) as view:
             rows = self.engine.backend.ask(view, body, names)
         return [dict(zip(names, r)) for r in rows]
 

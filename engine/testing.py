@@ -100,6 +100,10 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
         state = engine.state_from_scenario(scenario)
     except JudgelogError as exc:
         return [CaseResult(path, "load", False, exc.render(sources={}))]
+    from . import runtime
+
+    if runtime.STATE_OBSERVER is not None:
+        runtime.STATE_OBSERVER(state.facts)
     results: List[CaseResult] = []
     failure: Optional[str] = None
     for index, (action, span) in enumerate(scenario.actions):
@@ -128,6 +132,8 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
             failure = f"{label} was applied although a refusal was expected"
             continue
         state = new_state
+    if runtime.STATE_OBSERVER is not None:
+        runtime.STATE_OBSERVER(state.facts)
     for index, (entry, span) in enumerate(scenario.expects):
         label = entry.get("name") or _label(entry, index, span.line)
         if failure is not None:

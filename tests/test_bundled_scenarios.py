@@ -1,6 +1,8 @@
-"""Every expect: entry of every bundled scenario passes (each file is one test)."""
+"""Every expect: entry of every bundled scenario passes (each file is one test), and together the bundled
+scenarios use at least 90% of the shipped library's rules."""
 import pytest
 
+from judgelog.coverage import collect_states, coverage_report
 from judgelog.testing import run_scenario_file
 
 from paths import SCENARIOS
@@ -8,9 +10,25 @@ from paths import SCENARIOS
 FILES = sorted(str(p) for p in SCENARIOS.glob("*.yaml"))
 
 
+@pytest.fixture(scope="module")
+def bundled_run(engine):
+    """Run every bundled scenario once, recording the states the rules were evaluated in."""
+    with collect_states() as states:
+        results = {path: run_scenario_file(engine, path) for path in FILES}
+    return results, states
+
+
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.rsplit("/", 1)[-1])
-def test_scenario_expectations(engine, path):
-    results = run_scenario_file(engine, path)
+def test_scenario_expectations(bundled_run, path):
+    results = bundled_run[0][path]
     assert results, f"{path} has no cases"
     failures = [f"{r.case}: {r.message}" for r in results if not r.passed]
     assert not failures, "\n".join(failures)
+
+
+def test_bundled_scenarios_cover_the_library(engine, bundled_run):
+    report = coverage_report(engine, bundled_run[1])
+    assert report.total > 300
+    assert report.percent >= 90.0, report.to_text()
+    # every file of the library is exercised at all
+    assert all(used > 0 for used, _ in report.per_file.values()), report.to_text()

@@ -1,0 +1,107 @@
+"""Rule coverage: which rules of the library fire in a set of test scenarios.
+
+A rule is *used* when its body has a solution in some state the tests went through: each scenario's
+state as loaded, every intermediate state its actions were evaluated in (action facts included, so the
+rules of actions, choices and violations count), and its final state.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, List, Set
+
+__all__ = ["CoverageReport", "collect_states", "rules_used", "coverage_report"]
+
+
+@contextmanager
+def collect_states():
+    """Record every fact set the runtime evaluates rules on while the block runs."""
+    from . import runtime
+
+    seen: List[frozenset] = []
+    previous = runtime.STATE_OBSERVER
+    runtime.STATE_OBSERVER = seen.append
+    try:
+        yield seen
+    finally:
+        runtime.STATE_OBSERVER = previous
+
+
+def rules_used(engine, states: Iterable[frozenset], candidates) -> Set[int]:
+    """ids of the ``candidates`` rules whose body has a solution in at least one of ``states``."""
+    backend = engine.backend
+    program = engine.program
+    left = [r for r in candidates if r.body]
+    used: Set[int] = set()
+    unique: Dict[frozenset, None] = {}
+    for facts in states:
+        unique.setdefault(facts, None)
+    for facts in unique:
+        if not left:
+            break
+        with backend.session(facts) as view:
+            still = []
+            for rule in left:
+                if rule.aggregate is not None:
+                    fired = bool(backend.ask(view, program.body(rule), []))
+                else:
+                    fired = bool(backend.why_rows(view, rule, {}, limit=1))
+                if fired:
+                    used.add(id(rule))
+                else:
+                    still.append(rule)
+            left = still
+    return used
+
+
+@dataclass
+class CoverageReport:
+    per_file: Dict[str, List[int]] = field(default_factory=dict)  # file -> [used, total]
+    unused: List[tuple] = field(default_factory=list)  # (file, line, name)
+
+    @property
+    def used(self) -> int:
+        return sum(u for u, _ in self.per_file.values())
+
+    @property
+    def total(self) -> int:
+        return sum(t for _, t in self.per_file.values())
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.used / self.total if self.total else 100.0
+
+    def to_dict(self) -> dict:
+        return {"used": self.used, "total": self.total, "percent": round(self.percent, 1),
+                "files": {f: {"used": u, "total": t} for f, (u, t) in sorted(self.per_file.items())},
+                "unused": [{"file": f, "line": l, "rule": n} for f, l, n in self.unused]}
+
+    def to_text(self) -> str:
+        lines = ["Rule coverage (rules whose body held in some tested state):"]
+        for f, (u, t) in sorted(self.per_file.items()):
+            lines.append(f"  {f:<45} {u:>4}/{t:<4} {100.0 * u / t if t else 100.0:5.1f}%")
+        lines.append(f"  {'total':<45} {self.used:>4}/{self.total:<4} {self.percent:5.1f}%")
+        if self.unused:
+            lines.append("Unused rules:")
+            lines += [f"  {f}:{l}  {n}" for f, l, n in self.unused]
+        return "\n".join(lines)
+
+
+def coverage_report(engine, states: Iterable[frozenset], *, library_only: bool = True) -> CoverageReport:
+    from .library import is_library_path
+
+    rules = [r for r in engine.program.rules if r.body]
+    if library_only:
+        rules = [r for r in rules if r.span.file.startswith("rules/") or r.span.file == "facts/cards.yaml"
+                 or is_library_path(r.span.file)]
+    used = rules_used(engine, states, rules)
+    report = CoverageReport()
+    for rule in rules:
+        counts = report.per_file.setdefault(rule.span.file, [0, 0])
+        counts[1] += 1
+        if id(rule) in used:
+            counts[0] += 1
+        else:
+            report.unused.append((rule.span.file, rule.span.line, rule.name or "(unnamed)"))
+    report.unused.sort()
+    return report
