@@ -49,6 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("scenario")
     p.add_argument("query", help='a rule body, e.g. "damage_assigner(wurm, P)"')
     p.add_argument("--before-actions", action="store_true", help="ask before the file's actions are applied")
+    p.add_argument("--limit", type=int, default=1000, metavar="N",
+                   help="show at most N answers (default 1000; 0: all); the count is always exact")
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
     p = sub.add_parser("explain", parents=[common], help="prove a ground atom, down to scenario facts")
     p.add_argument("scenario")
