@@ -85,6 +85,7 @@ class Board:
                 self.bands.append(group)
                 self.banding.update(group[:-1])  # 702.22c: all but one member of a band have banding
         self.blocks: Dict[str, str] = {}  # blocker -> the attacker it blocks
+        rng = random.Random(seed + 1)  # a second stream: a17's band and blockers are the same for every N
         for a in self.attackers:
             if rng.random() < 0.5:
                 for _ in range(rng.randint(1, 2)):
@@ -264,19 +265,22 @@ def _median_ms(samples: List[float]) -> float:
 
 
 def timed(reps: int, setup: Optional[Callable] = None, run: Callable = None, check: Optional[Callable] = None
-          ) -> float:
-    """Median wall time (ms) of ``run()`` over ``reps`` repetitions; ``setup`` and ``check`` are untimed."""
-    samples = []
+          ) -> Tuple[float, float]:
+    """Medians (ms) of the CPU time and the wall time of ``run()`` over ``reps`` repetitions; ``setup`` and
+    ``check`` are untimed. CPU time (time.process_time) is the reported figure: it does not count the
+    time other processes take on a shared machine."""
+    cpu, wall = [], []
     for _ in range(reps):
         if setup is not None:
             setup()
         gc.collect()
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         result = run()
-        samples.append(time.perf_counter() - t0)
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
         if check is not None:
             check(result)
-    return _median_ms(samples)
+    return _median_ms(cpu), _median_ms(wall)
 
 
 class Mismatch(AssertionError):
@@ -332,13 +336,17 @@ def bench_size(n: int, reps: int, engine, notes: List[str]) -> dict:
     expected = ref.all_assigners()
     point_expected = {(board.point, ref.assigner(board.point))}
     times: Dict[str, Dict[str, Optional[float]]] = {op: {e: None for e in ENGINES} for op in OPS}
+    walls: Dict[str, Dict[str, Optional[float]]] = {op: {e: None for e in ENGINES} for op in OPS}
+
+    def rec(op: str, eng: str, reps_: int, **kw) -> None:
+        times[op][eng], walls[op][eng] = timed(reps_, **kw)
     counts = {"attackers": n, "blockers": len(board.blockers), "permanents": len(board.creatures),
               "answers": len(expected)}
 
     # -- plain Python ----------------------------------------------------------------------------
-    times["load"]["python"] = timed(reps, run=lambda: PyBoard(facts))
-    times["full"]["python"] = timed(reps, run=ref.all_assigners, check=_expect("python", expected))
-    times["point"]["python"] = timed(reps, run=lambda: {(board.point, ref.assigner(board.point))},
+    rec("load", "python", reps, run=lambda: PyBoard(facts))
+    rec("full", "python", reps, run=ref.all_assigners, check=_expect("python", expected))
+    rec("point", "python", reps, run=lambda: {(board.point, ref.assigner(board.point))},
                                      check=_expect("python point", point_expected))
 
     def py_put():
@@ -350,20 +358,20 @@ def bench_size(n: int, reps: int, engine, notes: List[str]) -> dict:
     def py_proliferate():
         return {c: {k: v + 1 for k, v in kinds.items()} for c, kinds in ref.counters.items()}
 
-    times["put_counters"]["python"] = timed(reps, run=py_put)
-    times["proliferate"]["python"] = timed(reps, run=py_proliferate)
+    rec("put_counters", "python", reps, run=py_put)
+    rec("proliferate", "python", reps, run=py_proliferate)
 
     # -- raw pyDatalog, gc on and gc off -------------------------------------------------------
     for label, gc_off in (("raw", False), ("raw_gcoff", True)):
         raw = Raw(gc_off)
-        times["load"][label] = timed(reps, run=lambda: raw.load(facts))
+        rec("load", label, reps, run=lambda: raw.load(facts))
         raw.load(facts)
-        times["full"][label] = timed(reps, run=raw.full, check=_expect(label, expected))
-        times["point"][label] = timed(reps, run=lambda: raw.point(board.point),
+        rec("full", label, reps, run=raw.full, check=_expect(label, expected))
+        rec("point", label, reps, run=lambda: raw.point(board.point),
                                       check=_expect(label + " point", point_expected))
-        times["explain"][label] = times["point"][label]
+        times["explain"][label], walls["explain"][label] = times["point"][label], walls["point"][label]
         put = [(board.point, board.counters.get(board.point, 0))] if board.point in board.counters else []
-        times["put_counters"][label] = timed(reps, setup=lambda: raw.remove_counter(put) if put else None,
+        rec("put_counters", label, reps, setup=lambda: raw.remove_counter(put) if put else None,
                                              run=lambda: raw.add_counter(put) if put else
                                              raw.pyd.assert_fact("counter", board.point, "p1p1", 1))
         every = sorted(board.counters.items())
@@ -374,7 +382,7 @@ def bench_size(n: int, reps: int, engine, notes: List[str]) -> dict:
                 raw.remove_counter(every)
             state["done"] = True
 
-        times["proliferate"][label] = timed(reps, setup=prolif_setup, run=lambda: raw.add_counter(every))
+        rec("proliferate", label, reps, setup=prolif_setup, run=lambda: raw.add_counter(every))
         raw.pyd.clear()
         del raw
 
@@ -392,14 +400,14 @@ def bench_size(n: int, reps: int, engine, notes: List[str]) -> dict:
             pass
         return state
 
-    times["load"]["judgelog"] = timed(reps, setup=reset, run=load)
+    rec("load", "judgelog", reps, setup=reset, run=load)
     state = load()
     counts["facts"] = len(state.facts)
     counts["raw_facts"] = len(facts)
     to_set = lambda rows: {(r["S"], r["P"]) for r in rows}  # noqa: E731
-    times["full"]["judgelog"] = timed(reps, run=lambda: to_set(state.query("damage_assigner(S, P)")),
+    rec("full", "judgelog", reps, run=lambda: to_set(state.query("damage_assigner(S, P)")),
                                       check=_expect("judgelog", expected))
-    times["point"]["judgelog"] = timed(reps, run=lambda: {(board.point, r["P"]) for r in
+    rec("point", "judgelog", reps, run=lambda: {(board.point, r["P"]) for r in
                                                           state.query(f"damage_assigner({board.point}, P)")},
                                        check=_expect("judgelog point", point_expected))
     (_, who), = point_expected
@@ -409,7 +417,7 @@ def bench_size(n: int, reps: int, engine, notes: List[str]) -> dict:
         if proof is None:
             raise Mismatch(f"judgelog: explain({atom}) found no proof")
 
-    times["explain"]["judgelog"] = timed(reps, run=lambda: state.explain(atom), check=check_proof)
+    rec("explain", "judgelog", reps, run=lambda: state.explain(atom), check=check_proof)
     put_action = {"do": "put_counters", "target": board.point, "kind": "+1/+1", "n": 1}
     before = board.counters.get(board.point, 0)
 
@@ -418,7 +426,7 @@ def bench_size(n: int, reps: int, engine, notes: List[str]) -> dict:
         if ("counter", board.point, "p1p1", before + 1) not in new.facts:
             raise Mismatch("judgelog: put_counters did not add the counter")
 
-    times["put_counters"]["judgelog"] = timed(reps, run=lambda: state.apply(put_action), check=check_put)
+    rec("put_counters", "judgelog", reps, run=lambda: state.apply(put_action), check=check_put)
     action, why = _proliferate_action(state)
     if action is None:
         if why not in notes:
@@ -433,7 +441,7 @@ def bench_size(n: int, reps: int, engine, notes: List[str]) -> dict:
                     raise Mismatch(f"judgelog: proliferate did not add a counter to {c}")
 
         try:
-            times["proliferate"]["judgelog"] = timed(reps, run=lambda: state.apply(action), check=check_prolif)
+            rec("proliferate", "judgelog", reps, run=lambda: state.apply(action), check=check_prolif)
         except Mismatch:
             raise
         except Exception as exc:  # noqa: BLE001 - rules under construction
@@ -443,7 +451,7 @@ def bench_size(n: int, reps: int, engine, notes: List[str]) -> dict:
     reset()
     del state
     gc.collect()
-    return {"n": n, "reps": reps, "counts": counts, "ms": times, "ratios": _ratios(times)}
+    return {"n": n, "reps": reps, "counts": counts, "ms": times, "wall_ms": walls, "ratios": _ratios(times)}
 
 
 def _ratios(times) -> dict:
@@ -493,10 +501,48 @@ def _child_memory(kind: str, n: int, traced: bool) -> dict:
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
         return {"answers": count, "traced_peak_bytes": peak}
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    before, method = _peak_reset()
     count, keep = work()
-    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {"answers": count, "rss_growth_kib": after - before}
+    after = _peak_kib(method)
+    return {"answers": count, "rss_growth_kib": after - before, "rss_method": method}
+
+
+def _status_kib(field: str) -> Optional[int]:
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+def _peak_reset() -> Tuple[int, str]:
+    """Start a peak-RSS measurement; returns the baseline (KiB) and the method used.
+
+    ru_maxrss is not usable on its own in a child: Linux carries the parent's high-water mark across
+    fork+exec, so a child of a large parent starts with the parent's peak. Resetting VmHWM through
+    /proc/self/clear_refs gives a clean baseline; without it, VmHWM (per address space, reset by exec)
+    is used as is."""
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        rss = _status_kib("VmRSS")
+        if rss is not None:
+            return rss, "VmHWM after clear_refs"
+    except OSError:
+        pass
+    hwm = _status_kib("VmHWM")
+    if hwm is not None:
+        return hwm, "VmHWM"
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "ru_maxrss"
+
+
+def _peak_kib(method: str) -> int:
+    if method.startswith("VmHWM"):
+        return _status_kib("VmHWM")
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 def measure_memory(n: int, traced: bool) -> dict:
@@ -511,7 +557,7 @@ def measure_memory(n: int, traced: bool) -> dict:
             row.update(json.loads(proc.stdout.strip().splitlines()[-1]))
         out[kind] = row
     j, r = out["judgelog"]["rss_growth_kib"], out["raw"]["rss_growth_kib"]
-    out["rss_ratio"] = j / r if r else None
+    out["rss_ratio"] = j / r if r else float("inf")
     if traced:
         out["traced_ratio"] = out["judgelog"]["traced_peak_bytes"] / out["raw"]["traced_peak_bytes"]
     return out
@@ -564,11 +610,15 @@ def measure_process(reps: int) -> dict:
         samples: Dict[str, List[float]] = {k: [] for k in commands}
         for name, cmd in commands.items():  # one untimed warm-up each (file cache, .pyc)
             subprocess.run(cmd, capture_output=True, env=env, check=name != "judgelog_help")
+        cpu: Dict[str, List[float]] = {k: [] for k in commands}
         for _ in range(reps):
             for name, cmd in commands.items():
+                r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
                 t0 = time.perf_counter()
                 proc = subprocess.run(cmd, capture_output=True, env=env, text=True)
                 samples[name].append(time.perf_counter() - t0)
+                r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu[name].append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
                 if name == "judgelog_query" and proc.returncode != 0:
                     raise Mismatch(f"judgelog query failed: {proc.stderr}")
         expected = PyBoard(board.raw_facts()).all_assigners()
@@ -578,8 +628,10 @@ def measure_process(reps: int) -> dict:
         raw_answers = {tuple(line.split()) for line in rw.stdout.splitlines()}
         if answers != expected or raw_answers != expected:
             raise Mismatch("whole-process answers differ from the Python reference")
-    out["ms"] = {k: _median_ms(v) for k, v in samples.items()}
+    out["ms"] = {k: _median_ms(v) for k, v in cpu.items()}  # CPU time (user + sys) of the child
+    out["wall_ms"] = {k: _median_ms(v) for k, v in samples.items()}
     out["ratio_query_vs_import"] = out["ms"]["judgelog_query"] / out["ms"]["import_baseline"]
+    out["ratio_query_vs_import_wall"] = out["wall_ms"]["judgelog_query"] / out["wall_ms"]["import_baseline"]
     return out
 
 
@@ -615,7 +667,8 @@ def evaluate_targets(results: List[dict], memory: Optional[dict], process: dict)
         add(f"memory (peak RSS growth) judgelog/raw at N={memory['n']}", v, 1.2, v <= 1.2,
             f"tracemalloc peak ratio {memory['traced_ratio']:.2f}" if memory.get("traced_ratio") else "")
     v = process["ratio_query_vs_import"]
-    add("`judgelog query` whole process / import baseline", v, 1.5, v <= 1.5)
+    add("`judgelog query` whole process / import baseline (CPU)", v, 1.5, v <= 1.5,
+        f"wall: {process['ratio_query_vs_import_wall']:.2f}")
     return targets
 
 
@@ -655,7 +708,9 @@ def render_text(report: dict) -> str:
     m = report["machine"]
     lines = [f"judgelog benchmark ({'quick' if report['quick'] else 'full'}) on {m['nproc']} CPU(s) "
              f"{m['cpu']}, Python {m['python']}, pyDatalog {m['pyDatalog']} ({m['pyDatalog_engine']} engine)",
-             "", "Times are medians in ms; ratios are of medians.", "",
+             f"load average {report['loadavg'][0]:.2f} at the start, {report['loadavg'][1]:.2f} at the end", "",
+             "Times are medians of CPU time (time.process_time) in ms; ratios are of medians. Wall times are in "
+             "the --json output.", "",
              "| N (permanents, judgelog facts / raw facts) | operation | judgelog | raw | raw gc-off | python "
              "| judgelog/raw | judgelog/raw-gcoff | raw/python |",
              "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
@@ -676,21 +731,22 @@ def render_text(report: dict) -> str:
     if mem:
         lines += ["", f"Memory at N={mem['n']} (load + full query, fresh process each):", "",
                   "| | judgelog | raw | judgelog/raw |", "|---|---:|---:|---:|",
-                  f"| peak RSS growth | {mem['judgelog']['rss_growth_kib'] / 1024:.1f} MB | "
+                  f"| peak RSS growth ({mem['judgelog']['rss_method']}) | "
+                  f"{mem['judgelog']['rss_growth_kib'] / 1024:.1f} MB | "
                   f"{mem['raw']['rss_growth_kib'] / 1024:.1f} MB | {_fmt(mem['rss_ratio'])} |"]
         if "traced_ratio" in mem:
             lines.append(f"| tracemalloc peak | {mem['judgelog']['traced_peak_bytes'] / 2**20:.1f} MB | "
                          f"{mem['raw']['traced_peak_bytes'] / 2**20:.1f} MB | {_fmt(mem['traced_ratio'])} |")
     p = report["process"]
-    lines += ["", f"Whole process, {p['creatures']}-creature scenario (median wall ms):", "",
-              "| command | ms |", "|---|---:|"]
+    lines += ["", f"Whole process, {p['creatures']}-creature scenario (medians, ms):", "",
+              "| command | CPU (user+sys) | wall |", "|---|---:|---:|"]
     labels = {"judgelog_query": "`judgelog query S \"damage_assigner(S, P)\"`",
               "judgelog_help": "`judgelog --help`",
               "import_baseline": "`python -c \"import pyDatalog, networkx, yaml\"`",
               "raw_script": "raw pyDatalog script (load rules, assert, ask)",
               "python_startup": "`python -c pass`"}
     for k, v in p["ms"].items():
-        lines.append(f"| {labels[k]} | {_fmt(v)} |")
+        lines.append(f"| {labels[k]} | {_fmt(v)} | {_fmt(p['wall_ms'][k])} |")
     lines += ["", "Targets:", "", "| target | value | limit | met |", "|---|---:|---:|---|"]
     for t in report["targets"]:
         detail = f" ({t['detail']})" if t["detail"] else ""
@@ -719,6 +775,7 @@ def main(argv=None) -> int:
         return 0
 
     started = time.perf_counter()
+    load_start = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     from judgelog import Engine
 
     sizes = tuple(int(s) for s in args.sizes.split(",")) if args.sizes else (SIZES_QUICK if args.quick
@@ -745,6 +802,7 @@ def main(argv=None) -> int:
               "process": process, "notes": notes}
     report["targets"] = evaluate_targets(results, memory, process)
     report["seconds"] = time.perf_counter() - started
+    report["loadavg"] = (load_start, os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan"))
     if args.json:
         print(json.dumps(report, indent=2, sort_keys=True))
     else:

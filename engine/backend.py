@@ -13,6 +13,23 @@ saved and restored around every operation.
 
 Aggregates (``sum``, ``count``, ``min``, ``max`` in a head) are computed by the backend after the facts are
 materialised, stratum by stratum, over the distinct bindings of the body, and asserted as facts.
+
+Binding patterns: pyDatalog evaluates a rule body left to right, whatever the call. A rule such as
+``blocked_by(A, B) :- band_mate(A, C), blocking(B, C)`` is fast when asked with A known and quadratic when
+asked with B known (every band_mate pair is enumerated for each blocker). So every derived predicate is
+compiled, on first use and once per thread, in one variant per *binding pattern* it is called with
+(``j1_blocked_by@fb@1``: second argument known): the variant's rule bodies are reordered so that checks
+(literals whose arguments are all known, negations once their variables are bound) come first, then the
+literals with the fewest unknown arguments, otherwise as written. Queries, proofs and aggregates call
+these variants. Facts given for a derived predicate live in ``<name>@edb``, bridged into every variant.
+
+Pruning: the last number of a variant's name is its *namespace*. A namespace stands for the states in
+which the same fact atoms of the rule bodies (predicate plus constant arguments, e.g.
+``name(S, "Trusted Forcemage")``) have no matching fact: the rules such an atom makes impossible, and
+the derived predicates left with no possible rule, are omitted, and ``not`` of them is dropped as true.
+Counts of the facts per predicate (and per constant at the positions rules test) are kept up to date by
+the diff, so finding a state's namespace costs one pass over those atoms; a board pays only for the
+rules its facts can trigger.
 """
 from __future__ import annotations
 
@@ -36,6 +53,7 @@ Fact = Tuple  # (pred, arg, ...)
 _ENGINE_IDS = itertools.count(1)
 _TL = threading.local()  # .logic: judgelog's own pyDatalog database for this thread; .engines: per backend
 _OPS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+_MIRROR = {"=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
 @contextmanager
@@ -77,13 +95,42 @@ def _our_database():
 class _ThreadView:
     """What one backend has put in one thread's database."""
 
-    __slots__ = ("preds", "facts", "agg_facts", "query_ids")
+    __slots__ = ("preds", "facts", "agg_facts", "query_ids", "fact_preds", "variants", "pending", "edb", "counts",
+                 "ns", "ns_dirty", "namespaces", "namespaces_by_id", "aggregates_done")
 
     def __init__(self):
         self.preds: Dict[str, object] = {}
+        self.fact_preds: Dict[str, object] = {}  # where a predicate's facts are asserted (see Backend._fact_pred)
         self.facts: Optional[FrozenSet] = None
         self.agg_facts: Set = set()
         self.query_ids = itertools.count(1)
+        self.variants: Set[Tuple] = set()  # (pred or id(rule), pattern, namespace id) compiled in this thread
+        self.pending: List[Tuple] = []  # variants named but not compiled yet
+        self.edb: Dict[str, object] = {}  # derived predicate -> its @edb fact predicate
+        self.counts: Dict = {}  # facts now: pred -> n, and (pred, position, value) -> n for probed positions
+        self.ns: Optional[_Namespace] = None  # the namespace of the facts now
+        self.namespaces: Dict[Tuple, _Namespace] = {}
+        self.namespaces_by_id: Dict[int, _Namespace] = {}
+        self.ns_dirty = False  # a fact count reached or left 0 since the namespace was found
+        self.aggregates_done = False  # the aggregate facts match self.facts
+
+
+class _Namespace:
+    """What cannot hold in a family of states: fact atoms of the rule bodies with no matching fact, hence
+    the derived predicates that may hold and the rules that cannot fire. Variants compiled for a namespace
+    leave the dead rules out and drop ``not`` of atoms that cannot hold, so a board pays only for the rules
+    its facts can trigger."""
+
+    __slots__ = ("id", "dead_probes", "alive", "dead_rules", "with_facts", "single")
+
+    def __init__(self, ns_id: int, dead_probes: FrozenSet, alive: FrozenSet, dead_rules: FrozenSet,
+                 with_facts: FrozenSet):
+        self.id = ns_id
+        self.dead_probes = dead_probes
+        self.alive = alive
+        self.dead_rules = dead_rules
+        self.with_facts = with_facts  # derived predicates that have facts of their own
+        self.single: Dict[str, Optional[Rule]] = {}  # predicate -> its only possible rule (see _single_rule)
 
 
 class Backend:
@@ -98,6 +145,59 @@ class Backend:
         for index, rule in enumerate(program.rules):
             if rule.body and rule.aggregate is None:
                 self.why_rules[id(rule)] = (f"{self.prefix}_why{index}", _why_vars(rule, program))
+        # predicates with rules that have a body: called through binding-pattern variants
+        self._idb = frozenset(r.head.pred for r in program.rules if r.body and r.aggregate is None)
+        self._rules_for: Dict[str, List[Rule]] = {}
+        for rule in program.rules:
+            if rule.aggregate is None:
+                self._rules_for.setdefault(rule.head.pred, []).append(rule)
+        self._rule_by_id = {id(r): r for r in program.rules}
+        self._unfolds = itertools.count(1)
+        # predicates holding facts that come with the rules (bodiless rules) or from aggregates: always alive
+        self._static_facts = frozenset(r.head.pred for r in program.rules if not r.body or r.aggregate is not None)
+        # probes: the fact atoms of rule bodies (predicate + constant arguments) whose emptiness is checked
+        probes: List[Tuple] = []
+        self._probe_pos: Dict[str, Set[int]] = {}
+        self._rule_info: List[Tuple[Rule, Tuple, Tuple[str, ...]]] = []  # (rule, positive probes, derived preds)
+        for rule in program.rules:
+            if not rule.body or rule.aggregate is not None:
+                continue
+            positive, needs = [], []
+            for lit in program.body(rule):
+                atom = lit.atom if isinstance(lit, Negation) else lit
+                if not isinstance(atom, Atom):
+                    continue
+                if atom.pred in self._idb:
+                    if atom is lit and atom.pred not in needs:
+                        needs.append(atom.pred)
+                    continue
+                if atom.pred in self._static_facts:
+                    continue
+                probe = _probe(atom)
+                probes.append(probe)
+                for i, _ in probe[1]:
+                    self._probe_pos.setdefault(atom.pred, set()).add(i)
+                if atom is lit:
+                    positive.append(probe)
+            self._rule_info.append((rule, tuple(positive), tuple(needs)))
+        self._probes = tuple(dict.fromkeys(probes))
+        self._probe_set = frozenset(self._probes)
+        # aggregates: recomputed only when a fact of a predicate they (transitively) read changes
+        self._agg_rules = program.aggregate_rules()
+        deps: Set[str] = {r.head.pred for r in self._agg_rules}
+        stack = [lit.atom.pred if isinstance(lit, Negation) else lit.pred for r in self._agg_rules
+                 for lit in r.body if isinstance(lit, (Atom, Negation))]
+        while stack:
+            pred = stack.pop()
+            if pred not in deps:
+                deps.add(pred)
+                stack.extend(lit.atom.pred if isinstance(lit, Negation) else lit.pred
+                             for r in program.rules_by_head.get(pred, ()) for lit in r.body
+                             if isinstance(lit, (Atom, Negation)))
+        self._agg_deps = frozenset(deps)
+        # derived predicates that may also be given facts (scenario input, aggregates): bridged up front
+        self._edb_up_front = frozenset(p for p in self._idb if program.is_input(p) or
+                                       any(r.aggregate is not None for r in program.rules_by_head.get(p, ())))
 
     # -- naming --------------------------------------------------------
     def pname(self, pred: str) -> str:
@@ -110,23 +210,19 @@ class Backend:
             view = _ThreadView()
             _TL.engines[self.id] = view
             self._install(view)
+            view.ns = self._namespace(view)
         return view
 
     def _install(self, view: _ThreadView) -> None:
         prog = self.program
         for pred, decl in prog.decls.items():
             view.preds[pred] = self._pred(self.pname(pred), decl.arity)
-        for rule in prog.rules:
-            if rule.aggregate is not None:
-                continue
-            head = self._literal(rule.head)
-            body = [self._body_literal(lit) for lit in prog.body(rule)]
-            _E.assert_(_E.Clause(head, body))
-            why = self.why_rules.get(id(rule))
-            if why is not None:
-                name, names = why
-                self._pred(name, len(names))
-                _E.assert_(_E.Clause(_E.Literal(name, [_E.Var(n) for n in names]), body))
+            view.fact_preds[pred] = view.preds[pred]
+        for pred in sorted(self._edb_up_front):
+            self._fact_pred(view, pred)
+        for rule in prog.rules:  # facts written in rule files; rules are compiled as variants, on demand
+            if not rule.body and rule.aggregate is None and rule.head.pred not in self._idb:
+                _E.assert_(_E.Clause(self._literal(rule.head), []))
 
     @staticmethod
     def _pred(name: str, arity: int):
@@ -153,7 +249,278 @@ class Backend:
             return self._literal(lit)
         if isinstance(lit, Negation):
             return self._literal(lit.atom, negated=True)
-        return _E.Literal(_OPS[lit.op], [self._term(lit.left), self._term(lit.right)])
+        # pyDatalog needs a variable or a constant on the left of a comparison: fold constant sums, put a
+        # lone sum on the right, and compare two sums as 0 op (right - left) (integers; both are bound)
+        left, right, op = _fold(lit.left), _fold(lit.right), lit.op
+        if isinstance(left, BinOp):
+            if isinstance(right, BinOp):
+                left, right = Const(0), BinOp("-", right, left)
+            else:
+                left, right, op = right, left, _MIRROR[op]
+        return _E.Literal(_OPS[op], [self._term(left), self._term(right)])
+
+    # -- binding-pattern variants and pruning --------------------------------
+    def _variant(self, view: _ThreadView, pred: str, pattern: Tuple[bool, ...]) -> str:
+        """The engine name to call ``pred`` with ``pattern`` known arguments in the current state's
+        namespace (compiled before the next ask)."""
+        if pred not in self._idb:
+            return self.pname(pred)
+        key = (pred, pattern, view.ns.id)
+        if key not in view.variants:
+            view.variants.add(key)
+            view.pending.append(key)
+        return _variant_name(self.pname(pred), pattern, view.ns.id)
+
+    def _dead(self, view: _ThreadView, atom: Atom, now: bool) -> bool:
+        """Can ``atom`` have no instance at all in the current namespace (see _Namespace), or, with ``now``
+        (a query, compiled for this state only), in the facts now?"""
+        pred = atom.pred
+        if pred in self._idb:
+            return pred not in view.ns.alive
+        if pred in self._static_facts:
+            return False
+        probe = _probe(atom)
+        if probe in self._probe_set:
+            return probe in view.ns.dead_probes
+        return now and not _probe_alive(view.counts, probe, self._probe_pos)
+
+    def _plan(self, view: _ThreadView, body: Sequence, bound: Iterable[str], now: bool = False) -> Optional[List]:
+        """Compile ``body`` for evaluation with ``bound`` variables known: unfolding, order and variants.
+        None when a positive literal can have no instance (the body cannot hold). ``now``: a query's body,
+        compiled for the facts now rather than for the namespace."""
+        bound = set(bound)
+        expanded = self._expand(view, body)
+        if expanded is None:
+            return None
+        waiting = list(expanded)
+        out = []
+        for lit in waiting:
+            if isinstance(lit, Atom) and self._dead(view, lit, now):
+                return None
+
+        def emit(lit):
+            if isinstance(lit, Comparison):
+                out.append(self._body_literal(lit))
+            elif not (isinstance(lit, Negation) and self._dead(view, lit.atom, now)):  # "not" is true: drop it
+                atom = lit.atom if isinstance(lit, Negation) else lit
+                name = self._variant(view, atom.pred, _pattern(atom, bound))
+                out.append(_E.Literal(("~" if isinstance(lit, Negation) else "") + name,
+                                      [self._term(a) for a in atom.args]))
+            bound.update(bound_after([lit], bound))
+
+        while waiting:
+            progress = True
+            while progress:  # comparisons as soon as their variables are bound
+                progress = False
+                for lit in list(waiting):
+                    if isinstance(lit, Comparison) and _ready(lit, bound):
+                        waiting.remove(lit)
+                        emit(lit)
+                        progress = True
+            if not waiting:
+                break
+            index, best = min(enumerate(waiting), key=lambda item: self._rank(item[1], bound, item[0]))
+            if self._rank(best, bound, index)[0] == 9:
+                break
+            waiting.remove(best)
+            emit(best)
+        for lit in waiting:  # never ready (an unsafe query): keep pyDatalog's own behaviour, last
+            emit(lit)
+        return out
+
+    def _rank(self, lit, bound: Set[str], index: int) -> Tuple:
+        """Smallest first: checks (every named argument known) before atoms that bind new variables;
+        among those, the ones with fewest unknown arguments; facts before derived; then as written."""
+        if isinstance(lit, Comparison):
+            return (9, 0, 0, index)
+        if isinstance(lit, Negation):
+            return (1, 0, 0, index) if _ready(lit, bound) else (9, 0, 0, index)
+        unknown = {v for v in literal_vars(lit) if v not in bound and not v.startswith("_")}
+        derived = lit.pred in self._idb
+        if not unknown:
+            return (1 if derived else 0, 0, 0, index)
+        if len(unknown) == len({v for v in literal_vars(lit) if not v.startswith("_")}) and \
+                not any(isinstance(a, Const) for a in lit.args):
+            return (3, 0, 0, index)  # nothing known: as written
+        return (2, len(unknown), 1 if derived else 0, index)
+
+    def _compile_pending(self, view: _ThreadView) -> None:
+        current = view.ns
+        try:
+            while view.pending:
+                key, pattern, ns_id = view.pending.pop()
+                view.ns = view.namespaces_by_id[ns_id]
+                if isinstance(key, str):
+                    self._compile_variant(view, key, pattern)
+                else:
+                    self._compile_why_variant(view, key, pattern)
+        finally:
+            view.ns = current
+
+    def _compile_variant(self, view: _ThreadView, pred: str, pattern: Tuple[bool, ...]) -> None:
+        name = _variant_name(self.pname(pred), pattern, view.ns.id)
+        self._pred(name, len(pattern))
+        if pred in view.edb:
+            self._bridge(view.edb[pred], name, len(pattern))
+        for rule in self._rules_for.get(pred, ()):
+            if rule.body and id(rule) in view.ns.dead_rules:
+                continue
+            bound = {a.name for a, known in zip(rule.head.args, pattern) if known and isinstance(a, Var)}
+            body = self._plan(view, self.program.body(rule), bound) if rule.body else []
+            if body is not None:
+                _E.assert_(_E.Clause(_E.Literal(name, [self._term(a) for a in rule.head.args]), body))
+
+    def _why_variant(self, view: _ThreadView, rule: Rule, pattern: Tuple[bool, ...]) -> str:
+        name, _ = self.why_rules[id(rule)]
+        key = (id(rule), pattern, view.ns.id)
+        if key not in view.variants:
+            view.variants.add(key)
+            view.pending.append(key)
+        return _variant_name(name, pattern, view.ns.id)
+
+    def _compile_why_variant(self, view: _ThreadView, rule_id: int, pattern: Tuple[bool, ...]) -> None:
+        rule = self._rule_by_id[rule_id]
+        name, names = self.why_rules[rule_id]
+        vname = _variant_name(name, pattern, view.ns.id)
+        self._pred(vname, len(names))
+        if rule_id in view.ns.dead_rules:
+            return
+        bound = {n for n, known in zip(names, pattern) if known}
+        body = self._plan(view, self.program.body(rule), bound)
+        if body is not None:
+            _E.assert_(_E.Clause(_E.Literal(vname, [_E.Var(n) for n in names]), body))
+
+    def _fact_pred(self, view: _ThreadView, pred: str):
+        """The engine predicate that holds ``pred``'s facts: the predicate itself, or for a derived predicate
+        its ``@edb`` predicate, bridged into the plain predicate and into every variant."""
+        if pred not in self._idb:
+            return view.fact_preds[pred]
+        edb = view.edb.get(pred)
+        if edb is None:
+            arity = self.program.decls[pred].arity
+            edb = self._pred(f"{self.pname(pred)}@edb", arity)
+            view.edb[pred] = edb
+            view.fact_preds[pred] = edb
+            self._bridge(edb, self.pname(pred), arity)
+            for key in view.variants:
+                if key[0] == pred and key not in view.pending:
+                    self._bridge(edb, _variant_name(self.pname(pred), key[1], key[2]), arity)
+        return edb
+
+    # -- unfolding -----------------------------------------------------------
+    def _single_rule(self, view: _ThreadView, pred: str) -> Optional[Rule]:
+        """The one rule that can derive ``pred`` in the current namespace, if ``pred`` has no facts of its
+        own there; calls to such a predicate are replaced by the rule's body (one subgoal less per call)."""
+        cache = view.ns.single
+        if pred in cache:
+            return cache[pred]
+        rule = None
+        if pred in self._idb and pred not in self._static_facts and pred not in view.ns.with_facts:
+            live = [r for r in self._rules_for.get(pred, ()) if r.body and id(r) not in view.ns.dead_rules]
+            if len(live) == 1 and all(isinstance(a, (Var, Const)) for a in live[0].head.args):
+                rule = live[0]
+        cache[pred] = rule
+        return rule
+
+    def _expand(self, view: _ThreadView, body: Sequence, depth: int = 0,
+                chain: FrozenSet[str] = frozenset()) -> Optional[List]:
+        """``body`` with the atoms of single-rule predicates unfolded (positive atoms; negated atoms when the
+        rule's body is one positive atom); None when an unfolded atom cannot hold."""
+        out: List = []
+        for lit in body:
+            atom = lit.atom if isinstance(lit, Negation) else lit
+            rule = None
+            if isinstance(atom, Atom) and depth < _UNFOLD_DEPTH and atom.pred not in chain:
+                rule = self._single_rule(view, atom.pred)
+            if rule is None:
+                out.append(lit)
+                continue
+            negated = isinstance(lit, Negation)
+            inner = _unfold(atom, rule, self.program.body(rule), next(self._unfolds), negated)
+            if inner is None:  # not unfoldable here: keep the call
+                out.append(lit)
+            elif inner is _IMPOSSIBLE:
+                if not negated:
+                    return None
+                # not (an atom that cannot hold): true, dropped
+            else:
+                inner = [Negation(inner[0])] if negated else inner
+                expanded = self._expand(view, inner, depth + 1, chain | {atom.pred})
+                if expanded is None:
+                    if not negated:
+                        return None
+                else:
+                    out.extend(expanded)
+        return out
+
+    # -- which rules can fire in a state ------------------------------------
+    def _namespace(self, view: _ThreadView) -> "_Namespace":
+        """The namespace for the facts now in ``view``: states whose facts leave the same rules dead share
+        it (and its compiled variants)."""
+        counts = view.counts
+        dead_probes = frozenset(p for p in self._probes if not _probe_alive(counts, p, self._probe_pos))
+        with_facts = frozenset(p for p in view.edb if counts.get(p, 0) > 0)
+        key = (dead_probes, with_facts)
+        ns = view.namespaces.get(key)
+        if ns is None:
+            alive, dead_rules = self._liveness(dead_probes, with_facts)
+            ns = _Namespace(len(view.namespaces) + 1, dead_probes, alive, dead_rules, with_facts)
+            view.namespaces[key] = ns
+            view.namespaces_by_id[ns.id] = ns
+        return ns
+
+    def _liveness(self, dead_probes: FrozenSet, with_facts: FrozenSet) -> Tuple[FrozenSet, FrozenSet]:
+        """Derived predicates that may hold, and the rules that cannot fire: a rule is dead when one of its
+        positive atoms is a fact atom with no matching fact, or a derived predicate none of whose rules
+        can fire (counted bottom-up, like Horn satisfiability)."""
+        alive = set(self._static_facts & self._idb) | set(with_facts)
+        queue = list(alive)
+        missing: Dict[int, int] = {}
+        watchers: Dict[str, List[int]] = {}
+        live_rules = set()
+        for index, (rule, probes, needs) in enumerate(self._rule_info):
+            if any(p in dead_probes for p in probes):
+                continue
+            need = [p for p in needs if p not in alive]
+            if not need:
+                live_rules.add(index)
+                if rule.head.pred not in alive:
+                    alive.add(rule.head.pred)
+                    queue.append(rule.head.pred)
+                continue
+            missing[index] = len(need)
+            for p in need:
+                watchers.setdefault(p, []).append(index)
+        while queue:
+            pred = queue.pop()
+            for index in watchers.pop(pred, ()):
+                missing[index] -= 1
+                if missing[index] == 0:
+                    live_rules.add(index)
+                    head = self._rule_info[index][0].head.pred
+                    if head not in alive:
+                        alive.add(head)
+                        queue.append(head)
+        dead = frozenset(id(info[0]) for i, info in enumerate(self._rule_info) if i not in live_rules)
+        return frozenset(alive), dead
+
+    def _count(self, view: _ThreadView, fact: tuple, delta: int) -> None:
+        """Keep the fact counts up to date; a count that reaches or leaves 0 may change the namespace."""
+        counts = view.counts
+        pred = fact[0]
+        n = counts[pred] = counts.get(pred, 0) + delta
+        if n == 0 or n == delta:
+            view.ns_dirty = True
+        for i in self._probe_pos.get(pred, ()):
+            key = (pred, i, fact[i + 1])
+            n = counts[key] = counts.get(key, 0) + delta
+            if n == 0 or n == delta:
+                view.ns_dirty = True
+
+    @staticmethod
+    def _bridge(edb, name: str, arity: int) -> None:
+        xs = [_E.Var(f"X{i}") for i in range(arity)]
+        _E.assert_(_E.Clause(_E.Literal(name, xs), [_E.Literal(edb, xs)]))
 
     # -- materialisation -------------------------------------------------
     @contextmanager
@@ -167,19 +534,36 @@ class Backend:
 
     def _sync(self, view: _ThreadView, facts: FrozenSet) -> None:
         old = view.facts if view.facts is not None else frozenset()
-        preds = view.preds
-        for fact in view.agg_facts:
-            _E.retract(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
-        view.agg_facts = set()
-        for fact in old - facts:
-            _E.retract(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
-        for fact in facts - old:
-            _E.assert_(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
+        removed = old - facts
+        # an equal set (a new frozenset of the same facts) costs one pass: old <= facts and same size
+        added = facts - old if len(facts) != len(old) - len(removed) else ()
         view.facts = facts
-        self._compute_aggregates(view, facts)
+        if not removed and not added and view.aggregates_done:
+            return
+        changed = {f[0] for f in removed} | {f[0] for f in added}
+        redo_aggregates = not view.aggregates_done or not changed.isdisjoint(self._agg_deps)
+        preds = view.fact_preds
+        for pred in {p for p in changed if p in self._idb and p not in view.edb}:
+            self._fact_pred(view, pred)
+        if redo_aggregates:
+            for fact in view.agg_facts:
+                _E.retract(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
+            view.agg_facts = set()
+        for fact in removed:
+            _E.retract(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
+            self._count(view, fact, -1)
+        for fact in added:
+            _E.assert_(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
+            self._count(view, fact, 1)
+        if view.ns_dirty:
+            view.ns = self._namespace(view)
+            view.ns_dirty = False
+        if redo_aggregates:  # only when a fact they may depend on changed (their results stay otherwise)
+            self._compute_aggregates(view, facts)
+            view.aggregates_done = True
 
     def _compute_aggregates(self, view: _ThreadView, facts: FrozenSet) -> None:
-        rules = self.program.aggregate_rules()
+        rules = self._agg_rules
         contributions: Dict[Tuple, List[Dict]] = {}
         for rule in rules:
             agg = rule.aggregate
@@ -200,7 +584,8 @@ class Backend:
                 if fact in view.agg_facts or fact in facts:
                     contributions.setdefault(fact, []).extend(bindings)
                     continue
-                _E.assert_(_E.Clause(_E.Literal(view.preds[rule.head.pred], [_E.Const(a) for a in args]), []))
+                target = self._fact_pred(view, rule.head.pred)
+                _E.assert_(_E.Clause(_E.Literal(target, [_E.Const(a) for a in args]), []))
                 view.agg_facts.add(fact)
                 contributions[fact] = [dict(b, __rule__=rule) for b in bindings]
         self.aggregates[id(view)] = contributions
@@ -214,7 +599,11 @@ class Backend:
         qname = f"{self.prefix}_q{next(view.query_ids)}"
         self._pred(qname, len(names))
         head = _E.Literal(qname, [_E.Var(n) for n in names])
-        clause = _E.Clause(head, [self._body_literal(lit) for lit in body])
+        planned = self._plan(view, body, (), now=True)
+        if planned is None:  # a positive literal cannot hold in this state
+            return []
+        clause = _E.Clause(head, planned)
+        self._compile_pending(view)
         _E.assert_(clause)
         try:
             result = head.ask()
@@ -226,7 +615,7 @@ class Backend:
             _E.remove(_E.Pred(qname, len(names)))
         if result is True or result is None:
             return []
-        return [tuple(row) for row in result]
+        return _checked([tuple(row) for row in result])
 
     def ask(self, view: _ThreadView, body: Sequence, names: Sequence[str]) -> List[Tuple]:
         ordered, _ = order_body(body)
@@ -238,20 +627,146 @@ class Backend:
 
     def ask_atom(self, view: _ThreadView, atom: Atom) -> List[Tuple]:
         """Rows of full argument tuples matching ``atom`` (constants and variables)."""
-        result = self._literal(atom).ask()
+        if self._dead(view, atom, True):
+            return []
+        name = self._variant(view, atom.pred, _pattern(atom, set()))
+        self._compile_pending(view)
+        result = _E.Literal(name, [self._term(a) for a in atom.args]).ask()
         if not result or result is True:
             return []
         return sorted(set(tuple(r) for r in result), key=_sort_key)
 
     def why_rows(self, view: _ThreadView, rule: Rule, fixed: Dict[str, object], limit: int = 64) -> List[Dict]:
         """Bindings of all of ``rule``'s body variables given some of them (for proofs)."""
-        name, names = self.why_rules[id(rule)]
+        _, names = self.why_rules[id(rule)]
+        name = self._why_variant(view, rule, tuple(n in fixed for n in names))
+        self._compile_pending(view)
         terms = [_E.Const(fixed[n]) if n in fixed else _E.Var(n) for n in names]
         result = _E.Literal(name, terms).ask()
         if not result or result is True:
             return []
         rows = sorted(set(tuple(r) for r in result), key=_sort_key)[:limit]
         return [dict(zip(names, row)) for row in rows]
+
+
+def _pattern(atom: Atom, bound: Set[str]) -> Tuple[bool, ...]:
+    """Which arguments of ``atom`` are known when it is called with ``bound`` variables known."""
+    return tuple(isinstance(a, Const) or (not isinstance(a, Aggregate) and term_vars(a) <= bound)
+                 for a in atom.args)
+
+
+def _pattern_text(pattern: Tuple[bool, ...]) -> str:
+    return "".join("b" if known else "f" for known in pattern)
+
+
+_UNFOLD_DEPTH = 6
+_IMPOSSIBLE = object()
+
+
+def _unfold(call: Atom, rule: Rule, body: Sequence, serial: int, negated: bool):
+    """The literals that replace ``call`` by the body of ``rule`` (its only possible rule): head arguments
+    matched against the call's, the rule's other variables renamed apart (``X#n``: no rule variable can be
+    spelt so). ``_IMPOSSIBLE`` when a constant of the head differs from the call's; None when the call
+    cannot be unfolded (an arithmetic argument; under ``not``, a body other than one positive atom)."""
+    if negated and (len(body) != 1 or not isinstance(body[0], Atom)):
+        return None
+    mapping: Dict[str, object] = {}
+    extra: List = []
+    filtered = set()  # variables the body tests (negations, comparisons): they must stay named
+    for lit in body:
+        if not isinstance(lit, Atom):
+            filtered |= literal_vars(lit)
+    for head_arg, arg in zip(rule.head.args, call.args):
+        if isinstance(arg, BinOp) or isinstance(arg, Aggregate):
+            return None
+        if isinstance(arg, Var) and arg.name.startswith("_") and isinstance(head_arg, Var) and \
+                head_arg.name in filtered and not negated:
+            return None  # "any value" would reach a test that needs the value
+        if isinstance(head_arg, Var):
+            if head_arg.name in mapping:
+                extra.append(Comparison("=", mapping[head_arg.name], arg))
+            else:
+                mapping[head_arg.name] = arg
+        elif isinstance(arg, Const):
+            if arg.value != head_arg.value:
+                return _IMPOSSIBLE
+        else:
+            extra.append(Comparison("=", arg, head_arg))
+    if negated and extra:
+        return None
+
+    def rename(term):
+        if isinstance(term, Var):
+            if term.name in mapping:
+                return mapping[term.name]
+            anonymous = negated or term.name.startswith("_")
+            renamed = Var(f"_{term.name.lstrip('_')}#{serial}" if anonymous else f"{term.name}#{serial}")
+            mapping[term.name] = renamed
+            return renamed
+        if isinstance(term, BinOp):
+            return BinOp(term.op, rename(term.left), rename(term.right))
+        return term
+
+    out = list(extra)
+    for lit in body:
+        if isinstance(lit, Atom):
+            out.append(Atom(lit.pred, tuple(rename(a) for a in lit.args)))
+        elif isinstance(lit, Negation):
+            out.append(Negation(Atom(lit.atom.pred, tuple(rename(a) for a in lit.atom.args))))
+        else:
+            out.append(Comparison(lit.op, rename(lit.left), rename(lit.right)))
+    return out
+
+
+def _variant_name(name: str, pattern: Tuple[bool, ...], ns_id: int) -> str:
+    return f"{name}@{_pattern_text(pattern)}@{ns_id}"
+
+
+def _probe(atom: Atom) -> Tuple:
+    """A fact atom reduced to what decides whether it can match: the predicate and its constant arguments
+    (floats left out: pyDatalog rounds them)."""
+    return (atom.pred, tuple((i, a.value) for i, a in enumerate(atom.args)
+                             if isinstance(a, Const) and not isinstance(a.value, float)))
+
+
+def _probe_alive(counts: Dict, probe: Tuple, positions: Dict[str, Set[int]]) -> bool:
+    pred, consts = probe
+    if counts.get(pred, 0) <= 0:
+        return False
+    counted = positions.get(pred, ())
+    return all(counts.get((pred, i, v), 0) > 0 for i, v in consts if i in counted)
+
+
+def _ready(lit, bound: Set[str]) -> bool:
+    """Can a comparison or negation be evaluated once ``bound`` are known (as in analysis.order_body)?"""
+    if isinstance(lit, Negation):
+        return {v for v in literal_vars(lit) if not v.startswith("_")} <= bound
+    left, right = term_vars(lit.left), term_vars(lit.right)
+    if lit.op == "=":
+        if left <= bound and right <= bound:
+            return True
+        return (isinstance(lit.left, Var) and right <= bound) or (isinstance(lit.right, Var) and left <= bound)
+    return (left | right) <= bound
+
+
+def _fold(term):
+    """A sum or difference of integer constants, computed (pyDatalog leaves a constant expression alone)."""
+    if not isinstance(term, BinOp):
+        return term
+    left, right = _fold(term.left), _fold(term.right)
+    if all(isinstance(t, Const) and isinstance(t.value, int) and not isinstance(t.value, bool) for t in (left, right)):
+        return Const(left.value + right.value if term.op == "+" else left.value - right.value, term.span)
+    return BinOp(term.op, left, right, term.span)
+
+
+def _checked(rows: List[Tuple]) -> List[Tuple]:
+    """pyDatalog answers ``X = a + 1`` with an exception object as the value of X: refuse it."""
+    for row in rows:
+        for value in row:
+            if isinstance(value, BaseException):
+                raise QueryError(f"arithmetic on a value that is not a number ({value})",
+                                 hint="+ and - take numbers; check the arguments given")
+    return rows
 
 
 def _why_vars(rule: Rule, program: Program) -> Tuple[str, ...]:

@@ -19,13 +19,15 @@ from .errors import UsageError
 __all__ = ["list_choices"]
 
 
-def list_choices(state, what: str, *, limit: int = 50) -> Tuple[dict, str]:
+def list_choices(state, what: str, *, limit: int = 50, progress=None) -> Tuple[dict, str]:
+    """``progress``, when given, has ``tick(i, label)`` and ``done()`` (the command line's progress line on
+    stderr); ``bands`` ticks it for every candidate band it checks."""
     if limit < 1:
         raise UsageError("--limit must be at least 1")
     if what == "blocks":
         return _blocks(state, limit)
     if what == "bands":
-        return _bands(state, limit)
+        return _bands(state, limit, progress)
     return _action_choice(state, what)
 
 
@@ -84,14 +86,14 @@ def _blocks(state, limit: int) -> Tuple[dict, str]:
     return data, "\n".join(lines)
 
 
-def _bands(state, limit: int) -> Tuple[dict, str]:
+def _bands(state, limit: int, progress=None) -> Tuple[dict, str]:
     attackers = sorted({r["A"] for r in state.query("attacking(A, _)")})
     if not attackers:
         raise UsageError("no attackers are declared in this scenario",
                          hint="declare attackers in combat: attackers: {...} or with a declare_attackers action")
     if len(attackers) > 16:
         raise UsageError(f"{len(attackers)} attackers: too many to group (at most 16)")
-    legal = _legal_bands(state, attackers)
+    legal = _legal_bands(state, attackers, progress)
     index = {a: i for i, a in enumerate(attackers)}
     masks = {sum(1 << index[a] for a in band): band for band in legal}
     full = (1 << len(attackers)) - 1
@@ -107,7 +109,7 @@ def _bands(state, limit: int) -> Tuple[dict, str]:
     return data, "\n".join(lines)
 
 
-def _legal_bands(state, attackers: List[str]) -> List[Tuple[str, ...]]:
+def _legal_bands(state, attackers: List[str], progress=None) -> List[Tuple[str, ...]]:
     """Every set of two or more attackers that the rules accept as one band.
 
     Candidates grow one attacker at a time; a candidate the rules say cannot grow into a legal band
@@ -115,11 +117,14 @@ def _legal_bands(state, attackers: List[str]) -> List[Tuple[str, ...]]:
     """
     base = frozenset(f for f in state.facts if f[0] != "in_band")
     legal: List[Tuple[str, ...]] = []
+    checked = itertools.count()
 
     def grow(band: Tuple[str, ...], start: int) -> None:
         for i in range(start, len(attackers)):
             bigger = band + (attackers[i],)
             if len(bigger) >= 2:
+                if progress is not None:
+                    progress.tick(next(checked), f"candidate bands of {len(attackers)} attackers")
                 probe = state.with_facts(base | {("in_band", a, "candidate") for a in bigger})
                 if not probe.query("band_violation(candidate, C)"):
                     legal.append(bigger)
@@ -128,6 +133,8 @@ def _legal_bands(state, attackers: List[str]) -> List[Tuple[str, ...]]:
             grow(bigger, i + 1)
 
     grow((), 0)
+    if progress is not None:
+        progress.done()
     return sorted(legal, key=lambda b: (len(b), b))
 
 

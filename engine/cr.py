@@ -44,8 +44,19 @@ def resolve(number: str) -> str:
 
 
 def cites_match(wanted: str, cited: str) -> bool:
-    """True when the citation ``cited`` is ``wanted`` or one of its sub-rules."""
-    wanted, cited = resolve(wanted), resolve(cited)
+    """True when the citation ``cited`` is ``wanted`` or one of its sub-rules.
+
+    Rules cite current numbers, so ``cited`` is taken as it is. ``wanted`` (typed by a user) matches as it
+    is or translated from an old edition: 702.19b is trample today and banding in the seeds, so it finds
+    both, while 702.22 (banding) does not find trample's 702.19b.
+
+    >>> cites_match("702.19b", "702.22b"), cites_match("702.19b", "702.19b"), cites_match("702.22", "702.19b")
+    (True, True, False)
+    """
+    return _match(wanted.strip().rstrip("."), cited) or _match(resolve(wanted), cited)
+
+
+def _match(wanted: str, cited: str) -> bool:
     if cited == wanted:
         return True
     if not cited.startswith(wanted):

@@ -104,10 +104,9 @@ class Change:
     # -- lookups --------------------------------------------------------
     def one(self, pred: str, *prefix) -> Optional[tuple]:
         n = len(prefix)
-        for f in self.facts:
-            if f[0] == pred and f[1:1 + n] == prefix:
-                return f
-        return None
+        found = [f for f in self.facts if f[0] == pred and f[1:1 + n] == prefix]
+        # several (e.g. two life totals given in facts:): the same one whatever the set's order
+        return min(found, key=repr) if found else None
 
     def all(self, pred: str, *prefix) -> List[tuple]:
         n = len(prefix)
@@ -143,7 +142,8 @@ class Change:
 
 def object_facts(change: Change, oid: str) -> List[tuple]:
     """Every fact that is about the object (its characteristics and status)."""
-    return [f for f in change.facts if len(f) > 1 and f[1] == oid and f[0] not in ("event", "event_detail")]
+    return sorted((f for f in change.facts if len(f) > 1 and f[1] == oid and f[0] not in ("event", "event_detail")),
+                  key=repr)
 
 
 def _counters(change: Change, x, kind: str, delta: int) -> int:
@@ -236,7 +236,7 @@ def p_move(ch: Change, o, zone, why=None, *, event: str = "moved"):
     was_creature = ("card_type", o, "creature") in ch.facts
     was_token = ("token", o) in ch.facts
     _leave_combat(ch, o)
-    partners = [f[2] for f in ch.facts if f[0] == "paired" and f[1] == o]
+    partners = sorted((f[2] for f in ch.facts if f[0] == "paired" and f[1] == o), key=repr)
     for f in object_facts(ch, o):
         ch.facts.discard(f)
     for f in [f for f in ch.facts if f[0] in ("paired", "pair_formed_by", "blocking") and len(f) > 2 and f[2] == o]:
@@ -290,7 +290,7 @@ def p_pair(ch: Change, a, b, by):
 
 
 def p_unpair(ch: Change, a, _b, _c):
-    for f in [f for f in ch.facts if f[0] in ("paired", "pair_formed_by") and a in (f[1], f[2])]:
+    for f in sorted((f for f in ch.facts if f[0] in ("paired", "pair_formed_by") and a in (f[1], f[2])), key=repr):
         ch.facts.discard(f)
         if f[1] == a and f[0] == "paired":
             ch.emit("unpaired", a, partner=f[2])

@@ -65,7 +65,7 @@ class Engine:
     def check_facts(self, scenario: Scenario) -> None:
         """Every scenario fact must use a declared input predicate with the right arity."""
         from .errors import Diagnostic, ScenarioError
-        from .analysis import suggest
+        from .analysis import INT_TYPES, suggest
 
         diags = []
         for fact in sorted(scenario.facts, key=repr):
@@ -78,6 +78,11 @@ class Engine:
             elif decl.arity != len(fact) - 1:
                 diags.append(Diagnostic("S101", f"{fact[0]} takes {decl.arity} argument(s), given {len(fact) - 1}",
                                         span))
+            else:
+                for param, value in zip(decl.params, fact[1:]):
+                    if param.type in INT_TYPES and (not isinstance(value, int) or isinstance(value, bool)):
+                        diags.append(Diagnostic("S101", f"argument {param.name!r} of {fact[0]} is an integer, "
+                                                f"given {value!r}", span, hint="write a whole number"))
         if diags:
             raise ScenarioError(f"{len(diags)} problem(s) in {scenario.path}", diagnostics=diags)
 

@@ -41,6 +41,7 @@ from .errors import Diagnostic, QueryError, RuleError
 __all__ = ["parse_text", "parse_file", "parse_body", "parse_atom", "ParseResult", "MAX_DEPTH"]
 
 MAX_DEPTH = 64  # nesting of parentheses in arithmetic
+MAX_INT_DIGITS = 100  # longer integers are refused (Python refuses to convert very long ones at all)
 AGGREGATES = ("sum", "count", "min", "max")
 _CR_RE = re.compile(r"^\d{3}(\.\d+[a-z]?)?$")
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$")
@@ -193,11 +194,11 @@ class _Parser:
             return Const(_unquote(tok.text), self.span(tok))
         if tok.kind == "int":
             self.next()
-            return Const(int(tok.text), self.span(tok))
+            return Const(self.integer(tok), self.span(tok))
         if tok.text == "-" and self.peek_after().kind == "int":
             self.next()
             num = self.next()
-            return Const(-int(num.text), self.span(tok))
+            return Const(-self.integer(num), self.span(tok))
         if tok.text == "(":
             self.depth += 1
             if self.depth > MAX_DEPTH:
@@ -209,6 +210,14 @@ class _Parser:
             return inner
         self.fail(tok, "a variable, a constant or a number",
                   "variables are Capitalised, constants are lower_snake, \"quoted\" or integers")
+
+    def integer(self, tok: Token) -> int:
+        if len(tok.text) > MAX_INT_DIGITS:
+            self.diags.append(Diagnostic("E001", f"integer too large ({len(tok.text)} digits, at most "
+                                         f"{MAX_INT_DIGITS})", self.span(tok),
+                                         hint="write a smaller whole number"))
+            raise _Stop()
+        return int(tok.text)
 
     def peek_after(self) -> Token:
         pos = self.pos

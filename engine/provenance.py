@@ -45,7 +45,8 @@ class Proof:
     """A node of a proof tree.
 
     ``kind`` is ``rule`` (derived by :attr:`rule_obj`), ``fact`` (a scenario or rule-file fact),
-    ``absent`` (a negated atom that does not hold), ``comparison``, ``aggregate`` or ``cycle``.
+    ``absent`` (a negated atom that does not hold), ``comparison``, ``aggregate``, ``cycle`` or
+    ``truncated`` (an atom that holds, deeper than :data:`MAX_PROOF_DEPTH` steps: its proof is cut).
     """
 
     atom: str
@@ -129,6 +130,8 @@ class Proof:
             lines = [f"{pad}not {self.atom}  [absent]"]
         elif self.kind == "comparison":
             lines = [f"{pad}{self.atom}  [comparison]"]
+        elif self.kind == "truncated":
+            lines = [f"{pad}{self.atom}  [holds; proof deeper than {MAX_PROOF_DEPTH} steps not shown]"]
         else:
             lines = [f"{pad}{self.atom}  [{self.kind}]"]
         for p in self.premises:
@@ -184,8 +187,10 @@ class Prover:
         if rule_fact is not None:
             return Proof(text, "fact", rule_obj=rule_fact, origin=rule_fact.span, sentence=self.sentence(fact),
                          fact=fact)
-        if fact in path or depth > MAX_PROOF_DEPTH:
+        if fact in path:
             return None
+        if depth > MAX_PROOF_DEPTH:  # the atom holds (every premise asked for does); stop showing why
+            return Proof(text, "truncated", sentence=self.sentence(fact), fact=fact)
         contributions = self.backend.aggregate_contributions(self.view, fact)
         if contributions:
             return self._prove_aggregate(fact, contributions, path | {fact}, depth)

@@ -104,6 +104,8 @@ class _Run:
         if oid is None:
             name = spec.get("name") or spec.get("card") or "object"
             oid = Change(self.state.facts, {}).fresh_id(str(name))
+        if ctx.ident(oid, ("object", "id"), "an object id") is None:
+            raise ActionError(f"invalid object for {self.kind}: {ctx.diags[0].message}", hint=ctx.diags[0].hint)
         if any(len(f) > 1 and f[1] == oid for f in self.state.facts if f[0] in ("permanent", "player")):
             raise ActionError(f"id {oid!r} is already in use", hint="give the new object another id")
         spec = {k: v for k, v in spec.items() if k != "id"}
@@ -291,10 +293,10 @@ class _Run:
         if not self.pending_triggers:
             return facts
         order = self.action.get("order") or []
-        if not isinstance(order, list):
-            raise UsageError("order: must be a list of source ids, top of the stack first")
+        if not isinstance(order, list) or not all(isinstance(o, (str, int)) for o in order):
+            raise UsageError(f"order: must be a list of source ids, top of the stack first, got {order!r}")
         turn = sorted((f[2], f[1]) for f in facts if f[0] == "turn_order")
-        active = next((f[1] for f in facts if f[0] == "active_player"), None)
+        active = min((f[1] for f in facts if f[0] == "active_player"), key=repr, default=None)
         players = [p for _, p in turn]
         if active in players:
             i = players.index(active)
@@ -433,8 +435,8 @@ def apply_action(state, action, *, span: Optional[Span] = None):
     after state-based actions, with that argument (e.g. a combat damage action without ``step:`` goes on
     from the first-strike step to the regular one).
     """
-    if not isinstance(action, dict) or "do" not in action:
-        raise UsageError(f"an action is a mapping with do:, got {action!r}")
+    if not isinstance(action, dict) or not isinstance(action.get("do"), str):
+        raise UsageError(f"an action is a mapping with do: and the action's name, got {action!r}")
     events: List[Event] = []
     for _ in range(MAX_FOLLOW_UPS):
         run = _Run(state, action, span)

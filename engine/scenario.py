@@ -228,7 +228,8 @@ def compile_object(ctx: _Ctx, oid: str, spec: dict, path: tuple, players: List[s
             chars[key] = spec[key]
     name = chars.get("name")
     if name is None:
-        ctx.error(path, f"object {oid!r} needs a card or a name", "e.g. {card: Grizzly Bears, controller: alice}")
+        if "card" not in spec:  # (an unknown card is reported above)
+            ctx.error(path, f"object {oid!r} needs a card or a name", "e.g. {card: Grizzly Bears, controller: alice}")
     elif ctx.want(name, "str", path + ("name",), "name"):
         out.append((("name", oid, name), path + ("name",) if "name" in spec else path + ("card",)))
     out.append((("permanent", oid), path))
@@ -247,7 +248,7 @@ def compile_object(ctx: _Ctx, oid: str, spec: dict, path: tuple, players: List[s
                           f"did you mean {near!r}?" if near else f"one of: {', '.join(allowed)}")
             else:
                 out.append(((pred, oid, v), vpath + (i,) if key in spec else path))
-    is_creature = "creature" in (chars.get("types") or [])
+    is_creature = isinstance(chars.get("types"), list) and "creature" in chars["types"]
     for key, pred in (("power", "base_power"), ("toughness", "base_toughness")):
         if key in chars:
             if ctx.want(chars[key], "int", path + (key,), key):
@@ -395,9 +396,10 @@ def _life(ctx: _Ctx, data: dict, players: List[str]) -> None:
 
 def _ref(ctx: _Ctx, value, ids, path, what) -> Optional[str]:
     if not isinstance(value, str) or value not in ids:
-        near = suggest(str(value), list(ids)) if isinstance(value, str) else None
+        names = [i for i in ids if isinstance(i, str)]
+        near = suggest(str(value), names) if isinstance(value, str) else None
         ctx.error(path, f"{what} {_show(value)} does not exist",
-                  f"did you mean {near!r}?" if near else f"known: {', '.join(sorted(ids)) or 'none'}")
+                  f"did you mean {near!r}?" if near else f"known: {', '.join(sorted(names)) or 'none'}")
         return None
     return value
 
@@ -411,7 +413,9 @@ def _combat(ctx: _Ctx, data: dict, players: List[str], objects: Dict[str, dict])
     ctx.check_keys(combat, COMBAT_KEYS, ("combat",), "combat")
     attackers = combat.get("attackers", {}) or {}
     targets = set(players) | set(objects)
-    if ctx.want(attackers, "map", ("combat", "attackers"), "attackers"):
+    if not ctx.want(attackers, "map", ("combat", "attackers"), "attackers"):
+        attackers = {}
+    else:
         for a, target in attackers.items():
             path = ("combat", "attackers", a)
             if _ref(ctx, a, objects, path, "attacker") and _ref(ctx, target, targets, path, "attack target"):
@@ -531,6 +535,10 @@ def _entries(ctx: _Ctx, data: dict, key: str, required: Optional[str]) -> List[T
             continue
         if required and required not in item:
             ctx.error((key, i), f"an action needs '{required}:'", "e.g. {do: declare_blockers, blockers: {...}}")
+            continue
+        if required and not isinstance(item[required], str):
+            ctx.error((key, i, required), f"{required}: takes the name of an action, got {_show(item[required])}",
+                      "e.g. {do: declare_blockers, blockers: {...}}")
             continue
         out.append((item, ctx.doc.span((key, i))))
     return out

@@ -173,10 +173,15 @@ def check_query(program, body: Sequence, *, text: Optional[str] = None) -> Tuple
     for lit in body:
         if isinstance(lit, (Negation, Comparison)):
             for name in sorted(literal_vars(lit)):
-                if not name.startswith("_") and name not in positive:
-                    diags.append(Diagnostic("E004", f"variable {name} is not bound by a positive atom",
+                # '_' means "any value" in a negation; in a comparison it can never be bound
+                anonymous = name.startswith("_")
+                if (not anonymous or isinstance(lit, Comparison)) and name not in positive:
+                    shown = "_" if anonymous else name
+                    diags.append(Diagnostic("E004", f"variable {shown} is not bound by a positive atom",
                                             getattr(lit, "span", span),
-                                            hint="add an atom that binds it, or write _ for 'any value'"))
+                                            hint="add an atom that binds it" + (
+                                                "" if isinstance(lit, Comparison) else
+                                                ", or write _ for 'any value'")))
     if diags:
         raise QueryError(f"invalid query {text or ''}".strip(), diagnostics=diags)
     names: List[str] = []

@@ -18,9 +18,11 @@ import yaml
 from .ast import Span
 from .errors import Diagnostic, ScenarioError
 
-__all__ = ["Located", "load_text", "load_path", "MAX_YAML_BYTES"]
+__all__ = ["Located", "load_text", "load_path", "MAX_YAML_BYTES", "MAX_YAML_DEPTH", "MAX_YAML_VALUES"]
 
 MAX_YAML_BYTES = 20_000_000
+MAX_YAML_DEPTH = 100
+MAX_YAML_VALUES = 500_000  # values after expanding aliases (a few aliases can expand exponentially)
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -81,7 +83,11 @@ def load_text(text: str, path: str = "<scenario>") -> Located:
             "check indentation, quotes and the ':' after each key"
         raise ScenarioError(f"invalid YAML in {path}", diagnostics=[
             Diagnostic("S001", f"YAML syntax error: {problem}", span, hint=hint)]) from None
-    except (yaml.YAMLError, RecursionError) as exc:
+    except RecursionError:
+        raise ScenarioError(f"invalid YAML in {path}: nested too deeply (at most {MAX_YAML_DEPTH} levels)",
+                            diagnostics=[Diagnostic("S001", f"YAML nested too deeply (at most {MAX_YAML_DEPTH} "
+                                                    "levels)", Span(path, 1, 1))]) from None
+    except yaml.YAMLError as exc:
         raise ScenarioError(f"invalid YAML in {path}: {exc}") from None
     doc = Located(None, path, text=text)
     if node is None:
@@ -96,8 +102,14 @@ def load_text(text: str, path: str = "<scenario>") -> Located:
 
 
 def _convert(node, path: Tuple, doc: Located, constructor, depth: int):
-    if depth > 100:
-        raise ScenarioError(f"{doc.path}: nesting deeper than 100 levels")
+    if depth > MAX_YAML_DEPTH:
+        raise ScenarioError(f"{doc.path}: nesting deeper than {MAX_YAML_DEPTH} levels", diagnostics=[Diagnostic(
+            "S002", f"nesting deeper than {MAX_YAML_DEPTH} levels", _span(doc, node),
+            hint="a scenario needs a few levels of nesting; is an alias (*name) inside its own anchor?")])
+    if len(doc.marks) >= MAX_YAML_VALUES:
+        raise ScenarioError(f"{doc.path}: more than {MAX_YAML_VALUES} values", diagnostics=[Diagnostic(
+            "S002", f"more than {MAX_YAML_VALUES} values (after expanding aliases)", _span(doc, node),
+            hint="aliases (*name) that repeat anchors of anchors grow exponentially; write the values out")])
     doc.marks[path] = Span(doc.path, node.start_mark.line + 1, node.start_mark.column + 1)
     if isinstance(node, yaml.MappingNode):
         out: Dict = {}
@@ -105,8 +117,8 @@ def _convert(node, path: Tuple, doc: Located, constructor, depth: int):
             if not isinstance(key_node, yaml.ScalarNode):
                 raise ScenarioError(f"invalid key in {doc.path}", diagnostics=[Diagnostic(
                     "S002", "a mapping key must be a plain word", _span(doc, key_node))])
-            key = constructor.construct_object(key_node, deep=True)
-            if isinstance(key, (int, float, bool)) or key is None:
+            key = _construct(constructor, key_node, doc)
+            if not isinstance(key, str):  # 1, 1.5, true, null, a date: keys are the words as written
                 key = key_node.value
             if key in out:
                 raise ScenarioError(f"duplicate key in {doc.path}", diagnostics=[Diagnostic(
@@ -117,14 +129,20 @@ def _convert(node, path: Tuple, doc: Located, constructor, depth: int):
         return out
     if isinstance(node, yaml.SequenceNode):
         return [_convert(item, path + (i,), doc, constructor, depth + 1) for i, item in enumerate(node.value)]
+    return _construct(constructor, node, doc)
+
+
+def _construct(constructor, node, doc: Located):
     try:
         return constructor.construct_object(node, deep=True)
     except yaml.constructor.ConstructorError as exc:
         raise ScenarioError(f"invalid value in {doc.path}", diagnostics=[Diagnostic(
             "S002", f"cannot read this value: {exc.problem}", _span(doc, node))]) from None
-    except (ValueError, TypeError, OverflowError) as exc:  # e.g. "!!int twenty"
+    except Exception as exc:  # noqa: BLE001 - PyYAML's constructors of explicit tags ("!!int twenty", "!!int")
+        detail = str(exc) if isinstance(exc, ValueError) and str(exc) else \
+            f"{node.value!r} is not a valid {node.tag.replace('tag:yaml.org,2002:', '!!')}"
         raise ScenarioError(f"invalid value in {doc.path}", diagnostics=[Diagnostic(
-            "S002", f"cannot read this value: {exc}", _span(doc, node),
+            "S002", f"cannot read this value: {detail}", _span(doc, node),
             hint="remove the explicit !!tag or give a value of that type")]) from None
 
 

@@ -16,3 +16,7 @@ def engine() -> Engine:
 def chdir_root(monkeypatch):
     monkeypatch.chdir(ROOT)
     return ROOT
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: takes a few seconds (deselect with -m 'not slow')")
