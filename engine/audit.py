@@ -42,21 +42,17 @@ def run_audit(engine, args) -> Tuple[dict, str, int]:
         return data, diff_text(data), EXIT_NEGATIVE if data["conflicts"] else EXIT_OK
     dot = getattr(args, "dot", None)
     if dot:
-        from .graph import to_dot
-
-        graph = dependency_graph(engine.program)
-        clusters = {}
-        for node, d in graph.nodes(data=True):
-            if d["kind"] == "rule":
-                clusters.setdefault(d["file"], (d["file"], []))[1].append(node)
         try:
             handle = open(dot, "w", encoding="utf-8")
         except OSError as exc:
             raise UsageError(f"cannot write {dot}: {exc.strerror or exc}") from None
         with handle:
-            handle.write(to_dot(graph, name="rules", graph_attrs={"rankdir": "LR"}, clusters=clusters,
-                                node_style=lambda n, d: {"shape": "box" if d["kind"] == "rule" else "ellipse"},
-                                edge_style=lambda u, v, k, d: {"style": "dashed" if d.get("negative") else "solid"}))
+            handle.write(dependency_dot(engine.program))
+    if getattr(args, "format", "text") == "dot":
+        if scenario:
+            raise UsageError("--format dot draws the rules' dependency graph; give no scenario")
+        text = dependency_dot(engine.program)
+        return {"dot": text}, text, EXIT_OK
     if scenario:
         data = dynamic_audit(engine, scenario)
         return data, dynamic_text(data), EXIT_NEGATIVE if data["conflicts"] else EXIT_OK
@@ -64,6 +60,20 @@ def run_audit(engine, args) -> Tuple[dict, str, int]:
     if dot:
         data["dot"] = dot
     return data, static_text(data), EXIT_OK
+
+
+def dependency_dot(program) -> str:
+    """The rule/predicate dependency graph as deterministic Graphviz DOT, one cluster per rule file."""
+    from .graph import to_dot
+
+    graph = dependency_graph(program)
+    clusters = {}
+    for node, d in graph.nodes(data=True):
+        if d["kind"] == "rule":
+            clusters.setdefault(d["file"], (d["file"], []))[1].append(node)
+    return to_dot(graph, name="rules", graph_attrs={"rankdir": "LR"}, clusters=clusters,
+                  node_style=lambda n, d: {"shape": "box" if d["kind"] == "rule" else "ellipse"},
+                  edge_style=lambda u, v, k, d: {"style": "dashed" if d.get("negative") else "solid"})
 
 
 # -- static ------------------------------------------------------------------------------------------

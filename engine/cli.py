@@ -39,22 +39,23 @@ def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--rules", action="append", default=[], metavar="PATH",
                         help="extra rule file or folder (repeatable)")
-    common.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    common.add_argument("--format", choices=("text", "json", "dot"), default="text",
+                        help="output format (dot: audit only, the rule dependency graph)")
     common.add_argument("--no-library", action="store_true", help="do not load the shipped rule library")
     parser = _Parser(prog="judgelog", description="A rules engine for Magic: The Gathering keyword rules, "
                      "written in Datalog, with proofs that cite the Comprehensive Rules.")
     parser.add_argument("--version", action="version", version=f"judgelog {__version__}")
     sub = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
     p = sub.add_parser("query", parents=[common], help="answer a query in a scenario")
-    p.add_argument("scenario")
+    p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("query", help='a rule body, e.g. "damage_assigner(wurm, P)"')
     p.add_argument("--before-actions", action="store_true", help="ask before the file's actions are applied")
     p.add_argument("--limit", type=int, default=1000, metavar="N",
                    help="show at most N answers (default 1000; 0: all); the count is always exact")
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
     p = sub.add_parser("explain", parents=[common], help="prove a ground atom, down to scenario facts")
-    p.add_argument("scenario")
-    p.add_argument("atom")
+    p.add_argument("scenario", help="a scenario file (YAML or JSON)")
+    p.add_argument("atom", help='a ground atom, e.g. "damage_assigner(wurm, bob)"')
     p.add_argument("--why-not", action="store_true", help="show which body literals of each rule fail")
     p.add_argument("--before-actions", action="store_true", help="explain before the file's actions")
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
@@ -67,16 +68,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("pred", nargs="?", help="a predicate name")
     p.add_argument("--cr", help="only rules citing this CR number (old numbers accepted)")
     p = sub.add_parser("do", parents=[common], help="apply a scenario's actions; print the event log")
-    p.add_argument("scenario")
+    p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("-o", "--output", help="write the resulting state as a scenario file")
     p = sub.add_parser("choices", parents=[common], help="legal options of a decision now")
-    p.add_argument("scenario")
+    p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("what", help="bands, blocks, amass, proliferate, populate, pair, resolve")
     p.add_argument("--limit", type=int, default=50, help="list at most this many (default 50)")
     p.add_argument("--before-actions", action="store_true", help="the decision before the file's actions")
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
     p = sub.add_parser("graph", parents=[common], help="draw the combat graph")
-    p.add_argument("scenario")
+    p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("-o", "--output", required=True, help="FILE.svg|.png|.dot|.graphml|.json")
     p.add_argument("--before-actions", action="store_true", help="draw the state before the file's actions")
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
@@ -99,6 +100,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from . import commands
 
     handler = getattr(commands, "cmd_" + args.verb)
+    if args.format == "dot" and args.verb != "audit":
+        sys.stderr.write("judgelog: error: --format dot is for audit; graph writes .dot files with -o FILE.dot\n")
+        return EXIT_USAGE
     try:
         return handler(args)
     except JudgelogError as exc:

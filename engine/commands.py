@@ -282,7 +282,9 @@ def cmd_rules(args) -> int:
         lines.append("")
         lines.append("Rules:")
     if args.cr:
-        lines.append(f"Rules citing CR {resolve(args.cr)}:")
+        typed, current = args.cr.strip().rstrip("."), resolve(args.cr)
+        also = f" (and {current}, its current number)" if current != typed else ""
+        lines.append(f"Rules citing CR {typed}{also}:")
     for r in rules:
         if not r.body:
             continue
