@@ -29,7 +29,10 @@ which the same fact atoms of the rule bodies (predicate plus constant arguments,
 the derived predicates left with no possible rule, are omitted, and ``not`` of them is dropped as true.
 Counts of the facts per predicate (and per constant at the positions rules test) are kept up to date by
 the diff, so finding a state's namespace costs one pass over those atoms; a board pays only for the
-rules its facts can trigger.
+rules its facts can trigger. Within a namespace, a call to a derived predicate with one possible rule and
+no facts of its own is replaced by that rule's body (unfolding; one subgoal less per call). At most
+_MAX_NAMESPACES namespaces are kept per thread; the least recently used one's clauses are retracted.
+Measurements: docs/performance.md (bench/run.py).
 """
 from __future__ import annotations
 
@@ -52,6 +55,7 @@ Fact = Tuple  # (pred, arg, ...)
 
 _ENGINE_IDS = itertools.count(1)
 _TL = threading.local()  # .logic: judgelog's own pyDatalog database for this thread; .engines: per backend
+_MAX_NAMESPACES = 256  # compiled namespaces kept per thread and engine (least recently used dropped)
 _OPS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _MIRROR = {"=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
@@ -96,7 +100,7 @@ class _ThreadView:
     """What one backend has put in one thread's database."""
 
     __slots__ = ("preds", "facts", "agg_facts", "query_ids", "fact_preds", "variants", "pending", "edb", "counts",
-                 "ns", "ns_dirty", "namespaces", "namespaces_by_id", "aggregates_done")
+                 "ns", "ns_dirty", "namespaces", "namespaces_by_id", "aggregates_done", "ns_ids")
 
     def __init__(self):
         self.preds: Dict[str, object] = {}
@@ -112,6 +116,7 @@ class _ThreadView:
         self.namespaces: Dict[Tuple, _Namespace] = {}
         self.namespaces_by_id: Dict[int, _Namespace] = {}
         self.ns_dirty = False  # a fact count reached or left 0 since the namespace was found
+        self.ns_ids = itertools.count(1)
         self.aggregates_done = False  # the aggregate facts match self.facts
 
 
@@ -121,16 +126,17 @@ class _Namespace:
     leave the dead rules out and drop ``not`` of atoms that cannot hold, so a board pays only for the rules
     its facts can trigger."""
 
-    __slots__ = ("id", "dead_probes", "alive", "dead_rules", "with_facts", "single")
+    __slots__ = ("id", "key", "dead_probes", "alive", "dead_rules", "with_facts", "single", "clauses", "preds")
 
-    def __init__(self, ns_id: int, dead_probes: FrozenSet, alive: FrozenSet, dead_rules: FrozenSet,
-                 with_facts: FrozenSet):
+    def __init__(self, ns_id: int, key: Tuple, alive: FrozenSet, dead_rules: FrozenSet):
         self.id = ns_id
-        self.dead_probes = dead_probes
+        self.key = key
+        self.dead_probes, self.with_facts = key  # with_facts: derived predicates with facts of their own
         self.alive = alive
         self.dead_rules = dead_rules
-        self.with_facts = with_facts  # derived predicates that have facts of their own
         self.single: Dict[str, Optional[Rule]] = {}  # predicate -> its only possible rule (see _single_rule)
+        self.clauses: List = []  # what was compiled for this namespace (retracted when it is dropped)
+        self.preds: List[Tuple[str, int]] = []
 
 
 class Backend:
@@ -152,6 +158,9 @@ class Backend:
             if rule.aggregate is None:
                 self._rules_for.setdefault(rule.head.pred, []).append(rule)
         self._rule_by_id = {id(r): r for r in program.rules}
+        # constants written in rules name categories (banding, creature, p1p1); others (a query's) objects
+        self._rule_consts = frozenset(a.value for r in program.rules for lit in (r.head,) + tuple(r.body)
+                                      for a in _literal_terms(lit) if isinstance(a, Const))
         self._unfolds = itertools.count(1)
         # predicates holding facts that come with the rules (bodiless rules) or from aggregates: always alive
         self._static_facts = frozenset(r.head.pred for r in program.rules if not r.body or r.aggregate is not None)
@@ -330,19 +339,24 @@ class Backend:
 
     def _rank(self, lit, bound: Set[str], index: int) -> Tuple:
         """Smallest first: checks (every named argument known) before atoms that bind new variables;
-        among those, the ones with fewest unknown arguments; facts before derived; then as written."""
+        among those, atoms joined on a known variable, then atoms with only constants known (a constant
+        such as ``banding`` selects a category, a known variable one object), then the rest as written;
+        within a class, fewest unknown arguments, facts before derived, then as written."""
         if isinstance(lit, Comparison):
             return (9, 0, 0, index)
         if isinstance(lit, Negation):
             return (1, 0, 0, index) if _ready(lit, bound) else (9, 0, 0, index)
-        unknown = {v for v in literal_vars(lit) if v not in bound and not v.startswith("_")}
-        derived = lit.pred in self._idb
+        named = {v for v in literal_vars(lit) if not v.startswith("_")}
+        unknown = named - bound
+        derived = 1 if lit.pred in self._idb else 0
         if not unknown:
-            return (1 if derived else 0, 0, 0, index)
-        if len(unknown) == len({v for v in literal_vars(lit) if not v.startswith("_")}) and \
-                not any(isinstance(a, Const) for a in lit.args):
-            return (3, 0, 0, index)  # nothing known: as written
-        return (2, len(unknown), 1 if derived else 0, index)
+            return (derived, 0, 0, index)
+        if len(unknown) < len(named) or any(isinstance(a, Const) and a.value not in self._rule_consts
+                                            for a in lit.args):
+            return (2, len(unknown), derived, index)  # joined on a known object (a variable or an id)
+        if any(isinstance(a, Const) for a in lit.args):
+            return (3, len(unknown), derived, index)  # only a constant of the rules known (a category)
+        return (4, 0, 0, index)  # nothing known: as written
 
     def _compile_pending(self, view: _ThreadView) -> None:
         current = view.ns
@@ -360,15 +374,18 @@ class Backend:
     def _compile_variant(self, view: _ThreadView, pred: str, pattern: Tuple[bool, ...]) -> None:
         name = _variant_name(self.pname(pred), pattern, view.ns.id)
         self._pred(name, len(pattern))
+        ns = view.ns
+        ns.preds.append((name, len(pattern)))
         if pred in view.edb:
-            self._bridge(view.edb[pred], name, len(pattern))
+            ns.clauses.append(self._bridge(view.edb[pred], name, len(pattern)))
         for rule in self._rules_for.get(pred, ()):
             if rule.body and id(rule) in view.ns.dead_rules:
                 continue
             bound = {a.name for a, known in zip(rule.head.args, pattern) if known and isinstance(a, Var)}
             body = self._plan(view, self.program.body(rule), bound) if rule.body else []
             if body is not None:
-                _E.assert_(_E.Clause(_E.Literal(name, [self._term(a) for a in rule.head.args]), body))
+                ns.clauses.append(_E.assert_(_E.Clause(_E.Literal(name, [self._term(a) for a in rule.head.args]),
+                                                       body)))
 
     def _why_variant(self, view: _ThreadView, rule: Rule, pattern: Tuple[bool, ...]) -> str:
         name, _ = self.why_rules[id(rule)]
@@ -383,12 +400,13 @@ class Backend:
         name, names = self.why_rules[rule_id]
         vname = _variant_name(name, pattern, view.ns.id)
         self._pred(vname, len(names))
+        view.ns.preds.append((vname, len(names)))
         if rule_id in view.ns.dead_rules:
             return
         bound = {n for n, known in zip(names, pattern) if known}
         body = self._plan(view, self.program.body(rule), bound)
         if body is not None:
-            _E.assert_(_E.Clause(_E.Literal(vname, [_E.Var(n) for n in names]), body))
+            view.ns.clauses.append(_E.assert_(_E.Clause(_E.Literal(vname, [_E.Var(n) for n in names]), body)))
 
     def _fact_pred(self, view: _ThreadView, pred: str):
         """The engine predicate that holds ``pred``'s facts: the predicate itself, or for a derived predicate
@@ -404,7 +422,8 @@ class Backend:
             self._bridge(edb, self.pname(pred), arity)
             for key in view.variants:
                 if key[0] == pred and key not in view.pending:
-                    self._bridge(edb, _variant_name(self.pname(pred), key[1], key[2]), arity)
+                    clause = self._bridge(edb, _variant_name(self.pname(pred), key[1], key[2]), arity)
+                    view.namespaces_by_id[key[2]].clauses.append(clause)
         return edb
 
     # -- unfolding -----------------------------------------------------------
@@ -461,13 +480,27 @@ class Backend:
         dead_probes = frozenset(p for p in self._probes if not _probe_alive(counts, p, self._probe_pos))
         with_facts = frozenset(p for p in view.edb if counts.get(p, 0) > 0)
         key = (dead_probes, with_facts)
-        ns = view.namespaces.get(key)
+        ns = view.namespaces.pop(key, None)
         if ns is None:
+            while len(view.namespaces) >= _MAX_NAMESPACES:  # least recently used first
+                old = next(k for k, v in view.namespaces.items() if v is not view.ns)
+                self._drop_namespace(view, view.namespaces.pop(old))
             alive, dead_rules = self._liveness(dead_probes, with_facts)
-            ns = _Namespace(len(view.namespaces) + 1, dead_probes, alive, dead_rules, with_facts)
-            view.namespaces[key] = ns
+            ns = _Namespace(next(view.ns_ids), key, alive, dead_rules)
             view.namespaces_by_id[ns.id] = ns
+        view.namespaces[key] = ns  # (re)inserted last: most recently used
         return ns
+
+    @staticmethod
+    def _drop_namespace(view: _ThreadView, ns: "_Namespace") -> None:
+        """Retract what was compiled for a namespace no state has used for long (bounded memory for a
+        long-lived process that sees many different boards)."""
+        for clause in ns.clauses:
+            _E.retract(clause)
+        for name, arity in ns.preds:
+            _E.remove(_E.Pred(name, arity))
+        view.variants = {k for k in view.variants if k[2] != ns.id}
+        del view.namespaces_by_id[ns.id]
 
     def _liveness(self, dead_probes: FrozenSet, with_facts: FrozenSet) -> Tuple[FrozenSet, FrozenSet]:
         """Derived predicates that may hold, and the rules that cannot fire: a rule is dead when one of its
@@ -518,9 +551,9 @@ class Backend:
                 view.ns_dirty = True
 
     @staticmethod
-    def _bridge(edb, name: str, arity: int) -> None:
+    def _bridge(edb, name: str, arity: int):
         xs = [_E.Var(f"X{i}") for i in range(arity)]
-        _E.assert_(_E.Clause(_E.Literal(name, xs), [_E.Literal(edb, xs)]))
+        return _E.assert_(_E.Clause(_E.Literal(name, xs), [_E.Literal(edb, xs)]))
 
     # -- materialisation -------------------------------------------------
     @contextmanager
@@ -718,6 +751,14 @@ def _unfold(call: Atom, rule: Rule, body: Sequence, serial: int, negated: bool):
     return out
 
 
+def _literal_terms(lit) -> Tuple:
+    if isinstance(lit, Negation):
+        lit = lit.atom
+    if isinstance(lit, Atom):
+        return lit.args
+    return (lit.left, lit.right)
+
+
 def _variant_name(name: str, pattern: Tuple[bool, ...], ns_id: int) -> str:
     return f"{name}@{_pattern_text(pattern)}@{ns_id}"
 
@@ -754,7 +795,7 @@ def _fold(term):
     if not isinstance(term, BinOp):
         return term
     left, right = _fold(term.left), _fold(term.right)
-    if all(isinstance(t, Const) and isinstance(t.value, int) and not isinstance(t.value, bool) for t in (left, right)):
+    if all(isinstance(t, Const) and type(t.value) is int for t in (left, right)):
         return Const(left.value + right.value if term.op == "+" else left.value - right.value, term.span)
     return BinOp(term.op, left, right, term.span)
 

@@ -77,6 +77,10 @@ def _display(path: str) -> str:
 
 def _parse_tree(path: str, *, seen: Dict[str, str], stack: List[str], out: List[RuleFile],
                 diags: List[Diagnostic], sources: Dict[str, str], origin: Optional[Span] = None) -> None:
+    if "\0" in path:  # os.path would raise ValueError
+        diags.append(Diagnostic("E010", f"cannot read {path!r}: a file name cannot contain a NUL character",
+                                origin or Span(repr(path), 1, 1), hint="remove the NUL from the file name"))
+        return
     real = os.path.realpath(path)
     shown = _display(path)
     if real in stack:

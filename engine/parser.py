@@ -479,7 +479,7 @@ def parse_file(path: str, *, strict: bool = True):
             text = handle.read()
     except FileNotFoundError:
         raise RuleError(f"rule file not found: {path}", hint="check the path given to --rules") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # ValueError: not UTF-8, or a NUL in the name
         raise RuleError(f"cannot read rule file {path}: {exc}") from None
     return parse_text(text, path, strict=strict)
 

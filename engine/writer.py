@@ -11,7 +11,7 @@ from typing import Dict, List
 import yaml
 
 from .ast import format_value
-from .errors import JudgelogError
+from .errors import JudgelogError, UsageError
 
 __all__ = ["state_to_scenario", "write_scenario"]
 
@@ -158,4 +158,4 @@ def write_scenario(state, path: str) -> None:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write("# written by judgelog do: loads back to the same state\n" + text)
     except OSError as exc:
-        raise JudgelogError(f"cannot write {path}: {exc}") from None
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None  # as graph -o: exit 2

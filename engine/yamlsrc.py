@@ -64,7 +64,7 @@ def load_path(path: str) -> Located:
         raise ScenarioError(f"file not found: {path}", hint="check the path") from None
     except IsADirectoryError:
         raise ScenarioError(f"{path} is a folder, not a scenario file") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # ValueError: not UTF-8, or a NUL in the name
         raise ScenarioError(f"cannot read {path}: {exc}") from None
     return load_text(text, path)
 

@@ -18,7 +18,7 @@ import pytest
 from paths import ROOT, SCENARIOS
 
 S = {name: str(SCENARIOS / f"{name}.yaml") for name in (
-    "banding_both_sides", "banding_band_declarations", "amass_choose_between_armies", "fabricate_servos",
+    "banding_both_sides", "banding_two_with_one_without", "amass_choose_between_armies", "fabricate_servos",
     "soulbond_servos_enter", "populate_army_token", "proliferate_kinds", "combat_declare_and_damage",
     "soulbond_three_creatures", "trample_with_and_without_banding")}
 
@@ -41,7 +41,7 @@ for fmt in ("text", "json"):
         ["do", S["soulbond_servos_enter"], "-o", f"soulbond_{fmt}.yaml"] + f,
         ["do", S["populate_army_token"]] + f,
         ["do", S["combat_declare_and_damage"]] + f,
-        ["choices", S["banding_band_declarations"], "bands"] + f,
+        ["choices", S["banding_two_with_one_without"], "bands"] + f,
         ["choices", S["banding_both_sides"], "blocks"] + f,
         ["choices", S["soulbond_three_creatures"], "resolve", "--actions", "1"] + f,
         ["choices", S["proliferate_kinds"], "proliferate"] + f,

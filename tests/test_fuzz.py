@@ -37,10 +37,10 @@ from judgelog.scenario import compile_scenario
 
 from paths import ROOT, SCENARIOS
 
-#: a multiplier of the example counts below; JUDGELOG_FUZZ_EXAMPLES=N runs N examples per test
+#: JUDGELOG_FUZZ_EXAMPLES=N runs N examples per test instead of the counts given to @fuzz below
 _ENV = os.environ.get("JUDGELOG_FUZZ_EXAMPLES", "").strip()
 LONG_RUN = int(_ENV) if _ENV.isdigit() and int(_ENV) > 0 else 0
-WATCHDOG_SECONDS = int(os.environ.get("JUDGELOG_FUZZ_WATCHDOG", "30"))
+WATCHDOG_SECONDS = int(os.environ.get("JUDGELOG_FUZZ_WATCHDOG", "60"))
 
 
 def fuzz(examples: int):
@@ -56,9 +56,11 @@ class Hang(BaseException):
 
 
 @contextlib.contextmanager
-def watchdog(what: str, seconds: int = WATCHDOG_SECONDS):
+def watchdog(what: str, given=None, seconds: int = WATCHDOG_SECONDS):
+    """Fail with Hang (showing the input: Hypothesis does not shrink a BaseException) after ``seconds``."""
     def fire(signum, frame):
-        raise Hang(f"no answer after {seconds} s for {what}")
+        shown = repr(given)
+        raise Hang(f"no answer after {seconds} s for {what} on {shown[:2000]}")
 
     old = signal.signal(signal.SIGALRM, fire)
     signal.alarm(seconds)
@@ -75,14 +77,23 @@ def _read(paths):
 
 
 RULE_SEEDS = _read(itertools.chain((ROOT / "rules").rglob("*.dl"), (ROOT / "tests" / "rules").glob("*.dl"),
-                                   (ROOT / "tests" / "broken_rules").glob("*.dl")))
-SCENARIO_SEEDS = _read(itertools.chain(SCENARIOS.glob("*.yaml"), (ROOT / "tests" / "scenarios").glob("*.yaml")))
+                                   (ROOT / "tests" / "broken_rules").glob("*.dl"),
+                                   (ROOT / "tests" / "mistakes").glob("*.dl")))
+SCENARIO_SEEDS = _read(itertools.chain(SCENARIOS.glob("*.yaml"), (ROOT / "tests" / "scenarios").glob("*.yaml"),
+                                       (ROOT / "tests" / "mistakes").glob("*.yaml")))
+
+
+def _yaml(text):
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
 
 
 def _queries():
     out = set()
     for text in SCENARIO_SEEDS.values():
-        data = yaml.safe_load(text) or {}
+        data = _yaml(text) or {}
         for entry in data.get("expect") or []:
             for key in ("query", "holds", "absent", "explain"):
                 if isinstance(entry.get(key), str):
@@ -217,45 +228,45 @@ def state(engine):
 
 # -- the rule parser and checker ----------------------------------------------------------------------------
 def _parse_ok(text: str) -> None:
-    with watchdog("parse_text"):
+    with watchdog("parse_text", text):
         result = parse_text(text, "f.dl", strict=False)
     assert_spans_inside(result.diagnostics, "f.dl", text)
     for d in result.diagnostics:
         assert d.code.startswith("E") and d.message
 
 
-@fuzz(300)
+@fuzz(400)
 @given(mutated(RULE_SEEDS, DL_TOKENS))
 def test_parser_on_mutated_rule_files(text):
     _parse_ok(text)
 
 
-@fuzz(200)
+@fuzz(300)
 @given(random_text(DL_TOKENS))
 def test_parser_on_random_text(text):
     _parse_ok(text)
 
 
-@fuzz(60)
+@fuzz(50)
 @given(mutated(RULE_SEEDS, DL_TOKENS))
 def test_check_on_mutated_rule_files(text):
     """The full check path: the library plus the mutated file, in Python and through the command line."""
     path = write_temp(text, ".dl")
-    with watchdog("load_program"):
+    with watchdog("load_program", text):
         result = load_program([path])
     assert_spans_inside(result.diagnostics, os.path.relpath(path), text)
-    with watchdog("judgelog check"):
+    with watchdog("judgelog check", text):
         code, out, err = run_cli(["check", path])
     assert_cli_ok(["check", path], code, out, err)
     assert code in (0, 1)
     assert code == (1 if result.errors else 0)
 
 
-@fuzz(60)
+@fuzz(100)
 @given(mutated(RULE_SEEDS, DL_TOKENS))
 def test_check_json_without_the_library(text):
     path = write_temp(text, ".dl")
-    with watchdog("judgelog check --no-library --format json"):
+    with watchdog("judgelog check --no-library --format json", text):
         code, out, err = run_cli(["check", "--no-library", "--format", "json", path])
     assert_cli_ok(["check", path], code, out, err)
     assert code in (0, 1)
@@ -264,7 +275,7 @@ def test_check_json_without_the_library(text):
 # -- scenarios ------------------------------------------------------------------------------------------
 def _load_ok(engine, text: str) -> None:
     try:
-        with watchdog("compile_scenario"):
+        with watchdog("compile_scenario", text):
             scenario = compile_scenario(text, path="s.yaml", catalog=engine.catalog)
             state = engine.state_from_scenario(scenario)
             state.query("permanent(O)")
@@ -274,13 +285,13 @@ def _load_ok(engine, text: str) -> None:
             assert d.code.startswith(("S", "E")), d
 
 
-@fuzz(300)
+@fuzz(400)
 @given(mutated(SCENARIO_SEEDS, YAML_TOKENS))
 def test_scenario_loader_on_mutated_files(engine, text):
     _load_ok(engine, text)
 
 
-@fuzz(150)
+@fuzz(250)
 @given(random_text(YAML_TOKENS))
 def test_scenario_loader_on_random_text(engine, text):
     _load_ok(engine, text)
@@ -292,7 +303,7 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 10**30) | st.flo
                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
                         st.text(max_size=8) | st.sampled_from(["card", "controller", "power", "types", "do"]),
                         inner, max_size=4), max_leaves=12)
-DICT_SEEDS = {name: yaml.safe_load(text) for name, text in SCENARIO_SEEDS.items()}
+DICT_SEEDS = {name: _yaml(text) for name, text in SCENARIO_SEEDS.items() if isinstance(_yaml(text), dict)}
 
 
 def _paths(value, prefix=()):
@@ -332,11 +343,11 @@ def mutated_dict(draw):
     return data
 
 
-@fuzz(200)
+@fuzz(250)
 @given(mutated_dict())
 def test_scenario_loader_on_mutated_mappings(engine, data):
     try:
-        with watchdog("state_from_dict"):
+        with watchdog("state_from_dict", data):
             state = engine.state_from_dict(data, path="d.yaml")
             state.query("permanent(O)")
     except JudgelogError as exc:
@@ -374,32 +385,32 @@ def mutated_actions(draw):
 def test_actions_with_mutated_arguments(engine, data):
     """Actions whose arguments were mutated are applied or refused (ActionError, UsageError, ...)."""
     try:
-        with watchdog("state_from_dict"):
+        with watchdog("state_from_dict", data):
             state = engine.state_from_dict(data, path="a.yaml")
     except JudgelogError as exc:
         assert_positioned(exc, "a.yaml")
         return
     for action, span in state.meta["scenario"].actions:
         try:
-            with watchdog(f"apply {action}"):
+            with watchdog("apply", action):
                 state, _ = state.apply(action, span=span)
         except JudgelogError as exc:
             assert str(exc)
 
 
-@fuzz(40)
+@fuzz(60)
 @given(mutated(SCENARIO_SEEDS, YAML_TOKENS))
 def test_engine_load_and_the_command_line_on_mutated_scenarios(engine, text):
     """``Engine().load(path)``, then ``judgelog check`` and ``judgelog test`` (which applies the actions and
     checks the expectations) on the same file."""
     path = write_temp(text, ".yaml")
     try:
-        with watchdog("Engine.load"):
+        with watchdog("Engine.load", text):
             engine.load(path)
     except JudgelogError as exc:
         assert_positioned(exc, path)
     for argv in (["check", path], ["test", path]):
-        with watchdog(" ".join(argv)):
+        with watchdog(" ".join(argv), text):
             code, out, err = run_cli(argv)
         assert_cli_ok(argv, code, out, err)
 
@@ -407,36 +418,129 @@ def test_engine_load_and_the_command_line_on_mutated_scenarios(engine, text):
 # -- queries --------------------------------------------------------------------------------------------
 def _query_ok(state, text: str) -> None:
     try:
-        with watchdog("parse_body"):
+        with watchdog("parse_body", text):
             parse_body(text)
     except QueryError as exc:
         assert exc.diagnostics
         assert_spans_inside(exc.diagnostics, "<query>", text)
     for ask in (state.query, state.holds, state.explain):
         try:
-            with watchdog(ask.__name__):
+            with watchdog(ask.__name__, text):
                 ask(text)
         except JudgelogError as exc:
             assert_names_a_part(exc, text)
 
 
-@fuzz(300)
+@fuzz(400)
 @given(mutated(dict(enumerate(QUERY_SEEDS)), DL_TOKENS, max_ops=3))
 def test_queries_mutated(state, text):
     _query_ok(state, text)
 
 
-@fuzz(150)
+@fuzz(250)
 @given(random_text(DL_TOKENS))
 def test_queries_random(state, text):
     _query_ok(state, text)
 
 
-@fuzz(40)
+@fuzz(60)
 @given(mutated(dict(enumerate(QUERY_SEEDS)), DL_TOKENS, max_ops=2))
 def test_query_and_explain_through_the_command_line(text):
     scenario = str(SCENARIOS / "banding_both_sides.yaml")
     for argv in (["query", scenario, text], ["explain", scenario, text, "--format", "json"]):
-        with watchdog(" ".join(argv)):
+        with watchdog(" ".join(argv), text):
             code, out, err = run_cli(argv)
         assert_cli_ok(argv, code, out, err)
+
+
+# -- inputs the fuzzer found (each crashed, hung or answered wrongly before its fix) ----------------------------
+@pytest.mark.parametrize("text, message", [
+    ("a: !!int\n", "cannot read this value: '' is not a valid !!int"),
+    ("a: !!timestamp x\n", "cannot read this value: 'x' is not a valid !!timestamp"),
+    ("{!!bool : 1}\n", "cannot read this value: '' is not a valid !!bool"),
+])
+def test_explicit_yaml_tags_that_do_not_fit(text, message):
+    with pytest.raises(JudgelogError) as info:
+        compile_scenario(text, path="t.yaml")
+    [diag] = info.value.diagnostics
+    assert (diag.code, diag.message, diag.span.file) == ("S002", message, "t.yaml")
+
+
+@pytest.mark.parametrize("query, answers", [
+    ("0 - 0 = 0", [{}]),  # a constant sum on the left: pyDatalog raised AttributeError
+    ("0 - 0 < 0", []),  # DatalogError: left hand side of comparison must be bound
+    ("X = 1 + 1", [{"X": 2}]),
+    ("power(O, P), power(Q, N), P + 1 < N - 3", [{"O": "hero", "P": 1, "Q": "wurm", "N": 6},
+                                                 {"O": "wolves", "P": 1, "Q": "wurm", "N": 6}]),
+    ("power(O, P), 7 = P + 1", [{"O": "wurm", "P": 6}]),
+])
+def test_comparisons_with_sums_on_either_side(state, query, answers):
+    assert state.query(query) == answers
+    assert state.holds(query) is bool(answers)  # holds("X = 1 + 1") was False
+
+
+@pytest.mark.parametrize("query, col, message", [
+    ("_ != 0", 3, "variable _ is not bound by a positive atom"),  # was a DatalogError
+    ("power(O, P), 0 < _", 16, "variable _ is not bound by a positive atom"),
+])
+def test_anonymous_variable_in_a_comparison(state, query, col, message):
+    with pytest.raises(QueryError) as info:
+        state.query(query)
+    [diag] = info.value.diagnostics
+    assert (diag.code, diag.span.col, diag.message) == ("E004", col, message)
+
+
+def test_arithmetic_on_a_word_is_refused(state):
+    with pytest.raises(QueryError, match="arithmetic on a value that is not a number"):
+        state.query("creature(X), Y = X + 1")  # the answers held TypeError objects
+
+
+def test_a_fact_with_a_word_for_a_number(engine):
+    with pytest.raises(JudgelogError) as info:
+        compile_and_load(engine, 'players: [alice]\nobjects: {x: {card: Grizzly Bears}}\n'
+                                 'facts: ["base_power(x, two)"]\n')
+    [diag] = info.value.diagnostics
+    assert (diag.code, diag.span.line) == ("S101", 3)
+    assert diag.message == "argument 'n' of base_power is an integer, given 'two'"
+
+
+def compile_and_load(engine, text):
+    return engine.state_from_scenario(compile_scenario(text, path="f.yaml", catalog=engine.catalog))
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"objects": {"x": {"name": "X", "types": 5, "power": 1, "toughness": 1, "controller": "alice"}}},
+     "types must be a list, got 5"),
+    ({"objects": {"x": {"card": "Grizzly Bears", "controller": "alice"}},
+      "combat": {"attackers": True, "bands": [["x"]]}}, "attackers must be a mapping, got True"),
+    ({"objects": {"x": {"card": "Grizzly Bears", "controller": "alice"}},
+      "combat": {"attackers": {None: "bob", "x": "bob"}, "blockers": {"x": ["y"]}}},
+     "blocked attacker 'y' does not exist"),
+    ({"actions": [{"do": ["amass"]}]}, "do: takes the name of an action, got ['amass']"),
+])
+def test_mappings_of_the_wrong_shape(engine, data, message):
+    with pytest.raises(JudgelogError) as info:
+        engine.state_from_dict(dict({"players": ["alice", "bob"]}, **data), path="d.yaml")
+    assert message in [d.message for d in info.value.diagnostics]
+
+
+@pytest.mark.parametrize("action, error", [
+    ({"do": []}, "an action is a mapping with do: and the action's name"),
+    ({"do": "enter", "object": {"id": ["x"], "card": "Grizzly Bears", "controller": "alice"}},
+     "invalid object for enter: an object id must be a lower_snake id, got ['x']"),
+    ({"do": "enter", "object": {"id": "x", "card": "Trusted Forcemage", "controller": "alice"},
+      "order": [["x"]]}, "order: must be a list of source ids"),
+])
+def test_actions_of_the_wrong_shape(engine, action, error):
+    state = engine.load(str(SCENARIOS / "soulbond_pair_on_entering.yaml"))
+    with pytest.raises(JudgelogError) as info:
+        state.apply(action)
+    assert error in str(info.value)
+
+
+def test_an_include_with_a_nul_in_its_name(capsys, tmp_path):
+    path = tmp_path / "nul.dl"
+    path.write_text('.include "\x00x.dl"\n', encoding="utf-8")
+    code, out, err = run_cli(["check", "--no-library", str(path)])
+    assert code == 1  # was ValueError: embedded null byte, exit 4
+    assert ":1:1: error[E010]: cannot read " in err and "a file name cannot contain a NUL character" in err

@@ -12,6 +12,7 @@ import pytest
 
 from judgelog import Engine, ScenarioError
 from judgelog.parser import MAX_DEPTH, parse_text
+from judgelog.scenario import compile_scenario
 
 from helpers import run_cli
 from paths import SCENARIOS
@@ -42,16 +43,8 @@ def test_five_thousand_permanents(engine, big_scenario):
     assert state.query("damage_assigner(c1, P)") == [{"P": "alice"}]  # 702.22k: blocks a band with banding
     assert state.query("damage_assigner(c0, P)") == [{"P": "alice"}]  # 510.1c: its blocker has no banding
     assert "702.22k" in state.explain("damage_assigner(c1, alice)").all_cites()
+    assert len(state.query("controller(O, alice)", limit=10)) == 10
     assert time.monotonic() - start < 60  # a few seconds; generous for a loaded machine
-
-
-@pytest.mark.slow
-def test_five_thousand_answers_through_the_command_line(capsys, big_scenario):
-    run = run_cli(capsys, ["query", big_scenario, "controller(O, alice)", "--format", "json"])
-    assert run.code == 0 and run.err == ""
-    data = run.json()
-    assert data["count"] == 2500 and data["truncated"] is True and len(data["answers"]) == 1000
-    assert data["answers"][:2] == [{"O": "c0"}, {"O": "c10"}]  # sorted
 
 
 def test_a_thousand_rules_pass_check(capsys, tmp_path):
@@ -125,17 +118,14 @@ def test_yaml_aliases_that_expand_exponentially_are_refused(engine):
     levels += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]  # 10^9 values
     start = time.monotonic()
     with pytest.raises(ScenarioError) as info:
-        engine.state_from_scenario(__import__("judgelog").scenario.compile_scenario("\n".join(levels),
-                                                                                    path="bomb.yaml"))
+        engine.state_from_scenario(compile_scenario("\n".join(levels), path="bomb.yaml"))
     [diag] = info.value.diagnostics
     assert diag.code == "S002" and diag.message.startswith("more than 500000 values")
     assert diag.span.file == "bomb.yaml"
     assert time.monotonic() - start < 30
 
 
-def test_yaml_nesting_is_bounded(engine):
-    from judgelog.scenario import compile_scenario
-
+def test_yaml_nesting_is_bounded():
     for text, code in (("players: " + "[" * 150 + "]" * 150, "S002"), ("a: &x [*x]", "S002"),
                        ("players: " + "[" * 3000 + "]" * 3000, "S001")):
         with pytest.raises(ScenarioError) as info:
@@ -167,7 +157,7 @@ def test_progress_is_quiet_when_stderr_is_not_a_terminal(capsys, monkeypatch):
                            str(SCENARIOS / "banding_blocked_by_one.yaml")])
     assert run.code == 0
     assert run.err == ""
-    run = run_cli(capsys, ["choices", str(SCENARIOS / "banding_band_declarations.yaml"), "bands", "--limit", "1"])
+    run = run_cli(capsys, ["choices", str(SCENARIOS / "banding_two_with_one_without.yaml"), "bands"])
     assert run.code == 0
     assert run.err == ""
 
@@ -186,7 +176,7 @@ def test_progress_on_a_terminal(monkeypatch):
     assert shown.endswith("\r" + " " * 72 + "\r")  # the line is wiped at the end
     terminal.seek(0)
     terminal.truncate()
-    assert main(["choices", str(SCENARIOS / "banding_band_declarations.yaml"), "bands", "--limit", "1"]) == 0
+    assert main(["choices", str(SCENARIOS / "banding_two_with_one_without.yaml"), "bands"]) == 0
     shown = terminal.getvalue()
-    assert "] candidate bands of 14 attackers" in shown and "\r[2] " in shown  # [N]: no total known
+    assert "\r[2] candidate bands of 3 attackers" in shown  # [N]: the number of candidates is not known
     assert shown.endswith("\r" + " " * 72 + "\r")

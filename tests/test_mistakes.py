@@ -125,3 +125,15 @@ def test_a_missing_rule_file(capsys, chdir_root):
     assert run.err.splitlines() == [
         "tests/mistakes/nothere.dl:1:1: error[E010]: no such rule file or folder: tests/mistakes/nothere.dl",
         "  hint: check the path given to --rules"]
+
+
+@pytest.mark.parametrize("argv", [["do", SCENARIO, "-o", "{missing}/out.yaml"],
+                                  ["graph", SCENARIO, "-o", "{missing}/out.dot"],
+                                  ["audit", "--dot", "{missing}/rules.dot"]])
+def test_an_output_folder_that_does_not_exist(capsys, tmp_path, chdir_root, argv):
+    missing = tmp_path / "no_such_folder"
+    argv = [a.format(missing=missing) for a in argv]
+    run = run_cli(capsys, argv)
+    assert run.code == 2  # a usage error, not an internal error (4)
+    assert run.err.startswith(f"error: cannot write {missing}/")
+    assert "No such file or directory" in run.err
