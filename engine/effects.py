@@ -78,16 +78,41 @@ class Event:
 
 
 class _LoggedSet(set):
-    """A set that remembers what was added to it (so the runtime knows which rule made which fact)."""
+    """A set of facts that remembers what was added to it (so the runtime knows which rule made which
+    fact) and indexes facts by predicate and first argument (so primitives don't scan the whole state)."""
 
     def __init__(self, items=()):
         super().__init__(items)
         self.log: List[tuple] = []
+        self.index: Dict[tuple, Set[tuple]] = {}
+        for item in self:
+            self._index(item).add(item)
+
+    def _index(self, item) -> Set[tuple]:
+        return self.index.setdefault(item[:2], set())
 
     def add(self, item) -> None:
         if item not in self:
             self.log.append(item)
-        super().add(item)
+            super().add(item)
+            self._index(item).add(item)
+
+    def discard(self, item) -> None:
+        if item in self:
+            super().discard(item)
+            self._index(item).discard(item)
+
+    def remove(self, item) -> None:
+        if item not in self:
+            raise KeyError(item)
+        self.discard(item)
+
+    def matching(self, pred: str, prefix: tuple):
+        """Facts of ``pred`` whose first arguments are ``prefix``."""
+        if prefix:
+            pool = self.index.get((pred, prefix[0]), ())
+            return [f for f in pool if f[1:1 + len(prefix)] == prefix]
+        return [f for f in self if f[0] == pred]
 
 
 class Change:
@@ -103,14 +128,12 @@ class Change:
 
     # -- lookups --------------------------------------------------------
     def one(self, pred: str, *prefix) -> Optional[tuple]:
-        n = len(prefix)
-        found = [f for f in self.facts if f[0] == pred and f[1:1 + n] == prefix]
+        found = self.facts.matching(pred, prefix)
         # several (e.g. two life totals given in facts:): the same one whatever the set's order
         return min(found, key=repr) if found else None
 
     def all(self, pred: str, *prefix) -> List[tuple]:
-        n = len(prefix)
-        return sorted((f for f in self.facts if f[0] == pred and f[1:1 + n] == prefix), key=repr)
+        return sorted(self.facts.matching(pred, prefix), key=repr)
 
     def value(self, pred: str, *prefix, default=None):
         f = self.one(pred, *prefix)

@@ -73,11 +73,16 @@ class _Run:
 
     def cause(self, facts, fact: tuple) -> Tuple[str, Tuple[str, ...]]:
         """The rule (name, cites) that derives ``fact`` here."""
+        return self._causes_of(facts, [fact])[0]
+
+    def _causes_of(self, facts, wanted: List[tuple]) -> List[Tuple[str, Tuple[str, ...]]]:
+        """The rules that derive each of ``wanted`` (all asked in one session)."""
         from .provenance import Prover
 
         with self.engine.backend.session(frozenset(facts)) as view:
-            rule = Prover(self.engine.backend, view, {}).deriving_rule(fact)
-        return (rule.name or "", rule.cites) if rule is not None else ("", ())
+            prover = Prover(self.engine.backend, view, {})
+            rules = [prover.deriving_rule(f) for f in wanted]
+        return [(r.name or "", r.cites) if r is not None else ("", ()) for r in rules]
 
     # -- arguments --------------------------------------------------------
     def arg_facts(self) -> List[tuple]:
@@ -251,16 +256,17 @@ class _Run:
         pred = query.split("(")[0]
         specs = [tuple(["token_spec", r["S"], r["F"], r["V"]]) for r in self.ask(facts, "token_spec(S, F, V)")]
         change = Change(facts, self.pending_objects, self.inputs)
+        ordered = sorted(rows, key=lambda r: (r["I"], repr((r["P"], r["A"], r["B"], r["C"]))))
+        effect_facts = [(pred, r["I"], r["P"], r["A"], r["B"], r["C"]) for r in ordered]
+        rules = self._causes_of(facts, effect_facts)  # before the primitives change anything
         causes = []
-        for r in sorted(rows, key=lambda r: (r["I"], repr((r["P"], r["A"], r["B"], r["C"])))):
-            fact = (pred, r["I"], r["P"], r["A"], r["B"], r["C"])
+        for r, cause in zip(ordered, rules):
             before, logged = len(change.events), len(change.facts.log)
             apply_primitive(change, r["P"], r["A"], r["B"], r["C"], spec_facts=specs)
             if len(change.events) > before or len(change.facts.log) > logged:
-                cause = self.cause(facts, fact)
                 causes.append((before, len(change.events), cause))
-                for made in change.facts.log[logged:]:
-                    if cause[0]:
+                if cause[0]:
+                    for made in change.facts.log[logged:]:
                         self.causes[made] = cause[0]
         return self._record(change, causes)
 
