@@ -5,7 +5,7 @@
     python bench/run.py --quick    # N = 10, 100, 1000, fewer repetitions (well under a minute)
     python bench/run.py --json     # the same measurements as JSON on stdout
 
-Boards are synthetic (seed 0, the shape of docs/PYDATALOG.md section 3): N attackers cut into groups of
+Boards are synthetic (seed 0): N attackers cut into groups of
 1-4; every group of 2 or more is an attacking band in which every member but the last has banding;
 about half the attackers are blocked directly, each by one or two new blockers; a blocker has banding
 with probability 1/5. Every third creature has a +1/+1 counter. alice is the active player and attacks
