@@ -99,7 +99,8 @@ def bound_after(literals: Sequence, bound: Set[str]) -> Set[str]:
     return bound
 
 
-def _ready(lit, bound: Set[str]) -> bool:
+def ready(lit, bound: Set[str]) -> bool:
+    """Can a comparison or negation be evaluated once the variables ``bound`` are known?"""
     if isinstance(lit, Negation):
         named = {v for v in literal_vars(lit) if not v.startswith("_")}
         return named <= bound
@@ -125,7 +126,7 @@ def order_body(body: Sequence, bound: Iterable[str] = ()) -> Tuple[Tuple, Set[st
         while progress:
             progress = False
             for lit in list(waiting):
-                if _ready(lit, bound):
+                if ready(lit, bound):
                     waiting.remove(lit)
                     out.append(lit)
                     bound.update(bound_after([lit], bound))

@@ -13,7 +13,6 @@ from __future__ import annotations
 import itertools
 from typing import Dict, List, Tuple
 
-from .ast import format_value
 from .errors import UsageError
 
 __all__ = ["list_choices"]

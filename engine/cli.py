@@ -9,9 +9,9 @@ import argparse
 import json
 import os
 import sys
-from typing import List, Optional, Sequence
+from typing import Optional, Sequence
 
-from .errors import EXIT_INTERNAL, EXIT_LOAD, EXIT_NEGATIVE, EXIT_OK, EXIT_USAGE, JudgelogError, UsageError
+from .errors import EXIT_INTERNAL, EXIT_LOAD, EXIT_OK, EXIT_USAGE, JudgelogError
 
 __all__ = ["main", "build_parser"]
 

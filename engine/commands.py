@@ -8,7 +8,6 @@ from typing import Dict, List
 
 from .ast import format_value
 from .errors import (
-    EXIT_LOAD,
     EXIT_NEGATIVE,
     EXIT_OK,
     Diagnostic,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from .ast import Aggregate, Atom, BinOp, Comparison, Const, Negation, Rule, Span, Var, format_value
+from .ast import Atom, BinOp, Comparison, Const, Negation, Rule, Span, Var, format_value
 from .errors import QueryError
 
 __all__ = ["Proof", "Displacement", "WhyNot", "Prover", "MAX_PROOF_DEPTH"]

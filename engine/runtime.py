@@ -14,10 +14,10 @@ are values).
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from .analysis import suggest
-from .ast import Atom, Const, Span, Var
+from .ast import Span
 from .effects import Change, Event, apply_primitive
 from .errors import ActionError, UsageError
 

@@ -1,0 +1,55 @@
+"""judgelog's own pyDatalog database, one per thread, kept apart from any the caller uses.
+
+pyDatalog keeps one global database per thread (its ``Logic`` class). judgelog installs its own for the
+duration of each operation and restores the caller's afterwards, so user code calling ``Logic()`` or
+asserting facts in the same thread neither sees nor disturbs judgelog's predicates.
+"""
+from __future__ import annotations
+
+import gc
+import threading
+from contextlib import contextmanager
+
+from pyDatalog import Logic as _Logic
+
+__all__ = ["quiet_gc", "our_database"]
+
+_TL = threading.local()  # .logic: judgelog's own pyDatalog database for this thread; .engines: per backend
+
+
+@contextmanager
+def quiet_gc():
+    """Disable Python's cyclic GC around evaluation (most of pyDatalog's time on large boards is GC)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+@contextmanager
+def our_database():
+    """Install judgelog's pyDatalog database for this thread, restoring the caller's afterwards."""
+    previous = getattr(_Logic.tl, "logic", None)
+    ours = getattr(_TL, "logic", None)
+    if ours is None:
+        if previous is None:
+            # judgelog is first in this thread: give the user an empty database of their own, so that
+            # pyDatalog calls made afterwards without Logic() do not land in judgelog's database
+            _Logic()
+            previous = _Logic.tl.logic
+        _Logic()  # a new, empty database for this thread (also sets up the engine's thread state)
+        ours = _Logic.tl.logic
+        _TL.logic = ours
+        _TL.engines = {}
+    elif previous is not ours:
+        _Logic.tl.logic = ours
+    try:
+        yield
+    finally:
+        if previous is not None and previous is not ours:
+            _Logic.tl.logic = previous
+
+

@@ -1,0 +1,157 @@
+"""Query planning helpers for the pyDatalog backend: binding patterns, unfolding of single-rule
+predicates, liveness probes, constant folding, and the deterministic order of answers."""
+from __future__ import annotations
+
+from typing import Dict, List, Sequence, Set, Tuple
+
+from .analysis import Program, bound_after
+from .ast import Aggregate, Atom, BinOp, Comparison, Const, Negation, Rule, Var, literal_vars, term_vars
+from .errors import QueryError
+
+__all__ = ["_IMPOSSIBLE", "_UNFOLD_DEPTH", "_pattern", "_pattern_text", "_unfold", "_literal_terms", "_variant_name", "_probe", "_probe_alive", "_fold", "_checked", "_why_vars", "_aggregate", "_value_key", "_sort_key"]
+
+
+def _pattern(atom: Atom, bound: Set[str]) -> Tuple[bool, ...]:
+    """Which arguments of ``atom`` are known when it is called with ``bound`` variables known."""
+    return tuple(isinstance(a, Const) or (not isinstance(a, Aggregate) and term_vars(a) <= bound)
+                 for a in atom.args)
+
+
+def _pattern_text(pattern: Tuple[bool, ...]) -> str:
+    return "".join("b" if known else "f" for known in pattern)
+
+
+_UNFOLD_DEPTH = 6
+_IMPOSSIBLE = object()
+
+
+def _unfold(call: Atom, rule: Rule, body: Sequence, serial: int, negated: bool):
+    """The literals that replace ``call`` by the body of ``rule`` (its only possible rule): head arguments
+    matched against the call's, the rule's other variables renamed apart (``X#n``: no rule variable can be
+    spelt so). ``_IMPOSSIBLE`` when a constant of the head differs from the call's; None when the call
+    cannot be unfolded (an arithmetic argument; under ``not``, a body other than one positive atom)."""
+    if negated and (len(body) != 1 or not isinstance(body[0], Atom)):
+        return None
+    mapping: Dict[str, object] = {}
+    extra: List = []
+    filtered = set()  # variables the body tests (negations, comparisons): they must stay named
+    for lit in body:
+        if not isinstance(lit, Atom):
+            filtered |= literal_vars(lit)
+    for head_arg, arg in zip(rule.head.args, call.args):
+        if isinstance(arg, BinOp) or isinstance(arg, Aggregate):
+            return None
+        if isinstance(arg, Var) and arg.name.startswith("_") and isinstance(head_arg, Var) and \
+                head_arg.name in filtered and not negated:
+            return None  # "any value" would reach a test that needs the value
+        if isinstance(head_arg, Var):
+            if head_arg.name in mapping:
+                extra.append(Comparison("=", mapping[head_arg.name], arg))
+            else:
+                mapping[head_arg.name] = arg
+        elif isinstance(arg, Const):
+            if arg.value != head_arg.value:
+                return _IMPOSSIBLE
+        else:
+            extra.append(Comparison("=", arg, head_arg))
+    if negated and extra:
+        return None
+
+    def rename(term):
+        if isinstance(term, Var):
+            if term.name in mapping:
+                return mapping[term.name]
+            anonymous = negated or term.name.startswith("_")
+            renamed = Var(f"_{term.name.lstrip('_')}#{serial}" if anonymous else f"{term.name}#{serial}")
+            mapping[term.name] = renamed
+            return renamed
+        if isinstance(term, BinOp):
+            return BinOp(term.op, rename(term.left), rename(term.right))
+        return term
+
+    out = list(extra)
+    for lit in body:
+        if isinstance(lit, Atom):
+            out.append(Atom(lit.pred, tuple(rename(a) for a in lit.args)))
+        elif isinstance(lit, Negation):
+            out.append(Negation(Atom(lit.atom.pred, tuple(rename(a) for a in lit.atom.args))))
+        else:
+            out.append(Comparison(lit.op, rename(lit.left), rename(lit.right)))
+    return out
+
+
+def _literal_terms(lit) -> Tuple:
+    if isinstance(lit, Negation):
+        lit = lit.atom
+    if isinstance(lit, Atom):
+        return lit.args
+    return (lit.left, lit.right)
+
+
+def _variant_name(name: str, pattern: Tuple[bool, ...], ns_id: int) -> str:
+    return f"{name}@{_pattern_text(pattern)}@{ns_id}"
+
+
+def _probe(atom: Atom) -> Tuple:
+    """A fact atom reduced to what decides whether it can match: the predicate and its constant arguments
+    (floats left out: pyDatalog rounds them)."""
+    return (atom.pred, tuple((i, a.value) for i, a in enumerate(atom.args)
+                             if isinstance(a, Const) and not isinstance(a.value, float)))
+
+
+def _probe_alive(counts: Dict, probe: Tuple, positions: Dict[str, Set[int]]) -> bool:
+    pred, consts = probe
+    if counts.get(pred, 0) <= 0:
+        return False
+    counted = positions.get(pred, ())
+    return all(counts.get((pred, i, v), 0) > 0 for i, v in consts if i in counted)
+
+
+def _fold(term):
+    """A sum or difference of integer constants, computed (pyDatalog leaves a constant expression alone)."""
+    if not isinstance(term, BinOp):
+        return term
+    left, right = _fold(term.left), _fold(term.right)
+    if all(isinstance(t, Const) and type(t.value) is int for t in (left, right)):
+        return Const(left.value + right.value if term.op == "+" else left.value - right.value, term.span)
+    return BinOp(term.op, left, right, term.span)
+
+
+def _checked(rows: List[Tuple]) -> List[Tuple]:
+    """pyDatalog answers ``X = a + 1`` with an exception object as the value of X: refuse it."""
+    for row in rows:
+        for value in row:
+            if isinstance(value, BaseException):
+                raise QueryError(f"arithmetic on a value that is not a number ({value})",
+                                 hint="+ and - take numbers; check the arguments given")
+    return rows
+
+
+def _why_vars(rule: Rule, program: Program) -> Tuple[str, ...]:
+    body = program.body(rule)
+    bound = bound_after(body, set())
+    ordered = []
+    for lit in body:
+        for name in sorted(literal_vars(lit)):
+            if name in bound and name not in ordered:
+                ordered.append(name)
+    return tuple(ordered)
+
+
+def _aggregate(agg: Aggregate, bindings: List[Dict]):
+    if agg.func == "count":
+        return len(bindings)
+    values = [b[agg.var.name] for b in bindings]
+    if agg.func == "sum":
+        return sum(v for v in values if isinstance(v, int))
+    if agg.func == "min":
+        return min(values, key=_value_key)
+    return max(values, key=_value_key)
+
+
+def _value_key(value):
+    return (0, value, "") if isinstance(value, int) else (1, 0, str(value))
+
+
+def _sort_key(row):
+    return tuple(_value_key(v) for v in row)
