@@ -8,7 +8,6 @@ comes with a proof that cites the Comprehensive Rules.
 >>> state.query("damage_assigner(bears, P)")
 [{'P': 'alice'}]
 """
-from .engine import Engine
 from .errors import (
     ActionError,
     Diagnostic,
@@ -19,8 +18,26 @@ from .errors import (
     ScenarioError,
     UsageError,
 )
-from .provenance import Proof, WhyNot
-from .state import State
+
+# Engine, State, Proof and WhyNot import pyDatalog, networkx and the rule library; they are loaded on first
+# use (PEP 562) so that `judgelog --help` and the error classes don't pay for them.
+_LAZY = {"Engine": ".engine", "State": ".state", "Proof": ".provenance", "WhyNot": ".provenance"}
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'judgelog' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "Engine",
