@@ -107,7 +107,7 @@ def test_threads_load_and_query_different_states_concurrently(engine, test_engin
 
     def worker(label, make, checks):
         try:
-            barrier.wait(timeout=30)
+            barrier.wait(timeout=120)
             for i in range(rounds):
                 state = make()  # loading inside the thread, too
                 for query, expected in checks:
@@ -135,11 +135,11 @@ def test_threads_load_and_query_different_states_concurrently(engine, test_engin
         t.start()
     # the main thread keeps asking too, interleaved with the workers
     main_state = wurm_state(engine)
-    barrier.wait(timeout=30)
+    barrier.wait(timeout=120)
     for _ in range(rounds):
         assert names(main_state.query("creature(X)")) == ["hero", "wurm"]
     for t in threads:
-        t.join(timeout=120)
+        t.join(timeout=300)
         assert not t.is_alive()
     assert errors == []
 
