@@ -12,6 +12,7 @@ from .errors import (
     EXIT_OK,
     Diagnostic,
     JudgelogError,
+    ScenarioError,
     UsageError,
     render_diagnostics,
 )
@@ -118,7 +119,7 @@ def _scenario_files(paths: List[str]) -> List[str]:
         elif os.path.exists(path):
             out.append(path)
         else:
-            raise UsageError(f"no such file or folder: {path}")
+            raise ScenarioError(f"no such file or folder: {path}", hint="check the path")
     return out
 
 

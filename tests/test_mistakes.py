@@ -137,3 +137,10 @@ def test_an_output_folder_that_does_not_exist(capsys, tmp_path, chdir_root, argv
     assert run.code == 2  # a usage error, not an internal error (4)
     assert run.err.startswith(f"error: cannot write {missing}/")
     assert "No such file or directory" in run.err
+
+
+def test_test_and_check_of_a_missing_file_exit_3_like_every_load_error(capsys, chdir_root):
+    for argv in (["test", "facts/scenarios/no_such_scenario.yaml"], ["query", "facts/scenarios/no_such.yaml", "creature(X)"]):
+        run = run_cli(capsys, argv)
+        assert run.code == 3, (argv, run.out, run.err)
+        assert "no_such" in run.err and "Traceback" not in run.err
