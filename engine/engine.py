@@ -18,7 +18,27 @@ from .library import load_program
 from .scenario import Scenario, compile_scenario, load_scenario
 from .state import State, check_query
 
-__all__ = ["Engine"]
+__all__ = ["Engine", "rule_keywords"]
+
+# where a keyword name stands in the atoms rules write about keywords (predicate -> argument index)
+_KEYWORD_ARGS = {"has_keyword": 1, "printed_keyword": 1, "granted_keyword": 1, "removed_keyword": 1,
+                 "keyword_source": 1, "keyword_param": 1, "grants_keyword": 2, "known_keyword": 0}
+
+
+def rule_keywords(program) -> frozenset:
+    """Keyword names the rules mention (``has_keyword(A, shadow)``, ...): scenarios may use them."""
+    from .ast import Atom, Const, Negation
+
+    found = set()
+    for rule in program.rules:
+        for lit in (rule.head,) + tuple(rule.body):
+            atom = lit.atom if isinstance(lit, Negation) else lit
+            index = _KEYWORD_ARGS.get(getattr(atom, "pred", None)) if isinstance(atom, Atom) else None
+            if index is not None and index < len(atom.args) and isinstance(atom.args[index], Const):
+                value = atom.args[index].value
+                if isinstance(value, str):
+                    found.add(value)
+    return frozenset(found)
 
 
 class Engine:
@@ -36,6 +56,7 @@ class Engine:
         self.program = result.program
         self.backend = Backend(self.program)
         self.catalog = default_catalog()
+        self.keywords = rule_keywords(self.program)
         self._derived: Dict[Tuple[str, ...], "Engine"] = {}
 
     def __repr__(self) -> str:
@@ -44,10 +65,11 @@ class Engine:
     # -- states ----------------------------------------------------------
     def load(self, path: str) -> State:
         """Load a scenario file (YAML or JSON) as a state (its actions are not applied; see runtime)."""
-        return self.state_from_scenario(load_scenario(str(path), catalog=self.catalog))
+        return self.state_from_scenario(load_scenario(str(path), catalog=self.catalog, keywords=self.keywords))
 
     def state_from_dict(self, data: dict, *, path: str = "<dict>") -> State:
-        return self.state_from_scenario(compile_scenario(data, path=path, catalog=self.catalog))
+        return self.state_from_scenario(compile_scenario(data, path=path, catalog=self.catalog,
+                                                         keywords=self.keywords))
 
     def state_from_scenario(self, scenario: Scenario) -> State:
         engine = self.with_rules(scenario.rules) if scenario.rules else self

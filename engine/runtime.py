@@ -103,7 +103,7 @@ class _Run:
         doc = Located({"object": spec}, self.span.file if self.span else "<action>")
         if self.span:
             doc.marks[()] = self.span
-        ctx = _Ctx(doc, self.engine.catalog)
+        ctx = _Ctx(doc, self.engine.catalog, self.engine.keywords)
         players = sorted(f[1] for f in self.state.facts if f[0] == "player")
         oid = spec.get("id")
         if oid is None:

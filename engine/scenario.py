@@ -66,9 +66,10 @@ class Scenario:
 class _Ctx:
     """Validation context: collects diagnostics with positions."""
 
-    def __init__(self, doc: Located, catalog: CardCatalog):
+    def __init__(self, doc: Located, catalog: CardCatalog, keywords=None):
         self.doc = doc
         self.catalog = catalog
+        self.keywords = tuple(sorted(set(KEYWORDS) | set(keywords or ())))  # the rules may add keywords
         self.diags: List[Diagnostic] = []
         self.facts: Dict[tuple, Span] = {}
 
@@ -115,22 +116,25 @@ def _show(value) -> str:
     return text if len(text) < 60 else text[:57] + "..."
 
 
-def load_scenario(path: str, *, catalog: Optional[CardCatalog] = None) -> Scenario:
+def load_scenario(path: str, *, catalog: Optional[CardCatalog] = None, keywords=None) -> Scenario:
+    """Load and compile a scenario file. ``keywords``: keyword names the loaded rules know, beyond the
+    built-in list (an engine passes those its rule files mention, so a new keyword needs no Python)."""
     doc = load_path(path)
-    return _compile(doc, catalog or default_catalog())
+    return _compile(doc, catalog or default_catalog(), keywords)
 
 
-def compile_scenario(data: Any, *, path: str = "<scenario>", catalog: Optional[CardCatalog] = None) -> Scenario:
+def compile_scenario(data: Any, *, path: str = "<scenario>", catalog: Optional[CardCatalog] = None,
+                     keywords=None) -> Scenario:
     """Compile an already-parsed mapping (``Engine.state_from_dict``) or YAML text."""
     if isinstance(data, str):
         doc = load_text(data, path)
     else:
         doc = Located(data, path)
-    return _compile(doc, catalog or default_catalog())
+    return _compile(doc, catalog or default_catalog(), keywords)
 
 
-def _compile(doc: Located, catalog: CardCatalog) -> Scenario:
-    ctx = _Ctx(doc, catalog)
+def _compile(doc: Located, catalog: CardCatalog, keywords=None) -> Scenario:
+    ctx = _Ctx(doc, catalog, keywords)
     data = doc.value
     if not isinstance(data, dict):
         raise ScenarioError(f"{doc.path}: a scenario is a mapping", diagnostics=[Diagnostic(
@@ -297,10 +301,11 @@ def _keywords(ctx: _Ctx, oid: str, values, path: tuple, inline: bool) -> List[Tu
             if not ID_RE.match(kw):
                 ctx.error(ipath, f"keywords are lower_snake words, got {kw!r}", "e.g. first_strike")
                 continue
-            if kw not in KEYWORDS:
-                near = suggest(kw, KEYWORDS)
+            if kw not in ctx.keywords:
+                near = suggest(kw, ctx.keywords)
                 ctx.error(ipath, f"unknown keyword {kw!r}",
-                          f"did you mean {near!r}?" if near else "known keywords: " + ", ".join(KEYWORDS))
+                          f"did you mean {near!r}?" if near else "known keywords: " + ", ".join(ctx.keywords)
+                          + " (a rule file that mentions a new keyword adds it)")
                 continue
             out.append((("printed_keyword", oid, kw), ipath))
             continue

@@ -123,7 +123,7 @@ def state_to_scenario(state) -> dict:
     positions = sorted(f[2] for f in _by(facts, "stack_position"))
     if stack and positions == list(range(1, len(positions) + 1)):
         data["stack"] = stack
-    covered = compile_scenario(data, path="<written>").facts
+    covered = compile_scenario(data, path="<written>", keywords=state.engine.keywords).facts
     extra = covered - facts
     if extra:
         raise JudgelogError(f"cannot write this state as a scenario: it would add {sorted(extra)[:3]}")

@@ -389,3 +389,22 @@ def test_query_errors_carry_did_you_mean(capsys):
     assert "hint: did you mean 'creature'?" in run.err
     run = run_cli(capsys, ["query", BANDING, "creature(X"])
     assert "<query>:1:11: error[E001]:" in run.err
+
+
+def test_a_keyword_mentioned_by_a_rule_file_is_accepted_in_scenarios(tmp_path):
+    """A designer's new keyword needs no Python: the scenario loader accepts any keyword the rules mention."""
+    from judgelog import Engine
+    from judgelog.errors import ScenarioError
+
+    rules = tmp_path / "myriad.dl"
+    rules.write_text("@name test.myriad_marker\n@cr 702.116a\n"
+                     "cannot_block(B, A) :- attacking(A, _), has_keyword(A, myriad), creature(B), "
+                     "has_keyword(B, defender).\n")
+    data = {"players": ["alice", "bob"], "objects": {"x": {"name": "X", "types": ["creature"], "power": 1,
+                                                          "toughness": 1, "keywords": ["myriad"],
+                                                          "controller": "alice"}}}
+    with pytest.raises(ScenarioError) as err:
+        Engine().state_from_dict(data)
+    assert "unknown keyword 'myriad'" in err.value.render()
+    state = Engine(rules=[str(rules)]).state_from_dict(data)
+    assert state.holds("has_keyword(x, myriad)")
