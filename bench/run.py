@@ -53,7 +53,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
 from typing import Callable, Dict, List, Optional, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -218,18 +217,13 @@ class Raw:
         self.pyd = pyDatalog
         self.gc_off = gc_off
 
-    @contextmanager
     def _gc(self):
-        if not self.gc_off:
-            yield
-            return
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            yield
-        finally:
-            if enabled:
-                gc.enable()
+        """The raw gc-off column disables the GC exactly as judgelog's backend does (same helper)."""
+        from contextlib import nullcontext
+
+        from judgelog.database import quiet_gc
+
+        return quiet_gc() if self.gc_off else nullcontext()
 
     def load(self, facts: List[tuple]) -> None:
         with self._gc():
