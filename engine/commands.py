@@ -219,7 +219,7 @@ def cmd_check(args) -> int:
         engine = Engine(rules=user_rules, include_library=not args.no_library)
         for path in scenario_paths:
             try:
-                engine.state_from_scenario(load_scenario(path, catalog=engine.catalog, keywords=engine.keywords))
+                engine.state_from_scenario(load_scenario(path, catalog=engine.catalog, interface=engine.interface))
             except JudgelogError as exc:
                 scenario_errors += 1
                 diags.extend(exc.diagnostics or [Diagnostic("S000", exc.message, None, hint=exc.hint)])

@@ -2,7 +2,8 @@
 
 Rules decide *what* happens (``effect(I, Prim, A, B, C)`` and ``state_based(...)`` facts); this module only
 knows *how* to change a set of facts for each primitive, and which event each change is. No primitive knows
-a keyword: "put counters", "create a token", "pair" are the vocabulary of the CR's general rules.
+a keyword: "put counters", "create a token", "record a designation" are the vocabulary of the CR's general
+rules, and each is declared in rules/core/interface.dl (``primitive/4``).
 
 Primitives (A, B, C; ``none`` where unused):
 
@@ -17,20 +18,20 @@ move O Zone -          O leaves the battlefield to graveyard|exile|hand|library 
 destroy O - -          move O to its owner's graveyard (event: destroyed)
 gain_control O P -     P gains control of O (removes it from combat, CR 506.4)
 tap O / untap O        tap or untap O
-pair A B P             A and B become paired (P: who formed the pair);   unpair A - -: A and its partner become unpaired
 add_subtype O T -      O becomes a T in addition to its other types
 grant_keyword O K -    O gains K until end of turn;   remove_keyword O K -: O loses K until end of turn
 set_type O T -         O's card types become T (repeat for several; the first clears the others)
-remove_from_combat O   O stops attacking/blocking and leaves its band (CR 506.4, 702.22f)
-attack A T -           A attacks T (declared attacker);   band A G -: A is in band G
-block B A -            B blocks A (declared; A becomes blocked)
+remove_from_combat O   O leaves combat (CR 506.4): its facts of every ``ends_with_combat`` predicate go
 create_token Spec P N  P creates N tokens from the token_spec facts of Spec
 create_copy O P N      P creates N tokens that copy O's copiable values (CR 707.2)
 put_onto_battlefield O Flag -  the pending object O enters (Flag token makes it a token)
 lose_game P Why -      P loses the game
 end_turn - - -         the turn ends (an event; rules forget what ends with it)
-record P A B           assert P(A) or P(A, B) for an input predicate P the rules declare (a designation)
-forget P A B           retract it;   forget_all P - -: retract every fact of input predicate P
+record P A B           assert P(A) or P(A, B) for an input predicate P the rules declare (a designation), with
+                       what the interface says recording it gives (record_symmetric, record_implies) and
+                       the event it is (record_event)
+forget P A B           retract it (and its mirror when symmetric);   forget_all P - -: retract every fact of P
+forget_about O P -     retract every fact of input predicate P whose first argument is O
 =====================  ==============================================================================
 """
 from __future__ import annotations
@@ -119,10 +120,12 @@ class Change:
     """A mutable working copy of a state's facts, with indexes the primitives need."""
 
     def __init__(self, facts: Iterable[tuple], pending: Dict[str, List[tuple]],
-                 inputs: Optional[Dict[str, int]] = None):
+                 inputs: Optional[Dict[str, int]] = None, *, face=None, combat: Iterable[str] = ()):
         self.facts: Set[tuple] = _LoggedSet(facts)
         self.pending = pending  # object id -> facts, for put_onto_battlefield
         self.inputs = inputs or {}  # input predicate -> arity: what record/forget may touch
+        self.face = face  # the rule-declared interface (judgelog.interface): how a record propagates
+        self.combat = tuple(combat)  # the predicates whose facts end with combat (ends_with_combat)
         self.events: List[Tuple[str, object, Dict[str, object]]] = []
         self.created: List[tuple] = []
 
@@ -179,12 +182,10 @@ def _counters(change: Change, x, kind: str, delta: int) -> int:
 
 
 def _leave_combat(change: Change, o) -> bool:
-    gone = [f for f in change.facts if (f[0] in ("attacking", "in_band", "became_blocked") and f[1] == o)
-            or (f[0] == "blocking" and (f[1] == o))]
+    """Remove ``o`` from combat (CR 506.4): its facts of every predicate that ends with combat. What else
+    lapses with it (a band, blocks on it) the rules say with state-based forgets."""
+    gone = [f for pred in change.combat for f in change.facts.matching(pred, (o,))]
     for f in gone:
-        change.facts.discard(f)
-    # an attacker removed from combat is no longer blocked by anyone; blocks on it lapse
-    for f in [f for f in change.facts if f[0] == "blocking" and f[2] == o]:
         change.facts.discard(f)
     return bool(gone)
 
@@ -253,19 +254,15 @@ def p_gain_life(ch: Change, p, n, _c):
 
 
 def p_move(ch: Change, o, zone, why=None, *, event: str = "moved"):
+    """``o`` leaves the battlefield: it becomes a new object (CR 400.7), so every fact about it goes; what
+    other facts refer to it (a partner, a block) the rules forget with state-based forgets."""
     if not ch.is_permanent(o):
         return
     _require(zone in ZONES, f"unknown zone {zone!r}; zones: {', '.join(ZONES)}")
     was_creature = ("card_type", o, "creature") in ch.facts
     was_token = ("token", o) in ch.facts
-    _leave_combat(ch, o)
-    partners = sorted((f[2] for f in ch.facts if f[0] == "paired" and f[1] == o), key=repr)
     for f in object_facts(ch, o):
         ch.facts.discard(f)
-    for f in [f for f in ch.facts if f[0] in ("paired", "pair_formed_by", "blocking") and len(f) > 2 and f[2] == o]:
-        ch.facts.discard(f)
-    for p in partners:
-        ch.emit("unpaired", p, partner=o)
     ch.emit(event, o, to=zone)
     if was_creature and zone == "graveyard":
         ch.emit("dies", o)
@@ -302,23 +299,6 @@ def p_untap(ch: Change, o, _b, _c):
         ch.emit("untapped", o)
 
 
-def p_pair(ch: Change, a, b, by):
-    _require(a != b, "a creature cannot be paired with itself")
-    ch.facts.add(("paired", a, b))
-    ch.facts.add(("paired", b, a))
-    if ch.is_player(by):
-        ch.facts.add(("pair_formed_by", a, b, by))
-        ch.facts.add(("pair_formed_by", b, a, by))
-    ch.emit("paired", a, partner=b)
-
-
-def p_unpair(ch: Change, a, _b, _c):
-    for f in sorted((f for f in ch.facts if f[0] in ("paired", "pair_formed_by") and a in (f[1], f[2])), key=repr):
-        ch.facts.discard(f)
-        if f[1] == a and f[0] == "paired":
-            ch.emit("unpaired", a, partner=f[2])
-
-
 def p_add_subtype(ch: Change, o, t, _c):
     if ch.is_permanent(o) and ("subtype", o, t) not in ch.facts:
         ch.facts.add(("subtype", o, t))
@@ -353,22 +333,6 @@ def p_set_type(ch: Change, o, t, first):
 def p_remove_from_combat(ch: Change, o, _b, _c):
     if _leave_combat(ch, o):
         ch.emit("removed_from_combat", o)
-
-
-def p_attack(ch: Change, a, target, _c):
-    ch.facts.add(("attacking", a, target))
-    ch.emit("attacks", a, target=target)
-
-
-def p_band(ch: Change, a, band, _c):
-    ch.facts.add(("in_band", a, band))
-    ch.emit("banded", a, band=band)
-
-
-def p_block(ch: Change, b, a, _c):
-    ch.facts.add(("blocking", b, a))
-    ch.facts.add(("became_blocked", a))
-    ch.emit("blocks", b, attacker=a)
 
 
 def _enter(ch: Change, oid: str, facts: List[tuple], controller=None, token: bool = False) -> None:
@@ -431,18 +395,41 @@ def _recorded(ch: Change, pred, a, b) -> tuple:
 
 
 def p_record(ch: Change, pred, a, b):
-    """Assert a designation the rules declared as an input predicate (e.g. who had first strike)."""
+    """Assert a designation the rules declared as an input predicate (e.g. a block, who had first strike),
+    with what the interface says recording it gives and the event it is."""
     fact = _recorded(ch, pred, a, b)
-    if fact not in ch.facts:
-        ch.facts.add(fact)
-        ch.emit("recorded", pred, fact=_fact_text(fact))
+    if fact in ch.facts:
+        return
+    made = ch.face.recorded(fact) if ch.face is not None else [fact]
+    for f in made:
+        if f[0] in ch.inputs:
+            ch.facts.add(f)
+    _record_event(ch, fact, "record")
 
 
 def p_forget(ch: Change, pred, a, b):
     fact = _recorded(ch, pred, a, b)
-    if fact in ch.facts:
-        ch.facts.discard(fact)
-        ch.emit("forgotten", pred, fact=_fact_text(fact))
+    if fact not in ch.facts:
+        return
+    for f in (ch.face.forgotten(fact) if ch.face is not None else [fact]):
+        ch.facts.discard(f)
+    _record_event(ch, fact, "forget")
+
+
+def _record_event(ch: Change, fact: tuple, change: str) -> None:
+    declared = ch.face.record_events.get((fact[0], change)) if ch.face is not None else None
+    if declared is not None and len(fact) == 3:
+        kind, detail = declared
+        ch.emit(kind, fact[1], **{detail: fact[2]})
+    else:
+        ch.emit("recorded" if change == "record" else "forgotten", fact[0], fact=_fact_text(fact))
+
+
+def p_forget_about(ch: Change, o, pred, _c):
+    """Remove every fact of input predicate ``pred`` whose first argument is ``o``."""
+    _require(pred in ch.inputs, f"forget_about needs an input predicate, not {pred!r}")
+    for f in ch.all(pred, o):
+        ch.facts.discard(f)
 
 
 def p_forget_all(ch: Change, pred, _b, _c):
@@ -473,12 +460,11 @@ PRIMITIVES = {
     "put_counters": p_put_counters, "remove_counters": p_remove_counters, "mark_damage": p_mark_damage,
     "deal_damage": p_deal_damage, "lose_life": p_lose_life, "gain_life": p_gain_life,
     "move": lambda ch, o, z, why: p_move(ch, o, z, why), "destroy": p_destroy,
-    "gain_control": p_gain_control, "tap": p_tap, "untap": p_untap, "pair": p_pair, "unpair": p_unpair,
+    "gain_control": p_gain_control, "tap": p_tap, "untap": p_untap,
     "add_subtype": p_add_subtype, "grant_keyword": p_grant_keyword, "remove_keyword": p_remove_keyword,
-    "set_type": p_set_type, "remove_from_combat": p_remove_from_combat, "attack": p_attack, "band": p_band,
-    "block": p_block, "put_onto_battlefield": p_put_onto_battlefield, "create_copy": p_create_copy,
+    "set_type": p_set_type, "remove_from_combat": p_remove_from_combat, "put_onto_battlefield": p_put_onto_battlefield, "create_copy": p_create_copy,
     "lose_game": p_lose_game, "end_turn": p_end_turn, "record": p_record, "forget": p_forget,
-    "forget_all": p_forget_all,
+    "forget_all": p_forget_all, "forget_about": p_forget_about,
 }
 
 

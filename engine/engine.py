@@ -9,37 +9,18 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import Dict, Iterable, Optional, Sequence, Tuple
 
 from .backend import Backend
 from .catalog import default_catalog, facts_dir
 from .errors import UsageError
+from .interface import interface_of
 from .library import load_program
 from .scenario import Scenario, compile_scenario, load_scenario
 from .state import State, check_query
 
-__all__ = ["Engine", "rule_keywords"]
-
-# where a keyword name stands in the atoms rules write about keywords (predicate -> argument index)
-_KEYWORD_ARGS = {"has_keyword": 1, "printed_keyword": 1, "granted_keyword": 1, "removed_keyword": 1,
-                 "keyword_source": 1, "keyword_param": 1, "grants_keyword": 2, "known_keyword": 0}
-
-
-def rule_keywords(program) -> frozenset:
-    """Keyword names the rules mention (``has_keyword(A, shadow)``, ...): scenarios may use them."""
-    from .ast import Atom, Const, Negation
-
-    found = set()
-    for rule in program.rules:
-        for lit in (rule.head,) + tuple(rule.body):
-            atom = lit.atom if isinstance(lit, Negation) else lit
-            index = _KEYWORD_ARGS.get(getattr(atom, "pred", None)) if isinstance(atom, Atom) else None
-            if index is not None and index < len(atom.args) and isinstance(atom.args[index], Const):
-                value = atom.args[index].value
-                if isinstance(value, str):
-                    found.add(value)
-    return frozenset(found)
-
+__all__ = ["Engine"]
 
 class Engine:
     """Rules (the shipped library plus ``rules=[files or folders]``) compiled for evaluation.
@@ -56,7 +37,9 @@ class Engine:
         self.program = result.program
         self.backend = Backend(self.program)
         self.catalog = default_catalog()
-        self.keywords = rule_keywords(self.program)
+        # what the rules declare (rules/core/interface.dl); a scenario's own rules: extend it
+        self.interface = replace(interface_of(self.program), extend=lambda paths: self.with_rules(paths).interface)
+        self.keywords = self.interface.keywords
         self._derived: Dict[Tuple[str, ...], "Engine"] = {}
 
     def __repr__(self) -> str:
@@ -65,11 +48,11 @@ class Engine:
     # -- states ----------------------------------------------------------
     def load(self, path: str) -> State:
         """Load a scenario file (YAML or JSON) as a state (its actions are not applied; see runtime)."""
-        return self.state_from_scenario(load_scenario(str(path), catalog=self.catalog, keywords=self.keywords))
+        return self.state_from_scenario(load_scenario(str(path), catalog=self.catalog, interface=self.interface))
 
     def state_from_dict(self, data: dict, *, path: str = "<dict>") -> State:
         return self.state_from_scenario(compile_scenario(data, path=path, catalog=self.catalog,
-                                                         keywords=self.keywords))
+                                                         interface=self.interface))
 
     def state_from_scenario(self, scenario: Scenario) -> State:
         engine = self.with_rules(scenario.rules) if scenario.rules else self

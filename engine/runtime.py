@@ -103,7 +103,7 @@ class _Run:
         doc = Located({"object": spec}, self.span.file if self.span else "<action>")
         if self.span:
             doc.marks[()] = self.span
-        ctx = _Ctx(doc, self.engine.catalog, self.engine.keywords)
+        ctx = _Ctx(doc, self.engine.catalog, self.engine.interface)
         players = sorted(f[1] for f in self.state.facts if f[0] == "player")
         oid = spec.get("id")
         if oid is None:
@@ -255,7 +255,8 @@ class _Run:
             return facts
         pred = query.split("(")[0]
         specs = [tuple(["token_spec", r["S"], r["F"], r["V"]]) for r in self.ask(facts, "token_spec(S, F, V)")]
-        change = Change(facts, self.pending_objects, self.inputs)
+        face = self.engine.interface
+        change = Change(facts, self.pending_objects, self.inputs, face=face, combat=face.ends_with_combat)
         ordered = sorted(rows, key=lambda r: (r["I"], repr((r["P"], r["A"], r["B"], r["C"]))))
         effect_facts = [(pred, r["I"], r["P"], r["A"], r["B"], r["C"]) for r in ordered]
         rules = self._causes_of(facts, effect_facts)  # before the primitives change anything

@@ -20,28 +20,25 @@ from .analysis import suggest
 from .ast import Span
 from .catalog import CardCatalog, default_catalog
 from .errors import Diagnostic, ScenarioError
+from .interface import Interface, default_interface, with_keywords
 from .yamlsrc import Located, load_path, load_text
 
-__all__ = ["Scenario", "load_scenario", "compile_scenario", "compile_object", "ID_RE", "KEYWORDS",
-           "normalize_counter_kind", "TOP_KEYS", "OBJECT_KEYS"]
+__all__ = ["Scenario", "load_scenario", "compile_scenario", "compile_object", "ID_RE",
+           "normalize_counter_kind", "CORE_KEYS", "OBJECT_KEYS", "top_keys"]
 
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 KIND_RE = re.compile(r"^[a-z][a-z0-9_]*$")
-TOP_KEYS = ("name", "description", "players", "active", "objects", "life", "player_counters", "combat",
-            "pairs", "stack", "facts", "actions", "expect", "rules")
+# the keys every scenario may have; the rules add the fields of their designations (scenario_field/4)
+CORE_KEYS = ("name", "description", "players", "active", "objects", "life", "player_counters", "combat",
+             "stack", "facts", "actions", "expect", "rules")
 OBJECT_KEYS = ("card", "name", "types", "subtypes", "supertypes", "colors", "power", "toughness", "keywords",
                "controller", "owner", "token", "tapped", "counters", "damage", "id")
-COMBAT_KEYS = ("attackers", "bands", "blockers")
-TYPES = ("creature", "artifact", "enchantment", "land", "planeswalker", "battle", "instant", "sorcery")
-COLORS = ("white", "blue", "black", "red", "green")
-KEYWORDS = ("flying", "reach", "banding", "soulbond", "changeling", "trample", "first_strike", "double_strike",
-            "vigilance", "lifelink", "haste", "deathtouch", "defender", "hexproof", "shroud", "indestructible",
-            "menace", "landwalk", "bands_with_other", "fabricate", "shadow", "horsemanship", "fear",
-            "intimidate", "skulk", "flanking", "protection")
-PARAM_KEYWORDS = {"landwalk": "land type (swamp, island, forest, mountain, plains, basic, nonbasic, ...)",
-                  "bands_with_other": "{subtype: X}, {supertype: X} or {name: \"X\"}",
-                  "fabricate": "a number"}
 COUNTER_ALIASES = {"+1/+1": "p1p1", "-1/-1": "m1m1", "p1p1": "p1p1", "m1m1": "m1m1"}
+
+
+def top_keys(face: Interface) -> Tuple[str, ...]:
+    """The keys a scenario may have with these rules: the core keys and the rules' top-level fields."""
+    return CORE_KEYS + tuple(f.name for f in face.section_fields("top"))
 
 
 def normalize_counter_kind(kind) -> Optional[str]:
@@ -66,10 +63,11 @@ class Scenario:
 class _Ctx:
     """Validation context: collects diagnostics with positions."""
 
-    def __init__(self, doc: Located, catalog: CardCatalog, keywords=None):
+    def __init__(self, doc: Located, catalog: CardCatalog, face: Interface):
         self.doc = doc
         self.catalog = catalog
-        self.keywords = tuple(sorted(set(KEYWORDS) | set(keywords or ())))  # the rules may add keywords
+        self.face = face
+        self.keywords = tuple(sorted(face.keywords))
         self.diags: List[Diagnostic] = []
         self.facts: Dict[tuple, Span] = {}
 
@@ -78,8 +76,11 @@ class _Ctx:
         self.diags.append(Diagnostic("S100", message, span, hint=hint))
 
     def add(self, fact: tuple, path) -> None:
-        if fact not in self.facts:
-            self.facts[fact] = self.doc.span(path)
+        """Add a fact and what recording it gives (record_symmetric, record_implies: the same table the
+        record primitive uses, so a designation from a file and one made by an action agree)."""
+        for made in self.face.recorded(fact):
+            if made not in self.facts:
+                self.facts[made] = self.doc.span(path)
 
     def check_keys(self, value: dict, allowed, path, what: str) -> None:
         for key in value:
@@ -116,49 +117,64 @@ def _show(value) -> str:
     return text if len(text) < 60 else text[:57] + "..."
 
 
-def load_scenario(path: str, *, catalog: Optional[CardCatalog] = None, keywords=None) -> Scenario:
-    """Load and compile a scenario file. ``keywords``: keyword names the loaded rules know, beyond the
-    built-in list (an engine passes those its rule files mention, so a new keyword needs no Python)."""
+def _face(interface: Optional[Interface], keywords) -> Interface:
+    face = interface if interface is not None else default_interface()
+    return with_keywords(face, keywords) if keywords else face
+
+
+def load_scenario(path: str, *, catalog: Optional[CardCatalog] = None, interface: Optional[Interface] = None,
+                  keywords=None) -> Scenario:
+    """Load and compile a scenario file. ``interface``: what the loaded rules declare (keywords, scenario
+    fields; an engine passes its own, ``Engine.interface``); the shipped library's by default.
+    ``keywords``: further keyword names to accept."""
     doc = load_path(path)
-    return _compile(doc, catalog or default_catalog(), keywords)
+    return _compile(doc, catalog or default_catalog(), _face(interface, keywords))
 
 
 def compile_scenario(data: Any, *, path: str = "<scenario>", catalog: Optional[CardCatalog] = None,
-                     keywords=None) -> Scenario:
+                     interface: Optional[Interface] = None, keywords=None) -> Scenario:
     """Compile an already-parsed mapping (``Engine.state_from_dict``) or YAML text."""
     if isinstance(data, str):
         doc = load_text(data, path)
     else:
         doc = Located(data, path)
-    return _compile(doc, catalog or default_catalog(), keywords)
+    return _compile(doc, catalog or default_catalog(), _face(interface, keywords))
 
 
-def _compile(doc: Located, catalog: CardCatalog, keywords=None) -> Scenario:
-    ctx = _Ctx(doc, catalog, keywords)
+def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
+    ctx = _Ctx(doc, catalog, face)
     data = doc.value
     if not isinstance(data, dict):
         raise ScenarioError(f"{doc.path}: a scenario is a mapping", diagnostics=[Diagnostic(
             "S100", f"a scenario is a mapping of keys (players, objects, ...), got {_show(data)}", doc.span(()))])
-    ctx.check_keys(data, TOP_KEYS, (), "a scenario")
+    rules = _rules(ctx, data)
+    if rules and not ctx.diags:
+        ctx = _Ctx(doc, catalog, face.with_rules(rules))  # the scenario's own rules may declare keywords
+    ctx.check_keys(data, top_keys(ctx.face), (), "a scenario")
     players = _players(ctx, data)
     objects = _objects(ctx, data, players)
     _life(ctx, data, players)
     _combat(ctx, data, players, objects)
-    _pairs(ctx, data, objects)
+    _fields(ctx, data, ctx.face.section_fields("top"), (), players, objects)
     _stack(ctx, data, players, objects)
     _raw_facts(ctx, data)
     actions = _entries(ctx, data, "actions", "do")
     expects = _entries(ctx, data, "expect", None)
-    rules = []
+    if ctx.diags:
+        raise ScenarioError(f"{len(ctx.diags)} problem(s) in {doc.path}", diagnostics=ctx.diags)
+    name = data.get("name") if isinstance(data.get("name"), str) else os.path.basename(doc.path)
+    return Scenario(doc.path, name, frozenset(ctx.facts), dict(ctx.facts), actions, expects, rules, doc)
+
+
+def _rules(ctx: _Ctx, data: dict) -> List[str]:
+    rules: List[str] = []
+    doc = ctx.doc
     if "rules" in data and ctx.want(data["rules"], "list", ("rules",), "rules"):
         base = os.path.dirname(doc.path) if doc.path and not doc.path.startswith("<") else "."
         for i, item in enumerate(data["rules"]):
             if ctx.want(item, "str", ("rules", i), "a rules entry"):
                 rules.append(os.path.normpath(os.path.join(base, item)))
-    if ctx.diags:
-        raise ScenarioError(f"{len(ctx.diags)} problem(s) in {doc.path}", diagnostics=ctx.diags)
-    name = data.get("name") if isinstance(data.get("name"), str) else os.path.basename(doc.path)
-    return Scenario(doc.path, name, frozenset(ctx.facts), dict(ctx.facts), actions, expects, rules, doc)
+    return rules
 
 
 def _players(ctx: _Ctx, data: dict) -> List[str]:
@@ -237,8 +253,8 @@ def compile_object(ctx: _Ctx, oid: str, spec: dict, path: tuple, players: List[s
     elif ctx.want(name, "str", path + ("name",), "name"):
         out.append((("name", oid, name), path + ("name",) if "name" in spec else path + ("card",)))
     out.append((("permanent", oid), path))
-    for key, pred, allowed in (("types", "card_type", TYPES), ("subtypes", "subtype", None),
-                               ("supertypes", "supertype", None), ("colors", "color", COLORS)):
+    for key, pred, allowed in (("types", "card_type", ctx.face.card_types), ("subtypes", "subtype", None),
+                               ("supertypes", "supertype", None), ("colors", "color", ctx.face.colors)):
         values = chars.get(key, [])
         vpath = path + (key,)
         if not ctx.want(values, "list", vpath, key):
@@ -292,65 +308,70 @@ def _keywords(ctx: _Ctx, oid: str, values, path: tuple, inline: bool) -> List[Tu
     kpath = path + ("keywords",)
     if not ctx.want(values, "list", kpath, "keywords"):
         return out
+    face = ctx.face
     for i, kw in enumerate(values):
         ipath = kpath + (i,) if inline else path
-        if isinstance(kw, str):
-            if kw in PARAM_KEYWORDS:
-                ctx.error(ipath, f"keyword {kw!r} needs a parameter", f"write {{{kw}: ...}}: {PARAM_KEYWORDS[kw]}")
-                continue
-            if not ID_RE.match(kw):
-                ctx.error(ipath, f"keywords are lower_snake words, got {kw!r}", "e.g. first_strike")
-                continue
-            if kw not in ctx.keywords:
-                near = suggest(kw, ctx.keywords)
-                ctx.error(ipath, f"unknown keyword {kw!r}",
-                          f"did you mean {near!r}?" if near else "known keywords: " + ", ".join(ctx.keywords)
-                          + " (a rule file that mentions a new keyword adds it)")
+        param = None
+        if isinstance(kw, dict) and len(kw) == 1:
+            (kw, param), = kw.items()
+        elif not isinstance(kw, str):
+            ctx.error(ipath, f"a keyword is a word or a one-key mapping, got {_show(kw)}")
+            continue
+        if not isinstance(kw, str) or not ID_RE.match(kw):
+            ctx.error(ipath, f"keywords are lower_snake words, got {_show(kw)}", "lower-case words joined with _")
+            continue
+        if kw not in face.keywords:
+            near = suggest(kw, ctx.keywords)
+            ctx.error(ipath, f"unknown keyword {kw!r}",
+                      f"did you mean {near!r}?" if near else "no loaded rule file declares it (keyword/1 in "
+                      "rules/core/interface.dl); known keywords: " + ", ".join(ctx.keywords))
+            continue
+        if param is None:
+            if face.takes_param(kw):
+                ctx.error(ipath, f"keyword {kw!r} needs a parameter", f"write {face.param_example(kw)}")
                 continue
             out.append((("printed_keyword", oid, kw), ipath))
             continue
-        if not isinstance(kw, dict) or len(kw) != 1:
-            ctx.error(ipath, f"a keyword is a word or a one-key mapping, got {_show(kw)}")
+        if not face.takes_param(kw):
+            with_param = sorted(k for k in face.keywords if face.takes_param(k))
+            ctx.error(ipath, f"keyword {kw!r} takes no parameter",
+                      f"write {kw} alone; keywords with a parameter: {', '.join(with_param) or 'none'}")
             continue
-        (name, param), = kw.items()
-        if name not in PARAM_KEYWORDS:
-            near = suggest(str(name), list(PARAM_KEYWORDS))
-            ctx.error(ipath, f"keyword {name!r} takes no parameter",
-                      f"did you mean {near!r}?" if near else f"parameterised keywords: {', '.join(PARAM_KEYWORDS)}")
-            continue
-        params = _keyword_params(ctx, name, param, ipath)
+        params = _keyword_params(ctx, kw, param, ipath)
         if params is None:
             continue
-        out.append((("printed_keyword", oid, name), ipath))
+        out.append((("printed_keyword", oid, kw), ipath))
         for key, value in params:
-            out.append((("printed_keyword_param", oid, name, key, value), ipath))
+            out.append((("printed_keyword_param", oid, kw, key, value), ipath))
     return out
 
 
 def _keyword_params(ctx: _Ctx, name: str, param, path) -> Optional[List[Tuple[str, Any]]]:
-    if name == "fabricate":
-        if not isinstance(param, int) or isinstance(param, bool) or param < 1:
-            ctx.error(path, f"fabricate takes a positive number, got {_show(param)}", "e.g. {fabricate: 2}")
+    """The parameter of ``{name: param}``, read with the grammar the keyword's rule file declares."""
+    face = ctx.face
+    forms = face.keyword_forms.get(name, ())
+    for form, key in forms:
+        if form == "number" and isinstance(param, int) and not isinstance(param, bool) and param >= 1:
+            return [(key, param)]
+        if form == "word" and isinstance(param, str) and ID_RE.match(param):
+            for prefix, pkey in face.keyword_prefixes.get(name, ()):
+                if param.startswith(prefix) and len(param) > len(prefix):
+                    return [(pkey, param[len(prefix):])]
+            return [(key, param)]
+    keys = [key for form, key in forms if form == "mapping"]
+    if keys and isinstance(param, dict) and len(param) == 1:
+        (kind, value), = param.items()
+        if kind in keys and isinstance(value, str):
+            return [(kind, value)]
+        if kind not in keys:
+            near = suggest(str(kind), keys)
+            ctx.error(path, f"unknown {name} quality {kind!r}",
+                      f"did you mean {near!r}?" if near else "one of " + ", ".join(keys))
             return None
-        return [("n", param)]
-    if name == "landwalk":
-        if not isinstance(param, str) or not ID_RE.match(param):
-            ctx.error(path, f"landwalk takes a land type, got {_show(param)}", "e.g. {landwalk: swamp}")
-            return None
-        if param.startswith("non") and len(param) > 3:
-            return [("land_without", param[3:])]
-        return [("land_with", param)]
-    if not isinstance(param, dict) or len(param) != 1:
-        ctx.error(path, f"bands_with_other takes one quality, got {_show(param)}",
-                  "e.g. {bands_with_other: {subtype: wolf}} or {supertype: legendary} or {name: \"Wolves of the Hunt\"}")
-        return None
-    (kind, value), = param.items()
-    if kind not in ("subtype", "supertype", "name") or not isinstance(value, str):
-        near = suggest(str(kind), ["subtype", "supertype", "name"])
-        ctx.error(path, f"unknown bands_with_other quality {kind!r}",
-                  f"did you mean {near!r}?" if near else "one of subtype, supertype, name")
-        return None
-    return [(kind, value)]
+    wanted = {"number": "a positive number", "word": "a lower_snake word", "mapping": "one " + "/".join(keys)}
+    kinds = " or ".join(dict.fromkeys(wanted[form] for form, _ in forms))
+    ctx.error(path, f"{name} takes {kinds}, got {_show(param)}", f"e.g. {face.param_example(name)}")
+    return None
 
 
 def _counters(ctx: _Ctx, owner: str, counters: dict, path) -> List[Tuple[tuple, tuple]]:
@@ -415,64 +436,86 @@ def _combat(ctx: _Ctx, data: dict, players: List[str], objects: Dict[str, dict])
         return
     if not ctx.want(combat, "map", ("combat",), "combat"):
         return
-    ctx.check_keys(combat, COMBAT_KEYS, ("combat",), "combat")
-    attackers = combat.get("attackers", {}) or {}
-    targets = set(players) | set(objects)
-    if not ctx.want(attackers, "map", ("combat", "attackers"), "attackers"):
-        attackers = {}
-    else:
-        for a, target in attackers.items():
-            path = ("combat", "attackers", a)
-            if _ref(ctx, a, objects, path, "attacker") and _ref(ctx, target, targets, path, "attack target"):
-                ctx.add(("attacking", a, target), path)
-    bands = combat.get("bands", []) or []
-    if ctx.want(bands, "list", ("combat", "bands"), "bands"):
-        seen: Dict[str, int] = {}
-        for i, band in enumerate(bands):
-            bpath = ("combat", "bands", i)
-            if not ctx.want(band, "list", bpath, "a band"):
-                continue
-            for j, member in enumerate(band):
-                if _ref(ctx, member, attackers, bpath + (j,), "band member (an attacker)") is None:
-                    continue
-                if member in seen:
-                    ctx.error(bpath + (j,), f"{member} is in two bands", "CR 702.22c: each creature may be "
-                              "a member of only one band")
-                    continue
-                seen[member] = i
-                ctx.add(("in_band", member, f"band{i + 1}"), bpath + (j,))
-    blockers = combat.get("blockers", {}) or {}
-    if ctx.want(blockers, "map", ("combat", "blockers"), "blockers"):
-        for b, blocked in blockers.items():
-            path = ("combat", "blockers", b)
-            if _ref(ctx, b, objects, path, "blocker") is None:
-                continue
-            if isinstance(blocked, str):
-                blocked = [blocked]
-            if not ctx.want(blocked, "list", path, "the attackers a blocker blocks"):
-                continue
-            for j, a in enumerate(blocked):
-                if _ref(ctx, a, attackers, path + (j,), "blocked attacker") is not None:
-                    ctx.add(("blocking", b, a), path + (j,))
+    fields = ctx.face.section_fields("combat")
+    ctx.check_keys(combat, tuple(f.name for f in fields), ("combat",), "combat")
+    _fields(ctx, combat, fields, ("combat",), players, objects)
 
 
-def _pairs(ctx: _Ctx, data: dict, objects: Dict[str, dict]) -> None:
-    pairs = data.get("pairs", []) or []
-    if not ctx.want(pairs, "list", ("pairs",), "pairs"):
-        return
-    for i, pair in enumerate(pairs):
-        path = ("pairs", i)
-        if not isinstance(pair, list) or len(pair) != 2:
-            ctx.error(path, f"a pair is a list of two object ids, got {_show(pair)}")
+def _fields(ctx: _Ctx, data: dict, fields, base: tuple, players: List[str], objects: Dict[str, dict]) -> None:
+    """The designation fields the rules declare (scenario_field/4), each compiled by its shape."""
+    keys: Dict[str, set] = {}  # field -> the ids it lists first (what other fields may refer to)
+    for f in sorted(fields, key=lambda f: _ref_depth(f, fields)):
+        keys[f.name] = set()
+        raw = data.get(f.name)
+        if raw is None:
             continue
-        a, b = pair
-        if _ref(ctx, a, objects, path + (0,), "paired object") and _ref(ctx, b, objects, path + (1,),
-                                                                         "paired object"):
-            if a == b:
-                ctx.error(path, "a creature cannot be paired with itself (CR 702.95d)")
+        path = base + (f.name,)
+
+        def ref(value, pos, vpath, f=f):
+            r = f.ref(pos)
+            ids = {"object": objects, "player": players, "target": set(players) | set(objects)}.get(r.what)
+            if ids is None:
+                ids = keys.get(r.what, set())
+            return _ref(ctx, value, ids, vpath, r.noun)
+
+        if f.shape in ("map", "map_list"):
+            if not ctx.want(raw, "map", path, f.name):
                 continue
-            ctx.add(("paired", a, b), path)
-            ctx.add(("paired", b, a), path)
+            for a, values in raw.items():
+                vpath = path + (a,)
+                if ref(a, 0, vpath) is None:
+                    continue
+                keys[f.name].add(a)
+                if f.shape == "map":
+                    if ref(values, 1, vpath) is not None:
+                        ctx.add((f.pred, a, values), vpath)
+                    continue
+                if isinstance(values, str):
+                    values = [values]
+                if not ctx.want(values, "list", vpath, f"the entries {a} lists"):
+                    continue
+                for j, b in enumerate(values):
+                    if ref(b, 1, vpath + (j,)) is not None:
+                        ctx.add((f.pred, a, b), vpath + (j,))
+        elif f.shape == "groups":
+            if not ctx.want(raw, "list", path, f.name):
+                continue
+            seen: Dict[str, int] = {}
+            for i, group in enumerate(raw):
+                gpath = path + (i,)
+                if not ctx.want(group, "list", gpath, f"a group of {f.name}"):
+                    continue
+                for j, member in enumerate(group):
+                    if ref(member, 0, gpath + (j,)) is None:
+                        continue
+                    if member in seen:
+                        ctx.error(gpath + (j,), f"{member} is in two {f.name}",
+                                  f"each object may be in only one of the {f.name}")
+                        continue
+                    seen[member] = i
+                    keys[f.name].add(member)
+                    ctx.add((f.pred, member, f"{f.label or f.name}{i + 1}"), gpath + (j,))
+        elif f.shape == "pairs":
+            if not ctx.want(raw, "list", path, f.name):
+                continue
+            for i, pair in enumerate(raw):
+                ppath = path + (i,)
+                if not isinstance(pair, list) or len(pair) != 2:
+                    ctx.error(ppath, f"an entry of {f.name} is a list of two ids, got {_show(pair)}")
+                    continue
+                a, b = pair
+                if ref(a, 0, ppath + (0,)) and ref(b, 1, ppath + (1,)):
+                    if a == b:
+                        ctx.error(ppath, f"an entry of {f.name} names two different objects, got {_show(pair)}")
+                        continue
+                    keys[f.name] |= {a, b}
+                    ctx.add((f.pred, a, b), ppath)
+
+
+def _ref_depth(f, fields) -> int:
+    """Fields that refer to another field's ids are compiled after it."""
+    names = {g.name for g in fields}
+    return sum(1 for r in f.refs if r.what in names)
 
 
 def _stack(ctx: _Ctx, data: dict, players: List[str], objects: Dict[str, dict]) -> None:

@@ -96,7 +96,7 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
     from .scenario import load_scenario
 
     try:
-        scenario = load_scenario(path, catalog=engine.catalog, keywords=engine.keywords)
+        scenario = load_scenario(path, catalog=engine.catalog, interface=engine.interface)
         state = engine.state_from_scenario(scenario)
     except JudgelogError as exc:
         return [CaseResult(path, "load", False, exc.render(sources={}))]

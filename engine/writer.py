@@ -1,6 +1,7 @@
 """Writing a state back as a scenario file that loads to exactly the same facts.
 
-Structured sections (players, objects, combat, pairs, stack) are written where the facts have that shape;
+Structured sections (players, objects, the designation fields the rules declare, stack) are written where
+the facts have that shape, with the same table the loader reads (``Engine.interface``);
 every other fact goes, as an atom, to ``facts:``. The writer checks the round trip itself: the written
 scenario is compiled again and must give back the state's facts.
 """
@@ -15,10 +16,6 @@ from .errors import JudgelogError, UsageError
 
 __all__ = ["state_to_scenario", "write_scenario"]
 
-_KEYWORD_PARAM = {"landwalk": ("land_with", "land_without"), "fabricate": ("n",),
-                  "bands_with_other": ("subtype", "supertype", "name")}
-
-
 def _by(facts, pred: str) -> List[tuple]:
     return sorted((f for f in facts if f[0] == pred), key=lambda f: tuple(map(str, f)))
 
@@ -27,6 +24,7 @@ def state_to_scenario(state) -> dict:
     from .scenario import compile_scenario
 
     facts = state.facts
+    face = state.engine.interface
     players = [f[1] for f in sorted(_by(facts, "turn_order"), key=lambda f: f[2])]
     data: Dict = {"name": state.name or "state"}
     data["players"] = players
@@ -60,15 +58,12 @@ def state_to_scenario(state) -> dict:
             if f[1] != oid:
                 continue
             params = [p for p in _by(facts, "printed_keyword_param") if p[1] == oid and p[2] == f[2]]
-            if f[2] in _KEYWORD_PARAM and len(params) == 1:
-                _, _, kw, key, value = params[0]
-                if kw == "fabricate":
-                    keywords.append({kw: value})
-                elif kw == "landwalk":
-                    keywords.append({kw: value if key == "land_with" else "non" + value})
-                else:
-                    keywords.append({kw: {key: value}})
-            elif f[2] not in _KEYWORD_PARAM:
+            if face.takes_param(f[2]):
+                if len(params) == 1:
+                    written = _keyword_param(face, f[2], params[0][3], params[0][4])
+                    if written is not None:
+                        keywords.append({f[2]: written})
+            else:
                 keywords.append(f[2])
         if keywords:
             spec["keywords"] = keywords
@@ -90,24 +85,10 @@ def state_to_scenario(state) -> dict:
             spec["damage"] = damage[0]
         objects[oid] = spec
     data["objects"] = objects
-    attackers = {f[1]: f[2] for f in _by(facts, "attacking")}
-    if attackers:
-        combat: Dict = {"attackers": attackers}
-        bands: Dict[str, List[str]] = {}
-        for f in _by(facts, "in_band"):
-            bands.setdefault(f[2], []).append(f[1])
-        ordered = sorted(bands.items(), key=lambda kv: _band_number(kv[0]))
-        if ordered and [b for b, _ in ordered] == [f"band{i + 1}" for i in range(len(ordered))]:
-            combat["bands"] = [members for _, members in ordered]
-        blockers: Dict[str, List[str]] = {}
-        for f in _by(facts, "blocking"):
-            blockers.setdefault(f[1], []).append(f[2])
-        if blockers:
-            combat["blockers"] = blockers
+    combat = _fields(facts, face.section_fields("combat"))
+    if combat:
         data["combat"] = combat
-    pairs = [[f[1], f[2]] for f in _by(facts, "paired") if str(f[1]) < str(f[2])]
-    if pairs:
-        data["pairs"] = pairs
+    data.update(_fields(facts, face.section_fields("top")))
     stack = []
     for f in sorted(_by(facts, "stack_position"), key=lambda f: -f[2]):
         aid = f[1]
@@ -123,7 +104,7 @@ def state_to_scenario(state) -> dict:
     positions = sorted(f[2] for f in _by(facts, "stack_position"))
     if stack and positions == list(range(1, len(positions) + 1)):
         data["stack"] = stack
-    covered = compile_scenario(data, path="<written>", keywords=state.engine.keywords).facts
+    covered = compile_scenario(data, path="<written>", interface=face).facts
     extra = covered - facts
     if extra:
         raise JudgelogError(f"cannot write this state as a scenario: it would add {sorted(extra)[:3]}")
@@ -133,9 +114,50 @@ def state_to_scenario(state) -> dict:
     return data
 
 
-def _band_number(band) -> int:
-    text = str(band)
-    return int(text[4:]) if text.startswith("band") and text[4:].isdigit() else 10**9
+def _keyword_param(face, keyword: str, key, value):
+    """How ``{keyword: ...}`` is written for one parameter, by the keyword's declared grammar."""
+    for form, fkey in face.keyword_forms.get(keyword, ()):
+        if key == fkey and form in ("number", "word"):
+            return value
+        if key == fkey and form == "mapping":
+            return {key: value}
+    for prefix, pkey in face.keyword_prefixes.get(keyword, ()):
+        if key == pkey:
+            return f"{prefix}{value}"
+    return None
+
+
+def _fields(facts, fields) -> Dict:
+    """The designation fields the rules declare (scenario_field/4), written back by their shapes. An entry
+    that refers to another field's ids is written only when that field lists them (else: facts:)."""
+    out: Dict = {}
+    listed: Dict[str, set] = {}
+    for f in sorted(fields, key=lambda f: sum(1 for r in f.refs if r.what in {g.name for g in fields})):
+        rows = _by(facts, f.pred)
+        rows = [r for r in rows if len(r) == 3 and all(
+            f.ref(pos).what not in listed or r[pos + 1] in listed[f.ref(pos).what] for pos in (0, 1))]
+        if f.shape == "map":
+            value = {r[1]: r[2] for r in rows}
+            listed[f.name] = set(value)
+        elif f.shape == "map_list":
+            value: Dict = {}
+            for r in rows:
+                value.setdefault(r[1], []).append(r[2])
+            listed[f.name] = set(value)
+        elif f.shape == "groups":
+            groups: Dict = {}
+            for r in rows:
+                groups.setdefault(r[2], []).append(r[1])
+            prefix = f.label or f.name
+            labels = [f"{prefix}{i + 1}" for i in range(len(groups))]
+            value = [groups[g] for g in labels] if sorted(groups, key=str) == sorted(labels) else []
+            listed[f.name] = {m for g in value for m in g}
+        else:  # pairs
+            value = [[r[1], r[2]] for r in rows if str(r[1]) < str(r[2])]
+            listed[f.name] = {x for p in value for x in p}
+        if value:
+            out[f.name] = value
+    return out
 
 
 def _atom(fact: tuple) -> str:

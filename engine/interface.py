@@ -1,0 +1,201 @@
+"""The rule-declared interface: what the loaded rules tell the engine about the game's vocabulary.
+
+Everything here is read from facts of the predicates declared in ``rules/core/interface.dl`` (keywords
+with their parameter grammars and instance semantics, card types and colors, the scenario fields that
+list designations and the facts they give, how recording a fact propagates, the effect primitives).
+Nothing here names a keyword or a keyword's predicate: a library without a rule file simply lacks what
+that file declares.
+
+>>> from judgelog import Engine
+>>> face = Engine().interface
+>>> face.keyword_forms["fabricate"], face.instances("fabricate")
+((('number', 'n'),), 'each')
+>>> face.field("blockers").pred
+'blocking'
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+
+from .ast import Atom, Const, Negation
+
+__all__ = ["Interface", "Field", "FieldRef", "interface_of", "default_interface"]
+
+# where a keyword name stands in atoms about keywords: any argument declared with this type
+KEYWORD_TYPE = "keyword"
+
+
+@dataclass(frozen=True)
+class FieldRef:
+    pos: int
+    what: str  # object | player | target | the name of another field
+    noun: str
+
+
+@dataclass(frozen=True)
+class Field:
+    """A scenario field listing designations: ``section`` (top or combat), its shape and predicate."""
+
+    section: str
+    name: str
+    shape: str  # map | map_list | groups | pairs
+    pred: str
+    refs: Tuple[FieldRef, ...] = ()
+    label: Optional[str] = None  # groups: label prefix
+
+    def ref(self, pos: int) -> FieldRef:
+        for r in self.refs:
+            if r.pos == pos:
+                return r
+        return FieldRef(pos, "object", "object")
+
+
+@dataclass(frozen=True)
+class Interface:
+    keywords: FrozenSet[str]
+    keyword_forms: Dict[str, Tuple[Tuple[str, str], ...]]  # keyword -> ((form, key), ...)
+    keyword_prefixes: Dict[str, Tuple[Tuple[str, str], ...]]  # keyword -> ((prefix, key), ...)
+    keyword_how: Dict[str, str]
+    card_types: Tuple[str, ...]
+    colors: Tuple[str, ...]
+    fields: Tuple[Field, ...]
+    symmetric: FrozenSet[str]
+    implies: Tuple[Tuple[str, int, str], ...]  # (pred, pos, implied pred)
+    record_events: Dict[Tuple[str, str], Tuple[str, str]]  # (pred, record|forget) -> (event kind, detail)
+    primitives: Dict[str, Tuple[str, str, str]]
+    ends_with_combat: Tuple[str, ...] = ()
+    # an engine's interface can give the interface of the engine with more rule files (a scenario's rules:)
+    extend: Optional[Callable[[Sequence[str]], "Interface"]] = field(default=None, compare=False, repr=False)
+
+    def with_rules(self, paths: Sequence[str]) -> "Interface":
+        return self.extend(paths) if self.extend is not None and paths else self
+
+    # -- keywords -----------------------------------------------------------
+    def instances(self, keyword: str) -> str:
+        return self.keyword_how.get(keyword, "redundant")
+
+    def takes_param(self, keyword: str) -> bool:
+        return keyword in self.keyword_forms
+
+    def param_example(self, keyword: str) -> str:
+        """An example of the keyword written with its parameter, from its grammar."""
+        forms = self.keyword_forms.get(keyword, ())
+        kinds = {f for f, _ in forms}
+        if "number" in kinds:
+            return f"{{{keyword}: 2}}"
+        if "mapping" in kinds:
+            return " or ".join(f"{{{keyword}: {{{k}: ...}}}}" for f, k in forms if f == "mapping")
+        return f"{{{keyword}: word}}"
+
+    # -- scenario fields ------------------------------------------------------
+    def section_fields(self, section: str) -> List[Field]:
+        return [f for f in self.fields if f.section == section]
+
+    def field(self, name: str) -> Optional[Field]:
+        return next((f for f in self.fields if f.name == name), None)
+
+    # -- recording --------------------------------------------------------------
+    def recorded(self, fact: tuple) -> List[tuple]:
+        """The facts recording ``fact`` gives: itself, its mirror when symmetric, and what it implies."""
+        out = [fact]
+        if fact[0] in self.symmetric and len(fact) == 3:
+            out.append((fact[0], fact[2], fact[1]))
+        for pred, pos, implied in self.implies:
+            if pred == fact[0] and pos + 1 < len(fact):
+                out.append((implied, fact[pos + 1]))
+        return out
+
+    def forgotten(self, fact: tuple) -> List[tuple]:
+        """The facts forgetting ``fact`` removes: itself and its mirror when symmetric."""
+        out = [fact]
+        if fact[0] in self.symmetric and len(fact) == 3:
+            out.append((fact[0], fact[2], fact[1]))
+        return out
+
+
+def _facts(program, pred: str) -> List[tuple]:
+    out = []
+    for rule in program.rules:
+        head = rule.head
+        if rule.body or head.pred != pred or not all(isinstance(a, Const) for a in head.args):
+            continue
+        out.append(tuple(a.value for a in head.args))
+    return sorted(set(out), key=repr)
+
+
+def mentioned_keywords(program) -> FrozenSet[str]:
+    """Keyword constants that rules write in an argument declared with type ``keyword``
+    (``has_keyword(A, shadow)``): a rule that tests a keyword implements it."""
+    found = set()
+    for rule in program.rules:
+        for lit in (rule.head,) + tuple(rule.body):
+            atom = lit.atom if isinstance(lit, Negation) else lit
+            if not isinstance(atom, Atom):
+                continue
+            decl = program.decl(atom.pred)
+            if decl is None or decl.arity != atom.arity:
+                continue
+            for param, arg in zip(decl.params, atom.args):
+                if param.type == KEYWORD_TYPE and isinstance(arg, Const) and isinstance(arg.value, str):
+                    found.add(arg.value)
+    return frozenset(found)
+
+
+def interface_of(program) -> Interface:
+    """Read the interface from a program's facts (computed once per program)."""
+    cached = getattr(program, "_interface", None)
+    if cached is not None:
+        return cached
+    forms: Dict[str, List[Tuple[str, str]]] = {}
+    for k, form, key in _facts(program, "keyword_param_form"):
+        forms.setdefault(k, []).append((form, key))
+    prefixes: Dict[str, List[Tuple[str, str]]] = {}
+    for k, prefix, key in _facts(program, "keyword_param_prefix"):
+        prefixes.setdefault(k, []).append((prefix, key))
+    refs: Dict[str, List[FieldRef]] = {}
+    for name, pos, what, noun in _facts(program, "scenario_field_ref"):
+        refs.setdefault(name, []).append(FieldRef(pos, what, noun))
+    labels = {name: prefix for name, prefix in _facts(program, "scenario_group_label")}
+    fields = tuple(Field(section, name, shape, pred, tuple(sorted(refs.get(name, []), key=lambda r: r.pos)),
+                         labels.get(name))
+                   for section, name, shape, pred in _facts(program, "scenario_field"))
+    declared = {k for (k,) in _facts(program, "keyword")}
+    face = Interface(
+        keywords=frozenset(declared | mentioned_keywords(program)),
+        keyword_forms={k: tuple(v) for k, v in forms.items()},
+        keyword_prefixes={k: tuple(v) for k, v in prefixes.items()},
+        keyword_how={k: how for k, how in _facts(program, "keyword_instances")},
+        card_types=tuple(sorted(t for (t,) in _facts(program, "card_type_word"))),
+        colors=tuple(c for (c,) in _facts(program, "color_word")),
+        fields=fields,
+        symmetric=frozenset(p for (p,) in _facts(program, "record_symmetric")),
+        implies=tuple(_facts(program, "record_implies")),
+        record_events={(p, change): (kind, detail) for p, change, kind, detail in _facts(program, "record_event")},
+        primitives={name: (a, b, c) for name, a, b, c in _facts(program, "primitive")},
+        ends_with_combat=tuple(p for (p,) in _facts(program, "ends_with_combat")),
+    )
+    try:
+        program._interface = face
+    except AttributeError:  # pragma: no cover - a program type without attributes
+        pass
+    return face
+
+
+@lru_cache(maxsize=1)
+def default_interface() -> Interface:
+    """The shipped library's interface (for compiling a scenario without an engine)."""
+    from .library import load_program
+
+    def extend(paths: Sequence[str]) -> Interface:
+        loaded = load_program(tuple(str(p) for p in paths))
+        # rule errors are reported when the scenario's rules are loaded by an engine
+        return face if loaded.errors else interface_of(loaded.program)
+
+    face = replace(interface_of(load_program(()).program), extend=extend)
+    return face
+
+
+def with_keywords(face: Interface, keywords: Iterable[str]) -> Interface:
+    return replace(face, keywords=face.keywords | frozenset(keywords))
