@@ -11,8 +11,8 @@ Primitives (A, B, C; ``none`` where unused):
 put_counters X K N     put N counters of kind K on X (a permanent or player)
 remove_counters X K N  remove up to N counters of kind K
 mark_damage O N -      mark N damage on O
-deal_damage S R N      S deals N damage to R: a player loses life, a planeswalker loses loyalty,
-                       a creature gets damage marked (CR 120.3)
+deal_damage S R N      S deals N damage to R (the event; what it does is said by rules/core/damage.dl,
+                       CR 120.3)
 lose_life P N -        P loses N life;   gain_life P N -: P gains N life
 move O Zone -          O leaves the battlefield to graveyard|exile|hand|library (a token ceases to exist)
 destroy O - -          move O to its owner's graveyard (event: destroyed)
@@ -218,19 +218,9 @@ def p_mark_damage(ch: Change, o, n, _c):
 
 
 def p_deal_damage(ch: Change, source, target, n):
-    if not isinstance(n, int) or n <= 0:
-        return
-    if ch.is_player(target):
-        _life(ch, target, -n)
-    elif ("card_type", target, "planeswalker") in ch.facts:
-        _counters(ch, target, "loyalty", -n)
-    elif ("card_type", target, "battle") in ch.facts:
-        _counters(ch, target, "defense", -n)
-    elif ch.is_permanent(target):
-        old = ch.value("damage_marked", target, default=0)
-        ch.facts.discard(("damage_marked", target, old))
-        ch.facts.add(("damage_marked", target, old + n))
-    else:
+    """``source`` deals ``n`` damage to ``target`` (a player or a permanent): the event only. What the damage
+    does (life, loyalty, defense, marked damage; CR 120.3) the rules say as the event's results."""
+    if not isinstance(n, int) or n <= 0 or not (ch.is_player(target) or ch.is_permanent(target)):
         return
     ch.emit("damage_dealt", source, to=target, n=n)
 

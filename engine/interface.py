@@ -66,6 +66,7 @@ class Interface:
     record_events: Dict[Tuple[str, str], Tuple[str, str]]  # (pred, record|forget) -> (event kind, detail)
     primitives: Dict[str, Tuple[str, str, str]]
     ends_with_combat: Tuple[str, ...] = ()
+    result_kinds: FrozenSet[str] = frozenset()  # event kinds with immediate results (event_result_kind)
     # an engine's interface can give the interface of the engine with more rule files (a scenario's rules:)
     extend: Optional[Callable[[Sequence[str]], "Interface"]] = field(default=None, compare=False, repr=False)
 
@@ -175,6 +176,7 @@ def interface_of(program) -> Interface:
         record_events={(p, change): (kind, detail) for p, change, kind, detail in _facts(program, "record_event")},
         primitives={name: (a, b, c) for name, a, b, c in _facts(program, "primitive")},
         ends_with_combat=tuple(p for (p,) in _facts(program, "ends_with_combat")),
+        result_kinds=frozenset(k for (k,) in _facts(program, "event_result_kind")),
     )
     try:
         program._interface = face

@@ -286,7 +286,17 @@ class _Run:
             # recent_event facts of the whole action, which would make earlier events trigger again
             earlier = {f for f in facts if f[0] == "recent_event"}
             self._collect_triggers((facts - earlier) | event_facts | recent)
+            facts = self._results(facts - earlier, self.events[-len(recent):])
         return facts
+
+    def _results(self, facts, events: List[Event]) -> set:
+        """Apply what the events just recorded do at once (event_result/5, e.g. damage: CR 120.3)."""
+        kinds = self.engine.interface.result_kinds
+        if not any(e.kind in kinds for e in events):
+            return facts
+        added = {f for e in events for f in e.facts()} | {("recent_event", e.seq) for e in events}
+        out = self._effects(set(facts) | added, "event_result(I, P, A, B, C)")
+        return {f for f in out if f not in added or f[0] not in ("recent_event",)}
 
     # -- triggers and the stack -------------------------------------------------
     def _collect_triggers(self, facts) -> None:

@@ -87,3 +87,28 @@ def test_an_undeclared_keyword_is_an_error_not_ignored(engine):
 
 def test_the_interface_file_is_in_the_library():
     assert (ROOT / "rules" / "core" / "interface.dl").is_file()
+
+
+def test_what_damage_does_is_said_by_rules(engine):
+    """deal_damage only records the event; rules/core/damage.dl says what it does (CR 120.3), each result
+    attributed to its rule; deathtouch damage destroys a creature (704.5h)."""
+    state = engine.state_from_dict({"players": ["alice", "bob"], "active": "alice", "objects": {
+        "wurm": {"card": "Craw Wurm", "controller": "alice"},
+        "snake": {"name": "Snake", "types": ["creature"], "power": 1, "toughness": 1,
+                  "keywords": ["deathtouch"], "controller": "bob"},
+        "walker": {"name": "Walker", "types": ["planeswalker"], "controller": "bob",
+                   "counters": {"loyalty": 5}}},
+        "combat": {"attackers": {"wurm": "walker"}, "blockers": {"snake": ["wurm"]}}})
+    after, events = state.apply({"do": "combat_damage", "assign": {"wurm": {"snake": 6}}})
+    causes = {(e.kind, e.subject): e.rule for e in events}
+    assert causes[("damage_marked", "wurm")] == "damage.to_creature"
+    assert causes[("destroyed", "wurm")] == "deathtouch.destroy"
+    assert not after.holds("permanent(wurm)") and not after.holds("permanent(snake)")
+    loyal = engine.state_from_dict({"players": ["alice", "bob"], "active": "alice", "objects": {
+        "wurm": {"card": "Craw Wurm", "controller": "alice"},
+        "walker": {"name": "Walker", "types": ["planeswalker"], "controller": "bob",
+                   "counters": {"loyalty": 9}}},
+        "combat": {"attackers": {"wurm": "walker"}}})
+    after, events = loyal.apply({"do": "combat_damage"})
+    assert after.query("counter(walker, loyalty, N)") == [{"N": 3}]
+    assert [e.rule for e in events if e.kind == "counters_removed"] == ["damage.to_planeswalker"]
