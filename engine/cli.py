@@ -42,6 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--format", choices=("text", "json", "dot"), default="text",
                         help="output format (dot: audit only, the rule dependency graph)")
     common.add_argument("--no-library", action="store_true", help="do not load the shipped rule library")
+    common.add_argument("--no-cache", action="store_true",
+                        help="neither read nor write the parsed rules in the user's cache folder")
     parser = _Parser(prog="judgelog", description="A rules engine for Magic: The Gathering keyword rules, "
                      "written in Datalog, with proofs that cite the Comprehensive Rules.")
     parser.add_argument("--version", action="version", version=f"judgelog {__version__}")
@@ -97,13 +99,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not args.verb:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
-    from . import commands
+    from . import cache, commands
 
     handler = getattr(commands, "cmd_" + args.verb)
     if args.format == "dot" and args.verb != "audit":
         sys.stderr.write("judgelog: error: --format dot is for audit; graph writes .dot files with -o FILE.dot\n")
         return EXIT_USAGE
     try:
+        if args.no_cache:
+            with cache.disabled():
+                return handler(args)
         return handler(args)
     except JudgelogError as exc:
         _report(exc, args)
