@@ -33,9 +33,20 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
+class _Version(argparse.Action):
+    """``--version``: reads the installed version only when asked (importlib.metadata is slow to import)."""
 
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from . import __version__
+
+        sys.stdout.write(f"judgelog {__version__}\n")
+        parser.exit()
+
+
+def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--rules", action="append", default=[], metavar="PATH",
                         help="extra rule file or folder (repeatable)")
@@ -46,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="neither read nor write the parsed rules in the user's cache folder")
     parser = _Parser(prog="judgelog", description="A rules engine for Magic: The Gathering keyword rules, "
                      "written in Datalog, with proofs that cite the Comprehensive Rules.")
-    parser.add_argument("--version", action="version", version=f"judgelog {__version__}")
+    parser.add_argument("--version", action=_Version, help="show judgelog's version and exit")
     sub = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
     p = sub.add_parser("query", parents=[common], help="answer a query in a scenario")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
