@@ -654,6 +654,136 @@ def measure_process(reps: int) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------------------
+# whole process on large JSON boards and on the Quick start scenario (start-up: parsing, library cache)
+
+WHOLE_SIZES_FULL = (1000, 5000)
+WHOLE_SIZES_QUICK = (1000,)
+WHOLE_REPS = {1000: 3, 5000: 1}
+PY_SCRIPT = """
+import json, sys
+sys.path.insert(0, HERE)
+from run import PyBoard
+for row in sorted(PyBoard(json.load(open(sys.argv[1]))).all_assigners()):
+    print(*row)
+"""
+
+
+def _child_cpu(cmd: List[str], env: dict) -> Tuple[float, float, subprocess.CompletedProcess]:
+    """(CPU seconds of the child, wall seconds, the completed process)."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, env=env, text=True)
+    wall = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime, wall, proc
+
+
+def measure_whole_process(sizes=WHOLE_SIZES_FULL, reps: Optional[Dict[int, int]] = None,
+                          quick_reps: int = PROCESS_REPS_FULL) -> dict:
+    """`judgelog query` as a user runs it, against the raw pyDatalog script and a plain-Python script doing
+    the same derivation on the same board, each a fresh process; judgelog with its library cache warm (its
+    usual state after the first run) and cold (--no-cache). Also the Quick start command against
+    `python -c "import pyDatalog, networkx, yaml"`."""
+    reps = reps or WHOLE_REPS
+    jl = _judgelog_command()
+    out: dict = {"boards": [], "quick_start": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
+        env.pop("JUDGELOG_NO_CACHE", None)
+        py_script = os.path.join(tmp, "python_ref.py")
+        with open(py_script, "w") as fh:
+            fh.write(f"HERE = {HERE!r}\n" + PY_SCRIPT)
+        raw_py = os.path.join(tmp, "raw.py")
+        with open(raw_py, "w") as fh:
+            fh.write(f"RULES = {RAW_RULES!r}\n" + RAW_SCRIPT)
+        for n in sizes:
+            board = Board(n)
+            scenario = os.path.join(tmp, f"board{n}.json")
+            facts = os.path.join(tmp, f"facts{n}.json")
+            with open(scenario, "w") as fh:
+                json.dump(board.scenario(), fh)
+            with open(facts, "w") as fh:
+                json.dump(board.raw_facts(), fh)
+            query = jl + ["query", scenario, "damage_assigner(S, P)", "--limit", "0", "--format", "json"]
+            commands = {"judgelog_query": query, "judgelog_query_no_cache": query + ["--no-cache"],
+                        "raw_script": [sys.executable, raw_py, facts],
+                        "python_script": [sys.executable, py_script, facts]}
+            expected = PyBoard(board.raw_facts()).all_assigners()
+            cpu: Dict[str, List[float]] = {k: [] for k in commands}
+            wall: Dict[str, List[float]] = {k: [] for k in commands}
+            for name, cmd in commands.items():  # warm-up: file cache, .pyc, and judgelog's library cache
+                proc = subprocess.run(cmd, capture_output=True, env=env, text=True)
+                if name.startswith("judgelog"):
+                    got = {(a["S"], a["P"]) for a in json.loads(proc.stdout)["answers"]}
+                else:
+                    got = {tuple(line.split()) for line in proc.stdout.splitlines()}
+                if got != expected:
+                    raise Mismatch(f"whole process N={n}: {name} answers differ from the Python reference")
+            for _ in range(reps.get(n, 1)):
+                for name, cmd in commands.items():
+                    c, w, _proc = _child_cpu(cmd, env)
+                    cpu[name].append(c)
+                    wall[name].append(w)
+            row = {"n": n, "bytes": os.path.getsize(scenario), "reps": reps.get(n, 1),
+                   "ms": {k: _median_ms(v) for k, v in cpu.items()},
+                   "wall_ms": {k: _median_ms(v) for k, v in wall.items()}}
+            row["ratio_vs_raw"] = row["ms"]["judgelog_query"] / row["ms"]["raw_script"]
+            out["boards"].append(row)
+        quick = os.path.join(os.path.dirname(HERE), "facts", "scenarios", "banding_blocked_by_one.yaml")
+        if not os.path.exists(quick):  # an installed judgelog: its bundled copy
+            from judgelog import Engine
+            quick = Engine.example("banding_blocked_by_one.yaml")
+        cmd = jl + ["explain", quick, "damage_assigner(bears, alice)"]
+        commands = {"judgelog_explain": cmd, "judgelog_explain_no_cache": cmd + ["--no-cache"],
+                    "import_baseline": [sys.executable, "-c", "import pyDatalog, networkx, yaml"]}
+        cpu = {k: [] for k in commands}
+        for name, c in commands.items():
+            subprocess.run(c, capture_output=True, env=env, check=True)
+        for _ in range(quick_reps):
+            for name, c in commands.items():
+                cpu[name].append(_child_cpu(c, env)[0])
+        out["quick_start"] = {"ms": {k: _median_ms(v) for k, v in cpu.items()},
+                              "command": "judgelog explain facts/scenarios/banding_blocked_by_one.yaml "
+                                         "\"damage_assigner(bears, alice)\""}
+        q = out["quick_start"]["ms"]
+        out["quick_start"]["ratio_vs_import"] = q["judgelog_explain"] / q["import_baseline"]
+    return out
+
+
+def whole_process_targets(whole: dict) -> List[dict]:
+    targets = []
+    for row in whole["boards"]:
+        if row["n"] == 1000:
+            v = row["ratio_vs_raw"]
+            targets.append({"target": "`judgelog query` whole process on the N=1000 JSON board / raw pyDatalog "
+                            "script (CPU)", "value": v, "limit": 1.0, "met": v <= 1.0,
+                            "detail": f"--no-cache: {row['ms']['judgelog_query_no_cache'] / row['ms']['raw_script']:.2f}"})
+    v = whole["quick_start"]["ratio_vs_import"]
+    q = whole["quick_start"]["ms"]
+    targets.append({"target": "Quick start `judgelog explain` whole process / import baseline (CPU)", "value": v,
+                    "limit": 1.2, "met": v <= 1.2,
+                    "detail": f"--no-cache: {q['judgelog_explain_no_cache'] / q['import_baseline']:.2f}"})
+    return targets
+
+
+def render_whole_process(whole: dict) -> List[str]:
+    lines = ["", "Whole process on JSON boards (CPU ms, user+sys of the child; medians; judgelog prints every "
+             "answer as JSON, the scripts every row):", "",
+             "| N (file size) | judgelog query | judgelog query --no-cache | raw pyDatalog script | "
+             "plain Python script | judgelog/raw |", "|---|---:|---:|---:|---:|---:|"]
+    for row in whole["boards"]:
+        m = row["ms"]
+        lines.append(f"| {row['n']} ({row['bytes'] / 1024:.0f} KiB) | {_fmt(m['judgelog_query'])} | "
+                     f"{_fmt(m['judgelog_query_no_cache'])} | {_fmt(m['raw_script'])} | "
+                     f"{_fmt(m['python_script'])} | {_fmt(row['ratio_vs_raw'])} |")
+    q = whole["quick_start"]["ms"]
+    lines += ["", f"Quick start command (`{whole['quick_start']['command']}`), CPU ms: "
+              f"{_fmt(q['judgelog_explain'])} with the library cache, {_fmt(q['judgelog_explain_no_cache'])} "
+              f"with --no-cache; `python -c \"import pyDatalog, networkx, yaml\"`: {_fmt(q['import_baseline'])}."]
+    return lines
+
+
+# ---------------------------------------------------------------------------------------------------------
 # targets and output
 
 
@@ -770,6 +900,8 @@ def render_text(report: dict) -> str:
     for k in labels:
         if k in p["ms"]:
             lines.append(f"| {labels[k]} | {_fmt(p['ms'][k])} | {_fmt(p['wall_ms'][k])} |")
+    if report.get("whole_process"):
+        lines += render_whole_process(report["whole_process"])
     lines += ["", "Targets:", "", "| target | value | limit | met |", "|---|---:|---:|---|"]
     for t in report["targets"]:
         detail = f" ({t['detail']})" if t["detail"] else ""
@@ -788,6 +920,8 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--sizes", help="comma-separated N values (overrides --quick's sizes)")
     parser.add_argument("--no-memory", action="store_true", help="skip the memory subprocesses")
+    parser.add_argument("--no-whole-process", action="store_true",
+                        help="skip the whole-process rows on JSON boards (N=1000, and 5000 in the full run)")
     parser.add_argument("--child-memory", nargs=2, metavar=("KIND", "N"), help=argparse.SUPPRESS)
     parser.add_argument("--traced", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -821,9 +955,16 @@ def main(argv=None) -> int:
     if not args.json:
         print("whole-process timings ...", file=sys.stderr, flush=True)
     process = measure_process(PROCESS_REPS_QUICK if args.quick else PROCESS_REPS_FULL)
+    whole = None
+    if not args.no_whole_process:
+        if not args.json:
+            print("whole-process timings on JSON boards ...", file=sys.stderr, flush=True)
+        whole = measure_whole_process(WHOLE_SIZES_QUICK if args.quick else WHOLE_SIZES_FULL,
+                                      quick_reps=PROCESS_REPS_QUICK if args.quick else PROCESS_REPS_FULL)
     report = {"quick": args.quick, "machine": machine(), "results": results, "memory": memory,
-              "process": process, "notes": notes}
-    report["targets"] = evaluate_targets(results, memory, process)
+              "process": process, "whole_process": whole, "notes": notes}
+    report["targets"] = evaluate_targets(results, memory, process) + (whole_process_targets(whole) if whole
+                                                                      else [])
     report["seconds"] = time.perf_counter() - started
     report["loadavg"] = (load_start, os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan"))
     if args.json:

@@ -25,6 +25,9 @@ _LAZY = {"Engine": ".engine", "State": ".state", "Proof": ".provenance", "WhyNot
 
 
 def __getattr__(name):
+    if name == "__version__":  # read from the installed metadata (pyproject.toml's version), on first use
+        globals()[name] = value = _version()
+        return value
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'judgelog' has no attribute {name!r}")
@@ -36,7 +39,7 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | {"__version__"})
 
 
 __all__ = [
@@ -55,4 +58,11 @@ __all__ = [
     "__version__",
 ]
 
-__version__ = "0.1.0"
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("judgelog")
+    except PackageNotFoundError:  # imported from a folder that was never installed
+        return "0+unknown"

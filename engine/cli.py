@@ -33,18 +33,31 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
+class _Version(argparse.Action):
+    """``--version``: reads the installed version only when asked (importlib.metadata is slow to import)."""
 
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from . import __version__
+
+        sys.stdout.write(f"judgelog {__version__}\n")
+        parser.exit()
+
+
+def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--rules", action="append", default=[], metavar="PATH",
                         help="extra rule file or folder (repeatable)")
     common.add_argument("--format", choices=("text", "json", "dot"), default="text",
                         help="output format (dot: audit only, the rule dependency graph)")
     common.add_argument("--no-library", action="store_true", help="do not load the shipped rule library")
+    common.add_argument("--no-cache", action="store_true",
+                        help="neither read nor write the parsed rules in the user's cache folder")
     parser = _Parser(prog="judgelog", description="A rules engine for Magic: The Gathering keyword rules, "
                      "written in Datalog, with proofs that cite the Comprehensive Rules.")
-    parser.add_argument("--version", action="version", version=f"judgelog {__version__}")
+    parser.add_argument("--version", action=_Version, help="show judgelog's version and exit")
     sub = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
     p = sub.add_parser("query", parents=[common], help="answer a query in a scenario")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
@@ -97,13 +110,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not args.verb:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
-    from . import commands
+    from . import cache, commands
 
     handler = getattr(commands, "cmd_" + args.verb)
     if args.format == "dot" and args.verb != "audit":
         sys.stderr.write("judgelog: error: --format dot is for audit; graph writes .dot files with -o FILE.dot\n")
         return EXIT_USAGE
     try:
+        if args.no_cache:
+            with cache.disabled():
+                return handler(args)
         return handler(args)
     except JudgelogError as exc:
         _report(exc, args)

@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
+from . import cache
 from .analysis import Program, analyze
 from .ast import Include, RuleFile, Span
 from .catalog import default_catalog, rules_dir
@@ -143,10 +144,27 @@ def _stamp(paths: Tuple[str, ...], include_library: bool, root: str) -> tuple:
 
 @lru_cache(maxsize=16)
 def _load_cached(paths: Tuple[str, ...], include_library: bool, strict_annotations, stamp, root: str) -> LoadResult:
+    """From the user's cache folder when the same files were loaded before (see :mod:`judgelog.cache`)."""
+    listed = [path for path, _ in stamp[:-1]] + [stamp[-1][0]]
+    # relative paths (and the includes of the files they name) depend on the working folder
+    here = os.getcwd() if paths or root != str(rules_dir()) else None
+    key = cache.address("library", options=(paths, include_library, strict_annotations, root, here),
+                        files=listed)
+    result = cache.lookup(key)
+    if isinstance(result, LoadResult):
+        return result
+    seen: Dict[str, str] = {}
+    result = _load(paths, include_library, strict_annotations, root, seen)
+    read = set(seen) - {os.path.realpath(path) for path in listed}  # files the key does not cover: includes
+    cache.store(key, result, depends={path: cache.file_digest(path) for path in read})
+    return result
+
+
+def _load(paths: Tuple[str, ...], include_library: bool, strict_annotations, root: str,
+          seen: Dict[str, str]) -> LoadResult:
     files: List[RuleFile] = []
     diags: List[Diagnostic] = []
     sources: Dict[str, str] = {}
-    seen: Dict[str, str] = {}
     library_files: List[str] = []
     if include_library:
         library_files, d = collect_files([root])

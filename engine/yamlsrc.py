@@ -3,12 +3,18 @@
 ``no``, ``on``, ``yes`` stay strings (only ``true``/``false`` are booleans), duplicate keys are errors, and
 every value's position is kept in a map from its path (a tuple of keys and indexes) to a :class:`Span`.
 
+YAML is composed by libyaml (PyYAML's C parser) when it is available; its nodes carry the same marks as the
+pure-Python parser's. A document libyaml refuses is read again by the pure-Python parser, so that an error
+reads the same whichever parser is installed. ``.json`` files are read by :mod:`json` and a scan of the same
+text that records where each value starts (:func:`load_json_text`).
+
 >>> doc = load_text("players: [alice, no]\\nactive: alice\\n", "s.yaml")
 >>> doc.value["players"], doc.span(("players", 1)).location()
 (['alice', 'no'], 's.yaml:1:18')
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, Tuple
@@ -18,7 +24,8 @@ import yaml
 from .ast import Span
 from .errors import Diagnostic, ScenarioError
 
-__all__ = ["Located", "load_text", "load_path", "MAX_YAML_BYTES", "MAX_YAML_DEPTH", "MAX_YAML_VALUES"]
+__all__ = ["Located", "load_text", "load_json_text", "load_path", "C_PARSER", "MAX_YAML_BYTES",
+           "MAX_YAML_DEPTH", "MAX_YAML_VALUES"]
 
 MAX_YAML_BYTES = 20_000_000
 MAX_YAML_DEPTH = 100
@@ -34,6 +41,14 @@ _StrictLoader.yaml_implicit_resolvers = {
     for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
 _StrictLoader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|false)$"), list("tf"))
+
+C_PARSER = bool(getattr(yaml, "__with_libyaml__", False))
+if C_PARSER:
+    class _CStrictLoader(yaml.CSafeLoader):
+        """The same resolvers on libyaml's parser and composer."""
+
+    _CStrictLoader.yaml_implicit_resolvers = _StrictLoader.yaml_implicit_resolvers
+_STR_TAG = "tag:yaml.org,2002:str"
 
 
 @dataclass
@@ -66,14 +81,27 @@ def load_path(path: str) -> Located:
         raise ScenarioError(f"{path} is a folder, not a scenario file") from None
     except (OSError, ValueError) as exc:  # ValueError: not UTF-8, or a NUL in the name
         raise ScenarioError(f"cannot read {path}: {exc}") from None
+    if path.lower().endswith(".json"):
+        return load_json_text(text, path)
     return load_text(text, path)
+
+
+def _compose(text: str):
+    """The document's node tree: libyaml's if it reads the text, else the pure-Python parser's (which
+    raises the errors judgelog reports)."""
+    if C_PARSER:
+        try:
+            return yaml.compose(text, Loader=_CStrictLoader)
+        except yaml.YAMLError:
+            pass
+    return yaml.compose(text, Loader=_StrictLoader)
 
 
 def load_text(text: str, path: str = "<scenario>") -> Located:
     if len(text) > MAX_YAML_BYTES:
         raise ScenarioError(f"{path} is larger than {MAX_YAML_BYTES} bytes")
     try:
-        node = yaml.compose(text, Loader=_StrictLoader)
+        node = _compose(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         span = Span(path, mark.line + 1, mark.column + 1) if mark else Span(path, 1, 1)
@@ -93,11 +121,7 @@ def load_text(text: str, path: str = "<scenario>") -> Located:
     if node is None:
         doc.value = {}
         return doc
-    constructor = _StrictLoader(text)
-    try:
-        doc.value = _convert(node, (), doc, constructor, 0)
-    finally:
-        constructor.dispose()
+    doc.value = _convert(node, (), doc, yaml.constructor.SafeConstructor(), 0)
     return doc
 
 
@@ -133,6 +157,8 @@ def _convert(node, path: Tuple, doc: Located, constructor, depth: int):
 
 
 def _construct(constructor, node, doc: Located):
+    if node.tag == _STR_TAG and isinstance(node, yaml.ScalarNode):
+        return node.value
     try:
         return constructor.construct_object(node, deep=True)
     except yaml.constructor.ConstructorError as exc:
@@ -148,3 +174,83 @@ def _construct(constructor, node, doc: Located):
 
 def _span(doc: Located, node) -> Span:
     return Span(doc.path, node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+# -- JSON ------------------------------------------------------------------------------------------------
+# Every token of a JSON text that was already parsed by json.loads: strings, punctuation, and the rest
+# (numbers, true, false, null) as runs of other characters.
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+', re.S)
+
+
+def load_json_text(text: str, path: str = "<scenario>") -> Located:
+    """Read JSON with :mod:`json`, then record where each value (and each key) starts, as YAML does."""
+    if len(text) > MAX_YAML_BYTES:
+        raise ScenarioError(f"{path} is larger than {MAX_YAML_BYTES} bytes")
+    if text.startswith("\ufeff"):  # a byte-order mark: json refuses it, YAML reads past it
+        text = " " + text[1:]
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(f"invalid JSON in {path}", diagnostics=[Diagnostic(
+            "S001", f"JSON syntax error: {exc.msg}", Span(path, exc.lineno, exc.colno),
+            hint="check the quotes, commas and brackets")]) from None
+    except RecursionError:
+        raise ScenarioError(f"invalid JSON in {path}: nested too deeply (at most {MAX_YAML_DEPTH} levels)",
+                            diagnostics=[Diagnostic("S001", f"JSON nested too deeply (at most {MAX_YAML_DEPTH} "
+                                                    "levels)", Span(path, 1, 1))]) from None
+    doc = Located(value, path, text=text)
+    _json_marks(doc)
+    return doc
+
+
+def _json_marks(doc: Located) -> None:
+    text, file, marks = doc.text, doc.path, doc.marks
+    # one frame per open container: [path, is_mapping, index or key, expecting a key]
+    stack: list = []
+    line, line_start, last = 1, 0, 0
+    for match in _JSON_TOKEN.finditer(text):
+        token = match.group()
+        first = token[0]
+        if first in ",:]}":
+            if first == "]" or first == "}":
+                stack.pop()
+            elif first == ",":
+                frame = stack[-1]
+                if frame[1]:
+                    frame[3] = True
+                else:
+                    frame[2] += 1
+            continue
+        start = match.start()
+        newlines = text.count("\n", last, start)
+        if newlines:
+            line += newlines
+            line_start = text.rindex("\n", last, start) + 1
+        last = start
+        span = Span(file, line, start - line_start + 1)
+        if stack:
+            frame = stack[-1]
+            if frame[1] and frame[3]:  # a key
+                key = json.loads(token) if "\\" in token else token[1:-1]
+                where = ("<key>",) + frame[0] + (key,)
+                if where in marks:
+                    raise ScenarioError(f"duplicate key in {file}", diagnostics=[Diagnostic(
+                        "S003", f"duplicate key {key!r}", span, hint=f"first given at line {marks[where].line}")])
+                marks[where] = span
+                frame[2], frame[3] = key, False
+                continue
+            here = frame[0] + (frame[2],)
+        else:
+            here = ()
+        if len(stack) > MAX_YAML_DEPTH:
+            raise ScenarioError(f"{file}: nesting deeper than {MAX_YAML_DEPTH} levels", diagnostics=[Diagnostic(
+                "S002", f"nesting deeper than {MAX_YAML_DEPTH} levels", span,
+                hint="a scenario needs a few levels of nesting")])
+        marks[here] = span
+        if first in "{[" and len(marks) > MAX_YAML_VALUES:
+            raise ScenarioError(f"{file}: more than {MAX_YAML_VALUES} values", diagnostics=[Diagnostic(
+                "S002", f"more than {MAX_YAML_VALUES} values", span)])
+        if first == "{":
+            stack.append([here, True, None, True])
+        elif first == "[":
+            stack.append([here, False, 0, False])

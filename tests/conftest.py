@@ -1,6 +1,10 @@
 """Shared fixtures. Tests run against the installed package (``pip install .``)."""
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+
 import pytest
 
 from judgelog import Engine
@@ -19,4 +23,13 @@ def chdir_root(monkeypatch):
 
 
 def pytest_configure(config):
+    # never the user's real cache folder (~/.cache/judgelog): one of our own, removed at the end
+    config._judgelog_cache = tempfile.mkdtemp(prefix="judgelog-test-cache-")
+    os.environ["XDG_CACHE_HOME"] = config._judgelog_cache
     config.addinivalue_line("markers", "slow: takes a few seconds (deselect with -m 'not slow')")
+
+
+def pytest_unconfigure(config):
+    folder = getattr(config, "_judgelog_cache", None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -1,0 +1,153 @@
+"""The parsed and checked rule library is kept in the user's cache folder across processes: used when the
+same files are loaded again, never when one of them changed, rebuilt when the entry is corrupt, bypassed by
+``--no-cache`` and ``JUDGELOG_NO_CACHE=1``. Every test here has its own cache folder."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from judgelog import cache, library
+from judgelog.catalog import rules_dir
+
+from helpers import run_cli
+from paths import SCENARIOS
+
+BANDING = str(SCENARIOS / "banding_blocked_by_one.yaml")
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("JUDGELOG_NO_CACHE", raising=False)
+    library._load_cached.cache_clear()  # forget this process's copies: every load below is a new "process"
+    yield tmp_path / "cache" / "judgelog"
+    library._load_cached.cache_clear()
+
+
+@pytest.fixture
+def own_library(tmp_path):
+    root = tmp_path / "rules"
+    shutil.copytree(rules_dir(), root)
+    return root
+
+
+def entries(folder):
+    return sorted(p.name for p in folder.glob("*.pickle")) if folder.exists() else []
+
+
+def load_without_parsing(monkeypatch, **options):
+    """Load with the parser disabled: succeeds only from the cache."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("parsed although the cache holds this library")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(library, "parse_text", refuse)
+        library._load_cached.cache_clear()
+        return library.load_program(**options)
+
+
+def test_second_load_comes_from_the_cache(folder, monkeypatch):
+    first = library.load_program([])
+    assert len(entries(folder)) == 1
+    again = load_without_parsing(monkeypatch, paths=[])
+    assert again is not first
+    assert [r.name for r in again.program.rules] == [r.name for r in first.program.rules]
+    assert again.program.sources == first.program.sources and again.diagnostics == first.diagnostics
+
+
+def test_a_changed_rule_file_is_not_served_stale(folder, own_library, monkeypatch):
+    before = library.load_program([], library=str(own_library))
+    target = own_library / "keywords" / "banding.dl"
+    target.write_text(target.read_text(encoding="utf-8") + "\n.decl cache_probe(x: object) \"{x} probes\"\n",
+                      encoding="utf-8")
+    library._load_cached.cache_clear()
+    after = library.load_program([], library=str(own_library))
+    assert "cache_probe" in after.program.decls and "cache_probe" not in before.program.decls
+    assert len(entries(folder)) == 2
+
+
+def test_an_included_file_outside_the_listed_ones_is_checked(folder, tmp_path, monkeypatch):
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (tmp_path / "shared.inc").write_text('.decl probe_a(x: object) "{x} is a"\n', encoding="utf-8")
+    (extra / "main.dl").write_text('.include "../shared.inc"\n', encoding="utf-8")
+    assert "probe_a" in library.load_program([str(extra)]).program.decls
+    (tmp_path / "shared.inc").write_text('.decl probe_b(x: object) "{x} is b"\n', encoding="utf-8")
+    library._load_cached.cache_clear()
+    decls = library.load_program([str(extra)]).program.decls
+    assert "probe_b" in decls and "probe_a" not in decls
+
+
+def test_a_corrupt_entry_is_rebuilt(folder, monkeypatch):
+    library.load_program([])
+    [name] = entries(folder)
+    (folder / name).write_bytes(b"\x80\x05not a pickle")
+    library._load_cached.cache_clear()
+    assert library.load_program([]).errors == []
+    with pytest.raises(AssertionError):  # the corrupt entry was not used ...
+        (folder / name).write_bytes(b"")
+        load_without_parsing(monkeypatch, paths=[])
+    library._load_cached.cache_clear()
+    library.load_program([])
+    load_without_parsing(monkeypatch, paths=[])  # ... and was written again
+
+
+def test_an_entry_for_another_key_is_not_used(folder, monkeypatch):
+    library.load_program([])
+    [name] = entries(folder)
+    other = "0" * 40
+    shutil.copy(folder / name, folder / f"{other}.pickle")
+    assert cache.lookup(other) is None  # the entry names its own key
+
+
+def test_an_unwritable_cache_folder_is_skipped(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    library._load_cached.cache_clear()
+    try:
+        assert library.load_program([]).errors == []
+    finally:
+        library._load_cached.cache_clear()
+
+
+def test_no_cache_option_and_environment(folder, capsys, monkeypatch):
+    assert run_cli(capsys, ["query", BANDING, "blocked_by(wurm, B)", "--no-cache"]).code == 0
+    assert entries(folder) == []
+    monkeypatch.setenv("JUDGELOG_NO_CACHE", "1")
+    library._load_cached.cache_clear()
+    assert run_cli(capsys, ["query", BANDING, "blocked_by(wurm, B)"]).code == 0
+    assert entries(folder) == []
+    monkeypatch.delenv("JUDGELOG_NO_CACHE")
+    library._load_cached.cache_clear()
+    assert run_cli(capsys, ["query", BANDING, "blocked_by(wurm, B)"]).code == 0
+    assert len(entries(folder)) == 1
+
+
+def test_the_same_relative_path_in_two_working_folders(folder, tmp_path, monkeypatch):
+    decls = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "main.dl").write_text('.include "shared.inc"\n', encoding="utf-8")
+        (tmp_path / name / "shared.inc").write_text(f'.decl probe_{name}(x: object) "{{x}} probes"\n',
+                                                     encoding="utf-8")
+    for name in ("a", "b"):
+        monkeypatch.chdir(tmp_path / name)
+        library._load_cached.cache_clear()
+        decls.append({d for d in library.load_program(["main.dl"]).program.decls if d.startswith("probe_")})
+    assert decls == [{"probe_a"}, {"probe_b"}]
+
+
+def test_separate_processes_share_the_entry(folder):
+    env = dict(os.environ, XDG_CACHE_HOME=str(folder.parent))
+    code = "from judgelog.library import load_program; print(len(load_program([]).program.rules))"
+    first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert len(entries(folder)) == 1
+    stamp = (folder / entries(folder)[0]).stat().st_mtime_ns
+    second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert first.stdout == second.stdout and int(first.stdout) > 100
+    assert (folder / entries(folder)[0]).stat().st_mtime_ns == stamp  # read, not written again
