@@ -300,48 +300,97 @@ class _Run:
 
     # -- triggers and the stack -------------------------------------------------
     def _collect_triggers(self, facts) -> None:
+        """Each triggered ability waits with a stable identity: source, kind, subject and instance. A keyword
+        whose declaration says each instance acts (keyword_instances(K, each)) triggers once per instance
+        (keyword_instance/3), each instance with its own parameters (keyword_instance_param/5)."""
+        face = self.engine.interface
         for r in self.ask(facts, "triggers(S, K, X)"):
+            source, kind, subject = r["S"], r["K"], r["X"]
             args = [("ability_arg", k["K2"], k["V"]) for k in
-                    self.ask(facts, f"trigger_arg({_q(r['S'])}, {_q(r['K'])}, {_q(r['X'])}, K2, V)")]
-            controller = next((c["P"] for c in self.ask(facts, f"controller({_q(r['S'])}, P)")), None)
-            self.pending_triggers.append((self.next_seq, (r["S"], r["K"], r["X"], controller), args))
+                    self.ask(facts, f"trigger_arg({_q(source)}, {_q(kind)}, {_q(subject)}, K2, V)")]
+            controller = next((c["P"] for c in self.ask(facts, f"controller({_q(source)}, P)")), None)
+            instances = [None]
+            if face.instances(kind) == "each" and kind in face.keywords:
+                found = [i["I"] for i in self.ask(facts, f"keyword_instance({_q(source)}, {_q(kind)}, I)")]
+                # a trigger whose subject names one instance (fabricate) is that instance's already
+                instances = [None] if not found or subject in found else found
+            for inst in instances:
+                extra = []
+                if inst is not None:
+                    given = {a[1] for a in args}
+                    extra = [("ability_arg", "instance", inst)] + [
+                        ("ability_arg", p["K2"], p["V"]) for p in self.ask(
+                            facts, f"keyword_instance_param({_q(source)}, {_q(kind)}, {_q(inst)}, K2, V)")
+                        if p["K2"] not in given]
+                self.pending_triggers.append((self.next_seq, (source, kind, subject, controller, inst),
+                                              args + extra))
 
     def _stack_triggers(self, facts) -> set:
+        """Put waiting triggered abilities on the stack (603.3): in APNAP order (apnap_rank, 603.3b), each
+        player's in the order they triggered unless ``order:`` names them (top of the stack first)."""
         if not self.pending_triggers:
             return facts
-        order = self.action.get("order") or []
-        if not isinstance(order, list) or not all(isinstance(o, (str, int)) for o in order):
-            raise UsageError(f"order: must be a list of source ids, top of the stack first, got {order!r}")
-        turn = sorted((f[2], f[1]) for f in facts if f[0] == "turn_order")
-        active = min((f[1] for f in facts if f[0] == "active_player"), key=repr, default=None)
-        players = [p for _, p in turn]
-        if active in players:
-            i = players.index(active)
-            players = players[i:] + players[:i]  # APNAP: active player first (CR 603.3b)
+        ranks = {r["P"]: r["N"] for r in self.ask(facts, "apnap_rank(P, N)")}
         height = max([f[2] for f in facts if f[0] == "stack_position"] or [0])
-        used_ids = {f[1] for f in facts if f[0] == "on_stack"}
-        k = 1
-        for player in players + [None]:
-            mine = [t for t in self.pending_triggers if t[1][3] == player]
-            # default: in the order they triggered (the last to trigger ends on top); order: top first
-            rank = {src: i for i, src in enumerate(order)}
-            mine.sort(key=lambda t: (0, t[0]) if t[1][0] not in rank else (1, -rank[t[1][0]]))
-            for seq, (source, kind, subject, controller), args in mine:
-                while f"ability_{k}" in used_ids:
-                    k += 1
-                aid = f"ability_{k}"
-                used_ids.add(aid)
-                height += 1
-                facts |= {("on_stack", aid, source, kind), ("stack_position", aid, height),
-                          ("ability_arg", aid, "subject", subject)}
-                if controller is not None:
-                    facts.add(("ability_controller", aid, controller))
-                facts |= {(f[0], aid) + f[1:] for f in args}
-                self.events.append(Event(self.next_seq, "put_on_stack", aid,
-                                         {"source": source, "kind": kind, "subject": subject}, "stack.triggered",
-                                         ("603.3",)))
-                self.next_seq += 1
+        used = {a for f in facts for a in f[1:] if isinstance(a, str)}  # ids are never reused (events keep them)
+        pending = sorted(self.pending_triggers, key=lambda t: (ranks.get(t[1][3], len(ranks)), t[0]))
+        ids, k = [], 1
+        for _ in pending:
+            while f"ability_{k}" in used:
+                k += 1
+            ids.append(f"ability_{k}")
+            used.add(ids[-1])
+        named = dict(zip((id(t) for t in pending), ids))
+        placed = self._ordered(pending, named, ranks)
+        causes = dict(zip(ranks, self._causes_of(facts, [("apnap_rank", p, n) for p, n in ranks.items()])))
+        for t in placed:
+            _seq, (source, kind, subject, controller, _inst), args = t
+            aid = named[id(t)]
+            height += 1
+            facts |= {("on_stack", aid, source, kind), ("stack_position", aid, height),
+                      ("ability_arg", aid, "subject", subject)}
+            if controller is not None:
+                facts.add(("ability_controller", aid, controller))
+            facts |= {(f[0], aid) + f[1:] for f in args}
+            rule, cites = causes.get(controller, ("", ()))
+            self.events.append(Event(self.next_seq, "put_on_stack", aid,
+                                     {"source": source, "kind": kind, "subject": subject}, rule, cites))
+            self.next_seq += 1
         return facts
+
+    def _ordered(self, pending, named, ranks) -> list:
+        """The order abilities go on the stack (first = bottom). ``order:`` lists abilities top first: a
+        source id (all its abilities), [source, kind], [source, kind, subject], or an ability id."""
+        order = self.action.get("order")
+        if order is None:
+            return pending
+        if not isinstance(order, list) or not all(_entry_shape(e) for e in order):
+            raise UsageError(f"order: must be a list of abilities (a source id, [source, kind], [source, kind, "
+                             f"subject] or an ability id), top of the stack first, got {order!r}",
+                             hint="e.g. order: [[hero, flanking], [hero, rampage]] or order: [ability_3, hero]")
+        rank: Dict[int, Tuple[int, int]] = {}
+        for j, entry in enumerate(order):
+            hits = [t for t in pending if _names(entry, t, named[id(t)])]
+            if not hits:
+                shown = [f"{named[id(t)]} ([{t[1][0]}, {t[1][1]}])" for t in pending]
+                where = self._order_where(j)
+                raise ActionError(f"{where}order: {entry!r} names no ability that triggered",
+                                  hint="abilities waiting: " + ", ".join(shown))
+            for t in hits:
+                rank.setdefault(id(t), (j, t[0]))
+        # within each player's group: unnamed first (in trigger order), then named, the first named on top
+        return sorted(pending, key=lambda t: (ranks.get(t[1][3], len(ranks)),
+                                              (0, t[0]) if id(t) not in rank else (1, -rank[id(t)][0], t[0])))
+
+    def _order_where(self, j: int) -> str:
+        scenario = self.state.meta.get("scenario")
+        doc = getattr(scenario, "doc", None)
+        if doc is None or self.span is None:
+            return f"{self.span.location()}: " if self.span is not None else ""
+        for i, (_action, span) in enumerate(scenario.actions):
+            if span == self.span:
+                return f"{doc.span(('actions', i, 'order', j)).location()}: "
+        return f"{self.span.location()}: "
 
     def _resolving(self, facts) -> set:
         top = self.ask(facts, "top_of_stack(I)")
@@ -350,12 +399,16 @@ class _Run:
         return {("resolving", top[0]["I"])}
 
     def _finish_resolve(self, facts) -> set:
-        aid = next(f[1] for f in facts if f[0] == "resolving")
-        gone = {f for f in facts if f[0] in ("on_stack", "stack_position", "ability_controller", "ability_arg")
-                and f[1] == aid}
-        self.events.append(Event(self.next_seq, "resolved", aid, {}, "stack.resolve", ("608.2",)))
-        self.next_seq += 1
-        return facts - gone
+        """608.2n: the ability leaves the stack (leaves_stack/1): every input fact about it goes."""
+        for r in self.ask(facts, "leaves_stack(I)"):
+            aid = r["I"]
+            about = {p for p, d in self.engine.program.decls.items()
+                     if d.is_input and d.params and d.params[0].type == "ability"}
+            facts = {f for f in facts if not (f[0] in about and f[1] == aid)}
+            rule, cites = self.cause(facts | {("resolving", aid)}, ("leaves_stack", aid))
+            self.events.append(Event(self.next_seq, "resolved", aid, {}, rule, cites))
+            self.next_seq += 1
+        return facts
 
     def _state_based(self, facts) -> set:
         for _ in range(MAX_SBA_ROUNDS):
@@ -370,6 +423,22 @@ class _Run:
             if len(self.events) == before:
                 return facts  # nothing changed: stop rather than loop
         raise ActionError(f"state-based actions did not settle in {MAX_SBA_ROUNDS} rounds")
+
+
+def _entry_shape(entry) -> bool:
+    if isinstance(entry, list):
+        return 2 <= len(entry) <= 3 and all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in entry)
+    return isinstance(entry, (str, int)) and not isinstance(entry, bool)
+
+
+def _names(entry, trigger, aid: str) -> bool:
+    """Whether an ``order:`` entry names this waiting ability."""
+    source, kind, subject = trigger[1][0], trigger[1][1], trigger[1][2]
+    if isinstance(entry, (str, int)) and not isinstance(entry, bool):
+        return entry in (source, aid)
+    if isinstance(entry, list) and 2 <= len(entry) <= 3:
+        return [source, kind, subject][:len(entry)] == entry
+    return False
 
 
 def _q(value) -> str:

@@ -309,6 +309,7 @@ def _keywords(ctx: _Ctx, oid: str, values, path: tuple, inline: bool) -> List[Tu
     if not ctx.want(values, "list", kpath, "keywords"):
         return out
     face = ctx.face
+    seen: Dict[str, int] = {}
     for i, kw in enumerate(values):
         ipath = kpath + (i,) if inline else path
         param = None
@@ -326,6 +327,9 @@ def _keywords(ctx: _Ctx, oid: str, values, path: tuple, inline: bool) -> List[Tu
                       f"did you mean {near!r}?" if near else "no loaded rule file declares it (keyword/1 in "
                       "rules/core/interface.dl); known keywords: " + ", ".join(ctx.keywords))
             continue
+        seen[kw] = seen.get(kw, 0) + 1
+        if seen[kw] > 1:  # instances are a multiset: a repeated entry is one more instance
+            out.append((("printed_keyword_instance", oid, kw, f"printed_{seen[kw]}"), ipath))
         if param is None:
             if face.takes_param(kw):
                 ctx.error(ipath, f"keyword {kw!r} needs a parameter", f"write {face.param_example(kw)}")

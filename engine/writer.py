@@ -58,13 +58,14 @@ def state_to_scenario(state) -> dict:
             if f[1] != oid:
                 continue
             params = [p for p in _by(facts, "printed_keyword_param") if p[1] == oid and p[2] == f[2]]
+            entry = f[2]
             if face.takes_param(f[2]):
-                if len(params) == 1:
-                    written = _keyword_param(face, f[2], params[0][3], params[0][4])
-                    if written is not None:
-                        keywords.append({f[2]: written})
-            else:
-                keywords.append(f[2])
+                written = _keyword_param(face, f[2], params[0][3], params[0][4]) if len(params) == 1 else None
+                if written is None:
+                    continue
+                entry = {f[2]: written}
+            again = [p for p in _by(facts, "printed_keyword_instance") if p[1] == oid and p[2] == f[2]]
+            keywords.extend([entry] * (1 + len(again)))  # instances are a multiset
         if keywords:
             spec["keywords"] = keywords
         ctrl = [f[2] for f in _by(facts, "controller") if f[1] == oid]

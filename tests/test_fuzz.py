@@ -529,7 +529,7 @@ def test_mappings_of_the_wrong_shape(engine, data, message):
     ({"do": "enter", "object": {"id": ["x"], "card": "Grizzly Bears", "controller": "alice"}},
      "invalid object for enter: an object id must be a lower_snake id, got ['x']"),
     ({"do": "enter", "object": {"id": "x", "card": "Trusted Forcemage", "controller": "alice"},
-      "order": [["x"]]}, "order: must be a list of source ids"),
+      "order": [["x"]]}, "order: must be a list of abilities"),
 ])
 def test_actions_of_the_wrong_shape(engine, action, error):
     state = engine.load(str(SCENARIOS / "soulbond_pair_on_entering.yaml"))

@@ -112,3 +112,105 @@ def test_what_damage_does_is_said_by_rules(engine):
     after, events = loyal.apply({"do": "combat_damage"})
     assert after.query("counter(walker, loyalty, N)") == [{"N": 3}]
     assert [e.rule for e in events if e.kind == "counters_removed"] == ["damage.to_planeswalker"]
+
+
+FLANKING = """## A stand-in for flanking (CR 702.25): each instance triggers (702.25b); here each puts a -1/-1
+## counter on the blocker, enough to count the triggers.
+keyword(flanking).
+keyword_instances(flanking, each).
+
+@name flanking_test.trigger
+@cr 702.25a 702.25b
+triggers(A, flanking, B) :- recent_event(N), event(N, blocks, B), event_detail(N, attacker, A),
+    has_keyword(A, flanking), not has_keyword(B, flanking).
+
+.decl flanking_test_resolving(i: ability, b: object) "flanking ability {i} for blocker {b} is resolving"
+@name flanking_test.resolving
+@cr 608.2
+flanking_test_resolving(I, B) :- resolving(I), on_stack(I, _, flanking), ability_arg(I, subject, B).
+
+@name flanking_test.shrink
+@cr 702.25a
+effect(1, put_counters, B, m1m1, 1) :- flanking_test_resolving(_, B).
+action_known(resolve).
+"""
+
+
+@pytest.fixture(scope="module")
+def flanking(tmp_path_factory) -> Engine:
+    path = tmp_path_factory.mktemp("flanking") / "flanking.dl"
+    path.write_text(FLANKING)
+    return Engine(rules=[str(path)])
+
+
+def _flanker(engine, keywords, *, extra=None):
+    return engine.state_from_dict({"players": ["alice", "bob"], "active": "alice", "objects": {
+        "knight": {"name": "Knight", "types": ["creature"], "power": 2, "toughness": 2, "keywords": keywords,
+                   "controller": "alice"},
+        "bears": {"card": "Grizzly Bears", "controller": "bob"}, **(extra or {})},
+        "combat": {"attackers": {"knight": "bob"}}})
+
+
+def test_two_instances_of_an_each_keyword_trigger_twice(flanking):
+    """keywords: [flanking, flanking] is two instances; each triggers (702.25b), each ability its own id."""
+    state = _flanker(flanking, ["flanking", "flanking"])
+    assert state.query("keyword_instance(knight, flanking, I)") == [{"I": "knight"}, {"I": "printed_2"}]
+    blocked, events = state.apply({"do": "declare_blockers", "blockers": {"bears": ["knight"]}})
+    stacked = [e for e in events if e.kind == "put_on_stack"]
+    assert len(stacked) == 2 and len({e.subject for e in stacked}) == 2
+    assert sorted(r["X"] for r in blocked.query("on_stack(I, knight, flanking), ability_arg(I, instance, X)")) \
+        == ["knight", "printed_2"]
+    once, _ = blocked.apply({"do": "resolve"})
+    assert once.query("counter(bears, m1m1, N)") == [{"N": 1}]
+    twice, _ = once.apply({"do": "resolve"})
+    assert not twice.holds("permanent(bears)")  # 2/2 with two -1/-1 counters
+    single = _flanker(flanking, ["flanking"])
+    _, events = single.apply({"do": "declare_blockers", "blockers": {"bears": ["knight"]}})
+    assert [e.kind for e in events].count("put_on_stack") == 1
+    assert single.to_scenario()["objects"]["knight"]["keywords"] == ["flanking"]
+    assert state.to_scenario()["objects"]["knight"]["keywords"] == ["flanking", "flanking"]
+
+
+def test_ability_ids_are_never_reused(flanking):
+    state = _flanker(flanking, ["flanking"], extra={"lions": {"card": "Savannah Lions", "controller": "bob"}})
+    state, events = state.apply({"do": "declare_blockers", "blockers": {"bears": ["knight"]}})
+    first = [e.subject for e in events if e.kind == "put_on_stack"]
+    state, _ = state.apply({"do": "resolve"})
+    assert state.query("on_stack(I, S, K)") == []
+    state, events = state.apply({"do": "declare_blockers", "blockers": {"lions": ["knight"]}})
+    second = [e.subject for e in events if e.kind == "put_on_stack"]
+    assert first and second and not set(first) & set(second)
+
+
+def test_order_names_several_abilities_of_one_source(flanking):
+    state = _flanker(flanking, ["flanking", "flanking", "flanking"])
+    block = {"do": "declare_blockers", "blockers": {"bears": ["knight"]}}
+    _, events = state.apply(block)
+    ids = [e.subject for e in events if e.kind == "put_on_stack"]
+    assert len(ids) == 3
+    for order in ([ids[0], ids[2], ids[1]], [ids[1], ids[0]]):
+        new, _ = state.apply(dict(block, order=order))
+        top = sorted(new.query("stack_position(I, N)"), key=lambda r: -r["N"])
+        assert [r["I"] for r in top][:len(order)] == order  # top of the stack first
+    new, _ = state.apply(dict(block, order=[["knight", "flanking", "bears"]]))
+    assert len(new.query("on_stack(I, knight, flanking)")) == 3
+
+
+def test_order_rejects_an_unknown_ability_with_its_position(flanking, tmp_path):
+    from judgelog.errors import ActionError
+    from judgelog.runtime import run_actions
+
+    path = tmp_path / "order.yaml"
+    path.write_text(
+        "players: [alice, bob]\nobjects:\n"
+        "  knight: {name: Knight, types: [creature], power: 2, toughness: 2, keywords: [flanking, flanking],\n"
+        "           controller: alice}\n"
+        "  bears: {card: Grizzly Bears, controller: bob}\n"
+        "combat:\n  attackers: {knight: bob}\n"
+        "actions:\n"
+        "  - {do: declare_blockers, blockers: {bears: [knight]}, order: [knight, ability_99]}\n")
+    state = flanking.load(str(path))
+    with pytest.raises(ActionError) as err:
+        run_actions(state)
+    assert f"{path}:9:" in str(err.value) and "ability_99" in str(err.value)
+    assert "names no ability that triggered" in str(err.value)

@@ -248,7 +248,7 @@ def test_triggers_go_on_the_stack_in_apnap_order(designer, active, stack):
                                                         "controller": "alice"}})
     assert _stack(new) == stack  # the active player's first, so the non-active player's is on top (603.3b)
     assert [e.kind for e in events] == ["enters", "put_on_stack", "put_on_stack"]
-    assert all(e.cites == ("603.3",) for e in events[1:])
+    assert all(e.rule == "stack.triggered" and e.cites == ("603.3", "603.3b") for e in events[1:])
     resolved, _ = new.apply({"do": "resolve"})
     top_controller = stack[0][1]
     assert resolved.query(f"life({top_controller}, L)") == [{"L": 21}]
@@ -364,10 +364,10 @@ def test_do_prints_the_event_log_with_rules_and_crs(capsys, tmp_path):
     assert run.code == 0, run.err
     lines = run.out.rstrip("\n").splitlines()
     assert lines[0] == "  1. enters bears (controller=alice, token=false)  [actions.enter, CR 305.1, 603.6a]"
-    assert "put_on_stack ability_1 (kind=soul_warden, source=warden_a, subject=bears)  [stack.triggered, CR 603.3]" \
+    assert "put_on_stack ability_1 (kind=soul_warden, source=warden_a, subject=bears)  [stack.triggered, CR 603.3, 603.3b]" \
         in lines[1]
     assert lines[3] == "  4. life_gained bob (n=1)  [soul_warden.gain_life, CR 608.2, 119.3, 603.3a]"
-    assert lines[4] == "  5. resolved ability_2  [stack.resolve, CR 608.2]"
+    assert lines[4] == "  5. resolved ability_2  [stack.resolve, CR 608.2, 608.2n]"
     run = run_cli(capsys, ["do", "--format", "json", MY_SCENARIOS / "bolster.yaml"])
     events = run.json()["events"]
     assert {e["rule"] for e in events} == {"bolster.choice", "bolster.put_counters"}
