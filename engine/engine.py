@@ -14,7 +14,8 @@ from typing import Dict, Iterable, Optional, Sequence, Tuple
 
 from .backend import Backend
 from .catalog import default_catalog, facts_dir
-from .errors import UsageError
+from .contract import contract_problems
+from .errors import RuleError, UsageError
 from .interface import interface_of
 from .library import load_program
 from .scenario import Scenario, compile_scenario, load_scenario
@@ -25,14 +26,21 @@ __all__ = ["Engine"]
 class Engine:
     """Rules (the shipped library plus ``rules=[files or folders]``) compiled for evaluation.
 
-    Raises :class:`~judgelog.errors.RuleError` listing every error when the rules do not check.
+    ``library``: another folder laid out like rules/ to use as the library (e.g. one without a keyword's
+    file). Raises :class:`~judgelog.errors.RuleError` listing every error when the rules do not check, or
+    when they do not keep the engine's interface contract (judgelog.contract).
     """
 
-    def __init__(self, *, rules: Iterable[str] = (), include_library: bool = True):
+    def __init__(self, *, rules: Iterable[str] = (), include_library: bool = True, library: Optional[str] = None):
         self.rule_paths: Tuple[str, ...] = tuple(str(r) for r in rules)
         self.include_library = include_library
-        result = load_program(self.rule_paths, include_library=include_library)
+        self.library = None if library is None else str(library)  # another folder used as the library
+        result = load_program(self.rule_paths, include_library=include_library, library=self.library)
         result.raise_for_errors()
+        problems = contract_problems(result.program)  # what the engine's Python needs from the rules
+        if problems:
+            raise RuleError(f"{len(problems)} problem(s): the rules do not keep the engine's interface contract",
+                            diagnostics=problems)
         self.load_result = result
         self.program = result.program
         self.backend = Backend(self.program)
@@ -64,7 +72,8 @@ class Engine:
         """An engine with these extra rule files (cached)."""
         key = tuple(str(p) for p in paths)
         if key not in self._derived:
-            self._derived[key] = Engine(rules=self.rule_paths + key, include_library=self.include_library)
+            self._derived[key] = Engine(rules=self.rule_paths + key, include_library=self.include_library,
+                                        library=self.library)
         return self._derived[key]
 
     def check_facts(self, scenario: Scenario) -> None:

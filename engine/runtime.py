@@ -367,7 +367,7 @@ class _Run:
         if not isinstance(order, list) or not all(_entry_shape(e) for e in order):
             raise UsageError(f"order: must be a list of abilities (a source id, [source, kind], [source, kind, "
                              f"subject] or an ability id), top of the stack first, got {order!r}",
-                             hint="e.g. order: [[hero, flanking], [hero, rampage]] or order: [ability_3, hero]")
+                             hint="e.g. order: [[hero, my_trigger], ability_3, other_source]")
         rank: Dict[int, Tuple[int, int]] = {}
         for j, entry in enumerate(order):
             hits = [t for t in pending if _names(entry, t, named[id(t)])]

@@ -82,12 +82,15 @@ class _Ctx:
             if made not in self.facts:
                 self.facts[made] = self.doc.span(path)
 
-    def check_keys(self, value: dict, allowed, path, what: str) -> None:
+    def check_keys(self, value: dict, allowed, path, what: str, *, fields: bool = False) -> None:
         for key in value:
             if key not in allowed:
                 near = suggest(str(key), allowed)
+                rest = f"allowed keys: {', '.join(allowed)}"
+                if fields:  # a designation field exists only when a loaded rule file declares it
+                    rest = f"no loaded rule file declares the scenario field {key!r} (scenario_field/4); " + rest
                 self.error(path + (key,), f"unknown key {key!r} in {what}",
-                           f"did you mean {near!r}?" if near else f"allowed keys: {', '.join(allowed)}", key=True)
+                           f"did you mean {near!r}?" if near else rest, key=True)
 
     def want(self, value, kind, path, what) -> bool:
         ok = {"int": lambda v: isinstance(v, int) and not isinstance(v, bool),
@@ -150,7 +153,7 @@ def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
     rules = _rules(ctx, data)
     if rules and not ctx.diags:
         ctx = _Ctx(doc, catalog, face.with_rules(rules))  # the scenario's own rules may declare keywords
-    ctx.check_keys(data, top_keys(ctx.face), (), "a scenario")
+    ctx.check_keys(data, top_keys(ctx.face), (), "a scenario", fields=True)
     players = _players(ctx, data)
     objects = _objects(ctx, data, players)
     _life(ctx, data, players)
@@ -441,7 +444,7 @@ def _combat(ctx: _Ctx, data: dict, players: List[str], objects: Dict[str, dict])
     if not ctx.want(combat, "map", ("combat",), "combat"):
         return
     fields = ctx.face.section_fields("combat")
-    ctx.check_keys(combat, tuple(f.name for f in fields), ("combat",), "combat")
+    ctx.check_keys(combat, tuple(f.name for f in fields), ("combat",), "combat", fields=True)
     _fields(ctx, combat, fields, ("combat",), players, objects)
 
 

@@ -214,3 +214,107 @@ def test_order_rejects_an_unknown_ability_with_its_position(flanking, tmp_path):
         run_actions(state)
     assert f"{path}:9:" in str(err.value) and "ability_99" in str(err.value)
     assert "names no ability that triggered" in str(err.value)
+
+
+# -- a library without a keyword's file ---------------------------------------------------------------------
+
+STRIPPED = {"banding": ("keywords/banding.dl", r"band"), "soulbond": ("keywords/soulbond.dl", r"soulbond|pair")}
+
+
+def _library_copy(dest, *, drop=(), edit=None):
+    """A copy of the shipped rules/ folder without some files (and with one file edited)."""
+    import shutil
+
+    from judgelog.library import rules_dir
+
+    root = rules_dir()
+    shutil.copytree(root, dest)
+    for rel in drop:
+        (dest / rel).unlink()
+    if edit is not None:
+        rel, change = edit
+        (dest / rel).write_text(change((dest / rel).read_text(encoding="utf-8")), encoding="utf-8")
+    return dest
+
+
+_ENGINES = {}
+
+
+def _stripped(keyword: str) -> Engine:
+    """The library without the keyword's file. (Without the card catalog's rule blocks too: some cards'
+    rules use the keyword's predicates, as soulbond cards' bonuses use paired_group.)"""
+    if keyword not in _ENGINES:
+        from judgelog.library import rules_dir
+
+        root = rules_dir()
+        files = [str(p) for p in sorted(root.rglob("*.dl")) if p.relative_to(root).as_posix() != STRIPPED[keyword][0]]
+        _ENGINES[keyword] = Engine(rules=files, include_library=False)
+    return _ENGINES[keyword]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("keyword", sorted(STRIPPED))
+def test_a_library_without_a_keyword_runs_every_other_scenario(keyword):
+    """Without banding.dl (or soulbond.dl) the engine runs: every bundled scenario that does not involve
+    the keyword passes all its cases; one that does is refused for naming what no loaded rule declares."""
+    import re
+
+    from judgelog.testing import run_scenario_file
+
+    engine = _stripped(keyword)
+    assert keyword not in engine.keywords
+    word = STRIPPED[keyword][1]
+    card_words = {name for name, card in engine.catalog.cards.items() if card.rules_text
+                  or keyword in [k if isinstance(k, str) else next(iter(k)) for k in card.data.get("keywords") or []]}
+    passed = 0
+    for path in sorted((ROOT / "facts" / "scenarios").glob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        involved = re.search(word, text) or any(name in text for name in card_words)
+        results = run_scenario_file(engine, str(path))
+        if not involved:
+            assert all(r.passed for r in results), (path.name, [r.message for r in results if not r.passed])
+            passed += 1
+    assert passed >= 20
+
+
+@pytest.mark.parametrize("keyword, field, data", [
+    ("banding", "bands", {"combat": {"attackers": {"wurm": "bob", "bears": "bob"}, "bands": [["wurm", "bears"]]}}),
+    ("soulbond", "pairs", {"pairs": [["wurm", "bears"]]}),
+])
+def test_a_field_no_loaded_rule_declares_is_refused(keyword, field, data):
+    engine = _stripped(keyword)
+    board = {"players": ["alice", "bob"], "active": "alice", "objects": {
+        "wurm": {"card": "Craw Wurm", "controller": "alice"}, "bears": {"card": "Grizzly Bears",
+                                                                      "controller": "alice"}}}
+    with pytest.raises(ScenarioError) as err:
+        engine.state_from_dict({**board, **data})
+    text = err.value.render()
+    assert f"unknown key {field!r}" in text and "no loaded rule file declares" in text
+    with pytest.raises(ScenarioError) as err:
+        engine.state_from_dict({"players": ["alice"], "objects": {"x": {
+            "name": "X", "types": ["creature"], "power": 1, "toughness": 1, "keywords": [keyword]}}})
+    assert f"unknown keyword {keyword!r}" in err.value.render()
+    assert Engine().state_from_dict({**board, **data}).facts  # the full library knows it
+
+
+def test_the_engine_refuses_a_library_without_the_core_contract(tmp_path):
+    """A library whose runtime.dl lacks the APNAP rules (apnap_rank/2) is refused at Engine() time with an
+    error naming the predicate and where the engine needs it."""
+    from judgelog.errors import RuleError
+
+    def cut(text):
+        start = text.index("## 603.3b: when several players")
+        end = text.index("## 608.2n: as the final part")
+        return text[:start] + text[end:]
+
+    library = _library_copy(tmp_path / "rules", edit=("core/runtime.dl", cut))
+    with pytest.raises(RuleError) as err:
+        Engine(library=str(library))
+    text = err.value.render()
+    assert "error[I001]" in text and "apnap_rank/2" in text and "engine/runtime.py" in text
+
+
+def test_every_declared_primitive_is_implemented_and_back(engine):
+    from judgelog.effects import PRIMITIVES
+
+    assert set(engine.interface.primitives) == set(PRIMITIVES) | {"create_token"}

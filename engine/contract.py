@@ -1,0 +1,119 @@
+"""The Python side of the interface contract, checked when an :class:`~judgelog.Engine` is made.
+
+Every predicate the engine's Python reads or writes must be declared by the loaded library with the
+arity and the argument kinds the engine uses (input predicates where the engine writes facts, integers
+where it writes or reads numbers), and every effect a rule asks for must be a declared primitive. A
+library that lacks one is refused with an error naming the predicate and where the engine needs it, rather
+than failing later in the middle of an action.
+
+>>> from judgelog.library import load_program
+>>> contract_problems(load_program(()).program)
+[]
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Tuple
+
+from .analysis import INT_TYPES, suggest
+from .ast import Const, Span
+from .errors import Diagnostic
+
+__all__ = ["ENGINE_NEEDS", "EFFECT_PREDICATES", "contract_problems", "CONTRACT_CODE", "PRIMITIVE_CODE"]
+
+CONTRACT_CODE = "I001"
+PRIMITIVE_CODE = "I002"
+
+_SCENARIO = "the scenario loader and writer (engine/scenario.py, engine/writer.py)"
+_EFFECTS = "the effect primitives (engine/effects.py)"
+_RUNTIME = "the step machine (engine/runtime.py)"
+_FACE = "the interface reader (engine/interface.py)"
+
+# predicate -> (arity, positions that hold integers, must be an input predicate, where the engine needs it)
+ENGINE_NEEDS: Dict[str, Tuple[int, Tuple[int, ...], bool, str]] = {
+    "player": (1, (), True, _SCENARIO), "turn_order": (2, (1,), True, _SCENARIO),
+    "active_player": (1, (), True, _SCENARIO), "life": (2, (1,), True, _SCENARIO),
+    "permanent": (1, (), True, _SCENARIO), "name": (2, (), True, _SCENARIO),
+    "card_type": (2, (), True, _SCENARIO), "subtype": (2, (), True, _SCENARIO),
+    "supertype": (2, (), True, _SCENARIO), "color": (2, (), True, _SCENARIO),
+    "base_power": (2, (1,), True, _SCENARIO), "base_toughness": (2, (1,), True, _SCENARIO),
+    "printed_keyword": (2, (), True, _SCENARIO), "printed_keyword_param": (4, (), True, _SCENARIO),
+    "printed_keyword_instance": (3, (), True, _SCENARIO),
+    "controller": (2, (), True, _SCENARIO), "owner": (2, (), True, _SCENARIO),
+    "token": (1, (), True, _SCENARIO), "tapped": (1, (), True, _SCENARIO),
+    "counter": (3, (2,), True, _SCENARIO), "damage_marked": (2, (1,), True, _SCENARIO),
+    "on_stack": (3, (), True, _SCENARIO), "stack_position": (2, (1,), True, _SCENARIO),
+    "ability_controller": (2, (), True, _SCENARIO), "ability_arg": (3, (), True, _SCENARIO),
+    "added_subtype": (2, (), True, _EFFECTS), "granted_keyword": (2, (), True, _EFFECTS),
+    "removed_keyword": (2, (), True, _EFFECTS), "lost_game": (1, (), True, _EFFECTS),
+    "entered_this_turn": (1, (), True, _EFFECTS), "created": (2, (), True, _EFFECTS),
+    "pending_object": (1, (), True, _EFFECTS),
+    "event": (3, (0,), True, _RUNTIME), "event_detail": (3, (0,), True, _RUNTIME),
+    "event_cause": (2, (0,), True, _RUNTIME), "recent_event": (1, (0,), True, _RUNTIME),
+    "action": (1, (), True, _RUNTIME), "act_arg": (2, (), True, _RUNTIME), "act_list": (3, (1,), True, _RUNTIME),
+    "act_map": (3, (), True, _RUNTIME), "act_map_list": (4, (2,), True, _RUNTIME),
+    "act_map2": (4, (), True, _RUNTIME), "act_list2": (4, (1, 2), True, _RUNTIME),
+    "step": (1, (0,), True, _RUNTIME), "resolving": (1, (), True, _RUNTIME), "chosen": (2, (), True, _RUNTIME),
+    "chose_nothing": (1, (), True, _RUNTIME),
+    "action_known": (1, (), False, _RUNTIME), "action_param": (2, (), False, _RUNTIME),
+    "action_param_type": (3, (), False, _RUNTIME), "step_exists": (1, (0,), False, _RUNTIME),
+    "follow_up": (2, (), False, _RUNTIME), "violation": (2, (), False, _RUNTIME),
+    "violation_info": (3, (), False, _RUNTIME), "choice": (2, (), False, _RUNTIME),
+    "choice_mode": (2, (), False, _RUNTIME), "choice_max": (2, (1,), False, _RUNTIME),
+    "choice_cr": (2, (), False, _RUNTIME), "effect": (5, (0,), False, _RUNTIME),
+    "state_based": (5, (0,), False, _RUNTIME), "event_result": (5, (0,), False, _RUNTIME),
+    "token_spec": (3, (), False, _RUNTIME), "triggers": (3, (), False, _RUNTIME),
+    "trigger_arg": (5, (), False, _RUNTIME), "top_of_stack": (1, (), False, _RUNTIME),
+    "apnap_rank": (2, (1,), False, _RUNTIME), "leaves_stack": (1, (), False, _RUNTIME),
+    "keyword_instance": (3, (), False, _RUNTIME), "keyword_instance_param": (5, (), False, _RUNTIME),
+    "keyword": (1, (), False, _FACE), "keyword_param_form": (3, (), False, _FACE),
+    "keyword_param_prefix": (3, (), False, _FACE), "keyword_instances": (2, (), False, _FACE),
+    "card_type_word": (1, (), False, _FACE), "color_word": (1, (), False, _FACE),
+    "scenario_field": (4, (), False, _FACE), "scenario_field_ref": (4, (1,), False, _FACE),
+    "scenario_group_label": (2, (), False, _FACE), "record_symmetric": (1, (), False, _FACE),
+    "record_implies": (3, (1,), False, _FACE), "record_event": (4, (), False, _FACE),
+    "primitive": (4, (), False, _FACE), "ends_with_combat": (1, (), False, _FACE),
+    "event_result_kind": (1, (), False, _FACE),
+}
+
+# the predicates whose second argument names an effect primitive
+EFFECT_PREDICATES = ("effect", "state_based", "event_result")
+
+
+def contract_problems(program) -> List[Diagnostic]:
+    """Every way the program fails the engine's contract (empty when it keeps it)."""
+    out: List[Diagnostic] = []
+    nowhere = Span("<library>", 1, 1)
+    for pred, (arity, ints, is_input, where) in sorted(ENGINE_NEEDS.items()):
+        decl = program.decl(pred)
+        if decl is None:
+            near = suggest(pred, program.decls)
+            out.append(Diagnostic(CONTRACT_CODE, f"the loaded rules do not declare {pred}/{arity}, which {where} "
+                                  "needs", nowhere, hint=(f"did you mean {near!r}? " if near else "")
+                                  + "load rules/core/ (state.dl, runtime.dl, interface.dl) or declare it"))
+            continue
+        span = decl.span
+        if decl.arity != arity:
+            out.append(Diagnostic(CONTRACT_CODE, f"{pred} is declared with {decl.arity} argument(s); {where} "
+                                  f"uses {arity}", span))
+            continue
+        if is_input and not decl.is_input:
+            out.append(Diagnostic(CONTRACT_CODE, f"{pred} must be an input predicate: {where} writes its facts",
+                                  span, hint="add `input` at the end of its .decl"))
+        for pos in ints:
+            if decl.params[pos].type not in INT_TYPES:
+                out.append(Diagnostic(CONTRACT_CODE, f"argument {decl.params[pos].name!r} of {pred} must be an "
+                                      f"int: {where} uses a number there", span))
+    primitives = {rule.head.args[0].value for rule in program.rules
+                  if rule.head.pred == "primitive" and not rule.body and rule.head.args
+                  and isinstance(rule.head.args[0], Const)}
+    for rule in program.rules:
+        head = rule.head
+        if head.pred in EFFECT_PREDICATES and len(head.args) > 1 and isinstance(head.args[1], Const):
+            prim = head.args[1].value
+            if prim not in primitives:
+                near = suggest(str(prim), primitives)
+                out.append(Diagnostic(PRIMITIVE_CODE, f"{head.pred} asks for the effect primitive {prim!r}, which "
+                                      "the interface does not declare", head.args[1].span if head.args[1].span
+                                      else rule.span, hint=(f"did you mean {near!r}? " if near else "")
+                                      + "primitives: " + ", ".join(sorted(primitives))))
+    return out
