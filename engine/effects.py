@@ -31,7 +31,6 @@ record P A B           assert P(A) or P(A, B) for an input predicate P the rules
                        what the interface says recording it gives (record_symmetric, record_implies) and
                        the event it is (record_event)
 forget P A B           retract it (and its mirror when symmetric);   forget_all P - -: retract every fact of P
-forget_about O P -     retract every fact of input predicate P whose first argument is O
 =====================  ==============================================================================
 """
 from __future__ import annotations
@@ -415,13 +414,6 @@ def _record_event(ch: Change, fact: tuple, change: str) -> None:
         ch.emit("recorded" if change == "record" else "forgotten", fact[0], fact=_fact_text(fact))
 
 
-def p_forget_about(ch: Change, o, pred, _c):
-    """Remove every fact of input predicate ``pred`` whose first argument is ``o``."""
-    _require(pred in ch.inputs, f"forget_about needs an input predicate, not {pred!r}")
-    for f in ch.all(pred, o):
-        ch.facts.discard(f)
-
-
 def p_forget_all(ch: Change, pred, _b, _c):
     """Remove every fact of an input predicate (e.g. "until end of turn" effects ending)."""
     _require(pred in ch.inputs, f"forget_all needs an input predicate, not {pred!r}")
@@ -454,7 +446,7 @@ PRIMITIVES = {
     "add_subtype": p_add_subtype, "grant_keyword": p_grant_keyword, "remove_keyword": p_remove_keyword,
     "set_type": p_set_type, "remove_from_combat": p_remove_from_combat, "put_onto_battlefield": p_put_onto_battlefield, "create_copy": p_create_copy,
     "lose_game": p_lose_game, "end_turn": p_end_turn, "record": p_record, "forget": p_forget,
-    "forget_all": p_forget_all, "forget_about": p_forget_about,
+    "forget_all": p_forget_all,
 }
 
 
