@@ -170,11 +170,17 @@ class _Run:
         return new, list(self.events)
 
     def _check_params(self, facts) -> None:
+        keywords = self.engine.interface.keywords
         for r in self.ask(facts, f"action_param_type({self.kind}, K, T)"):
             value = self.action.get(r["K"])
             if value is not None and r["T"] == "int" and not all(
                     isinstance(v, int) and not isinstance(v, bool) for v in _leaves(value)):
                 raise UsageError(f"{self.kind}: {r['K']} must be an integer, got {value!r}")
+            for v in (_leaves(value) if value is not None and r["T"] == "keyword" else ()):
+                if v not in keywords:  # a keyword is valid exactly when a loaded rule file declares it
+                    near = suggest(str(v), keywords)
+                    raise UsageError(f"{self.kind}: unknown keyword {v!r}", hint=(f"did you mean {near!r}? " if near
+                                     else "") + "no loaded rule file declares it (keyword/1)")
         params = {r["K"] for r in self.ask(facts, f"action_param({self.kind}, K)")}
         if not params:
             return

@@ -318,3 +318,14 @@ def test_every_declared_primitive_is_implemented_and_back(engine):
     from judgelog.effects import PRIMITIVES
 
     assert set(engine.interface.primitives) == set(PRIMITIVES) | {"create_token"}
+
+
+def test_a_keyword_in_an_action_must_be_declared(engine):
+    from judgelog.errors import UsageError
+
+    state = engine.state_from_dict(BOARD)
+    with pytest.raises(UsageError) as err:
+        state.apply({"do": "gain_ability", "object": "wurm", "keyword": "flyng"})
+    assert "unknown keyword 'flyng'" in str(err.value) and "flying" in err.value.hint
+    gained, _ = state.apply({"do": "gain_ability", "object": "wurm", "keyword": "flying"})
+    assert gained.holds("has_keyword(wurm, flying)")
