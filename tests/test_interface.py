@@ -329,3 +329,23 @@ def test_a_keyword_in_an_action_must_be_declared(engine):
     assert "unknown keyword 'flyng'" in str(err.value) and "flying" in err.value.hint
     gained, _ = state.apply({"do": "gain_ability", "object": "wurm", "keyword": "flying"})
     assert gained.holds("has_keyword(wurm, flying)")
+
+
+@pytest.mark.slow
+def test_every_event_is_attributed_to_a_rule_in_a_rule_file(engine):
+    """Issue 12: the event log names only rules that exist in a .dl file (no rule names made up in Python)."""
+    from judgelog.errors import JudgelogError
+    from judgelog.runtime import run_actions
+
+    seen = 0
+    for path in sorted((ROOT / "facts" / "scenarios").glob("*.yaml")):
+        state = engine.load(str(path))
+        try:
+            final, events = run_actions(state)
+        except JudgelogError:
+            continue
+        names = {r.name for r in final.engine.program.rules if r.name}
+        for event in events:
+            assert event.rule in names, (path.name, event.kind, event.rule)
+            seen += 1
+    assert seen > 100
