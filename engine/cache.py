@@ -16,7 +16,6 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -106,6 +105,8 @@ def store(key: str, value: Any, *, depends: Dict[str, Optional[str]]) -> None:
     folder = cache_dir()
     if folder is None or not enabled():
         return
+    import tempfile  # only when writing: its imports cost a few ms on every start
+
     try:
         folder.mkdir(parents=True, exist_ok=True)
         data = pickle.dumps((_FORMAT, key, dict(depends), value), protocol=pickle.HIGHEST_PROTOCOL)
