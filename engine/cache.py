@@ -16,7 +16,6 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -29,13 +28,18 @@ _FORMAT = 1
 _disabled_depth = 0
 
 
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "judgelog"
+def cache_dir() -> Optional[Path]:
+    """``$XDG_CACHE_HOME/judgelog``, else ``~/.cache/judgelog``; None when neither is an absolute path (a
+    relative XDG_CACHE_HOME is ignored, as the XDG specification says; no home folder: no cache)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "judgelog" if os.path.isabs(base) else None
 
 
 def enabled() -> bool:
-    return _disabled_depth == 0 and os.environ.get("JUDGELOG_NO_CACHE", "") in ("", "0")
+    return _disabled_depth == 0 and os.environ.get("JUDGELOG_NO_CACHE", "") in ("", "0") and \
+        cache_dir() is not None
 
 
 @contextmanager
@@ -79,10 +83,11 @@ def address(kind: str, *, options: tuple, files: Iterable[str]) -> str:
 def lookup(key: str) -> Optional[Any]:
     """The value stored at ``key``, or None (no entry, disabled, unreadable, corrupt, or a file it depends
     on has changed since)."""
-    if not enabled():
+    folder = cache_dir()
+    if folder is None or not enabled():
         return None
     try:
-        with open(cache_dir() / f"{key}.pickle", "rb") as handle:
+        with open(folder / f"{key}.pickle", "rb") as handle:
             entry = pickle.load(handle)
     except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, IndexError, TypeError,
             ValueError, MemoryError, RecursionError):
@@ -97,9 +102,11 @@ def lookup(key: str) -> Optional[Any]:
 
 def store(key: str, value: Any, *, depends: Dict[str, Optional[str]]) -> None:
     """Keep ``value`` at ``key``; ``depends`` maps each file it was built from to its :func:`file_digest`."""
-    if not enabled():
-        return
     folder = cache_dir()
+    if folder is None or not enabled():
+        return
+    import tempfile  # only when writing: its imports cost a few ms on every start
+
     try:
         folder.mkdir(parents=True, exist_ok=True)
         data = pickle.dumps((_FORMAT, key, dict(depends), value), protocol=pickle.HIGHEST_PROTOCOL)

@@ -191,9 +191,13 @@ def load_json_text(text: str, path: str = "<scenario>") -> Located:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ScenarioError(f"invalid JSON in {path}", diagnostics=[Diagnostic(
+        error = ScenarioError(f"invalid JSON in {path}", diagnostics=[Diagnostic(
             "S001", f"JSON syntax error: {exc.msg}", Span(path, exc.lineno, exc.colno),
-            hint="check the quotes, commas and brackets")]) from None
+            hint="check the quotes, commas and brackets")])
+        try:  # JSON's relaxed forms that YAML reads (unquoted words, a trailing comma) load as before
+            return load_text(text, path)
+        except ScenarioError:
+            raise error from None
     except RecursionError:
         raise ScenarioError(f"invalid JSON in {path}: nested too deeply (at most {MAX_YAML_DEPTH} levels)",
                             diagnostics=[Diagnostic("S001", f"JSON nested too deeply (at most {MAX_YAML_DEPTH} "

@@ -151,3 +151,17 @@ def test_separate_processes_share_the_entry(folder):
     second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert first.stdout == second.stdout and int(first.stdout) > 100
     assert (folder / entries(folder)[0]).stat().st_mtime_ns == stamp  # read, not written again
+
+
+def test_the_cache_folder(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache.cache_dir() == tmp_path / "judgelog"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")  # ignored, as the XDG specification says
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cache.cache_dir() == tmp_path / "home" / ".cache" / "judgelog"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", "not/absolute")
+    monkeypatch.setattr(os.path, "expanduser", lambda p: p.replace("~", "not/absolute"))
+    assert cache.cache_dir() is None and not cache.enabled()
+    cache.store("0" * 40, 1, depends={})  # nothing written, nothing raised
+    assert cache.lookup("0" * 40) is None

@@ -118,3 +118,11 @@ def test_a_json_file_is_read_as_json(tmp_path):
     doc = yamlsrc.load_path(str(path))
     assert doc.value == {"a": 100000.0, "b": "x"}  # JSON's number, where YAML 1.1 would read "1e5" as a word
     assert doc.span(("b",)).location() == f"{path}:1:17"
+
+
+def test_a_json_file_that_only_yaml_reads_loads_as_before(tmp_path):
+    path = tmp_path / "relaxed.json"
+    path.write_text('{players: [alice, bob],\n "active": alice}', encoding="utf-8")
+    doc = yamlsrc.load_path(str(path))
+    assert doc.value == {"players": ["alice", "bob"], "active": "alice"}
+    assert doc.span(("active",)).location() == f"{path}:2:12"
