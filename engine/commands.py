@@ -24,7 +24,8 @@ __all__ = ["cmd_query", "cmd_explain", "cmd_test", "cmd_check", "cmd_rules", "cm
 def _engine(args):
     from .engine import Engine
 
-    return Engine(rules=args.rules, include_library=not args.no_library)
+    return Engine(rules=args.rules, include_library=not args.no_library,
+                  backend=getattr(args, "backend", "pydatalog"))
 
 
 def _emit(args, data, text: str) -> None:
