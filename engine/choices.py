@@ -1,48 +1,97 @@
-"""``judgelog choices``: the legal options of a decision now, derived from the rules.
+"""``judgelog choices``: the legal options of a decision now, enumerated from the choice spaces the rules
+declare (``rules/core/choice_spaces.dl``). Nothing here names a keyword: a space says its kind, where
+its elements and options come from and what refuses a candidate; this module enumerates any of them.
 
-- ``resolve`` / ``pair``: the first choice the top of the stack asks for when it resolves.
-- any other action kind the rules know (``amass``, ``proliferate``, ``populate``, ...): the first choice that
-  action asks for, run with the active player (and ``n: 1`` when the action takes an ``n``).
-- ``blocks``: for each potential blocker, the attackers it may block (``can_block``); the number of legal
-  block declarations (each blocker blocks one attacker or none) and a sample of them.
-- ``bands``: the ways to group the attackers into bands (CR 702.22c), each band checked by the rules
-  (``band_violation``); counted exactly, listed up to ``--limit``.
+- ``action`` spaces (every action the rules know, and spaces declared with ``choice_space_action``): the
+  first choice that action asks for, run with the active player (and ``n: 1`` when it takes an ``n``).
+- ``assignment``: each element takes one of its options or none; counted exactly, a sample listed.
+- ``set_partition``: the ways to group the elements into legal parts (each candidate part checked by
+  the rules), the other elements staying alone; counted exactly, listed up to ``--limit``.
+- ``subset``: the legal sets of elements within the declared sizes; counted, listed up to ``--limit``.
 """
 from __future__ import annotations
 
 import itertools
-from typing import Dict, List, Tuple
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
 
 from .errors import UsageError
 
-__all__ = ["list_choices"]
+__all__ = ["list_choices", "ChoiceSpace", "choice_spaces"]
+
+MAX_ELEMENTS = 16
+RESOLVE = "resolve"  # the runtime's own action: the top of the stack resolves
+
+
+@dataclass(frozen=True)
+class ChoiceSpace:
+    """A declared choice space: ``kind`` is assignment, set_partition, subset or action."""
+
+    name: str
+    kind: str
+    cr: str = ""
+    action: str = ""
+    fields: Dict[str, str] = field(default_factory=dict)  # elements/options/parts/sample -> JSON key
+    texts: Dict[str, str] = field(default_factory=dict)  # intro/nothing/empty/empty_hint -> text
+    element: str = "element"
+    part: str = "part"
+    probe: Optional[Tuple[str, str]] = None  # (predicate, label) a candidate is asserted as
+
+    def key(self, what: str) -> str:
+        return self.fields.get(what, what)
+
+
+def _rows(state, pred: str) -> List[tuple]:
+    return [f[1:] for f in state.derived(pred)] if state.engine.program.decl(pred) is not None else []
+
+
+def choice_spaces(state) -> Dict[str, ChoiceSpace]:
+    """The spaces the loaded rules declare, by name."""
+    fields: Dict[str, Dict[str, str]] = {}
+    for space, what, key in _rows(state, "choice_space_field"):
+        fields.setdefault(space, {})[str(what)] = str(key)
+    texts: Dict[str, Dict[str, str]] = {}
+    for space, what, text in _rows(state, "choice_space_text"):
+        texts.setdefault(space, {})[str(what)] = str(text)
+    nouns = {space: (str(e), str(p)) for space, e, p in _rows(state, "choice_space_noun")}
+    probes = {space: (str(p), str(label)) for space, p, label in _rows(state, "choice_space_probe")}
+    out = {str(a): ChoiceSpace(str(a), "action", action=str(a)) for a in
+           sorted(r["K"] for r in state.query("action_known(K)"))}
+    for space, action in _rows(state, "choice_space_action"):
+        out[str(space)] = ChoiceSpace(str(space), "action", action=str(action))
+    for space, kind, cr in _rows(state, "choice_space"):
+        element, part = nouns.get(space, ("element", "part"))
+        out[str(space)] = ChoiceSpace(str(space), str(kind), str(cr), fields=fields.get(space, {}),
+                                      texts=texts.get(space, {}), element=element, part=part,
+                                      probe=probes.get(space))
+    return out
 
 
 def list_choices(state, what: str, *, limit: int = 50, progress=None) -> Tuple[dict, str]:
     """``progress``, when given, has ``tick(i, label)`` and ``done()`` (the command line's progress line on
-    stderr); ``bands`` ticks it for every candidate band it checks."""
+    stderr); spaces checked candidate by candidate tick it for every candidate."""
     if limit < 1:
         raise UsageError("--limit must be at least 1")
-    if what == "blocks":
-        return _blocks(state, limit)
-    if what == "bands":
-        return _bands(state, limit, progress)
-    return _action_choice(state, what)
-
-
-def _action_choice(state, what: str) -> Tuple[dict, str]:
-    from .runtime import probe_choice
-
-    kind = "resolve" if what in ("pair", "resolve") else what
-    known = {a["K"] for a in state.query("action_known(K)")}
-    if kind not in known:
+    spaces = choice_spaces(state)
+    space = spaces.get(what)
+    if space is None:
         from .analysis import suggest
 
-        near = suggest(what, list(known) + ["bands", "blocks", "pair"])
+        near = suggest(what, list(spaces))
         raise UsageError(f"unknown decision {what!r}", hint=(f"did you mean {near!r}? " if near else "") +
-                         "choices: bands, blocks, pair, resolve, " + ", ".join(sorted(known - {"resolve"})))
+                         "choices: " + ", ".join(sorted(spaces)))
+    run = {"assignment": _assignment, "set_partition": _set_partition, "subset": _subset}.get(space.kind)
+    if run is None:
+        return _action_choice(state, space)
+    return run(state, space, limit, progress)
+
+
+def _action_choice(state, space: ChoiceSpace) -> Tuple[dict, str]:
+    from .runtime import probe_choice
+
+    what, kind = space.name, space.action
     action: Dict = {"do": kind}
-    if kind != "resolve":
+    if kind != RESOLVE:
         params = {p["K"] for p in state.query(f"action_param({kind}, K)")}
         active = state.query("active_player(P)")
         if active and (not params or "player" in params):
@@ -63,82 +112,118 @@ def _action_choice(state, what: str) -> Tuple[dict, str]:
     return data, "\n".join(lines)
 
 
-def _blocks(state, limit: int) -> Tuple[dict, str]:
-    rows = state.query("can_block(B, A)")
+def _assignment(state, space: ChoiceSpace, limit: int, progress=None) -> Tuple[dict, str]:
     options: Dict[str, List[str]] = {}
-    for r in rows:
-        options.setdefault(r["B"], []).append(r["A"])
-    blockers = sorted(options)
+    for s, x, option in sorted(_rows(state, "choice_space_option"), key=repr):
+        if s == space.name:
+            options.setdefault(x, []).append(option)
+    elements = sorted(options)
     total = 1
-    for b in blockers:
-        total *= 1 + len(options[b])
+    for x in elements:
+        total *= 1 + len(options[x])
     sample = []
-    for combo in itertools.islice(itertools.product(*[[None] + options[b] for b in blockers]), limit):
-        sample.append({b: a for b, a in zip(blockers, combo) if a is not None})
-    data = {"decision": "blocks", "can_block": options, "count": total, "declarations": sample}
-    lines = ["blocks: each potential blocker may block one of these attackers, or none (CR 509.1a):"]
-    lines += [f"  {b}: {', '.join(options[b])}" for b in blockers] or ["  (no creature can block)"]
-    lines.append(f"{total} legal block declaration(s)" + (f"; the first {len(sample)}:" if total > len(sample)
-                                                           else ":"))
+    for combo in itertools.islice(itertools.product(*[[None] + options[x] for x in elements]), limit):
+        sample.append({x: o for x, o in zip(elements, combo) if o is not None})
+    data = {"decision": space.name, space.key("options"): options, "count": total, space.key("sample"): sample}
+    lines = [f"{space.name}: {space.texts.get('intro', 'each ' + space.element + ' takes one option or none')}"
+             + (f" (CR {space.cr})" if space.cr else "") + ":"]
+    lines += [f"  {x}: {', '.join(options[x])}" for x in elements] or \
+        [f"  ({space.texts.get('nothing', 'no ' + space.element + ' has an option')})"]
+    lines.append(f"{total} legal {space.part} declaration(s)" + (f"; the first {len(sample)}:"
+                                                                    if total > len(sample) else ":"))
     for decl in sample:
-        lines.append("  {" + ", ".join(f"{b}: [{a}]" for b, a in decl.items()) + "}")
+        lines.append("  {" + ", ".join(f"{x}: [{o}]" for x, o in decl.items()) + "}")
     return data, "\n".join(lines)
 
 
-def _bands(state, limit: int, progress=None) -> Tuple[dict, str]:
-    attackers = sorted({r["A"] for r in state.query("attacking(A, _)")})
-    if not attackers:
-        raise UsageError("no attackers are declared in this scenario",
-                         hint="declare attackers in combat: attackers: {...} or with a declare_attackers action")
-    if len(attackers) > 16:
-        raise UsageError(f"{len(attackers)} attackers: too many to group (at most 16)")
-    legal = _legal_bands(state, attackers, progress)
-    index = {a: i for i, a in enumerate(attackers)}
-    masks = {sum(1 << index[a] for a in band): band for band in legal}
-    full = (1 << len(attackers)) - 1
+def _elements(state, space: ChoiceSpace) -> List:
+    elements = sorted({x for s, x in _rows(state, "choice_space_element") if s == space.name}, key=str)
+    if not elements:
+        raise UsageError(space.texts.get("empty", f"the {space.name} space has no {space.element} now"),
+                         hint=space.texts.get("empty_hint"))
+    if len(elements) > MAX_ELEMENTS:
+        raise UsageError(f"{len(elements)} {space.element}s: too many to group (at most {MAX_ELEMENTS})")
+    return elements
+
+
+class _Probe:
+    """Checks candidates: asserts each as the space's probe facts and asks the space's refusal relations."""
+
+    def __init__(self, state, space: ChoiceSpace, progress, label: str):
+        self.state, self.space, self.progress, self.label = state, space, progress, label
+        self.checked = itertools.count()
+        pred = space.probe[0] if space.probe else None
+        self.base = frozenset(f for f in state.facts if f[0] != pred)
+
+    def legal(self, members) -> Tuple[bool, bool]:
+        """(legal, dead end) for a candidate."""
+        if self.space.probe is None:
+            return True, False
+        if self.progress is not None:
+            self.progress.tick(next(self.checked), self.label)
+        pred, label = self.space.probe
+        probe = self.state.with_facts(self.base | {(pred, x, label) for x in members})
+        name = self.space.name
+        if not probe.query(f"choice_space_refused({name}, {label})"):
+            return True, False
+        return False, probe.holds(f"choice_space_dead_end({name}, {label})")
+
+    def done(self):
+        if self.progress is not None:
+            self.progress.done()
+
+
+def _min_part(state, space: ChoiceSpace) -> int:
+    sizes = [n for s, n in _rows(state, "choice_space_min_part") if s == space.name]
+    return max(sizes) if sizes else 2
+
+
+def _set_partition(state, space: ChoiceSpace, limit: int, progress=None) -> Tuple[dict, str]:
+    elements = _elements(state, space)
+    legal = _legal_parts(state, space, elements, _min_part(state, space), progress)
+    index = {x: i for i, x in enumerate(elements)}
+    masks = {sum(1 << index[x] for x in part): part for part in legal}
+    full = (1 << len(elements)) - 1
     count = _count_partitions(full, masks)
     sample: List[List[List[str]]] = []
     _enumerate(full, masks, [], sample, limit)
-    data = {"decision": "bands", "attackers": attackers, "legal_bands": [list(b) for b in legal],
-            "count": count, "groupings": sample}
-    lines = [f"bands: {count} legal way(s) to group {len(attackers)} attacker(s) into bands (CR 702.22c)"
-             + (f"; the first {len(sample)}:" if count > len(sample) else ":")]
+    data = {"decision": space.name, space.key("elements"): elements, space.key("parts"): [list(p) for p in legal],
+            "count": count, space.key("sample"): sample}
+    lines = [f"{space.name}: {count} legal way(s) to group {len(elements)} {space.element}(s) into {space.part}s"
+             + (f" (CR {space.cr})" if space.cr else "") + (f"; the first {len(sample)}:" if count > len(sample)
+                                                            else ":")]
     for grouping in sample:
-        lines.append("  " + (", ".join("[" + ", ".join(b) + "]" for b in grouping) or "(no bands)"))
+        lines.append("  " + (", ".join("[" + ", ".join(p) + "]" for p in grouping) or f"(no {space.part}s)"))
     return data, "\n".join(lines)
 
 
-def _legal_bands(state, attackers: List[str], progress=None) -> List[Tuple[str, ...]]:
-    """Every set of two or more attackers that the rules accept as one band.
+def _legal_parts(state, space: ChoiceSpace, elements: List, least: int, progress=None) -> List[Tuple]:
+    """Every set of at least ``least`` elements that the rules accept as one part.
 
-    Candidates grow one attacker at a time; a candidate the rules say cannot grow into a legal band
-    (``band_cannot_grow``, e.g. two creatures without banding that share no quality) is not grown further.
+    Candidates grow one element at a time; a candidate the rules call a dead end
+    (``choice_space_dead_end``) is not grown further.
     """
-    base = frozenset(f for f in state.facts if f[0] != "in_band")
-    legal: List[Tuple[str, ...]] = []
-    checked = itertools.count()
+    probe = _Probe(state, space, progress, f"candidate {space.part}s of {len(elements)} {space.element}s")
+    legal: List[Tuple] = []
 
-    def grow(band: Tuple[str, ...], start: int) -> None:
-        for i in range(start, len(attackers)):
-            bigger = band + (attackers[i],)
-            if len(bigger) >= 2:
-                if progress is not None:
-                    progress.tick(next(checked), f"candidate bands of {len(attackers)} attackers")
-                probe = state.with_facts(base | {("in_band", a, "candidate") for a in bigger})
-                if not probe.query("band_violation(candidate, C)"):
+    def grow(part: Tuple, start: int) -> None:
+        for i in range(start, len(elements)):
+            bigger = part + (elements[i],)
+            if len(bigger) >= least:
+                ok, dead = probe.legal(bigger)
+                if ok:
                     legal.append(bigger)
-                elif probe.holds("band_cannot_grow(candidate)"):
+                elif dead:
                     continue
             grow(bigger, i + 1)
 
     grow((), 0)
-    if progress is not None:
-        progress.done()
-    return sorted(legal, key=lambda b: (len(b), b))
+    probe.done()
+    return sorted(legal, key=lambda p: (len(p), p))
 
 
 def _count_partitions(rest: int, masks: Dict[int, tuple], memo=None) -> int:
-    """Partitions of the attackers into legal bands and creatures not in a band."""
+    """Partitions of the elements into legal parts and elements alone."""
     if memo is None:
         memo = {}
     if rest == 0:
@@ -146,7 +231,7 @@ def _count_partitions(rest: int, masks: Dict[int, tuple], memo=None) -> int:
     if rest in memo:
         return memo[rest]
     low = rest & -rest
-    total = _count_partitions(rest & ~low, masks, memo)  # the lowest attacker stays out of any band
+    total = _count_partitions(rest & ~low, masks, memo)  # the lowest element stays alone
     for mask in masks:
         if mask & low and mask & rest == mask:
             total += _count_partitions(rest & ~mask, masks, memo)
@@ -165,3 +250,24 @@ def _enumerate(rest: int, masks, chosen: list, out: list, limit: int) -> None:
     for mask in sorted(masks):
         if mask & low and mask & rest == mask:
             _enumerate(rest & ~mask, masks, chosen + [mask], out, limit)
+
+
+def _subset(state, space: ChoiceSpace, limit: int, progress=None) -> Tuple[dict, str]:
+    elements = _elements(state, space)
+    sizes = [(lo, hi) for s, lo, hi in _rows(state, "choice_space_size") if s == space.name]
+    lo, hi = (max(a for a, _ in sizes), min(b for _, b in sizes)) if sizes else (0, len(elements))
+    lo, hi = max(lo, 0), min(hi, len(elements))
+    probe = _Probe(state, space, progress, f"candidate sets of {len(elements)} {space.element}s")
+    legal = [c for n in range(lo, hi + 1) for c in itertools.combinations(elements, n) if probe.legal(c)[0]]
+    probe.done()
+    sample = [list(c) for c in legal[:limit]]
+    data = {"decision": space.name, space.key("elements"): elements, "count": len(legal),
+            space.key("sample"): sample}
+    size = f"{lo}" if lo == hi else f"{lo} to {hi}"
+    lines = [f"{space.name}: {len(legal)} legal set(s) of {size} of {len(elements)} {space.element}(s)"
+             + (f" (CR {space.cr})" if space.cr else "") + (f"; the first {len(sample)}:" if len(legal) > len(sample)
+                                                            else ":")]
+    lines += ["  [" + ", ".join(map(str, c)) + "]" for c in sample]
+    if space.texts.get("intro"):
+        lines.insert(1, f"  ({space.texts['intro']})")
+    return data, "\n".join(lines)

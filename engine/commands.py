@@ -24,7 +24,8 @@ __all__ = ["cmd_query", "cmd_explain", "cmd_test", "cmd_check", "cmd_rules", "cm
 def _engine(args):
     from .engine import Engine
 
-    return Engine(rules=args.rules, include_library=not args.no_library, library=getattr(args, "library", None))
+    return Engine(rules=args.rules, include_library=not args.no_library, library=getattr(args, "library", None),
+                  backend=getattr(args, "backend", "pydatalog"))
 
 
 def _emit(args, data, text: str) -> None:
@@ -191,14 +192,20 @@ class _Progress:
 
 
 def cmd_check(args) -> int:
-    from .library import collect_files, is_library_path, is_library_root, load_program
+    from .library import collect_files, is_library_path, library_root_of, load_program
     from .scenario import load_scenario
 
     rule_paths, scenario_paths = [], []
     library = None
     for path in args.paths:
-        if is_library_root(path) and not is_library_path(path):
-            library = path  # a source checkout's rules/: check it as the library
+        root = library_root_of(path) if not path.endswith((".yaml", ".yml", ".json")) else None
+        if root is not None and not is_library_path(path):
+            # a source checkout's rules/ (or a file or folder in it): check that folder as the library,
+            # once, instead of loading the library and the file beside it (which names every rule twice)
+            if library is not None and os.path.realpath(library) != os.path.realpath(root):
+                raise UsageError(f"{path} belongs to the rule library at {root}, but {library} is checked too",
+                                 hint="check one library at a time")
+            library = root
             continue
         if os.path.isdir(path):
             sub, _ = collect_files([path])

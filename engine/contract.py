@@ -27,6 +27,8 @@ _SCENARIO = "the scenario loader and writer (engine/scenario.py, engine/writer.p
 _EFFECTS = "the effect primitives (engine/effects.py)"
 _RUNTIME = "the step machine (engine/runtime.py)"
 _FACE = "the interface reader (engine/interface.py)"
+_VIEW = "the combat graph (engine/view.py)"
+_SPACES = "the choice enumerator (engine/choices.py)"
 
 # predicate -> (arity, positions that hold integers, must be an input predicate, where the engine needs it)
 ENGINE_NEEDS: Dict[str, Tuple[int, Tuple[int, ...], bool, str]] = {
@@ -73,6 +75,21 @@ ENGINE_NEEDS: Dict[str, Tuple[int, Tuple[int, ...], bool, str]] = {
     "record_implies": (3, (1,), False, _FACE), "record_event": (4, (), False, _FACE),
     "primitive": (4, (), False, _FACE), "ends_with_combat": (1, (), False, _FACE),
     "event_result_kind": (1, (), False, _FACE),
+    "view_node": (2, (), False, _VIEW), "view_node_look": (3, (), False, _VIEW), "view_role": (2, (), False, _VIEW),
+    "view_column": (2, (1,), False, _VIEW), "view_column_title": (2, (0,), False, _VIEW),
+    "view_attr": (3, (), False, _VIEW), "view_count": (4, (3,), False, _VIEW), "view_flag_name": (1, (), False, _VIEW),
+    "view_flag": (2, (), False, _VIEW), "view_shown": (3, (1,), False, _VIEW), "view_edge": (3, (), False, _VIEW),
+    "view_edge_text": (2, (), False, _VIEW), "view_variant": (2, (), False, _VIEW),
+    "view_edge_variant": (4, (), False, _VIEW), "view_edge_proved": (1, (), False, _VIEW),
+    "view_undirected": (1, (), False, _VIEW), "view_route": (2, (), False, _VIEW), "view_look": (4, (), False, _VIEW),
+    "view_label_cr": (1, (), False, _VIEW), "view_legend": (3, (1,), False, _VIEW),
+    "view_group": (2, (), False, _VIEW), "view_member": (2, (), False, _VIEW), "view_caption": (2, (), False, _VIEW),
+    "choice_space": (3, (), False, _SPACES), "choice_space_element": (2, (), False, _SPACES),
+    "choice_space_option": (3, (), False, _SPACES), "choice_space_min_part": (2, (1,), False, _SPACES),
+    "choice_space_size": (3, (1, 2), False, _SPACES), "choice_space_probe": (3, (), False, _SPACES),
+    "choice_space_refused": (2, (), False, _SPACES), "choice_space_dead_end": (2, (), False, _SPACES),
+    "choice_space_action": (2, (), False, _SPACES), "choice_space_field": (3, (), False, _SPACES),
+    "choice_space_noun": (3, (), False, _SPACES), "choice_space_text": (3, (), False, _SPACES),
 }
 
 # the predicates whose second argument names an effect primitive

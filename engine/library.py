@@ -21,7 +21,8 @@ from .catalog import default_catalog, rules_dir
 from .errors import Diagnostic, RuleError
 from .parser import parse_text
 
-__all__ = ["LoadResult", "load_program", "collect_files", "is_library_path", "library_rule_files", "PROPERTIES_FOLDER"]
+__all__ = ["LoadResult", "load_program", "collect_files", "is_library_path", "is_library_root", "library_root_of",
+           "library_rule_files", "PROPERTIES_FOLDER"]
 
 
 @dataclass
@@ -117,6 +118,15 @@ def _parse_tree(path: str, *, seen: Dict[str, str], stack: List[str], out: List[
 def is_library_root(path: str) -> bool:
     """A folder laid out like the shipped library (it has core/state.dl): checked as *the* library."""
     return os.path.isdir(path) and os.path.isfile(os.path.join(path, "core", "state.dl"))
+
+
+def library_root_of(path: str) -> Optional[str]:
+    """The folder laid out like the library that holds ``path`` (itself, or a parent), if any."""
+    here = Path(os.path.abspath(path))
+    for folder in ([here] if here.is_dir() else []) + list(here.parents):
+        if is_library_root(str(folder)):
+            return str(folder)
+    return None
 
 
 # library folders loaded only when asked for: properties/ holds the properties `judgelog verify` checks

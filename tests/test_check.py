@@ -275,3 +275,40 @@ def test_query_with_broken_rules_is_a_load_error(capsys):
     assert run.code == 3
     assert f"{BROKEN}/negation_cycle.dl:8:15: error[E005]" in run.err
     assert "Traceback" not in run.err
+
+
+# -- a file or folder of the library: checked as part of it, never loaded twice ------------------------------
+LIBRARY_FILES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rules").rglob("*.dl"))
+
+
+@pytest.mark.parametrize("name", LIBRARY_FILES)
+def test_check_on_each_library_file_is_clean(name, capsys):
+    run = run_cli(capsys, ["check", name])
+    assert run.code == 0, run.err
+    assert "E006" not in run.err
+    assert run.out.startswith("0 error(s), 0 warning(s)"), run.out
+
+
+@pytest.fixture(scope="module")
+def library_copy(tmp_path_factory):
+    lib = tmp_path_factory.mktemp("checkout") / "rules"
+    shutil.copytree(ROOT / "rules", lib)
+    return lib
+
+
+@pytest.mark.parametrize("name", LIBRARY_FILES + ["rules/keywords", "rules/core"])
+def test_check_on_a_file_of_another_library_checks_that_library(name, library_copy, capsys):
+    """A file of a source checkout's rules/ that is not the installed library: that checkout is checked as
+    the library (before, the installed library was loaded beside it: a false E006 for every rule)."""
+    path = library_copy.parent / name
+    run = run_cli(capsys, ["check", path])
+    assert run.code == 0, run.err
+    assert run.out.startswith("0 error(s), 0 warning(s)"), run.out
+    broken = library_copy / "keywords" / "zz_broken.dl"
+    shutil.copy(ROOT / BROKEN / "undeclared_typo.dl", broken)
+    try:
+        run = run_cli(capsys, ["check", path])
+    finally:
+        broken.unlink()
+    assert run.code == 1  # the checkout is what was checked: its own new error is found
+    assert [d[3:] for d in run.diagnostics()] == [("error", "E002")]

@@ -119,7 +119,7 @@ def test_svg_is_xml_with_every_creature_and_a_legend(state, tmp_path):
     # damage-chooser edges are dashed and colored apart from blocks; the propagated block too
     classes = {g.get("class"): g for g in root.iter(ns + "g") if (g.get("class") or "").startswith("edge")}
     divides = classes["edge divides"].find(ns + "path")
-    assert divides.get("stroke-dasharray") and divides.get("stroke") != classes["edge blocks"].find(ns + "path").get("stroke")
+    assert divides.get("stroke-dasharray") and divides.get("stroke") != classes["edge blocks declared"].find(ns + "path").get("stroke")
     assert classes["edge blocks propagated"].find(ns + "path").get("stroke-dasharray")
     assert "CR 702.22k" in texts and "CR 702.22h" in texts
 
@@ -158,17 +158,23 @@ def test_dot_is_deterministic(state, graph, tmp_path):
 
 
 def test_png_needs_the_extra(state, tmp_path, monkeypatch):
-    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if it were not installed
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # as if it were not installed
     with pytest.raises(UsageError) as err:
         write_graph(state, str(tmp_path / "combat.png"))
-    assert "judgelog[png]" in err.value.hint and "matplotlib" in err.value.message
+    assert "judgelog[png]" in err.value.hint and "cairosvg" in err.value.message
 
 
-def test_png_with_matplotlib(state, tmp_path):
-    pytest.importorskip("matplotlib")
-    path = tmp_path / "combat.png"
+def test_png_is_the_svg_rendered(state, tmp_path, monkeypatch):
+    """The PNG is drawn from the very SVG text that .svg writes, never a second way."""
+    cairosvg = pytest.importorskip("cairosvg")
+    seen = []
+    real = cairosvg.svg2png
+    monkeypatch.setattr(cairosvg, "svg2png", lambda **kw: seen.append(kw["bytestring"]) or real(**kw))
+    path, svg = tmp_path / "combat.png", tmp_path / "combat.svg"
     write_graph(state, str(path))
+    write_graph(state, str(svg))
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert seen == [svg.read_bytes()]
 
 
 def test_cli(capsys, tmp_path):
