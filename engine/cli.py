@@ -104,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("scenario", nargs="?")
     p.add_argument("--diff", nargs=2, metavar=("A", "B"), help="facts that change between two scenarios")
     p.add_argument("--dot", metavar="FILE", help="also write the rule dependency graph as Graphviz DOT")
-    p = sub.add_parser("verify", parents=[common], help="search every small board for a broken property")
+    p = sub.add_parser("verify", parents=[common, evaluating], help="search every small board for a broken property")
     p.add_argument("--scope", metavar="FILE", help="the boards to search, a scope YAML file (default: the shipped "
                    "default scope; see docs/verify.md)")
     p.add_argument("--property", action="append", default=[], metavar="NAME",

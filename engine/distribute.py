@@ -29,34 +29,38 @@ class Job:
     rules: Tuple[str, ...] = ()
     include_library: bool = True
     library: Optional[str] = None
+    backend: str = "pydatalog"
     scope: dict = field(default_factory=dict, hash=False)
     scope_source: str = "<scope>"
     all_found: bool = False
 
     def fingerprint(self) -> str:
-        text = json.dumps([list(self.rules), self.include_library, self.library, self.scope, self.all_found],
+        text = json.dumps([list(self.rules), self.include_library, self.library, self.backend, self.scope,
+                           self.all_found],
                           sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 @lru_cache(maxsize=4)
-def _engine(rules: Tuple[str, ...], include_library: bool, library: Optional[str]):
+def _engine(rules: Tuple[str, ...], include_library: bool, library: Optional[str], backend: str):
     from .engine import Engine
 
-    return Engine(rules=rules, include_library=include_library, library=library, properties=True)
+    return Engine(rules=rules, include_library=include_library, library=library, properties=True,
+                  backend=backend)
 
 
 def _scope(job: Job):
     from .scope import load_scope
 
-    return load_scope(job.scope, _engine(job.rules, job.include_library, job.library), source=job.scope_source)
+    return load_scope(job.scope, _engine(job.rules, job.include_library, job.library, job.backend),
+                      source=job.scope_source)
 
 
 def check_task(job: Job, task: Task) -> dict:
     """One task, checked in whatever process runs it."""
     from .verify import run_task
 
-    engine = _engine(job.rules, job.include_library, job.library)
+    engine = _engine(job.rules, job.include_library, job.library, job.backend)
     return run_task(engine, _scope(job), task, all_found=job.all_found)
 
 

@@ -29,7 +29,9 @@ def run_verify(args, progress_factory) -> int:
     from .verify import counterexample_scenario, merge, properties_of
 
     library = getattr(args, "library", None)
-    engine = Engine(rules=args.rules, include_library=not args.no_library, library=library, properties=True)
+    backend = getattr(args, "backend", "pydatalog")
+    engine = Engine(rules=args.rules, include_library=not args.no_library, library=library, properties=True,
+                    backend=backend)
     scope_path = args.scope or default_scope_path()
     if not os.path.exists(scope_path):
         raise UsageError(f"no such scope file: {scope_path}", hint="--scope FILE.yaml (see docs/verify.md)")
@@ -55,7 +57,7 @@ def run_verify(args, progress_factory) -> int:
     if args.workers < 1:
         raise UsageError(f"--workers must be 1 or more, got {args.workers}")
     job = Job(rules=tuple(os.path.abspath(r) for r in args.rules), include_library=not args.no_library,
-              library=os.path.abspath(library) if library else None, scope=raw, scope_source=shown_scope,
+              library=os.path.abspath(library) if library else None, backend=backend, scope=raw, scope_source=shown_scope,
               all_found=args.all)
     todo = tasks(scope)
     progress = progress_factory(len(todo))

@@ -216,8 +216,10 @@ def test_two_dask_workers_give_byte_identical_output(tmp_path, capsys):
                                 "--scheduler", cluster.scheduler_address])
     finally:
         cluster.close()
-    assert many.code == single.code == 0
-    assert many.out == single.out
+    local = run_cli(capsys, ["verify", "--scope", path, "-o", tmp_path / "local", "--format", "json",
+                             "--workers", "2"])
+    assert many.code == single.code == local.code == 0
+    assert many.out == single.out == local.out
 
 
 def test_merge_does_not_depend_on_task_order():
@@ -226,3 +228,14 @@ def test_merge_does_not_depend_on_task_order():
                         "declare": ["attackers", "bands"]}, engine)
     results = [run_task(engine, scope, t) for t in tasks(scope)]
     assert merge(scope, results) == merge(scope, list(reversed(results)))
+
+
+@pytest.mark.slow
+def test_both_backends_find_the_same(tmp_path, capsys):
+    pytest.importorskip("clingo")
+    path = _scope_file(tmp_path, SMALL)
+    first = run_cli(capsys, ["verify", "--scope", path, "-o", tmp_path / "a", "--format", "json"])
+    second = run_cli(capsys, ["verify", "--scope", path, "-o", tmp_path / "b", "--format", "json",
+                              "--backend", "clingo"])
+    assert first.code == second.code == 0
+    assert first.out == second.out
