@@ -259,8 +259,7 @@ def _firings(state) -> Tuple[Dict[int, Set[tuple]], Dict[tuple, List[Rule]], Dic
             names = sorted(bound_after(rule.body, set()))
             rows = [dict(zip(names, row)) for row in backend.ask(view, rule.body, names)]
             if rule.aggregate is not None:
-                facts = {f for f, contributions in backend.aggregates.get(id(view), {}).items()
-                         if any(c.get("__rule__") is rule for c in contributions)}
+                facts = backend.aggregate_facts(view, rule)
             else:
                 facts = {_ground(rule.head, b) for b in rows}
             if facts:

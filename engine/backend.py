@@ -578,7 +578,7 @@ class Backend:
             agg = rule.aggregate
             body = self.program.body(rule)
             names = sorted(bound_after(body, set()))
-            rows = self._ask_body(view, body, names)
+            rows = sorted(set(self._ask_body(view, body, names)), key=_sort_key)  # proofs list them in order
             groups: Dict[Tuple, List[Dict]] = {}
             for row in rows:
                 binding = dict(zip(names, row))
@@ -601,6 +601,11 @@ class Backend:
 
     def aggregate_contributions(self, view: _ThreadView, fact: Fact) -> List[Dict]:
         return self.aggregates.get(id(view), {}).get(fact, [])
+
+    def aggregate_facts(self, view: _ThreadView, rule: Rule) -> Set[Fact]:
+        """The facts an aggregate rule derives in the materialised state."""
+        return {f for f, contributions in self.aggregates.get(id(view), {}).items()
+                if any(c.get("__rule__") is rule for c in contributions)}
 
     # -- asking ----------------------------------------------------------
     def _ask_body(self, view: _ThreadView, body: Sequence, names: Sequence[str]) -> List[Tuple]:

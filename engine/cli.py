@@ -53,26 +53,32 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--format", choices=("text", "json", "dot"), default="text",
                         help="output format (dot: audit only, the rule dependency graph)")
     common.add_argument("--no-library", action="store_true", help="do not load the shipped rule library")
+    common.add_argument("--library", metavar="FOLDER",
+                        help="use this folder, laid out like rules/, as the library instead of the shipped one")
     common.add_argument("--no-cache", action="store_true",
                         help="neither read nor write the parsed rules in the user's cache folder")
+    evaluating = argparse.ArgumentParser(add_help=False)
+    evaluating.add_argument("--backend", choices=("pydatalog", "clingo"), default="pydatalog",
+                            help="the evaluation engine (default pydatalog; clingo needs "
+                            "pip install \"judgelog[clingo]\")")
     parser = _Parser(prog="judgelog", description="A rules engine for Magic: The Gathering keyword rules, "
                      "written in Datalog, with proofs that cite the Comprehensive Rules.")
     parser.add_argument("--version", action=_Version, help="show judgelog's version and exit")
     sub = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
-    p = sub.add_parser("query", parents=[common], help="answer a query in a scenario")
+    p = sub.add_parser("query", parents=[common, evaluating], help="answer a query in a scenario")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("query", help='a rule body, e.g. "damage_assigner(wurm, P)"')
     p.add_argument("--before-actions", action="store_true", help="ask before the file's actions are applied")
     p.add_argument("--limit", type=int, default=1000, metavar="N",
                    help="show at most N answers (default 1000; 0: all); the count is always exact")
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
-    p = sub.add_parser("explain", parents=[common], help="prove a ground atom, down to scenario facts")
+    p = sub.add_parser("explain", parents=[common, evaluating], help="prove a ground atom, down to scenario facts")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("atom", help='a ground atom, e.g. "damage_assigner(wurm, bob)"')
     p.add_argument("--why-not", action="store_true", help="show which body literals of each rule fail")
     p.add_argument("--before-actions", action="store_true", help="explain before the file's actions")
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
-    p = sub.add_parser("test", parents=[common], help="run the expect: entries of scenario files")
+    p = sub.add_parser("test", parents=[common, evaluating], help="run the expect: entries of scenario files")
     p.add_argument("paths", nargs="*", help="scenario files or folders (default: the bundled scenarios)")
     p.add_argument("--coverage", action="store_true", help="report which rules the test proofs used")
     p = sub.add_parser("check", parents=[common], help="lint rule files and scenario files")
@@ -80,24 +86,36 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("rules", parents=[common], help="list predicates and rules")
     p.add_argument("pred", nargs="?", help="a predicate name")
     p.add_argument("--cr", help="only rules citing this CR number (old numbers accepted)")
-    p = sub.add_parser("do", parents=[common], help="apply a scenario's actions; print the event log")
+    p = sub.add_parser("do", parents=[common, evaluating], help="apply a scenario's actions; print the event log")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("-o", "--output", help="write the resulting state as a scenario file")
-    p = sub.add_parser("choices", parents=[common], help="legal options of a decision now")
+    p = sub.add_parser("choices", parents=[common, evaluating], help="legal options of a decision now")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("what", help="bands, blocks, amass, proliferate, populate, pair, resolve")
     p.add_argument("--limit", type=int, default=50, help="list at most this many (default 50)")
     p.add_argument("--before-actions", action="store_true", help="the decision before the file's actions")
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
-    p = sub.add_parser("graph", parents=[common], help="draw the combat graph")
+    p = sub.add_parser("graph", parents=[common, evaluating], help="draw the combat graph")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("-o", "--output", required=True, help="FILE.svg|.png|.dot|.graphml|.json")
     p.add_argument("--before-actions", action="store_true", help="draw the state before the file's actions")
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
-    p = sub.add_parser("audit", parents=[common], help="rule interactions, overrides, conflicts")
+    p = sub.add_parser("audit", parents=[common, evaluating], help="rule interactions, overrides, conflicts")
     p.add_argument("scenario", nargs="?")
     p.add_argument("--diff", nargs=2, metavar=("A", "B"), help="facts that change between two scenarios")
     p.add_argument("--dot", metavar="FILE", help="also write the rule dependency graph as Graphviz DOT")
+    p = sub.add_parser("verify", parents=[common, evaluating], help="search every small board for a broken property")
+    p.add_argument("--scope", metavar="FILE", help="the boards to search, a scope YAML file (default: the shipped "
+                   "default scope; see docs/verify.md)")
+    p.add_argument("--property", action="append", default=[], metavar="NAME",
+                   help="check only this property (repeatable; default: all)")
+    p.add_argument("--all", action="store_true", help="every distinct counterexample, not only the smallest")
+    p.add_argument("-o", "--output", metavar="DIR",
+                   help="folder for the counterexample scenarios and the finished tasks: a later run with the "
+                   "same rules and scope resumes from them (default: counterexamples only, in judgelog-verify)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="local Dask worker processes (default 1: in this process)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="an existing dask.distributed scheduler to run on")
     return parser
 
 

@@ -21,21 +21,39 @@ from .library import load_program
 from .scenario import Scenario, compile_scenario, load_scenario
 from .state import State, check_query
 
-__all__ = ["Engine"]
+__all__ = ["Engine", "BACKENDS"]
+
+BACKENDS = ("pydatalog", "clingo")  # the first is the default; clingo needs the clingo extra
+
+
+def _make_backend(name: str, program):
+    if name == "clingo":
+        from .clingo_backend import ClingoBackend  # imports clingo, or says which extra to install
+
+        return ClingoBackend(program)
+    return Backend(program)
 
 class Engine:
     """Rules (the shipped library plus ``rules=[files or folders]``) compiled for evaluation.
 
     ``library``: another folder laid out like rules/ to use as the library (e.g. one without a keyword's
-    file). Raises :class:`~judgelog.errors.RuleError` listing every error when the rules do not check, or
+    file). ``properties``: also load the library's properties/ folder (what ``judgelog verify`` checks).
+    ``backend``: ``"pydatalog"`` (the default) or ``"clingo"`` (needs ``pip install "judgelog[clingo]"``);
+    both give the same answers, proofs and events. Raises :class:`~judgelog.errors.RuleError` listing every error when the rules do not check, or
     when they do not keep the engine's interface contract (judgelog.contract).
     """
 
-    def __init__(self, *, rules: Iterable[str] = (), include_library: bool = True, library: Optional[str] = None):
+    def __init__(self, *, rules: Iterable[str] = (), include_library: bool = True, library: Optional[str] = None,
+                 properties: bool = False, backend: str = "pydatalog"):
+        if backend not in BACKENDS:
+            raise UsageError(f"unknown backend {backend!r}", hint="backends: " + ", ".join(BACKENDS))
+        self.backend_name = backend
         self.rule_paths: Tuple[str, ...] = tuple(str(r) for r in rules)
         self.include_library = include_library
         self.library = None if library is None else str(library)  # another folder used as the library
-        result = load_program(self.rule_paths, include_library=include_library, library=self.library)
+        self.properties = properties  # also the library's properties/ (judgelog verify)
+        result = load_program(self.rule_paths, include_library=include_library, library=self.library,
+                              properties=properties)
         result.raise_for_errors()
         problems = contract_problems(result.program)  # what the engine's Python needs from the rules
         if problems:
@@ -43,7 +61,7 @@ class Engine:
                             diagnostics=problems)
         self.load_result = result
         self.program = result.program
-        self.backend = Backend(self.program)
+        self.backend = _make_backend(backend, self.program)
         self.catalog = default_catalog()
         # what the rules declare (rules/core/interface.dl); a scenario's own rules: extend it
         self.interface = replace(interface_of(self.program), extend=lambda paths: self.with_rules(paths).interface)
@@ -73,7 +91,8 @@ class Engine:
         key = tuple(str(p) for p in paths)
         if key not in self._derived:
             self._derived[key] = Engine(rules=self.rule_paths + key, include_library=self.include_library,
-                                        library=self.library)
+                                        library=self.library, properties=self.properties,
+                                        backend=self.backend_name)
         return self._derived[key]
 
     def check_facts(self, scenario: Scenario) -> None:

@@ -317,7 +317,7 @@ def test_the_engine_refuses_a_library_without_the_core_contract(tmp_path):
 def test_every_declared_primitive_is_implemented_and_back(engine):
     from judgelog.effects import PRIMITIVES
 
-    assert set(engine.interface.primitives) == set(PRIMITIVES) | {"create_token"}
+    assert set(engine.interface.primitives) == set(PRIMITIVES) | {"create_token", "begin_effect"}
 
 
 def test_a_keyword_in_an_action_must_be_declared(engine):

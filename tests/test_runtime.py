@@ -20,7 +20,7 @@ from helpers import run_cli
 from paths import ROOT, SCENARIOS, TESTS
 
 RULES = TESTS / "rules"
-MY_RULES = [RULES / "bolster.dl", RULES / "support.dl", RULES / "soul_warden.dl", RULES / "skulk.dl"]
+MY_RULES = [RULES / "bolster.dl", RULES / "support.dl", RULES / "soul_warden.dl"]
 MY_SCENARIOS = TESTS / "scenarios"
 SOUL_WARDEN = {"name": "Soul Warden", "types": ["creature"], "subtypes": ["human", "cleric"],
                "colors": ["white"], "power": 1, "toughness": 1}
@@ -53,10 +53,10 @@ def _stack(state):
 def test_designer_rule_files_check_clean_with_names_and_citations():
     result = load_program([str(p) for p in MY_RULES])
     mine = [d for d in result.diagnostics if d.span is not None and d.span.file.endswith(
-        ("bolster.dl", "support.dl", "soul_warden.dl", "skulk.dl"))]
+        ("bolster.dl", "support.dl", "soul_warden.dl"))]
     assert not mine, "\n".join(d.render() for d in mine)
     rules = [r for r in result.program.rules if r.body and r.span.file.endswith(
-        ("bolster.dl", "support.dl", "soul_warden.dl", "skulk.dl"))]
+        ("bolster.dl", "support.dl", "soul_warden.dl"))]
     assert len(rules) > 20
     assert all(r.name and r.cites for r in rules)
 
@@ -394,13 +394,14 @@ def _contains_lines(haystack: str, block: str) -> bool:
 
 
 def test_doc_rule_and_scenario_blocks_are_copied_from_tested_files():
-    sources = {p: p.read_text() for p in list(RULES.glob("*.dl")) + list(MY_SCENARIOS.glob("*.yaml"))}
+    library = list((ROOT / "rules").glob("*/*.dl")) + list((ROOT / "facts" / "scenarios").glob("*.yaml"))
+    sources = {p: p.read_text() for p in list(RULES.glob("*.dl")) + list(MY_SCENARIOS.glob("*.yaml")) + library}
     blocks = [(lang, body) for lang, body in _doc_blocks() if lang in ("prolog", "yaml")]
     assert len(blocks) >= 10
     for lang, body in blocks:
         assert any(_contains_lines(text, body) for text in sources.values()), f"not copied from a file:\n{body}"
-    for name in ("bolster.dl", "soul_warden.dl", "skulk.dl"):   # the worked examples are complete
-        assert any(body == (RULES / name).read_text() for _, body in blocks), name
+    for path in (RULES / "bolster.dl", RULES / "soul_warden.dl", ROOT / "rules" / "keywords" / "skulk.dl"):
+        assert any(body == path.read_text() for _, body in blocks), path.name   # the worked examples are complete
 
 
 def test_doc_console_blocks_are_real_output(capsys, chdir_root):

@@ -1,0 +1,254 @@
+"""The analysed rule program as Answer Set Programming text for clingo (the second backend's compiler).
+
+Compiled from the same syntax tree as the pyDatalog backend, never from rule-file text:
+
+* every predicate ``p`` becomes ``j_p`` (facts given for a predicate that rules also derive: ``e_p``,
+  bridged into ``j_p``), so no rule name can collide with the helper predicates below;
+* every word is an ASP string (judgelog reads ``banding`` and ``"banding"`` as one value), integers stay
+  numbers (negative ones in parentheses);
+* ``_`` under ``not`` stays ``_`` ("any value"); elsewhere every variable is named, so that an aggregate
+  counts distinct *bindings* of its body, as judgelog does, not distinct values;
+* ``A + 1 = B`` is written ``B = A + 1`` (clingo assigns only to a lone variable on the left);
+* a head aggregate ``total(O, sum(N)) :- body.`` becomes a key rule ``k_<i>(O) :- body.`` and
+  ``j_total(O, S) :- k_<i>(O), S = #sum{ N, <every body variable> : body }.``: an empty group has no row.
+
+:func:`compile_program` gives a whole program (rules and facts) as text with the :class:`AspNames` that read
+clingo's symbols back as judgelog facts.
+
+>>> from judgelog.parser import parse_text
+>>> from judgelog.analysis import analyze
+>>> f = parse_text('''
+... .decl bonus(o: atom, s: atom, n: int) "" input
+... .decl total(o: atom, n: int) ""
+... @name t.total
+... @cr 100.1
+... total(O, sum(N)) :- bonus(O, _, N).
+... ''', "t.dl")
+>>> program, _ = analyze([f])
+>>> asp = compile_program(program, facts=[("bonus", "bear", "a", 2), ("bonus", "bear", "b", 2)])
+>>> print(asp.text)  # doctest: +NORMALIZE_WHITESPACE
+k_0(O) :- j_bonus(O,V_1_,N).
+j_total(O,Agg_) :- k_0(O), Agg_ = #sum{ N,O,V_1_ : j_bonus(O,V_1_,N) }.
+j_bonus("bear","a",2).
+j_bonus("bear","b",2).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+from .analysis import Program
+from .ast import Aggregate, Atom, BinOp, Comparison, Const, Negation, Rule, Var, literal_vars, term_vars
+
+__all__ = ["AspNames", "AspProgram", "compile_program", "compile_rule", "compile_facts", "compile_query",
+           "value_text", "dependencies", "ASP_OPS"]
+
+# arithmetic of the rule language -> clingo's (integer division truncates in both)
+ASP_OPS = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "/"}
+_PLAIN_VAR = re.compile(r"[A-Z][A-Za-z0-9_]*\Z")
+
+
+def value_text(value) -> str:
+    """A judgelog value as an ASP term: integers as numbers, everything else as a string."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value) if value >= 0 else f"({value})"
+    text = str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{text}"'
+
+
+@dataclass(frozen=True)
+class AspNames:
+    """How judgelog predicates are spelt in ASP, and how clingo's symbols read back."""
+
+    derived_with_facts: frozenset = frozenset()  # predicates whose given facts go to e_<pred>
+
+    @staticmethod
+    def pred(pred: str) -> str:
+        return "j_" + pred
+
+    def fact_pred(self, pred: str) -> str:
+        return ("e_" if pred in self.derived_with_facts else "j_") + pred
+
+    @staticmethod
+    def judgelog_pred(name: str) -> Optional[str]:
+        """The judgelog predicate of an ASP name (None for the compiler's helper predicates)."""
+        return name[2:] if name.startswith("j_") else None
+
+    @staticmethod
+    def value(symbol):
+        """A clingo symbol (a number or a string) as a judgelog value."""
+        kind = symbol.type.name
+        if kind == "Number":
+            return symbol.number
+        if kind == "String":
+            return symbol.string
+        return str(symbol)
+
+    def fact(self, symbol) -> Optional[tuple]:
+        """A model atom ``j_p(...)`` as the judgelog fact ``(p, ...)`` (None for a helper atom)."""
+        pred = self.judgelog_pred(symbol.name)
+        if pred is None:
+            return None
+        return (pred,) + tuple(self.value(a) for a in symbol.arguments)
+
+
+@dataclass(frozen=True)
+class AspProgram:
+    text: str
+    names: AspNames = field(default_factory=AspNames)
+
+
+class _Vars:
+    """Variable names in ASP: named variables kept when ASP can spell them, every other one renamed."""
+
+    def __init__(self, body: Sequence, extra: Iterable[str] = ()):
+        self.positive: Set[str] = set(extra)
+        for lit in body:
+            if not isinstance(lit, Negation):
+                self.positive |= literal_vars(lit)
+        self.names: Dict[str, str] = {}
+
+    def name(self, var: str, *, negated: bool = False) -> str:
+        if negated and var.startswith("_") and var not in self.positive:
+            return "_"
+        out = self.names.get(var)
+        if out is None:
+            if _PLAIN_VAR.match(var) and not var.endswith("_"):
+                out = var
+            else:
+                out = "V" + re.sub(r"[^A-Za-z0-9]", "_", var) + "_"  # ends in _: no plain name does
+            self.names[var] = out
+        return out
+
+
+def _term(term, names: _Vars, negated: bool = False) -> str:
+    if isinstance(term, Var):
+        return names.name(term.name, negated=negated)
+    if isinstance(term, Const):
+        return value_text(term.value)
+    if isinstance(term, BinOp):
+        op = ASP_OPS.get(term.op)
+        if op is None:
+            raise ValueError(f"no ASP form for the operator {term.op!r}")  # a mistake in judgelog's code
+        return f"({_term(term.left, names)}{op}{_term(term.right, names)})"
+    raise ValueError(f"no ASP form for the term {term!r}")
+
+
+def _atom(atom: Atom, names: _Vars, aspnames: AspNames, *, negated: bool = False, pred: Optional[str] = None) -> str:
+    name = pred or aspnames.pred(atom.pred)
+    if not atom.args:
+        return name
+    return f"{name}({','.join(_term(a, names, negated) for a in atom.args)})"
+
+
+def _literal(lit, names: _Vars, aspnames: AspNames) -> str:
+    if isinstance(lit, Atom):
+        return _atom(lit, names, aspnames)
+    if isinstance(lit, Negation):
+        return "not " + _atom(lit.atom, names, aspnames, negated=True)
+    left, right = lit.left, lit.right
+    if lit.op == "=" and not isinstance(left, Var) and isinstance(right, Var):
+        left, right = right, left  # clingo assigns to a lone variable on the left
+    return f"{_term(left, names)} {lit.op} {_term(right, names)}"
+
+
+def _body(body: Sequence, names: _Vars, aspnames: AspNames) -> str:
+    return ", ".join(_literal(lit, names, aspnames) for lit in body)
+
+
+def compile_rule(rule: Rule, index: int, *, names: AspNames = AspNames()) -> str:
+    """One rule as ASP (an aggregate rule as its key rule plus its aggregate rule). ``index`` numbers the
+    helper predicate of an aggregate; it must be unique in the program."""
+    agg = rule.aggregate
+    vars_ = _Vars(rule.body)
+    if agg is None:
+        head = _atom(rule.head, vars_, names)
+        return f"{head}." if not rule.body else f"{head} :- {_body(rule.body, vars_, names)}."
+    body = _body(rule.body, vars_, names)
+    keys = [a for a in rule.head.args if not isinstance(a, Aggregate)]
+    key_atom = f"k_{index}" + (f"({','.join(_term(a, vars_) for a in keys)})" if keys else "")
+    every: List[str] = []
+    for lit in rule.body:
+        for name in sorted(literal_vars(lit)):
+            if isinstance(lit, Negation) and vars_.name(name, negated=True) == "_":
+                continue
+            asp = vars_.name(name)
+            if asp not in every:
+                every.append(asp)
+    if agg.func == "count":
+        elements = ",".join(every) if every else "1"
+    else:
+        value = vars_.name(agg.var.name)
+        elements = ",".join([value] + [v for v in every if v != value])
+    result = "Agg_"
+    head_args = [result if isinstance(a, Aggregate) else _term(a, vars_) for a in rule.head.args]
+    head = f"{names.pred(rule.head.pred)}({','.join(head_args)})"
+    return (f"{key_atom} :- {body}.\n"
+            f"{head} :- {key_atom}, {result} = #{agg.func}{{ {elements} : {body} }}.")
+
+
+def compile_facts(facts: Iterable[tuple], *, names: AspNames = AspNames()) -> str:
+    """Facts ``(pred, value, ...)`` as ASP facts, one a line."""
+    lines = []
+    for fact in facts:
+        name = names.fact_pred(fact[0])
+        lines.append(f"{name}({','.join(value_text(v) for v in fact[1:])})." if len(fact) > 1 else f"{name}.")
+    return "\n".join(lines)
+
+
+def bridge(pred: str, arity: int, *, names: AspNames) -> str:
+    """The rule that makes facts given for a derived predicate hold."""
+    xs = ",".join(f"X{i}" for i in range(arity))
+    if not arity:
+        return f"{names.pred(pred)} :- {names.fact_pred(pred)}."
+    return f"{names.pred(pred)}({xs}) :- {names.fact_pred(pred)}({xs})."
+
+
+def compile_query(head: str, body: Sequence, answer: Sequence[str], *, names: AspNames = AspNames()) -> str:
+    """A query as the rule ``head(answer vars) :- body.`` (``head`` must be a fresh lower-case name)."""
+    vars_ = _Vars(body)
+    args = ",".join(vars_.name(n) for n in answer)
+    return f"{head}({args}) :- {_body(body, vars_, names)}." if answer else f"{head} :- {_body(body, vars_, names)}."
+
+
+def dependencies(program: Program, preds: Iterable[str]) -> Set[str]:
+    """``preds`` and every predicate their rules read, transitively (a program slice)."""
+    seen: Set[str] = set()
+    stack = list(preds)
+    while stack:
+        pred = stack.pop()
+        if pred in seen:
+            continue
+        seen.add(pred)
+        for rule in program.rules_by_head.get(pred, ()):
+            for lit in rule.body:
+                atom = lit.atom if isinstance(lit, Negation) else lit
+                if isinstance(atom, Atom) and atom.pred not in seen:
+                    stack.append(atom.pred)
+    return seen
+
+
+def derived_with_facts(program: Program, facts: Iterable[tuple]) -> frozenset:
+    """Predicates that rules derive and that are also given facts."""
+    return frozenset({f[0] for f in facts} & set(program.rules_by_head))
+
+
+def compile_program(program: Program, *, facts: Iterable[tuple] = (), preds: Optional[Iterable[str]] = None,
+                    names: Optional[AspNames] = None) -> AspProgram:
+    """The rules of ``program`` (only those ``preds`` depend on, when given) and ``facts`` as one ASP text.
+    Read a model back with ``result.names.fact(symbol)``; a judgelog predicate ``p`` is ``result.names.pred(p)``.
+    """
+    facts = list(facts)
+    if names is None:
+        names = AspNames(derived_with_facts=derived_with_facts(program, facts))
+    wanted = dependencies(program, preds) if preds is not None else None
+    out: List[str] = []
+    for index, rule in enumerate(program.rules):
+        if wanted is None or rule.head.pred in wanted:
+            out.append(compile_rule(rule, index, names=names))
+    for pred in sorted(names.derived_with_facts):
+        if wanted is None or pred in wanted:
+            out.append(bridge(pred, program.decls[pred].arity, names=names))
+    out.append(compile_facts(facts, names=names))
+    return AspProgram("\n".join(line for line in out if line), names)

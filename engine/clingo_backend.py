@@ -1,0 +1,227 @@
+"""The clingo backend: the same analysed program evaluated by clingo (``Engine(backend="clingo")``).
+
+It answers the same questions as the pyDatalog backend (:mod:`judgelog.backend`), with the same results
+and order, so states, proofs, why-not, the runtime, ``choices``, ``audit``, ``graph`` and ``test`` run on
+either. The rules are compiled by :mod:`judgelog.asp`.
+
+Evaluation: one clingo ``Control`` per state (the last few are kept). The state's facts are ground first;
+each question then grounds, in the same control, only the rules of the predicates it depends on that are
+not ground yet (a program slice; clingo grounds bottom-up, and some predicates of the library pair every
+two creatures, so grounding the whole library for a question about one creature would cost the square of
+the board). The rules are stratified (judgelog's analysis refuses any other program), so grounding alone
+decides every atom: relations are read from the ground atoms that are facts (a solve is needed only if
+one is not), and the question itself, a conjunction, is joined over them (:mod:`judgelog.joins`): a
+ground step per question would cost milliseconds each, in proportion to the program.
+
+Aggregates are clingo's (``#sum``, ``#count``, ``#min``, ``#max`` over the distinct bindings of the body);
+the bindings that make one value (shown in proofs) are asked as an ordinary question.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from contextlib import contextmanager
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+
+from .analysis import Program, bound_after, order_body
+from .asp import AspNames, bridge, compile_facts, compile_rule, dependencies, derived_with_facts
+from .ast import Aggregate, Atom, Comparison, Const, Negation, Rule, Var
+from .extras import require
+from .joins import Relations, answers
+from .planning import _aggregate, _sort_key, _why_vars
+
+__all__ = ["ClingoBackend"]
+
+_KEPT_STATES = 4  # controls kept (the runtime asks about a state and the next one in turn)
+
+
+class _View:
+    """One state in one clingo control."""
+
+    __slots__ = ("facts", "ctl", "names", "ground", "serial", "answers", "contributions", "relations")
+
+    def __init__(self, facts: FrozenSet, ctl, names: AspNames):
+        self.facts = facts
+        self.ctl = ctl
+        self.names = names
+        self.ground: Set[str] = set()  # predicates whose rules are ground in ctl
+        self.serial = 0
+        self.answers: Dict[Tuple, List[Tuple]] = {}
+        self.contributions: Dict[tuple, List[Dict]] = {}
+        self.relations: Optional[Relations] = None
+
+
+class ClingoBackend:
+    """One compiled program evaluated with clingo. Thread-safe (one question at a time per backend)."""
+
+    name = "clingo"
+
+    def __init__(self, program: Program):
+        self._clingo = require("clingo", extra="clingo", purpose="the clingo backend (--backend clingo)")
+        self.program = program
+        self.why_rules: Dict[int, Tuple[Optional[str], Tuple[str, ...]]] = {
+            id(rule): (None, _why_vars(rule, program)) for rule in program.rules
+            if rule.body and rule.aggregate is None}
+        self._index = {id(rule): i for i, rule in enumerate(program.rules)}
+        self._text: Dict[str, str] = {}  # predicate -> its rules in ASP
+        self._deps: Dict[str, FrozenSet[str]] = {}
+        self._lock = threading.RLock()
+        self._views: "OrderedDict[FrozenSet, _View]" = OrderedDict()
+
+    # -- states ------------------------------------------------------------
+    @contextmanager
+    def session(self, facts: FrozenSet):
+        with self._lock:
+            view = self._views.pop(facts, None)
+            if view is None:
+                view = self._new_view(facts)
+            self._views[facts] = view
+            while len(self._views) > _KEPT_STATES:
+                self._views.popitem(last=False)
+            yield view
+
+    def _new_view(self, facts: FrozenSet) -> _View:
+        ctl = self._clingo.Control(["--warn=none"])
+        names = AspNames(derived_with_facts=derived_with_facts(self.program, facts))
+        ctl.add("base", [], compile_facts(facts, names=names))
+        ctl.ground([("base", [])])
+        view = _View(facts, ctl, names)
+        arity = {pred: decl.arity for pred, decl in self.program.decls.items()}
+        view.relations = Relations(lambda pred: self._read(view, names.pred(pred), arity[pred]))
+        return view
+
+    def _rules_text(self, pred: str, names: AspNames) -> str:
+        text = self._text.get(pred)
+        if text is None:
+            text = "\n".join(compile_rule(rule, self._index[id(rule)]) for rule in self.program.rules_by_head.get(pred, ()))
+            self._text[pred] = text
+        if pred in names.derived_with_facts:
+            text += "\n" + bridge(pred, self.program.decls[pred].arity, names=names)
+        return text
+
+    def _slice(self, view: _View, preds) -> str:
+        """The rules not ground yet of every predicate ``preds`` depend on (marked ground)."""
+        need: Set[str] = set()
+        for pred in preds:
+            if pred in view.ground:
+                continue
+            deps = self._deps.get(pred)
+            if deps is None:
+                deps = self._deps[pred] = frozenset(dependencies(self.program, [pred]))
+            need |= deps
+        need -= view.ground
+        view.ground |= need
+        return "\n".join(self._rules_text(p, view.names) for p in sorted(need))
+
+    def _ground(self, view: _View, preds) -> None:
+        text = self._slice(view, preds)
+        if not text:
+            return
+        view.serial += 1
+        part = f"p{view.serial}"
+        view.ctl.add(part, [], text)
+        view.ctl.ground([(part, [])])
+
+    def _read(self, view: _View, name: str, arity: int) -> List[Tuple]:
+        value = AspNames.value
+        rows = []
+        undecided = False
+        for sa in view.ctl.symbolic_atoms.by_signature(name, arity):
+            if sa.is_fact:
+                rows.append(tuple(value(a) for a in sa.symbol.arguments))
+            else:
+                undecided = True
+        if undecided:  # not expected of a stratified program: let the solver decide
+            rows = []
+            with view.ctl.solve(yield_=True) as handle:
+                for model in handle:
+                    rows = [tuple(value(a) for a in s.arguments) for s in model.symbols(atoms=True)
+                            if s.name == name and len(s.arguments) == arity]
+                    break
+        return rows
+
+    # -- questions ---------------------------------------------------------
+    def ask(self, view: _View, body: Sequence, names: Sequence[str]) -> List[Tuple]:
+        """All distinct bindings of ``names`` satisfying ``body``, sorted as the pyDatalog backend does."""
+        key = (tuple(body), tuple(names))
+        rows = view.answers.get(key)
+        if rows is None:
+            self._ground(view, {(lit.atom if isinstance(lit, Negation) else lit).pred for lit in body
+                                if isinstance(lit, (Atom, Negation))})
+            ordered, _ = order_body(body)
+            rows = sorted(answers(view.relations, ordered, names), key=_sort_key)
+            view.answers[key] = rows
+        return list(rows)
+
+    def holds(self, view: _View, atom: Atom) -> bool:
+        return bool(self.ask(view, (atom,), []))
+
+    def ask_atom(self, view: _View, atom: Atom) -> List[Tuple]:
+        """Rows of full argument tuples matching ``atom`` (constants and variables)."""
+        names = [f"V{i}" for i in range(atom.arity)]
+        pattern = Atom(atom.pred, tuple(Var(n) for n in names))
+        test = tuple(Comparison("=", Var(n), a) for n, a in zip(names, atom.args) if not isinstance(a, Var) or
+                     not a.name.startswith("_"))
+        return self.ask(view, (pattern,) + test, names)
+
+    def why_rows(self, view: _View, rule: Rule, fixed: Dict[str, object], limit: int = 64) -> List[Dict]:
+        """Bindings of all of ``rule``'s body variables given some of them (for proofs)."""
+        _, names = self.why_rules[id(rule)]
+        rows = self.ask(view, _fixed(self.program.body(rule), fixed), names)[:limit]
+        return [dict(zip(names, row)) for row in rows]
+
+    # -- aggregates ----------------------------------------------------------
+    def _groups(self, view: _View, rule: Rule, fixed: Dict[str, object]) -> Dict[tuple, List[Dict]]:
+        body = self.program.body(rule)
+        names = sorted(bound_after(body, set()))
+        groups: Dict[tuple, List[Dict]] = {}
+        for row in self.ask(view, _fixed(body, fixed), names):
+            binding = dict(zip(names, row))
+            key = tuple(binding[a.name] if isinstance(a, Var) else a.value
+                        for a in rule.head.args if not isinstance(a, Aggregate))
+            groups.setdefault(key, []).append(binding)
+        return groups
+
+    def aggregate_contributions(self, view: _View, fact: tuple) -> List[Dict]:
+        """The body bindings an aggregate fact was computed from (the first rule's marked ``__rule__``)."""
+        if fact in view.contributions:
+            return view.contributions[fact]
+        out: List[Dict] = []
+        for rule in self.program.rules_by_head.get(fact[0], ()):
+            agg = rule.aggregate
+            if agg is None or len(rule.head.args) != len(fact) - 1:
+                continue
+            fixed: Dict[str, object] = {}
+            for arg, value in zip(rule.head.args, fact[1:]):
+                if isinstance(arg, Var):
+                    if fixed.setdefault(arg.name, value) != value:
+                        break
+                elif isinstance(arg, Const) and arg.value != value:
+                    break
+            else:
+                for key, bindings in self._groups(view, rule, fixed).items():
+                    it = iter(key)
+                    args = tuple(_aggregate(agg, bindings) if isinstance(a, Aggregate) else next(it)
+                                 for a in rule.head.args)
+                    if (rule.head.pred,) + args == fact:
+                        out.extend([dict(b, __rule__=rule) for b in bindings] if not out else bindings)
+        view.contributions[fact] = out
+        return out
+
+    def aggregate_facts(self, view: _View, rule: Rule) -> Set[tuple]:
+        """The facts an aggregate rule derives in this state."""
+        out = set()
+        for key, bindings in self._groups(view, rule, {}).items():
+            it = iter(key)
+            out.add((rule.head.pred,) + tuple(_aggregate(rule.aggregate, bindings) if isinstance(a, Aggregate)
+                                              else next(it) for a in rule.head.args))
+        return out
+
+
+def _fixed(body: Sequence, fixed: Dict[str, object]) -> Tuple:
+    """``body`` with some variables given values (as ``X = value`` first), in evaluation order."""
+    if not fixed:
+        return tuple(body)
+    given = tuple(Comparison("=", Var(name), Const(value)) for name, value in sorted(fixed.items()))
+    ordered, _ = order_body(given + tuple(body))
+    return ordered

@@ -1,0 +1,144 @@
+"""Conjunctive questions over a computed model: the clingo backend's way of asking once clingo has derived
+the relations a question reads.
+
+clingo decides every atom of the (stratified) rules; a question (a query, a proof step, a why-not literal)
+is then one join over those relations: positive atoms through hash indexes on their known arguments,
+``not`` as an index probe, comparisons and arithmetic with the rule language's semantics (integers only;
+ordering a word against a number is refused, as the pyDatalog backend refuses it).
+
+>>> from judgelog.parser import parse_body
+>>> rel = {"p": [(1, "a"), (2, "b")], "q": [("b",)]}
+>>> sorted(answers(lambda pred: rel.get(pred, []), parse_body("p(N, X), not q(X), M = N + 1"), ["X", "M"]))
+[('a', 2)]
+"""
+from __future__ import annotations
+
+from typing import Callable, Dict, Iterator, List, Sequence, Tuple
+
+from .ast import Atom, BinOp, Comparison, Const, Negation, Var
+from .errors import QueryError
+
+__all__ = ["Relations", "answers"]
+
+Rows = Sequence[Tuple]
+
+
+class Relations:
+    """The rows of each predicate (from ``source``, read once) with hash indexes built on first use."""
+
+    def __init__(self, source: Callable[[str], Rows]):
+        self._source = source
+        self._rows: Dict[str, Rows] = {}
+        self._indexes: Dict[Tuple[str, Tuple[int, ...]], Dict[Tuple, List[Tuple]]] = {}
+
+    def rows(self, pred: str) -> Rows:
+        rows = self._rows.get(pred)
+        if rows is None:
+            rows = self._rows[pred] = list(self._source(pred))
+        return rows
+
+    def lookup(self, pred: str, positions: Tuple[int, ...], key: Tuple) -> Rows:
+        if not positions:
+            return self.rows(pred)
+        index = self._indexes.get((pred, positions))
+        if index is None:
+            index = {}
+            for row in self.rows(pred):
+                index.setdefault(tuple(row[i] for i in positions), []).append(row)
+            self._indexes[(pred, positions)] = index
+        return index.get(key, ())
+
+
+def _value(term, binding: Dict):
+    if isinstance(term, Const):
+        return term.value
+    if isinstance(term, Var):
+        return binding[term.name]
+    left, right = _value(term.left, binding), _value(term.right, binding)
+    if not (type(left) is int and type(right) is int):
+        raise QueryError(f"arithmetic on a value that is not a number ({left!r} {term.op} {right!r})",
+                         hint="+ and - take numbers; check the arguments given")
+    if term.op == "+":
+        return left + right
+    if term.op == "-":
+        return left - right
+    if term.op == "*":
+        return left * right
+    if term.op in ("/", "//"):
+        if right == 0:
+            raise QueryError("division by zero", hint="check the arguments given")
+        return left // right
+    raise QueryError(f"unknown operator {term.op!r}")
+
+
+def _compare(op: str, left, right) -> bool:
+    if op == "=":
+        return left == right
+    if op == "!=":
+        return left != right
+    if (type(left) is int) != (type(right) is int):
+        raise QueryError(f"a comparison mixes numbers and words ({left!r} {op} {right!r})",
+                         hint="compare numbers with numbers; check the arguments given")
+    if op == "<":
+        return left < right
+    if op == "<=":
+        return left <= right
+    if op == ">":
+        return left > right
+    return left >= right
+
+
+def _match(atom: Atom, binding: Dict, rel: Relations, *, negated: bool) -> Iterator[Dict]:
+    positions, key, free = [], [], []
+    for i, arg in enumerate(atom.args):
+        if isinstance(arg, Const):
+            positions.append(i)
+            key.append(arg.value)
+        elif arg.name in binding:
+            positions.append(i)
+            key.append(binding[arg.name])
+        else:
+            free.append((i, arg.name))
+    for row in rel.lookup(atom.pred, tuple(positions), tuple(key)):
+        out = binding if negated else dict(binding)
+        new: Dict = {}
+        for i, name in free:
+            if new.setdefault(name, row[i]) != row[i]:
+                break
+        else:
+            if negated:
+                yield binding
+                return
+            out.update(new)
+            yield out
+
+
+def _solve(body: Sequence, i: int, binding: Dict, rel: Relations) -> Iterator[Dict]:
+    if i == len(body):
+        yield binding
+        return
+    lit = body[i]
+    if isinstance(lit, Atom):
+        for extended in _match(lit, binding, rel, negated=False):
+            yield from _solve(body, i + 1, extended, rel)
+    elif isinstance(lit, Negation):
+        if next(_match(lit.atom, binding, rel, negated=True), None) is None:
+            yield from _solve(body, i + 1, binding, rel)
+    elif isinstance(lit, Comparison):
+        left, right = lit.left, lit.right
+        if lit.op == "=" and isinstance(right, Var) and right.name not in binding:
+            left, right = right, left
+        if lit.op == "=" and isinstance(left, Var) and left.name not in binding:
+            yield from _solve(body, i + 1, dict(binding, **{left.name: _value(right, binding)}), rel)
+        elif _compare(lit.op, _value(left, binding), _value(right, binding)):
+            yield from _solve(body, i + 1, binding, rel)
+    else:  # pragma: no cover - the analysis admits no other literal
+        raise TypeError(f"not a literal: {lit!r}")
+
+
+def answers(source, body: Sequence, names: Sequence[str]) -> set:
+    """The distinct bindings of ``names`` satisfying ``body`` (in evaluation order: every comparison and
+    negation after the atoms that bind its variables). ``source`` is a :class:`Relations` or a function
+    from a predicate to its rows."""
+    rel = source if isinstance(source, Relations) else Relations(source)
+    return {tuple(b[n] for n in names) for b in _solve(tuple(body), 0, {}, rel)}

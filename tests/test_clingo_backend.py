@@ -1,0 +1,102 @@
+"""The clingo backend: its compiler (judgelog.asp), choosing it, and what happens without the extra."""
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from judgelog import Engine, UsageError
+from judgelog.analysis import analyze
+from judgelog.asp import compile_program, compile_rule, value_text
+from judgelog.cli import main
+from judgelog.parser import parse_text
+
+RULES = '''
+.decl bonus(o: atom, s: atom, n: int) "" input
+.decl total(o: atom, n: int) ""
+.decl how_many(o: atom, n: int) ""
+.decl lowest(o: atom, n: int) ""
+.decl plain(o: atom) ""
+.decl next_to(o: atom, n: int) ""
+@name t.total
+@cr 100.1
+total(O, sum(N)) :- bonus(O, _, N).
+@name t.count
+@cr 100.1
+how_many(O, count()) :- bonus(O, _, _).
+@name t.lowest
+@cr 100.1
+lowest(O, min(N)) :- bonus(O, _, N).
+@name t.plain
+@cr 100.1
+plain(O) :- bonus(O, _, _), not bonus(O, banding, _).
+@name t.next
+@cr 100.1
+next_to(O, M) :- bonus(O, _, N), N + 1 = M.
+'''
+
+
+def _program():
+    program, diags = analyze([parse_text(RULES, "t.dl")])
+    assert not [d for d in diags if d.severity == "error"]
+    return program
+
+
+def test_words_are_strings_and_negative_numbers_parenthesised():
+    assert value_text("banding") == '"banding"'
+    assert value_text('a "b"\\') == '"a \\"b\\"\\\\"'
+    assert value_text(-3) == "(-3)"
+    assert value_text(7) == "7"
+
+
+def test_an_aggregate_counts_bindings_and_a_lone_variable_is_assigned_on_the_left():
+    program = _program()
+    text = compile_rule(program.rule_by_name["t.next"], 4)
+    assert "M = (N+1)" in text
+    text = compile_rule(program.rule_by_name["t.count"], 1)
+    assert "#count{ O,V_2_,V_3_ : j_bonus(O,V_2_,V_3_) }" in text  # every binding, the anonymous ones named
+    assert "not j_bonus(O,\"banding\",_)" in compile_rule(program.rule_by_name["t.plain"], 3)
+
+
+def test_compiled_program_solves_to_the_pydatalog_answers():
+    clingo = pytest.importorskip("clingo")
+    program = _program()
+    facts = [("bonus", "bear", "a", 2), ("bonus", "bear", "b", 2), ("bonus", "elf", "banding", 5),
+             ("bonus", "elf", "c", -1)]
+    asp = compile_program(program, facts=facts)
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], asp.text)
+    ctl.ground([("base", [])])
+    model = []
+    ctl.solve(on_model=lambda m: model.extend(asp.names.fact(s) for s in m.symbols(atoms=True)))
+    derived = {f for f in model if f is not None and f[0] != "bonus"}
+    assert derived == {("total", "bear", 4), ("total", "elf", 4), ("how_many", "bear", 2), ("how_many", "elf", 2),
+                       ("lowest", "bear", 2), ("lowest", "elf", -1), ("plain", "bear"),
+                       ("next_to", "bear", 3), ("next_to", "elf", 6), ("next_to", "elf", 0)}
+
+
+def test_a_slice_holds_only_the_rules_the_predicates_depend_on():
+    text = compile_program(_program(), preds=["plain"]).text
+    assert "j_plain" in text and "#sum" not in text
+
+
+def test_an_unknown_backend_is_a_usage_error():
+    with pytest.raises(UsageError, match="unknown backend 'souffle'"):
+        Engine(backend="souffle")
+
+
+def test_without_the_extra_the_clingo_backend_names_the_install(monkeypatch, capsys, chdir_root):
+    monkeypatch.setitem(sys.modules, "clingo", None)  # import clingo raises ImportError
+    code = main(["query", "facts/scenarios/banding_blocked_by_one.yaml", "attacking(A)", "--backend", "clingo"])
+    assert code == 2
+    assert 'pip install "judgelog[clingo]"' in capsys.readouterr().err
+
+
+def test_the_cli_answers_the_same_on_both_backends(capsys, chdir_root):
+    pytest.importorskip("clingo")
+    out = []
+    for backend in ("pydatalog", "clingo"):
+        assert main(["explain", "facts/scenarios/banding_blocked_by_one.yaml", "damage_assigner(bears, alice)",
+                     "--backend", backend, "--format", "json"]) == 0
+        out.append(capsys.readouterr().out)
+    assert out[0] == out[1] and "702.22" in out[0]
