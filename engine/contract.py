@@ -75,6 +75,8 @@ ENGINE_NEEDS: Dict[str, Tuple[int, Tuple[int, ...], bool, str]] = {
     "record_implies": (3, (1,), False, _FACE), "record_event": (4, (), False, _FACE),
     "primitive": (4, (), False, _FACE), "ends_with_combat": (1, (), False, _FACE),
     "event_result_kind": (1, (), False, _FACE), "internal": (1, (), False, _FACE),
+    "continuous_effect": (4, (), True, _EFFECTS), "effect_timestamp": (2, (1,), True, _EFFECTS),
+    "effect_value": (3, (), True, _EFFECTS), "effect_spec": (3, (), False, _RUNTIME),
     "view_node": (2, (), False, _VIEW), "view_node_look": (3, (), False, _VIEW), "view_role": (2, (), False, _VIEW),
     "view_column": (2, (1,), False, _VIEW), "view_column_title": (2, (0,), False, _VIEW),
     "view_attr": (3, (), False, _VIEW), "view_count": (4, (3,), False, _VIEW), "view_flag_name": (1, (), False, _VIEW),

@@ -31,6 +31,11 @@ record P A B           assert P(A) or P(A, B) for an input predicate P the rules
                        what the interface says recording it gives (record_symmetric, record_implies) and
                        the event it is (record_event)
 forget P A B           retract it (and its mirror when symmetric);   forget_all P - -: retract every fact of P
+begin_effect Spec O D  start a continuous effect on O lasting D (rules/core/continuous.dl): a new id
+                       effect_N, its timestamp (the number of its event), and the effect_spec values of Spec
+                       as they are now
+end_effect E - -       the continuous effect E ends: every fact about it goes
+signal Kind X -        the event Kind of X happens (e.g. combat_ended), for rules that wait for it
 =====================  ==============================================================================
 """
 from __future__ import annotations
@@ -136,6 +141,7 @@ class Change:
         self.combat = tuple(combat)  # the predicates whose facts end with combat (ends_with_combat)
         self.events: List[Tuple[str, object, Dict[str, object]]] = []
         self.created: List[tuple] = []
+        self.next_seq = 1  # the number the first event emitted here will get (the runtime sets it)
 
     # -- lookups --------------------------------------------------------
     def one(self, pred: str, *prefix) -> Optional[tuple]:
@@ -354,7 +360,7 @@ def p_put_onto_battlefield(ch: Change, oid, flag, _c):
 
 def p_create_token(ch: Change, spec, controller, n, *, spec_facts: List[tuple]):
     count = n if isinstance(n, int) else 1
-    fields = [f for f in spec_facts if f[1] == spec]
+    fields = [f for f in spec_facts if f[0] == "token_spec" and f[1] == spec]
     name = next((f[3] for f in fields if f[2] == "name"), str(spec))
     for _ in range(max(count, 0)):
         oid = ch.fresh_id(name)
@@ -437,6 +443,33 @@ def _fact_text(fact: tuple) -> str:
     return f"{fact[0]}({', '.join(format_value(a) for a in fact[1:])})"
 
 
+def p_begin_effect(ch: Change, spec, o, duration, *, spec_facts: List[tuple]):
+    """Start a continuous effect (CR 611.2) on ``o``: a fresh id, its timestamp (613.7b: the number of the
+    event that starts it) and the values of ``effect_spec(spec, Key, Value)`` as they are now (608.2h)."""
+    if not (ch.is_permanent(o) or ch.is_player(o)):
+        return  # 611.2c: the affected objects are fixed as the effect begins; this one is gone
+    eid = ch.fresh_id("effect")
+    ch.facts.add(("continuous_effect", eid, spec, o, duration))
+    ch.facts.add(("effect_timestamp", eid, ch.next_seq + len(ch.events)))
+    for f in spec_facts:
+        if f[0] == "effect_spec" and f[1] == spec:
+            ch.facts.add(("effect_value", eid, f[2], f[3]))
+    ch.emit("effect_began", eid, spec=spec, object=o, duration=duration)
+
+
+def p_end_effect(ch: Change, eid, _b, _c):
+    gone = [f for f in ch.facts.matching("continuous_effect", (eid,))]
+    if not gone:
+        return
+    for f in object_facts(ch, eid):
+        ch.facts.discard(f)
+    ch.emit("effect_ended", eid)
+
+
+def p_signal(ch: Change, kind, subject, _c):
+    ch.emit(str(kind), subject)
+
+
 def p_lose_game(ch: Change, p, why, _c):
     ch.facts.add(("lost_game", p))
     ch.emit("loses_game", p, because=why)
@@ -455,7 +488,7 @@ PRIMITIVES = {
     "add_subtype": p_add_subtype, "grant_keyword": p_grant_keyword, "remove_keyword": p_remove_keyword,
     "set_type": p_set_type, "remove_from_combat": p_remove_from_combat, "put_onto_battlefield": p_put_onto_battlefield, "create_copy": p_create_copy,
     "lose_game": p_lose_game, "end_turn": p_end_turn, "record": p_record, "forget": p_forget,
-    "forget_all": p_forget_all,
+    "forget_all": p_forget_all, "end_effect": p_end_effect, "signal": p_signal,
 }
 
 
@@ -463,8 +496,11 @@ def apply_primitive(ch: Change, prim: str, a, b, c, *, spec_facts: List[tuple]) 
     if prim == "create_token":
         p_create_token(ch, a, b, c, spec_facts=spec_facts)
         return
+    if prim == "begin_effect":
+        p_begin_effect(ch, a, b, c, spec_facts=spec_facts)
+        return
     func = PRIMITIVES.get(prim)
     if func is None:
         raise ActionError(f"the rules asked for an unknown effect primitive {prim!r}",
-                          hint="primitives: " + ", ".join(sorted(list(PRIMITIVES) + ["create_token"])))
+                          hint="primitives: " + ", ".join(sorted(list(PRIMITIVES) + ["begin_effect", "create_token"])))
     func(ch, a, b, c)

@@ -53,7 +53,9 @@ class _Run:
         self.kind = action.get("do")
         self.events: List[Event] = []
         self.pending_triggers: List[Tuple[int, tuple, List[tuple]]] = []
-        self.next_seq = 1 + max([f[1] for f in state.facts if f[0] == "event"] or [0])
+        # event numbers are also the timestamps of continuous effects (613.7b): later than any given one
+        self.next_seq = 1 + max([f[1] if f[0] == "event" else f[2] for f in state.facts
+                                 if f[0] == "event" or f[0] == "effect_timestamp"] or [0])
         self.pending_objects: Dict[str, List[tuple]] = {}
         self.inputs = {p: d.arity for p, d in self.engine.program.decls.items() if d.is_input}
         self.causes: Dict[tuple, str] = {}  # fact made by this action -> the rule whose effect made it
@@ -291,8 +293,11 @@ class _Run:
             return facts
         pred = query.split("(")[0]
         specs = [tuple(["token_spec", r["S"], r["F"], r["V"]]) for r in self.ask(facts, "token_spec(S, F, V)")]
+        if any(r["P"] == "begin_effect" for r in rows):
+            specs += [("effect_spec", r["S"], r["K"], r["V"]) for r in self.ask(facts, "effect_spec(S, K, V)")]
         face = self.engine.interface
         change = Change(facts, self.pending_objects, self.inputs, face=face, combat=face.ends_with_combat)
+        change.next_seq = self.next_seq
         ordered = sorted(rows, key=lambda r: (r["I"], repr((r["P"], r["A"], r["B"], r["C"]))))
         effect_facts = [(pred, r["I"], r["P"], r["A"], r["B"], r["C"]) for r in ordered]
         rules = self._causes_of(facts, effect_facts)  # before the primitives change anything

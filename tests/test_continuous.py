@@ -1,0 +1,88 @@
+"""Continuous effects with durations (rules/core/continuous.dl, CR 611.2, 613): begun by the begin_effect
+primitive from a spec, ended by the engine from their declared duration."""
+from __future__ import annotations
+
+import pytest
+
+from judgelog import Engine
+from judgelog.errors import ActionError
+
+CONDITION = """## "for as long as it's tapped", for the effects the apply_effect action starts with as_long_as.
+@name test_lasting.while_tapped
+@cr 611.2b
+effect_condition(E) :- continuous_effect(E, apply_effect, O, as_long_as), tapped(O).
+"""
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory) -> Engine:
+    path = tmp_path_factory.mktemp("continuous") / "while_tapped.dl"
+    path.write_text(CONDITION)
+    return Engine(rules=[str(path)])
+
+
+def _board(engine):
+    return engine.state_from_dict({"players": ["alice", "bob"], "active": "alice", "objects": {
+        "bears": {"card": "Grizzly Bears", "controller": "alice"},
+        "lions": {"card": "Savannah Lions", "controller": "alice"}}})
+
+
+def _power(state, o):
+    return state.query(f"power({o}, P)")[0]["P"]
+
+
+def test_as_long_as_ends_for_good_when_the_condition_stops(engine):
+    state, _ = _board(engine).apply({"do": "tap", "object": "bears"})
+    state, _ = state.apply({"do": "apply_effect", "object": "bears", "power": 2, "toughness": 2,
+                            "duration": "as_long_as"})
+    assert _power(state, "bears") == 4
+    state, events = state.apply({"do": "untap", "object": "bears"})
+    assert [e.kind for e in events] == ["untapped", "effect_ended"]
+    assert _power(state, "bears") == 2
+    state, _ = state.apply({"do": "tap", "object": "bears"})        # 611.2b: it doesn't start again
+    assert _power(state, "bears") == 2
+
+
+def test_as_long_as_that_never_starts_does_nothing(engine):
+    state, events = _board(engine).apply({"do": "apply_effect", "object": "bears", "power": 2, "toughness": 2,
+                                          "duration": "as_long_as"})
+    assert [e.kind for e in events] == ["effect_began", "effect_ended"]
+    assert _power(state, "bears") == 2 and not state.query("continuous_effect(E, S, O, D)")
+
+
+def test_timestamp_is_the_number_of_the_event_that_began_it(engine):
+    state, _ = _board(engine).apply({"do": "tap", "object": "lions"})
+    state, events = state.apply({"do": "apply_effect", "object": "bears", "keyword": "flying"})
+    began = [e for e in events if e.kind == "effect_began"][0]
+    assert state.query("effect_timestamp(E, T)") == [{"E": began.subject, "T": began.seq}]
+    assert state.query("effect_value(E, K, V)") == [{"E": began.subject, "K": "keyword", "V": "flying"}]
+
+
+def test_an_effect_ends_when_its_object_leaves_the_battlefield(engine):
+    state, _ = _board(engine).apply({"do": "apply_effect", "object": "bears", "power": 1, "toughness": 1,
+                                     "duration": "forever"})
+    state, events = state.apply({"do": "leave_battlefield", "object": "bears"})
+    assert "effect_ended" in [e.kind for e in events]
+    assert not state.query("continuous_effect(E, S, O, D)")
+
+
+def test_refused_apply_effect_changes_nothing(engine):
+    state = _board(engine)
+    with pytest.raises(ActionError) as err:
+        state.apply({"do": "apply_effect", "object": "wurm", "power": 1})
+    assert "109.1" in err.value.render()
+    with pytest.raises(ActionError) as err:
+        state.apply({"do": "apply_effect", "object": "bears", "power": 1, "duration": "next_week"})
+    assert "611.2a" in err.value.render()
+    assert not state.query("continuous_effect(E, S, O, D)")
+
+
+def test_effects_of_a_hand_written_state_end_at_the_next_turn_end(engine):
+    """Event numbers go on after the largest given timestamp, so "after the effect began" stays true."""
+    state = engine.state_from_dict({"players": ["alice", "bob"], "objects": {
+        "bears": {"card": "Grizzly Bears", "controller": "alice"}},
+        "facts": ["continuous_effect(effect_9, pump, bears, until_end_of_turn)", "effect_timestamp(effect_9, 40)",
+                  "effect_value(effect_9, power, 3)", "effect_value(effect_9, toughness, 3)"]})
+    assert _power(state, "bears") == 5
+    state, _ = state.apply({"do": "end_turn"})
+    assert _power(state, "bears") == 2
