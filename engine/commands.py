@@ -255,7 +255,10 @@ def cmd_check(args) -> int:
     warnings = [d for d in diags if not d.is_error]
     from .audit import rule_count
 
-    nrules = rule_count(result.program)  # the count audit reports: rules, not the facts of rule files
+    # the count audit reports: rules, not the facts of rule files, nor the properties (checked all the same)
+    game = result if result.errors else load_program(user_rules, include_library=not args.no_library,
+                                                     library=library)
+    nrules = rule_count(game.program)
     summary = (f"{len(errors)} error(s), {len(warnings)} warning(s) in {nrules} rules"
                + (f" and {len(scenario_paths)} scenario file(s)" if scenario_paths else ""))
     if args.format == "json":
