@@ -27,8 +27,8 @@ clingo's symbols back as judgelog facts.
 >>> program, _ = analyze([f])
 >>> asp = compile_program(program, facts=[("bonus", "bear", "a", 2), ("bonus", "bear", "b", 2)])
 >>> print(asp.text)  # doctest: +NORMALIZE_WHITESPACE
-k_0(O) :- j_bonus(O,V_1_,N).
-j_total(O,Agg_) :- k_0(O), Agg_ = #sum{ N,O,V_1_ : j_bonus(O,V_1_,N) }.
+k_0(O) :- j_bonus(O,V__1_,N).
+j_total(O,Agg_) :- k_0(O), Agg_ = #sum{ N,O,V__1_ : j_bonus(O,V__1_,N) }.
 j_bonus("bear","a",2).
 j_bonus("bear","b",2).
 """
