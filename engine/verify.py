@@ -290,7 +290,7 @@ def counterexample_scenario(engine, c: dict, props: Dict[str, Property], *, rule
         # the proposed declaration is written as the state it proposes (the action would be judged)
         proposed = c["proposed"]
         combat = {k: v for k, v in proposed.items() if k != "do" and v}
-        state = engine.state_from_dict(data, path="<counterexample>")
+        state = engine.state_from_dict({k: v for k, v in data.items() if k != "rules"}, path="<counterexample>")
         for action in actions:
             state, _ = state.apply(action)
         face = engine.interface

@@ -94,6 +94,25 @@ def run_verify(args, progress_factory) -> int:
     return EXIT_NEGATIVE if result["counterexamples"] else EXIT_OK
 
 
+def _copy_rules(folder: str, library, user_rules, default_root, properties_folder: str) -> List[str]:
+    """Copy the rule files a counterexample needs into ``folder/rules/`` (a scenario's rules: must lie in its
+    folder): the library's properties (an engine leaves them out) and the --rules files."""
+    import shutil
+
+    out = []
+    props_dir = os.path.join(str(library or default_root), properties_folder)
+    sources = ([props_dir] if os.path.isdir(props_dir) else []) + [str(r) for r in user_rules]
+    for src in sources:
+        dest = os.path.join(folder, "rules", os.path.basename(os.path.normpath(src)))
+        if os.path.isdir(src):
+            shutil.copytree(src, dest, dirs_exist_ok=True)
+        else:
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            shutil.copyfile(src, dest)
+        out.append("rules/" + os.path.basename(dest))
+    return out
+
+
 def _write(engine, found: List[dict], props, args, library) -> List[str]:
     from .catalog import rules_dir
     from .library import PROPERTIES_FOLDER
@@ -111,9 +130,7 @@ def _write(engine, found: List[dict], props, args, library) -> List[str]:
         if args.all:
             name += f"_{counts[c['property']]}"
         path = os.path.join(folder, name + ".yaml")
-        # the properties are not game rules (an engine leaves them out): the scenario loads them itself
-        props_dir = os.path.join(str(library or rules_dir()), PROPERTIES_FOLDER)
-        rules = ([_rel(props_dir, folder)] if os.path.isdir(props_dir) else []) + [_rel(r, folder) for r in args.rules]
+        rules = _copy_rules(folder, library, args.rules, rules_dir(), PROPERTIES_FOLDER)
         data = counterexample_scenario(engine, c, props, rules=rules)
         with open(path, "w", encoding="utf-8") as fh:
             yaml.safe_dump(data, fh, sort_keys=False, default_flow_style=None, width=110)

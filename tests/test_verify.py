@@ -135,6 +135,7 @@ def _find(tmp_path, capsys, scope: dict, prop: str, *, rules=(), library=None):
     assert run.code == 1, run.out + run.err
     assert f"COUNTEREXAMPLE {prop}" in run.out
     path = out / (prop + ".yaml")
+    extra = ["--library", library] if library else []  # the scenario names the --rules files itself
     test = run_cli(capsys, ["test", path] + extra)
     assert test.code == 1 and "0 passed, 1 failed" in test.out
     entry = yaml.safe_load(path.read_text())["expect"][0]["absent"]
