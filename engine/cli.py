@@ -100,6 +100,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, help="FILE.svg|.png|.dot|.graphml|.json")
     p.add_argument("--before-actions", action="store_true", help="draw the state before the file's actions")
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
+    p = sub.add_parser("report", parents=[common, evaluating], help="one self-contained HTML page: graph, events, proofs")
+    p.add_argument("scenario", help="a scenario file (YAML or JSON)")
+    p.add_argument("-o", "--output", required=True, help="the page to write (FILE.html)")
+    p.add_argument("--explain", action="append", metavar="ATOM",
+                   help="a ground atom whose proof the page shows (repeatable; default: every damage_assigner)")
+    p.add_argument("--before-actions", action="store_true", help="the state before the file's actions")
+    p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
     p = sub.add_parser("audit", parents=[common, evaluating], help="rule interactions, overrides, conflicts")
     p.add_argument("scenario", nargs="?")
     p.add_argument("--diff", nargs=2, metavar=("A", "B"), help="facts that change between two scenarios")
@@ -165,7 +172,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 def _report(exc: JudgelogError, args) -> None:
     if getattr(args, "format", "text") == "json":
-        sys.stderr.write(json.dumps(exc.to_dict(), indent=2, sort_keys=True) + "\n")
+        from .outputs import stamp
+
+        sys.stderr.write(json.dumps(stamp("error", exc.to_dict()), indent=2, sort_keys=True, default=str) + "\n")
     else:
         sys.stderr.write(exc.render(sources={}) + "\n")
 

@@ -21,7 +21,7 @@ from .errors import (
 )
 
 __all__ = ["cmd_query", "cmd_explain", "cmd_test", "cmd_check", "cmd_rules", "cmd_do", "cmd_choices",
-           "cmd_graph", "cmd_audit", "cmd_verify"]
+           "cmd_graph", "cmd_audit", "cmd_verify", "cmd_report"]
 
 
 def _engine(args):
@@ -33,13 +33,22 @@ def _engine(args):
 
 def _emit(args, data, text: str) -> None:
     if args.format == "json":
-        sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, default=str) + "\n")
+        from .outputs import stamp
+
+        # every verb's document names its schema (judgelog/<verb>/1, shipped in judgelog/schemas/)
+        sys.stdout.write(json.dumps(stamp(args.verb, data), indent=2, sort_keys=True, default=str) + "\n")
     else:
         sys.stdout.write(text + ("\n" if text and not text.endswith("\n") else ""))
 
 
 def _state(args, engine, *, apply_actions: bool = True):
     """The scenario's state after its actions (or the first ``--actions N`` of them, or none)."""
+    return _run(args, engine, apply_actions=apply_actions)[0]
+
+
+def _run(args, engine, *, apply_actions: bool = True):
+    """The scenario's state after its actions (or the first ``--actions N``, or none) and their events."""
+    events: list = []
     state = engine.load(args.scenario)
     limit = getattr(args, "actions", None)
     if limit is not None and limit < 0:
@@ -49,7 +58,6 @@ def _state(args, engine, *, apply_actions: bool = True):
         raise UsageError(f"--actions {limit}: {args.scenario} has {len(scenario.actions)} action(s)",
                          hint=f"give a number from 0 to {len(scenario.actions)}")
     if apply_actions and not getattr(args, "before_actions", False):
-        events: list = []
         for index, (action, span) in enumerate(scenario.actions[:limit]):
             if "expect_error" in action:
                 continue
@@ -58,7 +66,7 @@ def _state(args, engine, *, apply_actions: bool = True):
             except ActionError as exc:
                 raise exc.in_context(index=index, span=span, events=[e.to_text() for e in events]) from None
             events.extend(new)
-    return state
+    return state, events
 
 
 def table(names: List[str], rows: List[Dict]) -> str:
@@ -86,10 +94,10 @@ def cmd_query(args) -> int:
     shown = answers[:args.limit] if args.limit else answers
     total = len(answers)
     text = table(names, shown) + (f"\n({total} answer{'s' if total != 1 else ''})" if names else "")
-    data = {"query": args.query, "answers": shown}
+    data = {"query": args.query, "variables": names, "answers": shown, "count": total,
+            "truncated": len(shown) < total}
     if len(shown) < total:
         text += f"\n(showing the first {len(shown)}; --limit N shows more, --limit 0 all)"
-        data.update(count=total, truncated=True)
     _emit(args, data, text)
     return EXIT_OK if answers else EXIT_NEGATIVE
 
@@ -108,7 +116,8 @@ def cmd_explain(args) -> int:
     if proof is None:
         _why_not(args, state)
         return EXIT_NEGATIVE
-    _emit(args, {"atom": args.atom, "holds": True, "proof": proof.to_dict()}, proof.to_text())
+    _emit(args, {"atom": args.atom, "term": _term(args.atom), "holds": True, "proof": proof.to_dict()},
+          proof.to_text())
     return EXIT_OK
 
 
@@ -124,9 +133,17 @@ def _why_not(args, state) -> int:
         for (text, ok), more in zip(r.literals, details):
             lines.append(f"  {'holds ' if ok else 'FAILS '} {text}")
             lines.extend("           " + line for line in more)
-    data = {"atom": args.atom, "holds": holds, "rules": [r.to_dict() for r in reasons]}
+    data = {"atom": args.atom, "term": _term(args.atom), "holds": holds, "rules": [r.to_dict() for r in reasons]}
     _emit(args, data, "\n".join(lines))
     return EXIT_OK if holds else EXIT_NEGATIVE
+
+
+def _term(text: str) -> dict:
+    from .ast import Const
+    from .parser import parse_atom
+
+    atom = parse_atom(text)
+    return {"pred": atom.pred, "args": [a.value if isinstance(a, Const) else str(a) for a in atom.args]}
 
 
 def _scenario_files(paths: List[str]) -> List[str]:
@@ -255,12 +272,18 @@ def cmd_check(args) -> int:
     warnings = [d for d in diags if not d.is_error]
     from .audit import rule_count
 
-    nrules = rule_count(result.program)  # the count audit reports: rules, not the facts of rule files
+    from .library import PROPERTIES_FOLDER
+
+    # the count audit reports: rules, not the facts of rule files; the properties (judgelog verify) apart
+    total = rule_count(result.program)
+    nprops = sum(1 for r in result.program.rules if r.body and f"/{PROPERTIES_FOLDER}/" in f"/{r.span.file}")
+    nrules = total - nprops
     summary = (f"{len(errors)} error(s), {len(warnings)} warning(s) in {nrules} rules"
+               + (f" and {nprops} property rules" if nprops else "")
                + (f" and {len(scenario_paths)} scenario file(s)" if scenario_paths else ""))
     if args.format == "json":
-        _emit(args, {"errors": len(errors), "warnings": len(warnings), "rules": nrules,
-                     "diagnostics": [d.to_dict() for d in diags]}, "")
+        _emit(args, {"errors": len(errors), "warnings": len(warnings), "rules": nrules, "property_rules": nprops,
+                     "scenarios": len(scenario_paths), "diagnostics": [d.to_dict() for d in diags]}, "")
     else:
         text = "\n".join(render_diagnostics(sorted(diags, key=_diag_key), sources=result.sources))
         if text:
@@ -363,6 +386,23 @@ def cmd_graph(args) -> int:
     state = _state(args, engine)
     write_graph(state, args.output)
     _emit(args, {"output": args.output}, f"wrote {args.output}")
+    return EXIT_OK
+
+
+def cmd_report(args) -> int:
+    from .parser import parse_atom
+    from .report import default_atoms, write_report
+
+    engine = _engine(args)
+    state, events = _run(args, engine)
+    atoms = args.explain if args.explain else default_atoms(state)
+    for text in atoms:  # every atom checked before the page is written: a typo is an input error
+        atom = parse_atom(text)
+        state.engine.check_query((atom,), text=text)
+        check_constants(state, atom)
+    write_report(state, events, args.output, atoms=atoms)
+    _emit(args, {"output": args.output, "atoms": list(atoms), "events": len(events)},
+          f"wrote {args.output} ({len(atoms)} proof(s), {len(events)} event(s))")
     return EXIT_OK
 
 

@@ -56,7 +56,8 @@ EVENT_WORDS = frozenset(ZONES + (
     "ability_gained", "ability_lost", "ceased_to_exist", "control_changed", "counters_put", "counters_removed",
     "damage_dealt", "damage_marked", "dies", "ended", "enters", "life_gained", "life_lost", "loses_game",
     "recorded", "forgotten", "removed_from_combat", "subtype_added", "tapped", "token_created", "turn_ended",
-    "type_set", "untapped", "destroyed", "moved", "left", "true", "false", "chosen", "put_on_stack", "resolved", "game",
+    "type_set", "untapped", "destroyed", "moved", "left", "true", "false", "effect_began", "effect_ended",
+    "chosen", "put_on_stack", "resolved", "game", "object", "duration",
     "to", "n", "kind", "keyword", "because", "previous", "controller", "token", "spec", "copy_of", "subtype",
     "type", "fact", "choice", "source", "subject", "control_change"))
 COPIABLE = ("name", "card_type", "subtype", "supertype", "color", "base_power", "base_toughness",

@@ -80,6 +80,8 @@ class Proof:
 
     def to_dict(self) -> dict:
         data = {"atom": self.atom, "kind": self.kind}
+        if self.fact is not None:
+            data["term"] = {"pred": self.fact[0], "args": list(self.fact[1:])}
         if self.sentence:
             data["sentence"] = self.sentence
         if self.rule_obj is not None:

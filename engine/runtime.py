@@ -178,7 +178,7 @@ class _Run:
             base = next((("actions", i) for i, (_a, s) in enumerate(scenario.actions) if s == self.span), ())
         diags = action_problems(self.state, self.action, doc=doc if base else None, base=base, span=self.span)
         if diags:
-            raise UsageError(f"{self.kind}: " + "; ".join(d.message for d in diags), diagnostics=diags,
+            raise UsageError("; ".join(d.message for d in diags), diagnostics=diags,
                              hint=diags[0].hint)
 
     def _check_params(self, facts) -> None:

@@ -23,9 +23,13 @@ class CaseResult:
     case: str
     passed: bool
     message: str = ""
+    kind: str = "expect"  # load (the file would not load), action (an expect_error), expect (an expect: entry)
+    index: Optional[int] = None  # the action's or the entry's index in its list
+    line: Optional[int] = None
 
     def to_dict(self) -> dict:
-        return {"file": self.file, "case": self.case, "passed": self.passed, "message": self.message}
+        return {"file": self.file, "case": self.case, "passed": self.passed, "message": self.message,
+                "kind": self.kind, "index": self.index, "line": self.line}
 
 
 def _label(entry: dict, index: int, line: Optional[int]) -> str:
@@ -105,7 +109,7 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
         scenario = load_scenario(path, catalog=engine.catalog, interface=engine.interface)
         state = engine.state_from_scenario(scenario)
     except JudgelogError as exc:
-        return [CaseResult(path, "load", False, exc.render(sources={}))]
+        return [CaseResult(path, "load", False, exc.render(sources={}), kind="load")]
     from . import runtime
 
     if runtime.STATE_OBSERVER is not None:
@@ -119,7 +123,7 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
         plain = {k: v for k, v in action.items() if k != "expect_error"}
         if failure is not None:
             if expected_error is not None:
-                results.append(CaseResult(path, label + " expect_error", False, failure))
+                results.append(CaseResult(path, label + " expect_error", False, failure, "action", index, span.line))
             continue
         try:
             new_state, _events = state.apply(plain, span=span)
@@ -129,7 +133,7 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
                 ok = str(expected_error).lower() in text.lower() or _cr_in(str(expected_error), text)
                 results.append(CaseResult(path, label + " expect_error", ok,
                                           "" if ok else f"refused, but the message does not mention "
-                                          f"{expected_error!r}: {text}"))
+                                          f"{expected_error!r}: {text}", "action", index, span.line))
                 continue  # state unchanged
             if isinstance(exc, ActionError):
                 exc.in_context(index=index, span=span, events=events)
@@ -139,7 +143,8 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
             continue
         if expected_error is not None:
             results.append(CaseResult(path, label + " expect_error", False,
-                                      f"expected a refusal mentioning {expected_error!r}, but it was applied"))
+                                      f"expected a refusal mentioning {expected_error!r}, but it was applied",
+                                      "action", index, span.line))
             failure = f"{label} was applied although a refusal was expected"
             continue
         state = new_state
@@ -149,13 +154,13 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
     for index, (entry, span) in enumerate(scenario.expects):
         label = entry.get("name") or _label(entry, index, span.line)
         if failure is not None:
-            results.append(CaseResult(path, label, False, failure))
+            results.append(CaseResult(path, label, False, failure, "expect", index, span.line))
             continue
         try:
             message = check_expect(state, entry)
         except JudgelogError as exc:
             message = str(exc.render(sources={}))
-        results.append(CaseResult(path, label, message is None, message or ""))
+        results.append(CaseResult(path, label, message is None, message or "", "expect", index, span.line))
     return results
 
 
