@@ -12,6 +12,7 @@ from .errors import (
     ActionError,
     Diagnostic,
     JudgelogError,
+    LimitError,
     LoadError,
     QueryError,
     RuleError,
@@ -21,7 +22,8 @@ from .errors import (
 
 # Engine, State, Proof and WhyNot import pyDatalog, networkx and the rule library; they are loaded on first
 # use (PEP 562) so that `judgelog --help` and the error classes don't pay for them.
-_LAZY = {"Engine": ".engine", "State": ".state", "Proof": ".provenance", "WhyNot": ".provenance"}
+_LAZY = {"Engine": ".engine", "State": ".state", "Proof": ".provenance", "WhyNot": ".provenance",
+         "Limits": ".recursion"}
 
 
 def __getattr__(name):
@@ -55,6 +57,8 @@ __all__ = [
     "ScenarioError",
     "QueryError",
     "ActionError",
+    "LimitError",
+    "Limits",
     "__version__",
 ]
 

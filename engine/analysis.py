@@ -43,6 +43,7 @@ from .ast import (
     term_vars,
 )
 from .errors import Diagnostic
+from .typecheck import arithmetic_problems
 
 __all__ = ["Program", "analyze", "order_body", "bound_after", "INT_TYPES"]
 
@@ -175,6 +176,11 @@ def analyze(files: Sequence[RuleFile], *, require_annotations=True, sources: Opt
                     diags.append(Diagnostic("E009", f"predicate {item.pred!r} is declared twice, differently",
                                             item.span, hint=f"first declared at {old.span.location()}"))
                     continue
+                names = [p.name for p in item.params]
+                twice = sorted({n for n in names if names.count(n) > 1})
+                if twice:
+                    diags.append(Diagnostic("E001", f"parameter {twice[0]!r} of {item.pred} is named twice",
+                                            item.span, hint="give every parameter its own name"))
                 if old is None:
                     prog.decls[item.pred] = item
                 for key in item.functional:
@@ -188,6 +194,7 @@ def analyze(files: Sequence[RuleFile], *, require_annotations=True, sources: Opt
     for rule in prog.rules:
         diags.extend(_check_atoms(rule, prog))
         diags.extend(_check_safety(rule, prog))
+        diags.extend(arithmetic_problems(rule.body, prog.decls, INT_TYPES))
         if rule.name is not None:
             first = names.get(rule.name)
             if first is not None:
@@ -214,6 +221,9 @@ def analyze(files: Sequence[RuleFile], *, require_annotations=True, sources: Opt
                                     rule.span, severity="warning",
                                     hint="input predicates hold scenario facts; derive a new predicate instead"))
     diags.extend(_stratify(prog))
+    from .recursion import unbounded_arithmetic  # (recursion.py reads the analysed program)
+
+    diags.extend(unbounded_arithmetic(prog))
     return prog, diags
 
 

@@ -228,7 +228,8 @@ def format_value(value) -> str:
     text = str(value)
     if _is_atom(text):
         return text
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r") \
+        .replace("\t", "\\t") + '"'
 
 
 def _is_atom(text: str) -> bool:

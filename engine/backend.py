@@ -31,21 +31,25 @@ Counts of the facts per predicate (and per constant at the positions rules test)
 the diff, so finding a state's namespace costs one pass over those atoms; a board pays only for the
 rules its facts can trigger. Within a namespace, a call to a derived predicate with one possible rule and
 no facts of its own is replaced by that rule's body (unfolding; one subgoal less per call). At most
-_MAX_NAMESPACES namespaces are kept per thread; the least recently used one's clauses are retracted.
+judgelog.liveness._MAX_NAMESPACES namespaces are kept per thread; the least recently used one's clauses are retracted.
 Measurements: docs/performance.md (bench/run.py).
 """
 from __future__ import annotations
 
 import itertools
+import secrets
 from contextlib import contextmanager
 from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 import pyDatalog.pyEngine as _E
 
 from .analysis import Program, bound_after, order_body, ready as _ready
-from .ast import Aggregate, Atom, BinOp, Comparison, Const, Negation, Rule, Var, literal_vars
+from .ast import Atom, BinOp, Comparison, Const, Negation, Rule, Var, literal_vars
 from .database import _TL, our_database as _our_database, quiet_gc
-from .errors import QueryError
+from .errors import QueryError, UsageError
+from .materialise import DELTA, materialise, retract_computed
+from .recursion import DEFAULT_LIMITS, Limits, recursive_components
+from .liveness import Liveness, _Namespace
 from .planning import (
     _IMPOSSIBLE,
     _UNFOLD_DEPTH,
@@ -58,7 +62,6 @@ from .planning import (
     _fold,
     _checked,
     _why_vars,
-    _aggregate,
     _sort_key,
 )
 
@@ -67,7 +70,6 @@ __all__ = ["Backend", "Fact", "quiet_gc"]
 Fact = Tuple  # (pred, arg, ...)
 
 _ENGINE_IDS = itertools.count(1)
-_MAX_NAMESPACES = 256  # compiled namespaces kept per thread and engine (least recently used dropped)
 _OPS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _MIRROR = {"=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
@@ -75,14 +77,18 @@ _MIRROR = {"=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 class _ThreadView:
     """What one backend has put in one thread's database."""
 
-    __slots__ = ("preds", "facts", "agg_facts", "query_ids", "fact_preds", "variants", "pending", "edb", "counts",
-                 "ns", "ns_dirty", "namespaces", "namespaces_by_id", "aggregates_done", "ns_ids")
+    __slots__ = ("preds", "facts", "computed", "query_ids", "fact_preds", "variants", "pending", "edb", "counts",
+                 "ns", "ns_dirty", "namespaces", "namespaces_by_id", "materialised", "ns_ids", "derivations",
+                 "delta_preds", "computed_count")
 
     def __init__(self):
         self.preds: Dict[str, object] = {}
         self.fact_preds: Dict[str, object] = {}  # where a predicate's facts are asserted (see Backend._fact_pred)
         self.facts: Optional[FrozenSet] = None
-        self.agg_facts: Set = set()
+        self.computed: Set = set()  # facts asserted by judgelog.materialise (aggregates, recursive predicates)
+        self.derivations: Dict[Tuple, Tuple] = {}  # recursive fact -> (rule, binding) that first derived it
+        self.delta_preds: Dict[str, object] = {}
+        self.computed_count = 0
         self.query_ids = itertools.count(1)
         self.variants: Set[Tuple] = set()  # (pred or id(rule), pattern, namespace id) compiled in this thread
         self.pending: List[Tuple] = []  # variants named but not compiled yet
@@ -93,42 +99,30 @@ class _ThreadView:
         self.namespaces_by_id: Dict[int, _Namespace] = {}
         self.ns_dirty = False  # a fact count reached or left 0 since the namespace was found
         self.ns_ids = itertools.count(1)
-        self.aggregates_done = False  # the aggregate facts match self.facts
+        self.materialised = False  # the computed facts match self.facts
 
 
-class _Namespace:
-    """What cannot hold in a family of states: fact atoms of the rule bodies with no matching fact, hence
-    the derived predicates that may hold and the rules that cannot fire. Variants compiled for a namespace
-    leave the dead rules out and drop ``not`` of atoms that cannot hold, so a board pays only for the rules
-    its facts can trigger."""
-
-    __slots__ = ("id", "key", "dead_probes", "alive", "dead_rules", "with_facts", "single", "clauses", "preds")
-
-    def __init__(self, ns_id: int, key: Tuple, alive: FrozenSet, dead_rules: FrozenSet):
-        self.id = ns_id
-        self.key = key
-        self.dead_probes, self.with_facts = key  # with_facts: derived predicates with facts of their own
-        self.alive = alive
-        self.dead_rules = dead_rules
-        self.single: Dict[str, Optional[Rule]] = {}  # predicate -> its only possible rule (see _single_rule)
-        self.clauses: List = []  # what was compiled for this namespace (retracted when it is dropped)
-        self.preds: List[Tuple[str, int]] = []
-
-
-class Backend:
+class Backend(Liveness):
     """One compiled program. Thread-safe: every thread gets its own materialisation."""
 
-    def __init__(self, program: Program):
+    def __init__(self, program: Program, *, limits: Limits = DEFAULT_LIMITS):
         self.program = program
+        self.limits = limits
         self.id = next(_ENGINE_IDS)
-        self.prefix = f"j{self.id}_"
+        # unguessable per engine: pyDatalog's resolvers (@pyDatalog.predicate) are process-wide and keyed by
+        # name, so a predictable name would let a user's function answer for judgelog's predicates
+        self.prefix = f"j{self.id}{secrets.token_hex(6)}_"
         self.why_rules: Dict[int, Tuple[str, Tuple[str, ...]]] = {}  # id(rule) -> (why pred, var names)
         self.aggregates: Dict[Tuple, Dict[Tuple, List[Dict]]] = {}  # per state key: fact -> contributions
         for index, rule in enumerate(program.rules):
             if rule.body and rule.aggregate is None:
                 self.why_rules[id(rule)] = (f"{self.prefix}_why{index}", _why_vars(rule, program))
         # predicates with rules that have a body: called through binding-pattern variants
-        self._idb = frozenset(r.head.pred for r in program.rules if r.body and r.aggregate is None)
+        # (recursive predicates are computed bottom-up by judgelog.materialise and hold plain facts)
+        self._components = recursive_components(program)
+        self._recursive = frozenset(p for c in self._components for p in c.preds)
+        self._idb = frozenset(r.head.pred for r in program.rules
+                              if r.body and r.aggregate is None) - self._recursive
         self._rules_for: Dict[str, List[Rule]] = {}
         for rule in program.rules:
             if rule.aggregate is None:
@@ -139,7 +133,8 @@ class Backend:
                                       for a in _literal_terms(lit) if isinstance(a, Const))
         self._unfolds = itertools.count(1)
         # predicates holding facts that come with the rules (bodiless rules) or from aggregates: always alive
-        self._static_facts = frozenset(r.head.pred for r in program.rules if not r.body or r.aggregate is not None)
+        self._static_facts = frozenset(r.head.pred for r in program.rules
+                                       if not r.body or r.aggregate is not None) | self._recursive
         # probes: the fact atoms of rule bodies (predicate + constant arguments) whose emptiness is checked
         probes: List[Tuple] = []
         self._probe_pos: Dict[str, Set[int]] = {}
@@ -167,10 +162,15 @@ class Backend:
             self._rule_info.append((rule, tuple(positive), tuple(needs)))
         self._probes = tuple(dict.fromkeys(probes))
         self._probe_set = frozenset(self._probes)
-        # aggregates: recomputed only when a fact of a predicate they (transitively) read changes
+        # aggregates and recursive components, computed in dependency order (judgelog.materialise), again
+        # only when a fact of a predicate they (transitively) read changes
         self._agg_rules = program.aggregate_rules()
-        deps: Set[str] = {r.head.pred for r in self._agg_rules}
-        stack = [lit.atom.pred if isinstance(lit, Negation) else lit.pred for r in self._agg_rules
+        order = [((program.strata.get(r.head.pred, 0), 0, 0), r) for r in self._agg_rules]
+        order += [((max(program.strata.get(p, 0) for p in c.preds), 1, c.order), c) for c in self._components]
+        self.materialise_order = tuple(task for _, task in sorted(order, key=lambda item: item[0]))
+        computed_rules = self._agg_rules + [r for c in self._components for r in c.rules]
+        deps: Set[str] = {r.head.pred for r in computed_rules}
+        stack = [lit.atom.pred if isinstance(lit, Negation) else lit.pred for r in computed_rules
                  for lit in r.body if isinstance(lit, (Atom, Negation))]
         while stack:
             pred = stack.pop()
@@ -262,7 +262,7 @@ class Backend:
         pred = atom.pred
         if pred in self._idb:
             return pred not in view.ns.alive
-        if pred in self._static_facts:
+        if pred in self._static_facts or pred.endswith(DELTA):
             return False
         probe = _probe(atom)
         if probe in self._probe_set:
@@ -448,84 +448,6 @@ class Backend:
                     out.extend(expanded)
         return out
 
-    # -- which rules can fire in a state ------------------------------------
-    def _namespace(self, view: _ThreadView) -> "_Namespace":
-        """The namespace for the facts now in ``view``: states whose facts leave the same rules dead share
-        it (and its compiled variants)."""
-        counts = view.counts
-        dead_probes = frozenset(p for p in self._probes if not _probe_alive(counts, p, self._probe_pos))
-        with_facts = frozenset(p for p in view.edb if counts.get(p, 0) > 0)
-        key = (dead_probes, with_facts)
-        ns = view.namespaces.pop(key, None)
-        if ns is None:
-            while len(view.namespaces) >= _MAX_NAMESPACES:  # least recently used first
-                old = next(k for k, v in view.namespaces.items() if v is not view.ns)
-                self._drop_namespace(view, view.namespaces.pop(old))
-            alive, dead_rules = self._liveness(dead_probes, with_facts)
-            ns = _Namespace(next(view.ns_ids), key, alive, dead_rules)
-            view.namespaces_by_id[ns.id] = ns
-        view.namespaces[key] = ns  # (re)inserted last: most recently used
-        return ns
-
-    @staticmethod
-    def _drop_namespace(view: _ThreadView, ns: "_Namespace") -> None:
-        """Retract what was compiled for a namespace no state has used for long (bounded memory for a
-        long-lived process that sees many different boards)."""
-        for clause in ns.clauses:
-            _E.retract(clause)
-        for name, arity in ns.preds:
-            _E.remove(_E.Pred(name, arity))
-        view.variants = {k for k in view.variants if k[2] != ns.id}
-        del view.namespaces_by_id[ns.id]
-
-    def _liveness(self, dead_probes: FrozenSet, with_facts: FrozenSet) -> Tuple[FrozenSet, FrozenSet]:
-        """Derived predicates that may hold, and the rules that cannot fire: a rule is dead when one of its
-        positive atoms is a fact atom with no matching fact, or a derived predicate none of whose rules
-        can fire (counted bottom-up, like Horn satisfiability)."""
-        alive = set(self._static_facts & self._idb) | set(with_facts)
-        queue = list(alive)
-        missing: Dict[int, int] = {}
-        watchers: Dict[str, List[int]] = {}
-        live_rules = set()
-        for index, (rule, probes, needs) in enumerate(self._rule_info):
-            if any(p in dead_probes for p in probes):
-                continue
-            need = [p for p in needs if p not in alive]
-            if not need:
-                live_rules.add(index)
-                if rule.head.pred not in alive:
-                    alive.add(rule.head.pred)
-                    queue.append(rule.head.pred)
-                continue
-            missing[index] = len(need)
-            for p in need:
-                watchers.setdefault(p, []).append(index)
-        while queue:
-            pred = queue.pop()
-            for index in watchers.pop(pred, ()):
-                missing[index] -= 1
-                if missing[index] == 0:
-                    live_rules.add(index)
-                    head = self._rule_info[index][0].head.pred
-                    if head not in alive:
-                        alive.add(head)
-                        queue.append(head)
-        dead = frozenset(id(info[0]) for i, info in enumerate(self._rule_info) if i not in live_rules)
-        return frozenset(alive), dead
-
-    def _count(self, view: _ThreadView, fact: tuple, delta: int) -> None:
-        """Keep the fact counts up to date; a count that reaches or leaves 0 may change the namespace."""
-        counts = view.counts
-        pred = fact[0]
-        n = counts[pred] = counts.get(pred, 0) + delta
-        if n == 0 or n == delta:
-            view.ns_dirty = True
-        for i in self._probe_pos.get(pred, ()):
-            key = (pred, i, fact[i + 1])
-            n = counts[key] = counts.get(key, 0) + delta
-            if n == 0 or n == delta:
-                view.ns_dirty = True
-
     @staticmethod
     def _bridge(edb, name: str, arity: int):
         xs = [_E.Var(f"X{i}") for i in range(arity)]
@@ -535,9 +457,13 @@ class Backend:
     @contextmanager
     def session(self, facts: FrozenSet):
         """Make ``facts`` the contents of this backend's predicates for the duration of the block."""
+        if _E.Python_resolvers and any(key.startswith(self.prefix) for key in _E.Python_resolvers):
+            raise UsageError("a pyDatalog resolver (@pyDatalog.predicate) is registered under one of this "
+                             "engine's predicate names; judgelog will not let it answer for its rules",
+                             hint="register resolvers under names of your own")
         with _our_database(), quiet_gc():
             view = self._view()
-            if view.facts is not facts:
+            if view.facts is not facts or not view.materialised:
                 self._sync(view, facts)
             yield view
 
@@ -547,17 +473,16 @@ class Backend:
         # an equal set (a new frozenset of the same facts) costs one pass: old <= facts and same size
         added = facts - old if len(facts) != len(old) - len(removed) else ()
         view.facts = facts
-        if not removed and not added and view.aggregates_done:
+        if not removed and not added and view.materialised:
             return
         changed = {f[0] for f in removed} | {f[0] for f in added}
-        redo_aggregates = not view.aggregates_done or not changed.isdisjoint(self._agg_deps)
+        redo = not view.materialised or not changed.isdisjoint(self._agg_deps)
         preds = view.fact_preds
         for pred in {p for p in changed if p in self._idb and p not in view.edb}:
             self._fact_pred(view, pred)
-        if redo_aggregates:
-            for fact in view.agg_facts:
-                _E.retract(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
-            view.agg_facts = set()
+        if redo:
+            retract_computed(self, view)
+            view.materialised = False
         for fact in removed:
             _E.retract(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
             self._count(view, fact, -1)
@@ -567,37 +492,9 @@ class Backend:
         if view.ns_dirty:
             view.ns = self._namespace(view)
             view.ns_dirty = False
-        if redo_aggregates:  # only when a fact they may depend on changed (their results stay otherwise)
-            self._compute_aggregates(view, facts)
-            view.aggregates_done = True
-
-    def _compute_aggregates(self, view: _ThreadView, facts: FrozenSet) -> None:
-        rules = self._agg_rules
-        contributions: Dict[Tuple, List[Dict]] = {}
-        for rule in rules:
-            agg = rule.aggregate
-            body = self.program.body(rule)
-            names = sorted(bound_after(body, set()))
-            rows = sorted(set(self._ask_body(view, body, names)), key=_sort_key)  # proofs list them in order
-            groups: Dict[Tuple, List[Dict]] = {}
-            for row in rows:
-                binding = dict(zip(names, row))
-                key = tuple(binding[a.name] if isinstance(a, Var) else a.value
-                            for a in rule.head.args if not isinstance(a, Aggregate))
-                groups.setdefault(key, []).append(binding)
-            for key, bindings in groups.items():
-                value = _aggregate(agg, bindings)
-                it = iter(key)
-                args = tuple(value if isinstance(a, Aggregate) else next(it) for a in rule.head.args)
-                fact = (rule.head.pred,) + args
-                if fact in view.agg_facts or fact in facts:
-                    contributions.setdefault(fact, []).extend(bindings)
-                    continue
-                target = self._fact_pred(view, rule.head.pred)
-                _E.assert_(_E.Clause(_E.Literal(target, [_E.Const(a) for a in args]), []))
-                view.agg_facts.add(fact)
-                contributions[fact] = [dict(b, __rule__=rule) for b in bindings]
-        self.aggregates[id(view)] = contributions
+        if redo:  # only when a fact they may depend on changed (their results stay otherwise)
+            materialise(self, view, facts, self.limits)  # on an error, view.materialised stays False: the
+            view.materialised = True  # next question retracts the partial results and computes them again
 
     def aggregate_contributions(self, view: _ThreadView, fact: Fact) -> List[Dict]:
         return self.aggregates.get(id(view), {}).get(fact, [])
@@ -606,6 +503,11 @@ class Backend:
         """The facts an aggregate rule derives in the materialised state."""
         return {f for f, contributions in self.aggregates.get(id(view), {}).items()
                 if any(c.get("__rule__") is rule for c in contributions)}
+
+    @staticmethod
+    def derivation(view: _ThreadView, fact: Fact) -> Optional[Tuple[Rule, Dict]]:
+        """The rule and body binding that first derived a fact of a recursive predicate."""
+        return view.derivations.get(fact)
 
     # -- asking ----------------------------------------------------------
     def _ask_body(self, view: _ThreadView, body: Sequence, names: Sequence[str]) -> List[Tuple]:
@@ -620,10 +522,7 @@ class Backend:
         self._compile_pending(view)
         _E.assert_(clause)
         try:
-            result = head.ask()
-        except TypeError as exc:  # pyDatalog compares a word with a number
-            raise QueryError(f"a comparison mixes numbers and words ({exc})",
-                             hint="compare numbers with numbers; check the arguments given") from None
+            result = _ask(head)
         finally:
             _E.retract(clause)
             _E.remove(_E.Pred(qname, len(names)))
@@ -645,7 +544,7 @@ class Backend:
             return []
         name = self._variant(view, atom.pred, _pattern(atom, set()))
         self._compile_pending(view)
-        result = _E.Literal(name, [self._term(a) for a in atom.args]).ask()
+        result = _ask(_E.Literal(name, [self._term(a) for a in atom.args]))
         if not result or result is True:
             return []
         return sorted(set(tuple(r) for r in result), key=_sort_key)
@@ -656,8 +555,17 @@ class Backend:
         name = self._why_variant(view, rule, tuple(n in fixed for n in names))
         self._compile_pending(view)
         terms = [_E.Const(fixed[n]) if n in fixed else _E.Var(n) for n in names]
-        result = _E.Literal(name, terms).ask()
+        result = _ask(_E.Literal(name, terms))
         if not result or result is True:
             return []
         rows = sorted(set(tuple(r) for r in result), key=_sort_key)[:limit]
         return [dict(zip(names, row)) for row in rows]
+
+
+def _ask(literal):
+    """pyDatalog's answer to a literal; a comparison of a word with a number is the user's error."""
+    try:
+        return literal.ask()
+    except TypeError as exc:  # pyDatalog compares a word with a number
+        raise QueryError(f"a comparison mixes numbers and words ({exc})",
+                         hint="compare numbers with numbers; check the arguments given") from None

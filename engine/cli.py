@@ -46,6 +46,22 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+def _positive_int(text: str) -> int:
+    if not text.isdigit() or int(text) <= 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number above 0, got {text!r}")
+    return int(text)
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--rules", action="append", default=[], metavar="PATH",
@@ -55,12 +71,18 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--no-library", action="store_true", help="do not load the shipped rule library")
     common.add_argument("--library", metavar="FOLDER",
                         help="use this folder, laid out like rules/, as the library instead of the shipped one")
+    common.add_argument("--allow-dir", action="append", default=[], metavar="DIR",
+                        help="let scenarios name rule files in DIR too, not only in their own folder (repeatable)")
     common.add_argument("--no-cache", action="store_true",
                         help="neither read nor write the parsed rules in the user's cache folder")
     evaluating = argparse.ArgumentParser(add_help=False)
     evaluating.add_argument("--backend", choices=("pydatalog", "clingo"), default="pydatalog",
                             help="the evaluation engine (default pydatalog; clingo needs "
                             "pip install \"judgelog[clingo]\")")
+    evaluating.add_argument("--max-derived", type=_positive_int, metavar="N",
+                            help="stop (exit 5) after N facts derived by recursive rules (default 200000)")
+    evaluating.add_argument("--time-limit", type=_positive_float, metavar="SECONDS",
+                            help="stop (exit 5) when deriving recursive facts takes longer (default 60)")
     parser = _Parser(prog="judgelog", description="A rules engine for Magic: The Gathering keyword rules, "
                      "written in Datalog, with proofs that cite the Comprehensive Rules.")
     parser.add_argument("--version", action=_Version, help="show judgelog's version and exit")
@@ -130,6 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    for stream in (sys.stdout, sys.stderr):  # a name an ASCII terminal cannot show is escaped, not a crash
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -138,17 +163,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not args.verb:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
-    from . import cache, commands
+    from . import cache, commands, safefiles
 
     handler = getattr(commands, "cmd_" + args.verb)
     if args.format == "dot" and args.verb != "audit":
         sys.stderr.write("judgelog: error: --format dot is for audit; graph writes .dot files with -o FILE.dot\n")
         return EXIT_USAGE
     try:
-        if args.no_cache:
-            with cache.disabled():
-                return handler(args)
-        return handler(args)
+        with safefiles.allowing(args.allow_dir):
+            if args.no_cache:
+                with cache.disabled():
+                    return handler(args)
+            return handler(args)
     except JudgelogError as exc:
         _report(exc, args)
         return exc.exit_code

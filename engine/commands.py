@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from dataclasses import replace
 from typing import Dict, List
 
 from .ast import format_value
@@ -28,7 +29,15 @@ def _engine(args):
     from .engine import Engine
 
     return Engine(rules=args.rules, include_library=not args.no_library, library=getattr(args, "library", None),
-                  backend=getattr(args, "backend", "pydatalog"))
+                  backend=getattr(args, "backend", "pydatalog"), limits=_limits(args))
+
+
+def _limits(args):
+    from .recursion import DEFAULT_LIMITS
+
+    changes = {k: v for k, v in (("derived_facts", getattr(args, "max_derived", None)),
+                                 ("seconds", getattr(args, "time_limit", None))) if v is not None}
+    return replace(DEFAULT_LIMITS, **changes)
 
 
 def _emit(args, data, text: str) -> None:
@@ -86,7 +95,7 @@ def cmd_query(args) -> int:
     engine = _engine(args)
     body = parse_body(args.query)
     state = _state(args, engine)
-    _, names = state.engine.check_query(body, text=args.query)
+    _, names = state.engine.check_query(body, text=args.query)  # the scenario's own rules: declare more
     check_constants(state, body)  # a misspelled id is an input error, never a "no"
     if args.limit < 0:
         raise UsageError(f"--limit must be 0 (all answers) or more, got {args.limit}")
@@ -261,7 +270,7 @@ def cmd_check(args) -> int:
     if scenario_paths and not result.errors:
         from .engine import Engine
 
-        engine = Engine(rules=user_rules, include_library=not args.no_library)
+        engine = Engine(rules=user_rules, include_library=not args.no_library, limits=_limits(args))
         for path in scenario_paths:
             try:
                 engine.state_from_scenario(load_scenario(path, catalog=engine.catalog, interface=engine.interface))

@@ -17,16 +17,31 @@ __all__ = ["quiet_gc", "our_database"]
 _TL = threading.local()  # .logic: judgelog's own pyDatalog database for this thread; .engines: per backend
 
 
+_GC_LOCK = threading.Lock()
+_gc_users = 0  # evaluations (any thread, nested ones too) inside quiet_gc now
+_gc_was_enabled = False  # whether the collector was on when the first of them entered
+
+
 @contextmanager
 def quiet_gc():
-    """Disable Python's cyclic GC around evaluation (most of pyDatalog's time on large boards is GC)."""
-    enabled = gc.isenabled()
-    gc.disable()
+    """Disable Python's cyclic GC around evaluation (most of pyDatalog's time on large boards is GC).
+
+    Re-entrant and thread-safe: the first evaluation to enter turns the collector off, the last to leave
+    turns it back on if it was on before (a per-call switch let one thread's exit re-enable the collector
+    during another's evaluation, and left it off for the whole process when two calls raced)."""
+    global _gc_users, _gc_was_enabled
+    with _GC_LOCK:
+        if _gc_users == 0:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_users += 1
     try:
         yield
     finally:
-        if enabled:
-            gc.enable()
+        with _GC_LOCK:
+            _gc_users -= 1
+            if _gc_users == 0 and _gc_was_enabled:
+                gc.enable()
 
 
 @contextmanager

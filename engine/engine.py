@@ -18,6 +18,8 @@ from .contract import contract_problems
 from .errors import RuleError, UsageError
 from .interface import interface_of
 from .library import load_program
+from .recursion import DEFAULT_LIMITS, Limits
+from .safefiles import allowing
 from .scenario import Scenario, compile_scenario, load_scenario
 from .state import State, check_query
 from .validation import raise_for, scenario_problems
@@ -27,12 +29,12 @@ __all__ = ["Engine", "BACKENDS"]
 BACKENDS = ("pydatalog", "clingo")  # the first is the default; clingo needs the clingo extra
 
 
-def _make_backend(name: str, program):
+def _make_backend(name: str, program, limits: Limits):
     if name == "clingo":
         from .clingo_backend import ClingoBackend  # imports clingo, or says which extra to install
 
         return ClingoBackend(program)
-    return Backend(program)
+    return Backend(program, limits=limits)
 
 class Engine:
     """Rules (the shipped library plus ``rules=[files or folders]``) compiled for evaluation.
@@ -41,11 +43,13 @@ class Engine:
     file). ``properties``: also load the library's properties/ folder (what ``judgelog verify`` checks).
     ``backend``: ``"pydatalog"`` (the default) or ``"clingo"`` (needs ``pip install "judgelog[clingo]"``);
     both give the same answers, proofs and events. Raises :class:`~judgelog.errors.RuleError` listing every error when the rules do not check, or
-    when they do not keep the engine's interface contract (judgelog.contract).
+    when they do not keep the engine's interface contract (judgelog.contract). ``limits`` bound evaluation
+    (judgelog.recursion.Limits: facts derived by recursive rules, time, integer size; a LimitError ends a
+    question that reaches one).
     """
 
     def __init__(self, *, rules: Iterable[str] = (), include_library: bool = True, library: Optional[str] = None,
-                 properties: bool = False, backend: str = "pydatalog"):
+                 properties: bool = False, backend: str = "pydatalog", limits: Limits = DEFAULT_LIMITS):
         if backend not in BACKENDS:
             raise UsageError(f"unknown backend {backend!r}", hint="backends: " + ", ".join(BACKENDS))
         self.backend_name = backend
@@ -53,6 +57,7 @@ class Engine:
         self.include_library = include_library
         self.library = None if library is None else str(library)  # another folder used as the library
         self.properties = properties  # also the library's properties/ (judgelog verify)
+        self.limits = limits
         result = load_program(self.rule_paths, include_library=include_library, library=self.library,
                               properties=properties)
         result.raise_for_errors()
@@ -62,7 +67,7 @@ class Engine:
                             diagnostics=problems)
         self.load_result = result
         self.program = result.program
-        self.backend = _make_backend(backend, self.program)
+        self.backend = _make_backend(backend, self.program, limits)
         self.catalog = default_catalog()
         # what the rules declare (rules/core/interface.dl); a scenario's own rules: extend it
         self.interface = replace(interface_of(self.program), extend=lambda paths: self.with_rules(paths).interface)
@@ -73,9 +78,12 @@ class Engine:
         return f"<Engine {len(self.program.rules)} rules, {len(self.program.decls)} predicates>"
 
     # -- states ----------------------------------------------------------
-    def load(self, path: str) -> State:
-        """Load a scenario file (YAML or JSON) as a state (its actions are not applied; see runtime)."""
-        return self.state_from_scenario(load_scenario(str(path), catalog=self.catalog, interface=self.interface))
+    def load(self, path: str, *, allow_dirs: Sequence[str] = ()) -> State:
+        """Load a scenario file (YAML or JSON) as a state (its actions are not applied; see runtime).
+        ``allow_dirs``: folders besides the scenario's own whose rule files it may name (judgelog.safefiles)."""
+        with allowing(allow_dirs):
+            return self.state_from_scenario(load_scenario(str(path), catalog=self.catalog,
+                                                          interface=self.interface))
 
     def state_from_dict(self, data: dict, *, path: str = "<dict>") -> State:
         return self.state_from_scenario(compile_scenario(data, path=path, catalog=self.catalog,
@@ -98,7 +106,7 @@ class Engine:
         if key not in self._derived:
             self._derived[key] = Engine(rules=self.rule_paths + key, include_library=self.include_library,
                                         library=self.library, properties=self.properties,
-                                        backend=self.backend_name)
+                                        backend=self.backend_name, limits=self.limits)
         return self._derived[key]
 
     def with_properties(self) -> "Engine":

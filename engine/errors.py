@@ -29,11 +29,13 @@ __all__ = [
     "ScenarioError",
     "QueryError",
     "ActionError",
+    "LimitError",
     "EXIT_OK",
     "EXIT_NEGATIVE",
     "EXIT_USAGE",
     "EXIT_LOAD",
     "EXIT_INTERNAL",
+    "EXIT_LIMIT",
 ]
 
 EXIT_OK = 0
@@ -41,6 +43,7 @@ EXIT_NEGATIVE = 1
 EXIT_USAGE = 2
 EXIT_LOAD = 3
 EXIT_INTERNAL = 4
+EXIT_LIMIT = 5  # evaluation reached a configured limit (judgelog.recursion.Limits)
 
 
 @dataclass(frozen=True)
@@ -205,6 +208,22 @@ class ActionError(JudgelogError):
         return data
 
 
+class LimitError(JudgelogError):
+    """Evaluation reached a configured limit (judgelog.recursion.Limits); ``code`` says which: L001 derived
+    facts, L002 time, L003 the size of a computed integer."""
+
+    exit_code = EXIT_LIMIT
+
+    def __init__(self, code: str, message: str, *, hint: Optional[str] = None):
+        super().__init__(f"[{code}] {message}", hint=hint)
+        self.code = code
+
+    def to_dict(self) -> dict:
+        data = super().to_dict()
+        data["code"] = self.code
+        return data
+
+
 def render_diagnostics(diagnostics: Iterable[Diagnostic], *, sources: Optional[dict] = None) -> list:
     """Render diagnostics, showing the source line when its file's text is known."""
     out = []
@@ -214,17 +233,26 @@ def render_diagnostics(diagnostics: Iterable[Diagnostic], *, sources: Optional[d
             text = sources.get(diag.span.file)
             if text is None:
                 text = _read_quietly(diag.span.file)
-            if text is not None:
+            if text is not None and "\0" not in text:  # never quote what is not rule or scenario text
                 lines = text.splitlines()
                 if 0 < diag.span.line <= len(lines):
-                    line = lines[diag.span.line - 1]
+                    line = _cut(lines[diag.span.line - 1], diag.span.col)
         out.append(diag.render(source_line=line))
     return out
 
 
+def _cut(line: str, col: int, width: int = 200) -> str:
+    """At most ``width`` characters of a quoted line, around the column (the caret stays right only when
+    the line is shown from its start)."""
+    return line if len(line) <= width else (line[:width] + " ...") if col <= width - 20 else ""
+
+
 def _read_quietly(path: str) -> Optional[str]:
+    """A file's text to quote a line of: a regular UTF-8 text file under the rule-file cap, else None."""
+    from .safefiles import MAX_RULE_BYTES, read_text
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except (OSError, UnicodeDecodeError):
+        text = read_text(path, limit=MAX_RULE_BYTES)
+    except (OSError, ValueError):
         return None
+    return None if "\0" in text else text

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import Callable, Dict, List, Optional, Tuple
 
 import networkx as nx
@@ -33,6 +34,8 @@ def write_graph(state, path: str) -> None:
         raise UsageError(f"cannot write a graph as {ext or 'a file without extension'!r}",
                          hint="formats: " + " ".join(FORMATS))
     graph = combat_graph(state)
+    if ext in (".svg", ".png", ".graphml"):
+        graph = xml_safe(graph)
     try:
         if ext == ".png":
             return render_png(graph, str(path))
@@ -52,6 +55,30 @@ def node_link(graph: nx.MultiDiGraph) -> dict:
         return nx.node_link_data(graph, edges="edges")
     except TypeError:  # networkx < 3.4
         return nx.node_link_data(graph, link="edges")
+
+
+_XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def xml_safe(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """A copy in which characters XML 1.0 cannot hold (control characters in a name) are written as
+    ``\\xNN``, so that SVG and GraphML stay well-formed."""
+    def text(value):
+        return _XML_BAD.sub(lambda m: f"\\x{ord(m.group()):02x}", value) if isinstance(value, str) else value
+
+    def fix(value):
+        if isinstance(value, dict):
+            return {text(k): fix(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return type(value)(fix(v) for v in value)
+        return text(value)
+
+    copy = nx.MultiDiGraph(**fix(dict(graph.graph)))
+    for n, d in graph.nodes(data=True):
+        copy.add_node(text(n), **fix(d))
+    for u, v, k, d in graph.edges(keys=True, data=True):
+        copy.add_edge(text(u), text(v), key=text(k), **fix(d))
+    return copy
 
 
 def graphml_ready(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:

@@ -20,6 +20,7 @@ from .ast import Include, RuleFile, Span
 from .catalog import default_catalog, rules_dir
 from .errors import Diagnostic, RuleError
 from .parser import parse_text
+from .safefiles import MAX_RULE_BYTES, read_text
 
 __all__ = ["LoadResult", "load_program", "collect_files", "is_library_path", "is_library_root", "library_root_of",
            "library_rule_files", "PROPERTIES_FOLDER"]
@@ -62,6 +63,9 @@ def collect_files(paths: Iterable[str]) -> Tuple[List[str], List[Diagnostic]]:
                         files.append(os.path.join(root, name))
         elif os.path.isfile(path):
             files.append(path)
+        elif os.path.exists(path):
+            diags.append(Diagnostic("E010", f"cannot read {path}: it is not a regular file", Span(path, 1, 1),
+                                    hint="name a rule file (.dl) or a folder of them"))
         else:
             diags.append(Diagnostic("E010", f"no such rule file or folder: {path}", Span(path, 1, 1),
                                     hint="check the path given to --rules"))
@@ -94,8 +98,7 @@ def _parse_tree(path: str, *, seen: Dict[str, str], stack: List[str], out: List[
     if real in seen:
         return
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        text = read_text(path, limit=MAX_RULE_BYTES)
     except FileNotFoundError:
         diags.append(Diagnostic("E010", f"included file not found: {path}", origin or Span(shown, 1, 1),
                                 hint="include paths are relative to the including file"))
@@ -153,7 +156,26 @@ def load_program(paths: Sequence[str] = (), *, include_library: bool = True,
     key = tuple(str(p) for p in paths)
     root = str(library) if library else str(rules_dir())
     stamp = _stamp(key, include_library, root, properties)
-    return _load_cached(key, include_library, strict_annotations, stamp, root, properties)
+    known = (key, include_library, root, properties, os.getcwd())
+    includes = _INCLUDES.get(known, ())  # files the last load included: an edit of one must be seen too
+    stamp = stamp[:-1] + tuple((f, _mtime(f)) for f in includes) + stamp[-1:]
+    result = _load_cached(key, include_library, strict_annotations, stamp, root, properties)
+    listed = {os.path.realpath(f) for f, _ in stamp[:-1]}
+    read = tuple(sorted({os.path.realpath(rf.path) for rf in result.program.files
+                         if os.path.isfile(rf.path)} - listed))
+    if read:
+        _INCLUDES[known] = tuple(sorted(set(includes) | set(read)))
+    return result
+
+
+_INCLUDES: Dict[tuple, Tuple[str, ...]] = {}
+
+
+def _mtime(path: str) -> Optional[float]:
+    try:
+        return os.path.getmtime(path)
+    except OSError:
+        return None
 
 
 def _stamp(paths: Tuple[str, ...], include_library: bool, root: str, properties: bool) -> tuple:

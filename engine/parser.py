@@ -105,6 +105,9 @@ class _Stop(Exception):
     """Raised inside a statement after its error was recorded; parsing resumes at the next statement."""
 
 
+MAX_OPERATORS = 200  # arithmetic operators in one expression
+
+
 class _Parser:
     def __init__(self, text: str, path: str, *, query: bool = False):
         self.path = path
@@ -166,7 +169,7 @@ class _Parser:
             self.next()
             if tok.text == "_":
                 self._anon += 1
-                return Var(f"_{self._anon}", self.span(tok))
+                return Var(f"_#{self._anon}", self.span(tok))  # "#": no written variable is spelt so
             return Var(tok.text, self.span(tok))
         if tok.kind == "atom":
             self.next()
@@ -230,8 +233,15 @@ class _Parser:
 
     def expr(self):
         left = self.term()
+        operators = 0
         while self.peek().text in ("+", "-") and self.peek().kind == "op":
             op = self.next()
+            operators += 1
+            if operators > MAX_OPERATORS:  # deeper trees would exhaust Python's recursion later
+                self.diags.append(Diagnostic("E001", f"arithmetic too long (more than {MAX_OPERATORS} "
+                                             "operators in one expression)", self.span(op),
+                                             hint="compute it in steps: N = A + B, M = N + C"))
+                raise _Stop()
             right = self.term()
             left = BinOp(op.text, left, right, self.span(op))
         return left
@@ -450,7 +460,7 @@ def _glue(tokens: List[Token]) -> List[Tuple[str, int]]:
 
 def _unquote(text: str) -> str:
     body = text[1:-1]
-    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t", "r": "\r"}.get(m.group(1), m.group(1)), body)
 
 
 @dataclass(frozen=True)
@@ -474,9 +484,10 @@ def parse_text(text: str, path: str = "<input>", *, strict: bool = True, line_of
 
 
 def parse_file(path: str, *, strict: bool = True):
+    from .safefiles import MAX_RULE_BYTES, read_text
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        text = read_text(path, limit=MAX_RULE_BYTES)
     except FileNotFoundError:
         raise RuleError(f"rule file not found: {path}", hint="check the path given to --rules") from None
     except (OSError, ValueError) as exc:  # ValueError: not UTF-8, or a NUL in the name

@@ -201,6 +201,14 @@ class Prover:
         contributions = self.backend.aggregate_contributions(self.view, fact)
         if contributions:
             return self._prove_aggregate(fact, contributions, path | {fact}, depth)
+        derivation = getattr(self.backend, "derivation", _none)(self.view, fact)
+        if derivation is not None:  # a recursive fact: its first derivation (premises derived before it)
+            rule, binding = derivation
+            premises = self._premises(rule, binding, path | {fact}, depth)
+            if premises is not None:
+                shown = tuple((k, v) for k, v in sorted(binding.items()) if not k.startswith("_"))
+                return Proof(text, "rule", rule, shown, tuple(premises), sentence=self.sentence(fact),
+                             displaced=self._displaced(rule, fact) if with_displaced else (), fact=fact)
         for rule in self.program.rules_by_head.get(fact[0], ()):
             if not rule.body or rule.aggregate is not None:
                 continue
@@ -422,6 +430,10 @@ class Prover:
 
 
 # -- helpers ---------------------------------------------------------------
+def _none(view, fact):
+    return None
+
+
 def _unify_head(head: Atom, values: Sequence) -> Optional[Dict]:
     binding: Dict = {}
     for arg, value in zip(head.args, values):

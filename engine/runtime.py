@@ -584,8 +584,13 @@ def run_actions(state):
         if "expect_error" in action:
             try:
                 state.apply(plain, span=span)
-            except ActionError:
-                continue
+            except ActionError as exc:
+                from .testing import refusal_matches
+
+                if refusal_matches(action["expect_error"], str(exc)):
+                    continue
+                raise ActionError(f"action at line {span.line} was refused, but the message does not mention "
+                                  f"{action['expect_error']!r}: {exc}") from None
             raise ActionError(f"action at line {span.line} was expected to be refused "
                               f"({action['expect_error']!r}) but was applied").in_context(
                 index=index, span=span, events=[e.to_text() for e in events])

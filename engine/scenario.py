@@ -21,6 +21,7 @@ from .ast import Span
 from .catalog import CardCatalog, default_catalog
 from .errors import Diagnostic, ScenarioError
 from .interface import Interface, default_interface, with_keywords
+from .safefiles import scenario_rules
 from .yamlsrc import Located, load_path, load_text
 
 __all__ = ["Scenario", "load_scenario", "compile_scenario", "compile_object", "ID_RE",
@@ -150,7 +151,7 @@ def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
     if not isinstance(data, dict):
         raise ScenarioError(f"{doc.path}: a scenario is a mapping", diagnostics=[Diagnostic(
             "S100", f"a scenario is a mapping of keys (players, objects, ...), got {_show(data)}", doc.span(()))])
-    rules = _rules(ctx, data)
+    rules = scenario_rules(ctx, data)  # judgelog.safefiles: which files a scenario may name
     if rules and not ctx.diags:
         ctx = _Ctx(doc, catalog, face.with_rules(rules))  # the scenario's own rules may declare keywords
     ctx.check_keys(data, top_keys(ctx.face), (), "a scenario", fields=True)
@@ -167,17 +168,6 @@ def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
         raise ScenarioError(f"{len(ctx.diags)} problem(s) in {doc.path}", diagnostics=ctx.diags)
     name = data.get("name") if isinstance(data.get("name"), str) else os.path.basename(doc.path)
     return Scenario(doc.path, name, frozenset(ctx.facts), dict(ctx.facts), actions, expects, rules, doc)
-
-
-def _rules(ctx: _Ctx, data: dict) -> List[str]:
-    rules: List[str] = []
-    doc = ctx.doc
-    if "rules" in data and ctx.want(data["rules"], "list", ("rules",), "rules"):
-        base = os.path.dirname(doc.path) if doc.path and not doc.path.startswith("<") else "."
-        for i, item in enumerate(data["rules"]):
-            if ctx.want(item, "str", ("rules", i), "a rules entry"):
-                rules.append(os.path.normpath(os.path.join(base, item)))
-    return rules
 
 
 def _players(ctx: _Ctx, data: dict) -> List[str]:

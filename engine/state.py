@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-from .analysis import bound_after, order_body, suggest
+from .analysis import INT_TYPES, bound_after, order_body, suggest
 from .ast import Atom, Comparison, Const, Negation, Span, Var, format_value, literal_vars
 from .errors import Diagnostic, QueryError
 from .parser import parse_atom, parse_body
 from .provenance import Proof, Prover, WhyNot
+from .typecheck import arithmetic_problems
 
 if TYPE_CHECKING:  # pragma: no cover
     from .engine import Engine
@@ -168,6 +169,7 @@ def check_query(program, body: Sequence, *, text: Optional[str] = None) -> Tuple
         elif decl.arity != atom.arity:
             diags.append(Diagnostic("E003", f"{atom.pred} takes {decl.arity} argument(s), given {atom.arity}",
                                     atom.span, hint=f"{atom.pred}({', '.join(p.name for p in decl.params)})"))
+    diags.extend(arithmetic_problems(body, program.decls, INT_TYPES))
     positive = bound_after(body, set())
     positive = bound_after(list(body) * 2, positive)
     for lit in body:

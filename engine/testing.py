@@ -11,7 +11,7 @@ from .ast import format_value
 from .cr import any_cites, resolve
 from .errors import ActionError, JudgelogError
 
-__all__ = ["CaseResult", "run_scenario_file", "check_expect", "EXPECT_KINDS", "EXPECT_KEYS"]
+__all__ = ["CaseResult", "run_scenario_file", "check_expect", "refusal_matches", "EXPECT_KINDS", "EXPECT_KEYS"]
 
 EXPECT_KINDS = ("query", "holds", "absent", "explain")
 EXPECT_KEYS = EXPECT_KINDS + ("answers", "count", "cites", "name")
@@ -45,19 +45,22 @@ def check_expect(state, entry: dict) -> Optional[str]:
     if unknown:
         return f"unknown expect key(s): {', '.join(sorted(unknown))} (use query+answers|count, holds, absent, " \
                "explain+cites)"
+    for key in EXPECT_KINDS:
+        if key in entry and not isinstance(entry[key], str):
+            return f"{key} must be a query written as text, such as \"controller(hero, P)\", got {entry[key]!r}"
     from .validation import check_constants
 
     for key in EXPECT_KINDS:  # a misspelled id is an input error, never a passing "absent"
         if isinstance(entry.get(key), str):
             check_constants(state, entry[key])
     if "query" in entry:
-        if not isinstance(entry["query"], str):
-            return "query must be a string"
         answers = state.query(entry["query"])
         if "answers" in entry:
             wanted = entry["answers"]
             if not isinstance(wanted, list) or not all(isinstance(w, dict) for w in wanted):
                 return "answers must be a list of mappings such as [{P: bob}]"
+            if not all(isinstance(k, str) and isinstance(v, (str, int)) for w in wanted for k, v in w.items()):
+                return "answers map variable names to words or numbers, such as [{P: bob}, {P: alice}]"
             names = sorted({k for w in wanted for k in w})
             unknown_vars = [n for n in names if answers and n not in answers[0]]
             if unknown_vars:
@@ -68,6 +71,8 @@ def check_expect(state, entry: dict) -> Optional[str]:
                 return f"answers differ: expected {_fmt(want)}, got {_fmt(got)}"
             return None
         if "count" in entry:
+            if type(entry["count"]) is not int:
+                return f"count must be a whole number, got {entry['count']!r}"
             if len(answers) != entry["count"]:
                 return f"expected {entry['count']} answer(s), got {len(answers)}: {_fmt_answers(answers)}"
             return None
@@ -130,7 +135,7 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
         except JudgelogError as exc:
             if expected_error is not None:
                 text = str(exc)
-                ok = str(expected_error).lower() in text.lower() or _cr_in(str(expected_error), text)
+                ok = refusal_matches(expected_error, text)
                 results.append(CaseResult(path, label + " expect_error", ok,
                                           "" if ok else f"refused, but the message does not mention "
                                           f"{expected_error!r}: {text}", "action", index, span.line))
@@ -162,6 +167,11 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
             message = str(exc.render(sources={}))
         results.append(CaseResult(path, label, message is None, message or "", "expect", index, span.line))
     return results
+
+
+def refusal_matches(expected, text: str) -> bool:
+    """Does a refusal's message match an action's ``expect_error:`` (its text, or the CR it names)?"""
+    return str(expected).lower() in text.lower() or _cr_in(str(expected), text)
 
 
 def _cr_in(wanted: str, text: str) -> bool:

@@ -23,6 +23,7 @@ import yaml
 
 from .ast import Span
 from .errors import Diagnostic, ScenarioError
+from .safefiles import read_text
 
 __all__ = ["Located", "load_text", "load_json_text", "load_path", "C_PARSER", "MAX_YAML_BYTES",
            "MAX_YAML_DEPTH", "MAX_YAML_VALUES"]
@@ -94,8 +95,7 @@ class Located:
 
 def load_path(path: str) -> Located:
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read(MAX_YAML_BYTES + 1)
+        text = read_text(path, limit=MAX_YAML_BYTES)
     except FileNotFoundError:
         raise ScenarioError(f"file not found: {path}", hint="check the path") from None
     except IsADirectoryError:

@@ -26,6 +26,8 @@ def pytest_configure(config):
     # never the user's real cache folder (~/.cache/judgelog): one of our own, removed at the end
     config._judgelog_cache = tempfile.mkdtemp(prefix="judgelog-test-cache-")
     os.environ["XDG_CACHE_HOME"] = config._judgelog_cache
+    # the test scenarios name rule files in tests/rules/ (../rules/x.dl): allow tests/ (judgelog.safefiles)
+    os.environ["JUDGELOG_ALLOW_DIRS"] = str(ROOT / "tests")
     config.addinivalue_line("markers", "slow: takes a few seconds (deselect with -m 'not slow')")
 
 

@@ -54,7 +54,7 @@ def test_an_aggregate_counts_bindings_and_a_lone_variable_is_assigned_on_the_lef
     text = compile_rule(program.rule_by_name["t.next"], 4)
     assert "M = (N+1)" in text
     text = compile_rule(program.rule_by_name["t.count"], 1)
-    assert "#count{ O,V_2_,V_3_ : j_bonus(O,V_2_,V_3_) }" in text  # every binding, the anonymous ones named
+    assert "#count{ O,V__2_,V__3_ : j_bonus(O,V__2_,V__3_) }" in text  # every binding, the anonymous ones named
     assert "not j_bonus(O,\"banding\",_)" in compile_rule(program.rule_by_name["t.plain"], 3)
 
 

@@ -1,0 +1,119 @@
+"""Recursive components of a rule program, and the limits that bound their evaluation.
+
+A predicate is *recursive* when it depends on itself through positive body atoms (stratification already
+refuses recursion through ``not`` and aggregates). Top-down evaluation of such predicates does not
+terminate for every literal order (a left-recursive rule over cyclic facts loops in pyDatalog), so the
+backend evaluates each recursive component bottom-up (a semi-naive fixpoint, see judgelog.materialise)
+and gives pyDatalog only its facts. This module finds the components, in an order where everything a
+component reads comes first; it depends on the syntax tree only, so any backend can use it.
+
+>>> from judgelog.parser import parse_text
+>>> from judgelog.analysis import analyze
+>>> f = parse_text('''
+... .decl edge(a: atom, b: atom) "" input
+... .decl reach(a: atom, b: atom) ""
+... reach(X, Y) :- edge(X, Y).
+... reach(X, Z) :- reach(X, Y), edge(Y, Z).
+... ''', "t.dl")
+>>> program, _ = analyze([f], require_annotations=False)
+>>> [(sorted(c.preds), len(c.rules)) for c in recursive_components(program)]
+[(['reach'], 2)]
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple
+
+from .analysis import Program, _scc
+from .ast import Atom, BinOp, Comparison, Negation, Rule, Var, term_vars
+from .errors import Diagnostic, LimitError
+
+__all__ = ["Component", "Limits", "LimitError", "recursive_components", "unbounded_arithmetic", "DEFAULT_LIMITS"]
+
+
+@dataclass(frozen=True)
+class Component:
+    """Predicates that depend on each other positively, with the rules (bodies) that derive them."""
+
+    preds: FrozenSet[str]
+    rules: Tuple[Rule, ...]
+    order: int  # position in dependency order (components read come first)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on what evaluation may compute; reaching one ends the question with a :class:`LimitError`.
+
+    ``derived_facts``: facts derived bottom-up for one state (recursive predicates); ``seconds``: time spent
+    deriving them; ``int_digits``: decimal digits of an integer a rule computes. ``None`` means no bound.
+    """
+
+    derived_facts: Optional[int] = 200_000
+    seconds: Optional[float] = 60.0
+    int_digits: Optional[int] = 18
+
+    def __post_init__(self):
+        for name in ("derived_facts", "seconds", "int_digits"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
+                raise ValueError(f"limit {name} must be a positive number or None, got {value!r}")
+
+
+DEFAULT_LIMITS = Limits()
+
+
+def recursive_components(program: Program) -> List[Component]:
+    """The recursive components of ``program`` (rules with a body and no aggregate), dependencies first."""
+    graph: Dict[str, Set[str]] = {}
+    for rule in program.rules:
+        if rule.aggregate is not None:
+            continue
+        graph.setdefault(rule.head.pred, set())
+        for lit in rule.body:
+            atom = lit.atom if isinstance(lit, Negation) else lit
+            if isinstance(lit, Atom):
+                graph[rule.head.pred].add(atom.pred)
+                graph.setdefault(atom.pred, set())
+    comp = _scc(graph)
+    members: Dict[int, List[str]] = {}
+    for pred, number in comp.items():
+        members.setdefault(number, []).append(pred)
+    out = []
+    for number in sorted(members):
+        preds = frozenset(members[number])
+        if len(preds) == 1 and not (set(preds) & graph[next(iter(preds))]):
+            continue  # not recursive
+        rules = tuple(r for r in program.rules if r.head.pred in preds and r.body and r.aggregate is None)
+        out.append(Component(preds, rules, number))
+    return out
+
+
+def unbounded_arithmetic(program: Program) -> List[Diagnostic]:
+    """E016 for each recursive rule that computes a new integer from a recursive atom's value (``X = Y + 1``
+    with ``Y`` from the recursion) and passes it on (head or recursive atom) without comparing it with
+    anything: such a rule makes new values for ever. A compared value is accepted (the comparison may
+    bound it; :class:`Limits` stop evaluation when it does not)."""
+    out: List[Diagnostic] = []
+    for comp in recursive_components(program):
+        for rule in comp.rules:
+            recursive_vars = {a.name for lit in rule.body if isinstance(lit, Atom) and lit.pred in comp.preds
+                              for a in lit.args if isinstance(a, Var)}
+            passed_on = {a.name for a in rule.head.args if isinstance(a, Var)}
+            compared = set()
+            for lit in rule.body:
+                if isinstance(lit, Comparison) and lit.op not in ("=", "!="):
+                    compared |= term_vars(lit.left) | term_vars(lit.right)
+            for lit in rule.body:
+                if not (isinstance(lit, Comparison) and lit.op == "="):
+                    continue
+                for side, other in ((lit.left, lit.right), (lit.right, lit.left)):
+                    if isinstance(side, Var) and isinstance(other, BinOp) and side.name in passed_on \
+                            and term_vars(other) & recursive_vars and side.name not in compared \
+                            and not (term_vars(other) & compared):
+                        out.append(Diagnostic(
+                            "E016", f"recursive rule makes a new number for ever: {side.name} = {other} "
+                            f"feeds {rule.head.pred} again", lit.span,
+                            hint=f"bound it with a comparison (e.g. {side.name} < 100) or compute it outside "
+                            "the recursion"))
+                        break
+    return out

@@ -1,0 +1,168 @@
+"""Reading the files a user (or a scenario someone sent them) names: regular files only, under a size cap,
+and, for the paths a scenario names, never outside the scenario's folder unless the user allows it.
+
+A scenario file is something a judge receives from someone else. The rule files it names (``rules:``) and
+the files those include (``.include``) resolve relative to the naming file and must lie inside the
+scenario's folder, or inside a folder the user allows (``--allow-dir DIR``, the ``JUDGELOG_ALLOW_DIRS``
+environment variable, a list separated by ``os.pathsep``, or :func:`allowing`). Every file judgelog
+reads must be a regular file (not a device such as ``/dev/zero``, not a FIFO) no larger than its cap.
+
+>>> import os, tempfile
+>>> folder = tempfile.mkdtemp()
+>>> inside(os.path.join(folder, "rules", "x.dl"), [folder]), inside("/etc/passwd", [folder])
+(True, False)
+"""
+from __future__ import annotations
+
+import contextvars
+import os
+import stat
+from contextlib import contextmanager
+from typing import Iterable, List, Optional, Sequence, Tuple
+
+__all__ = ["MAX_RULE_BYTES", "UnsafeFile", "read_text", "inside", "allowed_dirs", "allowing", "scenario_roots",
+           "problem", "named_file_problem", "scenario_rules", "ALLOW_HINT"]
+
+MAX_RULE_BYTES = 4_000_000  # one rule file (the whole shipped library is about 0.3 MB)
+
+_ALLOWED: contextvars.ContextVar[Tuple[str, ...]] = contextvars.ContextVar("judgelog_allowed_dirs", default=())
+
+
+class UnsafeFile(OSError):
+    """A file judgelog refuses to read (not a regular file, too large); ``str()`` says why."""
+
+
+def read_text(path: str, *, limit: int) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes. Raises FileNotFoundError, UnsafeFile,
+    other OSErrors and UnicodeDecodeError (ValueError); never blocks on a FIFO or reads a device."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags)  # O_NONBLOCK: opening a FIFO does not wait for a writer
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(21, "Is a directory", path)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnsafeFile(f"{path} is not a regular file")
+        if info.st_size > limit:
+            raise UnsafeFile(f"{path} is larger than {limit} bytes")
+        chunks, size = [], 0
+        while True:  # st_size may be 0 for generated files (/proc): read at most limit + 1 bytes
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise UnsafeFile(f"{path} is larger than {limit} bytes")
+    finally:
+        os.close(fd)
+    return b"".join(chunks).decode("utf-8")
+
+
+def inside(path: str, roots: Iterable[str]) -> bool:
+    """Does ``path`` (symbolic links resolved) lie inside one of ``roots``?"""
+    real = os.path.realpath(path)
+    for root in roots:
+        base = os.path.realpath(root)
+        if real == base or real.startswith(base.rstrip(os.sep) + os.sep):
+            return True
+    return False
+
+
+def allowed_dirs() -> Tuple[str, ...]:
+    """Folders the user allows scenarios to name files in, besides the scenario's own folder."""
+    env = tuple(p for p in os.environ.get("JUDGELOG_ALLOW_DIRS", "").split(os.pathsep) if p)
+    return _ALLOWED.get() + env
+
+
+@contextmanager
+def allowing(dirs: Sequence[str]):
+    """Allow scenarios loaded in this block (this thread or task) to name files in ``dirs``."""
+    token = _ALLOWED.set(_ALLOWED.get() + tuple(str(d) for d in dirs))
+    try:
+        yield
+    finally:
+        _ALLOWED.reset(token)
+
+
+def scenario_roots(scenario_path: str) -> Optional[List[str]]:
+    """Where the files a scenario names may lie: its own folder and the allowed folders; None for a
+    scenario given as data in Python (``<dict>``, no file: the program that built it is trusted)."""
+    if not scenario_path or scenario_path.startswith("<"):
+        return None
+    return [os.path.dirname(scenario_path) or "."] + list(allowed_dirs())
+
+
+def problem(path: str, roots: Optional[Sequence[str]], *, limit: int = MAX_RULE_BYTES) -> Optional[str]:
+    """Why a scenario may not name ``path`` (None when it may): outside the roots, missing, not a regular
+    file, too large. Only metadata is read."""
+    if "\0" in path:
+        return "a file name cannot contain a NUL character"
+    if roots is not None and not inside(path, roots):
+        return "it is outside the scenario's folder"
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None  # reported by the loader (E010), like a missing --rules file
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if stat.S_ISDIR(info.st_mode):
+        return None  # a folder of rule files: each is read through read_text
+    if not stat.S_ISREG(info.st_mode):
+        return "it is not a regular file"
+    if info.st_size > limit:
+        return f"it is larger than {limit} bytes"
+    return None
+
+
+def named_file_problem(path: str, roots: Optional[Sequence[str]]) -> Optional[str]:
+    """Why a scenario may not name the rule file or folder ``path``: :func:`problem` for it and for every
+    file it includes (``.include``, followed through the files it reaches; each read under the cap)."""
+    from .ast import Include
+    from .parser import parse_text
+
+    why = problem(path, roots)
+    if why is not None:
+        return why
+    pending = [os.path.join(r, n) for r, _, names in os.walk(path) for n in names if n.endswith(".dl")] \
+        if os.path.isdir(path) else [path]
+    seen = set()
+    while pending:
+        current = pending.pop()
+        real = os.path.realpath(current)
+        if real in seen:
+            continue
+        seen.add(real)
+        try:
+            text = read_text(current, limit=MAX_RULE_BYTES)
+        except (OSError, ValueError):
+            continue  # reported (without its content) when the rules are loaded
+        for item in parse_text(text, current, strict=False).file.items:
+            if isinstance(item, Include):
+                target = os.path.join(os.path.dirname(current), item.path)
+                why = problem(target, roots)
+                if why is not None:
+                    return f"{os.path.basename(current)} includes {item.path!r}, and {why}"
+                pending.append(target)
+    return None
+
+
+ALLOW_HINT = ("rule files a scenario names must lie in its folder; to allow another folder: "
+              "--allow-dir DIR (or JUDGELOG_ALLOW_DIRS)")
+
+
+def scenario_rules(ctx, data: dict) -> List[str]:
+    """The rule files a scenario's ``rules:`` names, resolved relative to it; each one it may not name
+    is reported (S100 at the entry) and left out. ``ctx``: the scenario compiler's context."""
+    rules: List[str] = []
+    if "rules" in data and ctx.want(data["rules"], "list", ("rules",), "rules"):
+        roots = scenario_roots(ctx.doc.path)
+        for i, item in enumerate(data["rules"]):
+            if ctx.want(item, "str", ("rules", i), "a rules entry"):
+                path = os.path.normpath(os.path.join(roots[0] if roots else ".", item))
+                why = named_file_problem(path, roots)
+                if why is None:
+                    rules.append(path)
+                else:
+                    ctx.error(("rules", i), f"cannot use rules entry {item!r}: {why}", hint=ALLOW_HINT)
+    return rules

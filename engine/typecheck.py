@@ -1,0 +1,76 @@
+"""Static type check of arithmetic: the operands of ``+``, ``-`` (and any other arithmetic operator) must
+be integers. A constant word, or a variable that the body binds only at argument positions declared with a
+type other than an integer (``atom``, ``object``, ``player`` ...), is refused with E015 at its position;
+pyDatalog would otherwise concatenate words (``hero + hero``) and proofs would show it as a premise.
+
+>>> from judgelog.parser import parse_text
+>>> from judgelog.analysis import analyze
+>>> f = parse_text('''
+... .decl named(o: object, n: atom) "" input
+... .decl twice(o: object, n: atom) ""
+... twice(O, M) :- named(O, N), M = N + N.
+... ''', "t.dl")
+>>> _, diags = analyze([f], require_annotations=False)
+>>> [(d.code, d.span.line, d.span.col, d.message) for d in diags if d.code == "E015"]
+[('E015', 4, 33, 'arithmetic on N, bound by named as n: atom, not an integer')]
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Sequence, Tuple
+
+from .ast import Atom, BinOp, Comparison, Const, Var
+from .errors import Diagnostic
+
+__all__ = ["arithmetic_problems"]
+
+
+def arithmetic_problems(body: Sequence, decls: Dict, int_types) -> List[Diagnostic]:
+    """E015 diagnostics for arithmetic on words in ``body`` (rule body or query)."""
+    kinds: Dict[str, List[Tuple[str, str, str]]] = {}  # variable -> (pred, param name, type) where bound
+    for lit in body:
+        if not isinstance(lit, Atom):
+            continue
+        decl = decls.get(lit.pred)
+        if decl is None or decl.arity != len(lit.args):
+            continue
+        for param, arg in zip(decl.params, lit.args):
+            if isinstance(arg, Var):
+                kinds.setdefault(arg.name, []).append((lit.pred, param.name, param.type))
+    numeric = {name for name, seen in kinds.items() if any(t in int_types for _, _, t in seen)}
+    for lit in body:  # a variable assigned from arithmetic is a number
+        if isinstance(lit, Comparison) and lit.op == "=":
+            for side, other in ((lit.left, lit.right), (lit.right, lit.left)):
+                if isinstance(side, Var) and isinstance(other, BinOp):
+                    numeric.add(side.name)
+    out: List[Diagnostic] = []
+    for lit in body:
+        if not isinstance(lit, Comparison):
+            continue
+        reported = set()
+        for term in (lit.left, lit.right):
+            for operand in _operands(term):
+                if isinstance(operand, Var):
+                    if operand.name in reported:
+                        continue
+                    reported.add(operand.name)
+                if isinstance(operand, Const) and (type(operand.value) is not int):
+                    out.append(Diagnostic("E015", f"arithmetic on {operand.value!r}, which is not an integer",
+                                          operand.span, hint="arithmetic operators take integers"))
+                elif isinstance(operand, Var) and operand.name in kinds and operand.name not in numeric:
+                    pred, param, kind = kinds[operand.name][0]
+                    shown = "_" if operand.name.startswith("_") else operand.name
+                    out.append(Diagnostic("E015", f"arithmetic on {shown}, bound by {pred} as {param}: {kind}, "
+                                          "not an integer", operand.span,
+                                          hint="arithmetic operators take integers; bind the variable at an "
+                                          "argument declared int"))
+    return out
+
+
+def _operands(term) -> List:
+    """The leaves of the arithmetic in ``term`` (nothing when ``term`` is not arithmetic)."""
+    if not isinstance(term, BinOp):
+        return []
+    out = []
+    for side in (term.left, term.right):
+        out.extend(_operands(side) if isinstance(side, BinOp) else [side])
+    return out

@@ -1,0 +1,144 @@
+"""Bad input is a user's error, never "internal error" (exit 4): expectations of the wrong shape, a word
+compared with a number while explaining, names an ASCII terminal cannot show; and `query` accepts the
+predicates a scenario's own rule files declare (as `test` does)."""
+from __future__ import annotations
+
+import io
+import os
+import sys
+
+import pytest
+
+from judgelog import Engine, QueryError
+from judgelog.cli import main
+
+from helpers import run_cli
+from paths import ROOT
+
+LEVELS = """\
+## Test rules: levels that should be numbers.
+.decl level(o: atom, v: atom) "{o} is at level {v}" input
+.decl big(o: atom, v: atom) "{o} is big at {v}"
+
+@name t.big
+@cr 100.1
+big(O, N) :- level(O, N), N > 3.
+"""
+
+
+@pytest.mark.parametrize("entry, message", [
+    ("{holds: 5}", "holds must be a query written as text"),
+    ("{explain: 5}", "explain must be a query written as text"),
+    ("{absent: {a: 1}}", "absent must be a query written as text"),
+    ('{query: "player(P)", answers: [{P: [1]}]}', "answers map variable names to words or numbers"),
+    ('{query: "player(P)", count: two}', "count must be a whole number"),
+])
+def test_expectations_of_the_wrong_shape_fail_as_cases(capsys, tmp_path, entry, message):
+    path = tmp_path / "e.yaml"
+    path.write_text(f"players: [alice, bob]\nexpect:\n  - {entry}\n", encoding="utf-8")
+    run = run_cli(capsys, ["test", str(path)])
+    assert run.code == 1, run.err  # was 4 (TypeError, AttributeError)
+    assert message in run.out and "internal error" not in run.err
+
+
+def test_explaining_with_a_word_where_a_number_is_compared(capsys, tmp_path):
+    rules = tmp_path / "levels.dl"
+    rules.write_text(LEVELS, encoding="utf-8")
+    path = tmp_path / "s.yaml"
+    path.write_text('players: [alice]\nfacts: ["level(x, 5)", "level(y, ten)"]\n', encoding="utf-8")
+    run = run_cli(capsys, ["explain", "--rules", str(rules), str(path), "big(y, ten)"])
+    assert run.code == 2 and "a comparison mixes numbers and words" in run.err  # was 4 (TypeError)
+    run = run_cli(capsys, ["explain", "--rules", str(rules), str(path), "big(x, 5)"])
+    assert run.code == 0 and "5 > 3" in run.out
+
+
+def test_names_an_ascii_terminal_cannot_show(monkeypatch, tmp_path):
+    path = tmp_path / "u.yaml"
+    path.write_text('players: [alice]\nobjects: {hero: {name: "\u00c6ther Hero", types: [creature], power: 1, '
+                    'toughness: 1, controller: alice}}\n', encoding="utf-8")
+    for argv in (["query", str(path), "name(O, N)"], ["explain", str(path), 'name(hero, "\u00c6ther Hero")']):
+        out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+        monkeypatch.setattr(sys, "stdout", out)
+        assert main(argv) == 0  # was 4 (UnicodeEncodeError)
+        out.flush()
+        assert b"\\xc6ther Hero" in out.buffer.getvalue()
+
+
+def test_query_accepts_the_predicates_of_the_scenarios_own_rules(capsys, tmp_path):
+    (tmp_path / "levels.dl").write_text(LEVELS, encoding="utf-8")
+    path = tmp_path / "s.yaml"
+    path.write_text('players: [alice]\nrules: [levels.dl]\nfacts: ["level(x, 5)"]\n', encoding="utf-8")
+    run = run_cli(capsys, ["query", str(path), "big(O, N)"])
+    assert run.code == 0 and "x  5" in run.out, run.err  # was: unknown predicate 'big' (exit 2)
+
+
+# -- smaller defects ---------------------------------------------------------------------------------------
+def test_do_and_test_agree_on_expect_error(capsys, tmp_path):
+    """An action refused for another reason than the one expected fails under both verbs."""
+    path = tmp_path / "b.yaml"
+    text = (ROOT / "tests" / "scenarios" / "bolster.yaml").read_text(encoding="utf-8")
+    text = text.replace("rules: [../rules/bolster.dl]", f"rules: [{ROOT / 'tests' / 'rules' / 'bolster.dl'}]")
+    path.write_text(text.replace('expect_error: "legal options: elves, lions"', 'expect_error: "no such reason"'),
+                    encoding="utf-8")
+    run = run_cli(capsys, ["test", "--allow-dir", str(ROOT / "tests"), str(path)])
+    assert run.code == 1 and "does not mention 'no such reason'" in run.out
+    run = run_cli(capsys, ["do", "--allow-dir", str(ROOT / "tests"), str(path)])
+    assert run.code == 1 and "does not mention 'no such reason'" in run.err  # was: 0, the text ignored
+
+
+def test_a_string_with_a_newline_is_written_and_read_back(engine, tmp_path):
+    from judgelog.writer import write_scenario
+
+    state = engine.state_from_dict({"players": ["alice"], "objects": {"hero": {
+        "name": "Two\nLines\tand a tab", "types": ["creature"], "power": 1, "toughness": 1, "controller": "alice"}}})
+    path = tmp_path / "out.yaml"
+    write_scenario(state, str(path))
+    assert engine.load(str(path)).facts == state.facts  # was: unterminated string
+
+
+def test_a_very_long_sum_is_a_positioned_error(engine, capsys, tmp_path):
+    state = engine.state_from_dict({"players": ["alice"]})
+    with pytest.raises(QueryError) as info:
+        state.query("X = " + " + ".join(["1"] * 20_000))
+    [diag] = info.value.diagnostics
+    assert diag.code == "E001" and diag.span.col > 1 and "arithmetic too long" in diag.message
+    rules = tmp_path / "long.dl"
+    rules.write_text('.decl n(v: int) ""\nn(X) :- X = ' + " + ".join(["1"] * 20_000) + ".\n", encoding="utf-8")
+    run = run_cli(capsys, ["check", "--no-library", str(rules)])
+    assert run.code == 1 and "error[E001]: arithmetic too long" in run.err
+    assert "nested too deeply" not in run.err
+
+
+def test_an_edited_include_is_read_again_by_a_new_engine(tmp_path):
+    main_file, part = tmp_path / "main.dl", tmp_path / "part.dl"
+    main_file.write_text('.include "part.dl"\n', encoding="utf-8")
+    part.write_text('.decl favourite(p: player) ""\nfavourite(alice).\n', encoding="utf-8")
+    first = Engine(rules=[str(main_file)]).state_from_dict({"players": ["alice", "bob"]})
+    assert first.query("favourite(P)") == [{"P": "alice"}]
+    part.write_text('.decl favourite(p: player) ""\nfavourite(bob).\n', encoding="utf-8")
+    os.utime(part, (os.path.getmtime(part) + 10, os.path.getmtime(part) + 10))
+    again = Engine(rules=[str(main_file)]).state_from_dict({"players": ["alice", "bob"]})
+    assert again.query("favourite(P)") == [{"P": "bob"}]  # was: alice (the old include)
+
+
+def test_a_parameter_named_twice_in_a_declaration(capsys, tmp_path):
+    rules = tmp_path / "d.dl"
+    rules.write_text('.decl pair(a: atom, a: atom) "{a} and {a}"\n', encoding="utf-8")
+    run = run_cli(capsys, ["check", "--no-library", str(rules)])
+    assert run.code == 1 and (str(rules), 1, 7, "error", "E001") in run.diagnostics()
+    assert "parameter 'a' of pair is named twice" in run.err
+
+
+def test_control_characters_in_names_make_well_formed_xml(engine, tmp_path):
+    import xml.etree.ElementTree as ET
+
+    from judgelog.graph import write_graph
+
+    state = engine.state_from_dict({"players": ["alice", "bob"], "objects": {
+        "hero": {"name": "Bell\x07 and\x1b[31m", "types": ["creature"], "power": 1, "toughness": 1,
+                 "controller": "alice"}}, "combat": {"attackers": {"hero": "bob"}}})
+    for ext in (".svg", ".graphml"):
+        path = tmp_path / f"g{ext}"
+        write_graph(state, str(path))
+        ET.parse(path)  # was: not well-formed (invalid token)
+        assert "\\x07" in path.read_text(encoding="utf-8")
