@@ -64,9 +64,10 @@ REPS_QUICK = {10: 5, 100: 3, 1000: 2}
 HEAVY_REPS = {5000: 1}  # judgelog's actions at N=5000 take seconds each (see docs/performance.md)
 PROCESS_REPS_FULL = 7
 PROCESS_REPS_QUICK = 3
-ENGINES = ("judgelog", "raw", "raw_gcoff", "python")
+ENGINES = ("judgelog", "clingo", "raw", "raw_gcoff", "python")  # clingo: judgelog's clingo backend
 OPS = ("load", "full", "point", "explain", "put_counters", "proliferate")
 SEED = 0
+CLINGO_ACTIONS_UP_TO = 1000  # larger boards: the runtime's questions on the clingo backend ground N^2 atoms
 
 # ---------------------------------------------------------------------------------------------------------
 # synthetic boards
@@ -342,8 +343,10 @@ def _proliferate_action(state) -> Tuple[Optional[dict], Optional[str]]:
     return action, None
 
 
-def bench_size(n: int, reps: int, engine, notes: List[str], heavy_reps: Optional[int] = None) -> dict:
-    """All operations at one size; ``heavy_reps`` (default ``reps``) for judgelog's actions."""
+def bench_size(n: int, reps: int, engine, notes: List[str], heavy_reps: Optional[int] = None,
+               clingo_engine=None) -> dict:
+    """All operations at one size; ``heavy_reps`` (default ``reps``) for judgelog's actions;
+    ``clingo_engine``: the same on judgelog's clingo backend (the clingo column)."""
     heavy_reps = heavy_reps or reps
     from judgelog.backend import quiet_gc  # noqa: F401 - imported to fail early if the backend moved
 
@@ -404,7 +407,17 @@ def bench_size(n: int, reps: int, engine, notes: List[str], heavy_reps: Optional
         raw.pyd.clear()
         del raw
 
-    # -- judgelog ----------------------------------------------------------------------------------
+    # -- judgelog, on each backend ------------------------------------------------------------------
+    for label, eng in (("judgelog", engine), ("clingo", clingo_engine)):
+        if eng is not None:
+            _bench_judgelog(label, eng, board, data, facts, point_expected, expected, counts, rec, reps,
+                            heavy_reps, notes, times)
+            gc.collect()
+    return {"n": n, "reps": reps, "action_reps": heavy_reps, "counts": counts, "ms": times, "wall_ms": walls, "ratios": _ratios(times)}
+
+
+def _bench_judgelog(label, engine, board, data, facts, point_expected, expected, counts, rec, reps, heavy_reps,
+                    notes, times) -> None:
     backend = engine.backend
     empty = frozenset()
 
@@ -418,16 +431,26 @@ def bench_size(n: int, reps: int, engine, notes: List[str], heavy_reps: Optional
             pass
         return state
 
-    rec("load", "judgelog", reps, setup=reset, run=load)
+    def clear():  # the clingo backend keeps the last states' ground programs: drop them
+        if hasattr(backend, "clear"):
+            backend.clear()
+
+    def cold():  # clingo: the state's facts ground, no question asked yet (its answers are kept per state)
+        if hasattr(backend, "clear"):
+            backend.clear()
+            with state._session():
+                pass
+
+    rec("load", label, reps, setup=lambda: (reset(), clear()), run=load)
     state = load()
     counts["facts"] = len(state.facts)
     counts["raw_facts"] = len(facts)
     to_set = lambda rows: {(r["S"], r["P"]) for r in rows}  # noqa: E731
-    rec("full", "judgelog", reps, run=lambda: to_set(state.query("damage_assigner(S, P)")),
-                                      check=_expect("judgelog", expected))
-    rec("point", "judgelog", reps, run=lambda: {(board.point, r["P"]) for r in
+    rec("full", label, reps, setup=cold, run=lambda: to_set(state.query("damage_assigner(S, P)")),
+                                      check=_expect(label, expected))
+    rec("point", label, reps, setup=cold, run=lambda: {(board.point, r["P"]) for r in
                                                           state.query(f"damage_assigner({board.point}, P)")},
-                                       check=_expect("judgelog point", point_expected))
+                                       check=_expect(label + " point", point_expected))
     (_, who), = point_expected
     atom = f"damage_assigner({board.point}, {who})"
 
@@ -435,7 +458,7 @@ def bench_size(n: int, reps: int, engine, notes: List[str], heavy_reps: Optional
         if proof is None:
             raise Mismatch(f"judgelog: explain({atom}) found no proof")
 
-    rec("explain", "judgelog", reps, run=lambda: state.explain(atom), check=check_proof)
+    rec("explain", label, reps, setup=cold, run=lambda: state.explain(atom), check=check_proof)
     put_action = {"do": "put_counters", "target": board.point, "kind": "+1/+1", "n": 1}
     before = board.counters.get(board.point, 0)
 
@@ -444,13 +467,18 @@ def bench_size(n: int, reps: int, engine, notes: List[str], heavy_reps: Optional
         if ("counter", board.point, "p1p1", before + 1) not in new.facts:
             raise Mismatch("judgelog: put_counters did not add the counter")
 
-    rec("put_counters", "judgelog", heavy_reps, run=lambda: state.apply(put_action), check=check_put)
+    if label == "clingo" and board.n > CLINGO_ACTIONS_UP_TO:
+        note = (f"clingo backend: actions not measured above N={CLINGO_ACTIONS_UP_TO}; the runtime's questions "
+                "reach predicates that pair every two creatures, which clingo grounds in full (N squared)")
+        if note not in notes:
+            notes.append(note)
+        return
+    rec("put_counters", label, heavy_reps, setup=cold, run=lambda: state.apply(put_action), check=check_put)
     action, why = _proliferate_action(state)
     if action is None:
         if why not in notes:
             notes.append("proliferate " + why)
-        for e in ENGINES:
-            times["proliferate"][e] = None
+        times["proliferate"][label] = None
     else:
         def check_prolif(result):
             new, _ = result
@@ -459,27 +487,25 @@ def bench_size(n: int, reps: int, engine, notes: List[str], heavy_reps: Optional
                     raise Mismatch(f"judgelog: proliferate did not add a counter to {c}")
 
         try:
-            rec("proliferate", "judgelog", heavy_reps, run=lambda: state.apply(action), check=check_prolif)
+            rec("proliferate", label, heavy_reps, setup=cold, run=lambda: state.apply(action), check=check_prolif)
         except Mismatch:
             raise
         except Exception as exc:  # noqa: BLE001 - rules under construction
-            notes.append(f"proliferate failed at N={n}: {type(exc).__name__}: {exc}")
-            for e in ENGINES:
-                times["proliferate"][e] = None
+            notes.append(f"{label}: proliferate failed at N={board.n}: {type(exc).__name__}: {exc}")
+            times["proliferate"][label] = None
     reset()
     del state
-    gc.collect()
-    return {"n": n, "reps": reps, "action_reps": heavy_reps, "counts": counts, "ms": times, "wall_ms": walls, "ratios": _ratios(times)}
 
 
 def _ratios(times) -> dict:
     out = {}
     for op, row in times.items():
-        j, r, rg, p = (row[e] for e in ENGINES)
+        j, c, r, rg, p = (row[e] for e in ENGINES)
         out[op] = {
             "judgelog/raw": j / r if j is not None and r else None,
             "judgelog/raw_gcoff": j / rg if j is not None and rg else None,
             "raw/python": r / p if r is not None and p else None,
+            "clingo/python": c / p if c is not None and p else None,
         }
     return out
 
@@ -492,10 +518,10 @@ def _child_memory(kind: str, n: int, traced: bool) -> dict:
     """Runs in a fresh process: growth of peak RSS (KiB) or the tracemalloc peak (bytes) for load + full."""
     board = Board(n)
     data, facts = board.scenario(), board.raw_facts()
-    if kind == "judgelog":
+    if kind in ("judgelog", "clingo"):
         from judgelog import Engine
 
-        engine = Engine()
+        engine = Engine(backend="clingo" if kind == "clingo" else "pydatalog")
         warm = engine.state_from_dict(Board(3).scenario())  # imports and library loaded before measuring
         warm.query("damage_assigner(S, P)")
 
@@ -565,7 +591,7 @@ def _peak_kib(method: str) -> int:
 
 def measure_memory(n: int, traced: bool) -> dict:
     out = {"n": n}
-    for kind in ("judgelog", "raw"):
+    for kind in ("judgelog", "raw") + (("clingo",) if _has_clingo() else ()):
         row = {}
         modes = (False, True) if traced else (False,)
         for mode in modes:
@@ -578,7 +604,17 @@ def measure_memory(n: int, traced: bool) -> dict:
     out["rss_ratio"] = j / r if r else float("inf")
     if traced:
         out["traced_ratio"] = out["judgelog"]["traced_peak_bytes"] / out["raw"]["traced_peak_bytes"]
+    if "clingo" in out:
+        out["clingo_rss_ratio"] = out["clingo"]["rss_growth_kib"] / r if r else float("inf")
     return out
+
+
+def _has_clingo() -> bool:
+    try:
+        import clingo  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -706,6 +742,7 @@ def measure_whole_process(sizes=WHOLE_SIZES_FULL, reps: Optional[Dict[int, int]]
                 json.dump(board.raw_facts(), fh)
             query = jl + ["query", scenario, "damage_assigner(S, P)", "--limit", "0", "--format", "json"]
             commands = {"judgelog_query": query, "judgelog_query_no_cache": query + ["--no-cache"],
+                        **({"judgelog_query_clingo": query + ["--backend", "clingo"]} if _has_clingo() else {}),
                         "raw_script": [sys.executable, raw_py, facts],
                         "python_script": [sys.executable, py_script, facts]}
             expected = PyBoard(board.raw_facts()).all_assigners()
@@ -769,18 +806,51 @@ def whole_process_targets(whole: dict) -> List[dict]:
 def render_whole_process(whole: dict) -> List[str]:
     lines = ["", "Whole process on JSON boards (CPU ms, user+sys of the child; medians; judgelog prints every "
              "answer as JSON, the scripts every row):", "",
-             "| N (file size) | judgelog query | judgelog query --no-cache | raw pyDatalog script | "
-             "plain Python script | judgelog/raw |", "|---|---:|---:|---:|---:|---:|"]
+             "| N (file size) | judgelog query | judgelog query --no-cache | judgelog query --backend clingo | "
+             "raw pyDatalog script | plain Python script | judgelog/raw | clingo backend/raw |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for row in whole["boards"]:
         m = row["ms"]
+        c = m.get("judgelog_query_clingo")
         lines.append(f"| {row['n']} ({row['bytes'] / 1024:.0f} KiB) | {_fmt(m['judgelog_query'])} | "
-                     f"{_fmt(m['judgelog_query_no_cache'])} | {_fmt(m['raw_script'])} | "
-                     f"{_fmt(m['python_script'])} | {_fmt(row['ratio_vs_raw'])} |")
+                     f"{_fmt(m['judgelog_query_no_cache'])} | {_fmt(c)} | {_fmt(m['raw_script'])} | "
+                     f"{_fmt(m['python_script'])} | {_fmt(row['ratio_vs_raw'])} | "
+                     f"{_fmt(c / m['raw_script'] if c else None)} |")
     q = whole["quick_start"]["ms"]
     lines += ["", f"Quick start command (`{whole['quick_start']['command']}`), CPU ms: "
               f"{_fmt(q['judgelog_explain'])} with the library cache, {_fmt(q['judgelog_explain_no_cache'])} "
               f"with --no-cache; `python -c \"import pyDatalog, networkx, yaml\"`: {_fmt(q['import_baseline'])}."]
     return lines
+
+
+# ---------------------------------------------------------------------------------------------------------
+# choices: every legal band declaration of 14 attackers
+
+CHOICE_ATTACKERS = 14
+
+
+def measure_choices(reps: int) -> dict:
+    """`choices bands` (list_choices) on a board of CHOICE_ATTACKERS attackers: the pyDatalog backend checks
+    candidate bands one by one, the clingo backend enumerates them with one choice rule."""
+    from judgelog import Engine
+    from judgelog.choices import list_choices
+
+    board = Board(CHOICE_ATTACKERS)
+    out: dict = {"attackers": CHOICE_ATTACKERS, "ms": {}}
+    answers = {}
+    for name in ("pydatalog", "clingo") if _has_clingo() else ("pydatalog",):
+        engine = Engine(backend=name)
+        state = engine.state_from_dict(board.scenario())
+        state.query("attacking(A, P)")  # the state loaded: only the enumeration is timed
+        cpu, _ = timed(1 if name == "pydatalog" else reps, run=lambda: list_choices(state, "bands"))
+        data, _ = list_choices(state, "bands")
+        answers[name] = (data["count"], data["legal_bands"])
+        out["ms"][name] = cpu
+        out["count"] = data["count"]
+        out["legal_bands"] = len(data["legal_bands"])
+    if len({repr(a) for a in answers.values()}) != 1:
+        raise Mismatch("choices bands: the backends list different bands")
+    return out
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -811,6 +881,12 @@ def evaluate_targets(results: List[dict], memory: Optional[dict], process: dict)
         flat = max(vals) / min(vals)
         add(f"{op} flat in N (slowest / fastest N, a17)", flat, 2.0, flat <= 2.0,
             ", ".join(f"N={r['n']}: {r['ms'][op]['judgelog']:.2f} ms" for r in same))
+    if 5000 in by_n and by_n[5000]["ratios"]["full"]["clingo/python"] is not None:
+        v = by_n[5000]["ratios"]["full"]["clingo/python"]
+        add("full damage_assigner query, clingo backend / plain Python at N=5000", v, 10.0, v <= 10.0)
+    if memory is not None and "clingo_rss_ratio" in memory:
+        v = memory["clingo_rss_ratio"]
+        add(f"memory (peak RSS growth) clingo backend/raw at N={memory['n']}", v, 0.5, v <= 0.5)
     if memory is not None:
         v = memory["rss_ratio"]
         add(f"memory (peak RSS growth) judgelog/raw at N={memory['n']}", v, 1.2, v <= 1.2,
@@ -819,6 +895,21 @@ def evaluate_targets(results: List[dict], memory: Optional[dict], process: dict)
     add("`judgelog query` whole process / import baseline (CPU)", v, 1.5, v <= 1.5,
         f"wall: {process['ratio_query_vs_import_wall']:.2f}")
     return targets
+
+
+def choices_targets(choices: dict) -> List[dict]:
+    if "clingo" not in choices["ms"]:
+        return []
+    v = choices["ms"]["clingo"] / 1000
+    return [{"target": f"`choices bands` for {choices['attackers']} attackers on the clingo backend (s)", "value": v,
+             "limit": 0.2, "met": v <= 0.2, "detail": f"pyDatalog backend: {choices['ms']['pydatalog'] / 1000:.1f} s"}]
+
+
+def render_choices(choices: dict) -> List[str]:
+    ms = choices["ms"]
+    return ["", f"`choices bands` on {choices['attackers']} attackers ({choices['legal_bands']} legal bands, "
+            f"{choices['count']:,} declarations; CPU ms): pyDatalog backend {_fmt(ms['pydatalog'])}, clingo backend "
+            f"{_fmt(ms.get('clingo'))}."]
 
 
 def machine() -> dict:
@@ -863,9 +954,9 @@ def render_text(report: dict) -> str:
                  f"N={r['n']}: {r['reps']}" + (f" (judgelog actions: {r['action_reps']})"
                                                if r['action_reps'] != r['reps'] else "")
                  for r in report["results"]) + ".", "",
-             "| N (permanents, judgelog facts / raw facts) | operation | judgelog | raw | raw gc-off | python "
-             "| judgelog/raw | judgelog/raw-gcoff | raw/python |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+             "| N (permanents, judgelog facts / raw facts) | operation | judgelog | clingo backend | raw | "
+             "raw gc-off | python | judgelog/raw | judgelog/raw-gcoff | raw/python | clingo/python |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     names = {"load": "(a) load", "full": "(b) full damage_assigner", "point": "(c) point query",
              "explain": "(d) explain (raw: point query)", "put_counters": "(e) put_counters",
              "proliferate": "(e) proliferate"}
@@ -877,7 +968,8 @@ def render_text(report: dict) -> str:
             if all(row[e] is None for e in ENGINES):
                 continue
             lines.append(f"| {label} | {names[op]} | " + " | ".join(_fmt(row[e]) for e in ENGINES) + " | " +
-                         " | ".join(_fmt(rat[k]) for k in ("judgelog/raw", "judgelog/raw_gcoff", "raw/python"))
+                         " | ".join(_fmt(rat[k]) for k in ("judgelog/raw", "judgelog/raw_gcoff", "raw/python",
+                                                           "clingo/python"))
                          + " |")
     mem = report.get("memory")
     if mem:
@@ -886,6 +978,9 @@ def render_text(report: dict) -> str:
                   f"| peak RSS growth ({mem['judgelog']['rss_method']}) | "
                   f"{mem['judgelog']['rss_growth_kib'] / 1024:.1f} MB | "
                   f"{mem['raw']['rss_growth_kib'] / 1024:.1f} MB | {_fmt(mem['rss_ratio'])} |"]
+        if "clingo" in mem:
+            lines.append(f"| peak RSS growth, clingo backend | {mem['clingo']['rss_growth_kib'] / 1024:.1f} MB | "
+                         f"{mem['raw']['rss_growth_kib'] / 1024:.1f} MB | {_fmt(mem['clingo_rss_ratio'])} |")
         if "traced_ratio" in mem:
             lines.append(f"| tracemalloc peak | {mem['judgelog']['traced_peak_bytes'] / 2**20:.1f} MB | "
                          f"{mem['raw']['traced_peak_bytes'] / 2**20:.1f} MB | {_fmt(mem['traced_ratio'])} |")
@@ -902,6 +997,8 @@ def render_text(report: dict) -> str:
             lines.append(f"| {labels[k]} | {_fmt(p['ms'][k])} | {_fmt(p['wall_ms'][k])} |")
     if report.get("whole_process"):
         lines += render_whole_process(report["whole_process"])
+    if report.get("choices"):
+        lines += render_choices(report["choices"])
     lines += ["", "Targets:", "", "| target | value | limit | met |", "|---|---:|---:|---|"]
     for t in report["targets"]:
         detail = f" ({t['detail']})" if t["detail"] else ""
@@ -939,13 +1036,15 @@ def main(argv=None) -> int:
                                                                                 else SIZES_FULL)
     reps_table = REPS_QUICK if args.quick else REPS_FULL
     engine = Engine()
-    notes: List[str] = []
+    clingo_engine = Engine(backend="clingo") if _has_clingo() else None
+    notes: List[str] = [] if clingo_engine else ["clingo is not installed: no clingo column"]
     results = []
     for n in sizes:
         reps = reps_table.get(n, 3)
         if not args.json:
             print(f"N={n} ({reps} repetitions) ...", file=sys.stderr, flush=True)
-        results.append(bench_size(n, reps, engine, notes, HEAVY_REPS.get(n) if not args.quick else None))
+        results.append(bench_size(n, reps, engine, notes, HEAVY_REPS.get(n) if not args.quick else None,
+                                  clingo_engine=clingo_engine))
     memory = None
     if not args.no_memory:
         n_mem = max(sizes)
@@ -961,10 +1060,13 @@ def main(argv=None) -> int:
             print("whole-process timings on JSON boards ...", file=sys.stderr, flush=True)
         whole = measure_whole_process(WHOLE_SIZES_QUICK if args.quick else WHOLE_SIZES_FULL,
                                       quick_reps=PROCESS_REPS_QUICK if args.quick else PROCESS_REPS_FULL)
+    if not args.json:
+        print(f"choices bands, {CHOICE_ATTACKERS} attackers ...", file=sys.stderr, flush=True)
+    choices = measure_choices(3 if args.quick else 5)
     report = {"quick": args.quick, "machine": machine(), "results": results, "memory": memory,
-              "process": process, "whole_process": whole, "notes": notes}
+              "process": process, "whole_process": whole, "choices": choices, "notes": notes}
     report["targets"] = evaluate_targets(results, memory, process) + (whole_process_targets(whole) if whole
-                                                                      else [])
+                                                                      else []) + choices_targets(choices)
     report["seconds"] = time.perf_counter() - started
     report["loadavg"] = (load_start, os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan"))
     if args.json:

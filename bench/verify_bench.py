@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 import time
@@ -51,7 +52,7 @@ def main() -> int:
 
             n = int(label.split()[0])
             cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                               dashboard_address=None)
+                                               dashboard_address=None, silence_logs=logging.ERROR)
             try:
                 # warm the workers (engine build) before timing, as a long run would amortise it
                 run_job(job, todo[:n], scheduler=cluster.scheduler_address)

@@ -42,6 +42,7 @@ from .analysis import Program
 from .ast import Aggregate, Atom, BinOp, Comparison, Const, Negation, Rule, Var, literal_vars, term_vars
 
 __all__ = ["AspNames", "AspProgram", "compile_program", "compile_rule", "compile_facts", "compile_query",
+           "compile_constraint", "bridge", "derived_with_facts",
            "value_text", "dependencies", "ASP_OPS"]
 
 # arithmetic of the rule language -> clingo's (integer division truncates in both)
@@ -210,6 +211,11 @@ def compile_query(head: str, body: Sequence, answer: Sequence[str], *, names: As
     vars_ = _Vars(body)
     args = ",".join(vars_.name(n) for n in answer)
     return f"{head}({args}) :- {_body(body, vars_, names)}." if answer else f"{head} :- {_body(body, vars_, names)}."
+
+
+def compile_constraint(body: Sequence, *, names: AspNames = AspNames()) -> str:
+    """``:- body.``: no model may make ``body`` hold."""
+    return f":- {_body(body, _Vars(body), names)}."
 
 
 def dependencies(program: Program, preds: Iterable[str]) -> Set[str]:

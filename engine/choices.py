@@ -15,6 +15,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
+from .ast import Atom, Const
 from .errors import UsageError
 
 __all__ = ["list_choices", "ChoiceSpace", "choice_spaces"]
@@ -173,6 +174,24 @@ class _Probe:
             self.progress.done()
 
 
+def _solver_choice(state, space: ChoiceSpace, elements: List, least: int, most: int) -> Optional[List[Tuple]]:
+    """Every candidate of ``least`` to ``most`` elements the rules do not refuse, found by the backend's
+    solver in one run (a choice rule over the probe facts, ``choice_space_refused`` as a constraint), or
+    None when the backend has no solver (pyDatalog: candidates are checked one by one)."""
+    enumerate_subsets = getattr(state.engine.backend, "enumerate_subsets", None)
+    if enumerate_subsets is None:
+        return None
+    if space.probe is None:
+        candidates = [c for n in range(least, most + 1) for c in itertools.combinations(elements, n)]
+        return candidates
+    pred, label = space.probe
+    base = frozenset(f for f in state.facts if f[0] != pred)
+    facts = {(pred, x, label): x for x in elements}
+    refused = (Atom("choice_space_refused", (Const(space.name), Const(label))),)
+    found = enumerate_subsets(base, list(facts), refused, min_size=least, max_size=most)
+    return [tuple(x for x in elements if (pred, x, label) in subset) for subset in found]
+
+
 def _min_part(state, space: ChoiceSpace) -> int:
     sizes = [n for s, n in _rows(state, "choice_space_min_part") if s == space.name]
     return max(sizes) if sizes else 2
@@ -203,6 +222,9 @@ def _legal_parts(state, space: ChoiceSpace, elements: List, least: int, progress
     Candidates grow one element at a time; a candidate the rules call a dead end
     (``choice_space_dead_end``) is not grown further.
     """
+    chosen = _solver_choice(state, space, elements, least, len(elements))
+    if chosen is not None:
+        return sorted(chosen, key=lambda p: (len(p), p))
     probe = _Probe(state, space, progress, f"candidate {space.part}s of {len(elements)} {space.element}s")
     legal: List[Tuple] = []
 
@@ -222,19 +244,23 @@ def _legal_parts(state, space: ChoiceSpace, elements: List, least: int, progress
     return sorted(legal, key=lambda p: (len(p), p))
 
 
-def _count_partitions(rest: int, masks: Dict[int, tuple], memo=None) -> int:
+def _count_partitions(rest: int, masks: Dict[int, tuple], memo=None, by_low=None) -> int:
     """Partitions of the elements into legal parts and elements alone."""
     if memo is None:
         memo = {}
+    if by_low is None:  # a part holding the lowest element left has that element as its own lowest
+        by_low = {}
+        for mask in masks:
+            by_low.setdefault(mask & -mask, []).append(mask)
     if rest == 0:
         return 1
     if rest in memo:
         return memo[rest]
     low = rest & -rest
-    total = _count_partitions(rest & ~low, masks, memo)  # the lowest element stays alone
-    for mask in masks:
-        if mask & low and mask & rest == mask:
-            total += _count_partitions(rest & ~mask, masks, memo)
+    total = _count_partitions(rest & ~low, masks, memo, by_low)  # the lowest element stays alone
+    for mask in by_low.get(low, ()):
+        if mask & rest == mask:
+            total += _count_partitions(rest & ~mask, masks, memo, by_low)
     memo[rest] = total
     return total
 
@@ -257,9 +283,14 @@ def _subset(state, space: ChoiceSpace, limit: int, progress=None) -> Tuple[dict,
     sizes = [(lo, hi) for s, lo, hi in _rows(state, "choice_space_size") if s == space.name]
     lo, hi = (max(a for a, _ in sizes), min(b for _, b in sizes)) if sizes else (0, len(elements))
     lo, hi = max(lo, 0), min(hi, len(elements))
-    probe = _Probe(state, space, progress, f"candidate sets of {len(elements)} {space.element}s")
-    legal = [c for n in range(lo, hi + 1) for c in itertools.combinations(elements, n) if probe.legal(c)[0]]
-    probe.done()
+    legal = _solver_choice(state, space, elements, lo, hi)
+    if legal is None:
+        probe = _Probe(state, space, progress, f"candidate sets of {len(elements)} {space.element}s")
+        legal = [c for n in range(lo, hi + 1) for c in itertools.combinations(elements, n) if probe.legal(c)[0]]
+        probe.done()
+    else:
+        order = {x: i for i, x in enumerate(elements)}
+        legal.sort(key=lambda c: (len(c), [order[x] for x in c]))  # the order combinations() gives
     sample = [list(c) for c in legal[:limit]]
     data = {"decision": space.name, space.key("elements"): elements, "count": len(legal),
             space.key("sample"): sample}

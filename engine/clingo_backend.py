@@ -24,7 +24,8 @@ from contextlib import contextmanager
 from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from .analysis import Program, bound_after, order_body
-from .asp import AspNames, bridge, compile_facts, compile_rule, dependencies, derived_with_facts
+from .asp import (AspNames, bridge, compile_constraint, compile_facts, compile_rule, dependencies,
+                  derived_with_facts)
 from .ast import Aggregate, Atom, Comparison, Const, Negation, Rule, Var
 from .extras import require
 from .joins import Relations, answers
@@ -79,6 +80,11 @@ class ClingoBackend:
             while len(self._views) > _KEPT_STATES:
                 self._views.popitem(last=False)
             yield view
+
+    def clear(self) -> None:
+        """Forget every state's ground program (the next question about a state grounds it again)."""
+        with self._lock:
+            self._views.clear()
 
     def _new_view(self, facts: FrozenSet) -> _View:
         ctl = self._clingo.Control(["--warn=none"])
@@ -169,6 +175,36 @@ class ClingoBackend:
         _, names = self.why_rules[id(rule)]
         rows = self.ask(view, _fixed(self.program.body(rule), fixed), names)[:limit]
         return [dict(zip(names, row)) for row in rows]
+
+    # -- choices -------------------------------------------------------------
+    def enumerate_subsets(self, facts: FrozenSet, candidates: Sequence[tuple], forbidden: Sequence, *,
+                          min_size: int = 0, max_size: Optional[int] = None) -> List[FrozenSet[tuple]]:
+        """Every subset of the ``candidates`` facts (``min_size`` to ``max_size`` of them) that, added to
+        ``facts``, leaves the body ``forbidden`` without a solution: one clingo choice rule and one
+        constraint, solved for all models, instead of a question per candidate subset."""
+        program = self.program
+        names = AspNames(derived_with_facts=derived_with_facts(program, set(facts) | set(candidates)))
+        preds = {(lit.atom if isinstance(lit, Negation) else lit).pred for lit in forbidden
+                 if isinstance(lit, (Atom, Negation))}
+        wanted = dependencies(program, preds)
+        chosen = [compile_facts([c], names=names)[:-1] for c in candidates]
+        parts = [compile_facts(sorted(facts - set(candidates), key=repr), names=names),
+                 "\n".join(self._rules_text(p, names) for p in sorted(wanted)),
+                 "{ " + "; ".join(chosen) + " }.",
+                 compile_constraint(tuple(forbidden))]
+        count = "#count{ " + "; ".join(f"{i} : {c}" for i, c in enumerate(chosen)) + " }"
+        if min_size:
+            parts.append(f":- {count} < {min_size}.")
+        if max_size is not None:
+            parts.append(f":- {count} > {max_size}.")
+        parts += ["#show."] + [f"#show {c} : {c}." for c in chosen]
+        ctl = self._clingo.Control(["--warn=none", "--models=0"])
+        ctl.add("base", [], "\n".join(parts))
+        ctl.ground([("base", [])])
+        by_symbol = {self._clingo.parse_term(c): fact for c, fact in zip(chosen, candidates)}
+        out: List[FrozenSet[tuple]] = []
+        ctl.solve(on_model=lambda model: out.append(frozenset(by_symbol[s] for s in model.symbols(shown=True))))
+        return out
 
     # -- aggregates ----------------------------------------------------------
     def _groups(self, view: _View, rule: Rule, fixed: Dict[str, object]) -> Dict[tuple, List[Dict]]:

@@ -87,7 +87,7 @@ def cmd_query(args) -> int:
     engine = _engine(args)
     body = parse_body(args.query)
     state = _state(args, engine)
-    _, names = state.engine.check_query(body, text=args.query)
+    _, names = state.engine.check_query(body, text=args.query)  # the scenario's own rules: declare more
     check_constants(state, body)  # a misspelled id is an input error, never a "no"
     if args.limit < 0:
         raise UsageError(f"--limit must be 0 (all answers) or more, got {args.limit}")

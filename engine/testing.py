@@ -41,7 +41,7 @@ def check_expect(state, entry: dict) -> Optional[str]:
     if unknown:
         return f"unknown expect key(s): {', '.join(sorted(unknown))} (use query+answers|count, holds, absent, " \
                "explain+cites)"
-    for key in ("query", "holds", "absent", "explain"):
+    for key in EXPECT_KINDS:
         if key in entry and not isinstance(entry[key], str):
             return f"{key} must be a query written as text, such as \"controller(hero, P)\", got {entry[key]!r}"
     from .validation import check_constants

@@ -65,7 +65,7 @@ def run_verify(args, progress_factory) -> int:
                       progress=progress.tick)
     progress.done()
     result = merge(scope, results, all_found=args.all)
-    written = _write(engine, result["counterexamples"], props, args)
+    written = _write(engine, result["counterexamples"], props, args, library)
     checked = {k: v for k, v in props.items() if not scope.properties or k in scope.properties}
     data = {"scope": result["scope"], "properties": sorted(checked), "tasks": result["tasks"],
             "boards": result["states"], "counterexamples": [
@@ -94,7 +94,9 @@ def run_verify(args, progress_factory) -> int:
     return EXIT_NEGATIVE if result["counterexamples"] else EXIT_OK
 
 
-def _write(engine, found: List[dict], props, args) -> List[str]:
+def _write(engine, found: List[dict], props, args, library) -> List[str]:
+    from .catalog import rules_dir
+    from .library import PROPERTIES_FOLDER
     from .verify import counterexample_scenario
 
     folder = args.output or "judgelog-verify"
@@ -109,7 +111,9 @@ def _write(engine, found: List[dict], props, args) -> List[str]:
         if args.all:
             name += f"_{counts[c['property']]}"
         path = os.path.join(folder, name + ".yaml")
-        rules = [_rel(r, folder) for r in args.rules]
+        # the properties are not game rules (an engine leaves them out): the scenario loads them itself
+        props_dir = os.path.join(str(library or rules_dir()), PROPERTIES_FOLDER)
+        rules = ([_rel(props_dir, folder)] if os.path.isdir(props_dir) else []) + [_rel(r, folder) for r in args.rules]
         data = counterexample_scenario(engine, c, props, rules=rules)
         with open(path, "w", encoding="utf-8") as fh:
             yaml.safe_dump(data, fh, sort_keys=False, default_flow_style=None, width=110)
