@@ -51,7 +51,7 @@ __all__ = ["Event", "Change", "PRIMITIVES", "apply_primitive", "object_facts", "
 
 ZONES = ("graveyard", "exile", "hand", "library")
 COPIABLE = ("name", "card_type", "subtype", "supertype", "color", "base_power", "base_toughness",
-            "printed_keyword", "printed_keyword_param", "printed_keyword_instance")
+            "printed_keyword", "printed_keyword_param", "printed_keyword_instance", "printed_keyword_instance_param")
 
 
 @dataclass
