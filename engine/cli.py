@@ -53,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--format", choices=("text", "json", "dot"), default="text",
                         help="output format (dot: audit only, the rule dependency graph)")
     common.add_argument("--no-library", action="store_true", help="do not load the shipped rule library")
+    common.add_argument("--library", metavar="FOLDER",
+                        help="use this folder, laid out like rules/, as the library instead of the shipped one")
     common.add_argument("--no-cache", action="store_true",
                         help="neither read nor write the parsed rules in the user's cache folder")
     evaluating = argparse.ArgumentParser(add_help=False)
@@ -102,6 +104,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("scenario", nargs="?")
     p.add_argument("--diff", nargs=2, metavar=("A", "B"), help="facts that change between two scenarios")
     p.add_argument("--dot", metavar="FILE", help="also write the rule dependency graph as Graphviz DOT")
+    p = sub.add_parser("verify", parents=[common, evaluating], help="search every small board for a broken property")
+    p.add_argument("--scope", metavar="FILE", help="the boards to search, a scope YAML file (default: the shipped "
+                   "default scope; see docs/verify.md)")
+    p.add_argument("--property", action="append", default=[], metavar="NAME",
+                   help="check only this property (repeatable; default: all)")
+    p.add_argument("--all", action="store_true", help="every distinct counterexample, not only the smallest")
+    p.add_argument("-o", "--output", metavar="DIR",
+                   help="folder for the counterexample scenarios and the finished tasks: a later run with the "
+                   "same rules and scope resumes from them (default: counterexamples only, in judgelog-verify)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="local Dask worker processes (default 1: in this process)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="an existing dask.distributed scheduler to run on")
     return parser
 
 

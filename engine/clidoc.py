@@ -39,6 +39,7 @@ NEGATIVE = {  # when each verb exits 1 (EXIT_NEGATIVE)
     "choices": "an action of the scenario was refused",
     "graph": "an action of the scenario was refused",
     "audit": "it finds a conflict: a `functional` predicate with two values for one key",
+    "verify": "it finds a counterexample to a property (written as a scenario that `judgelog test` fails)",
 }
 
 DEFAULT_HELP = {  # positional arguments the parser gives no help for

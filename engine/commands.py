@@ -18,13 +18,13 @@ from .errors import (
 )
 
 __all__ = ["cmd_query", "cmd_explain", "cmd_test", "cmd_check", "cmd_rules", "cmd_do", "cmd_choices",
-           "cmd_graph", "cmd_audit"]
+           "cmd_graph", "cmd_audit", "cmd_verify"]
 
 
 def _engine(args):
     from .engine import Engine
 
-    return Engine(rules=args.rules, include_library=not args.no_library,
+    return Engine(rules=args.rules, include_library=not args.no_library, library=getattr(args, "library", None),
                   backend=getattr(args, "backend", "pydatalog"))
 
 
@@ -217,7 +217,7 @@ def cmd_check(args) -> int:
         else:
             rule_paths.append(path)
     user_rules = [p for p in args.rules + rule_paths if not is_library_path(p)]
-    result = load_program(user_rules, include_library=not args.no_library, library=library)
+    result = load_program(user_rules, include_library=not args.no_library, library=library, properties=True)
     diags: List[Diagnostic] = list(result.diagnostics)
     scenario_errors = 0
     if scenario_paths and not result.errors:
@@ -348,3 +348,9 @@ def cmd_audit(args) -> int:
     data, text, code = run_audit(engine, args)
     _emit(args, data, text)
     return code
+
+
+def cmd_verify(args) -> int:
+    from .verify_report import run_verify
+
+    return run_verify(args, _Progress)

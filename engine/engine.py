@@ -37,20 +37,23 @@ class Engine:
     """Rules (the shipped library plus ``rules=[files or folders]``) compiled for evaluation.
 
     ``library``: another folder laid out like rules/ to use as the library (e.g. one without a keyword's
-    file). ``backend``: ``"pydatalog"`` (the default) or ``"clingo"`` (needs ``pip install "judgelog[clingo]"``);
+    file). ``properties``: also load the library's properties/ folder (what ``judgelog verify`` checks).
+    ``backend``: ``"pydatalog"`` (the default) or ``"clingo"`` (needs ``pip install "judgelog[clingo]"``);
     both give the same answers, proofs and events. Raises :class:`~judgelog.errors.RuleError` listing every error when the rules do not check, or
     when they do not keep the engine's interface contract (judgelog.contract).
     """
 
     def __init__(self, *, rules: Iterable[str] = (), include_library: bool = True, library: Optional[str] = None,
-                 backend: str = "pydatalog"):
+                 properties: bool = False, backend: str = "pydatalog"):
         if backend not in BACKENDS:
             raise UsageError(f"unknown backend {backend!r}", hint="backends: " + ", ".join(BACKENDS))
         self.backend_name = backend
         self.rule_paths: Tuple[str, ...] = tuple(str(r) for r in rules)
         self.include_library = include_library
         self.library = None if library is None else str(library)  # another folder used as the library
-        result = load_program(self.rule_paths, include_library=include_library, library=self.library)
+        self.properties = properties  # also the library's properties/ (judgelog verify)
+        result = load_program(self.rule_paths, include_library=include_library, library=self.library,
+                              properties=properties)
         result.raise_for_errors()
         problems = contract_problems(result.program)  # what the engine's Python needs from the rules
         if problems:
@@ -88,7 +91,8 @@ class Engine:
         key = tuple(str(p) for p in paths)
         if key not in self._derived:
             self._derived[key] = Engine(rules=self.rule_paths + key, include_library=self.include_library,
-                                        library=self.library, backend=self.backend_name)
+                                        library=self.library, properties=self.properties,
+                                        backend=self.backend_name)
         return self._derived[key]
 
     def check_facts(self, scenario: Scenario) -> None:

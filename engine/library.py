@@ -21,7 +21,8 @@ from .catalog import default_catalog, rules_dir
 from .errors import Diagnostic, RuleError
 from .parser import parse_text
 
-__all__ = ["LoadResult", "load_program", "collect_files", "is_library_path", "is_library_root", "library_root_of"]
+__all__ = ["LoadResult", "load_program", "collect_files", "is_library_path", "is_library_root", "library_root_of",
+           "library_rule_files", "PROPERTIES_FOLDER"]
 
 
 @dataclass
@@ -128,19 +129,36 @@ def library_root_of(path: str) -> Optional[str]:
     return None
 
 
+# library folders loaded only when asked for: properties/ holds the properties `judgelog verify` checks
+# (rules about the rules, not game rules: left out of queries, `rules` and `audit`)
+PROPERTIES_FOLDER = "properties"
+
+
+def library_rule_files(root: str, *, properties: bool = False) -> Tuple[List[str], List[Diagnostic]]:
+    """The rule files of a library folder, without properties/ unless ``properties``."""
+    files, diags = collect_files([root])
+    if not properties:
+        skip = os.path.join(root, PROPERTIES_FOLDER) + os.sep
+        files = [f for f in files if not f.startswith(skip)]
+    return files, diags
+
+
 def load_program(paths: Sequence[str] = (), *, include_library: bool = True,
-                 strict_annotations: Optional[bool] = None, library: Optional[str] = None) -> LoadResult:
+                 strict_annotations: Optional[bool] = None, library: Optional[str] = None,
+                 properties: bool = False) -> LoadResult:
     """Parse and analyse the library (optionally) plus ``paths``. Never raises for rule errors: look at
     ``.errors``. ``strict_annotations`` forces @name/@cr to be errors (default: only in the library).
-    ``library`` names another folder to use as the library (e.g. a source checkout's rules/)."""
+    ``library`` names another folder to use as the library (e.g. a source checkout's rules/).
+    ``properties``: also load the library's properties/ folder (judgelog verify, judgelog check)."""
     key = tuple(str(p) for p in paths)
     root = str(library) if library else str(rules_dir())
-    stamp = _stamp(key, include_library, root)
-    return _load_cached(key, include_library, strict_annotations, stamp, root)
+    stamp = _stamp(key, include_library, root, properties)
+    return _load_cached(key, include_library, strict_annotations, stamp, root, properties)
 
 
-def _stamp(paths: Tuple[str, ...], include_library: bool, root: str) -> tuple:
-    files, _ = collect_files(([root] if include_library else []) + list(paths))
+def _stamp(paths: Tuple[str, ...], include_library: bool, root: str, properties: bool) -> tuple:
+    files = library_rule_files(root, properties=properties)[0] if include_library else []
+    files += collect_files(list(paths))[0]
     out = []
     for f in files:
         try:
@@ -152,31 +170,32 @@ def _stamp(paths: Tuple[str, ...], include_library: bool, root: str) -> tuple:
 
 
 @lru_cache(maxsize=16)
-def _load_cached(paths: Tuple[str, ...], include_library: bool, strict_annotations, stamp, root: str) -> LoadResult:
+def _load_cached(paths: Tuple[str, ...], include_library: bool, strict_annotations, stamp, root: str,
+                 properties: bool = False) -> LoadResult:
     """From the user's cache folder when the same files were loaded before (see :mod:`judgelog.cache`)."""
     listed = [path for path, _ in stamp[:-1]] + [stamp[-1][0]]
     # relative paths (and the includes of the files they name) depend on the working folder
     here = os.getcwd() if paths or root != str(rules_dir()) else None
-    key = cache.address("library", options=(paths, include_library, strict_annotations, root, here),
+    key = cache.address("library", options=(paths, include_library, strict_annotations, root, here, properties),
                         files=listed)
     result = cache.lookup(key)
     if isinstance(result, LoadResult):
         return result
     seen: Dict[str, str] = {}
-    result = _load(paths, include_library, strict_annotations, root, seen)
+    result = _load(paths, include_library, strict_annotations, root, seen, properties)
     read = set(seen) - {os.path.realpath(path) for path in listed}  # files the key does not cover: includes
     cache.store(key, result, depends={path: cache.file_digest(path) for path in read})
     return result
 
 
 def _load(paths: Tuple[str, ...], include_library: bool, strict_annotations, root: str,
-          seen: Dict[str, str]) -> LoadResult:
+          seen: Dict[str, str], properties: bool = False) -> LoadResult:
     files: List[RuleFile] = []
     diags: List[Diagnostic] = []
     sources: Dict[str, str] = {}
     library_files: List[str] = []
     if include_library:
-        library_files, d = collect_files([root])
+        library_files, d = library_rule_files(root, properties=properties)
         diags.extend(d)
         for path in library_files:
             _parse_tree(path, seen=seen, stack=[], out=files, diags=diags, sources=sources)

@@ -26,6 +26,7 @@ COMMANDS = []
 for fmt in ("text", "json"):
     f = ["--format", fmt]
     COMMANDS += [
+        ["verify", "--scope", str(ROOT / "facts" / "verify" / "small.yaml")] + f,
         ["query", S["banding_both_sides"], "damage_assigner(S, P)"] + f,
         ["query", S["banding_both_sides"], "can_block(B, A), blocked_by(A, X)"] + f,
         ["query", S["banding_both_sides"], "permanent(A), permanent(B), permanent(C), permanent(D), "

@@ -1,0 +1,247 @@
+"""The boards of a scope, each counted once up to renaming (``judgelog verify``).
+
+A board is a sorted tuple of creature specs (controller, power, toughness, keywords, subtype, counters);
+creatures are named ``c1``, ``c2``, ... in that order and players ``p1`` (active), ``p2``, ... Boards that
+differ only by a renaming of the non-active players are counted once (:func:`is_canonical`), and so are
+declarations that differ only by a renaming of identical creatures (:func:`canonical_key`).
+
+Designations are generated from the fields the rules declare (``scenario_field/4``) by their shape: a
+``map`` of creatures to players (attackers: the active player's creatures, each at another player or not at
+all), ``groups`` of another field's keys (bands: every partition into groups of two or more), a
+``map_list`` onto another field's keys (blockers: every other creature blocks one of them or none) and
+``pairs`` (every matching). Whether a declaration is legal is for the rules to say: the action that takes
+the field (``action_param``) accepts or refuses it.
+
+>>> from judgelog import Engine
+>>> from judgelog.scope import load_scope
+>>> scope = load_scope({"creatures": 2, "keywords": [], "power": [1], "toughness": [1], "declare": []}, Engine())
+>>> [len(b) for b in boards(scope)]
+[1, 1, 2, 2, 2]
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+
+from .scope import Scope
+
+__all__ = ["Spec", "boards", "board_dict", "is_canonical", "automorphisms", "canonical_key", "candidates",
+           "players_of", "creature_ids", "tasks", "Task", "board_keywords"]
+
+
+@dataclass(frozen=True, order=True)
+class Spec:
+    controller: int  # index into the players; 0 is the active player
+    power: int
+    toughness: int
+    keywords: Tuple[int, ...]  # indexes into scope.keywords
+    subtype: str = ""
+    counters: Tuple[Tuple[str, int], ...] = ()
+
+
+def players_of(scope: Scope) -> List[str]:
+    return [f"p{i + 1}" for i in range(scope.players)]
+
+
+def creature_ids(board: Sequence[Spec]) -> List[str]:
+    return [f"c{i + 1}" for i in range(len(board))]
+
+
+def board_keywords(board: Sequence[Spec]) -> int:
+    return sum(len(s.keywords) for s in board)
+
+
+def _specs(scope: Scope) -> List[Spec]:
+    kw = range(len(scope.keywords))
+    sets = [c for n in range(scope.keywords_per_creature + 1) for c in itertools.combinations(kw, n)]
+    counter_sets = [tuple((k, n) for k, n in zip([k for k, _ in scope.counters], ns) if n)
+                    for ns in itertools.product(*[v for _, v in scope.counters])]
+    out = [Spec(c, p, t, k, s, cs) for c in range(scope.players) for p in scope.power for t in scope.toughness
+           for k in sets for s in ("",) + scope.subtypes for cs in counter_sets]
+    return sorted(set(out))
+
+
+def is_canonical(board: Tuple[Spec, ...], players: int) -> bool:
+    """The board is the least of the boards it becomes by renaming the non-active players."""
+    for perm in itertools.permutations(range(1, players)):
+        mapping = (0,) + perm
+        other = tuple(sorted(Spec(mapping[s.controller], s.power, s.toughness, s.keywords, s.subtype, s.counters)
+                             for s in board))
+        if other < board:
+            return False
+    return True
+
+
+@dataclass(frozen=True, order=True)
+class Task:
+    """A slice of the space: boards of ``creatures`` creatures split between the players as ``split``,
+    whose first creature has the keyword set ``first`` (indexes into the scope's keywords)."""
+
+    creatures: int
+    split: Tuple[int, ...]
+    first: Tuple[int, ...]
+
+    @property
+    def name(self) -> str:
+        kw = "-".join(map(str, self.first)) or "none"
+        return f"n{self.creatures}-s{''.join(map(str, self.split))}-k{kw}"
+
+
+def tasks(scope: Scope) -> List[Task]:
+    out = []
+    sets = [c for n in range(scope.keywords_per_creature + 1)
+            for c in itertools.combinations(range(len(scope.keywords)), n)]
+    for n in range(scope.min_creatures, scope.creatures + 1):
+        for split in itertools.product(range(n + 1), repeat=scope.players):
+            if sum(split) != n or list(split[1:]) != sorted(split[1:], reverse=True):
+                continue
+            for first in sets:
+                out.append(Task(n, tuple(split), first))
+    return sorted(out)
+
+
+def boards(scope: Scope, task: Optional[Task] = None) -> Iterator[Tuple[Spec, ...]]:
+    """Every canonical board of the scope (or of one task), fewest creatures first."""
+    specs = _specs(scope)
+    wanted = [task] if task is not None else tasks(scope)
+    for t in wanted:
+        for board in itertools.combinations_with_replacement(specs, t.creatures):
+            if board[0].keywords != t.first:
+                continue
+            split = tuple(sum(1 for s in board if s.controller == p) for p in range(scope.players))
+            if split != t.split or not is_canonical(board, scope.players):
+                continue
+            yield board
+
+
+def board_dict(scope: Scope, board: Sequence[Spec]) -> dict:
+    """The board as a scenario mapping (without designations)."""
+    players = players_of(scope)
+    objects = {}
+    for oid, spec in zip(creature_ids(board), board):
+        obj: Dict = {"name": f"Creature {oid[1:]}", "types": ["creature"]}
+        if spec.subtype:
+            obj["subtypes"] = [spec.subtype]
+        obj.update(power=spec.power, toughness=spec.toughness)
+        if spec.keywords:
+            obj["keywords"] = [scope.keywords[i].yaml() for i in spec.keywords]
+        obj["controller"] = players[spec.controller]
+        if spec.counters:
+            obj["counters"] = dict(spec.counters)
+        objects[oid] = obj
+    return {"players": players, "objects": objects}
+
+
+def automorphisms(board: Sequence[Spec]) -> List[Dict[str, str]]:
+    """Renamings of the creatures that leave the board as it is (identical creatures swapped)."""
+    ids = creature_ids(board)
+    groups: Dict[Spec, List[int]] = {}
+    for i, s in enumerate(board):
+        groups.setdefault(s, []).append(i)
+    out: List[Dict[str, str]] = [{}]
+    for members in groups.values():
+        nxt = []
+        for perm in itertools.permutations(members):
+            for m in out:
+                d = dict(m)
+                d.update({ids[a]: ids[b] for a, b in zip(members, perm)})
+                nxt.append(d)
+        out = nxt
+    return out
+
+
+def _rename(value, mapping: Dict[str, str]):
+    if isinstance(value, str):
+        return mapping.get(value, value)
+    if isinstance(value, dict):
+        return tuple(sorted((_rename(k, mapping), _rename(v, mapping)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_rename(v, mapping) for v in value)
+    return value
+
+
+def _norm(value):
+    """Order-free form of a designation (sets of groups, of pairs)."""
+    if isinstance(value, tuple):
+        return tuple(sorted((_norm(v) for v in value), key=repr))
+    return value
+
+
+def canonical_key(steps: Sequence[dict], autos: List[Dict[str, str]]) -> str:
+    """The least renaming of a sequence of declarations and actions: equal for symmetric ones."""
+    best = None
+    for mapping in autos:
+        text = repr(tuple(_norm(_rename(step, mapping)) for step in steps))
+        if best is None or text < best:
+            best = text
+    return best or ""
+
+
+# -- designations by shape ------------------------------------------------------------------------------
+def _partitions(items: List[str]) -> Iterator[List[List[str]]]:
+    """Set partitions of items into blocks; the blocks of one are kept (bands of one are not declared)."""
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for part in _partitions(rest):
+        yield [[first]] + part
+        for i in range(len(part)):
+            yield part[:i] + [[first] + part[i]] + part[i + 1:]
+
+
+def _matchings(items: List[str], ok) -> Iterator[List[List[str]]]:
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    yield from _matchings(rest, ok)
+    for i, other in enumerate(rest):
+        if ok(first, other):
+            for m in _matchings(rest[:i] + rest[i + 1:], ok):
+                yield [[first, other]] + m
+
+
+def candidates(field, scope: Scope, board: Sequence[Spec], declared: Dict[str, object]) -> Iterator[object]:
+    """Every value of ``field`` (scenario form) on this board, given the fields declared before it. The
+    empty value comes first."""
+    ids = creature_ids(board)
+    players = players_of(scope)
+    ctrl = {oid: players[s.controller] for oid, s in zip(ids, board)}
+    ref1 = field.ref(1).what
+    ref0 = field.ref(0).what
+    if field.shape == "map" and ref1 in ("player", "target"):
+        mine = [o for o in ids if ctrl[o] == players[0]]
+        options = [[None] + [p for p in players if p != ctrl[o]] for o in mine]
+        for choice in itertools.product(*options):
+            yield {o: t for o, t in zip(mine, choice) if t is not None}
+        return
+    if field.shape == "groups":
+        keys = sorted(_keys(declared.get(ref0)))
+        for part in _partitions(keys):
+            yield [sorted(block) for block in part if len(block) > 1]
+        return
+    if field.shape in ("map_list", "map") and ref1 not in ("object", "player", "target"):
+        targets = sorted(_keys(declared.get(ref1)))
+        if not targets:
+            yield {}
+            return
+        others = [o for o in ids if o not in targets and ctrl[o] != players[0]]
+        for choice in itertools.product(*[[None] + targets for _ in others]):
+            yield {o: ([t] if field.shape == "map_list" else t) for o, t in zip(others, choice) if t is not None}
+        return
+    if field.shape == "pairs":
+        same = field.name in scope.same_controller
+        for m in _matchings(ids, lambda a, b: not same or ctrl[a] == ctrl[b]):
+            yield m
+        return
+    yield {} if field.shape in ("map", "map_list") else []
+
+
+def _keys(value) -> List[str]:
+    if isinstance(value, dict):
+        return list(value)
+    if isinstance(value, list):
+        return [m for group in value for m in (group if isinstance(group, list) else [group])]
+    return []

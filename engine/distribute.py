@@ -1,0 +1,145 @@
+"""Running ``judgelog verify``'s tasks: in this process, on local Dask worker processes, or on an existing
+dask.distributed cluster (``--scheduler ADDRESS``); with an output folder that makes a run resumable.
+
+Each task (:class:`judgelog.boards.Task`) is independent: a worker rebuilds the engine from the rule paths
+once per process and checks the task's boards. Results are merged in task order
+(:func:`judgelog.verify.merge`), so the output is the same whatever the number of workers. With an output
+folder, each finished task is written to ``tasks/NAME.json`` and a later run with the same scope and rules
+reads it back instead of checking it again.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+from .boards import Task
+from .errors import UsageError
+
+__all__ = ["Job", "run_job"]
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a worker needs to rebuild the engine and the scope."""
+
+    rules: Tuple[str, ...] = ()
+    include_library: bool = True
+    library: Optional[str] = None
+    backend: str = "pydatalog"
+    scope: dict = field(default_factory=dict, hash=False)
+    scope_source: str = "<scope>"
+    all_found: bool = False
+
+    def fingerprint(self) -> str:
+        text = json.dumps([list(self.rules), self.include_library, self.library, self.backend, self.scope,
+                           self.all_found],
+                          sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@lru_cache(maxsize=4)
+def _engine(rules: Tuple[str, ...], include_library: bool, library: Optional[str], backend: str):
+    from .engine import Engine
+
+    return Engine(rules=rules, include_library=include_library, library=library, properties=True,
+                  backend=backend)
+
+
+def _scope(job: Job):
+    from .scope import load_scope
+
+    return load_scope(job.scope, _engine(job.rules, job.include_library, job.library, job.backend),
+                      source=job.scope_source)
+
+
+def check_task(job: Job, task: Task) -> dict:
+    """One task, checked in whatever process runs it."""
+    from .verify import run_task
+
+    engine = _engine(job.rules, job.include_library, job.library, job.backend)
+    return run_task(engine, _scope(job), task, all_found=job.all_found)
+
+
+def _saved(folder: Optional[str], job: Job, task: Task) -> Optional[dict]:
+    if not folder:
+        return None
+    path = os.path.join(folder, "tasks", task.name + ".json")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    return data.get("result") if data.get("job") == job.fingerprint() else None
+
+
+def _save(folder: Optional[str], job: Job, task: Task, result: dict) -> None:
+    if not folder:
+        return
+    os.makedirs(os.path.join(folder, "tasks"), exist_ok=True)
+    path = os.path.join(folder, "tasks", task.name + ".json")
+    tmp = path + ".part"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump({"job": job.fingerprint(), "result": result}, fh, sort_keys=True)
+    os.replace(tmp, path)  # a task file is complete or absent, never half written
+
+
+def run_job(job: Job, tasks: Sequence[Task], *, workers: int = 1, scheduler: Optional[str] = None,
+            folder: Optional[str] = None, progress: Optional[Callable[[int, str], None]] = None) -> List[dict]:
+    """The results of all tasks, in task order. ``workers`` <= 1 without a scheduler: in this process."""
+    results: Dict[Task, dict] = {}
+    todo = []
+    for task in tasks:
+        saved = _saved(folder, job, task)
+        if saved is not None:
+            results[task] = saved
+        else:
+            todo.append(task)
+    done = len(results)
+    if todo and (scheduler or workers > 1):
+        done = _run_dask(job, todo, workers, scheduler, folder, results, progress, done)
+    else:
+        for task in todo:
+            results[task] = check_task(job, task)
+            _save(folder, job, task, results[task])
+            done += 1
+            if progress:
+                progress(done - 1, task.name)
+    return [results[t] for t in tasks]
+
+
+def _run_dask(job: Job, todo: List[Task], workers: int, scheduler: Optional[str], folder: Optional[str],
+              results: Dict[Task, dict], progress, done: int) -> int:
+    from .extras import require
+
+    distributed = require("distributed", extra="dask", purpose="running verify on several workers")
+    cluster = None
+    try:
+        if scheduler:
+            try:
+                client = distributed.Client(scheduler, timeout="10s")
+            except (OSError, TimeoutError) as exc:
+                raise UsageError("no Dask scheduler answers at " + str(scheduler) + f": {exc}",
+                                 hint="give the address a dask scheduler prints, e.g. tcp://127.0.0.1:8786") from None
+        else:
+            cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                               dashboard_address=None)
+            client = distributed.Client(cluster)
+        try:
+            futures = {client.submit(check_task, job, task, pure=False): task for task in todo}
+            for future in distributed.as_completed(list(futures)):
+                task = futures[future]
+                results[task] = future.result()
+                _save(folder, job, task, results[task])
+                done += 1
+                if progress:
+                    progress(done - 1, task.name)
+        finally:
+            client.close()
+    finally:
+        if cluster is not None:
+            cluster.close()
+    return done

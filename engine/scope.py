@@ -1,0 +1,253 @@
+"""The search space of ``judgelog verify``, declared in a scope file (``--scope FILE.yaml``).
+
+A scope says how many players and creatures a board has, which keywords (with which parameters) a
+creature may have, its power, toughness, subtypes and counters, which designations are declared (the
+combat fields and the other designation fields the rules declare, ``scenario_field/4``) and which
+follow-up actions may come after them. Nothing here names a keyword: the default keywords are the ones
+the loaded rules mention in the rules the properties depend on (:func:`property_keywords`), with the
+parameters their grammars (``keyword_param_form``) allow from the scope's words.
+
+>>> from judgelog import Engine
+>>> engine = Engine(properties=True)
+>>> scope = load_scope({"creatures": 2, "keywords": ["trample"]}, engine)
+>>> scope.creatures, [k.text() for k in scope.keywords]
+(2, ['trample'])
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Dict, FrozenSet, List, Optional, Tuple
+
+from .analysis import suggest
+from .ast import Atom, Negation
+from .catalog import facts_dir
+from .errors import UsageError
+from .interface import KEYWORD_TYPE
+
+__all__ = ["Scope", "KeywordChoice", "load_scope", "load_scope_file", "default_scope_path", "property_keywords",
+           "SCOPE_KEYS"]
+
+SCOPE_KEYS = ("players", "creatures", "min_creatures", "keywords", "keywords_per_creature", "power", "toughness",
+              "subtypes", "supertypes", "names", "words", "counters", "declare", "blockers_per_attacker",
+              "same_controller", "follow_up", "properties")
+
+
+@dataclass(frozen=True, order=True)
+class KeywordChoice:
+    """One keyword a creature may have, with its parameter (``key``, ``value``) when its grammar takes one."""
+
+    keyword: str
+    form: str = ""  # number | word | mapping (keyword_param_form), empty without a parameter
+    key: str = ""
+    value: Any = ""
+
+    def text(self) -> str:
+        return self.keyword if not self.key else f"{self.keyword}({self.key}={self.value})"
+
+    def yaml(self):
+        """As a scenario's ``keywords:`` entry."""
+        if not self.key:
+            return self.keyword
+        return {self.keyword: {self.key: self.value}} if self.form == "mapping" else {self.keyword: self.value}
+
+
+@dataclass(frozen=True)
+class Scope:
+    players: int = 2
+    creatures: int = 2
+    min_creatures: int = 1
+    keywords: Tuple[KeywordChoice, ...] = ()
+    keywords_per_creature: int = 1
+    power: Tuple[int, ...] = (1, 2)
+    toughness: Tuple[int, ...] = (1, 2)
+    subtypes: Tuple[str, ...] = ()
+    counters: Tuple[Tuple[str, Tuple[int, ...]], ...] = ()
+    declare: Tuple[str, ...] = ()  # designation fields declared on a board
+    same_controller: Tuple[str, ...] = ()  # fields whose two objects have one controller
+    follow_up: Tuple[Tuple[Tuple[str, Any], ...], ...] = ()  # action templates, items sorted
+    properties: Tuple[str, ...] = ()  # empty: all
+    source: str = field(default="<scope>", compare=False)
+
+    def to_dict(self) -> dict:
+        return {"players": self.players, "creatures": self.creatures, "min_creatures": self.min_creatures,
+                "keywords": [k.text() for k in self.keywords], "keywords_per_creature": self.keywords_per_creature,
+                "power": list(self.power), "toughness": list(self.toughness), "subtypes": list(self.subtypes),
+                "counters": {k: list(v) for k, v in self.counters}, "declare": list(self.declare),
+                "same_controller": list(self.same_controller),
+                "follow_up": [dict(a) for a in self.follow_up], "properties": list(self.properties)}
+
+
+def default_scope_path() -> str:
+    return str(facts_dir() / "verify" / "default.yaml")
+
+
+def property_keywords(program) -> FrozenSet[str]:
+    """Keywords the properties can see: the keyword constants written in the rules that property_violation
+    and the functional predicates depend on (positively or through negation), transitively."""
+    start = ["property_violation"] + [name for name, d in program.decls.items() if d.functional]
+    seen = set()
+    todo = list(start)
+    found = set()
+    while todo:
+        pred = todo.pop()
+        if pred in seen:
+            continue
+        seen.add(pred)
+        for rule in program.rules_by_head.get(pred, ()):
+            for lit in rule.body:  # a keyword a rule tests, not one it gives (a head)
+                atom = lit.atom if isinstance(lit, Negation) else lit
+                if not isinstance(atom, Atom):
+                    continue
+                if atom.pred not in seen:
+                    todo.append(atom.pred)
+                decl = program.decl(atom.pred)
+                if decl is None or decl.arity != atom.arity:
+                    continue
+                for param, arg in zip(decl.params, atom.args):
+                    value = getattr(arg, "value", None)
+                    if param.type == KEYWORD_TYPE and isinstance(value, str) and not hasattr(arg, "name"):
+                        found.add(value)
+    return frozenset(found)
+
+
+def _err(source: str, message: str, hint: Optional[str] = None):
+    raise UsageError(f"{source}: {message}", hint=hint)
+
+
+def _ints(value, what: str, source: str, *, low: int = 0) -> Tuple[int, ...]:
+    values = value if isinstance(value, list) else [value]
+    if not values or not all(isinstance(v, int) and not isinstance(v, bool) and v >= low for v in values):
+        _err(source, f"{what} must be a whole number >= {low} or a list of them, got {value!r}", "e.g. [1, 2]")
+    return tuple(sorted(set(values)))
+
+
+def _words(value, what: str, source: str) -> Tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        _err(source, f"{what} must be a list of words, got {value!r}", "e.g. [wolf]")
+    return tuple(value)
+
+
+def _keyword_choices(entry, face, scope_words: Dict[str, Tuple], source: str) -> List[KeywordChoice]:
+    """A scope's keyword entry (``k`` or ``{k: param}``) as the choices it stands for."""
+    param = None
+    if isinstance(entry, dict) and len(entry) == 1:
+        (entry, param), = entry.items()
+    if not isinstance(entry, str) or entry not in face.keywords:
+        near = suggest(str(entry), sorted(face.keywords))
+        _err(source, f"unknown keyword {entry!r} in keywords", f"did you mean {near!r}?" if near else
+             "known keywords: " + ", ".join(sorted(face.keywords)))
+    forms = face.keyword_forms.get(entry, ())
+    if not forms:
+        if param is not None:
+            _err(source, f"keyword {entry!r} takes no parameter")
+        return [KeywordChoice(entry)]
+    if param is not None:
+        if isinstance(param, dict) and len(param) == 1:
+            (key, value), = param.items()
+            return [KeywordChoice(entry, "mapping", str(key), value)]
+        plain = next(((f, k) for f, k in forms if f in ("number", "word")), None)
+        if plain is None:
+            _err(source, f"keyword {entry!r} takes a mapping parameter", f"e.g. {face.param_example(entry)}")
+        return [KeywordChoice(entry, plain[0], plain[1], param)]
+    out = []
+    for form, key in forms:  # every value the scope's words allow for this grammar
+        if form == "number":
+            out.append(KeywordChoice(entry, form, key, 1))
+        else:
+            out.extend(KeywordChoice(entry, form, key, v) for v in scope_words.get(key, ()))
+    return out
+
+
+def load_scope(data: Any, engine, *, source: str = "<scope>") -> Scope:
+    """A scope from a mapping (a scope file's content); missing keys take the defaults."""
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        _err(source, "a scope is a mapping of keys", "keys: " + ", ".join(SCOPE_KEYS))
+    for key in data:
+        if key not in SCOPE_KEYS:
+            near = suggest(str(key), SCOPE_KEYS)
+            _err(source, f"unknown key {key!r} in a scope", f"did you mean {near!r}?" if near else
+                 "keys: " + ", ".join(SCOPE_KEYS))
+    face = engine.interface
+    players = _ints(data.get("players", 2), "players", source, low=2)
+    creatures = _ints(data.get("creatures", 2), "creatures", source, low=1)
+    min_creatures = _ints(data.get("min_creatures", 1), "min_creatures", source, low=1)
+    subtypes = _words(data.get("subtypes", []), "subtypes", source)
+    # the words a keyword parameter may take, by the key its grammar keeps it under
+    words: Dict[str, Tuple] = {"subtype": subtypes,
+                               "supertype": _words(data.get("supertypes", []), "supertypes", source),
+                               "name": _words(data.get("names", []), "names", source)}
+    raw_words = data.get("words", {}) or {}
+    if not isinstance(raw_words, dict):
+        _err(source, "words must map a parameter key to a list of words", "e.g. {land_with: [swamp]}")
+    for key, values in raw_words.items():
+        words[str(key)] = _words(values, f"words.{key}", source)
+    raw_keywords = data.get("keywords", "default")
+    if raw_keywords == "default":
+        raw_keywords = sorted(property_keywords(engine.program) & face.keywords)
+    if not isinstance(raw_keywords, list):
+        _err(source, f"keywords must be a list or 'default', got {raw_keywords!r}")
+    choices: List[KeywordChoice] = []
+    for entry in raw_keywords:
+        choices.extend(c for c in _keyword_choices(entry, face, words, source) if c not in choices)
+    counters = data.get("counters", {}) or {}
+    if not isinstance(counters, dict):
+        _err(source, "counters must map a counter kind to numbers", "e.g. {p1p1: [0, 1]}")
+    fields = [f.name for f in face.fields]
+    declare = data.get("declare", "default")
+    if declare == "default":
+        declare = [f.name for f in face.section_fields("combat")] + \
+                  [f.name for f in face.section_fields("top") if f.shape == "pairs"]
+    declare = _words(declare, "declare", source)
+    for name in declare + _words(data.get("same_controller", []), "same_controller", source):
+        if name not in fields:
+            near = suggest(name, fields)
+            _err(source, f"no loaded rule file declares the scenario field {name!r}",
+                 f"did you mean {near!r}?" if near else "fields: " + ", ".join(fields))
+    follow = data.get("follow_up", []) or []
+    if not isinstance(follow, list) or not all(isinstance(a, dict) and isinstance(a.get("do"), str) for a in follow):
+        _err(source, "follow_up must be a list of actions such as {do: remove_from_combat, object: $creature}")
+    known = set()
+    if follow:
+        state = engine.state_from_dict({"players": ["p1", "p2"]})
+        known = {a["K"] for a in state.query("action_known(K)")}
+    for action in follow:
+        if action["do"] not in known:
+            near = suggest(action["do"], sorted(known))
+            _err(source, f"unknown follow-up action {action['do']!r}", f"did you mean {near!r}?" if near else None)
+    properties = data.get("properties", [])
+    if properties == "all":
+        properties = []
+    properties = _words(properties, "properties", source)
+    return Scope(players=max(players), creatures=max(creatures), min_creatures=min(min_creatures),
+                 keywords=tuple(choices),
+                 keywords_per_creature=max(_ints(data.get("keywords_per_creature", 1), "keywords_per_creature",
+                                                 source)),
+                 power=_ints(data.get("power", [1, 2]), "power", source),
+                 toughness=_ints(data.get("toughness", [1, 2]), "toughness", source, low=1),
+                 subtypes=subtypes,
+                 counters=tuple(sorted((str(k), _ints(v, f"counters.{k}", source)) for k, v in counters.items())),
+                 declare=declare,
+                 same_controller=_words(data.get("same_controller", []), "same_controller", source),
+                 follow_up=tuple(tuple(sorted(a.items())) for a in follow),
+                 properties=properties, source=source)
+
+
+def load_scope_file(path: Optional[str], engine) -> Scope:
+    """A scope file (YAML), or the shipped default scope."""
+    import yaml
+
+    path = path or default_scope_path()
+    if not os.path.exists(path):
+        raise UsageError(f"no such scope file: {path}", hint="--scope FILE.yaml (see docs/verify.md)")
+    with open(path, encoding="utf-8") as fh:
+        try:
+            data = yaml.safe_load(fh)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else path
+            raise UsageError(f"{where}: the scope is not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    return load_scope(data, engine, source=path)
+

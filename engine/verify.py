@@ -1,0 +1,313 @@
+"""``judgelog verify``: search every board of a scope for a broken property (the reference enumerator).
+
+The properties are rules (``rules/properties/``, declared in ``rules/core/interface.dl``): a state breaks
+property P when ``property_violation(P, A, B)`` holds in it, and every predicate declared
+``functional(...)`` is a property too. For each board of the scope (:mod:`judgelog.boards`) this module
+proposes every designation the scope declares, asks the rules' own actions whether they accept it, and
+checks the properties: those marked ``property_stage(P, declaration)`` on each proposed declaration,
+the others on the board after its declarations and after each follow-up action. Each task of
+:func:`judgelog.boards.tasks` is checked on its own (:func:`run_task`), so tasks can be spread over
+workers (:mod:`judgelog.distribute`) and merged in a fixed order (:func:`merge`).
+
+>>> from judgelog import Engine
+>>> from judgelog.scope import load_scope
+>>> engine = Engine(properties=True)
+>>> scope = load_scope({"creatures": 2, "keywords": ["banding"], "power": [1], "toughness": [1],
+...                     "declare": ["attackers", "bands"]}, engine)
+>>> result = merge(scope, [run_task(engine, scope, t) for t in tasks(scope)])
+>>> result["counterexamples"], result["states"]
+([], 45)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+
+from .boards import (Task, automorphisms, board_dict, board_keywords, boards, candidates, canonical_key,
+                     creature_ids, players_of, tasks)
+from .errors import ActionError
+from .scope import Scope
+
+__all__ = ["Property", "properties_of", "run_task", "merge", "violations", "tasks", "counterexample_scenario"]
+
+DECLARATION = "declaration"
+
+
+@dataclass(frozen=True)
+class Property:
+    name: str
+    text: str
+    cites: Tuple[str, ...]
+    stage: str = "board"  # board | declaration
+    functional: Tuple[int, ...] = ()  # a functional(...) declaration: the key positions
+
+
+def properties_of(engine) -> Dict[str, Property]:
+    """The properties the loaded rules declare, and one per functional(...) predicate."""
+    state = engine.state_from_dict({"players": ["p1", "p2"]})
+    cites: Dict[str, List[str]] = {}
+    for row in state.query("property_cr(P, C)"):
+        cites.setdefault(row["P"], []).append(str(row["C"]))
+    stages = {row["P"]: row["S"] for row in state.query("property_stage(P, S)")}
+    out = {}
+    for row in state.query("property(P, T)"):
+        name = row["P"]
+        out[name] = Property(name, str(row["T"]), tuple(sorted(cites.get(name, []))), stages.get(name, "board"))
+    for pred, decl in sorted(engine.program.decls.items()):
+        if decl.functional:
+            keys = tuple(i for i, p in enumerate(decl.params) if p.name in decl.functional)
+            shown = ", ".join(p.name for p in decl.params)
+            out[f"functional:{pred}"] = Property(
+                f"functional:{pred}", f"{pred}({shown}) has one value for each {', '.join(decl.functional)} "
+                f"(declared functional)", (), "board", keys)
+    return out
+
+
+def violations(state, props: Dict[str, Property], stage: str) -> List[Tuple[str, tuple]]:
+    """The violations of the properties of ``stage`` in a state: (property, witnesses)."""
+    out = []
+    for row in state.query("property_violation(P, A, B)", limit=10 ** 6):
+        prop = props.get(row["P"])
+        if prop is not None and prop.stage == stage:
+            out.append((prop.name, (row["A"], row["B"])))
+    if stage != DECLARATION:
+        for prop in props.values():
+            if not prop.functional or prop.stage != stage:
+                continue
+            pred = prop.name.split(":", 1)[1]
+            decl = state.engine.program.decl(pred)
+            names = [f"V{i}" for i in range(decl.arity)]
+            groups: Dict[tuple, set] = {}
+            for row in state.query(f"{pred}({', '.join(names)})", limit=10 ** 6):
+                key = tuple(row[names[i]] for i in prop.functional)
+                groups.setdefault(key, set()).add(tuple(row[n] for i, n in enumerate(names)
+                                                        if i not in prop.functional))
+            for key, values in groups.items():
+                if len(values) > 1:
+                    out.append((prop.name, key + tuple(sorted(values, key=repr))[:2]))
+    return sorted(set(out), key=repr)
+
+
+# -- the steps of one board ----------------------------------------------------------------------------
+def _declaring_actions(engine, scope: Scope) -> Tuple[List[Tuple[str, List]], List]:
+    """The declared fields grouped by the action that takes them, in declaration order, and the fields
+    that no action takes (they are part of the board, e.g. pairs)."""
+    face = engine.interface
+    state = engine.state_from_dict({"players": ["p1", "p2"]})
+    taken = {}
+    for row in state.query("action_param(K, F)"):
+        taken.setdefault(str(row["F"]), str(row["K"]))
+    fields = [face.field(n) for n in scope.declare]
+    names = {f.name for f in fields}
+
+    def depth(f):
+        return sum(1 for r in f.refs if r.what in names)
+
+    groups: List[Tuple[str, List]] = []
+    board_fields = []
+    for f in sorted(fields, key=lambda f: (depth(f), scope.declare.index(f.name))):
+        action = taken.get(f.name)
+        if action is None:
+            board_fields.append(f)
+            continue
+        for kind, members in groups:
+            if kind == action:
+                members.append(f)
+                break
+        else:
+            groups.append((action, [f]))
+    return groups, board_fields
+
+
+def _facts_of(face, field, value) -> List[tuple]:
+    """The facts a designation field's value gives (the scenario loader's shapes)."""
+    raw = []
+    if field.shape in ("map", "map_list") and isinstance(value, dict):
+        for a, b in value.items():
+            for x in (b if isinstance(b, list) else [b]):
+                raw.append((field.pred, a, x))
+    elif field.shape == "groups":
+        for i, group in enumerate(value):
+            raw.extend((field.pred, m, f"{field.label or field.name}{i + 1}") for m in group)
+    elif field.shape == "pairs":
+        raw.extend((field.pred, a, b) for a, b in value)
+    return [made for fact in raw for made in face.recorded(fact)]
+
+
+def _follow_ups(scope: Scope, board, base) -> Iterator[dict]:
+    ids = creature_ids(board)
+    players = players_of(scope)
+    kws = sorted({scope.keywords[i].keyword for s in board for i in s.keywords})
+    fill = {"$creature": ids, "$player": players, "$keyword": kws}
+    for template in scope.follow_up:
+        keys = [k for k, v in template if isinstance(v, str) and v in fill]
+        for values in _product([fill[dict(template)[k]] for k in keys]):
+            action = dict(template)
+            action.update(zip(keys, values))
+            yield action
+
+
+def _product(lists):
+    import itertools
+
+    return itertools.product(*lists)
+
+
+@dataclass
+class _Run:
+    engine: object
+    scope: Scope
+    props: Dict[str, Property]
+    groups: List
+    board_fields: List
+    states: int = 0
+    found: Optional[List[dict]] = None
+
+
+def _record(run: _Run, board, steps: List[dict], stage: str, state, proposed: Optional[dict] = None) -> None:
+    run.states += 1
+    for name, witnesses in violations(state, run.props, stage):
+        run.found.append({"property": name, "witnesses": [str(w) for w in witnesses], "stage": stage,
+                          "creatures": len(board), "keywords": board_keywords(board),
+                          "board": board_dict(run.scope, board), "steps": [dict(s) for s in steps],
+                          "proposed": proposed})
+
+
+def _declare(run: _Run, board, state, steps: List[dict], declared: Dict, level: int, seen: set, autos) -> None:
+    """Declare the fields of action group ``level`` (every candidate), then the next groups; at the end,
+    check the board and each follow-up action."""
+    face = run.engine.interface
+    if level == len(run.groups):
+        key = canonical_key(steps, autos)
+        if key in seen:
+            return
+        seen.add(key)
+        _record(run, board, steps, "board", state)
+        for action in _follow_ups(run.scope, board, state):
+            key = canonical_key(steps + [action], autos)
+            if key in seen:
+                continue
+            seen.add(key)
+            try:
+                after, _ = state.apply(action)
+            except ActionError:
+                continue
+            _record(run, board, steps + [action], "board", after)
+        return
+    kind, fields = run.groups[level]
+    for values in _assignments(run, board, fields, dict(declared)):
+        if not any(values.values()):  # nothing declared: no action, the next group sees nothing either
+            _declare(run, board, state, steps, {**declared, **values}, level + 1, seen, autos)
+            continue
+        action = {"do": kind, **values}
+        key = canonical_key(steps + [{"proposed": action}], autos)
+        if key in seen:
+            continue
+        seen.add(key)
+        proposed = [fact for f in fields for fact in _facts_of(face, f, values[f.name])]
+        proposal = state.with_facts(state.facts | frozenset(proposed))
+        _record(run, board, steps, DECLARATION, proposal, proposed=action)
+        try:
+            after, _ = state.apply(action)
+        except ActionError:
+            continue
+        _declare(run, board, after, steps + [action], {**declared, **values}, level + 1, seen, autos)
+
+
+def _assignments(run: _Run, board, fields, declared: Dict) -> Iterator[Dict]:
+    """Every combination of values of the fields of one action (a field may refer to an earlier one)."""
+    if not fields:
+        yield {}
+        return
+    first, rest = fields[0], fields[1:]
+    for value in candidates(first, run.scope, board, declared):
+        for more in _assignments(run, board, rest, {**declared, first.name: value}):
+            yield {first.name: value, **more}
+
+
+def run_task(engine, scope: Scope, task: Task, *, all_found: bool = False) -> dict:
+    """Check every board of one task. Returns the number of states checked and the counterexamples, least
+    first (only the least of each property unless ``all_found``)."""
+    groups, board_fields = _declaring_actions(engine, scope)
+    run = _Run(engine, scope, properties_of(engine), groups, board_fields, found=[])
+    if scope.properties:
+        run.props = {k: v for k, v in run.props.items() if k in scope.properties}
+    for board in boards(scope, task):
+        autos = automorphisms(board)
+        base = board_dict(scope, board)
+        for designations in _assignments(run, board, board_fields, {}):
+            data = dict(base)
+            data.update({k: v for k, v in designations.items() if v})
+            state = engine.state_from_dict(data, path="<board>")
+            seen: set = set()
+            steps = [{"board": designations}] if any(designations.values()) else []
+            _declare(run, board, state, steps, {}, 0, seen, autos)
+    found = sorted(run.found, key=order_key)
+    if not all_found:
+        least: Dict[str, dict] = {}
+        for c in found:
+            least.setdefault(c["property"], c)
+        found = sorted(least.values(), key=order_key)
+    return {"task": task.name, "states": run.states, "counterexamples": found}
+
+
+def order_key(c: dict) -> tuple:
+    """Smallest first: fewest creatures, then fewest keywords, then fewest steps, then by text."""
+    return (c["creatures"], c["keywords"], len(c["steps"]), repr(c["board"]), repr(c["steps"]),
+            c["property"], c["witnesses"])
+
+
+def merge(scope: Scope, results: Sequence[dict], *, all_found: bool = False) -> dict:
+    """One result from the tasks' results, whatever order they finished in."""
+    found = sorted((c for r in results for c in r["counterexamples"]), key=order_key)
+    if not all_found:
+        least: Dict[str, dict] = {}
+        for c in found:
+            least.setdefault(c["property"], c)
+        found = sorted(least.values(), key=order_key)
+    return {"scope": scope.to_dict(), "tasks": len(results), "states": sum(r["states"] for r in results),
+            "counterexamples": found}
+
+
+def counterexample_scenario(engine, c: dict, props: Dict[str, Property], *, rules: Sequence[str] = ()) -> dict:
+    """A scenario that reproduces a counterexample: the board, its declarations and follow-up action as
+    ``actions:``, and an ``expect:`` entry that fails (``judgelog test``) while the violation holds."""
+    prop = props.get(c["property"])
+    data: Dict = {"name": f"verify: {c['property']}"}
+    cites = f" (CR {', '.join(prop.cites)})" if prop and prop.cites else ""
+    data["description"] = (f"Counterexample to property {c['property']}{cites}: "
+                           f"{prop.text if prop else ''}. Found by judgelog verify.")
+    if rules:
+        data["rules"] = list(rules)
+    data.update(c["board"])
+    actions = []
+    for step in c["steps"]:
+        if "board" in step:
+            data.update({k: v for k, v in step["board"].items() if v})
+        else:
+            actions.append(step)
+    if c["stage"] == DECLARATION:
+        # the proposed declaration is written as the state it proposes (the action would be judged)
+        proposed = c["proposed"]
+        combat = {k: v for k, v in proposed.items() if k != "do" and v}
+        state = engine.state_from_dict(data, path="<counterexample>")
+        for action in actions:
+            state, _ = state.apply(action)
+        face = engine.interface
+        facts = [fact for k, v in combat.items() for fact in _facts_of(face, face.field(k), v)]
+        written = state.with_facts(state.facts | frozenset(facts)).to_scenario()
+        written.pop("name", None)
+        data = {**{k: data[k] for k in ("name", "description", "rules") if k in data}, **written}
+    elif actions:
+        data["actions"] = actions
+    if c["property"].startswith("functional:"):
+        pred = c["property"].split(":", 1)[1]
+        decl = engine.program.decl(pred)
+        keys = prop.functional if prop else (0,)
+        wit = list(c["witnesses"])
+        args = [wit[keys.index(i)] if i in keys else f"V{i}" for i in range(decl.arity)]
+        data["expect"] = [{"query": f"{pred}({', '.join(args)})", "count": 1}]
+    else:
+        a, b = c["witnesses"]
+        data["expect"] = [{"absent": f"property_violation({c['property']}, {a}, {b})"}]
+    return data

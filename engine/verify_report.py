@@ -1,0 +1,117 @@
+"""The ``judgelog verify`` verb: run the tasks, write the counterexamples as scenarios, print the report.
+
+Text output ends with ``no counterexample among S boards`` (exit 0) or one line per broken property with
+the scenario file that reproduces it (exit 1). ``--format json`` prints the same as one object.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Dict, List
+
+import yaml
+
+from .errors import EXIT_NEGATIVE, EXIT_OK, UsageError
+
+__all__ = ["run_verify"]
+
+
+def _rel(path: str, folder: str) -> str:
+    return os.path.relpath(os.path.abspath(path), os.path.abspath(folder))
+
+
+def run_verify(args, progress_factory) -> int:
+    from .boards import tasks
+    from .distribute import Job, run_job
+    from .engine import Engine
+    from .scope import default_scope_path, load_scope
+    from .verify import counterexample_scenario, merge, properties_of
+
+    library = getattr(args, "library", None)
+    backend = getattr(args, "backend", "pydatalog")
+    engine = Engine(rules=args.rules, include_library=not args.no_library, library=library, properties=True,
+                    backend=backend)
+    scope_path = args.scope or default_scope_path()
+    if not os.path.exists(scope_path):
+        raise UsageError(f"no such scope file: {scope_path}", hint="--scope FILE.yaml (see docs/verify.md)")
+    with open(scope_path, encoding="utf-8") as fh:
+        try:
+            raw = yaml.safe_load(fh) or {}
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f"{scope_path}:{mark.line + 1}:{mark.column + 1}" if mark else scope_path
+            raise UsageError(f"{where}: the scope is not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    if args.property:
+        raw = dict(raw, properties=list(args.property))
+    shown_scope = scope_path if args.scope else "default scope"
+    scope = load_scope(raw, engine, source=shown_scope)
+    props = properties_of(engine)
+    unknown = [p for p in scope.properties if p not in props]
+    if unknown:
+        from .analysis import suggest
+
+        near = suggest(unknown[0], sorted(props))
+        raise UsageError(f"unknown property {unknown[0]!r}", hint=f"did you mean {near!r}?" if near else
+                         "properties: " + ", ".join(sorted(props)))
+    if args.workers < 1:
+        raise UsageError(f"--workers must be 1 or more, got {args.workers}")
+    job = Job(rules=tuple(os.path.abspath(r) for r in args.rules), include_library=not args.no_library,
+              library=os.path.abspath(library) if library else None, backend=backend, scope=raw, scope_source=shown_scope,
+              all_found=args.all)
+    todo = tasks(scope)
+    progress = progress_factory(len(todo))
+    results = run_job(job, todo, workers=args.workers, scheduler=args.scheduler, folder=args.output,
+                      progress=progress.tick)
+    progress.done()
+    result = merge(scope, results, all_found=args.all)
+    written = _write(engine, result["counterexamples"], props, args)
+    checked = {k: v for k, v in props.items() if not scope.properties or k in scope.properties}
+    data = {"scope": result["scope"], "properties": sorted(checked), "tasks": result["tasks"],
+            "boards": result["states"], "counterexamples": [
+                {"property": c["property"], "witnesses": c["witnesses"], "stage": c["stage"],
+                 "creatures": c["creatures"], "keywords": c["keywords"], "file": f}
+                for c, f in zip(result["counterexamples"], written)]}
+    lines = [f"verify: {len(checked)} properties, {shown_scope}: {scope.players} players, "
+             f"{scope.min_creatures}-{scope.creatures} creatures, keywords: "
+             f"{', '.join(k.text() for k in scope.keywords) or 'none'}"]
+    for c, f in zip(result["counterexamples"], written):
+        prop = props.get(c["property"])
+        cites = f" (CR {', '.join(prop.cites)})" if prop and prop.cites else ""
+        lines.append(f"COUNTEREXAMPLE {c['property']}{cites}: {prop.text if prop else ''}")
+        lines.append(f"  {c['creatures']} creature(s), {c['keywords']} keyword(s), witnesses "
+                     f"{', '.join(c['witnesses'])} ({c['stage']}); written to {f}")
+    if result["counterexamples"]:
+        broken = len({c["property"] for c in result["counterexamples"]})
+        lines.append(f"{len(result['counterexamples'])} counterexample(s) to {broken} propert"
+                     f"{'y' if broken == 1 else 'ies'} among {result['states']} boards ({result['tasks']} tasks)")
+    else:
+        lines.append(f"no counterexample among {result['states']} boards ({result['tasks']} tasks)")
+    if args.format == "json":
+        sys.stdout.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    else:
+        sys.stdout.write("\n".join(lines) + "\n")
+    return EXIT_NEGATIVE if result["counterexamples"] else EXIT_OK
+
+
+def _write(engine, found: List[dict], props, args) -> List[str]:
+    from .verify import counterexample_scenario
+
+    folder = args.output or "judgelog-verify"
+    if not found:
+        return []
+    os.makedirs(folder, exist_ok=True)
+    out = []
+    counts: Dict[str, int] = {}
+    for c in found:
+        counts[c["property"]] = counts.get(c["property"], 0) + 1
+        name = c["property"].replace(":", "_")
+        if args.all:
+            name += f"_{counts[c['property']]}"
+        path = os.path.join(folder, name + ".yaml")
+        rules = [_rel(r, folder) for r in args.rules]
+        data = counterexample_scenario(engine, c, props, rules=rules)
+        with open(path, "w", encoding="utf-8") as fh:
+            yaml.safe_dump(data, fh, sort_keys=False, default_flow_style=None, width=110)
+        out.append(path)
+    return out
