@@ -247,7 +247,9 @@ def _stripped(keyword: str) -> Engine:
         from judgelog.library import rules_dir
 
         root = rules_dir()
-        files = [str(p) for p in sorted(root.rglob("*.dl")) if p.relative_to(root).as_posix() != STRIPPED[keyword][0]]
+        # the keyword's file, and every file about that keyword alone (its verify properties, ...)
+        files = [str(p) for p in sorted(root.rglob("*.dl"))
+                 if p.relative_to(root).as_posix() != STRIPPED[keyword][0] and p.name != f"{keyword}.dl"]
         _ENGINES[keyword] = Engine(rules=files, include_library=False)
     return _ENGINES[keyword]
 

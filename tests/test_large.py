@@ -126,12 +126,14 @@ def test_yaml_aliases_that_expand_exponentially_are_refused(engine):
 
 
 def test_yaml_nesting_is_bounded():
-    for text, code in (("players: " + "[" * 150 + "]" * 150, "S002"), ("a: &x [*x]", "S002"),
-                       ("players: " + "[" * 3000 + "]" * 3000, "S001")):
+    # 3,000 levels: whether the composer itself gives up (S001) or composes it and the depth check refuses
+    # it (S002) depends on the PyYAML/libyaml build; either way it is one positioned error, never a crash.
+    for text, codes in (("players: " + "[" * 150 + "]" * 150, {"S002"}), ("a: &x [*x]", {"S002"}),
+                        ("players: " + "[" * 3000 + "]" * 3000, {"S001", "S002"})):
         with pytest.raises(ScenarioError) as info:
             compile_scenario(text, path="nest.yaml")
         [diag] = info.value.diagnostics
-        assert diag.code == code and "nest" in diag.message and diag.span.file == "nest.yaml"
+        assert diag.code in codes and "nest" in diag.message and diag.span.file == "nest.yaml"
 
 
 # -- the progress line ------------------------------------------------------------------------------------
