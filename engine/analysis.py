@@ -76,6 +76,19 @@ class Program:
     def body(self, rule: Rule) -> Tuple:
         return self.ordered_bodies.get(id(rule), rule.body)
 
+    def __getstate__(self) -> dict:
+        # ids do not survive pickling (the library cache): keep the ordered bodies by the rule's position,
+        # or an unpickled rule could find the body of another rule that once had its id
+        state = dict(self.__dict__)
+        state["ordered_bodies"] = {i: self.ordered_bodies[id(r)] for i, r in enumerate(self.rules)
+                                   if id(r) in self.ordered_bodies}
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        bodies = state.pop("ordered_bodies", {})
+        self.__dict__.update(state)
+        self.ordered_bodies = {id(self.rules[i]): body for i, body in bodies.items()}
+
     def aggregate_rules(self) -> List[Rule]:
         """Rules with an aggregate head, in an order where each one's inputs come first."""
         rules = [r for r in self.rules if r.aggregate is not None]

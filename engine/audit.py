@@ -27,7 +27,10 @@ from .analysis import Program, bound_after
 from .ast import Atom, Negation, Rule, format_value
 from .errors import EXIT_NEGATIVE, EXIT_OK, UsageError
 
-__all__ = ["run_audit", "static_audit", "dynamic_audit", "diff_audit", "dependency_graph", "group_of"]
+__all__ = ["run_audit", "static_audit", "dynamic_audit", "diff_audit", "dependency_graph", "group_of", "rule_count",
+           "internal_predicates", "ONLY"]
+
+ONLY = ("overrides", "conflicts", "interactions")
 
 MAX_ROWS = 500  # bindings looked at per rule (a scenario is small; this bounds pathological ones)
 
@@ -53,8 +56,11 @@ def run_audit(engine, args) -> Tuple[dict, str, int]:
             raise UsageError("--format dot draws the rules' dependency graph; give no scenario")
         text = dependency_dot(engine.program)
         return {"dot": text}, text, EXIT_OK
+    keyword, only = getattr(args, "keyword", None), getattr(args, "only", None)
+    if (keyword or only) and not scenario:
+        raise UsageError("--keyword and --only filter the audit of a scenario; give a SCENARIO")
     if scenario:
-        data = dynamic_audit(engine, scenario)
+        data = dynamic_audit(engine, scenario, keyword=keyword, only=only)
         return data, dynamic_text(data), EXIT_NEGATIVE if data["conflicts"] else EXIT_OK
     data = static_audit(engine.program)
     if dot:
@@ -98,6 +104,18 @@ def _body_preds(rule: Rule):
 
 def _rules(program: Program) -> List[Rule]:
     return [r for r in program.rules if r.body]
+
+
+def rule_count(program: Program) -> int:
+    """The number of rules (facts of rule files not counted): what ``check`` and ``audit`` both report."""
+    return len(_rules(program))
+
+
+def internal_predicates(program: Program) -> Set[str]:
+    """Predicates a rule file declares as its internal helpers (``internal/1``): a rule deriving one that uses
+    ``not`` checks a condition; it is not a default that another file's exception overrides."""
+    return {r.head.args[0].value for r in program.rules_by_head.get("internal", ())
+            if not r.body and r.head.args and hasattr(r.head.args[0], "value")}
 
 
 def dependency_graph(program: Program) -> nx.DiGraph:
@@ -300,11 +318,45 @@ def conflicts(state) -> List[dict]:
     return out
 
 
-def dynamic_audit(engine, path: str) -> dict:
+def _about_the_scenario(rule: Rule, facts, bindings, ids: Set) -> bool:
+    """Whether a rule that fired did so for things of the scenario: an id of the state among its head facts
+    or body bindings (a rule that only combines the library's own facts, e.g. token names, did not)."""
+    if any(a in ids for f in facts for a in f[1:]):
+        return True
+    return any(v in ids for b in bindings for v in b.values())
+
+
+def dynamic_audit(engine, path: str, *, keyword: Optional[str] = None, only: Optional[str] = None) -> dict:
+    """The dynamic audit of a scenario (after its actions). ``keyword``: only what concerns that keyword's
+    rules (its ``@name`` group); ``only``: one of ONLY."""
+    from .validation import typed_ids
+
+    if only is not None and only not in ONLY:
+        raise UsageError(f"--only takes one of {', '.join(ONLY)}, got {only!r}")
     state, events = _final_state(engine, path)
     program, backend = state.engine.program, state.engine.backend
+    groups = sorted({group_of(r) for r in _rules(program)})
+    if keyword is not None and keyword not in groups:
+        from .analysis import suggest
+
+        near = suggest(keyword, groups)
+        raise UsageError(f"no rules of a keyword or area called {keyword!r}",
+                         hint=f"did you mean {near!r}?" if near else "groups: " + ", ".join(groups))
     fired, by_fact, bindings = _firings(state)
     rules = _rules(program)
+    ids = set().union(*typed_ids(state).values())
+    internal = internal_predicates(program)
+    library_only = [r for r in rules if id(r) in fired and not _about_the_scenario(r, fired[id(r)],
+                                                                                      bindings[id(r)], ids)]
+    for r in library_only:
+        fired.pop(id(r))
+    # a keyword's rules that fired although no object has the keyword (e.g. "unpaired" for every creature
+    # when nothing has soulbond): listed apart, not as rules of the scenario
+    in_play = {row["K"] for row in state.query("has_keyword(O, K)")}
+    idle = [r for r in rules if id(r) in fired and group_of(r) in state.engine.interface.keywords
+            and group_of(r) not in in_play]
+    for r in idle:
+        fired.pop(id(r))
     fired_rules = [r for r in rules if id(r) in fired]
     # keywords whose rules fed each other: a fired rule's premise derived by another group's rule
     interactions: Dict[Tuple[str, str], dict] = {}
@@ -322,7 +374,8 @@ def dynamic_audit(engine, path: str) -> dict:
                                                                           f"from {other.name}"})
                         entry["count"] += 1
     # defaults displaced: the positive part of a default holds, its `not P` fails because P was derived
-    overrides = []
+    overrides: List[dict] = []
+    checks: List[dict] = []  # internal helpers of a rule file whose `not` failed: not user-facing overrides
     seen = set()
     with backend.session(state.facts) as view:
         for default, neg, _ in default_exceptions(program):
@@ -335,6 +388,10 @@ def dynamic_audit(engine, path: str) -> dict:
                     continue
                 seen.add((default.name, would, because))
                 by = (by_fact.get(because) or [None])[0]
+                if default.head.pred in internal:
+                    checks.append({"rule": default.name, "cites": list(default.cites), "at": default.span.short(),
+                                   "not": _fact_text(would), "because": _fact_text(because)})
+                    continue
                 entry = {"default": default.name, "cites": list(default.cites), "at": default.span.short(),
                          "would_give": _fact_text(would), "because": _fact_text(because),
                          "by": _rule_ref(by), "by_group": group_of(by) if by else None}
@@ -354,19 +411,32 @@ def dynamic_audit(engine, path: str) -> dict:
     for event in events:
         if event.rule:
             event_rules[event.rule] = event_rules.get(event.rule, 0) + 1
-    return {
-        "mode": "scenario", "scenario": path, "name": state.name,
+    found_conflicts = conflicts(state)
+    interactions_ = [interactions[k] for k in sorted(interactions)]
+    if keyword is not None:
+        fired_rules = [r for r in fired_rules if group_of(r) == keyword]
+        overrides = [o for o in overrides if o["default"].split(".")[0] == keyword or o["by_group"] == keyword]
+        checks = [c for c in checks if c["rule"].split(".")[0] == keyword]
+        interactions_ = [i for i in interactions_ if keyword in (i["reader"], i["deriver"])]
+        found_conflicts = [c for c in found_conflicts
+                           if any((v.get("rule") or "").split(".")[0] == keyword for v in c["values"])]
+    data = {
+        "mode": "scenario", "scenario": path, "name": state.name, "keyword": keyword, "only": only,
         "actions": len(state.meta["scenario"].actions) if "scenario" in state.meta else 0,
         "events": [e.to_dict() for e in events], "event_rules": event_rules,
         "rules_total": len(rules),
         "fired": [dict(_rule_ref(r), group=group_of(r), file=r.span.file, facts=len(fired[id(r)]))
                   for r in fired_rules],
-        "not_fired": [r.name for r in rules if id(r) not in fired],
+        "library_only": [r.name for r in library_only],
+        "keyword_not_in_play": [r.name for r in idle],
+        "not_fired": [r.name for r in rules if id(r) not in fired and r not in library_only and r not in idle],
         "overrides": overrides,
+        "internal_checks": checks,
         "keywords": sorted({group_of(r) for r in fired_rules}),
-        "interactions": [interactions[k] for k in sorted(interactions)],
-        "conflicts": conflicts(state),
+        "interactions": interactions_,
+        "conflicts": found_conflicts,
     }
+    return data
 
 
 def _conflict_lines(conflicts_: Sequence[dict]) -> List[str]:
@@ -380,9 +450,21 @@ def _conflict_lines(conflicts_: Sequence[dict]) -> List[str]:
 
 
 def dynamic_text(data: dict) -> str:
-    lines = [f"Audit of {data['scenario']} ({data['name']}): {data['actions']} action(s), "
-             f"{len(data['events'])} event(s)", "",
-             f"Rules that fired: {len(data['fired'])} of {data['rules_total']} (facts derived):"]
+    only = data.get("only")
+    head = [f"Audit of {data['scenario']} ({data['name']}): {data['actions']} action(s), "
+            f"{len(data['events'])} event(s)" + (f"; keyword {data['keyword']}" if data.get("keyword") else "")]
+    if only == "overrides":
+        return "\n".join(head + [""] + _override_lines(data))
+    if only == "interactions":
+        return "\n".join(head + [""] + _interaction_lines(data))
+    if only == "conflicts":
+        return "\n".join(head + ["", f"Conflicts: {len(data['conflicts']) or 'none'}"]
+                         + _conflict_lines(data["conflicts"]))
+    lines = head + ["", f"Rules that fired for the scenario's objects: {len(data['fired'])} of {data['rules_total']} "
+                    f"(facts derived; {len(data.get('library_only', []))} more only combined the library's own "
+                    f"facts, {len(data.get('keyword_not_in_play', []))} more belong to keywords no object has: "
+                    f"{', '.join(sorted({n.split('.')[0] for n in data.get('keyword_not_in_play', [])})) or 'none'})"
+                    ":"]
     current = None
     for r in data["fired"]:
         if r["file"] != current:
@@ -392,17 +474,31 @@ def dynamic_text(data: dict) -> str:
     if data["event_rules"]:
         lines += ["", "Rules that caused events during the actions:"]
         lines += [f"  {name}  {n}" for name, n in sorted(data["event_rules"].items())]
-    lines += ["", "Defaults overridden:" if data["overrides"] else "Defaults overridden: none"]
+    lines += [""] + _override_lines(data)
+    lines += ["", f"Keywords whose rules fired: {', '.join(data['keywords'])}"] + _interaction_lines(data)
+    lines += ["", f"Conflicts: {len(data['conflicts']) or 'none'}"] + _conflict_lines(data["conflicts"])
+    return "\n".join(lines)
+
+
+def _override_lines(data: dict) -> List[str]:
+    lines = ["Defaults overridden:" if data["overrides"] else "Defaults overridden: none"]
     for o in data["overrides"]:
         by = o["by"]
         lines.append(f"  {o['default']} [CR {', '.join(o['cites'])}] would give {o['would_give']}, but "
                      f"{o['because']} holds (by {by['rule']} [CR {', '.join(by['cites'])}])")
         for inst in o.get("instead", []):
             lines.append(f"    instead: {inst['fact']} by {inst['rule']} [CR {', '.join(inst['cites'])}]")
-    lines += ["", f"Keywords whose rules fired: {', '.join(data['keywords'])}", "Interactions (reader <- deriver):"]
-    lines += [f"  {i['reader']} <- {i['deriver']}  x{i['count']}  e.g. {i['example']}" for i in data["interactions"]]
-    lines += ["", f"Conflicts: {len(data['conflicts']) or 'none'}"] + _conflict_lines(data["conflicts"])
-    return "\n".join(lines)
+    checks = data.get("internal_checks", [])
+    if checks:
+        lines += ["", f"Internal checks of the library (helpers declared with internal/1): {len(checks)}"]
+        lines += [f"  {c['rule']} [CR {', '.join(c['cites'])}]: not {c['not']}, because {c['because']}"
+                  for c in checks]
+    return lines
+
+
+def _interaction_lines(data: dict) -> List[str]:
+    return ["Interactions (reader <- deriver):"] + [
+        f"  {i['reader']} <- {i['deriver']}  x{i['count']}  e.g. {i['example']}" for i in data["interactions"]]
 
 
 # -- diff --------------------------------------------------------------------------------------------

@@ -104,6 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("scenario", nargs="?")
     p.add_argument("--diff", nargs=2, metavar=("A", "B"), help="facts that change between two scenarios")
     p.add_argument("--dot", metavar="FILE", help="also write the rule dependency graph as Graphviz DOT")
+    p.add_argument("--keyword", metavar="K", help="with a scenario: only what concerns the rules of keyword K")
+    p.add_argument("--only", choices=("overrides", "conflicts", "interactions"),
+                   help="with a scenario: only this part of the report")
     p = sub.add_parser("verify", parents=[common, evaluating], help="search every small board for a broken property")
     p.add_argument("--scope", metavar="FILE", help="the boards to search, a scope YAML file (default: the shipped "
                    "default scope; see docs/verify.md)")

@@ -7,7 +7,10 @@ import sys
 from typing import Dict, List
 
 from .ast import format_value
+from .validation import check_constants
 from .errors import (
+    ActionError,
+    EXIT_LOAD,
     EXIT_NEGATIVE,
     EXIT_OK,
     Diagnostic,
@@ -41,12 +44,20 @@ def _state(args, engine, *, apply_actions: bool = True):
     limit = getattr(args, "actions", None)
     if limit is not None and limit < 0:
         raise UsageError("--actions takes a number of actions, 0 or more")
+    scenario = state.meta["scenario"]
+    if limit is not None and limit > len(scenario.actions):
+        raise UsageError(f"--actions {limit}: {args.scenario} has {len(scenario.actions)} action(s)",
+                         hint=f"give a number from 0 to {len(scenario.actions)}")
     if apply_actions and not getattr(args, "before_actions", False):
-        scenario = state.meta["scenario"]
-        for action, span in scenario.actions[:limit]:
+        events: list = []
+        for index, (action, span) in enumerate(scenario.actions[:limit]):
             if "expect_error" in action:
                 continue
-            state, _ = state.apply(action, span=span)
+            try:
+                state, new = state.apply(action, span=span)
+            except ActionError as exc:
+                raise exc.in_context(index=index, span=span, events=[e.to_text() for e in events]) from None
+            events.extend(new)
     return state
 
 
@@ -67,7 +78,8 @@ def cmd_query(args) -> int:
     engine = _engine(args)
     body = parse_body(args.query)
     state = _state(args, engine)
-    _, names = engine.check_query(body, text=args.query)
+    _, names = state.engine.check_query(body, text=args.query)
+    check_constants(state, body)  # a misspelled id is an input error, never a "no"
     if args.limit < 0:
         raise UsageError(f"--limit must be 0 (all answers) or more, got {args.limit}")
     answers = state.query(body, limit=sys.maxsize)
@@ -83,8 +95,13 @@ def cmd_query(args) -> int:
 
 
 def cmd_explain(args) -> int:
+    from .parser import parse_atom
+
     engine = _engine(args)
     state = _state(args, engine)
+    atom = parse_atom(args.atom)
+    state.engine.check_query((atom,), text=args.atom)
+    check_constants(state, atom)  # a misspelled id is an input error, never "does not hold"
     if args.why_not:
         return _why_not(args, state)
     proof = state.explain(args.atom)
@@ -103,8 +120,10 @@ def _why_not(args, state) -> int:
         lines.append("  no rule derives this predicate (it can only come from scenario facts)")
     for r in reasons:
         lines.append(f"rule {r.rule.name} [CR {', '.join(r.rule.cites)}] {r.rule.span.short()}:")
-        for text, ok in r.literals:
+        details = r.details or tuple(() for _ in r.literals)
+        for (text, ok), more in zip(r.literals, details):
             lines.append(f"  {'holds ' if ok else 'FAILS '} {text}")
+            lines.extend("           " + line for line in more)
     data = {"atom": args.atom, "holds": holds, "rules": [r.to_dict() for r in reasons]}
     _emit(args, data, "\n".join(lines))
     return EXIT_OK if holds else EXIT_NEGATIVE
@@ -160,6 +179,8 @@ def cmd_test(args) -> int:
             lines.append(report.to_text())
         lines.append(f"{passed} passed, {failed} failed")
         _emit(args, None, "\n".join(lines))
+    if any(r.case == "load" and not r.passed for r in results):
+        return EXIT_LOAD  # a file that would not load: its problems are input errors, not failed cases
     return EXIT_OK if failed == 0 and results else EXIT_NEGATIVE
 
 
@@ -232,7 +253,9 @@ def cmd_check(args) -> int:
                 diags.extend(exc.diagnostics or [Diagnostic("S000", exc.message, None, hint=exc.hint)])
     errors = [d for d in diags if d.is_error]
     warnings = [d for d in diags if not d.is_error]
-    nrules = len(result.program.rules)
+    from .audit import rule_count
+
+    nrules = rule_count(result.program)  # the count audit reports: rules, not the facts of rule files
     summary = (f"{len(errors)} error(s), {len(warnings)} warning(s) in {nrules} rules"
                + (f" and {len(scenario_paths)} scenario file(s)" if scenario_paths else ""))
     if args.format == "json":
@@ -243,6 +266,8 @@ def cmd_check(args) -> int:
         if text:
             sys.stderr.write(text + "\n")
         sys.stdout.write(summary + "\n")
+    if scenario_errors:
+        return EXIT_LOAD  # a scenario that would not load (a typo in an action, a choice, an expectation)
     return EXIT_NEGATIVE if errors else EXIT_OK
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -126,7 +127,7 @@ def _run_dask(job: Job, todo: List[Task], workers: int, scheduler: Optional[str]
                                  hint="give the address a dask scheduler prints, e.g. tcp://127.0.0.1:8786") from None
         else:
             cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                               dashboard_address=None)
+                                               dashboard_address=None, silence_logs=logging.ERROR)
             client = distributed.Client(cluster)
         try:
             futures = {client.submit(check_task, job, task, pure=False): task for task in todo}

@@ -18,7 +18,7 @@ import networkx as nx
 __all__ = ["layout", "render_svg", "node_lines", "edge_look"]
 
 NODE_W, NODE_H, GAP, COL_GAP, MARGIN, TOP = 180, 58, 22, 120, 40, 112
-LINE, LANE = 15, 12
+LINE, LANE, WIDTH = 15, 12, 34
 BG = "#fcfcfa"
 DEFAULT_LOOK = ("#555555", "", 1.5)
 
@@ -66,9 +66,33 @@ def node_lines(spec: dict, n, d: dict) -> List[str]:
         lines.append((str(d.get("name", "")) + pt).strip()[:30])
     for key, heading in spec["shown"]:
         if d.get(key) not in (None, ""):
-            text = _value_text(d[key])
-            lines.append(((heading + ": ") if heading else "") + text)
-    return [line if len(line) <= 32 else line[:31] + "\u2026" for line in lines]
+            lines += _wrap(((heading + ": ") if heading else "") + _value_text(d[key]))
+    return [line if len(line) <= WIDTH else line[:WIDTH - 1] + "\u2026" for line in lines]
+
+
+def _wrap(text: str) -> List[str]:
+    """A shown attribute on lines of at most WIDTH characters, broken after commas."""
+    out = [""]
+    for word in text.split(" "):
+        if out[-1] and len(out[-1]) + 1 + len(word) > WIDTH:
+            out.append("  " + word)
+        else:
+            out[-1] = (out[-1] + " " + word) if out[-1] else word
+    return out
+
+
+def _partners_together(col: List, undirected) -> List:
+    """The column's order, each node followed by its not yet placed neighbours in the same column."""
+    inside, out, seen = set(col), [], set()
+    for n in col:
+        if n in seen:
+            continue
+        out.append(n)
+        seen.add(n)
+        for m in sorted((m for m in undirected.neighbors(n) if m in inside and m not in seen), key=col.index):
+            out.append(m)
+            seen.add(m)
+    return out
 
 
 def _height(spec, n, d) -> float:
@@ -82,9 +106,11 @@ def layout(graph: nx.MultiDiGraph) -> dict:
     spec = _spec(graph)
     group_kinds = {d.get("kind") for _, d in graph.nodes(data=True) if "members" in d}
     placed = {n: d for n, d in graph.nodes(data=True) if "members" not in d}
-    last = max([3] + list(spec["columns"].values()))
-    col_of = {n: spec["columns"].get(d.get("role", ""), 3) for n, d in placed.items()}
-    used = sorted(set(range(4)) | set(col_of.values()))
+    last = max(list(spec["columns"].values()) or [0])  # a node without a role: the last column
+    col_of = {n: spec["columns"].get(d.get("role", ""), last) for n, d in placed.items()}
+    filled = set(col_of.values())  # an empty column is drawn when an edge passes over it
+    spans = [sorted((col_of[u], col_of[v])) for u, v in graph.edges() if u in col_of and v in col_of]
+    used = sorted(filled | {c for lo, hi in spans for c in range(lo + 1, hi)})
     slot = {c: i for i, c in enumerate(used)}
     cols: Dict[int, List] = {c: [] for c in used}
     for n in sorted(placed, key=str):
@@ -103,6 +129,7 @@ def layout(graph: nx.MultiDiGraph) -> dict:
             near = [order[m] for a, b in undirected.edges(n) for m in (a, b) if m in order and col_of.get(m, c) < c]
             return sum(near) / len(near) if near else float(len(order))
         cols[c].sort(key=lambda n: (round_first(n), group(n) == "", group(n), bary(n), str(n)))
+        cols[c] = _partners_together(cols[c], undirected)
         for i, n in enumerate(cols[c]):
             order[n] = i
 

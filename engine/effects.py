@@ -47,9 +47,18 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 from .ast import format_value
 from .errors import ActionError
 
-__all__ = ["Event", "Change", "PRIMITIVES", "apply_primitive", "object_facts", "COPIABLE"]
+__all__ = ["Event", "Change", "PRIMITIVES", "apply_primitive", "object_facts", "COPIABLE", "ZONES", "EVENT_WORDS"]
 
 ZONES = ("graveyard", "exile", "hand", "library")
+# every event kind and detail key the primitives and the runtime write into the event log (a query may name
+# them before they happen; tests/test_validation.py checks the list against this module and the runtime)
+EVENT_WORDS = frozenset(ZONES + (
+    "ability_gained", "ability_lost", "ceased_to_exist", "control_changed", "counters_put", "counters_removed",
+    "damage_dealt", "damage_marked", "dies", "ended", "enters", "life_gained", "life_lost", "loses_game",
+    "recorded", "forgotten", "removed_from_combat", "subtype_added", "tapped", "token_created", "turn_ended",
+    "type_set", "untapped", "destroyed", "moved", "left", "true", "false", "chosen", "put_on_stack", "resolved", "game",
+    "to", "n", "kind", "keyword", "because", "previous", "controller", "token", "spec", "copy_of", "subtype",
+    "type", "fact", "choice", "source", "subject", "control_change"))
 COPIABLE = ("name", "card_type", "subtype", "supertype", "color", "base_power", "base_toughness",
             "printed_keyword", "printed_keyword_param", "printed_keyword_instance", "printed_keyword_instance_param")
 

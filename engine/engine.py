@@ -20,6 +20,7 @@ from .interface import interface_of
 from .library import load_program
 from .scenario import Scenario, compile_scenario, load_scenario
 from .state import State, check_query
+from .validation import raise_for, scenario_problems
 
 __all__ = ["Engine", "BACKENDS"]
 
@@ -84,7 +85,10 @@ class Engine:
         engine = self.with_rules(scenario.rules) if scenario.rules else self
         engine.check_facts(scenario)
         meta = {"scenario": scenario}
-        return State(engine, scenario.facts, scenario.origins, name=scenario.name, path=scenario.path, meta=meta)
+        state = State(engine, scenario.facts, scenario.origins, name=scenario.name, path=scenario.path, meta=meta)
+        # actions and expectations are checked before anything runs: a typo is never a rules answer
+        raise_for(scenario_problems(state), scenario.path)
+        return state
 
     def with_rules(self, paths: Sequence[str]) -> "Engine":
         """An engine with these extra rule files (cached)."""

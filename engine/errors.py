@@ -139,18 +139,46 @@ class QueryError(UsageError):
 class ActionError(JudgelogError):
     """An action was refused; the state is unchanged.
 
-    ``cr`` names the rule that refuses it and ``options`` lists the legal choices, when there are any.
+    ``cr`` names the rule that refuses it and ``options`` lists the legal choices, when there are any;
+    ``refused_by`` the rules that refused it as (rule @name, file:line, CR, sentence). Whoever applies a
+    scenario's actions adds where the action is (``index``, ``span``) and the events up to it (``events``,
+    as text) with :meth:`in_context`.
     """
 
     exit_code = EXIT_NEGATIVE
 
-    def __init__(self, message: str, *, cr: Optional[str] = None, options: Iterable = (), hint: Optional[str] = None):
+    def __init__(self, message: str, *, cr: Optional[str] = None, options: Iterable = (), hint: Optional[str] = None,
+                 refused_by: Iterable[tuple] = ()):
         super().__init__(message, hint=hint)
         self.cr = cr
         self.options = tuple(options)
+        self.refused_by = tuple(refused_by)
+        self.index: Optional[int] = None
+        self.span: Optional["Span"] = None
+        self.events: tuple = ()
+
+    def in_context(self, *, index: int, span: Optional["Span"], events: Iterable[str]) -> "ActionError":
+        """The same refusal, saying which action of a file it was and what happened before it."""
+        self.index, self.span, self.events = index, span, tuple(events)
+        return self
 
     def render(self, *, sources: Optional[dict] = None) -> str:
-        return f"error: {self}" + (f"\n  hint: {self.hint}" if self.hint else "")
+        return "error: " + self.explain() + (f"\n  hint: {self.hint}" if self.hint else "")
+
+    def explain(self) -> str:
+        """The refusal with everything a judge needs: which action, the rules and CR sentences that refused it,
+        the legal options and the events so far."""
+        head = str(self)
+        if self.index is not None:
+            where = f" ({self.span.short()})" if self.span is not None else ""
+            head = f"action[{self.index}]{where}: {head}"
+        lines = [head]
+        for name, at, cr, sentence in self.refused_by:
+            lines.append(f"  refused by rule {name} [CR {cr}] {at}: {sentence}")
+        if self.index is not None:
+            lines.append("  events before it:" + ("" if self.events else " none"))
+            lines.extend(f"    {e}" for e in self.events)
+        return "\n".join(lines)
 
     def __str__(self) -> str:
         text = self.message
@@ -167,6 +195,13 @@ class ActionError(JudgelogError):
             data["cr"] = self.cr
         if self.options:
             data["options"] = [str(o) for o in self.options]
+        if self.refused_by:
+            data["refused_by"] = [{"rule": n, "at": at, "cr": cr, "sentence": s} for n, at, cr, s in self.refused_by]
+        if self.index is not None:
+            data["action"] = self.index
+            if self.span is not None:
+                data.update(file=self.span.file, line=self.span.line)
+            data["events"] = list(self.events)
         return data
 
 

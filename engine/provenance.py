@@ -145,10 +145,15 @@ class WhyNot:
 
     rule: Rule
     literals: Tuple[Tuple[str, bool], ...]
+    # for each literal: lines that show a failing one with values (bindings, facts found, the proof of a
+    # negated atom that holds, the event that removed an absent fact); empty for a literal that holds
+    details: Tuple[Tuple[str, ...], ...] = ()
 
     def to_dict(self) -> dict:
+        details = self.details or tuple(() for _ in self.literals)
         return {"rule": self.rule.name, "cites": list(self.rule.cites), "at": self.rule.span.short(),
-                "literals": [{"literal": t, "holds": ok} for t, ok in self.literals]}
+                "literals": [{"literal": t, "holds": ok, "details": list(d)}
+                             for (t, ok), d in zip(self.literals, details)]}
 
 
 class Prover:
@@ -303,7 +308,7 @@ class Prover:
             fixed = _unify_head(rule.head, fact[1:])
             if fixed is None:
                 continue
-            literals = []
+            literals, details = [], []
             prefix: List = []
             for lit in rule.body:
                 prefix.append(lit)
@@ -311,8 +316,96 @@ class Prover:
                 literals.append((str(_partial_lit(lit, fixed)), ok))
                 if not ok:
                     prefix.pop()  # keep judging the next literals against what did hold
-            out.append(WhyNot(rule, tuple(literals)))
+                    details.append(tuple(self._why_fails(lit, prefix, fixed)))
+                else:
+                    details.append(())
+            out.append(WhyNot(rule, tuple(literals), tuple(details)))
         return out
+
+    MAX_SHOWN = 5
+
+    def _bindings(self, prefix, fixed) -> List[Dict]:
+        """Up to MAX_SHOWN bindings of the variables the literals that held (``prefix``) bind."""
+        lits = [_partial_lit(l, fixed) for l in prefix]
+        if not lits:
+            return [dict(fixed)]
+        from .analysis import order_body
+
+        _, unbound = order_body(lits)
+        lits = [l for l in lits if isinstance(l, Atom) or not (_vars_names(l) & unbound)]
+        names = sorted({v for l in lits if isinstance(l, Atom) for v in _vars_names(l) if not v.startswith("_")})
+        rows = self.backend.ask(self.view, lits, names) if lits else [()]
+        return [dict(fixed, **dict(zip(names, row))) for row in rows[:self.MAX_SHOWN]]
+
+    def _why_fails(self, lit, prefix, fixed) -> List[str]:
+        """What a failing literal met: each binding the earlier literals gave, with the values found."""
+        lines: List[str] = []
+        for binding in self._bindings(prefix, fixed):
+            shown = _partial_lit(lit, binding)
+            wanted = sorted(n for n in _vars_names(lit) if n in binding and n not in fixed and not n.startswith("_"))
+            where = (" with " + ", ".join(f"{n} = {format_value(binding[n])}" for n in wanted)) if wanted else ""
+            if isinstance(lit, Comparison):
+                left, right = _eval_or_none(lit.left, binding), _eval_or_none(lit.right, binding)
+                values = "" if left is None or right is None else \
+                    f": {format_value(left)} {lit.op} {format_value(right)} is false"
+                lines.append(f"{shown}{where}{values}")
+            elif isinstance(lit, Negation):
+                lines.append(f"{shown}{where}: {shown.atom} holds")
+                ground = _ground_or_none(shown.atom)
+                if ground is not None and self.backend.holds(self.view, _const_atom(ground)):
+                    proof = self.prove(ground)
+                    lines.extend("    " + l for l in proof.to_text().splitlines())
+            else:
+                lines.append(f"{shown}{where}: no such fact" + self._found(shown))
+                ground = _ground_or_none(shown)
+                if ground is not None:
+                    lines.extend(self._removed(ground))
+        return lines
+
+    def _found(self, atom: Atom) -> str:
+        """The facts of the predicate that share the atom's first argument (the values that were found)."""
+        if not atom.args:
+            return ""
+        names = [f"V{i}" for i in range(len(atom.args))]
+        rows: List[tuple] = []
+        if isinstance(atom.args[0], Const) and len(atom.args) > 1:  # the same first argument, other values
+            rows = [(atom.args[0].value,) + tuple(r) for r in self.backend.ask(
+                self.view, [Atom(atom.pred, (atom.args[0],) + tuple(Var(n) for n in names[1:]))], names[1:])]
+        if not rows:
+            rows = list(self.backend.ask(self.view, [Atom(atom.pred, tuple(Var(n) for n in names))], names))
+        if not rows:
+            return f"; no {atom.pred} fact holds"
+        found = [str(Atom(atom.pred, tuple(Const(v) for v in row))) for row in rows[:self.MAX_SHOWN]]
+        return "; found " + ", ".join(found) + (", ..." if len(rows) > self.MAX_SHOWN else "")
+
+    def _removed(self, fact: tuple) -> List[str]:
+        """An absent fact that an action removed: the event that removed it and the rule that caused it."""
+        from .interface import interface_of
+
+        text = _fact_text(fact)
+        rows = self.backend.ask(self.view, [Atom("event_detail", (Var("N"), Const("fact"), Const(text)))], ["N"])
+        seqs = [r[0] for r in rows]
+        face = interface_of(self.program)
+        for f in [fact] + ([(fact[0], fact[2], fact[1])] if len(fact) == 3 and fact[0] in face.symmetric else []):
+            declared = face.record_events.get((f[0], "forget"))
+            if declared is not None and len(f) == 3:  # a declared event: kind of A with detail = B
+                kind, detail = declared
+                seqs += [r[0] for r in self.backend.ask(self.view, [
+                    Atom("event", (Var("N"), Const(kind), Const(f[1]))),
+                    Atom("event_detail", (Var("N"), Const(detail), Const(f[2])))], ["N"])]
+        seqs = sorted(set(seqs))
+        lines = []
+        for n in seqs:
+            kind = self.backend.ask(self.view, [Atom("event", (Const(n), Var("K"), Var("S")))], ["K", "S"])
+            cause = self.backend.ask(self.view, [Atom("event_cause", (Const(n), Var("R")))], ["R"])
+            rule = self.program.rule_by_name.get(cause[0][0]) if cause else None
+            event = ("event", n) + tuple(kind[0]) if kind else None
+            origin = self.origins.get(event) if event else None
+            by = f" by rule {rule.name} [CR {', '.join(rule.cites)}] {rule.span.short()}" if rule else ""
+            at = f" (the action at {origin.short()})" if origin else ""
+            what = kind[0][0] if kind else "removed"
+            lines.append(f"  {text} was {what} at event {n}{by}{at}")
+        return lines
 
     def _satisfiable(self, body, fixed) -> bool:
         from .analysis import order_body
@@ -355,6 +448,28 @@ def _eval(term, binding):
             return arith(term.op, left, right)
         return str(BinOp(term.op, Const(left), Const(right)))
     raise QueryError(f"cannot evaluate {term}")
+
+
+def _eval_or_none(term, binding):
+    try:
+        value = _eval(term, binding)
+    except QueryError:
+        return None
+    return None if isinstance(term, Var) and term.name not in binding else value
+
+
+def _ground_or_none(atom: Atom) -> Optional[tuple]:
+    if not all(isinstance(a, Const) for a in atom.args):
+        return None
+    return (atom.pred,) + tuple(a.value for a in atom.args)
+
+
+def _const_atom(fact: tuple) -> Atom:
+    return Atom(fact[0], tuple(Const(v) for v in fact[1:]))
+
+
+def _fact_text(fact: tuple) -> str:
+    return f"{fact[0]}({', '.join(format_value(v) for v in fact[1:])})"
 
 
 def _ground(atom: Atom, binding: Dict) -> tuple:

@@ -125,11 +125,7 @@ class _Run:
 
     # -- the loop -----------------------------------------------------------
     def run(self):
-        known = {r["K"] for r in self.ask(self.state.facts, "action_known(K)")}
-        if self.kind not in known:
-            near = suggest(str(self.kind), known)
-            raise UsageError(f"unknown action {self.kind!r}",
-                             hint=(f"did you mean {near!r}? " if near else "") + "actions: " + ", ".join(sorted(known)))
+        self._validate()
         base = set(self.state.facts)
         args = self.arg_facts()
         self._check_params(base | set(args))
@@ -171,6 +167,20 @@ class _Run:
         new = self.state.with_facts(final, origins, events=tuple(self.events), causes=causes)
         return new, list(self.events)
 
+    def _validate(self) -> None:
+        """The action's name, argument keys and types, the constants it names and its choose: keys, in this
+        state (judgelog.validation): a typo is an input error, never a rules refusal."""
+        from .validation import action_problems
+
+        scenario = self.state.meta.get("scenario")
+        doc, base = getattr(scenario, "doc", None), ()
+        if doc is not None and self.span is not None:
+            base = next((("actions", i) for i, (_a, s) in enumerate(scenario.actions) if s == self.span), ())
+        diags = action_problems(self.state, self.action, doc=doc if base else None, base=base, span=self.span)
+        if diags:
+            raise UsageError(f"{self.kind}: " + "; ".join(d.message for d in diags), diagnostics=diags,
+                             hint=diags[0].hint)
+
     def _check_params(self, facts) -> None:
         keywords = self.engine.interface.keywords
         for r in self.ask(facts, f"action_param_type({self.kind}, K, T)"):
@@ -198,16 +208,36 @@ class _Run:
         if not rows:
             return
         info = {r["C"]: (r["R"], r["T"]) for r in self.ask(facts, "violation(C, _), violation_info(C, R, T)")}
-        messages, crs = [], []
-        for r in rows:
+        messages, crs, refused_by = [], [], []
+        causes = self._causes_of(facts, [("violation", r["C"], r["S"]) for r in rows])
+        for r, (rule, cites) in zip(rows, causes):
             cr, text = info.get(r["C"], ("", str(r["C"])))
+            found = self.engine.program.rule_by_name.get(rule)
+            refused_by.append((rule or str(r["C"]), found.span.short() if found else "?",
+                               cr or ", ".join(cites) or "?", text))
             where = [str(r["S"])] if r["S"] != NONE else []
             if cr:
                 crs.append(cr)
                 where.append(f"CR {cr}")
             messages.append(f"{text} ({'; '.join(where)})" if where else text)
         cr = crs[0] if len(set(crs)) == 1 else None
-        raise ActionError(f"{self.kind} refused: " + "; ".join(messages), cr=cr)
+        raise ActionError(f"{self.kind} refused: " + "; ".join(messages), cr=cr, refused_by=refused_by,
+                          options=self._legal_options())
+
+    def _legal_options(self) -> List[str]:
+        """The legal options of the decision the rules name for a refused action (refusal_options/2)."""
+        from .choices import list_choices
+
+        out: List[str] = []
+        for r in self.ask(self.state.facts, f"refusal_options({_q(self.kind)}, D)"):
+            data, _text = list_choices(self.state, r["D"], limit=20)
+            if data.get("options"):
+                out.extend(str(o) for o in data["options"])
+            for value in data.values():
+                if isinstance(value, dict):  # e.g. blocker -> the attackers it may block
+                    out.extend(f"{k} -> {', '.join(map(str, v)) if isinstance(v, list) else v}"
+                               for k, v in sorted(value.items()))
+        return out
 
     def _choices(self, facts, choose, used: set) -> set:
         rows = self.ask(facts, "choice(N, O)")
@@ -549,7 +579,7 @@ def run_actions(state):
     """Apply a scenario's ``actions:`` in order; those marked ``expect_error`` must be refused."""
     scenario = state.meta.get("scenario")
     events: List[Event] = []
-    for action, span in (scenario.actions if scenario else []):
+    for index, (action, span) in enumerate(scenario.actions if scenario else []):
         plain = {k: v for k, v in action.items() if k != "expect_error"}
         if "expect_error" in action:
             try:
@@ -557,7 +587,11 @@ def run_actions(state):
             except ActionError:
                 continue
             raise ActionError(f"action at line {span.line} was expected to be refused "
-                              f"({action['expect_error']!r}) but was applied")
-        state, new = state.apply(plain, span=span)
+                              f"({action['expect_error']!r}) but was applied").in_context(
+                index=index, span=span, events=[e.to_text() for e in events])
+        try:
+            state, new = state.apply(plain, span=span)
+        except ActionError as exc:
+            raise exc.in_context(index=index, span=span, events=[e.to_text() for e in events]) from None
         events.extend(new)
     return state, events

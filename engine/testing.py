@@ -9,11 +9,12 @@ from typing import List, Optional
 
 from .ast import format_value
 from .cr import any_cites, resolve
-from .errors import JudgelogError
+from .errors import ActionError, JudgelogError
 
-__all__ = ["CaseResult", "run_scenario_file", "check_expect", "EXPECT_KINDS"]
+__all__ = ["CaseResult", "run_scenario_file", "check_expect", "EXPECT_KINDS", "EXPECT_KEYS"]
 
 EXPECT_KINDS = ("query", "holds", "absent", "explain")
+EXPECT_KEYS = EXPECT_KINDS + ("answers", "count", "cites", "name")
 
 
 @dataclass(frozen=True)
@@ -36,10 +37,15 @@ def _label(entry: dict, index: int, line: Optional[int]) -> str:
 
 def check_expect(state, entry: dict) -> Optional[str]:
     """None when the expectation holds, else a message saying what differed."""
-    unknown = set(entry) - {"query", "answers", "count", "holds", "absent", "explain", "cites", "name"}
+    unknown = set(entry) - set(EXPECT_KEYS)
     if unknown:
         return f"unknown expect key(s): {', '.join(sorted(unknown))} (use query+answers|count, holds, absent, " \
                "explain+cites)"
+    from .validation import check_constants
+
+    for key in EXPECT_KINDS:  # a misspelled id is an input error, never a passing "absent"
+        if isinstance(entry.get(key), str):
+            check_constants(state, entry[key])
     if "query" in entry:
         if not isinstance(entry["query"], str):
             return "query must be a string"
@@ -106,6 +112,7 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
         runtime.STATE_OBSERVER(state.facts)
     results: List[CaseResult] = []
     failure: Optional[str] = None
+    events: List[str] = []
     for index, (action, span) in enumerate(scenario.actions):
         label = f"action[{index}] (line {span.line}) {action.get('do')}"
         expected_error = action.get("expect_error")
@@ -124,7 +131,11 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
                                           "" if ok else f"refused, but the message does not mention "
                                           f"{expected_error!r}: {text}"))
                 continue  # state unchanged
-            failure = f"{label} was refused: {exc}"
+            if isinstance(exc, ActionError):
+                exc.in_context(index=index, span=span, events=events)
+                failure = f"{label} was refused:\n{exc.explain()}"
+            else:
+                failure = f"{label} was refused: {exc}"
             continue
         if expected_error is not None:
             results.append(CaseResult(path, label + " expect_error", False,
@@ -132,6 +143,7 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
             failure = f"{label} was applied although a refusal was expected"
             continue
         state = new_state
+        events.extend(e.to_text() for e in _events)
     if runtime.STATE_OBSERVER is not None:
         runtime.STATE_OBSERVER(state.facts)
     for index, (entry, span) in enumerate(scenario.expects):

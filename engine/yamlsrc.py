@@ -32,8 +32,29 @@ MAX_YAML_DEPTH = 100
 MAX_YAML_VALUES = 500_000  # values after expanding aliases (a few aliases can expand exponentially)
 
 
+class _TooDeep(Exception):
+    """The pure-Python composer reached a node nested deeper than MAX_YAML_DEPTH (at this mark)."""
+
+    def __init__(self, mark) -> None:
+        super().__init__("too deep")
+        self.mark = mark
+
+
 class _StrictLoader(yaml.SafeLoader):
-    """SafeLoader whose booleans are only true/false and which keeps all scalars as written."""
+    """SafeLoader whose booleans are only true/false and which keeps all scalars as written. Its composer
+    stops at the first node nested deeper than MAX_YAML_DEPTH (as the check on libyaml's tree does), instead
+    of recursing until Python's recursion limit."""
+
+    _depth = 0
+
+    def compose_node(self, parent, index):
+        self._depth += 1
+        try:
+            if self._depth > MAX_YAML_DEPTH + 1:  # the root is at depth 1 here, 0 in _convert
+                raise _TooDeep(self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 _StrictLoader.yaml_implicit_resolvers = {
@@ -111,6 +132,8 @@ def load_text(text: str, path: str = "<scenario>") -> Located:
             "check indentation, quotes and the ':' after each key"
         raise ScenarioError(f"invalid YAML in {path}", diagnostics=[
             Diagnostic("S001", f"YAML syntax error: {problem}", span, hint=hint)]) from None
+    except _TooDeep as exc:
+        raise _too_deep(path, Span(path, exc.mark.line + 1, exc.mark.column + 1)) from None
     except RecursionError:
         raise ScenarioError(f"invalid YAML in {path}: nested too deeply (at most {MAX_YAML_DEPTH} levels)",
                             diagnostics=[Diagnostic("S001", f"YAML nested too deeply (at most {MAX_YAML_DEPTH} "
@@ -125,11 +148,15 @@ def load_text(text: str, path: str = "<scenario>") -> Located:
     return doc
 
 
+def _too_deep(path: str, span: Span) -> ScenarioError:
+    return ScenarioError(f"{path}: nesting deeper than {MAX_YAML_DEPTH} levels", diagnostics=[Diagnostic(
+        "S002", f"nesting deeper than {MAX_YAML_DEPTH} levels", span,
+        hint="a scenario needs a few levels of nesting; is an alias (*name) inside its own anchor?")])
+
+
 def _convert(node, path: Tuple, doc: Located, constructor, depth: int):
     if depth > MAX_YAML_DEPTH:
-        raise ScenarioError(f"{doc.path}: nesting deeper than {MAX_YAML_DEPTH} levels", diagnostics=[Diagnostic(
-            "S002", f"nesting deeper than {MAX_YAML_DEPTH} levels", _span(doc, node),
-            hint="a scenario needs a few levels of nesting; is an alias (*name) inside its own anchor?")])
+        raise _too_deep(doc.path, _span(doc, node))
     if len(doc.marks) >= MAX_YAML_VALUES:
         raise ScenarioError(f"{doc.path}: more than {MAX_YAML_VALUES} values", diagnostics=[Diagnostic(
             "S002", f"more than {MAX_YAML_VALUES} values (after expanding aliases)", _span(doc, node),

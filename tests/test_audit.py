@@ -148,3 +148,47 @@ def test_scenario_and_diff_together_is_a_usage_error(capsys, tmp_path):
     with pytest.raises(UsageError):
         run_audit(Engine(), argparse.Namespace(scenario=str(BANDING), diff=[str(BANDING), str(BANDING)]))
     assert run_cli(capsys, ["audit", BANDING, "--diff", BANDING, BANDING]).code == 2
+
+
+# -- without noise: only the scenario's rules, internal checks apart, filters, counts that agree -------------
+def test_only_rules_that_fired_for_the_scenario(capsys):
+    data = run_cli(capsys, ["audit", BANDING, "--format", "json"]).json()
+    fired = {r["rule"] for r in data["fired"]}
+    groups = {r["group"] for r in data["fired"]}
+    assert not groups & {"amass", "soulbond"}  # a pure combat scenario: no amass or soulbond rule
+    assert "amass.token_named" in data["library_only"]  # fired over the library's own facts only
+    assert "soulbond.unpaired" in data["keyword_not_in_play"]  # every creature is unpaired; none has soulbond
+    assert "banding.block_propagates_to_band" in fired
+    assert not set(data["library_only"]) & fired and not set(data["keyword_not_in_play"]) & fired
+
+
+def test_internal_checks_are_not_defaults_overridden(capsys):
+    data = run_cli(capsys, ["audit", BANDING, "--format", "json"]).json()
+    defaults = {o["default"] for o in data["overrides"]}
+    assert not {"banding.band_two_without_banding", "banding.member_without_quality"} & defaults
+    assert {c["rule"] for c in data["internal_checks"]} == {"banding.band_two_without_banding",
+                                                           "banding.member_without_quality"}
+    text = run_cli(capsys, ["audit", BANDING]).out
+    assert "Internal checks of the library (helpers declared with internal/1)" in text
+
+
+def test_keyword_and_only_filters(capsys):
+    data = run_cli(capsys, ["audit", BANDING, "--keyword", "banding", "--format", "json"]).json()
+    assert {r["group"] for r in data["fired"]} == {"banding"}
+    assert all("banding" in (i["reader"], i["deriver"]) for i in data["interactions"])
+    assert all(o["default"].startswith("banding.") or o["by_group"] == "banding" for o in data["overrides"])
+    run = run_cli(capsys, ["audit", BANDING, "--only", "interactions"])
+    assert "Interactions (reader <- deriver):" in run.out
+    assert "Defaults overridden" not in run.out and "Rules that fired" not in run.out
+    run = run_cli(capsys, ["audit", BANDING, "--only", "conflicts"])
+    assert run.out.strip().endswith("Conflicts: none")
+    run = run_cli(capsys, ["audit", BANDING, "--keyword", "bandng"])
+    assert run.code == 2 and "did you mean 'banding'?" in run.err
+    assert run_cli(capsys, ["audit", "--keyword", "banding"]).code == 2  # a filter needs a scenario
+
+
+def test_rule_counts_agree_between_check_and_audit(capsys):
+    check = run_cli(capsys, ["check", "--format", "json"]).json()
+    audit = run_cli(capsys, ["audit", BANDING, "--format", "json"]).json()
+    assert check["rules"] == audit["rules_total"]
+    assert f"in {check['rules']} rules" in run_cli(capsys, ["check"]).out

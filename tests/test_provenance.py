@@ -159,8 +159,14 @@ def test_why_not_lists_failing_literals(state):
     assert dict(banding.literals) == {"blocker_division_overridden(bears)": True, "active_player(bob)": False}
     for reason in reasons.values():  # the atom does not hold: every rule has a failing literal
         assert any(not ok for _, ok in reason.literals), reason
-    assert default.to_dict()["literals"][2] == {"literal": "not blocker_division_overridden(bears)",
-                                                "holds": False}
+    failing = default.to_dict()["literals"][2]
+    assert (failing["literal"], failing["holds"]) == ("not blocker_division_overridden(bears)", False)
+    # a failing `not p` shows the proof of p
+    assert failing["details"][0] == "not blocker_division_overridden(bears): blocker_division_overridden(bears) holds"
+    assert any("banding.blocking_banding [CR 702.22k]" in line for line in failing["details"])
+    assert default.to_dict()["literals"][0]["details"] == []  # a literal that holds needs none
+    found = dict(zip([t for t, _ in banding.literals], banding.details))["active_player(bob)"]
+    assert found == ("active_player(bob): no such fact; found active_player(alice)",)  # the value found
 
 
 def test_explain_and_why_not_on_the_command_line(capsys):

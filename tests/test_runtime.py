@@ -146,9 +146,9 @@ def test_support_up_to_n_other_targets(designer):
 @pytest.mark.parametrize("action", [
     {"do": "bolster", "player": "alice", "n": 2, "choose": {"creature": "bears"}},   # illegal choice
     {"do": "bolster", "player": "alice", "n": 2},                                    # missing choice
-    {"do": "bolster", "player": "carol", "n": 2},                                    # violation
+    {"do": "bolster", "player": "bears", "n": 2},                                    # violation
     {"do": "support", "n": 1, "choose": {"targets": ["lions", "hero"]}},             # too many
-    {"do": "bolster", "player": "alice", "n": 2, "choose": {"creature": "lions", "other": "x"}},
+    {"do": "bolster", "player": "alice", "n": 2, "choose": {"creature": "lions", "targets": ["hero"]}},
 ], ids=["illegal", "missing", "violation", "too_many", "unused_choice"])
 def test_refused_action_leaves_the_state_identical(designer, action):
     state = _board(designer)
@@ -338,15 +338,17 @@ def _scenario(tmp_path, actions: str) -> str:
     return str(path)
 
 
-def test_unknown_action_is_a_usage_error_with_did_you_mean(capsys, tmp_path):
-    run = run_cli(capsys, ["do", _scenario(tmp_path, "  - {do: bolstr, n: 1}\n")])
-    assert run.code == 2
-    assert "unknown action 'bolstr'" in run.err and "did you mean 'bolster'?" in run.err
+def test_unknown_action_is_an_input_error_with_did_you_mean(capsys, tmp_path):
+    """Found when the file loads, before anything runs: exit 3, file:line:col."""
+    path = _scenario(tmp_path, "  - {do: bolstr, n: 1}\n")
+    run = run_cli(capsys, ["do", path])
+    assert run.code == 3
+    assert f"{path}:7:10: error[S102]: unknown action 'bolstr'" in run.err and "did you mean 'bolster'?" in run.err
 
 
-def test_unknown_argument_is_a_usage_error_with_did_you_mean(capsys, tmp_path):
+def test_unknown_argument_is_an_input_error_with_did_you_mean(capsys, tmp_path):
     run = run_cli(capsys, ["do", _scenario(tmp_path, "  - {do: bolster, playr: alice, n: 1}\n")])
-    assert run.code == 2
+    assert run.code == 3
     assert "did you mean 'player'?" in run.err
 
 

@@ -344,7 +344,7 @@ def test_cli_test_all_passing(capsys, tmp_path):
 def test_cli_test_a_file_that_cannot_load_is_a_failed_case(capsys, tmp_path):
     path = write(tmp_path, "bad.yaml", "players: [alice, bob]\nobjets: {}\n")
     run = run_cli(capsys, ["test", path])
-    assert run.code == 1
+    assert run.code == 3  # a file that does not load: an input error, reported as a failed case too
     assert run.out.splitlines()[-1] == "0 passed, 1 failed"
     assert f"{path}:2:1: error[S100]" in run.out
 
@@ -352,7 +352,7 @@ def test_cli_test_a_file_that_cannot_load_is_a_failed_case(capsys, tmp_path):
 def test_cli_check_a_scenario(capsys, tmp_path):
     bad = write(tmp_path, "bad.yaml", "players: [alice, bob]\nobjets: {}\n")
     run = run_cli(capsys, ["check", bad])
-    assert run.code == 1
+    assert run.code == 3  # the scenario would not load
     assert f"{bad}:2:1: error[S100]: unknown key 'objets' in a scenario" in run.err
     good = write(tmp_path, "good.yaml", GOOD)
     run = run_cli(capsys, ["check", good])
@@ -369,7 +369,8 @@ def test_cli_check_a_scenario(capsys, tmp_path):
     (["query", BANDING, "creature(X), not tapped(Y)"], 2),  # unsafe query
     (["query", BANDING, "creature(X)", "--format", "xml"], 2),
     (["query", BANDING, "creature(X)"], 0),
-    (["query", BANDING, "player(nobody)"], 1),  # no answer: a negative result
+    (["query", BANDING, "tapped(bears)"], 1),  # no answer: a negative result
+    (["query", BANDING, "player(nobody)"], 2),  # an id that names nothing: an input error, not "no"
     (["query", "no/such/file.yaml", "creature(X)"], 3),
     (["query", "--rules", "no/such/rules.dl", BANDING, "creature(X)"], 3),
     (["explain", BANDING, "damage_assigner(bears, alice)"], 0),

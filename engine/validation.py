@@ -1,0 +1,470 @@
+"""Input that names things: every constant of a query, an atom, an action or a choice must name something.
+
+A typo (``worm`` for ``wurm``, ``pairs:`` for ``pair:``) must never read as a rules answer ("no", "does not
+hold", a CR refusal). A constant is *known* when it names an object or player of the state, appears in any
+fact of the state, or appears anywhere in the loaded rules and declarations (so a continuous effect's layer
+name, a keyword's parameter or a zone is known exactly when a loaded rule file uses it), or is a word the
+engine's own primitives write into the event log. Integers are always known.
+
+Scenario files are checked when they load (:func:`scenario_problems`): action names, argument keys, their
+declared types (``action_param_type/3``), the constants they name, ``choose:`` keys and values, ``expect:``
+keys, shapes and query syntax, all problems at once, each with ``file:line:col`` and a did-you-mean.
+
+>>> from judgelog import Engine
+>>> state = Engine().load(Engine.example("banding_blocked_by_one.yaml"))
+>>> check_constants(state, "damage_assigner(bears, P)")
+>>> try:
+...     check_constants(state, "damage_assigner(baers, P)")
+... except QueryError as exc:
+...     print(exc.diagnostics[0].message, "|", exc.diagnostics[0].hint)
+unknown object 'baers': no object, player or ability of the state is called that | did you mean 'bears'?
+"""
+from __future__ import annotations
+
+import re
+from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+
+from .analysis import suggest
+from .ast import Aggregate, Atom, BinOp, Comparison, Const, Negation, Span
+from .errors import Diagnostic, QueryError, ScenarioError
+
+__all__ = ["program_constants", "known_constants", "typed_ids", "unknown_constants", "check_constants", "scenario_problems",
+           "action_problems", "expect_problems", "choice_names", "raise_for", "AUTO_ID_RE"]
+
+# ids the engine makes up for what an action creates: fresh_id gives "<name>_<k>", abilities "ability_<k>"
+AUTO_ID_RE = re.compile(r"^[a-z][a-z0-9_]*_[0-9]+$")
+RESERVED_ARGS = ("do", "choose", "order", "expect_error")  # as judgelog.runtime.RESERVED
+NEW_OBJECT = "new_object"
+_PROGRAM_CACHE: Dict[int, Tuple[object, FrozenSet]] = {}
+
+
+# -- the known constants ---------------------------------------------------------------------------------
+def _term_constants(term, out: Set) -> None:
+    if isinstance(term, Const):
+        out.add(term.value)
+    elif isinstance(term, BinOp):
+        _term_constants(term.left, out)
+        _term_constants(term.right, out)
+
+
+def _literal_constants(lit, out: Set) -> None:
+    if isinstance(lit, Negation):
+        lit = lit.atom
+    if isinstance(lit, Atom):
+        for arg in lit.args:
+            _term_constants(arg, out)
+    elif isinstance(lit, Comparison):
+        _term_constants(lit.left, out)
+        _term_constants(lit.right, out)
+
+
+def program_constants(program) -> FrozenSet:
+    """Every constant written in the loaded rules and declarations (cached per program)."""
+    hit = _PROGRAM_CACHE.get(id(program))
+    if hit is not None and hit[0] is program:
+        return hit[1]
+    out: Set = set()
+    for rule in program.rules:
+        out.update(([rule.name] if rule.name else []) + list(rule.cites))  # event_cause/2 names rules
+        _literal_constants(rule.head, out)
+        for lit in rule.body:
+            _literal_constants(lit, out)
+    found = frozenset(v for v in out if isinstance(v, str))
+    _PROGRAM_CACHE[id(program)] = (program, found)
+    return found
+
+
+def _engine_words() -> FrozenSet:
+    from .effects import EVENT_WORDS
+
+    return EVENT_WORDS
+
+
+def known_constants(state, *, extra: Iterable = ()) -> Set:
+    """The string constants a question about ``state`` may name (see the module's text)."""
+    known = set(program_constants(state.engine.program)) | set(state.engine.interface.keywords)
+    known |= {a for f in state.facts for a in f[1:] if isinstance(a, str)}
+    known |= _engine_words()
+    known.update(v for v in extra if isinstance(v, str))
+    return known
+
+
+def _ids(state) -> List[str]:
+    return sorted({f[1] for f in state.facts if f[0] in ("permanent", "player") and isinstance(f[1], str)})
+
+
+# the declared argument types whose constants name things of the state (not words of the rules)
+ID_TYPES = ("object", "player", "ability")
+
+
+def typed_ids(state, *, extra: Iterable = ()) -> Dict[str, Set[str]]:
+    """The ids of the state by declared type: every constant at an ``object``/``player``/``ability`` position
+    of a fact (an object that left the battlefield stays known through its events), plus ``extra`` objects."""
+    program = state.engine.program
+    out: Dict[str, Set[str]] = {t: set() for t in ID_TYPES}
+    for fact in state.facts:
+        decl = program.decl(fact[0])
+        if decl is None:
+            continue
+        for param, value in zip(decl.params, fact[1:]):
+            if param.type in out and isinstance(value, str):
+                out[param.type].add(value)
+        if fact[0] == "event" and len(fact) == 4 and isinstance(fact[3], str):
+            out["object"].add(fact[3])
+    out["object"] |= {v for v in extra if isinstance(v, str)}
+    out["object"] -= out["player"]
+    return out
+
+
+def unknown_constants(body: Sequence, known: Set, *, allow_auto: bool = False, program=None,
+                      ids: Optional[Dict[str, Set[str]]] = None) -> List[Tuple[Const, str]]:
+    """The string constants of a query body (or one atom) that name nothing known, each with the declared
+    type of its position. With ``program`` and ``ids``, a constant at an object, player or ability position
+    must be such an id of the state (``worm`` is a creature type, but no object is called that)."""
+    found: List[Tuple[Const, str]] = []
+
+    def visit(term, typ: str):
+        if isinstance(term, Const):
+            value = term.value
+            if not isinstance(value, str) or (allow_auto and AUTO_ID_RE.match(value)):
+                return
+            if ids is not None and typ in ids:
+                # declarations say `object` where a player may stand too (counter/3): any id of the state
+                if not any(value in ids[t] for t in ID_TYPES):
+                    found.append((term, typ))
+            elif value not in known:
+                found.append((term, typ))
+        elif isinstance(term, BinOp):
+            visit(term.left, "")
+            visit(term.right, "")
+
+    for lit in body:
+        atom = lit.atom if isinstance(lit, Negation) else lit
+        if isinstance(atom, Atom):
+            decl = program.decl(atom.pred) if program is not None else None
+            types = [p.type for p in decl.params] if decl is not None and decl.arity == atom.arity else []
+            for i, arg in enumerate(atom.args):
+                if not isinstance(arg, Aggregate):
+                    visit(arg, types[i] if i < len(types) else "")
+        elif isinstance(atom, Comparison):
+            visit(atom.left, "")
+            visit(atom.right, "")
+    return found
+
+
+
+
+def _unknown_message(value, state, known, typ: str = "", ids: Optional[Dict[str, Set[str]]] = None
+                     ) -> Tuple[str, str]:
+    if ids is not None and typ in ids:
+        pool = sorted(ids[typ])
+        near = suggest(str(value), pool) or suggest(str(value), set().union(*ids.values()))
+        message = f"unknown {typ} {value!r}: no object, player or ability of the state is called that"
+        hint = f"did you mean {near!r}?" if near else (f"{typ}s: " + (", ".join(pool[:20]) or "none") +
+                                                       (", ..." if len(pool) > 20 else ""))
+        return message, hint
+    ids_ = _ids(state)
+    near = suggest(str(value), ids_) or suggest(str(value), known)
+    message = f"unknown constant {value!r}: no object, player or value of the state or the rules is called that"
+    hint = f"did you mean {near!r}?" if near else ("objects and players: " + ", ".join(ids_[:20]) +
+                                                   (", ..." if len(ids_) > 20 else ""))
+    return message, hint
+
+
+def check_constants(state, query, *, extra: Iterable = (), span_of=None) -> None:
+    """Raise :class:`QueryError` (exit 2) when the query (text, parsed body or atom) names an unknown constant.
+
+    ``span_of(const)`` may map each constant to its place in a file (for queries written in scenarios)."""
+    from .parser import parse_body
+
+    body = parse_body(query) if isinstance(query, str) else (query,) if isinstance(query, Atom) else tuple(query)
+    known = known_constants(state, extra=extra)
+    ids = typed_ids(state, extra=extra)
+    diags = []
+    for const, typ in unknown_constants(body, known, program=state.engine.program, ids=ids):
+        message, hint = _unknown_message(const.value, state, known, typ, ids)
+        diags.append(Diagnostic("Q001", message, span_of(const) if span_of else const.span, hint=hint))
+    if diags:
+        raise QueryError(f"unknown constant(s) in {query if isinstance(query, str) else 'the query'}",
+                         diagnostics=diags)
+
+
+# -- choice names -----------------------------------------------------------------------------------------
+_CHOICE_PREDS = ("choice", "choice_mode", "choice_max", "choice_cr")
+
+
+def choice_names(program) -> FrozenSet[str]:
+    """The decisions any loaded rule offers (the first argument of choice/2 and its companions)."""
+    out = set()
+    for rule in program.rules:
+        head = rule.head
+        if head.pred in _CHOICE_PREDS and head.args and isinstance(head.args[0], Const):
+            out.add(head.args[0].value)
+    return frozenset(out)
+
+
+# -- actions ------------------------------------------------------------------------------------------------
+class _Where:
+    """Maps a path inside one action (or expect entry) to a span in its file."""
+
+    def __init__(self, doc, base: tuple, fallback: Optional[Span]):
+        self.doc, self.base, self.fallback = doc, base, fallback
+
+    def at(self, *path, key: bool = False) -> Optional[Span]:
+        if self.doc is None:
+            return self.fallback
+        full = self.base + tuple(path)
+        return self.doc.key_span(full) if key else self.doc.span(full)
+
+
+def _walk(value, path=()):
+    """(path, leaf, is_key) for every scalar of an argument: mapping keys, then values, in order."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield path + (k,), k, True
+            yield from _walk(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _walk(v, path + (i,))
+    else:
+        yield path, value, False
+
+
+class _Facts:
+    """What the rules say about actions, asked once per state."""
+
+    def __init__(self, state):
+        self.state = state
+        ask = state.query
+        self.known_actions = sorted({r["K"] for r in ask("action_known(K)")})
+        self.params: Dict[str, Set[str]] = {}
+        for r in ask("action_param(A, K)"):
+            self.params.setdefault(r["A"], set()).add(r["K"])
+        self.types: Dict[Tuple[str, str], str] = {(r["A"], r["K"]): r["T"] for r in ask("action_param_type(A, K, T)")}
+        self.choices = choice_names(state.engine.program)
+
+
+def action_problems(state, action: dict, *, introduced: Set[str] = frozenset(), doc=None, base: tuple = (),
+                    span: Optional[Span] = None, lenient: bool = False, facts: Optional[_Facts] = None,
+                    known: Optional[Set] = None) -> List[Diagnostic]:
+    """Every problem of one action in ``state``: its name, argument keys and types, the constants it names
+    and its ``choose:``. ``introduced``: ids that earlier actions create by name; ``lenient``: accept an id
+    of the form the engine gives created objects (at load time, before the earlier actions ran)."""
+    facts = facts or _Facts(state)
+    where = _Where(doc, base, span)
+    diags: List[Diagnostic] = []
+
+    def problem(message, at, hint=None):
+        diags.append(Diagnostic("S102", message, at, hint=hint))
+
+    kind = action.get("do")
+    if kind not in facts.known_actions:
+        near = suggest(str(kind), facts.known_actions)
+        problem(f"unknown action {kind!r}", where.at("do"),
+                f"did you mean {near!r}?" if near else "actions: " + ", ".join(facts.known_actions))
+        return diags
+    params = facts.params.get(kind, set())
+    known = set(known if known is not None else known_constants(state)) | set(introduced)
+    players = {f[1] for f in state.facts if f[0] == "player"}
+    # before the earlier actions ran: the permanents and what those actions create by name; when the action
+    # is applied: anything the state knows that is not a player (an object that left the battlefield is
+    # refused by the rules, with their CR number)
+    objects = ({f[1] for f in state.facts if f[0] == "permanent"} | set(introduced)) if lenient else \
+        typed_ids(state, extra=introduced)["object"]
+    keywords = set(state.engine.interface.keywords)
+    for key, value in action.items():
+        if key in RESERVED_ARGS:
+            continue
+        if params and key not in params:
+            near = suggest(str(key), params)
+            problem(f"{kind} takes no argument {key!r}", where.at(key, key=True),
+                    f"did you mean {near!r}?" if near else "arguments: " + ", ".join(sorted(params)))
+            continue
+        declared = facts.types.get((kind, key))
+        if declared == NEW_OBJECT:
+            continue  # a new object's characteristics: checked like a scenario's objects when it is applied
+        if declared == "word":
+            if not all(isinstance(leaf, str) for _p, leaf, _k in _walk(value)):
+                problem(f"{kind}: {key} must be a word, got {value!r}", where.at(key), "e.g. a subtype such as orc")
+            continue
+        for path, leaf, is_key in _walk(value):
+            at = where.at(key, *path, key=is_key)
+            if leaf is None or isinstance(leaf, bool) or not isinstance(leaf, (str, int)):
+                problem(f"{kind}: {key} holds {leaf!r}, not an id or a number", at,
+                        "write ids (lower_snake words) and whole numbers")
+                continue
+            if declared == "int" and not is_key:
+                if not isinstance(leaf, int):
+                    problem(f"{kind}: {key} must be an integer, got {leaf!r}", at, "write a whole number, e.g. 2")
+                continue
+            if isinstance(leaf, int):
+                continue
+            if declared == "keyword" and not is_key:
+                if leaf not in keywords:
+                    near = suggest(leaf, keywords)
+                    problem(f"{kind}: unknown keyword {leaf!r}", at, (f"did you mean {near!r}? " if near else "")
+                            + "no loaded rule file declares it (keyword/1)")
+                continue
+            auto = lenient and AUTO_ID_RE.match(leaf)
+            if declared in ("object", "player", "target") and not is_key and not auto:
+                allowed = {"object": objects, "player": players, "target": objects | players}[declared]
+                if leaf not in allowed:
+                    near = suggest(leaf, allowed)
+                    noun = {"object": "an object", "player": "a player", "target": "an object or a player"}[declared]
+                    problem(f"{kind}: {key} must name {noun}; {leaf!r} is not one", at,
+                            f"did you mean {near!r}?" if near else f"{declared}s: " + ", ".join(sorted(allowed)))
+                continue
+            if leaf not in known and not auto:
+                message, hint = _unknown_message(leaf, state, known)
+                problem(f"{kind}: {key}: {message}", at, hint)
+    diags.extend(_choose_problems(state, action, kind, where, facts, known, lenient))
+    return diags
+
+
+def _choose_problems(state, action, kind, where, facts, known, lenient) -> List[Diagnostic]:
+    choose = action.get("choose")
+    diags: List[Diagnostic] = []
+    if choose is None:
+        return diags
+    names = sorted(facts.choices)
+    items = list(choose.items()) if isinstance(choose, dict) else [(None, choose)]
+    for name, value in items:
+        if name is not None and name not in facts.choices:
+            near = suggest(str(name), names)
+            diags.append(Diagnostic("S102", f"{kind}: choose: no rule offers a choice called {name!r}",
+                                    where.at("choose", name, key=True),
+                                    f"did you mean {near!r}?" if near else "choices the rules offer: " + ", ".join(names)))
+            continue
+        for path, leaf, _is_key in _walk(value):
+            at = where.at("choose", *((name,) if name is not None else ()), *path)
+            if isinstance(leaf, int) and not isinstance(leaf, bool):
+                continue
+            if not isinstance(leaf, str):
+                diags.append(Diagnostic("S102", f"{kind}: choose: expected ids, got {leaf!r}", at,
+                                        "choose the options `judgelog choices` lists"))
+            elif leaf not in known and not (lenient and AUTO_ID_RE.match(leaf)):
+                message, hint = _unknown_message(leaf, state, known)
+                diags.append(Diagnostic("S102", f"{kind}: choose: {message}", at, hint))
+    return diags
+
+
+def _introduces(action: dict) -> Set[str]:
+    """Ids an action creates by name (``object: {id: ...}``, ``as:``)."""
+    out = set()
+    objects = action.get("object")
+    for spec in (objects if isinstance(objects, list) else [objects]):
+        if isinstance(spec, dict) and isinstance(spec.get("id"), str):
+            out.add(spec["id"])
+    named = action.get("as")
+    out |= {x for x in (named if isinstance(named, list) else [named]) if isinstance(x, str)}
+    return out
+
+
+def _strings(value) -> Set[str]:
+    return {leaf for _p, leaf, _k in _walk(value) if isinstance(leaf, str)}
+
+
+# -- expect entries ---------------------------------------------------------------------------------------
+def _query_span(doc, path: tuple, const_span: Span) -> Span:
+    """Where a constant of a query written as a YAML string sits in the file (same line, one line strings)."""
+    at = doc.span(path)
+    text = getattr(doc, "text", "") or ""
+    lines = text.splitlines()
+    quote = 0
+    if 0 < at.line <= len(lines) and 0 < at.col <= len(lines[at.line - 1]):
+        quote = 1 if lines[at.line - 1][at.col - 1] in "\"'" else 0
+    if const_span.line != 1:
+        return at
+    return Span(at.file, at.line, at.col + quote + const_span.col - 1)
+
+
+def expect_problems(state, entry: dict, index: int, doc, base: tuple, span: Optional[Span], known: Set,
+                    lenient: bool = True, ids: Optional[Dict[str, Set[str]]] = None) -> List[Diagnostic]:
+    from .parser import parse_body
+    from .testing import EXPECT_KEYS, EXPECT_KINDS
+
+    where = _Where(doc, base, span)
+    diags: List[Diagnostic] = []
+    for key in entry:
+        if key not in EXPECT_KEYS:
+            near = suggest(str(key), EXPECT_KEYS)
+            diags.append(Diagnostic("S103", f"unknown expect key {key!r}", where.at(key, key=True),
+                                    f"did you mean {near!r}?" if near else "keys: " + ", ".join(EXPECT_KEYS)))
+    kinds = [k for k in EXPECT_KINDS if k in entry]
+    if len(kinds) != 1:
+        diags.append(Diagnostic("S103", "an expect entry needs exactly one of: " + ", ".join(EXPECT_KINDS)
+                                + (f" (it has {', '.join(kinds)})" if kinds else ""), where.at(),
+                                "e.g. {holds: \"blocked(hero)\"}"))
+        return diags
+    kind = kinds[0]
+    text = entry[kind]
+    if not isinstance(text, str):
+        diags.append(Diagnostic("S103", f"{kind}: takes a query written as a string, got {text!r}", where.at(kind),
+                                "e.g. \"damage_assigner(wurm, P)\""))
+        return diags
+    if kind == "query" and not ("answers" in entry or "count" in entry) and not diags:
+        diags.append(Diagnostic("S103", "a query expectation needs answers: or count:", where.at(kind),
+                                "e.g. {query: \"controller(hero, P)\", answers: [{P: alice}]}"))
+    if "count" in entry and (not isinstance(entry["count"], int) or isinstance(entry["count"], bool)
+                             or entry["count"] < 0):
+        diags.append(Diagnostic("S103", f"count: must be a whole number, 0 or more, got {entry['count']!r}",
+                                where.at("count"), "e.g. count: 2"))
+    answers = entry.get("answers")
+    if "answers" in entry and (not isinstance(answers, list) or not all(
+            isinstance(a, dict) and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in a.values())
+            for a in answers)):
+        diags.append(Diagnostic("S103", "answers: must be a list of mappings from variables to values",
+                                where.at("answers"), "e.g. answers: [{P: bob}], or answers: [] for none"))
+        answers = None
+    try:
+        body = parse_body(text)
+        if kind == "explain" and (len(body) != 1 or not isinstance(body[0], Atom)):
+            raise QueryError(f"explain: takes one ground atom, got {text!r}")
+        _checked, names = state.engine.check_query(body, text=text)
+    except QueryError as exc:
+        for d in exc.diagnostics or [Diagnostic("S103", exc.message, None, hint=exc.hint)]:
+            at = _query_span(doc, base + (kind,), d.span) if doc is not None and d.span else where.at(kind)
+            diags.append(Diagnostic(d.code, f"{kind}: {d.message}", at, d.hint))
+        return diags
+    if isinstance(answers, list):
+        missing = sorted({k for a in answers for k in a} - set(names))
+        if missing:
+            diags.append(Diagnostic("S103", f"answers: name {', '.join(map(repr, missing))}, which the query does "
+                                    "not bind", where.at("answers"),
+                                    "the query's variables: " + (", ".join(names) or "none")))
+    for const, typ in unknown_constants(body, known, allow_auto=lenient, program=state.engine.program, ids=ids):
+        message, hint = _unknown_message(const.value, state, known, typ, ids)
+        at = _query_span(doc, base + (kind,), const.span) if doc is not None else where.at(kind)
+        diags.append(Diagnostic("S103", f"{kind}: {message}", at, hint))
+    return diags
+
+
+# -- a whole scenario -----------------------------------------------------------------------------------------
+def scenario_problems(state) -> List[Diagnostic]:
+    """Every problem of the scenario's ``actions:`` and ``expect:`` entries, checked before anything runs."""
+    scenario = state.meta.get("scenario")
+    if scenario is None or not (scenario.actions or scenario.expects):
+        return []
+    doc = scenario.doc
+    diags: List[Diagnostic] = []
+    base_known = known_constants(state)
+    introduced: Set[str] = set()
+    mentioned: Set[str] = set()
+    facts = _Facts(state) if scenario.actions else None
+    for i, (action, span) in enumerate(scenario.actions):
+        diags.extend(action_problems(state, action, introduced=introduced, doc=doc, base=("actions", i), span=span,
+                                     lenient=True, facts=facts, known=base_known))
+        introduced |= _introduces(action)
+        # the words a new object's characteristics give (its name, types): an expectation may ask for them
+        mentioned |= _strings([v for k, v in action.items() if facts.types.get((action.get("do"), k)) == NEW_OBJECT])
+    known = base_known | introduced | mentioned
+    ids = typed_ids(state, extra=introduced)
+    for i, (entry, span) in enumerate(scenario.expects):
+        diags.extend(expect_problems(state, entry, i, doc, ("expect", i), span, known, ids=ids))
+    return diags
+
+
+def raise_for(diags: List[Diagnostic], path: str) -> None:
+    """Raise :class:`ScenarioError` (exit 3) listing every problem, if there are any."""
+    if diags:
+        raise ScenarioError(f"{len(diags)} problem(s) in {path}", diagnostics=diags)

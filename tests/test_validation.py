@@ -1,0 +1,137 @@
+"""No silent wrong answers: a typo in a query, an atom, an action or a choice is an input error with a
+did-you-mean, never a rules answer; a refused action says which action, what happened before it, the rule
+and CR sentence that refused it, and the legal options."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import judgelog
+from judgelog import Engine
+from judgelog.errors import ActionError, QueryError, UsageError
+
+from helpers import run_cli
+from paths import ROOT, SCENARIOS
+
+BAND = str(SCENARIOS / "banding_blocked_by_one.yaml")
+
+
+# -- queries and atoms ----------------------------------------------------------------------------------
+def test_query_naming_an_unknown_object_exits_2_with_a_did_you_mean(capsys):
+    run = run_cli(capsys, ["query", BAND, "damage_assigner(worm, P)"])
+    assert run.code == 2, run.err
+    assert "unknown object 'worm'" in run.err and "did you mean 'wurm'?" in run.err
+    assert run.out == ""
+    run = run_cli(capsys, ["query", BAND, "damage_assigner(wurm, P)"])  # the real answer is a rules answer
+    assert run.code == 0, run.err
+
+
+def test_explain_naming_an_unknown_object_exits_2(capsys):
+    run = run_cli(capsys, ["explain", BAND, "damage_assigner(worm, alice)"])
+    assert run.code == 2 and "did you mean 'wurm'?" in run.err
+    run = run_cli(capsys, ["explain", "--why-not", BAND, "blocked_by(wurm, baers)"])
+    assert run.code == 2 and "did you mean 'bears'?" in run.err
+    run = run_cli(capsys, ["explain", BAND, "damage_assigner(wurm, bob)"])  # holds or not: a rules answer
+    assert run.code in (0, 1)
+
+
+def test_a_real_negative_answer_still_exits_1(capsys):
+    run = run_cli(capsys, ["query", BAND, "tapped(bears)"])
+    assert run.code == 1 and run.out.strip() == "no"
+
+
+def test_constants_of_the_rules_are_known_but_not_as_object_ids(capsys):
+    """`worm` is a creature type the rules know: fine where a word stands, an error where an object does."""
+    run = run_cli(capsys, ["query", BAND, "subtype(O, worm)"])
+    assert run.code == 1, run.err  # no Worm on the board: a real "no"
+    run = run_cli(capsys, ["query", BAND, "subtype(O, wurmm)"])
+    assert run.code == 2 and "unknown constant 'wurmm'" in run.err
+
+
+def test_the_api_check():
+    from judgelog.validation import check_constants
+
+    state = Engine().load(BAND)
+    check_constants(state, "damage_assigner(wurm, P), player(P)")
+    with pytest.raises(QueryError) as info:
+        check_constants(state, "controller(wurm, alicee)")
+    assert info.value.diagnostics[0].hint == "did you mean 'alice'?"
+
+
+# -- actions -------------------------------------------------------------------------------------------
+def test_an_action_on_an_unknown_object_is_a_usage_error_and_changes_nothing():
+    state = Engine().load(BAND)
+    with pytest.raises(UsageError) as info:
+        state.apply({"do": "tap", "object": "worm"})
+    assert "did you mean 'wurm'?" in info.value.render()
+    with pytest.raises(UsageError) as info:
+        state.apply({"do": "resolve", "choose": {"pairs": "wurm"}})
+    assert "did you mean 'pair'?" in info.value.render()
+    assert not state.holds("tapped(wurm)")
+
+
+def test_an_object_that_left_the_battlefield_is_refused_by_the_rules():
+    state = Engine().load(BAND)
+    gone, _ = state.apply({"do": "leave_battlefield", "object": "bears"})
+    with pytest.raises(ActionError) as info:
+        gone.apply({"do": "gain_control", "object": "bears", "player": "bob"})
+    assert "109.1" in str(info.value)
+
+
+def test_every_event_word_of_the_engine_is_known():
+    from judgelog.effects import EVENT_WORDS
+
+    package = Path(judgelog.__file__).resolve().parent
+    text = (package / "effects.py").read_text() + (package / "runtime.py").read_text()
+    kinds = set(re.findall(r'emit\("(\w+)"', text)) | set(re.findall(r'Event\(self\.next_seq, "(\w+)"', text))
+    assert kinds and kinds <= EVENT_WORDS, kinds - EVENT_WORDS
+
+
+# -- refusals that explain ---------------------------------------------------------------------------------
+REFUSED = """\
+name: A block the rules refuse
+players: [alice, bob]
+active: alice
+objects:
+  hero: {card: Benalish Hero, controller: alice}
+  pegasus: {card: Mesa Pegasus, controller: alice}
+  bears: {card: Grizzly Bears, controller: bob}
+actions:
+  - {do: declare_attackers, attackers: {hero: bob, pegasus: bob}}
+  - {do: declare_blockers, blockers: {bears: [pegasus]}}
+"""
+
+
+def test_a_refused_action_says_which_what_before_the_rule_and_the_options(tmp_path, capsys):
+    path = tmp_path / "refused.yaml"
+    path.write_text(REFUSED)
+    run = run_cli(capsys, ["do", path])
+    assert run.code == 1
+    first = run.err.splitlines()[0]
+    assert first.startswith(f"error: action[1] ({path}:10): declare_blockers refused"), run.err
+    assert "702.9b" in first  # the CR number
+    assert re.search(r"refused by rule \S+ \[CR 702\.9b\] rules/\S+\.dl:\d+: ", run.err), run.err
+    assert "legal options: bears -> hero" in run.err  # bears can block the hero, not the flyer
+    assert "events before it:" in run.err and "attacks" in run.err.split("events before it:")[1]
+    run = run_cli(capsys, ["do", "--format", "json", path])
+    import json
+
+    data = json.loads(run.err)
+    assert data["action"] == 1 and data["line"] == 10 and data["cr"] == "702.9b"
+    assert data["refused_by"][0]["sentence"] and data["events"]
+
+
+def test_the_test_verb_shows_the_same(tmp_path, capsys):
+    path = tmp_path / "refused.yaml"
+    path.write_text(REFUSED + "expect:\n  - {holds: \"blocked(hero)\"}\n")
+    run = run_cli(capsys, ["test", path])
+    assert run.code == 1
+    assert "action[1] (" in run.out and "refused by rule" in run.out and "legal options" in run.out
+
+
+def test_actions_past_the_end_is_a_usage_error(capsys):
+    run = run_cli(capsys, ["query", "--actions", "9", str(SCENARIOS / "combat_declare_and_damage.yaml"),
+                           "player(P)"])
+    assert run.code == 2 and "has 6 action(s)" in run.err, run.err
