@@ -58,7 +58,8 @@ EVENT_WORDS = frozenset(ZONES + (
     "recorded", "forgotten", "removed_from_combat", "subtype_added", "tapped", "token_created", "turn_ended",
     "type_set", "untapped", "destroyed", "moved", "left", "true", "false", "chosen", "put_on_stack", "resolved", "game",
     "to", "n", "kind", "keyword", "because", "previous", "controller", "token", "spec", "copy_of", "subtype",
-    "type", "fact", "choice", "source", "subject", "control_change"))
+    "type", "fact", "choice", "source", "subject", "control_change",
+    "effect_began", "effect_ended", "object", "duration"))
 COPIABLE = ("name", "card_type", "subtype", "supertype", "color", "base_power", "base_toughness",
             "printed_keyword", "printed_keyword_param", "printed_keyword_instance", "printed_keyword_instance_param")
 
