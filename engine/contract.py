@@ -40,6 +40,7 @@ ENGINE_NEEDS: Dict[str, Tuple[int, Tuple[int, ...], bool, str]] = {
     "base_power": (2, (1,), True, _SCENARIO), "base_toughness": (2, (1,), True, _SCENARIO),
     "printed_keyword": (2, (), True, _SCENARIO), "printed_keyword_param": (4, (), True, _SCENARIO),
     "printed_keyword_instance": (3, (), True, _SCENARIO),
+    "printed_keyword_instance_param": (5, (), True, _SCENARIO),
     "controller": (2, (), True, _SCENARIO), "owner": (2, (), True, _SCENARIO),
     "token": (1, (), True, _SCENARIO), "tapped": (1, (), True, _SCENARIO),
     "counter": (3, (2,), True, _SCENARIO), "damage_marked": (2, (1,), True, _SCENARIO),

@@ -59,9 +59,10 @@ EVENT_WORDS = frozenset(ZONES + (
     "type_set", "untapped", "destroyed", "moved", "left", "true", "false", "effect_began", "effect_ended",
     "chosen", "put_on_stack", "resolved", "game", "object", "duration",
     "to", "n", "kind", "keyword", "because", "previous", "controller", "token", "spec", "copy_of", "subtype",
-    "type", "fact", "choice", "source", "subject", "control_change"))
+    "type", "fact", "choice", "source", "subject", "control_change",
+    "effect_began", "effect_ended", "object", "duration"))
 COPIABLE = ("name", "card_type", "subtype", "supertype", "color", "base_power", "base_toughness",
-            "printed_keyword", "printed_keyword_param", "printed_keyword_instance")
+            "printed_keyword", "printed_keyword_param", "printed_keyword_instance", "printed_keyword_instance_param")
 
 
 @dataclass

@@ -321,8 +321,9 @@ def _keywords(ctx: _Ctx, oid: str, values, path: tuple, inline: bool) -> List[Tu
                       "rules/core/interface.dl); known keywords: " + ", ".join(ctx.keywords))
             continue
         seen[kw] = seen.get(kw, 0) + 1
-        if seen[kw] > 1:  # instances are a multiset: a repeated entry is one more instance
-            out.append((("printed_keyword_instance", oid, kw, f"printed_{seen[kw]}"), ipath))
+        instance = f"printed_{seen[kw]}" if seen[kw] > 1 else None
+        if instance:  # instances are a multiset: a repeated entry is one more instance
+            out.append((("printed_keyword_instance", oid, kw, instance), ipath))
         if param is None:
             if face.takes_param(kw):
                 ctx.error(ipath, f"keyword {kw!r} needs a parameter", f"write {face.param_example(kw)}")
@@ -338,8 +339,9 @@ def _keywords(ctx: _Ctx, oid: str, values, path: tuple, inline: bool) -> List[Tu
         if params is None:
             continue
         out.append((("printed_keyword", oid, kw), ipath))
-        for key, value in params:
-            out.append((("printed_keyword_param", oid, kw, key, value), ipath))
+        for key, value in params:  # a further instance keeps its own parameter ({bushido: 2}, {bushido: 1})
+            out.append((("printed_keyword_param", oid, kw, key, value) if instance is None else
+                        ("printed_keyword_instance_param", oid, kw, instance, key, value), ipath))
     return out
 
 
