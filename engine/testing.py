@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import List, Optional
 
 from .ast import format_value
-from .cr import any_cites, resolve
+from .cr import any_cites, check_edition, resolve
 from .errors import JudgelogError
 
 __all__ = ["CaseResult", "run_scenario_file", "check_expect", "EXPECT_KINDS"]
@@ -36,10 +36,10 @@ def _label(entry: dict, index: int, line: Optional[int]) -> str:
 
 def check_expect(state, entry: dict) -> Optional[str]:
     """None when the expectation holds, else a message saying what differed."""
-    unknown = set(entry) - {"query", "answers", "count", "holds", "absent", "explain", "cites", "name"}
+    unknown = set(entry) - {"query", "answers", "count", "holds", "absent", "explain", "cites", "cr_edition", "name"}
     if unknown:
         return f"unknown expect key(s): {', '.join(sorted(unknown))} (use query+answers|count, holds, absent, " \
-               "explain+cites)"
+               "explain+cites, cr_edition)"
     if "query" in entry:
         if not isinstance(entry["query"], str):
             return "query must be a string"
@@ -74,9 +74,12 @@ def check_expect(state, entry: dict) -> Optional[str]:
             return f"{entry['explain']} does not hold"
         if "cites" in entry:
             wanted = str(entry["cites"])
+            edition = check_edition(str(entry["cr_edition"])) if "cr_edition" in entry else None
             cites = sorted(proof.all_cites())
-            if not any_cites(wanted, cites):
-                return f"the proof cites {', '.join(cites) or 'nothing'}, not {resolve(wanted)}"
+            if not any_cites(wanted, cites, edition):
+                as_read = resolve(wanted, edition)
+                then = f" ({wanted} in CR {edition})" if edition and as_read != wanted else ""
+                return f"the proof cites {', '.join(cites) or 'nothing'}, not {as_read}{then}"
         return None
     return "an expect entry needs one of: query, holds, absent, explain"
 
