@@ -50,6 +50,13 @@ def _emit(args, data, text: str) -> None:
         sys.stdout.write(text + ("\n" if text and not text.endswith("\n") else ""))
 
 
+def _warn(state) -> None:
+    """Print the scenario's warnings (S200: a card whose rules text is not modelled in full) to stderr."""
+    scenario = state.meta.get("scenario")
+    for w in getattr(scenario, "warnings", ()):
+        sys.stderr.write(w.render() + "\n")
+
+
 def _state(args, engine, *, apply_actions: bool = True):
     """The scenario's state after its actions (or the first ``--actions N`` of them, or none)."""
     return _run(args, engine, apply_actions=apply_actions)[0]
@@ -59,6 +66,7 @@ def _run(args, engine, *, apply_actions: bool = True):
     """The scenario's state after its actions (or the first ``--actions N``, or none) and their events."""
     events: list = []
     state = engine.load(args.scenario)
+    _warn(state)
     limit = getattr(args, "actions", None)
     if limit is not None and limit < 0:
         raise UsageError("--actions takes a number of actions, 0 or more")
@@ -114,6 +122,9 @@ def cmd_query(args) -> int:
 def cmd_explain(args) -> int:
     from .parser import parse_atom
 
+    from .cr import check_edition, numbered_in
+
+    check_edition(getattr(args, "cr_edition", None))
     engine = _engine(args)
     state = _state(args, engine)
     atom = parse_atom(args.atom)
@@ -125,8 +136,15 @@ def cmd_explain(args) -> int:
     if proof is None:
         _why_not(args, state)
         return EXIT_NEGATIVE
-    _emit(args, {"atom": args.atom, "term": _term(args.atom), "holds": True, "proof": proof.to_dict()},
-          proof.to_text())
+    data, text = {"atom": args.atom, "term": _term(args.atom), "holds": True, "proof": proof.to_dict()}, proof.to_text()
+    edition = check_edition(getattr(args, "cr_edition", None))
+    if edition:
+        renumbered = {c: numbered_in(c, edition) for c in sorted(proof.all_cites())}
+        renumbered = {c: o for c, o in renumbered.items() if o != c}
+        data["cr_edition"] = {"edition": edition, "numbered_then": renumbered}
+        text += f"\nAs numbered in CR {edition}: " + (", ".join(f"{c} was {o}" for c, o in renumbered.items())
+                                                       or "the same numbers") + "."
+    _emit(args, data, text)
     return EXIT_OK
 
 
@@ -273,7 +291,9 @@ def cmd_check(args) -> int:
         engine = Engine(rules=user_rules, include_library=not args.no_library, limits=_limits(args))
         for path in scenario_paths:
             try:
-                engine.state_from_scenario(load_scenario(path, catalog=engine.catalog, interface=engine.interface))
+                scenario = load_scenario(path, catalog=engine.catalog, interface=engine.interface)
+                engine.state_from_scenario(scenario)
+                diags.extend(scenario.warnings)
             except JudgelogError as exc:
                 scenario_errors += 1
                 diags.extend(exc.diagnostics or [Diagnostic("S000", exc.message, None, hint=exc.hint)])
@@ -308,7 +328,7 @@ def _diag_key(d: Diagnostic):
 
 
 def cmd_rules(args) -> int:
-    from .cr import any_cites, resolve
+    from .cr import any_cites, check_edition, meanings, resolve, topic_of
     from .library import load_program
 
     result = load_program(args.rules, include_library=not args.no_library)
@@ -322,8 +342,11 @@ def cmd_rules(args) -> int:
             near = suggest(args.pred, prog.decls)
             raise UsageError(f"unknown predicate {args.pred!r}", hint=f"did you mean {near!r}?" if near else None)
         rules = prog.rules_by_head.get(args.pred, [])
+    edition = check_edition(getattr(args, "cr_edition", None))
+    if edition and not args.cr:
+        raise UsageError("--cr-edition names the edition of a --cr number", hint="add --cr NUMBER")
     if args.cr:
-        rules = [r for r in rules if any_cites(args.cr, r.cites)]
+        rules = [r for r in rules if any_cites(args.cr, r.cites, edition)]
     data = {"rules": [{"name": r.name, "cites": list(r.cites), "at": r.span.short(), "text": str(r),
                        "doc": r.doc} for r in rules if r.body]}
     lines = []
@@ -346,9 +369,21 @@ def cmd_rules(args) -> int:
         lines.append("")
         lines.append("Rules:")
     if args.cr:
-        typed, current = args.cr.strip().rstrip("."), resolve(args.cr)
-        also = f" (and {current}, its current number)" if current != typed else ""
-        lines.append(f"Rules citing CR {typed}{also}:")
+        typed, current = args.cr.strip().rstrip("."), resolve(args.cr, edition)
+        topic = topic_of(current)
+        named = f": {topic.name.replace('_', ' ')}" if topic else ""
+        if edition and current != typed:
+            lines.append(f"CR {typed} as numbered in CR {edition} is {current} now{named}.")
+        elif edition:
+            lines.append(f"CR {typed} as numbered in CR {edition} is the same number now{named}.")
+        old = meanings(typed)
+        for m in old:
+            lines.append(f"CR {m.text()}.")
+        data["cr"] = {"typed": typed, "edition": edition, "current": current,
+                      "rule": topic.name if topic else None, "earlier": [
+                          {"number": m.number, "rule": m.topic, "from": m.start, "until": m.last_seen or m.until,
+                           "now": m.now} for m in old]}
+        lines.append(f"Rules citing CR {current}:")
     for r in rules:
         if not r.body:
             continue
@@ -366,6 +401,7 @@ def cmd_do(args) -> int:
 
     engine = _engine(args)
     state = engine.load(args.scenario)
+    _warn(state)
     final, events = run_actions(state)
     if args.output:
         from .writer import write_scenario

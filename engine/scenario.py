@@ -59,6 +59,7 @@ class Scenario:
     expects: List[Tuple[dict, Span]] = field(default_factory=list)
     rules: List[str] = field(default_factory=list)
     doc: Optional[Located] = None
+    warnings: List[Diagnostic] = field(default_factory=list)  # e.g. S200: a card not modelled in full
 
 
 class _Ctx:
@@ -70,6 +71,7 @@ class _Ctx:
         self.face = face
         self.keywords = tuple(sorted(face.keywords))
         self.diags: List[Diagnostic] = []
+        self.warnings: List[Diagnostic] = []
         self.facts: Dict[tuple, Span] = {}
 
     def error(self, path, message, hint=None, *, key=False):
@@ -167,7 +169,8 @@ def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
     if ctx.diags:
         raise ScenarioError(f"{len(ctx.diags)} problem(s) in {doc.path}", diagnostics=ctx.diags)
     name = data.get("name") if isinstance(data.get("name"), str) else os.path.basename(doc.path)
-    return Scenario(doc.path, name, frozenset(ctx.facts), dict(ctx.facts), actions, expects, rules, doc)
+    return Scenario(doc.path, name, frozenset(ctx.facts), dict(ctx.facts), actions, expects, rules, doc,
+                    warnings=list(ctx.warnings))
 
 
 def _players(ctx: _Ctx, data: dict) -> List[str]:
@@ -236,6 +239,12 @@ def compile_object(ctx: _Ctx, oid: str, spec: dict, path: tuple, players: List[s
                       " or add the card to facts/cards.yaml")
         else:
             chars.update(entry.characteristics())
+            missing = [w for n, w in ctx.face.unmodelled if n == entry.name]
+            if missing:
+                ctx.warnings.append(Diagnostic(
+                    "S200", f"card {entry.name!r} (object {oid!r}) is not modelled in full: " + "; ".join(missing),
+                    ctx.doc.span(path + ("card",)), severity="warning",
+                    hint="answers about what the rules do not model may be wrong; see its file in rules/cards/"))
     for key in ("name", "types", "subtypes", "supertypes", "colors", "power", "toughness", "keywords"):
         if key in spec:
             chars[key] = spec[key]

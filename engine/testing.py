@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from typing import List, Optional
 
 from .ast import format_value
-from .cr import any_cites, resolve
+from .cr import any_cites, check_edition, resolve
 from .errors import ActionError, JudgelogError
 
 __all__ = ["CaseResult", "run_scenario_file", "check_expect", "refusal_matches", "EXPECT_KINDS", "EXPECT_KEYS"]
 
 EXPECT_KINDS = ("query", "holds", "absent", "explain")
-EXPECT_KEYS = EXPECT_KINDS + ("answers", "count", "cites", "name")
+EXPECT_KEYS = EXPECT_KINDS + ("answers", "count", "cites", "cr_edition", "name")
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ def check_expect(state, entry: dict) -> Optional[str]:
     unknown = set(entry) - set(EXPECT_KEYS)
     if unknown:
         return f"unknown expect key(s): {', '.join(sorted(unknown))} (use query+answers|count, holds, absent, " \
-               "explain+cites)"
+               "explain+cites, cr_edition)"
     for key in EXPECT_KINDS:
         if key in entry and not isinstance(entry[key], str):
             return f"{key} must be a query written as text, such as \"controller(hero, P)\", got {entry[key]!r}"
@@ -89,9 +89,12 @@ def check_expect(state, entry: dict) -> Optional[str]:
             return f"{entry['explain']} does not hold"
         if "cites" in entry:
             wanted = str(entry["cites"])
+            edition = check_edition(str(entry["cr_edition"])) if "cr_edition" in entry else None
             cites = sorted(proof.all_cites())
-            if not any_cites(wanted, cites):
-                return f"the proof cites {', '.join(cites) or 'nothing'}, not {resolve(wanted)}"
+            if not any_cites(wanted, cites, edition):
+                as_read = resolve(wanted, edition)
+                then = f" ({wanted} in CR {edition})" if edition and as_read != wanted else ""
+                return f"the proof cites {', '.join(cites) or 'nothing'}, not {as_read}{then}"
         return None
     return "an expect entry needs one of: query, holds, absent, explain"
 
