@@ -37,7 +37,8 @@ def test_expectations_of_the_wrong_shape_fail_as_cases(capsys, tmp_path, entry, 
     path = tmp_path / "e.yaml"
     path.write_text(f"players: [alice, bob]\nexpect:\n  - {entry}\n", encoding="utf-8")
     run = run_cli(capsys, ["test", str(path)])
-    assert run.code == 1, run.err  # was 4 (TypeError, AttributeError)
+    # was 4 (TypeError, AttributeError); found when the file loads (judgelog.validation): exit 3, a failed case
+    assert run.code == 3, run.err
     assert message in run.out and "internal error" not in run.err
 
 
