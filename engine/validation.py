@@ -403,7 +403,7 @@ def expect_problems(state, entry: dict, index: int, doc, base: tuple, span: Opti
     kind = kinds[0]
     text = entry[kind]
     if not isinstance(text, str):
-        diags.append(Diagnostic("S103", f"{kind}: takes a query written as a string, got {text!r}", where.at(kind),
+        diags.append(Diagnostic("S103", f"{kind} must be a query written as text, got {text!r}", where.at(kind),
                                 "e.g. \"damage_assigner(wurm, P)\""))
         return diags
     if kind == "query" and not ("answers" in entry or "count" in entry) and not diags:
@@ -411,13 +411,13 @@ def expect_problems(state, entry: dict, index: int, doc, base: tuple, span: Opti
                                 "e.g. {query: \"controller(hero, P)\", answers: [{P: alice}]}"))
     if "count" in entry and (not isinstance(entry["count"], int) or isinstance(entry["count"], bool)
                              or entry["count"] < 0):
-        diags.append(Diagnostic("S103", f"count: must be a whole number, 0 or more, got {entry['count']!r}",
+        diags.append(Diagnostic("S103", f"count must be a whole number, 0 or more, got {entry['count']!r}",
                                 where.at("count"), "e.g. count: 2"))
     answers = entry.get("answers")
     if "answers" in entry and (not isinstance(answers, list) or not all(
             isinstance(a, dict) and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in a.values())
             for a in answers)):
-        diags.append(Diagnostic("S103", "answers: must be a list of mappings from variables to values",
+        diags.append(Diagnostic("S103", "answers map variable names to words or numbers: a list of mappings",
                                 where.at("answers"), "e.g. answers: [{P: bob}], or answers: [] for none"))
         answers = None
     try:

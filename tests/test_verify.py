@@ -17,7 +17,7 @@ from judgelog.scope import load_scope, property_keywords
 from judgelog.verify import merge, properties_of, run_task
 
 from helpers import run_cli
-from paths import TESTS
+from paths import TESTS, ROOT
 
 BUGS = TESTS / "verify_bugs"
 
