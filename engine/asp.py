@@ -128,6 +128,12 @@ def _term(term, names: _Vars, negated: bool = False) -> str:
         return names.name(term.name, negated=negated)
     if isinstance(term, Const):
         return value_text(term.value)
+    if isinstance(term, BinOp) and term.op in ("/", "min", "max"):
+        a, b = _term(term.left, names), _term(term.right, names)
+        if term.op == "/":  # rounded down like judgelog's "/" (clingo's rounds toward 0); undefined for b = 0
+            return f"(({a}-((({a})\\({b})+({b}))\\({b})))/({b}))"
+        sign = "-" if term.op == "min" else "+"  # min/max of two values: (a + b -/+ |a - b|) / 2, exact
+        return f"(({a}+{b}{sign}|{a}-{b}|)/2)"
     if isinstance(term, BinOp):
         op = ASP_OPS.get(term.op)
         if op is None:

@@ -30,7 +30,31 @@ __all__ = [
     "Literal",
     "term_vars",
     "literal_vars",
+    "ARITHMETIC",
+    "arith",
 ]
+
+# the arithmetic of the rule language: binary operators, and min/max written as functions of two values
+ARITHMETIC = ("+", "-", "*", "/", "min", "max")
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
+
+
+def arith(op: str, left: int, right: int):
+    """The value of ``left op right`` on integers; ``/`` is integer division rounded down, and None when
+    dividing by zero (a comparison with no value holds for no binding)."""
+    if op == "+":
+        return left + right
+    if op == "-":
+        return left - right
+    if op == "*":
+        return left * right
+    if op == "/":
+        return None if right == 0 else left // right
+    if op == "min":
+        return min(left, right)
+    if op == "max":
+        return max(left, right)
+    raise ValueError(f"unknown operator {op!r}")
 
 
 @dataclass(frozen=True)
@@ -77,13 +101,21 @@ class Const:
 
 @dataclass(frozen=True)
 class BinOp:
-    op: str  # "+" or "-"
+    op: str  # one of ARITHMETIC: + - * / (integer division, rounded down), min and max (of two values)
     left: "Term"
     right: "Term"
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
 
     def __str__(self) -> str:
-        return f"{self.left} {self.op} {self.right}"
+        if self.op in ("min", "max"):
+            return f"{self.op}({self.left}, {self.right})"
+        mine = _PRECEDENCE[self.op]
+
+        def side(term, right: bool) -> str:
+            inner = _PRECEDENCE.get(term.op, 3) if isinstance(term, BinOp) else 3
+            return f"({term})" if inner < mine or (right and inner == mine and self.op in "-/") else str(term)
+
+        return f"{side(self.left, False)} {self.op} {side(self.right, True)}"
 
 
 @dataclass(frozen=True)

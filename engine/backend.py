@@ -63,6 +63,7 @@ from .planning import (
     _checked,
     _why_vars,
     _sort_key,
+    _divisors,
 )
 
 __all__ = ["Backend", "Fact", "quiet_gc"]
@@ -222,7 +223,10 @@ class Backend(Liveness):
         if isinstance(term, Const):
             return _E.Const(term.value)
         if isinstance(term, BinOp):
-            return _E.Operation(self._term(term.left), term.op, self._term(term.right))
+            left, right = self._term(term.left), self._term(term.right)
+            if term.op in ("min", "max"):  # a function of both values: pyDatalog calls it once both are known
+                return _E.Operation(_E.Const(min if term.op == "min" else max), "(", _E.VarTuple([left, right]))
+            return _E.Operation(left, "//" if term.op == "/" else term.op, right)
         raise TypeError(f"cannot compile term {term!r}")
 
     def _literal(self, atom: Atom, negated: bool = False):
@@ -285,6 +289,8 @@ class Backend(Liveness):
 
         def emit(lit):
             if isinstance(lit, Comparison):
+                for divisor in _divisors(lit.left) + _divisors(lit.right):  # no value when dividing by 0
+                    out.append(self._body_literal(Comparison("!=", divisor, Const(0))))
                 out.append(self._body_literal(lit))
             elif not (isinstance(lit, Negation) and self._dead(view, lit.atom, now)):  # "not" is true: drop it
                 atom = lit.atom if isinstance(lit, Negation) else lit

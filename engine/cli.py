@@ -87,6 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("atom", help='a ground atom, e.g. "damage_assigner(wurm, bob)"')
     p.add_argument("--why-not", action="store_true", help="show which body literals of each rule fail")
+    p.add_argument("--cr-edition", metavar="YYYY-MM-DD",
+                   help="also show the proof's CR numbers as numbered in this CR edition")
     p.add_argument("--before-actions", action="store_true", help="explain before the file's actions")
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
     p = sub.add_parser("test", parents=[common, evaluating], help="run the expect: entries of scenario files")
@@ -96,7 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", help=".dl files, folders, or scenario files (default: the library)")
     p = sub.add_parser("rules", parents=[common], help="list predicates and rules")
     p.add_argument("pred", nargs="?", help="a predicate name")
-    p.add_argument("--cr", help="only rules citing this CR number (old numbers accepted)")
+    p.add_argument("--cr", help="only rules citing this CR number (read in the current edition; an old number "
+                   "also prints what it meant then and is now)")
+    p.add_argument("--cr-edition", metavar="YYYY-MM-DD", help="read --cr as numbered in this CR edition")
     p = sub.add_parser("do", parents=[common, evaluating], help="apply a scenario's actions; print the event log")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("-o", "--output", help="write the resulting state as a scenario file")
@@ -110,6 +114,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("-o", "--output", required=True, help="FILE.svg|.png|.dot|.graphml|.json")
     p.add_argument("--before-actions", action="store_true", help="draw the state before the file's actions")
+    p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
+    p = sub.add_parser("report", parents=[common, evaluating], help="one self-contained HTML page: graph, events, proofs")
+    p.add_argument("scenario", help="a scenario file (YAML or JSON)")
+    p.add_argument("-o", "--output", required=True, help="the page to write (FILE.html)")
+    p.add_argument("--explain", action="append", metavar="ATOM",
+                   help="a ground atom whose proof the page shows (repeatable; default: every damage_assigner)")
+    p.add_argument("--before-actions", action="store_true", help="the state before the file's actions")
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
     p = sub.add_parser("audit", parents=[common, evaluating], help="rule interactions, overrides, conflicts")
     p.add_argument("scenario", nargs="?")
@@ -180,7 +191,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 def _report(exc: JudgelogError, args) -> None:
     if getattr(args, "format", "text") == "json":
-        sys.stderr.write(json.dumps(exc.to_dict(), indent=2, sort_keys=True) + "\n")
+        from .outputs import stamp
+
+        sys.stderr.write(json.dumps(stamp("error", exc.to_dict()), indent=2, sort_keys=True, default=str) + "\n")
     else:
         sys.stderr.write(exc.render(sources={}) + "\n")
 

@@ -35,12 +35,14 @@ NEGATIVE = {  # when each verb exits 1 (EXIT_NEGATIVE)
     "query": "the query has no answer",
     "explain": "the atom does not hold (the why-not report is printed instead)",
     "test": "a case failed, or no case was found",
-    "check": "at least one error was found (warnings alone exit 0)",
+    "check": "at least one error was found in a rule file (warnings alone exit 0; a scenario that would not "
+             "load exits 3)",
     "rules": "`--cr` matches no rule",
     "do": "an action was refused (the message names the CR rule and lists the legal options)",
     "choices": "an action of the scenario was refused",
     "graph": "an action of the scenario was refused",
     "audit": "it finds a conflict: a `functional` predicate with two values for one key",
+    "report": "an action of the scenario was refused",
     "verify": "it finds a counterexample to a property (written as a scenario that `judgelog test` fails)",
 }
 

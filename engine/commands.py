@@ -22,7 +22,7 @@ from .errors import (
 )
 
 __all__ = ["cmd_query", "cmd_explain", "cmd_test", "cmd_check", "cmd_rules", "cmd_do", "cmd_choices",
-           "cmd_graph", "cmd_audit", "cmd_verify"]
+           "cmd_graph", "cmd_audit", "cmd_verify", "cmd_report"]
 
 
 def _engine(args):
@@ -42,14 +42,31 @@ def _limits(args):
 
 def _emit(args, data, text: str) -> None:
     if args.format == "json":
-        sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, default=str) + "\n")
+        from .outputs import stamp
+
+        # every verb's document names its schema (judgelog/<verb>/1, shipped in judgelog/schemas/)
+        sys.stdout.write(json.dumps(stamp(args.verb, data), indent=2, sort_keys=True, default=str) + "\n")
     else:
         sys.stdout.write(text + ("\n" if text and not text.endswith("\n") else ""))
 
 
+def _warn(state) -> None:
+    """Print the scenario's warnings (S200: a card whose rules text is not modelled in full) to stderr."""
+    scenario = state.meta.get("scenario")
+    for w in getattr(scenario, "warnings", ()):
+        sys.stderr.write(w.render() + "\n")
+
+
 def _state(args, engine, *, apply_actions: bool = True):
     """The scenario's state after its actions (or the first ``--actions N`` of them, or none)."""
+    return _run(args, engine, apply_actions=apply_actions)[0]
+
+
+def _run(args, engine, *, apply_actions: bool = True):
+    """The scenario's state after its actions (or the first ``--actions N``, or none) and their events."""
+    events: list = []
     state = engine.load(args.scenario)
+    _warn(state)
     limit = getattr(args, "actions", None)
     if limit is not None and limit < 0:
         raise UsageError("--actions takes a number of actions, 0 or more")
@@ -58,7 +75,6 @@ def _state(args, engine, *, apply_actions: bool = True):
         raise UsageError(f"--actions {limit}: {args.scenario} has {len(scenario.actions)} action(s)",
                          hint=f"give a number from 0 to {len(scenario.actions)}")
     if apply_actions and not getattr(args, "before_actions", False):
-        events: list = []
         for index, (action, span) in enumerate(scenario.actions[:limit]):
             if "expect_error" in action:
                 continue
@@ -67,7 +83,7 @@ def _state(args, engine, *, apply_actions: bool = True):
             except ActionError as exc:
                 raise exc.in_context(index=index, span=span, events=[e.to_text() for e in events]) from None
             events.extend(new)
-    return state
+    return state, events
 
 
 def table(names: List[str], rows: List[Dict]) -> str:
@@ -95,10 +111,10 @@ def cmd_query(args) -> int:
     shown = answers[:args.limit] if args.limit else answers
     total = len(answers)
     text = table(names, shown) + (f"\n({total} answer{'s' if total != 1 else ''})" if names else "")
-    data = {"query": args.query, "answers": shown}
+    data = {"query": args.query, "variables": names, "answers": shown, "count": total,
+            "truncated": len(shown) < total}
     if len(shown) < total:
         text += f"\n(showing the first {len(shown)}; --limit N shows more, --limit 0 all)"
-        data.update(count=total, truncated=True)
     _emit(args, data, text)
     return EXIT_OK if answers else EXIT_NEGATIVE
 
@@ -106,6 +122,9 @@ def cmd_query(args) -> int:
 def cmd_explain(args) -> int:
     from .parser import parse_atom
 
+    from .cr import check_edition, numbered_in
+
+    check_edition(getattr(args, "cr_edition", None))
     engine = _engine(args)
     state = _state(args, engine)
     atom = parse_atom(args.atom)
@@ -117,7 +136,15 @@ def cmd_explain(args) -> int:
     if proof is None:
         _why_not(args, state)
         return EXIT_NEGATIVE
-    _emit(args, {"atom": args.atom, "holds": True, "proof": proof.to_dict()}, proof.to_text())
+    data, text = {"atom": args.atom, "term": _term(args.atom), "holds": True, "proof": proof.to_dict()}, proof.to_text()
+    edition = check_edition(getattr(args, "cr_edition", None))
+    if edition:
+        renumbered = {c: numbered_in(c, edition) for c in sorted(proof.all_cites())}
+        renumbered = {c: o for c, o in renumbered.items() if o != c}
+        data["cr_edition"] = {"edition": edition, "numbered_then": renumbered}
+        text += f"\nAs numbered in CR {edition}: " + (", ".join(f"{c} was {o}" for c, o in renumbered.items())
+                                                       or "the same numbers") + "."
+    _emit(args, data, text)
     return EXIT_OK
 
 
@@ -133,9 +160,17 @@ def _why_not(args, state) -> int:
         for (text, ok), more in zip(r.literals, details):
             lines.append(f"  {'holds ' if ok else 'FAILS '} {text}")
             lines.extend("           " + line for line in more)
-    data = {"atom": args.atom, "holds": holds, "rules": [r.to_dict() for r in reasons]}
+    data = {"atom": args.atom, "term": _term(args.atom), "holds": holds, "rules": [r.to_dict() for r in reasons]}
     _emit(args, data, "\n".join(lines))
     return EXIT_OK if holds else EXIT_NEGATIVE
+
+
+def _term(text: str) -> dict:
+    from .ast import Const
+    from .parser import parse_atom
+
+    atom = parse_atom(text)
+    return {"pred": atom.pred, "args": [a.value if isinstance(a, Const) else str(a) for a in atom.args]}
 
 
 def _scenario_files(paths: List[str]) -> List[str]:
@@ -256,7 +291,9 @@ def cmd_check(args) -> int:
         engine = Engine(rules=user_rules, include_library=not args.no_library, limits=_limits(args))
         for path in scenario_paths:
             try:
-                engine.state_from_scenario(load_scenario(path, catalog=engine.catalog, interface=engine.interface))
+                scenario = load_scenario(path, catalog=engine.catalog, interface=engine.interface)
+                engine.state_from_scenario(scenario)
+                diags.extend(scenario.warnings)
             except JudgelogError as exc:
                 scenario_errors += 1
                 diags.extend(exc.diagnostics or [Diagnostic("S000", exc.message, None, hint=exc.hint)])
@@ -264,12 +301,18 @@ def cmd_check(args) -> int:
     warnings = [d for d in diags if not d.is_error]
     from .audit import rule_count
 
-    nrules = rule_count(result.program)  # the count audit reports: rules, not the facts of rule files
+    from .library import PROPERTIES_FOLDER
+
+    # the count audit reports: rules, not the facts of rule files; the properties (judgelog verify) apart
+    total = rule_count(result.program)
+    nprops = sum(1 for r in result.program.rules if r.body and f"/{PROPERTIES_FOLDER}/" in f"/{r.span.file}")
+    nrules = total - nprops
     summary = (f"{len(errors)} error(s), {len(warnings)} warning(s) in {nrules} rules"
+               + (f" and {nprops} property rules" if nprops else "")
                + (f" and {len(scenario_paths)} scenario file(s)" if scenario_paths else ""))
     if args.format == "json":
-        _emit(args, {"errors": len(errors), "warnings": len(warnings), "rules": nrules,
-                     "diagnostics": [d.to_dict() for d in diags]}, "")
+        _emit(args, {"errors": len(errors), "warnings": len(warnings), "rules": nrules, "property_rules": nprops,
+                     "scenarios": len(scenario_paths), "diagnostics": [d.to_dict() for d in diags]}, "")
     else:
         text = "\n".join(render_diagnostics(sorted(diags, key=_diag_key), sources=result.sources))
         if text:
@@ -285,7 +328,7 @@ def _diag_key(d: Diagnostic):
 
 
 def cmd_rules(args) -> int:
-    from .cr import any_cites, resolve
+    from .cr import any_cites, check_edition, meanings, resolve, topic_of
     from .library import load_program
 
     result = load_program(args.rules, include_library=not args.no_library)
@@ -299,8 +342,11 @@ def cmd_rules(args) -> int:
             near = suggest(args.pred, prog.decls)
             raise UsageError(f"unknown predicate {args.pred!r}", hint=f"did you mean {near!r}?" if near else None)
         rules = prog.rules_by_head.get(args.pred, [])
+    edition = check_edition(getattr(args, "cr_edition", None))
+    if edition and not args.cr:
+        raise UsageError("--cr-edition names the edition of a --cr number", hint="add --cr NUMBER")
     if args.cr:
-        rules = [r for r in rules if any_cites(args.cr, r.cites)]
+        rules = [r for r in rules if any_cites(args.cr, r.cites, edition)]
     data = {"rules": [{"name": r.name, "cites": list(r.cites), "at": r.span.short(), "text": str(r),
                        "doc": r.doc} for r in rules if r.body]}
     lines = []
@@ -323,9 +369,21 @@ def cmd_rules(args) -> int:
         lines.append("")
         lines.append("Rules:")
     if args.cr:
-        typed, current = args.cr.strip().rstrip("."), resolve(args.cr)
-        also = f" (and {current}, its current number)" if current != typed else ""
-        lines.append(f"Rules citing CR {typed}{also}:")
+        typed, current = args.cr.strip().rstrip("."), resolve(args.cr, edition)
+        topic = topic_of(current)
+        named = f": {topic.name.replace('_', ' ')}" if topic else ""
+        if edition and current != typed:
+            lines.append(f"CR {typed} as numbered in CR {edition} is {current} now{named}.")
+        elif edition:
+            lines.append(f"CR {typed} as numbered in CR {edition} is the same number now{named}.")
+        old = meanings(typed)
+        for m in old:
+            lines.append(f"CR {m.text()}.")
+        data["cr"] = {"typed": typed, "edition": edition, "current": current,
+                      "rule": topic.name if topic else None, "earlier": [
+                          {"number": m.number, "rule": m.topic, "from": m.start, "until": m.last_seen or m.until,
+                           "now": m.now} for m in old]}
+        lines.append(f"Rules citing CR {current}:")
     for r in rules:
         if not r.body:
             continue
@@ -343,6 +401,7 @@ def cmd_do(args) -> int:
 
     engine = _engine(args)
     state = engine.load(args.scenario)
+    _warn(state)
     final, events = run_actions(state)
     if args.output:
         from .writer import write_scenario
@@ -372,6 +431,23 @@ def cmd_graph(args) -> int:
     state = _state(args, engine)
     write_graph(state, args.output)
     _emit(args, {"output": args.output}, f"wrote {args.output}")
+    return EXIT_OK
+
+
+def cmd_report(args) -> int:
+    from .parser import parse_atom
+    from .report import default_atoms, write_report
+
+    engine = _engine(args)
+    state, events = _run(args, engine)
+    atoms = args.explain if args.explain else default_atoms(state)
+    for text in atoms:  # every atom checked before the page is written: a typo is an input error
+        atom = parse_atom(text)
+        state.engine.check_query((atom,), text=text)
+        check_constants(state, atom)
+    write_report(state, events, args.output, atoms=atoms)
+    _emit(args, {"output": args.output, "atoms": list(atoms), "events": len(events)},
+          f"wrote {args.output} ({len(atoms)} proof(s), {len(events)} event(s))")
     return EXIT_OK
 
 

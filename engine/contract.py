@@ -40,6 +40,7 @@ ENGINE_NEEDS: Dict[str, Tuple[int, Tuple[int, ...], bool, str]] = {
     "base_power": (2, (1,), True, _SCENARIO), "base_toughness": (2, (1,), True, _SCENARIO),
     "printed_keyword": (2, (), True, _SCENARIO), "printed_keyword_param": (4, (), True, _SCENARIO),
     "printed_keyword_instance": (3, (), True, _SCENARIO),
+    "printed_keyword_instance_param": (5, (), True, _SCENARIO),
     "controller": (2, (), True, _SCENARIO), "owner": (2, (), True, _SCENARIO),
     "token": (1, (), True, _SCENARIO), "tapped": (1, (), True, _SCENARIO),
     "counter": (3, (2,), True, _SCENARIO), "damage_marked": (2, (1,), True, _SCENARIO),
@@ -48,22 +49,24 @@ ENGINE_NEEDS: Dict[str, Tuple[int, Tuple[int, ...], bool, str]] = {
     "added_subtype": (2, (), True, _EFFECTS), "granted_keyword": (2, (), True, _EFFECTS),
     "removed_keyword": (2, (), True, _EFFECTS), "lost_game": (1, (), True, _EFFECTS),
     "entered_this_turn": (1, (), True, _EFFECTS), "created": (2, (), True, _EFFECTS),
-    "pending_object": (1, (), True, _EFFECTS),
+    "pending_object": (1, (), True, _EFFECTS), "token_in_zone": (2, (), True, _EFFECTS),
     "event": (3, (0,), True, _RUNTIME), "event_detail": (3, (0,), True, _RUNTIME),
     "event_cause": (2, (0,), True, _RUNTIME), "recent_event": (1, (0,), True, _RUNTIME),
     "action": (1, (), True, _RUNTIME), "act_arg": (2, (), True, _RUNTIME), "act_list": (3, (1,), True, _RUNTIME),
     "act_map": (3, (), True, _RUNTIME), "act_map_list": (4, (2,), True, _RUNTIME),
     "act_map2": (4, (), True, _RUNTIME), "act_list2": (4, (1, 2), True, _RUNTIME),
     "step": (1, (0,), True, _RUNTIME), "resolving": (1, (), True, _RUNTIME), "chosen": (2, (), True, _RUNTIME),
-    "chose_nothing": (1, (), True, _RUNTIME),
+    "chose_nothing": (1, (), True, _RUNTIME), "state_check": (0, (), True, _RUNTIME),
     "action_known": (1, (), False, _RUNTIME), "action_param": (2, (), False, _RUNTIME),
-    "action_param_type": (3, (), False, _RUNTIME), "refusal_options": (2, (), False, _RUNTIME), "step_exists": (1, (0,), False, _RUNTIME),
+    "action_param_type": (3, (), False, _RUNTIME), "refusal_options": (2, (), False, _RUNTIME),
+    "action_param_key_type": (3, (), False, _RUNTIME), "step_exists": (1, (0,), False, _RUNTIME),
     "follow_up": (2, (), False, _RUNTIME), "violation": (2, (), False, _RUNTIME),
     "violation_info": (3, (), False, _RUNTIME), "choice": (2, (), False, _RUNTIME),
     "choice_mode": (2, (), False, _RUNTIME), "choice_max": (2, (1,), False, _RUNTIME),
     "choice_cr": (2, (), False, _RUNTIME), "effect": (5, (0,), False, _RUNTIME),
-    "state_based": (5, (0,), False, _RUNTIME), "event_result": (5, (0,), False, _RUNTIME),
+    "state_based": (5, (0,), False, _RUNTIME), "standing": (5, (0,), False, _RUNTIME), "event_result": (5, (0,), False, _RUNTIME),
     "token_spec": (3, (), False, _RUNTIME), "triggers": (3, (), False, _RUNTIME),
+    "token_name_word": (3, (1,), False, _RUNTIME), "token_name_suffix": (2, (), False, _RUNTIME),
     "trigger_arg": (5, (), False, _RUNTIME), "top_of_stack": (1, (), False, _RUNTIME),
     "apnap_rank": (2, (1,), False, _RUNTIME), "leaves_stack": (1, (), False, _RUNTIME),
     "keyword_instance": (3, (), False, _RUNTIME), "keyword_instance_param": (5, (), False, _RUNTIME),
@@ -75,6 +78,7 @@ ENGINE_NEEDS: Dict[str, Tuple[int, Tuple[int, ...], bool, str]] = {
     "record_implies": (3, (1,), False, _FACE), "record_event": (4, (), False, _FACE),
     "primitive": (4, (), False, _FACE), "ends_with_combat": (1, (), False, _FACE),
     "event_result_kind": (1, (), False, _FACE), "internal": (1, (), False, _FACE),
+    "card_not_modelled": (2, (), False, _FACE),
     "continuous_effect": (4, (), True, _EFFECTS), "effect_timestamp": (2, (1,), True, _EFFECTS),
     "effect_value": (3, (), True, _EFFECTS), "effect_spec": (3, (), False, _RUNTIME),
     "view_node": (2, (), False, _VIEW), "view_node_look": (3, (), False, _VIEW), "view_role": (2, (), False, _VIEW),
@@ -95,7 +99,7 @@ ENGINE_NEEDS: Dict[str, Tuple[int, Tuple[int, ...], bool, str]] = {
 }
 
 # the predicates whose second argument names an effect primitive
-EFFECT_PREDICATES = ("effect", "state_based", "event_result")
+EFFECT_PREDICATES = ("effect", "state_based", "event_result", "standing")
 
 
 def contract_problems(program) -> List[Diagnostic]:

@@ -1,70 +1,189 @@
-"""Comprehensive Rules numbers: normalisation, old-number aliases and matching.
+"""Comprehensive Rules numbers: normalisation, editions and matching.
 
-The seeds were written against old CR editions. Their numbers are accepted everywhere a user types a CR
-number (queries, ``--cr`` filters, ``cites:`` expectations) and resolve to the current ones (CR 2026-01-16).
+Rules cite current numbers (the edition named ``current`` in facts/cr_history.yaml). A number a user types
+(``rules --cr``, ``cites:``, ``expect_error:``) is read in the current edition unless the user names an
+edition (``--cr-edition``, ``cr_edition:``): then it is looked up in the renumbering history, a data file
+that says which number meant which rule from which edition to which. Nothing here knows a rule: the
+history is data.
 
->>> resolve("702.19j")
-'702.22j'
->>> resolve("702.92a"), resolve("701.43b"), resolve("510.1c")
-('702.95a', '701.47b', '510.1c')
->>> cites_match("702.22", "702.22j"), cites_match("702.22j", "702.22"), cites_match("702.2", "702.22j")
+>>> resolve("510.1c"), resolve(" 510.1c. ")
+('510.1c', '510.1c')
+>>> cites_match("510.1", "510.1c"), cites_match("510.1c", "510.1"), cites_match("702.2", "702.22j")
 (True, False, False)
+>>> h = load_history({"current": "2026-01-16", "checked_from": "2009-07-11", "rules": {
+...     "example": {"now": "999.5", "since": "2020-01-01", "was": [{"number": "999.4", "from": "2010-01"}]}}})
+>>> resolve("999.4b", "2015-06-01", history=h), resolve("999.4b", history=h), resolve("999.4b", "2021-01-01", history=h)
+('999.5b', '999.4b', '999.4b')
+>>> [m.text() for m in meanings("999.4", history=h)]
+['999.4 was example in CR 2010-01 to 2020-01-01 (now 999.5)']
+>>> numbered_in("999.5c", "2012-01-01", history=h)
+'999.4c'
 """
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, List, Mapping, Optional, Tuple
 
-__all__ = ["ALIASES", "resolve", "cites_match", "any_cites"]
+from .errors import UsageError
 
-# old prefix -> current prefix (seeds: 001 banding 702.19, 003 soulbond 702.92, 000 amass 701.43)
-ALIASES = {
-    "702.19": "702.22",  # banding, CR 2009-2011
-    "702.92": "702.95",  # soulbond as the seed numbers it
-    "702.93": "702.95",  # soulbond, CR 2012-2013
-    "702.94": "702.95",  # soulbond, CR 2013-2021
-    "701.43": "701.47",  # amass, CR 2019-2020
-    "701.44": "701.47",  # amass, CR 2020-2025
-    "701.27": "701.34",  # proliferate, CR 2020-2025
-    "701.30": "701.36",  # populate, CR 2020-2025
-    "702.122": "702.123",  # fabricate, CR 2016-2021
-}
+__all__ = ["History", "Numbering", "Topic", "load_history", "shipped_history", "check_edition", "resolve", "meanings",
+           "numbered_in", "topic_of", "cites_match", "any_cites"]
 
 _NUM = re.compile(r"^(\d{3}(?:\.\d+)?)([a-z]?)$")
+_DATE = re.compile(r"^\d{4}-\d{2}(-\d{2})?$")
 
 
-def resolve(number: str) -> str:
-    """The current number for ``number`` (unchanged when it is not an old alias)."""
-    number = number.strip().rstrip(".")
-    match = _NUM.match(number)
-    if not match:
+@dataclass(frozen=True)
+class Numbering:
+    """A number a rule had from the edition ``start`` until the edition ``until`` (exclusive)."""
+
+    topic: str
+    number: str
+    start: str
+    until: str
+    now: str
+    last_seen: Optional[str] = None
+
+    def text(self) -> str:
+        return f"{self.number} was {self.topic.replace('_', ' ')} in CR {self.start} to {self.last_seen or self.until}" \
+               f" (now {self.now})"
+
+
+@dataclass(frozen=True)
+class Topic:
+    name: str
+    now: str
+    since: Optional[str]
+    was: Tuple[Numbering, ...]
+    stable: bool = False
+    derived: bool = False
+
+
+@dataclass(frozen=True)
+class History:
+    current: str
+    checked_from: str
+    topics: Tuple[Topic, ...]
+
+
+def load_history(data: Mapping) -> History:
+    """Build the history from the data of facts/cr_history.yaml (a mapping)."""
+    current, first = str(data["current"]), str(data["checked_from"])
+    topics = []
+    for name, entry in sorted((data.get("rules") or {}).items()):
+        now = str(entry["now"])
+        was = list(entry.get("was") or [])
+        since = str(entry["since"]) if entry.get("since") else None
+        starts = [str(w["from"]) for w in was] + [since or current]
+        numberings = tuple(Numbering(name, str(w["number"]), starts[i], starts[i + 1], now,
+                                     str(w["last_seen"]) if w.get("last_seen") else None)
+                           for i, w in enumerate(was))
+        topics.append(Topic(name, now, since, numberings, bool(entry.get("stable")), bool(entry.get("derived"))))
+    return History(current, first, tuple(topics))
+
+
+@lru_cache(maxsize=1)
+def shipped_history() -> History:
+    """The shipped history (facts/cr_history.yaml)."""
+    import yaml
+
+    from .catalog import facts_dir
+
+    with open(facts_dir() / "cr_history.yaml", encoding="utf-8") as fh:
+        return load_history(yaml.safe_load(fh))
+
+
+def _norm(number: str) -> str:
+    return str(number).strip().rstrip(".")
+
+
+def _split(number: str) -> Tuple[str, str]:
+    match = _NUM.match(_norm(number))
+    return (match.group(1), match.group(2)) if match else (_norm(number), "")
+
+
+def check_edition(edition: Optional[str], *, history: Optional[History] = None) -> Optional[str]:
+    """``edition`` as a date string, or a UsageError saying what is expected."""
+    if edition is None:
+        return None
+    h = history or shipped_history()
+    text = str(edition).strip()
+    if not _DATE.match(text):
+        raise UsageError(f"CR edition {edition!r} is not a date", hint="write the edition's effective date as "
+                         f"YYYY-MM-DD, e.g. 2020-01-24 (the current one is {h.current})")
+    if text < h.checked_from:
+        raise UsageError(f"CR edition {text} is older than the history judgelog keeps (from {h.checked_from})",
+                         hint=f"name an edition from {h.checked_from} to {h.current}")
+    return text
+
+
+def _old(base: str, edition: str, h: History) -> Optional[Numbering]:
+    for topic in h.topics:
+        for n in topic.was:
+            if n.number == base and n.start <= edition < n.until:
+                return n
+    return None
+
+
+def resolve(number: str, edition: Optional[str] = None, *, history: Optional[History] = None) -> str:
+    """The current number for ``number`` as numbered in ``edition`` (None: the current edition)."""
+    number = _norm(number)
+    if edition is None:
         return number
-    base, letter = match.groups()
-    return ALIASES.get(base, base) + letter
+    h = history or shipped_history()
+    if edition >= h.current:
+        return number
+    base, letter = _split(number)
+    old = _old(base, edition, h)
+    return old.now + letter if old else number
 
 
-def cites_match(wanted: str, cited: str) -> bool:
-    """True when the citation ``cited`` is ``wanted`` or one of its sub-rules.
+def meanings(number: str, *, history: Optional[History] = None) -> List[Numbering]:
+    """Every earlier edition range in which ``number`` (or its rule) named another rule than it does now."""
+    h = history or shipped_history()
+    base, _ = _split(number)
+    return [n for topic in h.topics for n in topic.was if n.number == base]
 
-    Rules cite current numbers, so ``cited`` is taken as it is. ``wanted`` (typed by a user) matches as it
-    is or translated from an old edition: 702.19b is trample today and banding in the seeds, so it finds
-    both, while 702.22 (banding) does not find trample's 702.19b.
 
-    >>> cites_match("702.19b", "702.22b"), cites_match("702.19b", "702.19b"), cites_match("702.22", "702.19b")
-    (True, True, False)
-    """
-    return _match(wanted.strip().rstrip("."), cited) or _match(resolve(wanted), cited)
+def topic_of(number: str, *, history: Optional[History] = None) -> Optional[Topic]:
+    """The history entry of the current ``number`` (by its rule, e.g. 702.22 for 702.22k)."""
+    h = history or shipped_history()
+    base, letter = _split(number)
+    exact = [t for t in h.topics if t.now == base + letter]
+    return exact[0] if exact else next((t for t in h.topics if t.now == base), None)
+
+
+def numbered_in(number: str, edition: str, *, history: Optional[History] = None) -> str:
+    """How the current ``number`` was numbered in ``edition`` (the number itself when it was the same or
+    its history is not recorded)."""
+    h = history or shipped_history()
+    base, letter = _split(number)
+    topic = topic_of(number, history=h)
+    if topic is None or topic.now != base:
+        return _norm(number)
+    for n in topic.was:
+        if n.start <= edition < n.until:
+            return n.number + letter
+    return _norm(number)
+
+
+def cites_match(wanted: str, cited: str, edition: Optional[str] = None) -> bool:
+    """True when the citation ``cited`` (a current number) is ``wanted`` or one of its sub-rules, reading
+    ``wanted`` in ``edition`` (None: the current edition)."""
+    return _match(resolve(wanted, edition), cited)
 
 
 def _match(wanted: str, cited: str) -> bool:
     if cited == wanted:
         return True
-    if not cited.startswith(wanted):
+    if not wanted or not cited.startswith(wanted):
         return False
     rest = cited[len(wanted):]
-    # 702.22 matches 702.22j; 510 matches 510.1c; but 702.2 must not match 702.22j
+    # 510.1 matches 510.1c; 510 matches 510.1c; but 702.2 must not match 702.22j
     return rest[0] in ".abcdefghijklmnopqrstuvwxyz" and not (wanted[-1].isdigit() and rest[0].isdigit())
 
 
-def any_cites(wanted: str, cites: Iterable[str]) -> bool:
-    return any(cites_match(wanted, c) for c in cites)
+def any_cites(wanted: str, cites: Iterable[str], edition: Optional[str] = None) -> bool:
+    return any(cites_match(wanted, c, edition) for c in cites)

@@ -14,7 +14,9 @@ mark_damage O N -      mark N damage on O
 deal_damage S R N      S deals N damage to R (the event; what it does is said by rules/core/damage.dl,
                        CR 120.3)
 lose_life P N -        P loses N life;   gain_life P N -: P gains N life
-move O Zone -          O leaves the battlefield to graveyard|exile|hand|library (a token ceases to exist)
+move O Zone -          O leaves the battlefield to graveyard|exile|hand|library (a token is noted as
+                       token_in_zone(O, Zone))
+cease_to_exist O - -   a token outside the battlefield ceases to exist (its token_in_zone fact goes)
 destroy O - -          move O to its owner's graveyard (event: destroyed)
 gain_control O P -     P gains control of O (removes it from combat, CR 506.4)
 tap O / untap O        tap or untap O
@@ -56,11 +58,13 @@ EVENT_WORDS = frozenset(ZONES + (
     "ability_gained", "ability_lost", "ceased_to_exist", "control_changed", "counters_put", "counters_removed",
     "damage_dealt", "damage_marked", "dies", "ended", "enters", "life_gained", "life_lost", "loses_game",
     "recorded", "forgotten", "removed_from_combat", "subtype_added", "tapped", "token_created", "turn_ended",
-    "type_set", "untapped", "destroyed", "moved", "left", "true", "false", "chosen", "put_on_stack", "resolved", "game",
+    "type_set", "untapped", "destroyed", "moved", "left", "true", "false", "effect_began", "effect_ended",
+    "chosen", "put_on_stack", "resolved", "game", "object", "duration",
     "to", "n", "kind", "keyword", "because", "previous", "controller", "token", "spec", "copy_of", "subtype",
-    "type", "fact", "choice", "source", "subject", "control_change"))
+    "type", "fact", "choice", "source", "subject", "control_change",
+    "effect_began", "effect_ended", "object", "duration"))
 COPIABLE = ("name", "card_type", "subtype", "supertype", "color", "base_power", "base_toughness",
-            "printed_keyword", "printed_keyword_param", "printed_keyword_instance")
+            "printed_keyword", "printed_keyword_param", "printed_keyword_instance", "printed_keyword_instance_param")
 
 
 @dataclass
@@ -142,6 +146,7 @@ class Change:
         self.events: List[Tuple[str, object, Dict[str, object]]] = []
         self.created: List[tuple] = []
         self.next_seq = 1  # the number the first event emitted here will get (the runtime sets it)
+        self.token_ids: List[str] = []  # ids the action gives the tokens it creates, in order (its `as:`)
 
     # -- lookups --------------------------------------------------------
     def one(self, pred: str, *prefix) -> Optional[tuple]:
@@ -168,6 +173,14 @@ class Change:
 
     def used_ids(self) -> Set[str]:
         return {a for f in self.facts for a in f[1:] if isinstance(a, str)} | set(self.pending)
+
+    def token_id(self, base: str) -> str:
+        """The id of a token being created: the next id the action named for it, else a fresh one."""
+        if self.token_ids:
+            oid = self.token_ids.pop(0)
+            _require(oid not in self.used_ids(), f"as: the id {oid!r} is already in use")
+            return oid
+        return self.fresh_id(base)
 
     def fresh_id(self, base: str) -> str:
         base = re.sub(r"[^a-z0-9_]+", "_", base.lower()).strip("_") or "token"
@@ -271,7 +284,16 @@ def p_move(ch: Change, o, zone, why=None, *, event: str = "moved"):
     if was_creature and zone == "graveyard":
         ch.emit("dies", o)
     if was_token:
-        ch.emit("ceased_to_exist", o)  # CR 111.7, 704.5d
+        ch.facts.add(("token_in_zone", o, zone))  # it ceases to exist at the next check (rules: 704.5d)
+
+
+def p_cease_to_exist(ch: Change, o, _b, _c):
+    """A token outside the battlefield ceases to exist (the rules say when: CR 111.7, 704.5d)."""
+    gone = ch.all("token_in_zone", o)
+    for f in gone:
+        ch.facts.discard(f)
+    if gone:
+        ch.emit("ceased_to_exist", o)
 
 
 def p_destroy(ch: Change, o, _b, _c):
@@ -361,10 +383,17 @@ def p_put_onto_battlefield(ch: Change, oid, flag, _c):
 def p_create_token(ch: Change, spec, controller, n, *, spec_facts: List[tuple]):
     count = n if isinstance(n, int) else 1
     fields = [f for f in spec_facts if f[0] == "token_spec" and f[1] == spec]
-    name = next((f[3] for f in fields if f[2] == "name"), str(spec))
+    words = [str(f[3]) for f in sorted((f for f in spec_facts if f[0] == "token_name_word" and f[1] == spec),
+                                       key=lambda f: f[2])]
+    suffix = [str(f[2]) for f in spec_facts if f[0] == "token_name_suffix" and f[1] == spec]
+    given = next((f[3] for f in fields if f[2] == "name"), None)
+    base = " ".join(w.replace("_", " ").capitalize() for w in words)  # the rules' name words (CR 111.4)
+    name = given if given is not None else " ".join([base] + suffix[:1]) if words else None
     for _ in range(max(count, 0)):
-        oid = ch.fresh_id(name)
+        oid = ch.token_id(str(given) if given is not None else base or str(spec))
         facts = [("permanent", oid), ("controller", oid, controller), ("owner", oid, controller)]
+        if given is None and name is not None:
+            facts.append(("name", oid, name))
         for _p, _s, key, value in fields:
             pred = {"name": "name", "type": "card_type", "subtype": "subtype", "supertype": "supertype",
                     "color": "color", "power": "base_power", "toughness": "base_toughness",
@@ -384,7 +413,7 @@ def p_create_copy(ch: Change, original, controller, n):
                 and not (f[0] == "subtype" and (f[1], f[2]) in added)]
     name = ch.value("name", original, default=str(original))
     for _ in range(max(count, 0)):
-        oid = ch.fresh_id(name)
+        oid = ch.token_id(name)
         facts = [("permanent", oid), ("controller", oid, controller), ("owner", oid, controller)]
         facts += [(f[0], oid) + f[2:] for f in copiable]
         ch.facts.add(("created", original, oid))
@@ -489,6 +518,7 @@ PRIMITIVES = {
     "set_type": p_set_type, "remove_from_combat": p_remove_from_combat, "put_onto_battlefield": p_put_onto_battlefield, "create_copy": p_create_copy,
     "lose_game": p_lose_game, "end_turn": p_end_turn, "record": p_record, "forget": p_forget,
     "forget_all": p_forget_all, "end_effect": p_end_effect, "signal": p_signal,
+    "cease_to_exist": p_cease_to_exist,
 }
 
 

@@ -91,6 +91,8 @@ class Engine:
 
     def state_from_scenario(self, scenario: Scenario) -> State:
         engine = self.with_rules(scenario.rules) if scenario.rules else self
+        if not engine.properties and _expects_properties(scenario):
+            engine = engine.with_properties()  # a counterexample of judgelog verify names its property
         engine.check_facts(scenario)
         meta = {"scenario": scenario}
         state = State(engine, scenario.facts, scenario.origins, name=scenario.name, path=scenario.path, meta=meta)
@@ -105,6 +107,14 @@ class Engine:
             self._derived[key] = Engine(rules=self.rule_paths + key, include_library=self.include_library,
                                         library=self.library, properties=self.properties,
                                         backend=self.backend_name, limits=self.limits)
+        return self._derived[key]
+
+    def with_properties(self) -> "Engine":
+        """This engine with the library's properties/ loaded too (cached)."""
+        key = ("<properties>",)
+        if key not in self._derived:
+            self._derived[key] = Engine(rules=self.rule_paths, include_library=self.include_library,
+                                        library=self.library, properties=True, backend=self.backend_name)
         return self._derived[key]
 
     def check_facts(self, scenario: Scenario) -> None:
@@ -143,3 +153,10 @@ class Engine:
             raise UsageError(f"no bundled scenario {name!r}",
                              hint="bundled: " + ", ".join(sorted(os.listdir(facts_dir() / "scenarios"))))
         return str(path)
+
+
+def _expects_properties(scenario: Scenario) -> bool:
+    """Whether an expectation asks about a property's violations (then the properties must be loaded, or
+    the expectation would hold for want of the rules that derive them)."""
+    return any(isinstance(entry.get(key), str) and "property_violation" in entry[key]
+               for entry, _span in scenario.expects for key in ("query", "holds", "absent", "explain"))

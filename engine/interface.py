@@ -67,6 +67,7 @@ class Interface:
     primitives: Dict[str, Tuple[str, str, str]]
     ends_with_combat: Tuple[str, ...] = ()
     result_kinds: FrozenSet[str] = frozenset()  # event kinds with immediate results (event_result_kind)
+    unmodelled: Tuple[Tuple[str, str], ...] = ()  # (card name, rules text not modelled): card_not_modelled
     # an engine's interface can give the interface of the engine with more rule files (a scenario's rules:)
     extend: Optional[Callable[[Sequence[str]], "Interface"]] = field(default=None, compare=False, repr=False)
 
@@ -177,6 +178,7 @@ def interface_of(program) -> Interface:
         primitives={name: (a, b, c) for name, a, b, c in _facts(program, "primitive")},
         ends_with_combat=tuple(p for (p,) in _facts(program, "ends_with_combat")),
         result_kinds=frozenset(k for (k,) in _facts(program, "event_result_kind")),
+        unmodelled=tuple(sorted((str(n), str(w)) for n, w in _facts(program, "card_not_modelled"))),
     )
     try:
         program._interface = face

@@ -59,7 +59,7 @@ _TOKEN_RE = re.compile(
   | (?P<int>\d+)
   | (?P<var>[A-Z_][A-Za-z0-9_]*)
   | (?P<atom>[a-z][A-Za-z0-9_]*)
-  | (?P<op>:-|!=|<=|>=|==|[<>=+\-(),.:\[\]])
+  | (?P<op>:-|!=|<=|>=|==|[<>=+\-*/(),.:\[\]])
   | (?P<other>.)
     """,
     re.VERBOSE,
@@ -94,7 +94,7 @@ def tokenize(text: str, path: str, diags: List[Diagnostic]) -> List[Token]:
             continue
         if kind == "other":
             diags.append(Diagnostic("E001", f"unexpected character {value!r}", Span(path, line, col),
-                                    hint="the rule language uses letters, digits, _ and ( ) , . :- = != < <= > >= + -"))
+                                    hint="the rule language uses letters, digits, _ and ( ) , . :- = != < <= > >= + - * /"))
             continue
         tokens.append(Token(kind, value, line, col))
     tokens.append(Token("eof", "", line, len(text) - line_start + 1))
@@ -173,6 +173,13 @@ class _Parser:
             return Var(tok.text, self.span(tok))
         if tok.kind == "atom":
             self.next()
+            if tok.text in ("min", "max") and self.peek().text == "(" and self._two_args():
+                self.next()
+                left = self.expr()
+                self.expect(",")
+                right = self.expr()
+                self.expect(")", "')'", f"{tok.text}(A, B) takes two values")
+                return BinOp(tok.text, left, right, self.span(tok))
             if allow_aggregate and tok.text in AGGREGATES and self.peek().text == "(":
                 self.next()
                 var = None
@@ -231,20 +238,72 @@ class _Parser:
             pos += 1
         return self.tokens[min(pos, len(self.tokens) - 1)]
 
+    def _function_first(self, tok: Token) -> bool:
+        """Does a comparison start with min(A, B) or max(A, B) (rather than an atom named min or max)?"""
+        if tok.text not in ("min", "max"):
+            return False
+        pos = self.pos
+        while self.tokens[pos].kind == "nl":
+            pos += 1
+        depth = 0
+        for nxt in self.tokens[pos + 1:]:
+            if nxt.kind == "eof":
+                return False
+            if nxt.kind == "op" and nxt.text == "(":
+                depth += 1
+            elif nxt.kind == "op" and nxt.text == ")":
+                depth -= 1
+                if depth == 0:
+                    continue
+            elif depth == 0 and nxt.kind != "nl":
+                return nxt.kind == "op" and nxt.text in ("=", "!=", "<", "<=", ">", ">=", "==", "+", "-", "*", "/")
+        return False
+
+    def _two_args(self) -> bool:
+        """After ``min``/``max``: is the parenthesis a list of two values (not the aggregate ``min(V)``)?"""
+        depth, pos = 0, self.pos
+        while pos < len(self.tokens):
+            tok = self.tokens[pos]
+            if tok.kind == "eof" or (tok.kind == "op" and tok.text == "." and depth == 1):
+                return False
+            if tok.kind == "op" and tok.text == "(":
+                depth += 1
+            elif tok.kind == "op" and tok.text == ")":
+                depth -= 1
+                if depth == 0:
+                    return False
+            elif tok.kind == "op" and tok.text == "," and depth == 1:
+                return True
+            pos += 1
+        return False
+
     def expr(self):
-        left = self.term()
-        operators = 0
+        left = self.product()
         while self.peek().text in ("+", "-") and self.peek().kind == "op":
-            op = self.next()
-            operators += 1
-            if operators > MAX_OPERATORS:  # deeper trees would exhaust Python's recursion later
-                self.diags.append(Diagnostic("E001", f"arithmetic too long (more than {MAX_OPERATORS} "
-                                             "operators in one expression)", self.span(op),
-                                             hint="compute it in steps: N = A + B, M = N + C"))
-                raise _Stop()
+            op = self._operator()
+            right = self.product()
+            left = BinOp(op.text, left, right, self.span(op))
+        return left
+
+    def product(self):
+        left = self.term()
+        while self.peek().text in ("*", "/") and self.peek().kind == "op":
+            op = self._operator()
             right = self.term()
             left = BinOp(op.text, left, right, self.span(op))
         return left
+
+    def _operator(self) -> Token:
+        """The next arithmetic operator; more than MAX_OPERATORS in one expression is refused (deeper trees
+        would exhaust Python's recursion later)."""
+        op = self.next()
+        self._operators = getattr(self, "_operators", 0) + 1
+        if self._operators > MAX_OPERATORS:
+            self.diags.append(Diagnostic("E001", f"arithmetic too long (more than {MAX_OPERATORS} "
+                                         "operators in one expression)", self.span(op),
+                                         hint="compute it in steps: N = A + B, M = N + C"))
+            raise _Stop()
+        return op
 
     def atom(self, *, head: bool = False) -> Atom:
         tok = self.peek()
@@ -273,8 +332,10 @@ class _Parser:
             if nxt.kind == "atom":
                 self.next()
                 return Negation(self.atom(), self.span(tok))
-        if tok.kind == "atom" and self.peek_after().text not in ("=", "!=", "<", "<=", ">", ">=", "==", "+", "-"):
+        if tok.kind == "atom" and self.peek_after().text not in ("=", "!=", "<", "<=", ">", ">=", "==", "+", "-",
+                                                                 "*", "/") and not self._function_first(tok):
             return self.atom()
+        self._operators = 0  # counted per comparison, both sides together
         left = self.expr()
         op = self.peek()
         if op.text not in ("=", "!=", "<", "<=", ">", ">=", "=="):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Dict, List, Sequence, Set, Tuple
 
 from .analysis import Program, bound_after
-from .ast import Aggregate, Atom, BinOp, Comparison, Const, Negation, Rule, Var, literal_vars, term_vars
+from .ast import Aggregate, Atom, BinOp, Comparison, Const, Negation, Rule, Var, arith, literal_vars, term_vars
 from .errors import QueryError
 
 __all__ = ["_IMPOSSIBLE", "_UNFOLD_DEPTH", "_pattern", "_pattern_text", "_unfold", "_literal_terms", "_variant_name", "_probe", "_probe_alive", "_fold", "_checked", "_why_vars", "_aggregate", "_value_key", "_sort_key"]
@@ -108,13 +108,24 @@ def _probe_alive(counts: Dict, probe: Tuple, positions: Dict[str, Set[int]]) -> 
 
 
 def _fold(term):
-    """A sum or difference of integer constants, computed (pyDatalog leaves a constant expression alone)."""
+    """Arithmetic on integer constants, computed (pyDatalog leaves a constant expression alone); a division
+    by the constant 0 stays (the backend's guard makes it hold for nothing)."""
     if not isinstance(term, BinOp):
         return term
     left, right = _fold(term.left), _fold(term.right)
     if all(isinstance(t, Const) and type(t.value) is int for t in (left, right)):
-        return Const(left.value + right.value if term.op == "+" else left.value - right.value, term.span)
+        value = arith(term.op, left.value, right.value)
+        if value is not None:
+            return Const(value, term.span)
     return BinOp(term.op, left, right, term.span)
+
+
+def _divisors(term) -> list:
+    """The divisors of every ``/`` in a term (each must not be 0 for the term to have a value)."""
+    if not isinstance(term, BinOp):
+        return []
+    own = [term.right] if term.op == "/" else []
+    return own + _divisors(term.left) + _divisors(term.right)
 
 
 def _checked(rows: List[Tuple]) -> List[Tuple]:

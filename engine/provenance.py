@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from .ast import Atom, BinOp, Comparison, Const, Negation, Rule, Span, Var, format_value
+from .ast import Atom, BinOp, Comparison, Const, Negation, Rule, Span, Var, arith, format_value
 from .errors import QueryError
 
 __all__ = ["Proof", "Displacement", "WhyNot", "Prover", "MAX_PROOF_DEPTH"]
@@ -80,6 +80,8 @@ class Proof:
 
     def to_dict(self) -> dict:
         data = {"atom": self.atom, "kind": self.kind}
+        if self.fact is not None:
+            data["term"] = {"pred": self.fact[0], "args": list(self.fact[1:])}
         if self.sentence:
             data["sentence"] = self.sentence
         if self.rule_obj is not None:
@@ -456,9 +458,9 @@ def _eval(term, binding):
         return term.value
     if isinstance(term, BinOp):
         left, right = _eval(term.left, binding), _eval(term.right, binding)
-        if isinstance(left, int) and isinstance(right, int):
-            return left + right if term.op == "+" else left - right
-        return f"{left} {term.op} {right}"
+        if type(left) is int and type(right) is int and arith(term.op, left, right) is not None:
+            return arith(term.op, left, right)
+        return str(BinOp(term.op, Const(left), Const(right)))
     raise QueryError(f"cannot evaluate {term}")
 
 

@@ -14,6 +14,8 @@ are values).
 """
 from __future__ import annotations
 
+import re
+
 from typing import Dict, List, Optional, Tuple
 
 from .analysis import suggest
@@ -26,7 +28,7 @@ __all__ = ["apply_action", "run_actions", "MAX_STEPS", "MAX_SBA_ROUNDS"]
 MAX_STEPS = 50
 STATE_OBSERVER = None  # set by judgelog.coverage to see every fact set the rules are evaluated on
 MAX_SBA_ROUNDS = 100
-RESERVED = ("do", "choose", "order", "expect_error")
+RESERVED = ("do", "choose", "order", "expect_error", "as")
 TRANSIENT = ("action", "act_arg", "act_list", "act_map", "act_map_list", "act_map2", "act_list2", "step",
              "resolving", "chosen", "chose_nothing", "created", "pending_object", "recent_event")
 NONE = "none"
@@ -60,6 +62,7 @@ class _Run:
         self.inputs = {p: d.arity for p, d in self.engine.program.decls.items() if d.is_input}
         self.causes: Dict[tuple, str] = {}  # fact made by this action -> the rule whose effect made it
         self.follow_up: Dict[str, object] = {}  # rules ask for the action to be applied again with these args
+        self.token_ids: List[str] = _token_ids(action.get("as"))  # ids for the tokens the action creates
 
     # -- asking the rules -------------------------------------------------
     def ask(self, facts, text: str) -> List[Dict]:
@@ -95,6 +98,10 @@ class _Run:
             if key == "object" and isinstance(value, dict):
                 out.append(("act_arg", key, self._pending(value)))
                 continue
+            if key == "object" and isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+                # several objects at once (they enter at the same time, each seeing the others: 603.6a)
+                out.extend(("act_list", key, i, self._pending(v)) for i, v in enumerate(value))
+                continue
             out.extend(_flatten(key, value))
         return out
 
@@ -129,7 +136,7 @@ class _Run:
         base = set(self.state.facts)
         args = self.arg_facts()
         self._check_params(base | set(args))
-        facts = base | set(args)
+        facts = self._effects(base | set(args), "standing(I, P, A, B, C)")  # designations that last
         facts |= {("pending_object", o) for o in self.pending_objects}
         if self.kind == "resolve":
             facts |= self._resolving(facts)
@@ -153,12 +160,15 @@ class _Run:
             step += 1
         if self.kind == "resolve":
             facts = self._finish_resolve(facts)
+        facts = {f for f in facts if f[0] not in TRANSIENT}
+        facts = self._state_based(facts, choose, used_choices)
+        if self.token_ids:
+            raise ActionError(f"{self.kind}: as: names {len(self.token_ids)} more token id(s) than tokens it "
+                              f"created ({', '.join(self.token_ids)})", hint="name one id per token the action creates")
         unused = _unused_choices(choose, used_choices)
         if unused:
             raise ActionError(f"{self.kind}: nothing to choose for {', '.join(unused)}",
                               hint="remove it from choose:, or check the step that offers it")
-        facts = {f for f in facts if f[0] not in TRANSIENT}
-        facts = self._state_based(facts)
         facts = self._stack_triggers(facts)
         event_facts = {f for e in self.events for f in e.facts()}
         final = frozenset(facts | event_facts)
@@ -178,7 +188,7 @@ class _Run:
             base = next((("actions", i) for i, (_a, s) in enumerate(scenario.actions) if s == self.span), ())
         diags = action_problems(self.state, self.action, doc=doc if base else None, base=base, span=self.span)
         if diags:
-            raise UsageError(f"{self.kind}: " + "; ".join(d.message for d in diags), diagnostics=diags,
+            raise UsageError("; ".join(d.message for d in diags), diagnostics=diags,
                              hint=diags[0].hint)
 
     def _check_params(self, facts) -> None:
@@ -295,9 +305,13 @@ class _Run:
         specs = [tuple(["token_spec", r["S"], r["F"], r["V"]]) for r in self.ask(facts, "token_spec(S, F, V)")]
         if any(r["P"] == "begin_effect" for r in rows):
             specs += [("effect_spec", r["S"], r["K"], r["V"]) for r in self.ask(facts, "effect_spec(S, K, V)")]
+        if any(r["P"] == "create_token" for r in rows):
+            specs += [("token_name_word", r["S"], r["I"], r["W"]) for r in self.ask(facts, "token_name_word(S, I, W)")]
+            specs += [("token_name_suffix", r["S"], r["W"]) for r in self.ask(facts, "token_name_suffix(S, W)")]
         face = self.engine.interface
         change = Change(facts, self.pending_objects, self.inputs, face=face, combat=face.ends_with_combat)
         change.next_seq = self.next_seq
+        change.token_ids = self.token_ids  # shared: each token created takes the next id named by `as:`
         ordered = sorted(rows, key=lambda r: (r["I"], repr((r["P"], r["A"], r["B"], r["C"]))))
         effect_facts = [(pred, r["I"], r["P"], r["A"], r["B"], r["C"]) for r in ordered]
         rules = self._causes_of(facts, effect_facts)  # before the primitives change anything
@@ -451,16 +465,21 @@ class _Run:
             self.next_seq += 1
         return facts
 
-    def _state_based(self, facts) -> set:
+    def _state_based(self, facts, choose=None, used_choices: Optional[set] = None) -> set:
+        """Apply standing designations and state-based actions until none applies (704.3). A choice a
+        state-based action needs (the legend rule, 704.5j) is an action choice: the runtime asserts
+        ``state_check`` while it asks, and takes the value from the action's ``choose:``."""
+        used_choices = set() if used_choices is None else used_choices
         for _ in range(MAX_SBA_ROUNDS):
             recent = {("recent_event", e.seq) for e in self.events}
-            probe = facts | recent | {f for e in self.events for f in e.facts()}
-            rows = self.ask(probe, "state_based(I, P, A, B, C)")
+            probe = facts | recent | {f for e in self.events for f in e.facts()} | {("state_check",)}
+            probe |= self._choices(probe, choose, used_choices)
+            rows = self.ask(probe, "state_based(I, P, A, B, C)") or self.ask(probe, "standing(I, P, A, B, C)")
             if not rows:
-                return facts
+                return {f for f in facts if f[0] != "state_check"}
             before = len(self.events)
-            facts = self._effects(probe, "state_based(I, P, A, B, C)")
-            facts = {f for f in facts if f[0] != "recent_event"}
+            facts = self._effects(self._effects(probe, "standing(I, P, A, B, C)"), "state_based(I, P, A, B, C)")
+            facts = {f for f in facts if f[0] not in TRANSIENT and f[0] != "state_check"}
             if len(self.events) == before:
                 return facts  # nothing changed: stop rather than loop
         raise ActionError(f"state-based actions did not settle in {MAX_SBA_ROUNDS} rounds")
@@ -480,6 +499,19 @@ def _names(entry, trigger, aid: str) -> bool:
     if isinstance(entry, list) and 2 <= len(entry) <= 3:
         return [source, kind, subject][:len(entry)] == entry
     return False
+
+
+def _token_ids(value) -> List[str]:
+    """The `as:` of an action: one id or a list of ids for the tokens it creates, in order."""
+    if value is None:
+        return []
+    ids = value if isinstance(value, list) else [value]
+    for oid in ids:
+        if not isinstance(oid, str) or not re.match(r"^[a-z][a-z0-9_]*$", oid):
+            raise UsageError(f"as: {oid!r} is not an object id", hint="write lower_snake ids, e.g. as: [token1, token2]")
+    if len(set(ids)) != len(ids):
+        raise UsageError("as: names the same id twice", hint="give each token its own id")
+    return list(ids)
 
 
 def _q(value) -> str:

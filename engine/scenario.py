@@ -59,6 +59,7 @@ class Scenario:
     expects: List[Tuple[dict, Span]] = field(default_factory=list)
     rules: List[str] = field(default_factory=list)
     doc: Optional[Located] = None
+    warnings: List[Diagnostic] = field(default_factory=list)  # e.g. S200: a card not modelled in full
 
 
 class _Ctx:
@@ -70,6 +71,7 @@ class _Ctx:
         self.face = face
         self.keywords = tuple(sorted(face.keywords))
         self.diags: List[Diagnostic] = []
+        self.warnings: List[Diagnostic] = []
         self.facts: Dict[tuple, Span] = {}
 
     def error(self, path, message, hint=None, *, key=False):
@@ -167,7 +169,8 @@ def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
     if ctx.diags:
         raise ScenarioError(f"{len(ctx.diags)} problem(s) in {doc.path}", diagnostics=ctx.diags)
     name = data.get("name") if isinstance(data.get("name"), str) else os.path.basename(doc.path)
-    return Scenario(doc.path, name, frozenset(ctx.facts), dict(ctx.facts), actions, expects, rules, doc)
+    return Scenario(doc.path, name, frozenset(ctx.facts), dict(ctx.facts), actions, expects, rules, doc,
+                    warnings=list(ctx.warnings))
 
 
 def _players(ctx: _Ctx, data: dict) -> List[str]:
@@ -236,6 +239,12 @@ def compile_object(ctx: _Ctx, oid: str, spec: dict, path: tuple, players: List[s
                       " or add the card to facts/cards.yaml")
         else:
             chars.update(entry.characteristics())
+            missing = [w for n, w in ctx.face.unmodelled if n == entry.name]
+            if missing:
+                ctx.warnings.append(Diagnostic(
+                    "S200", f"card {entry.name!r} (object {oid!r}) is not modelled in full: " + "; ".join(missing),
+                    ctx.doc.span(path + ("card",)), severity="warning",
+                    hint="answers about what the rules do not model may be wrong; see its file in rules/cards/"))
     for key in ("name", "types", "subtypes", "supertypes", "colors", "power", "toughness", "keywords"):
         if key in spec:
             chars[key] = spec[key]
@@ -321,8 +330,9 @@ def _keywords(ctx: _Ctx, oid: str, values, path: tuple, inline: bool) -> List[Tu
                       "rules/core/interface.dl); known keywords: " + ", ".join(ctx.keywords))
             continue
         seen[kw] = seen.get(kw, 0) + 1
-        if seen[kw] > 1:  # instances are a multiset: a repeated entry is one more instance
-            out.append((("printed_keyword_instance", oid, kw, f"printed_{seen[kw]}"), ipath))
+        instance = f"printed_{seen[kw]}" if seen[kw] > 1 else None
+        if instance:  # instances are a multiset: a repeated entry is one more instance
+            out.append((("printed_keyword_instance", oid, kw, instance), ipath))
         if param is None:
             if face.takes_param(kw):
                 ctx.error(ipath, f"keyword {kw!r} needs a parameter", f"write {face.param_example(kw)}")
@@ -338,8 +348,9 @@ def _keywords(ctx: _Ctx, oid: str, values, path: tuple, inline: bool) -> List[Tu
         if params is None:
             continue
         out.append((("printed_keyword", oid, kw), ipath))
-        for key, value in params:
-            out.append((("printed_keyword_param", oid, kw, key, value), ipath))
+        for key, value in params:  # a further instance keeps its own parameter ({bushido: 2}, {bushido: 1})
+            out.append((("printed_keyword_param", oid, kw, key, value) if instance is None else
+                        ("printed_keyword_instance_param", oid, kw, instance, key, value), ipath))
     return out
 
 

@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from typing import List, Optional
 
 from .ast import format_value
-from .cr import any_cites, resolve
+from .cr import any_cites, check_edition, resolve
 from .errors import ActionError, JudgelogError
 
 __all__ = ["CaseResult", "run_scenario_file", "check_expect", "refusal_matches", "EXPECT_KINDS", "EXPECT_KEYS"]
 
 EXPECT_KINDS = ("query", "holds", "absent", "explain")
-EXPECT_KEYS = EXPECT_KINDS + ("answers", "count", "cites", "name")
+EXPECT_KEYS = EXPECT_KINDS + ("answers", "count", "cites", "cr_edition", "name")
 
 
 @dataclass(frozen=True)
@@ -23,9 +23,13 @@ class CaseResult:
     case: str
     passed: bool
     message: str = ""
+    kind: str = "expect"  # load (the file would not load), action (an expect_error), expect (an expect: entry)
+    index: Optional[int] = None  # the action's or the entry's index in its list
+    line: Optional[int] = None
 
     def to_dict(self) -> dict:
-        return {"file": self.file, "case": self.case, "passed": self.passed, "message": self.message}
+        return {"file": self.file, "case": self.case, "passed": self.passed, "message": self.message,
+                "kind": self.kind, "index": self.index, "line": self.line}
 
 
 def _label(entry: dict, index: int, line: Optional[int]) -> str:
@@ -40,7 +44,7 @@ def check_expect(state, entry: dict) -> Optional[str]:
     unknown = set(entry) - set(EXPECT_KEYS)
     if unknown:
         return f"unknown expect key(s): {', '.join(sorted(unknown))} (use query+answers|count, holds, absent, " \
-               "explain+cites)"
+               "explain+cites, cr_edition)"
     for key in EXPECT_KINDS:
         if key in entry and not isinstance(entry[key], str):
             return f"{key} must be a query written as text, such as \"controller(hero, P)\", got {entry[key]!r}"
@@ -85,9 +89,12 @@ def check_expect(state, entry: dict) -> Optional[str]:
             return f"{entry['explain']} does not hold"
         if "cites" in entry:
             wanted = str(entry["cites"])
+            edition = check_edition(str(entry["cr_edition"])) if "cr_edition" in entry else None
             cites = sorted(proof.all_cites())
-            if not any_cites(wanted, cites):
-                return f"the proof cites {', '.join(cites) or 'nothing'}, not {resolve(wanted)}"
+            if not any_cites(wanted, cites, edition):
+                as_read = resolve(wanted, edition)
+                then = f" ({wanted} in CR {edition})" if edition and as_read != wanted else ""
+                return f"the proof cites {', '.join(cites) or 'nothing'}, not {as_read}{then}"
         return None
     return "an expect entry needs one of: query, holds, absent, explain"
 
@@ -110,7 +117,7 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
         scenario = load_scenario(path, catalog=engine.catalog, interface=engine.interface)
         state = engine.state_from_scenario(scenario)
     except JudgelogError as exc:
-        return [CaseResult(path, "load", False, exc.render(sources={}))]
+        return [CaseResult(path, "load", False, exc.render(sources={}), kind="load")]
     from . import runtime
 
     if runtime.STATE_OBSERVER is not None:
@@ -124,7 +131,7 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
         plain = {k: v for k, v in action.items() if k != "expect_error"}
         if failure is not None:
             if expected_error is not None:
-                results.append(CaseResult(path, label + " expect_error", False, failure))
+                results.append(CaseResult(path, label + " expect_error", False, failure, "action", index, span.line))
             continue
         try:
             new_state, _events = state.apply(plain, span=span)
@@ -134,7 +141,7 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
                 ok = refusal_matches(expected_error, text)
                 results.append(CaseResult(path, label + " expect_error", ok,
                                           "" if ok else f"refused, but the message does not mention "
-                                          f"{expected_error!r}: {text}"))
+                                          f"{expected_error!r}: {text}", "action", index, span.line))
                 continue  # state unchanged
             if isinstance(exc, ActionError):
                 exc.in_context(index=index, span=span, events=events)
@@ -144,7 +151,8 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
             continue
         if expected_error is not None:
             results.append(CaseResult(path, label + " expect_error", False,
-                                      f"expected a refusal mentioning {expected_error!r}, but it was applied"))
+                                      f"expected a refusal mentioning {expected_error!r}, but it was applied",
+                                      "action", index, span.line))
             failure = f"{label} was applied although a refusal was expected"
             continue
         state = new_state
@@ -154,13 +162,13 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
     for index, (entry, span) in enumerate(scenario.expects):
         label = entry.get("name") or _label(entry, index, span.line)
         if failure is not None:
-            results.append(CaseResult(path, label, False, failure))
+            results.append(CaseResult(path, label, False, failure, "expect", index, span.line))
             continue
         try:
             message = check_expect(state, entry)
         except JudgelogError as exc:
             message = str(exc.render(sources={}))
-        results.append(CaseResult(path, label, message is None, message or ""))
+        results.append(CaseResult(path, label, message is None, message or "", "expect", index, span.line))
     return results
 
 

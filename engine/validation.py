@@ -241,6 +241,8 @@ class _Facts:
         for r in ask("action_param(A, K)"):
             self.params.setdefault(r["A"], set()).add(r["K"])
         self.types: Dict[Tuple[str, str], str] = {(r["A"], r["K"]): r["T"] for r in ask("action_param_type(A, K, T)")}
+        self.key_types: Dict[Tuple[str, str], str] = {(r["A"], r["K"]): r["T"]
+                                                      for r in ask("action_param_key_type(A, K, T)")}
         self.choices = choice_names(state.engine.program)
 
 
@@ -287,26 +289,28 @@ def action_problems(state, action: dict, *, introduced: Set[str] = frozenset(), 
             if not all(isinstance(leaf, str) for _p, leaf, _k in _walk(value)):
                 problem(f"{kind}: {key} must be a word, got {value!r}", where.at(key), "e.g. a subtype such as orc")
             continue
+        key_type = facts.key_types.get((kind, key))
         for path, leaf, is_key in _walk(value):
             at = where.at(key, *path, key=is_key)
+            declared = key_type if is_key else facts.types.get((kind, key))
             if leaf is None or isinstance(leaf, bool) or not isinstance(leaf, (str, int)):
                 problem(f"{kind}: {key} holds {leaf!r}, not an id or a number", at,
                         "write ids (lower_snake words) and whole numbers")
                 continue
-            if declared == "int" and not is_key:
+            if declared == "int":
                 if not isinstance(leaf, int):
                     problem(f"{kind}: {key} must be an integer, got {leaf!r}", at, "write a whole number, e.g. 2")
                 continue
             if isinstance(leaf, int):
                 continue
-            if declared == "keyword" and not is_key:
+            if declared == "keyword":
                 if leaf not in keywords:
                     near = suggest(leaf, keywords)
                     problem(f"{kind}: unknown keyword {leaf!r}", at, (f"did you mean {near!r}? " if near else "")
                             + "no loaded rule file declares it (keyword/1)")
                 continue
             auto = lenient and AUTO_ID_RE.match(leaf)
-            if declared in ("object", "player", "target") and not is_key and not auto:
+            if declared in ("object", "player", "target") and not auto:
                 allowed = {"object": objects, "player": players, "target": objects | players}[declared]
                 if leaf not in allowed:
                     near = suggest(leaf, allowed)

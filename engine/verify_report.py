@@ -88,7 +88,9 @@ def run_verify(args, progress_factory) -> int:
     else:
         lines.append(f"no counterexample among {result['states']} boards ({result['tasks']} tasks)")
     if args.format == "json":
-        sys.stdout.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        from .outputs import stamp
+
+        sys.stdout.write(json.dumps(stamp("verify", data), indent=2, sort_keys=True) + "\n")
     else:
         sys.stdout.write("\n".join(lines) + "\n")
     return EXIT_NEGATIVE if result["counterexamples"] else EXIT_OK

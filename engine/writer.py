@@ -64,8 +64,15 @@ def state_to_scenario(state) -> dict:
                 if written is None:
                     continue
                 entry = {f[2]: written}
-            again = [p for p in _by(facts, "printed_keyword_instance") if p[1] == oid and p[2] == f[2]]
-            keywords.extend([entry] * (1 + len(again)))  # instances are a multiset
+            keywords.append(entry)
+            for again in _by(facts, "printed_keyword_instance"):  # instances are a multiset
+                if again[1] != oid or again[2] != f[2]:
+                    continue
+                own = [p for p in _by(facts, "printed_keyword_instance_param") if p[1:4] == again[1:4]]
+                if face.takes_param(f[2]) and len(own) == 1:
+                    keywords.append({f[2]: _keyword_param(face, f[2], own[0][4], own[0][5])})
+                else:
+                    keywords.append(entry)
         if keywords:
             spec["keywords"] = keywords
         ctrl = [f[2] for f in _by(facts, "controller") if f[1] == oid]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from judgelog import Engine
-from judgelog.errors import ActionError
+from judgelog.errors import ActionError, JudgelogError, UsageError
 
 CONDITION = """## "for as long as it's tapped", for the effects the apply_effect action starts with as_long_as.
 @name test_lasting.while_tapped
@@ -68,12 +68,14 @@ def test_an_effect_ends_when_its_object_leaves_the_battlefield(engine):
 
 def test_refused_apply_effect_changes_nothing(engine):
     state = _board(engine)
-    with pytest.raises(ActionError) as err:
+    # an id or a word that names nothing is an input error (judgelog.validation), not a rules refusal
+    with pytest.raises(UsageError):
         state.apply({"do": "apply_effect", "object": "wurm", "power": 1})
-    assert "109.1" in err.value.render()
-    with pytest.raises(ActionError) as err:
-        state.apply({"do": "apply_effect", "object": "bears", "power": 1, "duration": "next_week"})
+    with pytest.raises(ActionError) as err:   # a word the rules know, but not a duration
+        state.apply({"do": "apply_effect", "object": "bears", "power": 1, "duration": "tapped"})
     assert "611.2a" in err.value.render()
+    with pytest.raises(JudgelogError):         # a word nothing knows is refused before the rules are asked
+        state.apply({"do": "apply_effect", "object": "bears", "power": 1, "duration": "next_week"})
     assert not state.query("continuous_effect(E, S, O, D)")
 
 

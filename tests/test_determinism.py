@@ -46,6 +46,7 @@ for fmt in ("text", "json"):
         ["choices", S["banding_both_sides"], "blocks"] + f,
         ["choices", S["soulbond_three_creatures"], "resolve", "--actions", "1"] + f,
         ["choices", S["proliferate_kinds"], "proliferate"] + f,
+        ["report", S["combat_declare_and_damage"], "-o", f"report_{fmt}.html"] + f,
         ["graph", S["banding_both_sides"], "-o", f"both_{fmt}.dot"] + f,
         ["graph", S["banding_both_sides"], "-o", f"both_{fmt}.json"] + f,
         ["graph", S["trample_with_and_without_banding"], "-o", f"trample_{fmt}.svg"] + f,

@@ -253,7 +253,7 @@ def test_check_on_mutated_rule_files(text):
     """The full check path: the library plus the mutated file, in Python and through the command line."""
     path = write_temp(text, ".dl")
     with watchdog("load_program", text):
-        result = load_program([path])
+        result = load_program([path], properties=True)  # as check loads it: with the verify properties
     assert_spans_inside(result.diagnostics, os.path.relpath(path), text)
     with watchdog("judgelog check", text):
         code, out, err = run_cli(["check", path])

@@ -153,7 +153,7 @@ def test_why_not_lists_failing_literals(state):
     reasons = {r.rule.name: r for r in state.why_not("damage_assigner(bears, bob)")}
     default = reasons["combat.blocker_damage_divided_by_its_controller"]
     assert "510.1d" in default.rule.cites
-    assert default.literals == (("blocking(bears, _)", True), ("controller(bears, bob)", True),
+    assert default.literals == (("blocks(bears, _)", True), ("controller(bears, bob)", True),
                                 ("not blocker_division_overridden(bears)", False))
     banding = reasons["banding.active_player_divides"]
     assert dict(banding.literals) == {"blocker_division_overridden(bears)": True, "active_player(bob)": False}
@@ -193,7 +193,8 @@ def test_old_cr_numbers_in_cites(state):
     from judgelog.cr import any_cites
 
     proof = state.explain("damage_assigner(bears, alice)")
-    assert any_cites("702.19k", proof.all_cites())  # the seeds' number for 702.22k
+    assert any_cites("702.19k", proof.all_cites(), "2010-07-01")  # the seeds' number for 702.22k, CR 2009-2011
+    assert not any_cites("702.19k", proof.all_cites())  # read today, 702.19 is trample
 
 
 # -- property: every premise of every proof holds ------------------------------------------------------

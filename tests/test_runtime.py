@@ -1,6 +1,6 @@
 """The runtime: keyword actions, triggered abilities, the stack and state-based actions are defined by rule
-files and applied by the generic engine. A designer adds an action (tests/rules/bolster.dl,
-tests/rules/support.dl) and a triggered ability (tests/rules/soul_warden.dl) as data, with no Python.
+files and applied by the generic engine. A designer adds a triggered ability (tests/rules/soul_warden.dl) as
+data, with no Python; the library's keyword actions (rules/actions/bolster.dl, support.dl) are data too.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from helpers import run_cli
 from paths import ROOT, SCENARIOS, TESTS
 
 RULES = TESTS / "rules"
-MY_RULES = [RULES / "bolster.dl", RULES / "support.dl", RULES / "soul_warden.dl"]
+MY_RULES = [RULES / "soul_warden.dl"]
 MY_SCENARIOS = TESTS / "scenarios"
 SOUL_WARDEN = {"name": "Soul Warden", "types": ["creature"], "subtypes": ["human", "cleric"],
                "colors": ["white"], "power": 1, "toughness": 1}
@@ -57,7 +57,7 @@ def test_designer_rule_files_check_clean_with_names_and_citations():
     assert not mine, "\n".join(d.render() for d in mine)
     rules = [r for r in result.program.rules if r.body and r.span.file.endswith(
         ("bolster.dl", "support.dl", "soul_warden.dl"))]
-    assert len(rules) > 20
+    assert len(rules) > 20   # the library's bolster.dl and support.dl, and the designer's soul_warden.dl
     assert all(r.name and r.cites for r in rules)
 
 
@@ -68,8 +68,7 @@ def test_designer_scenarios_pass_with_judgelog_test(capsys):
     assert run.code == 0, run.out + run.err
     last = run.out.strip().splitlines()[-1]
     passed, failed = [int(w) for w in last.replace(",", "").split() if w.isdigit()]
-    assert failed == 0 and passed >= 40, last
-    assert "expect_error" in run.out
+    assert failed == 0 and passed >= 20, last
 
 
 def test_designer_scenarios_pass_with_rules_flags_too(capsys):
@@ -80,23 +79,22 @@ def test_designer_scenarios_pass_with_rules_flags_too(capsys):
     run = run_cli(capsys, argv + [MY_SCENARIOS])
     assert run.code == 0, run.out + run.err
     data = run.json()
-    assert data["failed"] == 0 and data["passed"] >= 40
+    assert data["failed"] == 0 and data["passed"] >= 20
     assert {c["file"].rsplit("/", 1)[-1] for c in data["cases"]} >= {
-        "bolster.yaml", "support.yaml", "soul_warden.yaml", "soul_warden_order.yaml", "state_based.yaml"}
+        "soul_warden.yaml", "soul_warden_order.yaml", "state_based.yaml"}
 
 
 def test_scenario_without_rules_key_uses_rules_flag(capsys, tmp_path):
-    text = (MY_SCENARIOS / "bolster.yaml").read_text().replace("rules: [../rules/bolster.dl]\n", "")
-    path = tmp_path / "bolster_no_rules.yaml"
+    text = (MY_SCENARIOS / "soul_warden.yaml").read_text().replace("rules: [../rules/soul_warden.dl]\n", "")
+    path = tmp_path / "soul_warden_no_rules.yaml"
     path.write_text(text)
-    run = run_cli(capsys, ["test", path])  # bolster is unknown without its rule file: the file does not load
-    assert run.code == 3 and "unknown action 'bolster'" in run.out
-    run = run_cli(capsys, ["test", "--rules", RULES / "bolster.dl", path])
+    assert run_cli(capsys, ["test", path]).code == 1          # nothing triggers without its rule file
+    run = run_cli(capsys, ["test", "--rules", RULES / "soul_warden.dl", path])
     assert run.code == 0, run.out
 
 
 def test_judgelog_command_in_a_subprocess():
-    proc = subprocess.run([sys.executable, "-m", "judgelog.cli", "test", str(MY_SCENARIOS / "bolster.yaml")],
+    proc = subprocess.run([sys.executable, "-m", "judgelog.cli", "test", str(SCENARIOS / "bolster_least_toughness.yaml")],
                           capture_output=True, text=True, cwd=str(ROOT), timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip().endswith("0 failed")
@@ -331,7 +329,6 @@ def test_events_are_facts_that_name_their_rule(engine):
 def _scenario(tmp_path, actions: str) -> str:
     path = tmp_path / "s.yaml"
     path.write_text(textwrap.dedent(f"""\
-        rules: [{RULES / 'bolster.dl'}]
         players: [alice, bob]
         objects:
           lions: {{card: Savannah Lions, controller: alice}}
@@ -371,7 +368,7 @@ def test_do_prints_the_event_log_with_rules_and_crs(capsys, tmp_path):
         in lines[1]
     assert lines[3] == "  4. life_gained bob (n=1)  [soul_warden.gain_life, CR 608.2, 119.3, 603.3a]"
     assert lines[4] == "  5. resolved ability_2  [stack.resolve, CR 608.2, 608.2n]"
-    run = run_cli(capsys, ["do", "--format", "json", MY_SCENARIOS / "bolster.yaml"])
+    run = run_cli(capsys, ["do", "--format", "json", SCENARIOS / "bolster_least_toughness.yaml"])
     events = run.json()["events"]
     assert {e["rule"] for e in events} == {"bolster.choice", "bolster.put_counters"}
     assert all(e["cites"] == ["701.39a", "122.6"] for e in events if e["kind"] == "counters_put")
@@ -403,7 +400,7 @@ def test_doc_rule_and_scenario_blocks_are_copied_from_tested_files():
     assert len(blocks) >= 10
     for lang, body in blocks:
         assert any(_contains_lines(text, body) for text in sources.values()), f"not copied from a file:\n{body}"
-    for path in (RULES / "bolster.dl", RULES / "soul_warden.dl", ROOT / "rules" / "keywords" / "skulk.dl"):
+    for path in (ROOT / "rules" / "actions" / "bolster.dl", RULES / "soul_warden.dl", ROOT / "rules" / "keywords" / "skulk.dl"):
         assert any(body == path.read_text() for _, body in blocks), path.name   # the worked examples are complete
 
 

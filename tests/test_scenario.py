@@ -292,7 +292,8 @@ def test_cli_query_output(capsys, tmp_path):
     assert run.out.splitlines() == ["X", "-----", "bear", "bear2", "(2 answers)"]
     run = run_cli(capsys, ["query", path, "creature(X), controller(X, P)", "--format", "json"])
     assert run.code == 0
-    assert run.json() == {"query": "creature(X), controller(X, P)",
+    assert run.json() == {"schema": "judgelog/query/1", "query": "creature(X), controller(X, P)",
+                          "variables": ["X", "P"], "count": 2, "truncated": False,
                           "answers": [{"X": "bear", "P": "alice"}, {"X": "bear2", "P": "bob"}]}
     run = run_cli(capsys, ["query", path, "tapped(bear2)"])
     assert run.code == 0 and run.out.strip() == "yes"
@@ -304,7 +305,8 @@ def test_cli_query_without_answers_is_negative(capsys, tmp_path):
     assert run.code == 1 and run.out.strip() == "no"
     run = run_cli(capsys, ["query", path, "creature(X), tapped(X), controller(X, alice)", "--format", "json"])
     assert run.code == 1
-    assert run.json() == {"query": "creature(X), tapped(X), controller(X, alice)", "answers": []}
+    assert run.json() == {"schema": "judgelog/query/1", "query": "creature(X), tapped(X), controller(X, alice)",
+                          "variables": ["X"], "answers": [], "count": 0, "truncated": False}
 
 
 def test_cli_test_counts_and_json(capsys, tmp_path):
@@ -328,8 +330,9 @@ def test_cli_test_counts_and_json(capsys, tmp_path):
     assert data["passed"] == 4 and data["failed"] == 1
     assert len(data["cases"]) == 5
     for case in data["cases"]:
-        assert set(case) == {"file", "case", "passed", "message"}
+        assert set(case) == {"file", "case", "passed", "message", "kind", "index", "line"}
         assert case["file"] == path and isinstance(case["passed"], bool)
+        assert case["kind"] == "expect" and isinstance(case["index"], int) and isinstance(case["line"], int)
     failed = [c for c in data["cases"] if not c["passed"]]
     assert "answers differ" in failed[0]["message"] and "bob" in failed[0]["message"]
 

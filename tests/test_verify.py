@@ -116,8 +116,6 @@ def test_shipped_library_passes_a_small_scope(tmp_path, capsys):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="the library forgets a block made through a band when the declared "
-                   "blockee leaves combat (CR 702.22h); verify's band_block_kept property finds it")
 def test_shipped_library_keeps_through_band_blocks(tmp_path, capsys):
     scope = {"creatures": 3, "min_creatures": 3, "keywords": ["banding"], "power": [1], "toughness": [1],
              "declare": ["attackers", "bands", "blockers"],

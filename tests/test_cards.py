@@ -1,0 +1,43 @@
+"""Card rules live in rules/cards/ (one file per card); a card not modelled in full makes judgelog warn."""
+from __future__ import annotations
+
+import re
+
+from judgelog import Engine
+from judgelog.catalog import default_catalog
+
+from helpers import run_cli
+from paths import ROOT
+
+CARDS = ROOT / "rules" / "cards"
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+def test_one_rule_file_per_card_and_no_rules_in_the_catalog():
+    catalog = default_catalog()
+    slugs = {_slug(n): n for n in catalog.cards}
+    for path in sorted(CARDS.glob("*.dl")):
+        assert path.stem in slugs, f"{path.name} names no card of facts/cards.yaml"
+        assert path.read_text().startswith(f"## {slugs[path.stem]} ("), path.name
+    assert not [n for n, c in catalog.cards.items() if c.rules_text], "card rules belong in rules/cards/"
+
+
+def test_unmodelled_text_names_catalog_cards():
+    face = Engine().interface
+    names = set(default_catalog().cards)
+    assert face.unmodelled and all(n in names for n, _ in face.unmodelled)
+
+
+def test_a_scenario_using_an_unmodelled_card_warns(capsys):
+    path = ROOT / "facts" / "scenarios" / "fabricate_mentor_of_the_meek.yaml"
+    run = run_cli(capsys, ["query", path, "permanent(mentor)"])
+    assert run.code == 0
+    assert re.search(r"fabricate_mentor_of_the_meek\.yaml:\d+:\d+: warning\[S200\]: card 'Mentor of the Meek' "
+                     r"\(object 'mentor'\) is not modelled in full: you may pay", run.err)
+    fully = run_cli(capsys, ["query", ROOT / "docs" / "examples" / "band.yaml", "permanent(hero)"])
+    assert fully.code == 0 and "S200" not in fully.err
+    check = run_cli(capsys, ["check", path])
+    assert check.code == 0 and "warning[S200]" in check.out + check.err

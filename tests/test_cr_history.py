@@ -1,0 +1,93 @@
+"""The CR renumbering history (facts/cr_history.yaml) and reading numbers in a named edition."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from judgelog.cr import any_cites, check_edition, meanings, numbered_in, resolve, shipped_history, topic_of
+from judgelog.errors import UsageError
+from judgelog.library import load_program
+from judgelog.testing import check_expect
+
+from helpers import run_cli
+from paths import ROOT
+
+
+def _cited_rule_numbers():
+    program = load_program([]).program
+    cited = {c for r in program.rules for c in r.cites}
+    return {re.match(r"^(\d{3}\.\d+)", c).group(1) for c in cited if re.match(r"^\d{3}\.\d+", c)}
+
+
+def test_every_cited_rule_has_a_history_entry():
+    nows = {t.now.rstrip("abcdefghijklmnopqrstuvwxyz") for t in shipped_history().topics}
+    missing = sorted(_cited_rule_numbers() - nows)
+    assert not missing, f"add these to facts/cr_history.yaml: {missing}"
+
+
+def test_histories_are_ordered_and_end_before_the_current_number():
+    for topic in shipped_history().topics:
+        starts = [n.start for n in topic.was] + ([topic.since] if topic.since else [])
+        assert starts == sorted(starts), topic.name
+        assert all(n.number != topic.now for n in topic.was), topic.name
+
+
+def test_a_number_is_read_in_the_current_edition_unless_an_edition_is_named():
+    assert resolve("702.19") == "702.19"
+    assert resolve("702.19j", "2010-07-01") == "702.22j"
+    assert resolve("702.21k", "2020-01-24") == "702.22k"
+    assert resolve("702.19b", "2015-01-01") == "702.19b"  # trample had the number by then
+    assert resolve("701.44a", "2024-01-01") == "701.47a"
+    assert numbered_in("702.22k", "2012-05-01") == "702.20k"
+    assert numbered_in("510.1c", "2012-05-01") == "510.1c"
+    assert {m.topic for m in meanings("702.19")} >= {"banding"}
+    assert topic_of("702.19b").name == "trample"
+
+
+def test_editions_are_checked():
+    with pytest.raises(UsageError, match="not a date"):
+        check_edition("last year")
+    with pytest.raises(UsageError, match="older than"):
+        check_edition("1994-04-01")
+
+
+def test_cites_of_a_banding_proof_do_not_match_trample_number(state_band):
+    proof = state_band.explain("damage_assigner(wurm, bob)")
+    assert not any_cites("702.19", proof.all_cites())
+    assert any_cites("702.19", proof.all_cites(), "2010-07-01")
+    assert check_expect(state_band, {"explain": "damage_assigner(wurm, bob)", "cites": "702.19j"}) is not None
+    assert check_expect(state_band, {"explain": "damage_assigner(wurm, bob)", "cites": "702.19j",
+                                     "cr_edition": "2010-07-01"}) is None
+
+
+@pytest.fixture
+def state_band():
+    from judgelog import Engine
+
+    return Engine().load(str(ROOT / "docs" / "examples" / "band.yaml"))
+
+
+def test_rules_cr_lists_trample_for_702_19_and_says_what_it_was(capsys):
+    run = run_cli(capsys, ["rules", "--cr", "702.19"])
+    assert run.code == 0
+    names = re.findall(r"^  (\S+)  \[CR", run.out, re.MULTILINE)
+    assert names and all(n.startswith("trample.") for n in names), names
+    assert "702.19 was banding in CR 2009-07-11 to 2011-05-01 (now 702.22)" in run.out
+
+
+def test_rules_cr_in_an_old_edition(capsys):
+    run = run_cli(capsys, ["rules", "--cr", "702.21k", "--cr-edition", "2020-01-24"])
+    assert run.code == 0
+    assert "CR 702.21k as numbered in CR 2020-01-24 is 702.22k now: banding." in run.out
+    names = re.findall(r"^  (\S+)  \[CR", run.out, re.MULTILINE)
+    assert "banding.blocking_banding" in names and all(n.startswith("banding.") for n in names)
+    bad = run_cli(capsys, ["rules", "--cr", "702.21k", "--cr-edition", "2020-1-24"])
+    assert bad.code == 2 and "not a date" in bad.err and "Traceback" not in bad.err
+
+
+def test_explain_shows_the_numbers_of_an_old_edition(capsys):
+    run = run_cli(capsys, ["explain", str(ROOT / "docs" / "examples" / "band.yaml"), "damage_assigner(wurm, bob)",
+                           "--cr-edition", "2012-05-01"])
+    assert run.code == 0
+    assert run.out.rstrip().endswith("As numbered in CR 2012-05-01: 702.22j was 702.20j.")
