@@ -272,7 +272,6 @@ def _check_atoms(rule: Rule, prog: Program) -> List[Diagnostic]:
 
 def _check_safety(rule: Rule, prog: Program) -> List[Diagnostic]:
     out = []
-    _, unbound = order_body(rule.body)
     bound = bound_after([lit for lit in rule.body if isinstance(lit, Atom)], set())
     # comparisons may bind by assignment, in any order
     bound = bound_after(list(rule.body) * 2, bound)

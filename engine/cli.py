@@ -15,17 +15,6 @@ from .errors import EXIT_INTERNAL, EXIT_LOAD, EXIT_OK, EXIT_USAGE, JudgelogError
 
 __all__ = ["main", "build_parser"]
 
-VERBS = {}
-
-
-def verb(name: str, help_text: str):
-    def register(func):
-        VERBS[name] = (func, help_text)
-        return func
-
-    return register
-
-
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # exit 2 with our wording, not argparse's
         self.print_usage(sys.stderr)

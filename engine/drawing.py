@@ -200,13 +200,13 @@ def _route(graph, spec, pos, size, col_of, slot, extent):
     top_all = min(e[0] for e in extent.values())
     low_all = max(e[1] for e in extent.values())
     lane_y = {}
-    for i, (u, v, k, d, how, su, sv, lane) in enumerate(plan):
+    for i, (_u, _v, _k, _d, how, _su, _sv, lane) in enumerate(plan):
         if how == "over":
             lane_y[i] = top_all - LANE * lane
         elif how == "under":
             lane_y[i] = low_all + 14 * lane
     sides: Dict[Tuple, List] = {}
-    for i, (u, v, k, d, how, su, sv, lane) in enumerate(plan):
+    for i, (u, v, _k, _d, _how, su, sv, _lane) in enumerate(plan):
         toward_u = lane_y.get(i, pos[v][1] + size[v][1] / 2)
         toward_v = lane_y.get(i, pos[u][1] + size[u][1] / 2)
         sides.setdefault((u, su), []).append((toward_u, i, "u"))

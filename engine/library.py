@@ -223,7 +223,7 @@ def _load(paths: Tuple[str, ...], include_library: bool, strict_annotations, roo
             _parse_tree(path, seen=seen, stack=[], out=files, diags=diags, sources=sources)
         catalog = default_catalog()
         shown = _display(catalog.path) if os.path.exists(catalog.path) else catalog.path
-        for path, text, line in catalog.rule_sources():
+        for _path, text, line in catalog.rule_sources():
             result = parse_text(text, "facts/cards.yaml" if shown.endswith("cards.yaml") else shown,
                                 strict=False, line_offset=line)
             diags.extend(result.diagnostics)

@@ -7,7 +7,7 @@ or take the only legal option), and the step's effects, which it applies with th
 (603.2; entering objects are seen as they entered, 603.6a). When no further step exists it applies
 state-based actions and other immediate consequences until none applies (704.3), then puts waiting
 triggered abilities on the stack in APNAP order (603.3b). ``{do: resolve}`` runs the top ability's own
-steps the same way. No Python here knows a keyword.
+steps the same way. What an action, step or effect means is read from the loaded rules only.
 
 A refused action raises :class:`~judgelog.errors.ActionError` and the original state is untouched (states
 are values).

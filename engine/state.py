@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .analysis import INT_TYPES, bound_after, order_body, suggest
-from .ast import Atom, Comparison, Const, Negation, Span, Var, format_value, literal_vars
+from .ast import Atom, Comparison, Const, Negation, Span, Var, literal_vars
 from .errors import Diagnostic, QueryError
 from .parser import parse_atom, parse_body
 from .provenance import Proof, Prover, WhyNot
@@ -217,7 +217,3 @@ def _ordered_vars(lit) -> List[str]:
         visit(lit.left)
         visit(lit.right)
     return out
-
-
-def format_answer(answer: Dict[str, object]) -> str:
-    return ", ".join(f"{k} = {format_value(v)}" for k, v in answer.items())

@@ -1,0 +1,298 @@
+"""Unit tests of every effect primitive (judgelog.effects), on small sets of facts without rules.
+
+Each primitive is applied to a working copy (``Change``) through ``apply_primitive``, as the runtime does;
+the tests check the facts it leaves and the events it emits. ``test_every_primitive_has_a_test`` keeps the
+table of tested primitives in step with the module.
+"""
+import pytest
+
+from judgelog.effects import PRIMITIVES, Change, apply_primitive, object_facts
+from judgelog.errors import ActionError
+from judgelog.interface import Interface
+
+BOARD = [
+    ("player", "p1"), ("player", "p2"), ("life", "p1", 20), ("life", "p2", 20),
+    ("permanent", "bear"), ("card_type", "bear", "creature"), ("controller", "bear", "p1"),
+    ("owner", "bear", "p1"), ("name", "bear", "Grizzly Bears"), ("base_power", "bear", 2),
+    ("base_toughness", "bear", 2), ("subtype", "bear", "bear"),
+    ("permanent", "wall"), ("card_type", "wall", "creature"), ("controller", "wall", "p2"),
+    ("owner", "wall", "p2"),
+]
+
+TESTED = set()
+
+
+def covers(*names):
+    """Mark a test as the test of the primitives ``names``."""
+    TESTED.update(names)
+    return lambda func: func
+
+
+def change(*extra, inputs=None, face=None, combat=(), pending=None) -> Change:
+    return Change(BOARD + list(extra), pending or {}, inputs, face=face, combat=combat)
+
+
+def apply(ch: Change, prim: str, a="none", b="none", c="none", spec_facts=()) -> Change:
+    apply_primitive(ch, prim, a, b, c, spec_facts=list(spec_facts))
+    return ch
+
+
+def events(ch: Change):
+    return [(kind, subject, details) for kind, subject, details in ch.events]
+
+
+def face(*, symmetric=(), implies=(), record_events=None) -> Interface:
+    return Interface(keywords=frozenset(), keyword_forms={}, keyword_prefixes={}, keyword_how={}, card_types=(),
+                     colors=(), fields=(), symmetric=frozenset(symmetric), implies=tuple(implies),
+                     record_events=dict(record_events or {}), primitives={})
+
+
+@covers("put_counters", "remove_counters")
+def test_counters_are_put_added_up_and_removed_down_to_none():
+    ch = apply(change(), "put_counters", "bear", "p1p1", 2)
+    apply(ch, "put_counters", "bear", "p1p1", 1)
+    assert ch.all("counter", "bear") == [("counter", "bear", "p1p1", 3)]
+    apply(ch, "remove_counters", "bear", "p1p1", 5)  # up to N: only the three there are removed
+    assert ch.all("counter", "bear") == []
+    assert events(ch) == [("counters_put", "bear", {"kind": "p1p1", "n": 2}),
+                          ("counters_put", "bear", {"kind": "p1p1", "n": 1}),
+                          ("counters_removed", "bear", {"kind": "p1p1", "n": 3})]
+    apply(ch, "remove_counters", "bear", "p1p1", 1)
+    apply(ch, "put_counters", "p2", "poison", 0)
+    assert len(ch.events) == 3  # removing none and putting none are no events
+
+
+def test_counters_go_only_on_permanents_and_players():
+    with pytest.raises(ActionError, match="not a permanent or player"):
+        apply(change(), "put_counters", "ghost", "p1p1", 1)
+
+
+@covers("mark_damage")
+def test_marked_damage_adds_up_on_permanents_only():
+    ch = apply(change(), "mark_damage", "bear", 1)
+    apply(ch, "mark_damage", "bear", 2)
+    apply(ch, "mark_damage", "p1", 2)  # a player has no marked damage
+    apply(ch, "mark_damage", "bear", 0)
+    assert ch.all("damage_marked", "bear") == [("damage_marked", "bear", 3)]
+    assert ch.all("damage_marked", "p1") == []
+    assert [e[2]["n"] for e in events(ch)] == [1, 2]
+
+
+@covers("deal_damage")
+def test_dealing_damage_is_an_event_only():
+    ch = apply(change(), "deal_damage", "bear", "p2", 2)
+    apply(ch, "deal_damage", "bear", "ghost", 2)  # no such target: nothing happens
+    apply(ch, "deal_damage", "bear", "wall", 0)
+    assert ch.facts == set(BOARD)  # what damage does, the rules say (CR 120.3)
+    assert events(ch) == [("damage_dealt", "bear", {"to": "p2", "n": 2})]
+
+
+@covers("lose_life", "gain_life")
+def test_life_is_lost_and_gained_by_players():
+    ch = apply(change(), "lose_life", "p1", 3)
+    apply(ch, "gain_life", "p1", 1)
+    apply(ch, "gain_life", "bear", 1)  # not a player
+    apply(ch, "lose_life", "p2", -4)  # not a positive amount
+    assert ch.value("life", "p1") == 18 and ch.value("life", "p2") == 20
+    assert events(ch) == [("life_lost", "p1", {"n": 3}), ("life_gained", "p1", {"n": 1})]
+
+
+@covers("move")
+def test_a_moved_permanent_loses_every_fact_about_it():
+    ch = apply(change(("tapped", "bear"), ("blocking", "wall", "bear")), "move", "bear", "exile", "none")
+    assert object_facts(ch, "bear") == []
+    assert ("blocking", "wall", "bear") in ch.facts  # facts naming it elsewhere: the rules forget them
+    assert events(ch) == [("moved", "bear", {"to": "exile"})]
+
+
+def test_a_creature_moved_to_a_graveyard_dies_and_a_token_ceases_to_exist():
+    ch = apply(change(("token", "bear")), "move", "bear", "graveyard", "none")
+    assert [e[0] for e in events(ch)] == ["moved", "dies", "ceased_to_exist"]
+    with pytest.raises(ActionError, match="unknown zone 'moon'"):
+        apply(change(), "move", "wall", "moon", "none")
+    assert apply(change(), "move", "ghost", "moon", "none").events == []  # not on the battlefield: no-op
+
+
+@covers("destroy")
+def test_destroy_moves_to_the_graveyard_as_the_event_destroyed():
+    ch = apply(change(), "destroy", "wall")
+    assert not ch.is_permanent("wall")
+    assert events(ch) == [("destroyed", "wall", {"to": "graveyard"}), ("dies", "wall", {})]
+
+
+@covers("gain_control")
+def test_gaining_control_removes_from_combat():
+    ch = change(("attacking", "bear", "p2"), combat=("attacking",))
+    apply(ch, "gain_control", "bear", "p2")
+    assert ch.value("controller", "bear") == "p2" and ch.all("attacking", "bear") == []
+    assert events(ch) == [("removed_from_combat", "bear", {"because": "control_change"}),
+                          ("control_changed", "bear", {"to": "p2", "previous": "p1"})]
+    apply(ch, "gain_control", "bear", "p2")
+    assert len(ch.events) == 2  # already its controller: nothing changes
+    with pytest.raises(ActionError, match="not a player"):
+        apply(ch, "gain_control", "bear", "bear")
+    with pytest.raises(ActionError, match="not a permanent"):
+        apply(ch, "gain_control", "p1", "p2")
+
+
+@covers("tap", "untap")
+def test_tap_and_untap_change_only_what_is_not_so_already():
+    ch = apply(change(), "tap", "bear")
+    apply(ch, "tap", "bear")
+    apply(ch, "untap", "wall")
+    assert ("tapped", "bear") in ch.facts and ("tapped", "wall") not in ch.facts
+    apply(ch, "untap", "bear")
+    assert ("tapped", "bear") not in ch.facts
+    assert [e[0] for e in events(ch)] == ["tapped", "untapped"]
+
+
+@covers("add_subtype")
+def test_an_added_subtype_is_remembered_as_added():
+    ch = apply(change(), "add_subtype", "bear", "wolf")
+    apply(ch, "add_subtype", "bear", "bear")  # has it already
+    assert {("subtype", "bear", "wolf"), ("added_subtype", "bear", "wolf")} <= ch.facts
+    assert ("added_subtype", "bear", "bear") not in ch.facts
+    assert events(ch) == [("subtype_added", "bear", {"subtype": "wolf"})]
+
+
+@covers("grant_keyword", "remove_keyword")
+def test_granting_and_removing_a_keyword_replace_each_other():
+    ch = apply(change(), "grant_keyword", "bear", "flying")
+    assert ("granted_keyword", "bear", "flying") in ch.facts
+    apply(ch, "remove_keyword", "bear", "flying")
+    assert ("granted_keyword", "bear", "flying") not in ch.facts
+    assert ("removed_keyword", "bear", "flying") in ch.facts
+    apply(ch, "grant_keyword", "bear", "flying")
+    assert ("removed_keyword", "bear", "flying") not in ch.facts
+    assert [e[0] for e in events(ch)] == ["ability_gained", "ability_lost", "ability_gained"]
+
+
+@covers("set_type")
+def test_set_type_replaces_the_card_types_unless_more():
+    ch = apply(change(), "set_type", "bear", "artifact", "first")
+    apply(ch, "set_type", "bear", "enchantment", "more")
+    assert ch.all("card_type", "bear") == [("card_type", "bear", "artifact"), ("card_type", "bear", "enchantment")]
+    apply(ch, "set_type", "bear", "land", "first")
+    assert ch.all("card_type", "bear") == [("card_type", "bear", "land")]
+
+
+@covers("remove_from_combat")
+def test_removal_from_combat_takes_every_combat_fact_of_the_object():
+    ch = change(("attacking", "bear", "p2"), ("in_band", "bear", "g1"), ("tapped", "bear"),
+                combat=("attacking", "in_band"))
+    apply(ch, "remove_from_combat", "bear")
+    assert ch.all("attacking", "bear") == [] and ch.all("in_band", "bear") == []
+    assert ("tapped", "bear") in ch.facts
+    apply(ch, "remove_from_combat", "bear")
+    assert events(ch) == [("removed_from_combat", "bear", {})]  # not in combat any more: no event
+
+
+@covers("put_onto_battlefield")
+def test_a_pending_object_enters():
+    pending = {"spirit": [("permanent", "spirit"), ("controller", "spirit", "p1")]}
+    ch = apply(change(("pending_object", "spirit"), pending=pending), "put_onto_battlefield", "spirit", "token")
+    assert {("permanent", "spirit"), ("token", "spirit"), ("entered_this_turn", "spirit")} <= ch.facts
+    assert ("pending_object", "spirit") not in ch.facts
+    assert events(ch) == [("enters", "spirit", {"controller": "p1", "token": "true"}),
+                          ("token_created", "spirit", {})]
+    with pytest.raises(ActionError, match="no pending object ghost"):
+        apply(ch, "put_onto_battlefield", "ghost")
+
+
+@covers("create_token")
+def test_tokens_are_made_from_their_spec_with_fresh_ids():
+    spec = [("token_spec", "soldier", "name", "Soldier"), ("token_spec", "soldier", "power", 1),
+            ("token_spec", "soldier", "type", "creature"), ("token_spec", "other", "power", 9)]
+    ch = apply(change(("permanent", "soldier_1")), "create_token", "soldier", "p2", 2, spec_facts=spec)
+    assert ch.created == [("permanent", "soldier_2"), ("permanent", "soldier_3")]
+    assert object_facts(ch, "soldier_2") == sorted([
+        ("base_power", "soldier_2", 1), ("card_type", "soldier_2", "creature"), ("controller", "soldier_2", "p2"),
+        ("entered_this_turn", "soldier_2"), ("name", "soldier_2", "Soldier"), ("owner", "soldier_2", "p2"),
+        ("permanent", "soldier_2"), ("token", "soldier_2")], key=repr)
+    assert ("created", "soldier", "soldier_3") in ch.facts
+    assert [e[0] for e in events(ch)] == ["enters", "token_created"] * 2
+
+
+@covers("create_copy")
+def test_a_copy_takes_copiable_values_but_not_added_subtypes_or_status():
+    ch = apply(change(("tapped", "bear"), ("subtype", "bear", "wolf"), ("added_subtype", "bear", "wolf")),
+               "create_copy", "bear", "p2", 1)
+    (copy,) = [oid for _, oid in ch.created]
+    assert copy == "grizzly_bears_1"
+    assert ch.value("name", copy) == "Grizzly Bears" and ch.value("controller", copy) == "p2"
+    assert ch.all("subtype", copy) == [("subtype", copy, "bear")]
+    assert ("tapped", copy) not in ch.facts and ("token", copy) in ch.facts
+    assert events(ch)[-1] == ("token_created", copy, {"copy_of": "bear"})
+    with pytest.raises(ActionError, match="not on the battlefield"):
+        apply(ch, "create_copy", "ghost", "p1", 1)
+
+
+@covers("record", "forget")
+def test_record_and_forget_follow_the_declared_interface():
+    declared = face(symmetric=["paired_with"], implies=[("blocking", 1, "blocked")],
+                    record_events={("paired_with", "record"): ("paired", "partner")})
+    inputs = {"paired_with": 2, "blocking": 2, "blocked": 1, "marked": 1}
+    ch = change(inputs=inputs, face=declared)
+    apply(ch, "record", "paired_with", "bear", "wall")
+    assert {("paired_with", "bear", "wall"), ("paired_with", "wall", "bear")} <= ch.facts
+    apply(ch, "record", "blocking", "wall", "bear")
+    assert ("blocked", "bear") in ch.facts
+    apply(ch, "record", "marked", "bear")
+    assert ("marked", "bear") in ch.facts
+    apply(ch, "record", "marked", "bear")  # there already: no second event
+    apply(ch, "forget", "paired_with", "wall", "bear")
+    assert ch.all("paired_with") == []
+    assert events(ch) == [("paired", "bear", {"partner": "wall"}),
+                          ("recorded", "blocking", {"fact": "blocking(wall, bear)"}),
+                          ("recorded", "marked", {"fact": "marked(bear)"}),
+                          ("forgotten", "paired_with", {"fact": "paired_with(wall, bear)"})]
+    with pytest.raises(ActionError, match="input predicate of arity 1 or 2"):
+        apply(ch, "record", "life", "p1", 3)  # not an input predicate
+
+
+@covers("forget_all")
+def test_forget_all_clears_an_input_predicate():
+    ch = change(("granted_keyword", "bear", "flying"), ("granted_keyword", "wall", "reach"),
+                inputs={"granted_keyword": 2})
+    apply(ch, "forget_all", "granted_keyword")
+    apply(ch, "forget_all", "granted_keyword")
+    assert ch.all("granted_keyword") == []
+    assert events(ch) == [("ended", "granted_keyword", {"n": 2})]
+    with pytest.raises(ActionError, match="needs an input predicate"):
+        apply(ch, "forget_all", "life")
+
+
+@covers("begin_effect", "end_effect")
+def test_a_continuous_effect_begins_with_its_values_then_ends():
+    spec = [("effect_spec", "giant_growth", "power", 3), ("effect_spec", "other", "power", 1)]
+    ch = change()
+    ch.next_seq = 7
+    apply(ch, "tap", "bear")
+    apply(ch, "begin_effect", "giant_growth", "bear", "end_of_turn", spec_facts=spec)
+    apply(ch, "begin_effect", "giant_growth", "ghost", "end_of_turn", spec_facts=spec)  # 611.2c: gone
+    assert object_facts(ch, "effect_1") == [("continuous_effect", "effect_1", "giant_growth", "bear", "end_of_turn"),
+                                            ("effect_timestamp", "effect_1", 8), ("effect_value", "effect_1", "power", 3)]
+    apply(ch, "end_effect", "effect_1")
+    apply(ch, "end_effect", "effect_1")
+    assert object_facts(ch, "effect_1") == []
+    assert [e[0] for e in events(ch)] == ["tapped", "effect_began", "effect_ended"]
+
+
+@covers("signal", "lose_game", "end_turn")
+def test_signal_lose_game_and_end_turn_are_events():
+    ch = apply(change(), "signal", "combat_ended", "game")
+    apply(ch, "lose_game", "p2", "no_life")
+    apply(ch, "end_turn")
+    assert ("lost_game", "p2") in ch.facts
+    assert events(ch) == [("combat_ended", "game", {}), ("loses_game", "p2", {"because": "no_life"}),
+                          ("turn_ended", "game", {})]
+
+
+def test_an_unknown_primitive_is_refused_with_the_list():
+    with pytest.raises(ActionError, match="unknown effect primitive 'explode'") as info:
+        apply(change(), "explode", "bear")
+    assert "create_token" in info.value.hint and "tap" in info.value.hint
+
+
+def test_every_primitive_has_a_test():
+    assert TESTED == set(PRIMITIVES) | {"create_token", "begin_effect"}
