@@ -91,7 +91,7 @@ class Engine:
 
     def state_from_scenario(self, scenario: Scenario) -> State:
         engine = self.with_rules(scenario.rules) if scenario.rules else self
-        if not engine.properties and _expects_properties(scenario):
+        if not engine.properties and _expects_properties(scenario) and not _derives_properties(engine):
             engine = engine.with_properties()  # a counterexample of judgelog verify names its property
         engine.check_facts(scenario)
         meta = {"scenario": scenario}
@@ -153,6 +153,12 @@ class Engine:
             raise UsageError(f"no bundled scenario {name!r}",
                              hint="bundled: " + ", ".join(sorted(os.listdir(facts_dir() / "scenarios"))))
         return str(path)
+
+
+def _derives_properties(engine: "Engine") -> bool:
+    """Whether the loaded rules already derive property violations (a counterexample folder of judgelog
+    verify carries copies of the property files it needs)."""
+    return any(rule.head.pred == "property_violation" for rule in engine.program.rules if rule.body)
 
 
 def _expects_properties(scenario: Scenario) -> bool:
