@@ -33,8 +33,9 @@ __all__ = ["program_constants", "known_constants", "typed_ids", "unknown_constan
 
 # ids the engine makes up for what an action creates: fresh_id gives "<name>_<k>", abilities "ability_<k>"
 AUTO_ID_RE = re.compile(r"^[a-z][a-z0-9_]*_[0-9]+$")
-RESERVED_ARGS = ("do", "choose", "order", "expect_error")  # as judgelog.runtime.RESERVED
+from .runtime import RESERVED as RESERVED_ARGS  # do, choose, order, expect_error, as: any action takes them
 NEW_OBJECT = "new_object"
+ID_LIKE_RE = re.compile(r"^[a-z][a-z0-9_]*$")  # the constants checked: ids and words, not quoted names
 _PROGRAM_CACHE: Dict[int, Tuple[object, FrozenSet]] = {}
 
 
@@ -128,6 +129,8 @@ def unknown_constants(body: Sequence, known: Set, *, allow_auto: bool = False, p
             value = term.value
             if not isinstance(value, str) or (allow_auto and AUTO_ID_RE.match(value)):
                 return
+            if not ID_LIKE_RE.match(value):
+                return  # quoted text (a name such as "Servo Token"): rules derive new names (111.4)
             if ids is not None and typ in ids:
                 # declarations say `object` where a player may stand too (counter/3): any id of the state
                 if not any(value in ids[t] for t in ID_TYPES):
@@ -253,6 +256,7 @@ def action_problems(state, action: dict, *, introduced: Set[str] = frozenset(), 
     and its ``choose:``. ``introduced``: ids that earlier actions create by name; ``lenient``: accept an id
     of the form the engine gives created objects (at load time, before the earlier actions ran)."""
     facts = facts or _Facts(state)
+    introduced = set(introduced) | _introduces(action)  # its own new ids may be named in its choose:
     where = _Where(doc, base, span)
     diags: List[Diagnostic] = []
 
