@@ -31,9 +31,17 @@ def _final(engine, name):
     return run_actions(state)
 
 
-def _skeleton(proof):
-    """A proof's rules and kinds, depth first, without the atoms and bindings."""
-    return [(node.kind, node.rule) for node in proof.walk()]
+def _skeleton(node: dict) -> list:
+    """A proof's kinds and rules, depth first, without atoms and bindings."""
+    return [(node.get("kind"), node.get("rule"))] + [x for p in node.get("premises", ()) for x in _skeleton(p)]
+
+
+def _normal(node: dict, recursive: set) -> dict:
+    """A proof as JSON, where the proof of a fact of a recursive predicate is kept as its rules only: each
+    backend shows the first derivation it found, whose witnesses may differ."""
+    if node.get("term", {}).get("pred") in recursive:
+        return {"atom": node.get("atom"), "skeleton": _skeleton(node)}
+    return {k: ([_normal(p, recursive) for p in v] if k == "premises" else v) for k, v in node.items()}
 
 
 def _walk_names(proof):
@@ -58,10 +66,7 @@ def test_a_bundled_scenario_is_the_same_on_both_backends(engines, name):
             for fact in facts[:PROOFS_PER_PREDICATE]:
                 p1, p2 = s1.explain(fact), s2.explain(fact)
                 assert p1 is not None and p2 is not None, fact
-                if pred in recursive:  # the first derivation the fixpoint found: the same rules, any witness
-                    assert _skeleton(p1) == _skeleton(p2), fact
-                else:
-                    assert p1.to_dict() == p2.to_dict(), fact
+                assert _normal(p1.to_dict(), recursive) == _normal(p2.to_dict(), recursive), fact
 
 
 def test_the_quick_start_answers_and_proof_are_the_same(engines):
