@@ -26,7 +26,7 @@ _LAZY = {"Engine": ".engine", "State": ".state", "Proof": ".provenance", "WhyNot
          "Limits": ".recursion"}
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> object:
     if name == "__version__":  # read from the installed metadata (pyproject.toml's version), on first use
         globals()[name] = value = _version()
         return value
@@ -40,7 +40,7 @@ def __getattr__(name):
     return value
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY) | {"__version__"})
 
 

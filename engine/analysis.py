@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Collection, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from .ast import (
     Aggregate,
@@ -35,6 +35,7 @@ from .ast import (
     Comparison,
     Const,
     Decl,
+    Literal,
     Negation,
     Rule,
     RuleFile,
@@ -44,6 +45,9 @@ from .ast import (
 )
 from .errors import Diagnostic
 from .typecheck import arithmetic_problems
+
+if TYPE_CHECKING:
+    from .interface import Interface
 
 __all__ = ["Program", "analyze", "order_body", "bound_after", "INT_TYPES"]
 
@@ -63,6 +67,8 @@ class Program:
     rule_by_name: Dict[str, Rule] = field(default_factory=dict)
     ordered_bodies: Dict[int, Tuple] = field(default_factory=dict)  # id(rule) -> body in evaluation order
     edges: Set[Tuple[str, str, bool]] = field(default_factory=set)  # (body pred, head pred, negative)
+    # the interface the program's facts declare, read once (judgelog.interface.interface_of)
+    interface: Optional[Interface] = field(default=None, compare=False, repr=False)
 
     def decl(self, pred: str) -> Optional[Decl]:
         return self.decls.get(pred)
@@ -113,7 +119,7 @@ def bound_after(literals: Sequence, bound: Set[str]) -> Set[str]:
     return bound
 
 
-def ready(lit, bound: Set[str]) -> bool:
+def ready(lit: Literal, bound: Set[str]) -> bool:
     """Can a comparison or negation be evaluated once the variables ``bound`` are known?"""
     if isinstance(lit, Negation):
         named = {v for v in literal_vars(lit) if not v.startswith("_")}
@@ -135,7 +141,7 @@ def order_body(body: Sequence, bound: Iterable[str] = ()) -> Tuple[Tuple, Set[st
     waiting = [lit for lit in body if not isinstance(lit, Atom)]
     out = []
 
-    def flush():
+    def flush() -> None:
         progress = True
         while progress:
             progress = False
@@ -159,7 +165,7 @@ def order_body(body: Sequence, bound: Iterable[str] = ()) -> Tuple[Tuple, Set[st
     return tuple(out), unbound
 
 
-def analyze(files: Sequence[RuleFile], *, require_annotations=True, sources: Optional[dict] = None,
+def analyze(files: Sequence[RuleFile], *, require_annotations: Union[bool, Callable[[str], bool]] = True, sources: Optional[dict] = None,
             builtin_decls: Sequence[Decl] = ()) -> Tuple[Program, List[Diagnostic]]:
     """Analyse ``files`` together. ``require_annotations`` (a bool, or a function of the file path) makes a
     missing @name/@cr on a rule an error (else a warning). Bodiless facts need no annotations."""
@@ -176,8 +182,8 @@ def analyze(files: Sequence[RuleFile], *, require_annotations=True, sources: Opt
                     diags.append(Diagnostic("E009", f"predicate {item.pred!r} is declared twice, differently",
                                             item.span, hint=f"first declared at {old.span.location()}"))
                     continue
-                names = [p.name for p in item.params]
-                twice = sorted({n for n in names if names.count(n) > 1})
+                param_names = [p.name for p in item.params]
+                twice = sorted({n for n in param_names if param_names.count(n) > 1})
                 if twice:
                     diags.append(Diagnostic("E001", f"parameter {twice[0]!r} of {item.pred} is named twice",
                                             item.span, hint="give every parameter its own name"))
@@ -215,8 +221,8 @@ def analyze(files: Sequence[RuleFile], *, require_annotations=True, sources: Opt
     prog.rule_by_name = names
 
     for rule in prog.rules:
-        decl = prog.decls.get(rule.head.pred)
-        if decl is not None and decl.is_input and rule.body:
+        head_decl = prog.decls.get(rule.head.pred)
+        if head_decl is not None and head_decl.is_input and rule.body:
             diags.append(Diagnostic("E012", f"{rule.head.pred!r} is an input predicate but a rule derives it",
                                     rule.span, severity="warning",
                                     hint="input predicates hold scenario facts; derive a new predicate instead"))
@@ -313,7 +319,7 @@ def _show(name: str) -> str:
 def _stratify(prog: Program) -> List[Diagnostic]:
     """Compute strata; report every negative (or aggregate) edge inside a recursive component."""
     graph: Dict[str, Set[str]] = {}
-    neg_edges: Dict[Tuple[str, str], Tuple[Rule, object]] = {}
+    neg_edges: Dict[Tuple[str, str], Tuple[Rule, Literal]] = {}
     for rule in prog.rules:
         head = rule.head.pred
         graph.setdefault(head, set())
@@ -365,7 +371,7 @@ def _stratify(prog: Program) -> List[Diagnostic]:
     return out
 
 
-def _cycle_text(head, body_pred, cycle, neg_edges) -> str:
+def _cycle_text(head: str, body_pred: str, cycle: List[str], neg_edges: Collection[Tuple[str, str]]) -> str:
     # cycle: body_pred ... head (a path in "depends on" direction from body_pred back to head)
     parts = [head, f"not {body_pred}"]
     prev = body_pred
@@ -375,7 +381,7 @@ def _cycle_text(head, body_pred, cycle, neg_edges) -> str:
     return " -> ".join(parts)
 
 
-def _path(graph, start, goal, comp) -> Optional[List[str]]:
+def _path(graph: Dict[str, Set[str]], start: str, goal: str, comp: Dict[str, int]) -> Optional[List[str]]:
     """A dependency path start -> ... -> goal inside one component (breadth first, deterministic)."""
     from collections import deque
 
@@ -444,6 +450,6 @@ def _scc(graph: Dict[str, Set[str]]) -> Dict[str, int]:
     return comp
 
 
-def _topo(graph, comp) -> List[int]:
+def _topo(graph: Dict[str, Set[str]], comp: Dict[str, int]) -> List[int]:
     """Components in dependency order (dependencies first). Tarjan numbers them that way already."""
     return sorted(set(comp.values()))

@@ -36,10 +36,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from .analysis import Program
-from .ast import Aggregate, Atom, BinOp, Comparison, Const, Negation, Rule, Var, literal_vars, term_vars
+from .ast import (Aggregate, Atom, BinOp, Comparison, Const, Literal, Negation, Rule, Term, Var, literal_vars,
+                  term_vars)
+
+if TYPE_CHECKING:
+    import clingo
 
 __all__ = ["AspNames", "AspProgram", "compile_program", "compile_rule", "compile_facts", "compile_query",
            "compile_constraint", "bridge", "derived_with_facts",
@@ -50,7 +54,7 @@ ASP_OPS = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "/"}
 _PLAIN_VAR = re.compile(r"[A-Z][A-Za-z0-9_]*\Z")
 
 
-def value_text(value) -> str:
+def value_text(value: object) -> str:
     """A judgelog value as an ASP term: integers as numbers, everything else as a string."""
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value) if value >= 0 else f"({value})"
@@ -77,7 +81,7 @@ class AspNames:
         return name[2:] if name.startswith("j_") else None
 
     @staticmethod
-    def value(symbol):
+    def value(symbol: clingo.Symbol) -> Union[int, str]:
         """A clingo symbol (a number or a string) as a judgelog value."""
         kind = symbol.type.name
         if kind == "Number":
@@ -86,7 +90,7 @@ class AspNames:
             return symbol.string
         return str(symbol)
 
-    def fact(self, symbol) -> Optional[tuple]:
+    def fact(self, symbol: clingo.Symbol) -> Optional[tuple]:
         """A model atom ``j_p(...)`` as the judgelog fact ``(p, ...)`` (None for a helper atom)."""
         pred = self.judgelog_pred(symbol.name)
         if pred is None:
@@ -103,7 +107,7 @@ class AspProgram:
 class _Vars:
     """Variable names in ASP: named variables kept when ASP can spell them, every other one renamed."""
 
-    def __init__(self, body: Sequence, extra: Iterable[str] = ()):
+    def __init__(self, body: Sequence, extra: Iterable[str] = ()) -> None:
         self.positive: Set[str] = set(extra)
         for lit in body:
             if not isinstance(lit, Negation):
@@ -123,7 +127,7 @@ class _Vars:
         return out
 
 
-def _term(term, names: _Vars, negated: bool = False) -> str:
+def _term(term: Term, names: _Vars, negated: bool = False) -> str:
     if isinstance(term, Var):
         return names.name(term.name, negated=negated)
     if isinstance(term, Const):
@@ -149,7 +153,7 @@ def _atom(atom: Atom, names: _Vars, aspnames: AspNames, *, negated: bool = False
     return f"{name}({','.join(_term(a, names, negated) for a in atom.args)})"
 
 
-def _literal(lit, names: _Vars, aspnames: AspNames) -> str:
+def _literal(lit: Literal, names: _Vars, aspnames: AspNames) -> str:
     if isinstance(lit, Atom):
         return _atom(lit, names, aspnames)
     if isinstance(lit, Negation):
@@ -186,6 +190,7 @@ def compile_rule(rule: Rule, index: int, *, names: AspNames = AspNames()) -> str
     if agg.func == "count":
         elements = ",".join(every) if every else "1"
     else:
+        assert agg.var is not None  # the parser gives sum, min and max their variable
         value = vars_.name(agg.var.name)
         elements = ",".join([value] + [v for v in every if v != value])
     result = "Agg_"

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Tuple, Union
+from typing import Optional, Sequence, Set, Tuple, Union
 
 __all__ = [
     "Span",
@@ -39,7 +39,7 @@ ARITHMETIC = ("+", "-", "*", "/", "min", "max")
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 
 
-def arith(op: str, left: int, right: int):
+def arith(op: str, left: int, right: int) -> Optional[int]:
     """The value of ``left op right`` on integers; ``/`` is integer division rounded down, and None when
     dividing by zero (a comparison with no value holds for no binding)."""
     if op == "+":
@@ -111,7 +111,7 @@ class BinOp:
             return f"{self.op}({self.left}, {self.right})"
         mine = _PRECEDENCE[self.op]
 
-        def side(term, right: bool) -> str:
+        def side(term: Term, right: bool) -> str:
             inner = _PRECEDENCE.get(term.op, 3) if isinstance(term, BinOp) else 3
             return f"({term})" if inner < mine or (right and inner == mine and self.op in "-/") else str(term)
 
@@ -130,7 +130,7 @@ class Aggregate:
         return f"{self.func}({self.var or ''})"
 
 
-Term = Union[Var, Const, BinOp, Aggregate]
+Term = Var | Const | BinOp | Aggregate
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,7 @@ class Comparison:
         return f"{self.left} {self.op} {self.right}"
 
 
-Literal = Union[Atom, Negation, Comparison]
+Literal = Atom | Negation | Comparison
 
 
 @dataclass(frozen=True)
@@ -228,7 +228,7 @@ class Decl:
     def key(self) -> str:
         return f"{self.pred}/{len(self.params)}"
 
-    def sentence(self, args) -> str:
+    def sentence(self, args: Sequence[object]) -> str:
         """Fill the English template with argument values."""
         if not self.template:
             return f"{self.pred}({', '.join(format_value(a) for a in args)})"
@@ -251,7 +251,7 @@ class RuleFile:
     doc: str = ""
 
 
-def format_value(value) -> str:
+def format_value(value: object) -> str:
     """Write a constant the way the rule language reads it back."""
     if isinstance(value, bool):  # never produced by judgelog, kept readable
         return str(value).lower()
@@ -270,7 +270,7 @@ def _is_atom(text: str) -> bool:
     return all(c.isascii() and (c.isalnum() or c == "_") and not c.isupper() for c in text)
 
 
-def term_vars(term) -> set:
+def term_vars(term: object) -> Set[str]:
     """Variable names of a term (anonymous ones included)."""
     if isinstance(term, Var):
         return {term.name}
@@ -281,9 +281,9 @@ def term_vars(term) -> set:
     return set()
 
 
-def literal_vars(lit) -> set:
+def literal_vars(lit: Literal) -> Set[str]:
     if isinstance(lit, Atom):
-        out = set()
+        out: Set[str] = set()
         for arg in lit.args:
             out |= term_vars(arg)
         return out

@@ -18,14 +18,20 @@ True
 """
 from __future__ import annotations
 
+import argparse
 import os
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 import networkx as nx
 
 from .analysis import Program, bound_after
-from .ast import Atom, Negation, Rule, format_value
+from .ast import Atom, Const, Negation, Rule, format_value
 from .errors import EXIT_NEGATIVE, EXIT_OK, UsageError
+
+if TYPE_CHECKING:
+    from .effects import Event
+    from .engine import Engine
+    from .state import State
 
 __all__ = ["run_audit", "static_audit", "dynamic_audit", "diff_audit", "dependency_graph", "group_of", "rule_count",
            "internal_predicates", "ONLY"]
@@ -35,7 +41,7 @@ ONLY = ("overrides", "conflicts", "interactions")
 MAX_ROWS = 500  # bindings looked at per rule (a scenario is small; this bounds pathological ones)
 
 
-def run_audit(engine, args) -> Tuple[dict, str, int]:
+def run_audit(engine: Engine, args: argparse.Namespace) -> Tuple[dict, str, int]:
     """The ``audit`` verb: returns (JSON document, text, exit code)."""
     diff, scenario = getattr(args, "diff", None), getattr(args, "scenario", None)
     if diff and scenario:
@@ -68,12 +74,12 @@ def run_audit(engine, args) -> Tuple[dict, str, int]:
     return data, static_text(data), EXIT_OK
 
 
-def dependency_dot(program) -> str:
+def dependency_dot(program: Program) -> str:
     """The rule/predicate dependency graph as deterministic Graphviz DOT, one cluster per rule file."""
     from .graph import to_dot
 
     graph = dependency_graph(program)
-    clusters = {}
+    clusters: Dict[str, Tuple[str, List]] = {}
     for node, d in graph.nodes(data=True):
         if d["kind"] == "rule":
             clusters.setdefault(d["file"], (d["file"], []))[1].append(node)
@@ -94,7 +100,7 @@ def _cr(rule: Rule) -> str:
     return ", ".join(rule.cites) or "no CR"
 
 
-def _body_preds(rule: Rule):
+def _body_preds(rule: Rule) -> Iterator[Tuple[str, bool]]:
     for lit in rule.body:
         if isinstance(lit, Atom):
             yield lit.pred, False
@@ -114,8 +120,8 @@ def rule_count(program: Program) -> int:
 def internal_predicates(program: Program) -> Set[str]:
     """Predicates a rule file declares as its internal helpers (``internal/1``): a rule deriving one that uses
     ``not`` checks a condition; it is not a default that another file's exception overrides."""
-    return {r.head.args[0].value for r in program.rules_by_head.get("internal", ())
-            if not r.body and r.head.args and hasattr(r.head.args[0], "value")}
+    return {str(arg.value) for r in program.rules_by_head.get("internal", ()) if not r.body and r.head.args
+            for arg in r.head.args[:1] if isinstance(arg, Const)}
 
 
 def dependency_graph(program: Program) -> nx.DiGraph:
@@ -186,13 +192,13 @@ def static_audit(program: Program) -> dict:
     strata: Dict[int, List[str]] = {}
     for pred in sorted(derivers):
         strata.setdefault(program.strata.get(pred, 0), []).append(pred)
-    defaults: Dict[Tuple[str, str], dict] = {}
+    defaults: Dict[Tuple[Optional[str], str], dict] = {}
     for d, neg, by in default_exceptions(program):
         entry = defaults.setdefault((d.name, neg.atom.pred), {
             "rule": d.name, "cites": list(d.cites), "at": d.span.short(), "negates": [], "predicate": neg.atom.pred,
             "exceptions": [{"rule": r.name, "cites": list(r.cites), "at": r.span.short()} for r in by]})
         entry["negates"].append(str(neg.atom))
-    files: Dict[str, Dict[str, object]] = {}
+    files: Dict[str, Dict[str, Any]] = {}  # file -> {"rules": count, "groups": set of keywords}
     for rule in rules:
         entry = files.setdefault(rule.span.file, {"rules": 0, "groups": set()})
         entry["rules"] += 1
@@ -252,7 +258,7 @@ def _ground(atom: Atom, binding: dict) -> tuple:
     return ground(atom, binding)
 
 
-def _final_state(engine, path: str):
+def _final_state(engine: Engine, path: str) -> Tuple[State, List[Event]]:
     from .runtime import run_actions
 
     state = engine.load(path)
@@ -266,7 +272,7 @@ def _rule_ref(rule: Optional[Rule]) -> dict:
     return {"rule": rule.name, "cites": list(rule.cites), "at": rule.span.short()}
 
 
-def _firings(state) -> Tuple[Dict[int, Set[tuple]], Dict[tuple, List[Rule]], Dict[int, List[dict]]]:
+def _firings(state: State) -> Tuple[Dict[int, Set[tuple]], Dict[tuple, List[Rule]], Dict[int, List[dict]]]:
     """For every rule: the head facts it derives in ``state`` and (some of) its body bindings."""
     program, backend = state.engine.program, state.engine.backend
     fired: Dict[int, Set[tuple]] = {}
@@ -288,8 +294,9 @@ def _firings(state) -> Tuple[Dict[int, Set[tuple]], Dict[tuple, List[Rule]], Dic
     return fired, by_fact, bindings
 
 
-def _functional_groups(state, pred: str) -> Dict[tuple, List[tuple]]:
+def _functional_groups(state: State, pred: str) -> Dict[tuple, List[tuple]]:
     decl = state.engine.program.decl(pred)
+    assert decl is not None  # asked for declared functional predicates only
     keys = [i for i, p in enumerate(decl.params) if p.name in decl.functional]
     groups: Dict[tuple, List[tuple]] = {}
     for fact in state.derived(pred):
@@ -297,7 +304,7 @@ def _functional_groups(state, pred: str) -> Dict[tuple, List[tuple]]:
     return groups
 
 
-def conflicts(state) -> List[dict]:
+def conflicts(state: State) -> List[dict]:
     """Facts of a functional(key) predicate with two or more values for one key, with their proofs."""
     out = []
     program = state.engine.program
@@ -318,7 +325,7 @@ def conflicts(state) -> List[dict]:
     return out
 
 
-def _about_the_scenario(rule: Rule, facts, bindings, ids: Set) -> bool:
+def _about_the_scenario(rule: Rule, facts: Iterable[tuple], bindings: Iterable[Dict[str, object]], ids: Set) -> bool:
     """Whether a rule that fired did so for things of the scenario: an id of the state among its head facts
     or body bindings (a rule that only combines the library's own facts, e.g. token names, did not)."""
     if any(a in ids for f in facts for a in f[1:]):
@@ -326,7 +333,7 @@ def _about_the_scenario(rule: Rule, facts, bindings, ids: Set) -> bool:
     return any(v in ids for b in bindings for v in b.values())
 
 
-def dynamic_audit(engine, path: str, *, keyword: Optional[str] = None, only: Optional[str] = None) -> dict:
+def dynamic_audit(engine: Engine, path: str, *, keyword: Optional[str] = None, only: Optional[str] = None) -> dict:
     """The dynamic audit of a scenario (after its actions). ``keyword``: only what concerns that keyword's
     rules (its ``@name`` group); ``only``: one of ONLY."""
     from .validation import typed_ids
@@ -387,7 +394,7 @@ def dynamic_audit(engine, path: str, *, keyword: Optional[str] = None, only: Opt
                 if (default.name, would, because) in seen:
                     continue
                 seen.add((default.name, would, because))
-                by = (by_fact.get(because) or [None])[0]
+                by = next(iter(by_fact.get(because) or []), None)
                 if default.head.pred in internal:
                     checks.append({"rule": default.name, "cites": list(default.cites), "at": default.span.short(),
                                    "not": _fact_text(would), "because": _fact_text(because)})
@@ -399,7 +406,7 @@ def dynamic_audit(engine, path: str, *, keyword: Optional[str] = None, only: Opt
                 if decl is not None and decl.functional:
                     keys = [i for i, p in enumerate(decl.params) if p.name in decl.functional]
                     actual = [f for f in state.derived(would[0]) if all(f[1 + i] == would[1 + i] for i in keys)]
-                    entry["instead"] = [dict(_rule_ref((by_fact.get(f) or [None])[0]), fact=_fact_text(f))
+                    entry["instead"] = [dict(_rule_ref(next(iter(by_fact.get(f) or []), None)), fact=_fact_text(f))
                                         for f in actual if f != would]
                 overrides.append(entry)
                 if by is not None and group_of(by) != group_of(default):
@@ -502,12 +509,12 @@ def _interaction_lines(data: dict) -> List[str]:
 
 
 # -- diff --------------------------------------------------------------------------------------------
-def diff_audit(engine, path_a: str, path_b: str) -> dict:
+def diff_audit(engine: Engine, path_a: str, path_b: str) -> dict:
     (a, _), (b, _) = _final_state(engine, path_a), _final_state(engine, path_b)
     preds = sorted(set(_derivers(a.engine.program)) | set(_derivers(b.engine.program)))
 
-    def facts(state) -> Set[tuple]:
-        out = set()
+    def facts(state: State) -> Set[tuple]:
+        out: Set[tuple] = set()
         for pred in preds:
             if state.engine.program.decl(pred) is not None:
                 out.update(state.derived(pred))
@@ -515,7 +522,7 @@ def diff_audit(engine, path_a: str, path_b: str) -> dict:
 
     fa, fb = facts(a), facts(b)
 
-    def entry(state, fact):
+    def entry(state: State, fact: tuple) -> dict:
         proof = state.explain(fact)
         return dict(_rule_ref(proof.rule_obj if proof else None), fact=_fact_text(fact))
 
@@ -543,7 +550,7 @@ def diff_audit(engine, path_a: str, path_b: str) -> dict:
 
 
 def diff_text(data: dict) -> str:
-    def ref(e):
+    def ref(e: dict) -> str:
         return f"{e['fact']}  <- {e['rule']} [CR {', '.join(e['cites'])}] {e['at']}" if e["rule"] else \
             f"{e['fact']}  [fact]"
 

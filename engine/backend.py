@@ -82,7 +82,7 @@ class _ThreadView:
                  "ns", "ns_dirty", "namespaces", "namespaces_by_id", "materialised", "ns_ids", "derivations",
                  "delta_preds", "computed_count")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.preds: Dict[str, object] = {}
         self.fact_preds: Dict[str, object] = {}  # where a predicate's facts are asserted (see Backend._fact_pred)
         self.facts: Optional[FrozenSet] = None
@@ -106,7 +106,7 @@ class _ThreadView:
 class Backend(Liveness):
     """One compiled program. Thread-safe: every thread gets its own materialisation."""
 
-    def __init__(self, program: Program, *, limits: Limits = DEFAULT_LIMITS):
+    def __init__(self, program: Program, *, limits: Limits = DEFAULT_LIMITS) -> None:
         self.program = program
         self.limits = limits
         self.id = next(_ENGINE_IDS)
@@ -114,7 +114,7 @@ class Backend(Liveness):
         # name, so a predictable name would let a user's function answer for judgelog's predicates
         self.prefix = f"j{self.id}{secrets.token_hex(6)}_"
         self.why_rules: Dict[int, Tuple[str, Tuple[str, ...]]] = {}  # id(rule) -> (why pred, var names)
-        self.aggregates: Dict[Tuple, Dict[Tuple, List[Dict]]] = {}  # per state key: fact -> contributions
+        self.aggregates: Dict[int, Dict[Tuple, List[Dict]]] = {}  # per view (its id): fact -> contributions
         for index, rule in enumerate(program.rules):
             if rule.body and rule.aggregate is None:
                 self.why_rules[id(rule)] = (f"{self.prefix}_why{index}", _why_vars(rule, program))
@@ -287,7 +287,7 @@ class Backend(Liveness):
             if isinstance(lit, Atom) and self._dead(view, lit, now):
                 return None
 
-        def emit(lit):
+        def emit(lit) -> None:
             if isinstance(lit, Comparison):
                 for divisor in _divisors(lit.left) + _divisors(lit.right):  # no value when dividing by 0
                     out.append(self._body_literal(Comparison("!=", divisor, Const(0))))

@@ -22,9 +22,12 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .scope import Scope
+
+if TYPE_CHECKING:
+    from .interface import Field
 
 __all__ = ["Spec", "boards", "board_dict", "is_canonical", "automorphisms", "canonical_key", "candidates",
            "players_of", "creature_ids", "tasks", "Task", "board_keywords"]
@@ -151,7 +154,7 @@ def automorphisms(board: Sequence[Spec]) -> List[Dict[str, str]]:
     return out
 
 
-def _rename(value, mapping: Dict[str, str]):
+def _rename(value: object, mapping: Dict[str, str]) -> object:
     if isinstance(value, str):
         return mapping.get(value, value)
     if isinstance(value, dict):
@@ -161,7 +164,7 @@ def _rename(value, mapping: Dict[str, str]):
     return value
 
 
-def _norm(value):
+def _norm(value: object) -> object:
     """Order-free form of a designation (sets of groups, of pairs)."""
     if isinstance(value, tuple):
         return tuple(sorted((_norm(v) for v in value), key=repr))
@@ -191,7 +194,7 @@ def _partitions(items: List[str]) -> Iterator[List[List[str]]]:
             yield part[:i] + [[first] + part[i]] + part[i + 1:]
 
 
-def _matchings(items: List[str], ok) -> Iterator[List[List[str]]]:
+def _matchings(items: List[str], ok: Callable[[str, str], bool]) -> Iterator[List[List[str]]]:
     if not items:
         yield []
         return
@@ -203,7 +206,7 @@ def _matchings(items: List[str], ok) -> Iterator[List[List[str]]]:
                 yield [[first, other]] + m
 
 
-def candidates(field, scope: Scope, board: Sequence[Spec], declared: Dict[str, object]) -> Iterator[object]:
+def candidates(field: Field, scope: Scope, board: Sequence[Spec], declared: Dict[str, object]) -> Iterator[object]:
     """Every value of ``field`` (scenario form) on this board, given the fields declared before it. The
     empty value comes first."""
     ids = creature_ids(board)
@@ -233,13 +236,12 @@ def candidates(field, scope: Scope, board: Sequence[Spec], declared: Dict[str, o
         return
     if field.shape == "pairs":
         same = field.name in scope.same_controller
-        for m in _matchings(ids, lambda a, b: not same or ctrl[a] == ctrl[b]):
-            yield m
+        yield from _matchings(ids, lambda a, b: not same or ctrl[a] == ctrl[b])
         return
     yield {} if field.shape in ("map", "map_list") else []
 
 
-def _keys(value) -> List[str]:
+def _keys(value: object) -> List[str]:
     if isinstance(value, dict):
         return list(value)
     if isinstance(value, list):

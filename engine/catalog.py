@@ -63,7 +63,7 @@ class Card:
 
 
 class CardCatalog:
-    def __init__(self, cards: Dict[str, Card], path: str):
+    def __init__(self, cards: Dict[str, Card], path: str) -> None:
         self.cards = cards
         self.path = path
         self._folded = {name.casefold(): card for name, card in cards.items()}

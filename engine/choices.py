@@ -13,10 +13,21 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Protocol, Sequence, Tuple
 
 from .ast import Atom, Const
 from .errors import UsageError
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+class Progress(Protocol):
+    """What reports progress through a long enumeration (the command line's progress line)."""
+
+    def tick(self, i: int, label: str) -> None: ...
+
+    def done(self) -> None: ...
 
 __all__ = ["list_choices", "ChoiceSpace", "choice_spaces"]
 
@@ -42,11 +53,11 @@ class ChoiceSpace:
         return self.fields.get(what, what)
 
 
-def _rows(state, pred: str) -> List[tuple]:
+def _rows(state: State, pred: str) -> List[tuple]:
     return [f[1:] for f in state.derived(pred)] if state.engine.program.decl(pred) is not None else []
 
 
-def choice_spaces(state) -> Dict[str, ChoiceSpace]:
+def choice_spaces(state: State) -> Dict[str, ChoiceSpace]:
     """The spaces the loaded rules declare, by name."""
     fields: Dict[str, Dict[str, str]] = {}
     for space, what, key in _rows(state, "choice_space_field"):
@@ -57,7 +68,7 @@ def choice_spaces(state) -> Dict[str, ChoiceSpace]:
     nouns = {space: (str(e), str(p)) for space, e, p in _rows(state, "choice_space_noun")}
     probes = {space: (str(p), str(label)) for space, p, label in _rows(state, "choice_space_probe")}
     out = {str(a): ChoiceSpace(str(a), "action", action=str(a)) for a in
-           sorted(r["K"] for r in state.query("action_known(K)"))}
+           sorted(str(r["K"]) for r in state.query("action_known(K)"))}
     for space, action in _rows(state, "choice_space_action"):
         out[str(space)] = ChoiceSpace(str(space), "action", action=str(action))
     for space, kind, cr in _rows(state, "choice_space"):
@@ -68,7 +79,7 @@ def choice_spaces(state) -> Dict[str, ChoiceSpace]:
     return out
 
 
-def list_choices(state, what: str, *, limit: int = 50, progress=None) -> Tuple[dict, str]:
+def list_choices(state: State, what: str, *, limit: int = 50, progress: Optional[Progress] = None) -> Tuple[dict, str]:
     """``progress``, when given, has ``tick(i, label)`` and ``done()`` (the command line's progress line on
     stderr); spaces checked candidate by candidate tick it for every candidate."""
     if limit < 1:
@@ -87,7 +98,7 @@ def list_choices(state, what: str, *, limit: int = 50, progress=None) -> Tuple[d
     return run(state, space, limit, progress)
 
 
-def _action_choice(state, space: ChoiceSpace) -> Tuple[dict, str]:
+def _action_choice(state: State, space: ChoiceSpace) -> Tuple[dict, str]:
     from .runtime import probe_choice
 
     what, kind = space.name, space.action
@@ -101,7 +112,7 @@ def _action_choice(state, space: ChoiceSpace) -> Tuple[dict, str]:
             action["n"] = 1
     needed = probe_choice(state, action)
     if needed is None:
-        data = {"decision": what, "choice": None, "options": []}
+        data: Dict[str, object] = {"decision": what, "choice": None, "options": []}
         return data, f"{what}: nothing to choose now"
     options = [str(o) for o in needed.options]
     data = {"decision": what, "choice": needed.name, "mode": needed.mode, "cr": needed.cr,
@@ -113,7 +124,7 @@ def _action_choice(state, space: ChoiceSpace) -> Tuple[dict, str]:
     return data, "\n".join(lines)
 
 
-def _assignment(state, space: ChoiceSpace, limit: int, progress=None) -> Tuple[dict, str]:
+def _assignment(state: State, space: ChoiceSpace, limit: int, progress: Optional[Progress] = None) -> Tuple[dict, str]:
     options: Dict[str, List[str]] = {}
     for s, x, option in sorted(_rows(state, "choice_space_option"), key=repr):
         if s == space.name:
@@ -137,7 +148,7 @@ def _assignment(state, space: ChoiceSpace, limit: int, progress=None) -> Tuple[d
     return data, "\n".join(lines)
 
 
-def _elements(state, space: ChoiceSpace) -> List:
+def _elements(state: State, space: ChoiceSpace) -> List:
     elements = sorted({x for s, x in _rows(state, "choice_space_element") if s == space.name}, key=str)
     if not elements:
         raise UsageError(space.texts.get("empty", f"the {space.name} space has no {space.element} now"),
@@ -150,13 +161,13 @@ def _elements(state, space: ChoiceSpace) -> List:
 class _Probe:
     """Checks candidates: asserts each as the space's probe facts and asks the space's refusal relations."""
 
-    def __init__(self, state, space: ChoiceSpace, progress, label: str):
+    def __init__(self, state: State, space: ChoiceSpace, progress: Optional[Progress], label: str) -> None:
         self.state, self.space, self.progress, self.label = state, space, progress, label
         self.checked = itertools.count()
         pred = space.probe[0] if space.probe else None
         self.base = frozenset(f for f in state.facts if f[0] != pred)
 
-    def legal(self, members) -> Tuple[bool, bool]:
+    def legal(self, members: Sequence[object]) -> Tuple[bool, bool]:
         """(legal, dead end) for a candidate."""
         if self.space.probe is None:
             return True, False
@@ -169,12 +180,12 @@ class _Probe:
             return True, False
         return False, probe.holds(f"choice_space_dead_end({name}, {label})")
 
-    def done(self):
+    def done(self) -> None:
         if self.progress is not None:
             self.progress.done()
 
 
-def _solver_choice(state, space: ChoiceSpace, elements: List, least: int, most: int) -> Optional[List[Tuple]]:
+def _solver_choice(state: State, space: ChoiceSpace, elements: List, least: int, most: int) -> Optional[List[Tuple]]:
     """Every candidate of ``least`` to ``most`` elements the rules do not refuse, found by the backend's
     solver in one run (a choice rule over the probe facts, ``choice_space_refused`` as a constraint), or
     None when the backend has no solver (pyDatalog: candidates are checked one by one)."""
@@ -192,12 +203,12 @@ def _solver_choice(state, space: ChoiceSpace, elements: List, least: int, most: 
     return [tuple(x for x in elements if (pred, x, label) in subset) for subset in found]
 
 
-def _min_part(state, space: ChoiceSpace) -> int:
+def _min_part(state: State, space: ChoiceSpace) -> int:
     sizes = [n for s, n in _rows(state, "choice_space_min_part") if s == space.name]
     return max(sizes) if sizes else 2
 
 
-def _set_partition(state, space: ChoiceSpace, limit: int, progress=None) -> Tuple[dict, str]:
+def _set_partition(state: State, space: ChoiceSpace, limit: int, progress: Optional[Progress] = None) -> Tuple[dict, str]:
     elements = _elements(state, space)
     legal = _legal_parts(state, space, elements, _min_part(state, space), progress)
     index = {x: i for i, x in enumerate(elements)}
@@ -216,7 +227,7 @@ def _set_partition(state, space: ChoiceSpace, limit: int, progress=None) -> Tupl
     return data, "\n".join(lines)
 
 
-def _legal_parts(state, space: ChoiceSpace, elements: List, least: int, progress=None) -> List[Tuple]:
+def _legal_parts(state: State, space: ChoiceSpace, elements: List, least: int, progress: Optional[Progress] = None) -> List[Tuple]:
     """Every set of at least ``least`` elements that the rules accept as one part.
 
     Candidates grow one element at a time; a candidate the rules call a dead end
@@ -244,7 +255,8 @@ def _legal_parts(state, space: ChoiceSpace, elements: List, least: int, progress
     return sorted(legal, key=lambda p: (len(p), p))
 
 
-def _count_partitions(rest: int, masks: Dict[int, tuple], memo=None, by_low=None) -> int:
+def _count_partitions(rest: int, masks: Dict[int, tuple], memo: Optional[Dict[int, int]] = None,
+                      by_low: Optional[Dict[int, List[int]]] = None) -> int:
     """Partitions of the elements into legal parts and elements alone."""
     if memo is None:
         memo = {}
@@ -265,7 +277,7 @@ def _count_partitions(rest: int, masks: Dict[int, tuple], memo=None, by_low=None
     return total
 
 
-def _enumerate(rest: int, masks, chosen: list, out: list, limit: int) -> None:
+def _enumerate(rest: int, masks: Dict[int, tuple], chosen: list, out: list, limit: int) -> None:
     if len(out) >= limit:
         return
     if rest == 0:
@@ -278,7 +290,7 @@ def _enumerate(rest: int, masks, chosen: list, out: list, limit: int) -> None:
             _enumerate(rest & ~mask, masks, chosen + [mask], out, limit)
 
 
-def _subset(state, space: ChoiceSpace, limit: int, progress=None) -> Tuple[dict, str]:
+def _subset(state: State, space: ChoiceSpace, limit: int, progress: Optional[Progress] = None) -> Tuple[dict, str]:
     elements = _elements(state, space)
     sizes = [(lo, hi) for s, lo, hi in _rows(state, "choice_space_size") if s == space.name]
     lo, hi = (max(a for a, _ in sizes), min(b for _, b in sizes)) if sizes else (0, len(elements))

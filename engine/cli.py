@@ -9,14 +9,14 @@ import argparse
 import json
 import os
 import sys
-from typing import Optional, Sequence
+from typing import Any, NoReturn, Optional, Sequence
 
 from .errors import EXIT_INTERNAL, EXIT_LOAD, EXIT_OK, EXIT_USAGE, JudgelogError
 
 __all__ = ["main", "build_parser"]
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # exit 2 with our wording, not argparse's
+    def error(self, message: str) -> NoReturn:  # exit 2 with our wording, not argparse's
         self.print_usage(sys.stderr)
         sys.stderr.write(f"judgelog: error: {message}\n")
         raise SystemExit(EXIT_USAGE)
@@ -25,10 +25,12 @@ class _Parser(argparse.ArgumentParser):
 class _Version(argparse.Action):
     """``--version``: reads the installed version only when asked (importlib.metadata is slow to import)."""
 
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, default: Any = argparse.SUPPRESS,
+                 help: Optional[str] = None) -> None:
         super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
 
-    def __call__(self, parser, namespace, values, option_string=None):
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: Optional[str] = None) -> None:
         from . import __version__
 
         sys.stdout.write(f"judgelog {__version__}\n")
@@ -52,7 +54,7 @@ def _positive_float(text: str) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument("--rules", action="append", default=[], metavar="PATH",
                         help="extra rule file or folder (repeatable)")
     common.add_argument("--format", choices=("text", "json", "dot"), default="text",
@@ -64,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="let scenarios name rule files in DIR too, not only in their own folder (repeatable)")
     common.add_argument("--no-cache", action="store_true",
                         help="neither read nor write the parsed rules in the user's cache folder")
-    evaluating = argparse.ArgumentParser(add_help=False)
+    evaluating = _Parser(add_help=False)
     evaluating.add_argument("--backend", choices=("pydatalog", "clingo"), default="pydatalog",
                             help="the evaluation engine (default pydatalog; clingo needs "
                             "pip install \"judgelog[clingo]\")")
@@ -189,7 +191,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_INTERNAL
 
 
-def _report(exc: JudgelogError, args) -> None:
+def _report(exc: JudgelogError, args: argparse.Namespace) -> None:
     if getattr(args, "format", "text") == "json":
         from .outputs import stamp
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import List
+from typing import Dict, List
 
 from . import errors
 from .cli import build_parser
@@ -65,7 +65,7 @@ def _metavar(action: argparse.Action) -> str:
     if isinstance(metavar, tuple):
         return " ".join(metavar)
     return {"?": f"[{metavar}]", "*": f"[{metavar} ...]", "+": f"{metavar} [{metavar} ...]"}.get(
-        action.nargs, metavar)
+        str(action.nargs), metavar)
 
 
 def _flag(action: argparse.Action, *, usage: bool = False) -> str:
@@ -104,7 +104,7 @@ def render() -> str:
     """The whole reference page as markdown."""
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    verbs = [(c.dest, c.help, sub.choices[c.dest]) for c in sub._choices_actions]
+    verbs = [(c.dest, c.help or "", sub.choices[c.dest]) for c in sub._choices_actions]
     own = {name: [a for a in p._actions if a.dest != "help" and a.help is not argparse.SUPPRESS]
            for name, _, p in verbs}
     common = [a for a in own[verbs[0][0]] if a.option_strings
@@ -113,14 +113,14 @@ def render() -> str:
     out = ["# Command-line reference", "",
            "<!-- Generated from judgelog.cli.build_parser() by `python -m judgelog.clidoc > docs/cli.md`;",
            "     do not edit by hand (tests/test_docs.py checks it is up to date). -->", "",
-           parser.description, "", "```text", "judgelog [--version] VERB [OPTIONS] ARGUMENTS", "```", "",
+           parser.description or "", "", "```text", "judgelog [--version] VERB [OPTIONS] ARGUMENTS", "```", "",
            "| verb | what it does |", "|---|---|"]
     out += [f"| [`{name}`](#judgelog-{name}) | {_cell(text)} |" for name, text, _ in verbs]
     out += ["", "`judgelog --version` prints the version; `judgelog VERB --help` the options of a verb.", "",
             "## Options of every verb", ""]
     out += _table("option", [(_flag(a), _help(a)) for a in common])
     out += ["## Exit codes", "", "| code | name | meaning | errors (`judgelog.errors`) |", "|---|---|---|---|"]
-    classes = {}
+    classes: Dict[int, List[str]] = {}
     for cls in vars(errors).values():  # the error classes of judgelog.errors, in the order they are defined
         if isinstance(cls, type) and issubclass(cls, errors.JudgelogError) and cls is not errors.JudgelogError:
             classes.setdefault(cls.exit_code, []).append(cls.__name__)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from contextlib import contextmanager
-from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from .analysis import Program, bound_after, order_body
 from .asp import (AspNames, bridge, compile_constraint, compile_facts, compile_rule, dependencies,
@@ -29,7 +29,10 @@ from .asp import (AspNames, bridge, compile_constraint, compile_facts, compile_r
 from .ast import Aggregate, Atom, Comparison, Const, Negation, Rule, Var
 from .extras import require
 from .joins import Relations, answers
-from .planning import _aggregate, _sort_key, _why_vars
+from .planning import _aggregate, _head_value, _sort_key, _why_vars
+
+if TYPE_CHECKING:
+    import clingo
 
 __all__ = ["ClingoBackend"]
 
@@ -41,7 +44,7 @@ class _View:
 
     __slots__ = ("facts", "ctl", "names", "ground", "serial", "answers", "contributions", "relations")
 
-    def __init__(self, facts: FrozenSet, ctl, names: AspNames):
+    def __init__(self, facts: FrozenSet, ctl: clingo.Control, names: AspNames) -> None:
         self.facts = facts
         self.ctl = ctl
         self.names = names
@@ -57,7 +60,7 @@ class ClingoBackend:
 
     name = "clingo"
 
-    def __init__(self, program: Program):
+    def __init__(self, program: Program) -> None:
         self._clingo = require("clingo", extra="clingo", purpose="the clingo backend (--backend clingo)")
         self.program = program
         self.why_rules: Dict[int, Tuple[Optional[str], Tuple[str, ...]]] = {
@@ -71,7 +74,7 @@ class ClingoBackend:
 
     # -- states ------------------------------------------------------------
     @contextmanager
-    def session(self, facts: FrozenSet):
+    def session(self, facts: FrozenSet) -> Iterator[_View]:
         with self._lock:
             view = self._views.pop(facts, None)
             if view is None:
@@ -105,7 +108,7 @@ class ClingoBackend:
             text += "\n" + bridge(pred, self.program.decls[pred].arity, names=names)
         return text
 
-    def _slice(self, view: _View, preds) -> str:
+    def _slice(self, view: _View, preds: Iterable[str]) -> str:
         """The rules not ground yet of every predicate ``preds`` depend on (marked ground)."""
         need: Set[str] = set()
         for pred in preds:
@@ -119,7 +122,7 @@ class ClingoBackend:
         view.ground |= need
         return "\n".join(self._rules_text(p, view.names) for p in sorted(need))
 
-    def _ground(self, view: _View, preds) -> None:
+    def _ground(self, view: _View, preds: Iterable[str]) -> None:
         text = self._slice(view, preds)
         if not text:
             return
@@ -155,6 +158,7 @@ class ClingoBackend:
             self._ground(view, {(lit.atom if isinstance(lit, Negation) else lit).pred for lit in body
                                 if isinstance(lit, (Atom, Negation))})
             ordered, _ = order_body(body)
+            assert view.relations is not None  # set by _new_view
             rows = sorted(answers(view.relations, ordered, names), key=_sort_key)
             view.answers[key] = rows
         return list(rows)
@@ -213,7 +217,7 @@ class ClingoBackend:
         groups: Dict[tuple, List[Dict]] = {}
         for row in self.ask(view, _fixed(body, fixed), names):
             binding = dict(zip(names, row))
-            key = tuple(binding[a.name] if isinstance(a, Var) else a.value
+            key = tuple(binding[a.name] if isinstance(a, Var) else _head_value(a)
                         for a in rule.head.args if not isinstance(a, Aggregate))
             groups.setdefault(key, []).append(binding)
         return groups
@@ -249,15 +253,21 @@ class ClingoBackend:
         out = set()
         for key, bindings in self._groups(view, rule, {}).items():
             it = iter(key)
-            out.add((rule.head.pred,) + tuple(_aggregate(rule.aggregate, bindings) if isinstance(a, Aggregate)
+            out.add((rule.head.pred,) + tuple(_aggregate(a, bindings) if isinstance(a, Aggregate)
                                               else next(it) for a in rule.head.args))
         return out
+
+
+def _const(value: object) -> Const:
+    if not isinstance(value, (str, int)):
+        raise TypeError(f"not a value of the rule language: {value!r}")
+    return Const(value)
 
 
 def _fixed(body: Sequence, fixed: Dict[str, object]) -> Tuple:
     """``body`` with some variables given values (as ``X = value`` first), in evaluation order."""
     if not fixed:
         return tuple(body)
-    given = tuple(Comparison("=", Var(name), Const(value)) for name, value in sorted(fixed.items()))
+    given = tuple(Comparison("=", Var(name), _const(value)) for name, value in sorted(fixed.items()))
     ordered, _ = order_body(given + tuple(body))
     return ordered

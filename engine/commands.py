@@ -1,13 +1,20 @@
 """Implementations of the ``judgelog`` verbs (argument parsing lives in :mod:`judgelog.cli`)."""
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 from dataclasses import replace
-from typing import Dict, List
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from .ast import format_value
+
+if TYPE_CHECKING:
+    from .effects import Event
+    from .engine import Engine
+    from .recursion import Limits
+    from .state import State
 from .validation import check_constants
 from .errors import (
     ActionError,
@@ -25,14 +32,14 @@ __all__ = ["cmd_query", "cmd_explain", "cmd_test", "cmd_check", "cmd_rules", "cm
            "cmd_graph", "cmd_audit", "cmd_verify", "cmd_report"]
 
 
-def _engine(args):
+def _engine(args: argparse.Namespace) -> Engine:
     from .engine import Engine
 
     return Engine(rules=args.rules, include_library=not args.no_library, library=getattr(args, "library", None),
                   backend=getattr(args, "backend", "pydatalog"), limits=_limits(args))
 
 
-def _limits(args):
+def _limits(args: argparse.Namespace) -> Limits:
     from .recursion import DEFAULT_LIMITS
 
     changes = {k: v for k, v in (("derived_facts", getattr(args, "max_derived", None)),
@@ -40,8 +47,9 @@ def _limits(args):
     return replace(DEFAULT_LIMITS, **changes)
 
 
-def _emit(args, data, text: str) -> None:
-    if args.format == "json":
+def _emit(args: argparse.Namespace, data: Optional[dict], text: str) -> None:
+    """``data`` as JSON with ``--format json``, else ``text`` (a caller in text mode may give no data)."""
+    if args.format == "json" and data is not None:
         from .outputs import stamp
 
         # every verb's document names its schema (judgelog/<verb>/1, shipped in judgelog/schemas/)
@@ -50,19 +58,19 @@ def _emit(args, data, text: str) -> None:
         sys.stdout.write(text + ("\n" if text and not text.endswith("\n") else ""))
 
 
-def _warn(state) -> None:
+def _warn(state: State) -> None:
     """Print the scenario's warnings (S200: a card whose rules text is not modelled in full) to stderr."""
     scenario = state.meta.get("scenario")
     for w in getattr(scenario, "warnings", ()):
         sys.stderr.write(w.render() + "\n")
 
 
-def _state(args, engine, *, apply_actions: bool = True):
+def _state(args: argparse.Namespace, engine: Engine, *, apply_actions: bool = True) -> State:
     """The scenario's state after its actions (or the first ``--actions N`` of them, or none)."""
     return _run(args, engine, apply_actions=apply_actions)[0]
 
 
-def _run(args, engine, *, apply_actions: bool = True):
+def _run(args: argparse.Namespace, engine: Engine, *, apply_actions: bool = True) -> Tuple[State, List[Event]]:
     """The scenario's state after its actions (or the first ``--actions N``, or none) and their events."""
     events: list = []
     state = engine.load(args.scenario)
@@ -97,7 +105,7 @@ def table(names: List[str], rows: List[Dict]) -> str:
     return "\n".join(lines)
 
 
-def cmd_query(args) -> int:
+def cmd_query(args: argparse.Namespace) -> int:
     from .parser import parse_body
 
     engine = _engine(args)
@@ -119,7 +127,7 @@ def cmd_query(args) -> int:
     return EXIT_OK if answers else EXIT_NEGATIVE
 
 
-def cmd_explain(args) -> int:
+def cmd_explain(args: argparse.Namespace) -> int:
     from .parser import parse_atom
 
     from .cr import check_edition, numbered_in
@@ -148,7 +156,7 @@ def cmd_explain(args) -> int:
     return EXIT_OK
 
 
-def _why_not(args, state) -> int:
+def _why_not(args: argparse.Namespace, state: State) -> int:
     holds = state.explain(args.atom) is not None
     reasons = state.why_not(args.atom)
     lines = [f"{args.atom} {'holds' if holds else 'does not hold'}."]
@@ -174,7 +182,7 @@ def _term(text: str) -> dict:
 
 
 def _scenario_files(paths: List[str]) -> List[str]:
-    out = []
+    out: List[str] = []
     for path in paths:
         if os.path.isdir(path):
             for root, dirs, names in os.walk(path):
@@ -187,7 +195,7 @@ def _scenario_files(paths: List[str]) -> List[str]:
     return out
 
 
-def cmd_test(args) -> int:
+def cmd_test(args: argparse.Namespace) -> int:
     from .catalog import facts_dir
     from .testing import run_scenario_file
 
@@ -196,11 +204,12 @@ def cmd_test(args) -> int:
     files = _scenario_files(paths)
     results = []
     progress = _Progress(len(files))
-    from contextlib import nullcontext
+    from contextlib import AbstractContextManager, nullcontext
 
     from .coverage import collect_states, coverage_report
 
-    with (collect_states() if args.coverage else nullcontext([])) as states:
+    seen: AbstractContextManager[List[frozenset]] = collect_states() if args.coverage else nullcontext([])
+    with seen as states:
         for i, path in enumerate(files):
             progress.tick(i, path)
             results.extend(run_scenario_file(engine, path))
@@ -218,7 +227,7 @@ def cmd_test(args) -> int:
         for r in results:
             lines.append(f"{'PASS' if r.passed else 'FAIL'} {r.file}: {r.case}")
             if not r.passed:
-                lines.extend("     " + l for l in r.message.splitlines())
+                lines.extend("     " + text for text in r.message.splitlines())
         if report is not None:
             lines.append(report.to_text())
         lines.append(f"{passed} passed, {failed} failed")
@@ -231,7 +240,7 @@ def cmd_test(args) -> int:
 class _Progress:
     """A progress line on stderr for long runs, only when stderr is a terminal."""
 
-    def __init__(self, total: int):
+    def __init__(self, total: int) -> None:
         import time
 
         self.total = total
@@ -256,11 +265,12 @@ class _Progress:
             sys.stderr.write("\r" + " " * 72 + "\r")
 
 
-def cmd_check(args) -> int:
+def cmd_check(args: argparse.Namespace) -> int:
     from .library import collect_files, is_library_path, library_root_of, load_program
     from .scenario import load_scenario
 
-    rule_paths, scenario_paths = [], []
+    rule_paths: List[str] = []
+    scenario_paths: List[str] = []
     library = None
     for path in args.paths:
         root = library_root_of(path) if not path.endswith((".yaml", ".yml", ".json")) else None
@@ -323,11 +333,11 @@ def cmd_check(args) -> int:
     return EXIT_NEGATIVE if errors else EXIT_OK
 
 
-def _diag_key(d: Diagnostic):
+def _diag_key(d: Diagnostic) -> Tuple:
     return (d.span.file if d.span else "", d.span.line if d.span else 0, d.span.col if d.span else 0, d.code)
 
 
-def cmd_rules(args) -> int:
+def cmd_rules(args: argparse.Namespace) -> int:
     from .cr import any_cites, check_edition, meanings, resolve, topic_of
     from .library import load_program
 
@@ -347,7 +357,7 @@ def cmd_rules(args) -> int:
         raise UsageError("--cr-edition names the edition of a --cr number", hint="add --cr NUMBER")
     if args.cr:
         rules = [r for r in rules if any_cites(args.cr, r.cites, edition)]
-    data = {"rules": [{"name": r.name, "cites": list(r.cites), "at": r.span.short(), "text": str(r),
+    data: Dict[str, Any] = {"rules": [{"name": r.name, "cites": list(r.cites), "at": r.span.short(), "text": str(r),
                        "doc": r.doc} for r in rules if r.body]}
     lines = []
     if args.pred:
@@ -390,13 +400,13 @@ def cmd_rules(args) -> int:
         lines.append(f"  {r.name}  [CR {', '.join(r.cites)}]  {r.span.short()}")
         if args.pred or args.cr:
             if r.doc:
-                lines.extend("    ## " + l for l in r.doc.splitlines())
+                lines.extend("    ## " + text for text in r.doc.splitlines())
             lines.append("    " + str(r))
     _emit(args, data, "\n".join(lines))
     return EXIT_OK if rules or not args.cr else EXIT_NEGATIVE
 
 
-def cmd_do(args) -> int:
+def cmd_do(args: argparse.Namespace) -> int:
     from .runtime import run_actions
 
     engine = _engine(args)
@@ -414,7 +424,7 @@ def cmd_do(args) -> int:
     return EXIT_OK
 
 
-def cmd_choices(args) -> int:
+def cmd_choices(args: argparse.Namespace) -> int:
     from .choices import list_choices
 
     engine = _engine(args)
@@ -424,7 +434,7 @@ def cmd_choices(args) -> int:
     return EXIT_OK
 
 
-def cmd_graph(args) -> int:
+def cmd_graph(args: argparse.Namespace) -> int:
     from .graph import write_graph
 
     engine = _engine(args)
@@ -434,7 +444,7 @@ def cmd_graph(args) -> int:
     return EXIT_OK
 
 
-def cmd_report(args) -> int:
+def cmd_report(args: argparse.Namespace) -> int:
     from .parser import parse_atom
     from .report import default_atoms, write_report
 
@@ -451,7 +461,7 @@ def cmd_report(args) -> int:
     return EXIT_OK
 
 
-def cmd_audit(args) -> int:
+def cmd_audit(args: argparse.Namespace) -> int:
     from .audit import run_audit
 
     engine = _engine(args)
@@ -460,7 +470,7 @@ def cmd_audit(args) -> int:
     return code
 
 
-def cmd_verify(args) -> int:
+def cmd_verify(args: argparse.Namespace) -> int:
     from .verify_report import run_verify
 
     return run_verify(args, _Progress)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Tuple
 
-from .analysis import INT_TYPES, suggest
+from .analysis import INT_TYPES, Program, suggest
 from .ast import Const, Span
 from .errors import Diagnostic
 
@@ -102,7 +102,7 @@ ENGINE_NEEDS: Dict[str, Tuple[int, Tuple[int, ...], bool, str]] = {
 EFFECT_PREDICATES = ("effect", "state_based", "event_result", "standing")
 
 
-def contract_problems(program) -> List[Diagnostic]:
+def contract_problems(program: Program) -> List[Diagnostic]:
     """Every way the program fails the engine's contract (empty when it keeps it)."""
     out: List[Diagnostic] = []
     nowhere = Span("<library>", 1, 1)
@@ -134,9 +134,9 @@ def contract_problems(program) -> List[Diagnostic]:
         if head.pred in EFFECT_PREDICATES and len(head.args) > 1 and isinstance(head.args[1], Const):
             prim = head.args[1].value
             if prim not in primitives:
-                near = suggest(str(prim), primitives)
+                near = suggest(str(prim), map(str, primitives))
                 out.append(Diagnostic(PRIMITIVE_CODE, f"{head.pred} asks for the effect primitive {prim!r}, which "
                                       "the interface does not declare", head.args[1].span if head.args[1].span
                                       else rule.span, hint=(f"did you mean {near!r}? " if near else "")
-                                      + "primitives: " + ", ".join(sorted(primitives))))
+                                      + "primitives: " + ", ".join(sorted(map(str, primitives)))))
     return out

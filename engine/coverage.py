@@ -8,13 +8,17 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Set
+from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Set
+
+if TYPE_CHECKING:
+    from .ast import Rule
+    from .engine import Engine
 
 __all__ = ["CoverageReport", "collect_states", "rules_used", "coverage_report"]
 
 
 @contextmanager
-def collect_states():
+def collect_states() -> Iterator[List[frozenset]]:
     """Record every fact set the runtime evaluates rules on while the block runs."""
     from . import runtime
 
@@ -27,7 +31,7 @@ def collect_states():
         runtime.STATE_OBSERVER = previous
 
 
-def rules_used(engine, states: Iterable[frozenset], candidates) -> Set[int]:
+def rules_used(engine: Engine, states: Iterable[frozenset], candidates: Iterable[Rule]) -> Set[int]:
     """ids of the ``candidates`` rules whose body has a solution in at least one of ``states``."""
     backend = engine.backend
     program = engine.program
@@ -74,7 +78,7 @@ class CoverageReport:
     def to_dict(self) -> dict:
         return {"used": self.used, "total": self.total, "percent": round(self.percent, 1),
                 "files": {f: {"used": u, "total": t} for f, (u, t) in sorted(self.per_file.items())},
-                "unused": [{"file": f, "line": l, "rule": n} for f, l, n in self.unused]}
+                "unused": [{"file": f, "line": line, "rule": n} for f, line, n in self.unused]}
 
     def to_text(self) -> str:
         lines = ["Rule coverage (rules whose body held in some tested state):"]
@@ -83,11 +87,11 @@ class CoverageReport:
         lines.append(f"  {'total':<45} {self.used:>4}/{self.total:<4} {self.percent:5.1f}%")
         if self.unused:
             lines.append("Unused rules:")
-            lines += [f"  {f}:{l}  {n}" for f, l, n in self.unused]
+            lines += [f"  {f}:{line}  {n}" for f, line, n in self.unused]
         return "\n".join(lines)
 
 
-def coverage_report(engine, states: Iterable[frozenset], *, library_only: bool = True) -> CoverageReport:
+def coverage_report(engine: Engine, states: Iterable[frozenset], *, library_only: bool = True) -> CoverageReport:
     from .library import is_library_path
 
     rules = [r for r in engine.program.rules if r.body]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import threading
 from contextlib import contextmanager
+from typing import Iterator
 
 from pyDatalog import Logic as _Logic
 
@@ -23,7 +24,7 @@ _gc_was_enabled = False  # whether the collector was on when the first of them e
 
 
 @contextmanager
-def quiet_gc():
+def quiet_gc() -> Iterator[None]:
     """Disable Python's cyclic GC around evaluation (most of pyDatalog's time on large boards is GC).
 
     Re-entrant and thread-safe: the first evaluation to enter turns the collector off, the last to leave
@@ -45,7 +46,7 @@ def quiet_gc():
 
 
 @contextmanager
-def our_database():
+def our_database() -> Iterator[None]:
     """Install judgelog's pyDatalog database for this thread, restoring the caller's afterwards."""
     previous = getattr(_Logic.tl, "logic", None)
     ours = getattr(_TL, "logic", None)

@@ -15,10 +15,14 @@ import logging
 import os
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .boards import Task
 from .errors import UsageError
+
+if TYPE_CHECKING:
+    from .engine import Engine
+    from .scope import Scope
 
 __all__ = ["Job", "run_job"]
 
@@ -43,14 +47,14 @@ class Job:
 
 
 @lru_cache(maxsize=4)
-def _engine(rules: Tuple[str, ...], include_library: bool, library: Optional[str], backend: str):
+def _engine(rules: Tuple[str, ...], include_library: bool, library: Optional[str], backend: str) -> Engine:
     from .engine import Engine
 
     return Engine(rules=rules, include_library=include_library, library=library, properties=True,
                   backend=backend)
 
 
-def _scope(job: Job):
+def _scope(job: Job) -> Scope:
     from .scope import load_scope
 
     return load_scope(job.scope, _engine(job.rules, job.include_library, job.library, job.backend),
@@ -113,7 +117,7 @@ def run_job(job: Job, tasks: Sequence[Task], *, workers: int = 1, scheduler: Opt
 
 
 def _run_dask(job: Job, todo: List[Task], workers: int, scheduler: Optional[str], folder: Optional[str],
-              results: Dict[Task, dict], progress, done: int) -> int:
+              results: Dict[Task, dict], progress: Optional[Callable[[int, str], None]], done: int) -> int:
     from .extras import require
 
     distributed = require("distributed", extra="dask", purpose="running verify on several workers")

@@ -10,10 +10,13 @@ another label.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
+from typing import Dict, Hashable, List, Mapping, Tuple
 from xml.sax.saxutils import escape, quoteattr
 
 import networkx as nx
+
+Node = Hashable  # a node of the combat graph
+Point = Tuple[float, float]
 
 __all__ = ["layout", "render_svg", "node_lines", "edge_look"]
 
@@ -23,7 +26,7 @@ BG = "#fcfcfa"
 DEFAULT_LOOK = ("#555555", "", 1.5)
 
 
-def _spec(graph) -> dict:
+def _spec(graph: nx.MultiDiGraph) -> dict:
     spec = graph.graph.get("view") or {}
     return {"columns": {}, "titles": {}, "node_looks": {}, "looks": {}, "label_cr": [], "legend": [],
             "shown": [], "routes": {}, "undirected": [], "captions": [], **spec}
@@ -47,7 +50,7 @@ def edge_label(spec: dict, kind: str, data: dict) -> str:
         else ""
 
 
-def _value_text(value) -> str:
+def _value_text(value: object) -> str:
     parts = [p for p in str(value).split(",") if p]
     out = []
     for p in parts:
@@ -56,7 +59,7 @@ def _value_text(value) -> str:
     return ", ".join(out)
 
 
-def node_lines(spec: dict, n, d: dict) -> List[str]:
+def node_lines(spec: dict, n: Node, d: dict) -> List[str]:
     """The text lines of a node: its id with its set flags, its name with power/toughness, then every
     shown attribute it has."""
     flags = [k for k, v in sorted(d.items()) if v is True]
@@ -81,7 +84,7 @@ def _wrap(text: str) -> List[str]:
     return out
 
 
-def _partners_together(col: List, undirected) -> List:
+def _partners_together(col: List[Node], undirected: nx.Graph) -> List[Node]:
     """The column's order, each node followed by its not yet placed neighbours in the same column."""
     inside, out, seen = set(col), [], set()
     for n in col:
@@ -95,7 +98,7 @@ def _partners_together(col: List, undirected) -> List:
     return out
 
 
-def _height(spec, n, d) -> float:
+def _height(spec: dict, n: Node, d: dict) -> float:
     return max(NODE_H, 10 + LINE * len(node_lines(spec, n, d)))
 
 
@@ -116,16 +119,16 @@ def layout(graph: nx.MultiDiGraph) -> dict:
     for n in sorted(placed, key=str):
         cols[col_of[n]].append(n)
 
-    def group(n) -> str:
+    def group(n: Node) -> str:
         return next((str(placed[n][k]) for k in sorted(group_kinds) if placed[n].get(k)), "")
 
-    def round_first(n) -> bool:
+    def round_first(n: Node) -> bool:
         return spec["node_looks"].get(placed[n].get("kind"), ("box",))[0] != "ellipse"
 
     order: Dict = {}
     undirected = graph.to_undirected(as_view=True)
     for c in used:
-        def bary(n):
+        def bary(n: Node, c: int = c) -> float:
             near = [order[m] for a, b in undirected.edges(n) for m in (a, b) if m in order and col_of.get(m, c) < c]
             return sum(near) / len(near) if near else float(len(order))
         cols[c].sort(key=lambda n: (round_first(n), group(n) == "", group(n), bary(n), str(n)))
@@ -166,30 +169,32 @@ def layout(graph: nx.MultiDiGraph) -> dict:
             "h": max(low, top + tallest) + 40 + legend_h, "slot": slot}
 
 
-def _crosses(col_of, u, v) -> bool:
+def _crosses(col_of: Dict[Node, int], u: Node, v: Node) -> bool:
     return abs(col_of[u] - col_of[v]) >= 2
 
 
-def _count_over(graph, spec, col_of) -> int:
+def _count_over(graph: nx.MultiDiGraph, spec: dict, col_of: Dict[Node, int]) -> int:
     return sum(1 for u, v, k in graph.edges(keys=True) if u in col_of and v in col_of and _crosses(col_of, u, v)
                and spec["routes"].get(k) == "over")
 
 
-def _route(graph, spec, pos, size, col_of, slot, extent):
+def _route(graph: nx.MultiDiGraph, spec: dict, pos: Mapping[Node, Point], size: Mapping[Node, Point],
+           col_of: Dict[Node, int], slot: Dict[int, int], extent: Dict[int, Point]) -> Tuple[List, float]:
     """Segments ("M"|"L"|"C", points...) of every drawn edge, and the lowest lane."""
     x_of = lambda c: MARGIN + slot[c] * (NODE_W + COL_GAP)  # noqa: E731
     edges = sorted(((u, v, k, d) for u, v, k, d in graph.edges(keys=True, data=True)
                     if u in pos and v in pos), key=lambda e: (str(e[0]), str(e[1]), str(e[2])))
-    plan, lanes = [], {"over": 0, "under": 0}
+    plan: List[Tuple[Node, Node, str, dict, str, str, str, int]] = []  # lane: 0 when the edge takes none
+    lanes = {"over": 0, "under": 0}
     for u, v, k, d in edges:
         cu, cv = col_of[u], col_of[v]
         if cu == cv:
             side = "L" if slot[cu] <= 1 else "R"
-            plan.append((u, v, k, d, "same", side, side, None))
+            plan.append((u, v, k, d, "same", side, side, 0))
             continue
         s = 1 if cv > cu else -1
         if not _crosses(col_of, u, v):
-            plan.append((u, v, k, d, "next", "R" if s > 0 else "L", "L" if s > 0 else "R", None))
+            plan.append((u, v, k, d, "next", "R" if s > 0 else "L", "L" if s > 0 else "R", 0))
             continue
         way = spec["routes"].get(k, "under")
         lanes[way] += 1
@@ -199,7 +204,7 @@ def _route(graph, spec, pos, size, col_of, slot, extent):
             plan.append((u, v, k, d, "under", "R" if s > 0 else "L", "L" if s > 0 else "R", lanes[way]))
     top_all = min(e[0] for e in extent.values())
     low_all = max(e[1] for e in extent.values())
-    lane_y = {}
+    lane_y: Dict[int, float] = {}
     for i, (_u, _v, _k, _d, how, _su, _sv, lane) in enumerate(plan):
         if how == "over":
             lane_y[i] = top_all - LANE * lane
@@ -252,13 +257,13 @@ def _route(graph, spec, pos, size, col_of, slot, extent):
     return out, bottom
 
 
-def _bezier(p0, p1, p2, p3, t):
+def _bezier(p0: Point, p1: Point, p2: Point, p3: Point, t: float) -> Point:
     m = 1 - t
     return (m ** 3 * p0[0] + 3 * m * m * t * p1[0] + 3 * m * t * t * p2[0] + t ** 3 * p3[0],
             m ** 3 * p0[1] + 3 * m * m * t * p1[1] + 3 * m * t * t * p2[1] + t ** 3 * p3[1])
 
 
-def _edge_title(u, v, k, d) -> str:
+def _edge_title(u: Node, v: Node, k: str, d: dict) -> str:
     rule = f" [{d['rule']}, CR {d.get('cites', '')}]" if d.get("rule") else ""
     return f"{u} {d.get('label', k)} {v}{rule}"
 
@@ -298,7 +303,8 @@ def render_svg(graph: nx.MultiDiGraph) -> str:
                    f'<rect x="{x}" y="{y:.1f}" width="{bw}" height="{bh:.1f}" rx="10" fill="{fill}" '
                    f'stroke="{color}" stroke-dasharray="5,3"/><text x="{x + 8}" y="{y + 16:.1f}" '
                    f'fill="{color}" font-weight="bold">{escape(str(d.get("label", g)))}</text></g>')
-    labels, boxes = [], []
+    labels: List[str] = []
+    boxes: List[Tuple[float, float, float]] = []
     for u, v, k, d, segs, spots in lay["edges"]:
         color, dash, width = edge_look(spec, k, d)
         look = _look_name(spec, k, d)
@@ -340,12 +346,12 @@ def render_svg(graph: nx.MultiDiGraph) -> str:
     return "\n".join(out) + "\n"
 
 
-def _overlap(p, tw, box) -> bool:
+def _overlap(p: Point, tw: float, box: Tuple[float, float, float]) -> bool:
     (x, y), (bx, by, bw) = p, box
     return abs(x - bx) < (tw + bw) / 2 and abs(y - by) < 15
 
 
-def _legend(spec, h) -> List[str]:
+def _legend(spec: dict, h: float) -> List[str]:
     entries = spec["legend"]
     y0 = h - 20 * len(entries) - 30
     out = ['<g id="legend" class="legend">', f'<rect x="{MARGIN - 10}" y="{y0 - 22:.1f}" width="440" '

@@ -9,9 +9,12 @@
 from __future__ import annotations
 
 import os
+from contextlib import AbstractContextManager
 from dataclasses import replace
-from typing import Dict, Iterable, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, List, Optional, Protocol, Sequence, Set, Tuple
 
+from .analysis import Program
+from .ast import Atom, Literal, Rule
 from .backend import Backend
 from .catalog import default_catalog, facts_dir
 from .contract import contract_problems
@@ -29,7 +32,26 @@ __all__ = ["Engine", "BACKENDS"]
 BACKENDS = ("pydatalog", "clingo")  # the first is the default; clingo needs the clingo extra
 
 
-def _make_backend(name: str, program, limits: Limits):
+class Evaluator(Protocol):
+    """What an evaluation backend offers (judgelog.backend on pyDatalog, judgelog.clingo_backend on clingo).
+    A view is the backend's own handle on one state's facts, opened by ``session`` and passed back to it."""
+
+    program: Program
+
+    def session(self, facts: FrozenSet) -> AbstractContextManager[Any]: ...
+
+    def ask(self, view: Any, body: Sequence, names: Sequence[str]) -> List[Tuple]: ...
+
+    def holds(self, view: Any, atom: Atom) -> bool: ...
+
+    def why_rows(self, view: Any, rule: Rule, fixed: Dict[str, object], limit: int = 64) -> List[Dict]: ...
+
+    def aggregate_contributions(self, view: Any, fact: tuple) -> List[Dict]: ...
+
+    def aggregate_facts(self, view: Any, rule: Rule) -> Set[tuple]: ...
+
+
+def _make_backend(name: str, program: Program, limits: Limits) -> Evaluator:
     if name == "clingo":
         from .clingo_backend import ClingoBackend  # imports clingo, or says which extra to install
 
@@ -42,14 +64,14 @@ class Engine:
     ``library``: another folder laid out like rules/ to use as the library (e.g. one without a keyword's
     file). ``properties``: also load the library's properties/ folder (what ``judgelog verify`` checks).
     ``backend``: ``"pydatalog"`` (the default) or ``"clingo"`` (needs ``pip install "judgelog[clingo]"``);
-    both give the same answers, proofs and events. Raises :class:`~judgelog.errors.RuleError` listing every error when the rules do not check, or
-    when they do not keep the engine's interface contract (judgelog.contract). ``limits`` bound evaluation
-    (judgelog.recursion.Limits: facts derived by recursive rules, time, integer size; a LimitError ends a
-    question that reaches one).
+    both give the same answers, proofs and events. Raises :class:`~judgelog.errors.RuleError` listing every
+    error when the rules do not check, or when they do not keep the engine's interface contract
+    (judgelog.contract). ``limits`` bound evaluation (judgelog.recursion.Limits: facts derived by recursive
+    rules, time, integer size; a LimitError ends a question that reaches one).
     """
 
     def __init__(self, *, rules: Iterable[str] = (), include_library: bool = True, library: Optional[str] = None,
-                 properties: bool = False, backend: str = "pydatalog", limits: Limits = DEFAULT_LIMITS):
+                 properties: bool = False, backend: str = "pydatalog", limits: Limits = DEFAULT_LIMITS) -> None:
         if backend not in BACKENDS:
             raise UsageError(f"unknown backend {backend!r}", hint="backends: " + ", ".join(BACKENDS))
         self.backend_name = backend
@@ -141,7 +163,7 @@ class Engine:
         if diags:
             raise ScenarioError(f"{len(diags)} problem(s) in {scenario.path}", diagnostics=diags)
 
-    def check_query(self, body, *, text: Optional[str] = None):
+    def check_query(self, body: Sequence[Literal], *, text: Optional[str] = None) -> Tuple[Tuple, List[str]]:
         return check_query(self.program, body, text=text)
 
     # -- shipped examples ------------------------------------------------

@@ -15,7 +15,7 @@ x.dl:3:5: error[E003]: arity mismatch
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Optional, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
     from .ast import Span
@@ -78,7 +78,7 @@ class Diagnostic:
         return "\n".join(out)
 
     def to_dict(self) -> dict:
-        data = {"code": self.code, "severity": self.severity, "message": self.message}
+        data: Dict[str, Any] = {"code": self.code, "severity": self.severity, "message": self.message}
         if self.span is not None:
             data.update(file=self.span.file, line=self.span.line, col=self.span.col)
         if self.hint:
@@ -93,7 +93,7 @@ class JudgelogError(Exception):
 
     exit_code = EXIT_INTERNAL
 
-    def __init__(self, message: str, *, diagnostics: Sequence[Diagnostic] = (), hint: Optional[str] = None):
+    def __init__(self, message: str, *, diagnostics: Sequence[Diagnostic] = (), hint: Optional[str] = None) -> None:
         super().__init__(message)
         self.message = message
         self.diagnostics = tuple(diagnostics)
@@ -107,7 +107,7 @@ class JudgelogError(Exception):
         return "\n".join(render_diagnostics(self.diagnostics, sources=sources))
 
     def to_dict(self) -> dict:
-        data = {"error": type(self).__name__, "message": self.message}
+        data: Dict[str, Any] = {"error": type(self).__name__, "message": self.message}
         if self.hint:
             data["hint"] = self.hint
         if self.diagnostics:
@@ -151,7 +151,7 @@ class ActionError(JudgelogError):
     exit_code = EXIT_NEGATIVE
 
     def __init__(self, message: str, *, cr: Optional[str] = None, options: Iterable = (), hint: Optional[str] = None,
-                 refused_by: Iterable[tuple] = ()):
+                 refused_by: Iterable[tuple] = ()) -> None:
         super().__init__(message, hint=hint)
         self.cr = cr
         self.options = tuple(options)
@@ -214,7 +214,7 @@ class LimitError(JudgelogError):
 
     exit_code = EXIT_LIMIT
 
-    def __init__(self, code: str, message: str, *, hint: Optional[str] = None):
+    def __init__(self, code: str, message: str, *, hint: Optional[str] = None) -> None:
         super().__init__(f"[{code}] {message}", hint=hint)
         self.code = code
 

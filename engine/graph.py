@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Hashable, List, Optional, Tuple
 
 import networkx as nx
 
@@ -21,13 +21,16 @@ from .drawing import edge_look, node_lines, render_svg
 from .errors import UsageError
 from .view import combat_graph
 
+if TYPE_CHECKING:
+    from .state import State
+
 __all__ = ["combat_graph", "write_graph", "to_dot", "combat_dot", "render_svg", "render_png", "FORMATS"]
 
 FORMATS = (".svg", ".png", ".dot", ".graphml", ".json")
 
 
 # -- exports ----------------------------------------------------------------------------------------
-def write_graph(state, path: str) -> None:
+def write_graph(state: State, path: str) -> None:
     """Write the combat graph of ``state``; the format follows the extension of ``path``."""
     ext = os.path.splitext(str(path))[1].lower()
     if ext not in FORMATS:
@@ -63,10 +66,10 @@ _XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 def xml_safe(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
     """A copy in which characters XML 1.0 cannot hold (control characters in a name) are written as
     ``\\xNN``, so that SVG and GraphML stay well-formed."""
-    def text(value):
+    def text(value: object) -> object:
         return _XML_BAD.sub(lambda m: f"\\x{ord(m.group()):02x}", value) if isinstance(value, str) else value
 
-    def fix(value):
+    def fix(value: Any) -> Any:  # the same shape, its text made XML-safe
         if isinstance(value, dict):
             return {text(k): fix(v) for k, v in value.items()}
         if isinstance(value, (list, tuple)):
@@ -95,7 +98,7 @@ def graphml_ready(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
     return copy
 
 
-def _dot_id(value) -> str:
+def _dot_id(value: object) -> str:
     text = str(value)
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
@@ -105,7 +108,7 @@ def _dot_attrs(attrs: dict) -> str:
     return " [" + ", ".join(parts) + "]" if parts else ""
 
 
-def to_dot(graph, *, name: str = "G", graph_attrs: Optional[dict] = None,
+def to_dot(graph: nx.Graph, *, name: str = "G", graph_attrs: Optional[dict] = None,
            node_style: Optional[Callable] = None, edge_style: Optional[Callable] = None,
            clusters: Optional[Dict[str, Tuple[str, List]]] = None) -> str:
     """A deterministic DOT text (sorted nodes, edges and attributes) of any networkx graph.
@@ -116,8 +119,7 @@ def to_dot(graph, *, name: str = "G", graph_attrs: Optional[dict] = None,
     lines = [f"{'digraph' if directed else 'graph'} {_dot_id(name)} {{"]
     if graph_attrs:
         lines.append("  graph" + _dot_attrs(graph_attrs) + ";")
-    for cid in sorted(clusters or {}):
-        label, members = clusters[cid]
+    for cid, (label, members) in sorted((clusters or {}).items()):
         lines.append(f"  subgraph {_dot_id('cluster_' + str(cid))} {{")
         lines.append("    graph" + _dot_attrs({"label": label, "style": "rounded,dashed", "color": "#3b6fb6"}) + ";")
         lines += [f"    {_dot_id(m)};" for m in sorted(members, key=str)]
@@ -149,12 +151,12 @@ def combat_dot(graph: nx.MultiDiGraph) -> str:
     looks, node_looks = spec.get("looks", {}), spec.get("node_looks", {})
     full = {"shown": [], "looks": looks, "label_cr": spec.get("label_cr", []), **spec}
 
-    def node_style(n, d):
+    def node_style(n: Hashable, d: Dict[str, Any]) -> Dict[str, object]:
         shape, fill = node_looks.get(d.get("kind"), ("box", "#ffffff"))
         label = "\n".join(node_lines(full, n, d)) if "members" not in d else d.get("label", str(n))
         return {"shape": shape, "style": "filled,rounded", "fillcolor": fill, "label": label}
 
-    def edge_style(u, v, k, d):
+    def edge_style(u: Hashable, v: Hashable, k: str, d: Dict[str, Any]) -> Dict[str, object]:
         color, dash, width = edge_look(full, k, d)
         out = {"color": color, "penwidth": width, "style": "dashed" if dash else "solid"}
         look = next((x for x, val in sorted(d.items()) if val is True and x in looks), k)

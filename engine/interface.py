@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
+from .analysis import Program
 from .ast import Atom, Const, Negation
 
 __all__ = ["Interface", "Field", "FieldRef", "interface_of", "default_interface"]
@@ -117,17 +118,18 @@ class Interface:
         return out
 
 
-def _facts(program, pred: str) -> List[tuple]:
+def _facts(program: Program, pred: str) -> List[tuple]:
     out = []
     for rule in program.rules:
         head = rule.head
-        if rule.body or head.pred != pred or not all(isinstance(a, Const) for a in head.args):
+        values = tuple(a.value for a in head.args if isinstance(a, Const))
+        if rule.body or head.pred != pred or len(values) != len(head.args):
             continue
-        out.append(tuple(a.value for a in head.args))
+        out.append(values)
     return sorted(set(out), key=repr)
 
 
-def mentioned_keywords(program) -> FrozenSet[str]:
+def mentioned_keywords(program: Program) -> FrozenSet[str]:
     """Keyword constants that rules write in an argument declared with type ``keyword``
     (``has_keyword(A, shadow)``): a rule that tests a keyword implements it."""
     found = set()
@@ -145,11 +147,10 @@ def mentioned_keywords(program) -> FrozenSet[str]:
     return frozenset(found)
 
 
-def interface_of(program) -> Interface:
+def interface_of(program: Program) -> Interface:
     """Read the interface from a program's facts (computed once per program)."""
-    cached = getattr(program, "_interface", None)
-    if cached is not None:
-        return cached
+    if program.interface is not None:
+        return program.interface
     forms: Dict[str, List[Tuple[str, str]]] = {}
     for k, form, key in _facts(program, "keyword_param_form"):
         forms.setdefault(k, []).append((form, key))
@@ -180,10 +181,7 @@ def interface_of(program) -> Interface:
         result_kinds=frozenset(k for (k,) in _facts(program, "event_result_kind")),
         unmodelled=tuple(sorted((str(n), str(w)) for n, w in _facts(program, "card_not_modelled"))),
     )
-    try:
-        program._interface = face
-    except AttributeError:  # pragma: no cover - a program type without attributes
-        pass
+    program.interface = face
     return face
 
 

@@ -13,9 +13,9 @@ ordering a word against a number is refused, as the pyDatalog backend refuses it
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, Iterator, List, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Sequence, Tuple, Union
 
-from .ast import Atom, BinOp, Comparison, Const, Negation, Var
+from .ast import Atom, BinOp, Comparison, Const, Negation, Term, Var
 from .errors import QueryError
 
 __all__ = ["Relations", "answers"]
@@ -26,7 +26,7 @@ Rows = Sequence[Tuple]
 class Relations:
     """The rows of each predicate (from ``source``, read once) with hash indexes built on first use."""
 
-    def __init__(self, source: Callable[[str], Rows]):
+    def __init__(self, source: Callable[[str], Rows]) -> None:
         self._source = source
         self._rows: Dict[str, Rows] = {}
         self._indexes: Dict[Tuple[str, Tuple[int, ...]], Dict[Tuple, List[Tuple]]] = {}
@@ -49,11 +49,13 @@ class Relations:
         return index.get(key, ())
 
 
-def _value(term, binding: Dict):
+def _value(term: Term, binding: Dict[str, Any]) -> Any:
     if isinstance(term, Const):
         return term.value
     if isinstance(term, Var):
         return binding[term.name]
+    if not isinstance(term, BinOp):
+        raise TypeError(f"not a term of a query: {term!r}")
     left, right = _value(term.left, binding), _value(term.right, binding)
     if not (type(left) is int and type(right) is int):
         raise QueryError(f"arithmetic on a value that is not a number ({left!r} {term.op} {right!r})",
@@ -71,7 +73,7 @@ def _value(term, binding: Dict):
     raise QueryError(f"unknown operator {term.op!r}")
 
 
-def _compare(op: str, left, right) -> bool:
+def _compare(op: str, left: Any, right: Any) -> bool:  # a str or an int each (the values of facts)
     if op == "=":
         return left == right
     if op == "!=":
@@ -94,6 +96,8 @@ def _match(atom: Atom, binding: Dict, rel: Relations, *, negated: bool) -> Itera
         if isinstance(arg, Const):
             positions.append(i)
             key.append(arg.value)
+        elif not isinstance(arg, Var):
+            raise TypeError(f"not an argument of a query atom: {arg!r}")
         elif arg.name in binding:
             positions.append(i)
             key.append(binding[arg.name])
@@ -136,7 +140,7 @@ def _solve(body: Sequence, i: int, binding: Dict, rel: Relations) -> Iterator[Di
         raise TypeError(f"not a literal: {lit!r}")
 
 
-def answers(source, body: Sequence, names: Sequence[str]) -> set:
+def answers(source: Union[Relations, Callable[[str], Rows]], body: Sequence, names: Sequence[str]) -> set:
     """The distinct bindings of ``names`` satisfying ``body`` (in evaluation order: every comparison and
     negation after the atoms that bind its variables). ``source`` is a :class:`Relations` or a function
     from a predicate to its rows."""

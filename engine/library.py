@@ -181,7 +181,7 @@ def _mtime(path: str) -> Optional[float]:
 def _stamp(paths: Tuple[str, ...], include_library: bool, root: str, properties: bool) -> tuple:
     files = library_rule_files(root, properties=properties)[0] if include_library else []
     files += collect_files(list(paths))[0]
-    out = []
+    out: List[Tuple[str, Optional[float]]] = []
     for f in files:
         try:
             out.append((f, os.path.getmtime(f)))
@@ -192,7 +192,8 @@ def _stamp(paths: Tuple[str, ...], include_library: bool, root: str, properties:
 
 
 @lru_cache(maxsize=16)
-def _load_cached(paths: Tuple[str, ...], include_library: bool, strict_annotations, stamp, root: str,
+def _load_cached(paths: Tuple[str, ...], include_library: bool, strict_annotations: Optional[bool], stamp: tuple,
+                 root: str,
                  properties: bool = False) -> LoadResult:
     """From the user's cache folder when the same files were loaded before (see :mod:`judgelog.cache`)."""
     listed = [path for path, _ in stamp[:-1]] + [stamp[-1][0]]
@@ -210,7 +211,7 @@ def _load_cached(paths: Tuple[str, ...], include_library: bool, strict_annotatio
     return result
 
 
-def _load(paths: Tuple[str, ...], include_library: bool, strict_annotations, root: str,
+def _load(paths: Tuple[str, ...], include_library: bool, strict_annotations: Optional[bool], root: str,
           seen: Dict[str, str], properties: bool = False) -> LoadResult:
     files: List[RuleFile] = []
     diags: List[Diagnostic] = []

@@ -6,12 +6,15 @@ from it. Fact counts kept up to date by the backend's diff decide when the names
 """
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Set, Tuple
 
 import pyDatalog.pyEngine as _E
 
 from .ast import Rule
 from .planning import _probe_alive
+
+if TYPE_CHECKING:
+    from .backend import _ThreadView
 
 __all__ = ["Liveness"]
 
@@ -26,7 +29,7 @@ class _Namespace:
 
     __slots__ = ("id", "key", "dead_probes", "alive", "dead_rules", "with_facts", "single", "clauses", "preds")
 
-    def __init__(self, ns_id: int, key: Tuple, alive: FrozenSet, dead_rules: FrozenSet):
+    def __init__(self, ns_id: int, key: Tuple, alive: FrozenSet, dead_rules: FrozenSet) -> None:
         self.id = ns_id
         self.key = key
         self.dead_probes, self.with_facts = key  # with_facts: derived predicates with facts of their own
@@ -41,8 +44,15 @@ class _Namespace:
 class Liveness:
     """Namespaces and liveness, mixed into judgelog.backend.Backend (which holds the probes and rule info)."""
 
+    # set by Backend.__init__
+    _idb: FrozenSet[str]  # derived predicates
+    _static_facts: FrozenSet[str]  # predicates with facts from the rule files or aggregates: always alive
+    _probe_pos: Dict[str, Set[int]]  # predicate -> argument positions whose values are counted
+    _probes: Tuple[Tuple, ...]  # the fact atoms of rule bodies, reduced (judgelog.planning._probe)
+    _rule_info: List[Tuple[Rule, Tuple, Tuple[str, ...]]]  # (rule, positive probes, derived preds)
+
     # -- which rules can fire in a state ------------------------------------
-    def _namespace(self, view) -> "_Namespace":
+    def _namespace(self, view: _ThreadView) -> "_Namespace":
         """The namespace for the facts now in ``view``: states whose facts leave the same rules dead share
         it (and its compiled variants)."""
         counts = view.counts
@@ -61,7 +71,7 @@ class Liveness:
         return ns
 
     @staticmethod
-    def _drop_namespace(view, ns: "_Namespace") -> None:
+    def _drop_namespace(view: _ThreadView, ns: "_Namespace") -> None:
         """Retract what was compiled for a namespace no state has used for long (bounded memory for a
         long-lived process that sees many different boards)."""
         for clause in ns.clauses:
@@ -106,7 +116,7 @@ class Liveness:
         dead = frozenset(id(info[0]) for i, info in enumerate(self._rule_info) if i not in live_rules)
         return frozenset(alive), dead
 
-    def _count(self, view, fact: tuple, delta: int) -> None:
+    def _count(self, view: _ThreadView, fact: tuple, delta: int) -> None:
         """Keep the fact counts up to date; a count that reaches or leaves 0 may change the namespace."""
         counts = view.counts
         pred = fact[0]

@@ -14,14 +14,14 @@ chain costs one step per link.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Dict, FrozenSet, List, Tuple
+from typing import TYPE_CHECKING, Any, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import pyDatalog.pyEngine as _E
 
 from .analysis import bound_after
-from .ast import Aggregate, Atom, BinOp, Const, Rule, Var
+from .ast import Aggregate, Atom, BinOp, Const, Literal, Rule, Term, Var
 from .errors import QueryError
-from .planning import _aggregate, _sort_key, _why_vars
+from .planning import _aggregate, _head_value, _sort_key, _why_vars
 from .recursion import Component, LimitError, Limits
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -54,21 +54,23 @@ def retract_computed(backend: "Backend", view: "_ThreadView") -> None:
     backend.aggregates.pop(id(view), None)
 
 
-def _assert(backend, view, fact: Tuple) -> None:
+def _assert(backend: "Backend", view: "_ThreadView", fact: Tuple) -> None:
     target = backend._fact_pred(view, fact[0])
     _E.assert_(_E.Clause(_E.Literal(target, [_E.Const(a) for a in fact[1:]]), []))
     view.computed.add(fact)
 
 
-def _aggregate_rule(backend, view, facts, rule: Rule, contributions, limits: Limits) -> None:
+def _aggregate_rule(backend: "Backend", view: "_ThreadView", facts: FrozenSet, rule: Rule,
+                    contributions: Dict[Tuple, List[Dict]], limits: Limits) -> None:
     agg = rule.aggregate
+    assert agg is not None  # materialise_order holds components and aggregate rules
     body = backend.program.body(rule)
     names = sorted(bound_after(body, set()))
     rows = sorted(set(backend._ask_body(view, body, names)), key=_sort_key)  # proofs list them in order
     groups: Dict[Tuple, List[Dict]] = {}
     for row in rows:
         binding = dict(zip(names, row))
-        key = tuple(binding[a.name] if isinstance(a, Var) else a.value
+        key = tuple(binding[a.name] if isinstance(a, Var) else _head_value(a)
                     for a in rule.head.args if not isinstance(a, Aggregate))
         groups.setdefault(key, []).append(binding)
     for key, bindings in groups.items():
@@ -84,9 +86,10 @@ def _aggregate_rule(backend, view, facts, rule: Rule, contributions, limits: Lim
         contributions[fact] = [dict(b, __rule__=rule) for b in bindings]
 
 
-def _fixpoint(backend, view, facts, comp: Component, limits: Limits, deadline) -> None:
+def _fixpoint(backend: "Backend", view: "_ThreadView", facts: FrozenSet, comp: Component, limits: Limits,
+              deadline: Optional[float]) -> None:
     program = backend.program
-    known = set()
+    known: Set[tuple] = set()
     for pred in sorted(comp.preds):  # what holds before any rule fires: scenario and rule-file facts
         arity = program.decls[pred].arity
         rows = _E.Literal(backend.pname(pred), [_E.Var(f"V{i}") for i in range(arity)]).ask()
@@ -108,7 +111,7 @@ def _fixpoint(backend, view, facts, comp: Component, limits: Limits, deadline) -
                 plans.append((rule, (delta,) + body[:i] + body[i + 1:], names))
     new: List[Tuple] = []
 
-    def fire(rule, body, names):
+    def fire(rule: Rule, body: Sequence[Literal], names: Sequence[str]) -> None:
         for row in backend._ask_body(view, body, names):
             if limits.int_digits is not None:
                 for value in row:
@@ -148,7 +151,7 @@ def _fixpoint(backend, view, facts, comp: Component, limits: Limits, deadline) -
             _E.retract(_E.Clause(_E.Literal(deltas[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
 
 
-def _value(term, binding: Dict, rule: Rule, limits: Limits):
+def _value(term: Term, binding: Dict[str, Any], rule: Rule, limits: Limits) -> Any:
     if isinstance(term, Var):
         return binding[term.name]
     if isinstance(term, Const):
@@ -164,7 +167,7 @@ def _value(term, binding: Dict, rule: Rule, limits: Limits):
     raise QueryError(f"cannot evaluate {term} in a rule head")
 
 
-def _check_value(value, rule: Rule, limits: Limits) -> None:
+def _check_value(value: object, rule: Rule, limits: Limits) -> None:
     if limits.int_digits is not None and type(value) is int and abs(value) >= 10 ** limits.int_digits:
         raise LimitError("L003", f"rule {rule.name or rule.span.short()} computed an integer of more than "
                          f"{limits.int_digits} digits",

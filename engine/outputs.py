@@ -44,6 +44,6 @@ def schema_names() -> List[str]:
     return sorted(p.name.rsplit("-", 1)[0] for p in SCHEMA_DIR.glob(f"*-{VERSION}.json"))
 
 
-def term(fact) -> dict:
+def term(fact: tuple) -> dict:
     """A ground atom as structured JSON: ``{"pred": ..., "args": [...]}``."""
     return {"pred": fact[0], "args": list(fact[1:])}

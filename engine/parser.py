@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import List, Literal as TypingLiteral, NoReturn, Optional, Tuple, Union, overload
 
 from .ast import (
     Aggregate,
@@ -29,11 +29,13 @@ from .ast import (
     Const,
     Decl,
     Include,
+    Literal,
     Negation,
     Param,
     Rule,
     RuleFile,
     Span,
+    Term,
     Var,
 )
 from .errors import Diagnostic, QueryError, RuleError
@@ -96,7 +98,7 @@ def tokenize(text: str, path: str, diags: List[Diagnostic]) -> List[Token]:
             diags.append(Diagnostic("E001", f"unexpected character {value!r}", Span(path, line, col),
                                     hint="the rule language uses letters, digits, _ and ( ) , . :- = != < <= > >= + - * /"))
             continue
-        tokens.append(Token(kind, value, line, col))
+        tokens.append(Token(kind or "other", value, line, col))
     tokens.append(Token("eof", "", line, len(text) - line_start + 1))
     return tokens
 
@@ -109,7 +111,7 @@ MAX_OPERATORS = 200  # arithmetic operators in one expression
 
 
 class _Parser:
-    def __init__(self, text: str, path: str, *, query: bool = False):
+    def __init__(self, text: str, path: str, *, query: bool = False) -> None:
         self.path = path
         self.diags: List[Diagnostic] = []
         toks = tokenize(text, path, self.diags)
@@ -137,7 +139,7 @@ class _Parser:
     def span(self, tok: Token) -> Span:
         return Span(self.path, tok.line, tok.col)
 
-    def fail(self, tok: Token, expected: str, hint: Optional[str] = None) -> "None":
+    def fail(self, tok: Token, expected: str, hint: Optional[str] = None) -> NoReturn:
         found = "end of input" if tok.kind == "eof" else repr(tok.text)
         self.diags.append(Diagnostic("E001", f"expected {expected}, found {found}", self.span(tok), hint=hint))
         raise _Stop()
@@ -163,7 +165,7 @@ class _Parser:
                     return
 
     # -- terms ---------------------------------------------------------
-    def term(self, *, allow_aggregate: bool = False):
+    def term(self, *, allow_aggregate: bool = False) -> Term:
         tok = self.peek()
         if tok.kind == "var":
             self.next()
@@ -277,7 +279,7 @@ class _Parser:
             pos += 1
         return False
 
-    def expr(self):
+    def expr(self) -> Term:
         left = self.product()
         while self.peek().text in ("+", "-") and self.peek().kind == "op":
             op = self._operator()
@@ -285,7 +287,7 @@ class _Parser:
             left = BinOp(op.text, left, right, self.span(op))
         return left
 
-    def product(self):
+    def product(self) -> Term:
         left = self.term()
         while self.peek().text in ("*", "/") and self.peek().kind == "op":
             op = self._operator()
@@ -325,7 +327,7 @@ class _Parser:
             self.expect(")", "',' or ')'", f"close the argument list of {tok.text}(...) with ')'")
         return Atom(tok.text, tuple(args), self.span(tok))
 
-    def literal(self):
+    def literal(self) -> Literal:
         tok = self.peek()
         if tok.kind == "atom" and tok.text == "not":
             nxt = self.peek_after()
@@ -379,7 +381,8 @@ class _Parser:
         template = ""
         if self.peek().kind == "string":
             template = _unquote(self.next().text)
-        is_input, functional = False, ()
+        is_input = False
+        functional: Tuple[str, ...] = ()
         while self.peek().kind == "atom" and self.peek().line == tok.line:
             flag = self.next()
             if flag.text == "input":
@@ -415,8 +418,8 @@ class _Parser:
             self.next()
         return Include(_unquote(path.text), self.span(tok))
 
-    def parse_file(self) -> Tuple[List, str]:
-        items = []
+    def parse_file(self) -> Tuple[List[Union[Decl, Rule, Include]], str]:
+        items: List[Union[Decl, Rule, Include]] = []
         pending_name: Optional[str] = None
         pending_cites: List[str] = []
         pending_doc: List[str] = []
@@ -470,7 +473,7 @@ class _Parser:
                                          hint="@name and @cr go on the lines just above the rule they describe"))
         return items, "\n".join(file_doc).strip()
 
-    def annotation(self, tok: Token, name, cites):
+    def annotation(self, tok: Token, name: Optional[str], cites: List[str]) -> Tuple[Optional[str], List[str]]:
         kind = tok.text[1:]
         values = []
         while True:
@@ -530,7 +533,17 @@ class ParseResult:
     diagnostics: Tuple[Diagnostic, ...]
 
 
-def parse_text(text: str, path: str = "<input>", *, strict: bool = True, line_offset: int = 0):
+@overload
+def parse_text(text: str, path: str = ..., *, strict: TypingLiteral[True] = ..., line_offset: int = ...) -> RuleFile: ...
+@overload
+def parse_text(text: str, path: str = ..., *, strict: TypingLiteral[False], line_offset: int = ...) -> ParseResult: ...
+@overload
+def parse_text(text: str, path: str = ..., *, strict: bool, line_offset: int = ...) -> Union[RuleFile, ParseResult]:
+    ...
+
+
+def parse_text(text: str, path: str = "<input>", *, strict: bool = True,
+               line_offset: int = 0) -> Union[RuleFile, ParseResult]:
     """Parse rule-file text. With ``strict`` raise :class:`RuleError` on syntax errors, else return both."""
     if line_offset:
         text = "\n" * line_offset + text
@@ -544,7 +557,15 @@ def parse_text(text: str, path: str = "<input>", *, strict: bool = True, line_of
     return ParseResult(rule_file, tuple(parser.diags))
 
 
-def parse_file(path: str, *, strict: bool = True):
+@overload
+def parse_file(path: str, *, strict: TypingLiteral[True] = ...) -> RuleFile: ...
+@overload
+def parse_file(path: str, *, strict: TypingLiteral[False]) -> ParseResult: ...
+@overload
+def parse_file(path: str, *, strict: bool) -> Union[RuleFile, ParseResult]: ...
+
+
+def parse_file(path: str, *, strict: bool = True) -> Union[RuleFile, ParseResult]:
     from .safefiles import MAX_RULE_BYTES, read_text
 
     try:

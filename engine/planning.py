@@ -2,13 +2,13 @@
 predicates, liveness probes, constant folding, and the deterministic order of answers."""
 from __future__ import annotations
 
-from typing import Dict, List, Sequence, Set, Tuple
+from typing import Any, Dict, Iterable, List, Sequence, Set, Tuple, Union
 
 from .analysis import Program, bound_after
-from .ast import Aggregate, Atom, BinOp, Comparison, Const, Negation, Rule, Var, arith, literal_vars, term_vars
+from .ast import Aggregate, Atom, BinOp, Comparison, Const, Literal, Negation, Rule, Term, Var, arith, literal_vars, term_vars
 from .errors import QueryError
 
-__all__ = ["_IMPOSSIBLE", "_UNFOLD_DEPTH", "_pattern", "_pattern_text", "_unfold", "_literal_terms", "_variant_name", "_probe", "_probe_alive", "_fold", "_checked", "_why_vars", "_aggregate", "_value_key", "_sort_key"]
+__all__ = ["_IMPOSSIBLE", "_UNFOLD_DEPTH", "_pattern", "_pattern_text", "_unfold", "_literal_terms", "_variant_name", "_probe", "_probe_alive", "_fold", "_checked", "_why_vars", "_aggregate", "_head_value", "_value_key", "_sort_key"]
 
 
 def _pattern(atom: Atom, bound: Set[str]) -> Tuple[bool, ...]:
@@ -22,18 +22,25 @@ def _pattern_text(pattern: Tuple[bool, ...]) -> str:
 
 
 _UNFOLD_DEPTH = 6
-_IMPOSSIBLE = object()
 
 
-def _unfold(call: Atom, rule: Rule, body: Sequence, serial: int, negated: bool):
+class _Impossible:
+    """What _unfold gives for a call no fact can match (a constant of the head differs from the call's)."""
+
+
+_IMPOSSIBLE = _Impossible()
+
+
+def _unfold(call: Atom, rule: Rule, body: Sequence[Literal], serial: int,
+            negated: bool) -> Union[List[Literal], _Impossible, None]:
     """The literals that replace ``call`` by the body of ``rule`` (its only possible rule): head arguments
     matched against the call's, the rule's other variables renamed apart (``X#n``: no rule variable can be
     spelt so). ``_IMPOSSIBLE`` when a constant of the head differs from the call's; None when the call
     cannot be unfolded (an arithmetic argument; under ``not``, a body other than one positive atom)."""
     if negated and (len(body) != 1 or not isinstance(body[0], Atom)):
         return None
-    mapping: Dict[str, object] = {}
-    extra: List = []
+    mapping: Dict[str, Term] = {}
+    extra: List[Literal] = []
     filtered = set()  # variables the body tests (negations, comparisons): they must stay named
     for lit in body:
         if not isinstance(lit, Atom):
@@ -49,7 +56,7 @@ def _unfold(call: Atom, rule: Rule, body: Sequence, serial: int, negated: bool):
                 extra.append(Comparison("=", mapping[head_arg.name], arg))
             else:
                 mapping[head_arg.name] = arg
-        elif isinstance(arg, Const):
+        elif isinstance(arg, Const) and isinstance(head_arg, Const):
             if arg.value != head_arg.value:
                 return _IMPOSSIBLE
         else:
@@ -57,7 +64,7 @@ def _unfold(call: Atom, rule: Rule, body: Sequence, serial: int, negated: bool):
     if negated and extra:
         return None
 
-    def rename(term):
+    def rename(term: Term) -> Term:
         if isinstance(term, Var):
             if term.name in mapping:
                 return mapping[term.name]
@@ -80,7 +87,7 @@ def _unfold(call: Atom, rule: Rule, body: Sequence, serial: int, negated: bool):
     return out
 
 
-def _literal_terms(lit) -> Tuple:
+def _literal_terms(lit: Literal) -> Tuple[Term, ...]:
     if isinstance(lit, Negation):
         lit = lit.atom
     if isinstance(lit, Atom):
@@ -107,20 +114,21 @@ def _probe_alive(counts: Dict, probe: Tuple, positions: Dict[str, Set[int]]) -> 
     return all(counts.get((pred, i, v), 0) > 0 for i, v in consts if i in counted)
 
 
-def _fold(term):
+def _fold(term: Term) -> Term:
     """Arithmetic on integer constants, computed (pyDatalog leaves a constant expression alone); a division
     by the constant 0 stays (the backend's guard makes it hold for nothing)."""
     if not isinstance(term, BinOp):
         return term
     left, right = _fold(term.left), _fold(term.right)
-    if all(isinstance(t, Const) and type(t.value) is int for t in (left, right)):
+    if isinstance(left, Const) and isinstance(right, Const) and isinstance(left.value, int) \
+            and isinstance(right.value, int):
         value = arith(term.op, left.value, right.value)
         if value is not None:
             return Const(value, term.span)
     return BinOp(term.op, left, right, term.span)
 
 
-def _divisors(term) -> list:
+def _divisors(term: Term) -> List[Term]:
     """The divisors of every ``/`` in a term (each must not be 0 for the term to have a value)."""
     if not isinstance(term, BinOp):
         return []
@@ -149,9 +157,17 @@ def _why_vars(rule: Rule, program: Program) -> Tuple[str, ...]:
     return tuple(ordered)
 
 
-def _aggregate(agg: Aggregate, bindings: List[Dict]):
+def _head_value(term: Term) -> object:
+    """The value of a constant argument of an aggregate rule's head (its other arguments are variables)."""
+    if not isinstance(term, Const):
+        raise TypeError(f"an aggregate rule's head holds arithmetic: {term}")
+    return term.value
+
+
+def _aggregate(agg: Aggregate, bindings: List[Dict[str, Any]]) -> Any:
     if agg.func == "count":
         return len(bindings)
+    assert agg.var is not None  # the parser gives sum, min and max their variable
     values = [b[agg.var.name] for b in bindings]
     if agg.func == "sum":
         return sum(v for v in values if isinstance(v, int))
@@ -160,9 +176,9 @@ def _aggregate(agg: Aggregate, bindings: List[Dict]):
     return max(values, key=_value_key)
 
 
-def _value_key(value):
+def _value_key(value: object) -> Tuple[int, Any, str]:
     return (0, value, "") if isinstance(value, int) else (1, 0, str(value))
 
 
-def _sort_key(row):
+def _sort_key(row: Iterable[object]) -> Tuple[Tuple[int, Any, str], ...]:
     return tuple(_value_key(v) for v in row)

@@ -161,7 +161,7 @@ class WhyNot:
 class Prover:
     """Builds proofs for one materialised state (inside a backend session)."""
 
-    def __init__(self, backend, view, origins: Dict[tuple, Span], causes: Optional[Dict[tuple, str]] = None):
+    def __init__(self, backend, view, origins: Dict[tuple, Span], causes: Optional[Dict[tuple, str]] = None) -> None:
         self.causes = causes or {}
         self.backend = backend
         self.program = backend.program
@@ -268,14 +268,14 @@ class Prover:
         keys = {i for i, p in enumerate(decl.params) if p.name in decl.functional}
         out = []
         for rule in self.program.rules_by_head.get(fact[0], ()):
-            if rule is used or not any(isinstance(l, Negation) for l in rule.body):
+            if rule is used or not any(isinstance(lit, Negation) for lit in rule.body):
                 continue
             partial = [a if i in keys else None for i, a in enumerate(fact[1:])]
             fixed = _unify_head(rule.head, partial)
             if fixed is None:
                 continue
-            for neg in [l for l in rule.body if isinstance(l, Negation)]:
-                flipped = tuple(neg.atom if l is neg else l for l in rule.body)
+            for neg in [lit for lit in rule.body if isinstance(lit, Negation)]:
+                flipped = tuple(neg.atom if lit is neg else lit for lit in rule.body)
                 found = self._first_binding(flipped, fixed)
                 if found is None:
                     continue
@@ -288,9 +288,9 @@ class Prover:
         return tuple(out)
 
     def _first_binding(self, body, fixed: Dict) -> Optional[Dict]:
-        lits = [_partial_lit(l, fixed) for l in body]
-        names = sorted({v.name for l in lits for v in _vars_of(l) if not v.name.startswith("_")}
-                       - {v.name for l in lits if isinstance(l, Negation) for v in _vars_of(l)})
+        lits = [_partial_lit(lit, fixed) for lit in body]
+        names = sorted({v.name for lit in lits for v in _vars_of(lit) if not v.name.startswith("_")}
+                       - {v.name for lit in lits if isinstance(lit, Negation) for v in _vars_of(lit)})
         rows = self.backend.ask(self.view, lits, names)
         if not rows:
             return None
@@ -336,14 +336,14 @@ class Prover:
 
     def _bindings(self, prefix, fixed) -> List[Dict]:
         """Up to MAX_SHOWN bindings of the variables the literals that held (``prefix``) bind."""
-        lits = [_partial_lit(l, fixed) for l in prefix]
+        lits = [_partial_lit(lit, fixed) for lit in prefix]
         if not lits:
             return [dict(fixed)]
         from .analysis import order_body
 
         _, unbound = order_body(lits)
-        lits = [l for l in lits if isinstance(l, Atom) or not (_vars_names(l) & unbound)]
-        names = sorted({v for l in lits if isinstance(l, Atom) for v in _vars_names(l) if not v.startswith("_")})
+        lits = [lit for lit in lits if isinstance(lit, Atom) or not (_vars_names(lit) & unbound)]
+        names = sorted({v for lit in lits if isinstance(lit, Atom) for v in _vars_names(lit) if not v.startswith("_")})
         rows = self.backend.ask(self.view, lits, names) if lits else [()]
         return [dict(fixed, **dict(zip(names, row))) for row in rows[:self.MAX_SHOWN]]
 
@@ -364,7 +364,7 @@ class Prover:
                 ground = _ground_or_none(shown.atom)
                 if ground is not None and self.backend.holds(self.view, _const_atom(ground)):
                     proof = self.prove(ground)
-                    lines.extend("    " + l for l in proof.to_text().splitlines())
+                    lines.extend("    " + text for text in proof.to_text().splitlines())
             else:
                 lines.append(f"{shown}{where}: no such fact" + self._found(shown))
                 ground = _ground_or_none(shown)
@@ -420,12 +420,12 @@ class Prover:
     def _satisfiable(self, body, fixed) -> bool:
         from .analysis import order_body
 
-        lits = [_partial_lit(l, fixed) for l in body]
+        lits = [_partial_lit(lit, fixed) for lit in body]
         _, unbound = order_body(lits)
         if unbound:
             # a negation or comparison not yet bound by the literals so far: judge it once bound
-            lits = [l for l in lits if isinstance(l, Atom) or not (_vars_names(l) & unbound)]
-        names = sorted({v for l in lits if isinstance(l, Atom) for v in _vars_names(l)})
+            lits = [lit for lit in lits if isinstance(lit, Atom) or not (_vars_names(lit) & unbound)]
+        names = sorted({v for lit in lits if isinstance(lit, Atom) for v in _vars_names(lit)})
         return bool(self.backend.ask(self.view, lits, names)) if lits else True
 
 

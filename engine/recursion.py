@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from .analysis import Program, _scc
-from .ast import Atom, BinOp, Comparison, Negation, Rule, Var, term_vars
+from .ast import Atom, BinOp, Comparison, Rule, Var, term_vars
 from .errors import Diagnostic, LimitError
 
 __all__ = ["Component", "Limits", "LimitError", "recursive_components", "unbounded_arithmetic", "DEFAULT_LIMITS"]
@@ -52,7 +52,7 @@ class Limits:
     seconds: Optional[float] = 60.0
     int_digits: Optional[int] = 18
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in ("derived_facts", "seconds", "int_digits"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
@@ -70,10 +70,9 @@ def recursive_components(program: Program) -> List[Component]:
             continue
         graph.setdefault(rule.head.pred, set())
         for lit in rule.body:
-            atom = lit.atom if isinstance(lit, Negation) else lit
-            if isinstance(lit, Atom):
-                graph[rule.head.pred].add(atom.pred)
-                graph.setdefault(atom.pred, set())
+            if isinstance(lit, Atom):  # positive atoms: recursion through not is refused by stratification
+                graph[rule.head.pred].add(lit.pred)
+                graph.setdefault(lit.pred, set())
     comp = _scc(graph)
     members: Dict[int, List[str]] = {}
     for pred, number in comp.items():

@@ -14,9 +14,14 @@ True
 from __future__ import annotations
 
 import html
-from typing import List, Optional, Sequence
+from typing import TYPE_CHECKING, Iterable, List, Optional, Sequence
 
 from .errors import QueryError
+
+if TYPE_CHECKING:
+    from .effects import Event
+    from .provenance import Proof
+    from .state import State
 
 __all__ = ["report_html", "write_report", "default_atoms"]
 
@@ -43,7 +48,7 @@ summary .atom, .leaf .atom { font-family: ui-monospace, "SFMono-Regular", Menlo,
 """
 
 
-def default_atoms(state) -> List[str]:
+def default_atoms(state: State) -> List[str]:
     """Every ``damage_assigner`` fact that holds: who divides each creature's combat damage."""
     from .ast import format_value
 
@@ -53,15 +58,15 @@ def default_atoms(state) -> List[str]:
             for f in state.derived("damage_assigner")]
 
 
-def _e(text) -> str:
+def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _cr(cites) -> str:
+def _cr(cites: Iterable[str]) -> str:
     return " ".join(f'<span class="cr">CR {_e(c)}</span>' for c in cites)
 
 
-def _node(proof, depth: int) -> str:
+def _node(proof: Proof, depth: int) -> str:
     """A proof node: a <details> when it has premises (or a displaced default), a plain line otherwise."""
     parts = [f'<span class="atom">{_e(proof.atom)}</span>']
     if proof.rule_obj is not None:
@@ -85,7 +90,7 @@ def _node(proof, depth: int) -> str:
     return f"<details{cls} data-depth=\"{depth}\"><summary>{head}</summary>{sentence}{children}</details>"
 
 
-def _events_table(events) -> str:
+def _events_table(events: Sequence[Event]) -> str:
     if not events:
         return '<p class="none">No actions: the state is the one the scenario describes.</p>'
     rows = []
@@ -98,7 +103,7 @@ def _events_table(events) -> str:
             "<th>rule</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
 
 
-def report_html(state, events: Sequence, *, atoms: Optional[Sequence[str]] = None, title: Optional[str] = None) -> str:
+def report_html(state: State, events: Sequence[Event], *, atoms: Optional[Sequence[str]] = None, title: Optional[str] = None) -> str:
     """The report page of ``state`` (after ``events``) as one HTML string."""
     from .drawing import render_svg
     from .view import combat_graph
@@ -130,7 +135,7 @@ def report_html(state, events: Sequence, *, atoms: Optional[Sequence[str]] = Non
         "</body>", "</html>", ""])
 
 
-def write_report(state, events, path: str, *, atoms: Optional[Sequence[str]] = None) -> List[str]:
+def write_report(state: State, events: Sequence[Event], path: str, *, atoms: Optional[Sequence[str]] = None) -> List[str]:
     """Write the page; returns the atoms explained."""
     from .errors import UsageError
 

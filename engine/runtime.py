@@ -15,8 +15,7 @@ are values).
 from __future__ import annotations
 
 import re
-
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from .analysis import suggest
 from .ast import Span
@@ -26,7 +25,7 @@ from .errors import ActionError, UsageError
 __all__ = ["apply_action", "run_actions", "MAX_STEPS", "MAX_SBA_ROUNDS"]
 
 MAX_STEPS = 50
-STATE_OBSERVER = None  # set by judgelog.coverage to see every fact set the rules are evaluated on
+STATE_OBSERVER: Optional[Callable[[frozenset], None]] = None  # set by judgelog.coverage to see every fact set the rules are evaluated on
 MAX_SBA_ROUNDS = 100
 RESERVED = ("do", "choose", "order", "expect_error", "as")
 TRANSIENT = ("action", "act_arg", "act_list", "act_map", "act_map_list", "act_map2", "act_list2", "step",
@@ -37,7 +36,7 @@ NONE = "none"
 class ChoiceNeeded(Exception):
     """Raised in probe mode at the first choice the caller did not make (for ``judgelog choices``)."""
 
-    def __init__(self, name: str, options: list, mode: str, limit, cr):
+    def __init__(self, name: str, options: list, mode: str, limit, cr) -> None:
         super().__init__(name)
         self.name, self.options, self.mode, self.limit, self.cr = name, options, mode, limit, cr
 
@@ -47,7 +46,7 @@ class _Run:
 
     probe = False
 
-    def __init__(self, state, action: dict, span: Optional[Span]):
+    def __init__(self, state, action: dict, span: Optional[Span]) -> None:
         self.state = state
         self.engine = state.engine
         self.action = action

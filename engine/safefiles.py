@@ -18,7 +18,10 @@ import contextvars
 import os
 import stat
 from contextlib import contextmanager
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Iterable, Iterator, List, Optional, Sequence, Tuple
+
+if TYPE_CHECKING:
+    from .scenario import _Ctx
 
 __all__ = ["MAX_RULE_BYTES", "UnsafeFile", "read_text", "inside", "allowed_dirs", "allowing", "scenario_roots",
            "problem", "named_file_problem", "scenario_rules", "ALLOW_HINT"]
@@ -76,7 +79,7 @@ def allowed_dirs() -> Tuple[str, ...]:
 
 
 @contextmanager
-def allowing(dirs: Sequence[str]):
+def allowing(dirs: Sequence[str]) -> Iterator[None]:
     """Allow scenarios loaded in this block (this thread or task) to name files in ``dirs``."""
     token = _ALLOWED.set(_ALLOWED.get() + tuple(str(d) for d in dirs))
     try:
@@ -151,7 +154,7 @@ ALLOW_HINT = ("rule files a scenario names must lie in its folder; to allow anot
               "--allow-dir DIR (or JUDGELOG_ALLOW_DIRS)")
 
 
-def scenario_rules(ctx, data: dict) -> List[str]:
+def scenario_rules(ctx: _Ctx, data: dict) -> List[str]:
     """The rule files a scenario's ``rules:`` names, resolved relative to it; each one it may not name
     is reported (S100 at the entry) and left out. ``ctx``: the scenario compiler's context."""
     rules: List[str] = []

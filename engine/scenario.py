@@ -65,7 +65,7 @@ class Scenario:
 class _Ctx:
     """Validation context: collects diagnostics with positions."""
 
-    def __init__(self, doc: Located, catalog: CardCatalog, face: Interface):
+    def __init__(self, doc: Located, catalog: CardCatalog, face: Interface) -> None:
         self.doc = doc
         self.catalog = catalog
         self.face = face
@@ -74,7 +74,7 @@ class _Ctx:
         self.warnings: List[Diagnostic] = []
         self.facts: Dict[tuple, Span] = {}
 
-    def error(self, path, message, hint=None, *, key=False):
+    def error(self, path, message, hint=None, *, key: bool=False) -> None:
         span = self.doc.key_span(path) if key else self.doc.span(path)
         self.diags.append(Diagnostic("S100", message, span, hint=hint))
 

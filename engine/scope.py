@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, FrozenSet, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, FrozenSet, List, NoReturn, Optional, Tuple
 
-from .analysis import suggest
+from .analysis import Program, suggest
 from .ast import Atom, Negation
 from .catalog import facts_dir
 from .errors import UsageError
-from .interface import KEYWORD_TYPE
+from .interface import KEYWORD_TYPE, Interface
+
+if TYPE_CHECKING:
+    from .engine import Engine
 
 __all__ = ["Scope", "KeywordChoice", "load_scope", "load_scope_file", "default_scope_path", "property_keywords",
            "SCOPE_KEYS"]
@@ -45,7 +48,7 @@ class KeywordChoice:
     def text(self) -> str:
         return self.keyword if not self.key else f"{self.keyword}({self.key}={self.value})"
 
-    def yaml(self):
+    def yaml(self) -> object:
         """As a scenario's ``keywords:`` entry."""
         if not self.key:
             return self.keyword
@@ -82,7 +85,7 @@ def default_scope_path() -> str:
     return str(facts_dir() / "verify" / "default.yaml")
 
 
-def property_keywords(program) -> FrozenSet[str]:
+def property_keywords(program: Program) -> FrozenSet[str]:
     """Keywords the properties can see: the keyword constants written in the rules that property_violation
     and the functional predicates depend on (positively or through negation), transitively."""
     start = ["property_violation"] + [name for name, d in program.decls.items() if d.functional]
@@ -111,24 +114,24 @@ def property_keywords(program) -> FrozenSet[str]:
     return frozenset(found)
 
 
-def _err(source: str, message: str, hint: Optional[str] = None):
+def _err(source: str, message: str, hint: Optional[str] = None) -> NoReturn:
     raise UsageError(f"{source}: {message}", hint=hint)
 
 
-def _ints(value, what: str, source: str, *, low: int = 0) -> Tuple[int, ...]:
+def _ints(value: object, what: str, source: str, *, low: int = 0) -> Tuple[int, ...]:
     values = value if isinstance(value, list) else [value]
     if not values or not all(isinstance(v, int) and not isinstance(v, bool) and v >= low for v in values):
         _err(source, f"{what} must be a whole number >= {low} or a list of them, got {value!r}", "e.g. [1, 2]")
     return tuple(sorted(set(values)))
 
 
-def _words(value, what: str, source: str) -> Tuple[str, ...]:
+def _words(value: object, what: str, source: str) -> Tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         _err(source, f"{what} must be a list of words, got {value!r}", "e.g. [wolf]")
     return tuple(value)
 
 
-def _keyword_choices(entry, face, scope_words: Dict[str, Tuple], source: str) -> List[KeywordChoice]:
+def _keyword_choices(entry: str, face: Interface, scope_words: Dict[str, Tuple], source: str) -> List[KeywordChoice]:
     """A scope's keyword entry (``k`` or ``{k: param}``) as the choices it stands for."""
     param = None
     if isinstance(entry, dict) and len(entry) == 1:
@@ -159,7 +162,7 @@ def _keyword_choices(entry, face, scope_words: Dict[str, Tuple], source: str) ->
     return out
 
 
-def load_scope(data: Any, engine, *, source: str = "<scope>") -> Scope:
+def load_scope(data: Any, engine: Engine, *, source: str = "<scope>") -> Scope:
     """A scope from a mapping (a scope file's content); missing keys take the defaults."""
     if data is None:
         data = {}
@@ -209,10 +212,10 @@ def load_scope(data: Any, engine, *, source: str = "<scope>") -> Scope:
     follow = data.get("follow_up", []) or []
     if not isinstance(follow, list) or not all(isinstance(a, dict) and isinstance(a.get("do"), str) for a in follow):
         _err(source, "follow_up must be a list of actions such as {do: remove_from_combat, object: $creature}")
-    known = set()
+    known: set[str] = set()
     if follow:
         state = engine.state_from_dict({"players": ["p1", "p2"]})
-        known = {a["K"] for a in state.query("action_known(K)")}
+        known = {str(a["K"]) for a in state.query("action_known(K)")}
     for action in follow:
         if action["do"] not in known:
             near = suggest(action["do"], sorted(known))
@@ -235,7 +238,7 @@ def load_scope(data: Any, engine, *, source: str = "<scope>") -> Scope:
                  properties=properties, source=source)
 
 
-def load_scope_file(path: Optional[str], engine) -> Scope:
+def load_scope_file(path: Optional[str], engine: Engine) -> Scope:
     """A scope file (YAML), or the shipped default scope."""
     import yaml
 

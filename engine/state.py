@@ -10,17 +10,24 @@
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Union
 
-from .analysis import INT_TYPES, bound_after, order_body, suggest
-from .ast import Atom, Comparison, Const, Negation, Span, Var, literal_vars
+from .analysis import INT_TYPES, Program, bound_after, order_body, suggest
+from .ast import Atom, Comparison, Const, Literal, Negation, Span, Term, Var, literal_vars
 from .errors import Diagnostic, QueryError
 from .parser import parse_atom, parse_body
 from .provenance import Proof, Prover, WhyNot
 from .typecheck import arithmetic_problems
 
 if TYPE_CHECKING:  # pragma: no cover
+    import networkx as nx
+
+    from .effects import Event
     from .engine import Engine
+
+# a query: its text, or the literals of a parsed body
+Query = str | Sequence[Literal]
 
 __all__ = ["State", "MAX_ANSWERS"]
 
@@ -32,7 +39,7 @@ class State:
 
     def __init__(self, engine: "Engine", facts: FrozenSet[tuple], origins: Dict[tuple, Span], *,
                  name: str = "", path: str = "", meta: Optional[dict] = None, events: Tuple = (),
-                 causes: Optional[Dict[tuple, str]] = None):
+                 causes: Optional[Dict[tuple, str]] = None) -> None:
         self.engine = engine
         self.facts = frozenset(facts)
         self._origins = dict(origins)
@@ -43,7 +50,7 @@ class State:
         self.events = tuple(events)
 
     # -- identity --------------------------------------------------------
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and other.facts == self.facts and other.engine is self.engine
 
     def __hash__(self) -> int:
@@ -60,22 +67,22 @@ class State:
         return dict(self._origins)
 
     # -- questions -------------------------------------------------------
-    def _session(self):
+    def _session(self) -> AbstractContextManager[Any]:
         return self.engine.backend.session(self.facts)
 
-    def query(self, query, *, limit: int = MAX_ANSWERS) -> List[Dict[str, object]]:
+    def query(self, query: Query, *, limit: int = MAX_ANSWERS) -> List[Dict[str, object]]:
         """All distinct answers of a query (a rule body), sorted; each a dict of its named variables."""
         body, names = self._prepare(query)
         with self._session() as view:
             rows = self.engine.backend.ask(view, body, names)
         return [dict(zip(names, row)) for row in rows[:limit]]
 
-    def holds(self, query) -> bool:
+    def holds(self, query: Query) -> bool:
         body, _ = self._prepare(query)
         with self._session() as view:
             return bool(self.engine.backend.ask(view, body, []))
 
-    def explain(self, atom) -> Optional[Proof]:
+    def explain(self, atom: Union[str, Atom, tuple]) -> Optional[Proof]:
         """The proof tree of a ground atom, or ``None`` when it does not hold (see :meth:`why_not`)."""
         fact = self._ground(atom)
         with self._session() as view:
@@ -83,7 +90,7 @@ class State:
                 return None
             return Prover(self.engine.backend, view, self._origins, self._causes).prove(fact)
 
-    def why_not(self, atom) -> List[WhyNot]:
+    def why_not(self, atom: Union[str, Atom, tuple]) -> List[WhyNot]:
         """For each rule whose head matches the atom: which body literals hold and which fail."""
         fact = self._ground(atom)
         with self._session() as view:
@@ -100,13 +107,13 @@ class State:
             rows = self.engine.backend.ask(view, (atom,), names)
         return [(pred,) + row for row in rows]
 
-    def apply(self, action, *, span: Optional[Span] = None):
+    def apply(self, action: Dict[str, Any], *, span: Optional[Span] = None) -> Tuple[State, List[Event]]:
         """Apply an action (a mapping with ``do:``); returns ``(new_state, events)``. See judgelog.runtime."""
         from .runtime import apply_action
 
         return apply_action(self, action, span=span)
 
-    def graph(self):
+    def graph(self) -> nx.MultiDiGraph:
         """The combat graph (networkx MultiDiGraph) built from derived facts; see judgelog.graph."""
         from .graph import combat_graph
 
@@ -118,7 +125,7 @@ class State:
 
         return state_to_scenario(self)
 
-    def with_facts(self, facts, origins: Optional[Dict[tuple, Span]] = None, *, events: Tuple = (),
+    def with_facts(self, facts: Iterable[tuple], origins: Optional[Dict[tuple, Span]] = None, *, events: Tuple = (),
                    meta: Optional[dict] = None, causes: Optional[Dict[tuple, str]] = None) -> "State":
         facts = frozenset(facts)
         kept = {f: s for f, s in self._origins.items() if f in facts}
@@ -131,11 +138,11 @@ class State:
                      meta=self.meta if meta is None else meta, events=self.events + tuple(events), causes=made)
 
     # -- query preparation -------------------------------------------------
-    def _prepare(self, query) -> Tuple[Tuple, List[str]]:
+    def _prepare(self, query: Query) -> Tuple[Tuple, List[str]]:
         body = parse_body(query) if isinstance(query, str) else tuple(query)
         return self.engine.check_query(body, text=query if isinstance(query, str) else None)
 
-    def _ground(self, atom) -> tuple:
+    def _ground(self, atom: Union[str, Atom, tuple]) -> tuple:
         parsed = parse_atom(atom) if isinstance(atom, str) else atom
         if isinstance(parsed, tuple):
             return parsed
@@ -153,7 +160,7 @@ def _fact_atom(fact: tuple) -> Atom:
     return Atom(fact[0], tuple(Const(v) for v in fact[1:]))
 
 
-def check_query(program, body: Sequence, *, text: Optional[str] = None) -> Tuple[Tuple, List[str]]:
+def check_query(program: Program, body: Sequence, *, text: Optional[str] = None) -> Tuple[Tuple, List[str]]:
     """Validate a query body against the program; return it and its answer variables (in order)."""
     diags: List[Diagnostic] = []
     span = Span("<query>", 1, 1)
@@ -195,12 +202,12 @@ def check_query(program, body: Sequence, *, text: Optional[str] = None) -> Tuple
     return ordered, names
 
 
-def _ordered_vars(lit) -> List[str]:
+def _ordered_vars(lit: Literal) -> List[str]:
     from .ast import BinOp
 
     out: List[str] = []
 
-    def visit(term):
+    def visit(term: Term) -> None:
         if isinstance(term, Var):
             out.append(term.name)
         elif isinstance(term, BinOp):

@@ -5,11 +5,15 @@ Each entry is one case; ``judgelog test`` prints one line per case and ends with
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .ast import format_value
 from .cr import any_cites, check_edition, resolve
 from .errors import ActionError, JudgelogError
+
+if TYPE_CHECKING:
+    from .engine import Engine
+    from .state import State
 
 __all__ = ["CaseResult", "run_scenario_file", "check_expect", "refusal_matches", "EXPECT_KINDS", "EXPECT_KEYS"]
 
@@ -39,7 +43,7 @@ def _label(entry: dict, index: int, line: Optional[int]) -> str:
     return f"expect[{index}] (line {line})"
 
 
-def check_expect(state, entry: dict) -> Optional[str]:
+def check_expect(state: State, entry: dict) -> Optional[str]:
     """None when the expectation holds, else a message saying what differed."""
     unknown = set(entry) - set(EXPECT_KEYS)
     if unknown:
@@ -99,17 +103,17 @@ def check_expect(state, entry: dict) -> Optional[str]:
     return "an expect entry needs one of: query, holds, absent, explain"
 
 
-def _fmt(rows) -> str:
+def _fmt(rows: Iterable[Iterable[Tuple[str, object]]]) -> str:
     parts = ["{" + ", ".join(f"{k}: {format_value(v)}" for k, v in row) + "}" for row in sorted(rows, key=repr)]
     return "[" + ", ".join(parts) + "]"
 
 
-def _fmt_answers(answers) -> str:
+def _fmt_answers(answers: Sequence[Dict[str, object]]) -> str:
     return "[" + ", ".join("{" + ", ".join(f"{k}: {format_value(v)}" for k, v in a.items()) + "}"
                            for a in answers[:10]) + (", ..." if len(answers) > 10 else "") + "]"
 
 
-def run_scenario_file(engine, path: str) -> List[CaseResult]:
+def run_scenario_file(engine: Engine, path: str) -> List[CaseResult]:
     """All cases of one scenario file. A file that cannot load is one failed case."""
     from .scenario import load_scenario
 
@@ -172,7 +176,7 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
     return results
 
 
-def refusal_matches(expected, text: str) -> bool:
+def refusal_matches(expected: object, text: str) -> bool:
     """Does a refusal's message match an action's ``expect_error:`` (its text, or the CR it names)?"""
     return str(expected).lower() in text.lower() or _cr_in(str(expected), text)
 

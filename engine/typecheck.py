@@ -16,15 +16,15 @@ pyDatalog would otherwise concatenate words (``hero + hero``) and proofs would s
 """
 from __future__ import annotations
 
-from typing import Dict, List, Sequence, Tuple
+from typing import Collection, Dict, List, Sequence, Tuple
 
-from .ast import Atom, BinOp, Comparison, Const, Var
+from .ast import Atom, BinOp, Comparison, Const, Decl, Literal, Term, Var
 from .errors import Diagnostic
 
 __all__ = ["arithmetic_problems"]
 
 
-def arithmetic_problems(body: Sequence, decls: Dict, int_types) -> List[Diagnostic]:
+def arithmetic_problems(body: Sequence[Literal], decls: Dict[str, Decl], int_types: Collection[str]) -> List[Diagnostic]:
     """E015 diagnostics for arithmetic on words in ``body`` (rule body or query)."""
     kinds: Dict[str, List[Tuple[str, str, str]]] = {}  # variable -> (pred, param name, type) where bound
     for lit in body:
@@ -57,20 +57,20 @@ def arithmetic_problems(body: Sequence, decls: Dict, int_types) -> List[Diagnost
                     out.append(Diagnostic("E015", f"arithmetic on {operand.value!r}, which is not an integer",
                                           operand.span, hint="arithmetic operators take integers"))
                 elif isinstance(operand, Var) and operand.name in kinds and operand.name not in numeric:
-                    pred, param, kind = kinds[operand.name][0]
+                    pred, pname, kind = kinds[operand.name][0]
                     shown = "_" if operand.name.startswith("_") else operand.name
-                    out.append(Diagnostic("E015", f"arithmetic on {shown}, bound by {pred} as {param}: {kind}, "
+                    out.append(Diagnostic("E015", f"arithmetic on {shown}, bound by {pred} as {pname}: {kind}, "
                                           "not an integer", operand.span,
                                           hint="arithmetic operators take integers; bind the variable at an "
                                           "argument declared int"))
     return out
 
 
-def _operands(term) -> List:
+def _operands(term: Term) -> List[Term]:
     """The leaves of the arithmetic in ``term`` (nothing when ``term`` is not arithmetic)."""
     if not isinstance(term, BinOp):
         return []
-    out = []
+    out: List[Term] = []
     for side in (term.left, term.right):
         out.extend(_operands(side) if isinstance(side, BinOp) else [side])
     return out

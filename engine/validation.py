@@ -123,7 +123,7 @@ def unknown_constants(body: Sequence, known: Set, *, allow_auto: bool = False, p
     must be such an id of the state (``worm`` is a creature type, but no object is called that)."""
     found: List[Tuple[Const, str]] = []
 
-    def visit(term, typ: str):
+    def visit(term, typ: str) -> None:
         if isinstance(term, Const):
             value = term.value
             if not isinstance(value, str) or (allow_auto and AUTO_ID_RE.match(value)):
@@ -207,7 +207,7 @@ def choice_names(program) -> FrozenSet[str]:
 class _Where:
     """Maps a path inside one action (or expect entry) to a span in its file."""
 
-    def __init__(self, doc, base: tuple, fallback: Optional[Span]):
+    def __init__(self, doc, base: tuple, fallback: Optional[Span]) -> None:
         self.doc, self.base, self.fallback = doc, base, fallback
 
     def at(self, *path, key: bool = False) -> Optional[Span]:
@@ -233,7 +233,7 @@ def _walk(value, path=()):
 class _Facts:
     """What the rules say about actions, asked once per state."""
 
-    def __init__(self, state):
+    def __init__(self, state) -> None:
         self.state = state
         ask = state.query
         self.known_actions = sorted({r["K"] for r in ask("action_known(K)")})
@@ -256,7 +256,7 @@ def action_problems(state, action: dict, *, introduced: Set[str] = frozenset(), 
     where = _Where(doc, base, span)
     diags: List[Diagnostic] = []
 
-    def problem(message, at, hint=None):
+    def problem(message, at, hint=None) -> None:
         diags.append(Diagnostic("S102", message, at, hint=hint))
 
     kind = action.get("do")

@@ -20,13 +20,18 @@ workers (:mod:`judgelog.distribute`) and merged in a fixed order (:func:`merge`)
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from .boards import (Task, automorphisms, board_dict, board_keywords, boards, candidates, canonical_key,
+from .boards import (Spec, Task, automorphisms, board_dict, board_keywords, boards, candidates, canonical_key,
                      creature_ids, players_of, tasks)
 from .errors import ActionError
 from .scope import Scope
+
+if TYPE_CHECKING:
+    from .engine import Engine
+    from .interface import Field, Interface
+    from .state import State
 
 __all__ = ["Property", "properties_of", "run_task", "merge", "violations", "tasks", "counterexample_scenario"]
 
@@ -42,7 +47,7 @@ class Property:
     functional: Tuple[int, ...] = ()  # a functional(...) declaration: the key positions
 
 
-def properties_of(engine) -> Dict[str, Property]:
+def properties_of(engine: Engine) -> Dict[str, Property]:
     """The properties the loaded rules declare, and one per functional(...) predicate."""
     state = engine.state_from_dict({"players": ["p1", "p2"]})
     cites: Dict[str, List[str]] = {}
@@ -63,7 +68,7 @@ def properties_of(engine) -> Dict[str, Property]:
     return out
 
 
-def violations(state, props: Dict[str, Property], stage: str) -> List[Tuple[str, tuple]]:
+def violations(state: State, props: Dict[str, Property], stage: str) -> List[Tuple[str, tuple]]:
     """The violations of the properties of ``stage`` in a state: (property, witnesses)."""
     out = []
     for row in state.query("property_violation(P, A, B)", limit=10 ** 6):
@@ -89,22 +94,22 @@ def violations(state, props: Dict[str, Property], stage: str) -> List[Tuple[str,
 
 
 # -- the steps of one board ----------------------------------------------------------------------------
-def _declaring_actions(engine, scope: Scope) -> Tuple[List[Tuple[str, List]], List]:
+def _declaring_actions(engine: Engine, scope: Scope) -> Tuple[List[Tuple[str, List[Field]]], List[Field]]:
     """The declared fields grouped by the action that takes them, in declaration order, and the fields
     that no action takes (they are part of the board, e.g. pairs)."""
     face = engine.interface
     state = engine.state_from_dict({"players": ["p1", "p2"]})
-    taken = {}
+    taken: Dict[str, str] = {}
     for row in state.query("action_param(K, F)"):
         taken.setdefault(str(row["F"]), str(row["K"]))
     fields = [face.field(n) for n in scope.declare]
     names = {f.name for f in fields}
 
-    def depth(f):
+    def depth(f: Field) -> int:
         return sum(1 for r in f.refs if r.what in names)
 
-    groups: List[Tuple[str, List]] = []
-    board_fields = []
+    groups: List[Tuple[str, List[Field]]] = []
+    board_fields: List[Field] = []
     for f in sorted(fields, key=lambda f: (depth(f), scope.declare.index(f.name))):
         action = taken.get(f.name)
         if action is None:
@@ -119,7 +124,7 @@ def _declaring_actions(engine, scope: Scope) -> Tuple[List[Tuple[str, List]], Li
     return groups, board_fields
 
 
-def _facts_of(face, field, value) -> List[tuple]:
+def _facts_of(face: Interface, field: Field, value: Any) -> List[tuple]:
     """The facts a designation field's value gives (the scenario loader's shapes)."""
     raw = []
     if field.shape in ("map", "map_list") and isinstance(value, dict):
@@ -134,7 +139,7 @@ def _facts_of(face, field, value) -> List[tuple]:
     return [made for fact in raw for made in face.recorded(fact)]
 
 
-def _follow_ups(scope: Scope, board, base) -> Iterator[dict]:
+def _follow_ups(scope: Scope, board: Sequence[Spec], base: State) -> Iterator[dict]:
     ids = creature_ids(board)
     players = players_of(scope)
     kws = sorted({scope.keywords[i].keyword for s in board for i in s.keywords})
@@ -147,7 +152,7 @@ def _follow_ups(scope: Scope, board, base) -> Iterator[dict]:
             yield action
 
 
-def _product(lists):
+def _product(lists: Sequence[Sequence[object]]) -> Iterator[Tuple[object, ...]]:
     import itertools
 
     return itertools.product(*lists)
@@ -155,16 +160,16 @@ def _product(lists):
 
 @dataclass
 class _Run:
-    engine: object
+    engine: Engine
     scope: Scope
     props: Dict[str, Property]
     groups: List
     board_fields: List
     states: int = 0
-    found: Optional[List[dict]] = None
+    found: List[dict] = field(default_factory=list)
 
 
-def _record(run: _Run, board, steps: List[dict], stage: str, state, proposed: Optional[dict] = None) -> None:
+def _record(run: _Run, board: Sequence[Spec], steps: List[dict], stage: str, state: State, proposed: Optional[dict] = None) -> None:
     run.states += 1
     for name, witnesses in violations(state, run.props, stage):
         run.found.append({"property": name, "witnesses": [str(w) for w in witnesses], "stage": stage,
@@ -173,7 +178,8 @@ def _record(run: _Run, board, steps: List[dict], stage: str, state, proposed: Op
                           "proposed": proposed})
 
 
-def _declare(run: _Run, board, state, steps: List[dict], declared: Dict, level: int, seen: set, autos) -> None:
+def _declare(run: _Run, board: Sequence[Spec], state: State, steps: List[dict], declared: Dict, level: int, seen: set,
+             autos: List[Dict[str, str]]) -> None:
     """Declare the fields of action group ``level`` (every candidate), then the next groups; at the end,
     check the board and each follow-up action."""
     face = run.engine.interface
@@ -214,7 +220,7 @@ def _declare(run: _Run, board, state, steps: List[dict], declared: Dict, level: 
         _declare(run, board, after, steps + [action], {**declared, **values}, level + 1, seen, autos)
 
 
-def _assignments(run: _Run, board, fields, declared: Dict) -> Iterator[Dict]:
+def _assignments(run: _Run, board: Sequence[Spec], fields: Sequence[Field], declared: Dict) -> Iterator[Dict]:
     """Every combination of values of the fields of one action (a field may refer to an earlier one)."""
     if not fields:
         yield {}
@@ -225,7 +231,7 @@ def _assignments(run: _Run, board, fields, declared: Dict) -> Iterator[Dict]:
             yield {first.name: value, **more}
 
 
-def run_task(engine, scope: Scope, task: Task, *, all_found: bool = False) -> dict:
+def run_task(engine: Engine, scope: Scope, task: Task, *, all_found: bool = False) -> dict:
     """Check every board of one task. Returns the number of states checked and the counterexamples, least
     first (only the least of each property unless ``all_found``)."""
     groups, board_fields = _declaring_actions(engine, scope)
@@ -269,7 +275,7 @@ def merge(scope: Scope, results: Sequence[dict], *, all_found: bool = False) -> 
             "counterexamples": found}
 
 
-def counterexample_scenario(engine, c: dict, props: Dict[str, Property], *, rules: Sequence[str] = ()) -> dict:
+def counterexample_scenario(engine: Engine, c: dict, props: Dict[str, Property], *, rules: Sequence[str] = ()) -> dict:
     """A scenario that reproduces a counterexample: the board, its declarations and follow-up action as
     ``actions:``, and an ``expect:`` entry that fails (``judgelog test``) while the violation holds."""
     prop = props.get(c["property"])

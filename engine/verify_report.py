@@ -5,14 +5,19 @@ the scenario file that reproduces it (exit 1). ``--format json`` prints the same
 """
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
-from typing import Dict, List
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence
 
 import yaml
 
 from .errors import EXIT_NEGATIVE, EXIT_OK, UsageError
+
+if TYPE_CHECKING:
+    from .engine import Engine
+    from .verify import Property
 
 __all__ = ["run_verify"]
 
@@ -21,7 +26,7 @@ def _rel(path: str, folder: str) -> str:
     return os.path.relpath(os.path.abspath(path), os.path.abspath(folder))
 
 
-def run_verify(args, progress_factory) -> int:
+def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any]) -> int:
     from .boards import tasks
     from .distribute import Job, run_job
     from .engine import Engine
@@ -96,12 +101,13 @@ def run_verify(args, progress_factory) -> int:
     return EXIT_NEGATIVE if result["counterexamples"] else EXIT_OK
 
 
-def _copy_rules(folder: str, library, user_rules, default_root, properties_folder: str) -> List[str]:
+def _copy_rules(folder: str, library: Optional[str], user_rules: Sequence[str], default_root: "str | os.PathLike[str]",
+                properties_folder: str) -> List[str]:
     """Copy the rule files a counterexample needs into ``folder/rules/`` (a scenario's rules: must lie in its
     folder): the library's properties (an engine leaves them out) and the --rules files."""
     import shutil
 
-    out = []
+    out: List[str] = []
     props_dir = os.path.join(str(library or default_root), properties_folder)
     sources = ([props_dir] if os.path.isdir(props_dir) else []) + [str(r) for r in user_rules]
     for src in sources:
@@ -115,7 +121,8 @@ def _copy_rules(folder: str, library, user_rules, default_root, properties_folde
     return out
 
 
-def _write(engine, found: List[dict], props, args, library) -> List[str]:
+def _write(engine: Engine, found: List[dict], props: Dict[str, Property], args: argparse.Namespace,
+           library: Optional[str]) -> List[str]:
     from .catalog import rules_dir
     from .library import PROPERTIES_FOLDER
     from .verify import counterexample_scenario

@@ -21,14 +21,17 @@ drawing looks (columns, shapes, colors, legend, captions) is kept in ``graph.gra
 from __future__ import annotations
 
 import os
-from typing import Dict, List, Tuple
+from typing import TYPE_CHECKING, Dict, List, Tuple
 
 import networkx as nx
+
+if TYPE_CHECKING:
+    from .state import State
 
 __all__ = ["combat_graph", "view_spec"]
 
 
-def _rows(state, pred: str) -> List[tuple]:
+def _rows(state: State, pred: str) -> List[tuple]:
     """Facts of ``pred`` (without the name); none when the loaded rules do not declare it."""
     decl = state.engine.program.decl(pred)
     return sorted((f[1:] for f in state.derived(pred)), key=repr) if decl is not None else []
@@ -40,7 +43,7 @@ def _joined(values: List) -> object:
     return ",".join(sorted(str(v) for v in values))
 
 
-def view_spec(state) -> dict:
+def view_spec(state: State) -> dict:
     """How the drawing looks, from the view declarations: columns, node looks, edge looks, legend,
     shown attributes, routes, undirected kinds and captions."""
     rows = lambda pred: _rows(state, pred)  # noqa: E731
@@ -61,7 +64,7 @@ def view_spec(state) -> dict:
     }
 
 
-def _proof_of_premise(state, fact: tuple) -> Tuple[str, str, str]:
+def _proof_of_premise(state: State, fact: tuple) -> Tuple[str, str, str]:
     """The rule, CR numbers and displaced defaults of the first premise of the view rule deriving ``fact``."""
     proof = state.explain(fact)
     if proof is None:
@@ -74,7 +77,7 @@ def _proof_of_premise(state, fact: tuple) -> Tuple[str, str, str]:
             ",".join(d.rule.name or "" for d in first.displaced))
 
 
-def combat_graph(state) -> nx.MultiDiGraph:
+def combat_graph(state: State) -> nx.MultiDiGraph:
     """The combat graph of ``state`` (a :class:`networkx.MultiDiGraph`; see the module doc)."""
     rows = lambda pred: _rows(state, pred)  # noqa: E731
     spec = view_spec(state)
@@ -102,7 +105,7 @@ def combat_graph(state) -> nx.MultiDiGraph:
     group_kind = {g: str(k) for g, k in groups}
 
     for n in sorted(kinds, key=str):
-        data = {"kind": kinds[n], "label": str(n), "role": roles.get(n, "")}
+        data: Dict[str, object] = {"kind": kinds[n], "label": str(n), "role": roles.get(n, "")}
         data.update({f: (n, f) in flagged for f in flags})
         for k in group_kinds:
             data[k] = ""
@@ -125,7 +128,7 @@ def combat_graph(state) -> nx.MultiDiGraph:
         for end in (u, v):
             if end not in graph:
                 graph.add_node(end, kind="", label=str(end), role="")
-        data = {"kind": kind, "label": texts.get(kind, kind)}
+        data = {"kind": kind, "label": texts.get(kind, kind)}  # graph attributes: words and flags
         data.update({x: (u, v, kind, x) in has_variant for x in sorted(variants.get(kind, []))})
         if kind in proved:
             rule, cites, displaced = _proof_of_premise(state, ("view_edge", u, v, kind))

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import yaml
 
@@ -36,7 +36,7 @@ MAX_YAML_VALUES = 500_000  # values after expanding aliases (a few aliases can e
 class _TooDeep(Exception):
     """The pure-Python composer reached a node nested deeper than MAX_YAML_DEPTH (at this mark)."""
 
-    def __init__(self, mark) -> None:
+    def __init__(self, mark: yaml.Mark) -> None:
         super().__init__("too deep")
         self.mark = mark
 
@@ -48,7 +48,7 @@ class _StrictLoader(yaml.SafeLoader):
 
     _depth = 0
 
-    def compose_node(self, parent, index):
+    def compose_node(self, parent: Optional[yaml.Node], index: object) -> Optional[yaml.Node]:
         self._depth += 1
         try:
             if self._depth > MAX_YAML_DEPTH + 1:  # the root is at depth 1 here, 0 in _convert
@@ -107,7 +107,7 @@ def load_path(path: str) -> Located:
     return load_text(text, path)
 
 
-def _compose(text: str):
+def _compose(text: str) -> Optional[yaml.Node]:
     """The document's node tree: libyaml's if it reads the text, else the pure-Python parser's (which
     raises the errors judgelog reports)."""
     if C_PARSER:
@@ -154,7 +154,8 @@ def _too_deep(path: str, span: Span) -> ScenarioError:
         hint="a scenario needs a few levels of nesting; is an alias (*name) inside its own anchor?")])
 
 
-def _convert(node, path: Tuple, doc: Located, constructor, depth: int):
+def _convert(node: yaml.Node, path: Tuple, doc: Located, constructor: yaml.constructor.SafeConstructor,
+             depth: int) -> Any:
     if depth > MAX_YAML_DEPTH:
         raise _too_deep(doc.path, _span(doc, node))
     if len(doc.marks) >= MAX_YAML_VALUES:
@@ -183,7 +184,7 @@ def _convert(node, path: Tuple, doc: Located, constructor, depth: int):
     return _construct(constructor, node, doc)
 
 
-def _construct(constructor, node, doc: Located):
+def _construct(constructor: yaml.constructor.SafeConstructor, node: yaml.Node, doc: Located) -> Any:
     if node.tag == _STR_TAG and isinstance(node, yaml.ScalarNode):
         return node.value
     try:
@@ -199,7 +200,7 @@ def _construct(constructor, node, doc: Located):
             hint="remove the explicit !!tag or give a value of that type")]) from None
 
 
-def _span(doc: Located, node) -> Span:
+def _span(doc: Located, node: yaml.Node) -> Span:
     return Span(doc.path, node.start_mark.line + 1, node.start_mark.column + 1)
 
 

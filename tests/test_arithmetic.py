@@ -11,7 +11,7 @@ from judgelog.parser import parse_body, parse_text
 
 RULES = """
 .decl num(n: int) "{n} is a number"
-.decl calc(a: int, b: int, p: int, q: int, lo: int, hi: int) "{a} and {b}: product {p}, quotient {q}, min {lo}, max {hi}"
+.decl calc(a: int, b: int, p: int, q: int, lo: int, hi: int) "{a}, {b}: product {p}, quotient {q}, min {lo}, max {hi}"
 .decl tenfold_total(n: int) "the numbers times ten add up to {n}"
 .decl bonus(n: int) "+{n}/+{n} for each number beyond the first, twice"
 .decl how_many(n: int) "there are {n} numbers"

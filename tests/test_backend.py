@@ -1,9 +1,10 @@
 """The pyDatalog backend: isolation of states, engines, threads and a user's own pyDatalog database;
 name mangling; stratified negation; aggregates.
 
-pyDatalog keeps ONE database per thread (its Logic(handle) is a shallow copy, and a new thread starts with none). judgelog must nevertheless let two
-states, two engines and two threads ask questions in any interleaving without one seeing the other's facts,
-and must neither disturb nor be disturbed by a user who uses pyDatalog directly.
+pyDatalog keeps ONE database per thread (its Logic(handle) is a shallow copy, and a new thread starts with
+none). judgelog must nevertheless let two states, two engines and two threads ask questions in any
+interleaving without one seeing the other's facts, and must neither disturb nor be disturbed by a user who
+uses pyDatalog directly.
 """
 from __future__ import annotations
 

@@ -77,7 +77,7 @@ def rules(draw, head, index):
     words = sorted(v for v in bound if v in ATOM_VARS) + WORDS[:1]
     args = []
     aggregate = head == "d3" and draw(st.booleans())
-    for i, kind in enumerate(SIGNATURES[head]):
+    for kind in SIGNATURES[head]:
         if kind == "i" and aggregate:
             func = draw(st.sampled_from(["sum", "count", "min", "max"]))
             if func != "count" and not ints:

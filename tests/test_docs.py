@@ -82,7 +82,7 @@ def lines_match(want, got) -> bool:
         if w == "...":
             reach = set(range(min(reach), len(got) + 1)) if reach else set()
             continue
-        ok = (lambda g: g.startswith(w[:-3])) if w.endswith("...") else (lambda g: g == w)
+        ok = (lambda g, w=w: g.startswith(w[:-3])) if w.endswith("...") else (lambda g, w=w: g == w)
         reach = {j + 1 for j in reach if j < len(got) and ok(got[j])}
     return len(got) in reach
 

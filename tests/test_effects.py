@@ -105,12 +105,22 @@ def test_a_moved_permanent_loses_every_fact_about_it():
     assert events(ch) == [("moved", "bear", {"to": "exile"})]
 
 
-def test_a_creature_moved_to_a_graveyard_dies_and_a_token_ceases_to_exist():
+def test_a_creature_moved_to_a_graveyard_dies_and_a_token_is_noted_in_its_zone():
     ch = apply(change(("token", "bear")), "move", "bear", "graveyard", "none")
-    assert [e[0] for e in events(ch)] == ["moved", "dies", "ceased_to_exist"]
+    assert [e[0] for e in events(ch)] == ["moved", "dies"]
+    assert ("token_in_zone", "bear", "graveyard") in ch.facts  # it ceases to exist when the rules say
     with pytest.raises(ActionError, match="unknown zone 'moon'"):
         apply(change(), "move", "wall", "moon", "none")
     assert apply(change(), "move", "ghost", "moon", "none").events == []  # not on the battlefield: no-op
+
+
+@covers("cease_to_exist")
+def test_a_token_outside_the_battlefield_ceases_to_exist():
+    ch = apply(change(("token", "bear")), "move", "bear", "exile", "none")
+    apply(ch, "cease_to_exist", "bear")
+    apply(ch, "cease_to_exist", "bear")  # gone already: no second event
+    assert ch.all("token_in_zone") == []
+    assert [e[0] for e in events(ch)] == ["moved", "ceased_to_exist"]
 
 
 @covers("destroy")

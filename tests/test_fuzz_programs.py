@@ -199,7 +199,7 @@ def rule_text(kinds, rules) -> str:
         if agg is not None:
             func, var = agg
             args.append(f"{func}({var or ''})")
-        lines += ["", f"@name fuzz.r{n}", "@cr 100.1", f"{pred}({', '.join(args)}) :- {', '.join(_lit(l) for l in body)}."]
+        lines += ["", f"@name fuzz.r{n}", "@cr 100.1", f"{pred}({', '.join(args)}) :- {', '.join(_lit(x) for x in body)}."]
     return "\n".join(lines) + "\n"
 
 
@@ -211,8 +211,8 @@ def _value(arg, env):
 
 def _solutions(body, db: Dict[str, Set[tuple]], env=None):
     env = dict(env or {})
-    positives = [l for l in body if l[0] not in ("cmp", "assign", "not")]
-    others = [l for l in body if l[0] in ("cmp", "assign", "not")]
+    positives = [lit for lit in body if lit[0] not in ("cmp", "assign", "not")]
+    others = [lit for lit in body if lit[0] in ("cmp", "assign", "not")]
 
     def atoms(i, env):
         if i == len(positives):
@@ -236,7 +236,7 @@ def _solutions(body, db: Dict[str, Set[tuple]], env=None):
                 yield from atoms(i + 1, new)
 
     def checks(env):
-        for lit in [l for l in others if l[0] == "assign"]:
+        for lit in [x for x in others if x[0] == "assign"]:
             value = env[lit[2]] + lit[4] if lit[3] == "+" else env[lit[2]] - lit[4]
             if lit[1] in env and env[lit[1]] != value:
                 return

@@ -398,7 +398,7 @@ def test_doc_rule_and_scenario_blocks_are_copied_from_tested_files():
     sources = {p: p.read_text() for p in list(RULES.glob("*.dl")) + list(MY_SCENARIOS.glob("*.yaml")) + library}
     blocks = [(lang, body) for lang, body in _doc_blocks() if lang in ("prolog", "yaml")]
     assert len(blocks) >= 10
-    for lang, body in blocks:
+    for _lang, body in blocks:
         assert any(_contains_lines(text, body) for text in sources.values()), f"not copied from a file:\n{body}"
     for path in (ROOT / "rules" / "actions" / "bolster.dl", RULES / "soul_warden.dl", ROOT / "rules" / "keywords" / "skulk.dl"):
         assert any(body == path.read_text() for _, body in blocks), path.name   # the worked examples are complete
