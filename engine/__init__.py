@@ -8,6 +8,7 @@ comes with a proof that cites the Comprehensive Rules.
 >>> state.query("damage_assigner(bears, P)")
 [{'P': 'alice'}]
 """
+
 from .errors import (
     ActionError,
     Diagnostic,
@@ -22,8 +23,13 @@ from .errors import (
 
 # Engine, State, Proof and WhyNot import pyDatalog, networkx and the rule library; they are loaded on first
 # use (PEP 562) so that `judgelog --help` and the error classes don't pay for them.
-_LAZY = {"Engine": ".engine", "State": ".state", "Proof": ".provenance", "WhyNot": ".provenance",
-         "Limits": ".recursion"}
+_LAZY = {
+    "Engine": ".engine",
+    "State": ".state",
+    "Proof": ".provenance",
+    "WhyNot": ".provenance",
+    "Limits": ".recursion",
+}
 
 
 def __getattr__(name: str) -> object:

@@ -1,4 +1,5 @@
 """Implementations of the ``judgelog`` verbs (argument parsing lives in :mod:`judgelog.cli`)."""
+
 from __future__ import annotations
 
 import argparse
@@ -6,7 +7,7 @@ import json
 import os
 import sys
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any
 
 from .ast import format_value
 
@@ -15,39 +16,61 @@ if TYPE_CHECKING:
     from .engine import Engine
     from .recursion import Limits
     from .state import State
-from .validation import check_constants
 from .errors import (
-    ActionError,
     EXIT_LOAD,
     EXIT_NEGATIVE,
     EXIT_OK,
+    ActionError,
     Diagnostic,
     JudgelogError,
     ScenarioError,
     UsageError,
     render_diagnostics,
 )
+from .validation import check_constants
 
-__all__ = ["cmd_query", "cmd_explain", "cmd_test", "cmd_check", "cmd_rules", "cmd_do", "cmd_choices",
-           "cmd_graph", "cmd_audit", "cmd_verify", "cmd_report"]
+__all__ = [
+    "cmd_query",
+    "cmd_explain",
+    "cmd_test",
+    "cmd_check",
+    "cmd_rules",
+    "cmd_do",
+    "cmd_choices",
+    "cmd_graph",
+    "cmd_audit",
+    "cmd_verify",
+    "cmd_report",
+]
 
 
 def _engine(args: argparse.Namespace) -> Engine:
     from .engine import Engine
 
-    return Engine(rules=args.rules, include_library=not args.no_library, library=getattr(args, "library", None),
-                  backend=getattr(args, "backend", "pydatalog"), limits=_limits(args))
+    return Engine(
+        rules=args.rules,
+        include_library=not args.no_library,
+        library=getattr(args, "library", None),
+        backend=getattr(args, "backend", "pydatalog"),
+        limits=_limits(args),
+    )
 
 
 def _limits(args: argparse.Namespace) -> Limits:
     from .recursion import DEFAULT_LIMITS
 
-    changes = {k: v for k, v in (("derived_facts", getattr(args, "max_derived", None)),
-                                 ("seconds", getattr(args, "time_limit", None))) if v is not None}
+    changes = {
+        k: v
+        for k, v in (
+            ("derived_facts", getattr(args, "max_derived", None)),
+            ("seconds", getattr(args, "time_limit", None)),
+        )
+        if v is not None
+    }
     return replace(DEFAULT_LIMITS, **changes)
 
 
-def _emit(args: argparse.Namespace, data: Optional[dict], text: str) -> None:
+def _emit(args: argparse.Namespace, data: dict | None, text: str) -> None:
     """``data`` as JSON with ``--format json``, else ``text`` (a caller in text mode may give no data)."""
     if args.format == "json" and data is not None:
         from .outputs import stamp
@@ -70,7 +93,7 @@ def _state(args: argparse.Namespace, engine: Engine, *, apply_actions: bool = Tr
     return _run(args, engine, apply_actions=apply_actions)[0]
 
 
-def _run(args: argparse.Namespace, engine: Engine, *, apply_actions: bool = True) -> Tuple[State, List[Event]]:
+def _run(args: argparse.Namespace, engine: Engine, *, apply_actions: bool = True) -> tuple[State, list[Event]]:
     """The scenario's state after its actions (or the first ``--actions N``, or none) and their events."""
     events: list = []
     state = engine.load(args.scenario)
@@ -80,8 +103,10 @@ def _run(args: argparse.Namespace, engine: Engine, *, apply_actions: bool = True
         raise UsageError("--actions takes a number of actions, 0 or more")
     scenario = state.meta["scenario"]
     if limit is not None and limit > len(scenario.actions):
-        raise UsageError(f"--actions {limit}: {args.scenario} has {len(scenario.actions)} action(s)",
-                         hint=f"give a number from 0 to {len(scenario.actions)}")
+        raise UsageError(
+            f"--actions {limit}: {args.scenario} has {len(scenario.actions)} action(s)",
+            hint=f"give a number from 0 to {len(scenario.actions)}",
+        )
     if apply_actions and not getattr(args, "before_actions", False):
         for index, (action, span) in enumerate(scenario.actions[:limit]):
             if "expect_error" in action:
@@ -94,13 +119,12 @@ def _run(args: argparse.Namespace, engine: Engine, *, apply_actions: bool = True
     return state, events
 
 
-def table(names: List[str], rows: List[Dict]) -> str:
+def table(names: list[str], rows: list[dict]) -> str:
     if not names:
         return "yes" if rows else "no"
     cells = [[format_value(r[n]) for n in names] for r in rows]
     widths = [max([len(n)] + [len(c[i]) for c in cells]) for i, n in enumerate(names)]
-    lines = ["  ".join(n.ljust(w) for n, w in zip(names, widths)).rstrip(),
-             "  ".join("-" * w for w in widths)]
+    lines = ["  ".join(n.ljust(w) for n, w in zip(names, widths)).rstrip(), "  ".join("-" * w for w in widths)]
     lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
     return "\n".join(lines)
 
@@ -116,11 +140,10 @@ def cmd_query(args: argparse.Namespace) -> int:
     if args.limit < 0:
         raise UsageError(f"--limit must be 0 (all answers) or more, got {args.limit}")
     answers = state.query(body, limit=sys.maxsize)
-    shown = answers[:args.limit] if args.limit else answers
+    shown = answers[: args.limit] if args.limit else answers
     total = len(answers)
     text = table(names, shown) + (f"\n({total} answer{'s' if total != 1 else ''})" if names else "")
-    data = {"query": args.query, "variables": names, "answers": shown, "count": total,
-            "truncated": len(shown) < total}
+    data = {"query": args.query, "variables": names, "answers": shown, "count": total, "truncated": len(shown) < total}
     if len(shown) < total:
         text += f"\n(showing the first {len(shown)}; --limit N shows more, --limit 0 all)"
     _emit(args, data, text)
@@ -128,9 +151,8 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from .parser import parse_atom
-
     from .cr import check_edition, numbered_in
+    from .parser import parse_atom
 
     check_edition(getattr(args, "cr_edition", None))
     engine = _engine(args)
@@ -150,8 +172,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
         renumbered = {c: numbered_in(c, edition) for c in sorted(proof.all_cites())}
         renumbered = {c: o for c, o in renumbered.items() if o != c}
         data["cr_edition"] = {"edition": edition, "numbered_then": renumbered}
-        text += f"\nAs numbered in CR {edition}: " + (", ".join(f"{c} was {o}" for c, o in renumbered.items())
-                                                       or "the same numbers") + "."
+        text += (
+            f"\nAs numbered in CR {edition}: "
+            + (", ".join(f"{c} was {o}" for c, o in renumbered.items()) or "the same numbers")
+            + "."
+        )
     _emit(args, data, text)
     return EXIT_OK
 
@@ -181,8 +206,8 @@ def _term(text: str) -> dict:
     return {"pred": atom.pred, "args": [a.value if isinstance(a, Const) else str(a) for a in atom.args]}
 
 
-def _scenario_files(paths: List[str]) -> List[str]:
-    out: List[str] = []
+def _scenario_files(paths: list[str]) -> list[str]:
+    out: list[str] = []
     for path in paths:
         if os.path.isdir(path):
             for root, dirs, names in os.walk(path):
@@ -208,7 +233,7 @@ def cmd_test(args: argparse.Namespace) -> int:
 
     from .coverage import collect_states, coverage_report
 
-    seen: AbstractContextManager[List[frozenset]] = collect_states() if args.coverage else nullcontext([])
+    seen: AbstractContextManager[list[frozenset]] = collect_states() if args.coverage else nullcontext([])
     with seen as states:
         for i, path in enumerate(files):
             progress.tick(i, path)
@@ -269,8 +294,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .library import collect_files, is_library_path, library_root_of, load_program
     from .scenario import load_scenario
 
-    rule_paths: List[str] = []
-    scenario_paths: List[str] = []
+    rule_paths: list[str] = []
+    scenario_paths: list[str] = []
     library = None
     for path in args.paths:
         root = library_root_of(path) if not path.endswith((".yaml", ".yml", ".json")) else None
@@ -278,8 +303,10 @@ def cmd_check(args: argparse.Namespace) -> int:
             # a source checkout's rules/ (or a file or folder in it): check that folder as the library,
             # once, instead of loading the library and the file beside it (which names every rule twice)
             if library is not None and os.path.realpath(library) != os.path.realpath(root):
-                raise UsageError(f"{path} belongs to the rule library at {root}, but {library} is checked too",
-                                 hint="check one library at a time")
+                raise UsageError(
+                    f"{path} belongs to the rule library at {root}, but {library} is checked too",
+                    hint="check one library at a time",
+                )
             library = root
             continue
         if os.path.isdir(path):
@@ -293,7 +320,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             rule_paths.append(path)
     user_rules = [p for p in args.rules + rule_paths if not is_library_path(p)]
     result = load_program(user_rules, include_library=not args.no_library, library=library, properties=True)
-    diags: List[Diagnostic] = list(result.diagnostics)
+    diags: list[Diagnostic] = list(result.diagnostics)
     scenario_errors = 0
     if scenario_paths and not result.errors:
         from .engine import Engine
@@ -310,19 +337,30 @@ def cmd_check(args: argparse.Namespace) -> int:
     errors = [d for d in diags if d.is_error]
     warnings = [d for d in diags if not d.is_error]
     from .audit import rule_count
-
     from .library import PROPERTIES_FOLDER
 
     # the count audit reports: rules, not the facts of rule files; the properties (judgelog verify) apart
     total = rule_count(result.program)
     nprops = sum(1 for r in result.program.rules if r.body and f"/{PROPERTIES_FOLDER}/" in f"/{r.span.file}")
     nrules = total - nprops
-    summary = (f"{len(errors)} error(s), {len(warnings)} warning(s) in {nrules} rules"
-               + (f" and {nprops} property rules" if nprops else "")
-               + (f" and {len(scenario_paths)} scenario file(s)" if scenario_paths else ""))
+    summary = (
+        f"{len(errors)} error(s), {len(warnings)} warning(s) in {nrules} rules"
+        + (f" and {nprops} property rules" if nprops else "")
+        + (f" and {len(scenario_paths)} scenario file(s)" if scenario_paths else "")
+    )
     if args.format == "json":
-        _emit(args, {"errors": len(errors), "warnings": len(warnings), "rules": nrules, "property_rules": nprops,
-                     "scenarios": len(scenario_paths), "diagnostics": [d.to_dict() for d in diags]}, "")
+        _emit(
+            args,
+            {
+                "errors": len(errors),
+                "warnings": len(warnings),
+                "rules": nrules,
+                "property_rules": nprops,
+                "scenarios": len(scenario_paths),
+                "diagnostics": [d.to_dict() for d in diags],
+            },
+            "",
+        )
     else:
         text = "\n".join(render_diagnostics(sorted(diags, key=_diag_key), sources=result.sources))
         if text:
@@ -333,7 +371,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_NEGATIVE if errors else EXIT_OK
 
 
-def _diag_key(d: Diagnostic) -> Tuple:
+def _diag_key(d: Diagnostic) -> tuple:
     return (d.span.file if d.span else "", d.span.line if d.span else 0, d.span.col if d.span else 0, d.code)
 
 
@@ -357,8 +395,13 @@ def cmd_rules(args: argparse.Namespace) -> int:
         raise UsageError("--cr-edition names the edition of a --cr number", hint="add --cr NUMBER")
     if args.cr:
         rules = [r for r in rules if any_cites(args.cr, r.cites, edition)]
-    data: Dict[str, Any] = {"rules": [{"name": r.name, "cites": list(r.cites), "at": r.span.short(), "text": str(r),
-                       "doc": r.doc} for r in rules if r.body]}
+    data: dict[str, Any] = {
+        "rules": [
+            {"name": r.name, "cites": list(r.cites), "at": r.span.short(), "text": str(r), "doc": r.doc}
+            for r in rules
+            if r.body
+        ]
+    }
     lines = []
     if args.pred:
         decl = prog.decls[args.pred]
@@ -366,16 +409,22 @@ def cmd_rules(args: argparse.Namespace) -> int:
         kind = "input" if decl.is_input else "derived"
         lines.append(f"{decl.pred}({sig})  [{kind}] {decl.span.short()}")
         if decl.template:
-            lines.append(f"  \"{decl.template}\"")
-        data["predicate"] = {"name": decl.pred, "params": [[p.name, p.type] for p in decl.params],
-                             "sentence": decl.template, "input": decl.is_input, "at": decl.span.short()}
+            lines.append(f'  "{decl.template}"')
+        data["predicate"] = {
+            "name": decl.pred,
+            "params": [[p.name, p.type] for p in decl.params],
+            "sentence": decl.template,
+            "input": decl.is_input,
+            "at": decl.span.short(),
+        }
     elif not args.cr:
         lines.append("Predicates:")
         for name in sorted(prog.decls):
             decl = prog.decls[name]
             lines.append(f"  {name}/{decl.arity}  {decl.template}")
-        data["predicates"] = [{"name": n, "arity": prog.decls[n].arity, "sentence": prog.decls[n].template}
-                              for n in sorted(prog.decls)]
+        data["predicates"] = [
+            {"name": n, "arity": prog.decls[n].arity, "sentence": prog.decls[n].template} for n in sorted(prog.decls)
+        ]
         lines.append("")
         lines.append("Rules:")
     if args.cr:
@@ -389,10 +438,16 @@ def cmd_rules(args: argparse.Namespace) -> int:
         old = meanings(typed)
         for m in old:
             lines.append(f"CR {m.text()}.")
-        data["cr"] = {"typed": typed, "edition": edition, "current": current,
-                      "rule": topic.name if topic else None, "earlier": [
-                          {"number": m.number, "rule": m.topic, "from": m.start, "until": m.last_seen or m.until,
-                           "now": m.now} for m in old]}
+        data["cr"] = {
+            "typed": typed,
+            "edition": edition,
+            "current": current,
+            "rule": topic.name if topic else None,
+            "earlier": [
+                {"number": m.number, "rule": m.topic, "from": m.start, "until": m.last_seen or m.until, "now": m.now}
+                for m in old
+            ],
+        }
         lines.append(f"Rules citing CR {current}:")
     for r in rules:
         if not r.body:
@@ -456,8 +511,11 @@ def cmd_report(args: argparse.Namespace) -> int:
         state.engine.check_query((atom,), text=text)
         check_constants(state, atom)
     write_report(state, events, args.output, atoms=atoms)
-    _emit(args, {"output": args.output, "atoms": list(atoms), "events": len(events)},
-          f"wrote {args.output} ({len(atoms)} proof(s), {len(events)} event(s))")
+    _emit(
+        args,
+        {"output": args.output, "atoms": list(atoms), "events": len(events)},
+        f"wrote {args.output} ({len(atoms)} proof(s), {len(events)} event(s))",
+    )
     return EXIT_OK
 
 

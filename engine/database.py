@@ -4,12 +4,13 @@ pyDatalog keeps one global database per thread (its ``Logic`` class). judgelog i
 duration of each operation and restores the caller's afterwards, so user code calling ``Logic()`` or
 asserting facts in the same thread neither sees nor disturbs judgelog's predicates.
 """
+
 from __future__ import annotations
 
 import gc
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from pyDatalog import Logic as _Logic
 
@@ -67,5 +68,3 @@ def our_database() -> Iterator[None]:
     finally:
         if previous is not None and previous is not ours:
             _Logic.tl.logic = previous
-
-

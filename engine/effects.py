@@ -40,11 +40,13 @@ end_effect E - -       the continuous effect E ends: every fact about it goes
 signal Kind X -        the event Kind of X happens (e.g. combat_ended), for rules that wait for it
 =====================  ==============================================================================
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Any
 
 from .ast import format_value
 from .errors import ActionError
@@ -61,17 +63,81 @@ __all__ = ["Event", "Change", "PRIMITIVES", "apply_primitive", "object_facts", "
 ZONES = ("graveyard", "exile", "hand", "library")
 # every event kind and detail key the primitives and the runtime write into the event log (a query may name
 # them before they happen; tests/test_validation.py checks the list against this module and the runtime)
-EVENT_WORDS = frozenset(ZONES + (
-    "ability_gained", "ability_lost", "ceased_to_exist", "control_changed", "counters_put", "counters_removed",
-    "damage_dealt", "damage_marked", "dies", "ended", "enters", "life_gained", "life_lost", "loses_game",
-    "recorded", "forgotten", "removed_from_combat", "subtype_added", "tapped", "token_created", "turn_ended",
-    "type_set", "untapped", "destroyed", "moved", "left", "true", "false", "effect_began", "effect_ended",
-    "chosen", "put_on_stack", "resolved", "game", "object", "duration",
-    "to", "n", "kind", "keyword", "because", "previous", "controller", "token", "spec", "copy_of", "subtype",
-    "type", "fact", "choice", "source", "subject", "control_change",
-    "effect_began", "effect_ended", "object", "duration"))
-COPIABLE = ("name", "card_type", "subtype", "supertype", "color", "base_power", "base_toughness",
-            "printed_keyword", "printed_keyword_param", "printed_keyword_instance", "printed_keyword_instance_param")
+EVENT_WORDS = frozenset(
+    ZONES
+    + (
+        "ability_gained",
+        "ability_lost",
+        "ceased_to_exist",
+        "control_changed",
+        "counters_put",
+        "counters_removed",
+        "damage_dealt",
+        "damage_marked",
+        "dies",
+        "ended",
+        "enters",
+        "life_gained",
+        "life_lost",
+        "loses_game",
+        "recorded",
+        "forgotten",
+        "removed_from_combat",
+        "subtype_added",
+        "tapped",
+        "token_created",
+        "turn_ended",
+        "type_set",
+        "untapped",
+        "destroyed",
+        "moved",
+        "left",
+        "true",
+        "false",
+        "effect_began",
+        "effect_ended",
+        "chosen",
+        "put_on_stack",
+        "resolved",
+        "game",
+        "object",
+        "duration",
+        "to",
+        "n",
+        "kind",
+        "keyword",
+        "because",
+        "previous",
+        "controller",
+        "token",
+        "spec",
+        "copy_of",
+        "subtype",
+        "type",
+        "fact",
+        "choice",
+        "source",
+        "subject",
+        "control_change",
+        "effect_began",
+        "effect_ended",
+        "object",
+        "duration",
+    )
+)
+COPIABLE = (
+    "name",
+    "card_type",
+    "subtype",
+    "supertype",
+    "color",
+    "base_power",
+    "base_toughness",
+    "printed_keyword",
+    "printed_keyword_param",
+    "printed_keyword_instance",
+    "printed_keyword_instance_param",
+)
 
 
 @dataclass
@@ -81,12 +147,12 @@ class Event:
     seq: int
     kind: str
     subject: object
-    details: Dict[str, object] = field(default_factory=dict)
+    details: dict[str, object] = field(default_factory=dict)
     rule: str = ""
-    cites: Tuple[str, ...] = ()
+    cites: tuple[str, ...] = ()
 
-    def facts(self) -> List[tuple]:
-        out: List[tuple] = [("event", self.seq, self.kind, self.subject)]
+    def facts(self) -> list[tuple]:
+        out: list[tuple] = [("event", self.seq, self.kind, self.subject)]
         out += [("event_detail", self.seq, k, v) for k, v in sorted(self.details.items())]
         if self.rule:
             out.append(("event_cause", self.seq, self.rule))
@@ -98,22 +164,28 @@ class Event:
         return f"{self.seq:>3}. {self.kind} {format_value(self.subject)}" + (f" ({detail})" if detail else "") + cause
 
     def to_dict(self) -> dict:
-        return {"seq": self.seq, "kind": self.kind, "subject": self.subject, "details": dict(self.details),
-                "rule": self.rule, "cites": list(self.cites)}
+        return {
+            "seq": self.seq,
+            "kind": self.kind,
+            "subject": self.subject,
+            "details": dict(self.details),
+            "rule": self.rule,
+            "cites": list(self.cites),
+        }
 
 
-class _LoggedSet(Set[tuple]):
+class _LoggedSet(set[tuple]):
     """A set of facts that remembers what was added to it (so the runtime knows which rule made which
     fact) and indexes facts by predicate and first argument (so primitives don't scan the whole state)."""
 
     def __init__(self, items: Iterable[tuple] = ()) -> None:
         super().__init__(items)
-        self.log: List[tuple] = []
-        self.index: Dict[tuple, Set[tuple]] = {}
+        self.log: list[tuple] = []
+        self.index: dict[tuple, set[tuple]] = {}
         for item in self:
             self._index(item).add(item)
 
-    def _index(self, item: tuple) -> Set[tuple]:
+    def _index(self, item: tuple) -> set[tuple]:
         return self.index.setdefault(item[:2], set())
 
     def add(self, item: tuple) -> None:
@@ -132,37 +204,43 @@ class _LoggedSet(Set[tuple]):
             raise KeyError(item)
         self.discard(item)
 
-    def matching(self, pred: str, prefix: tuple) -> List[tuple]:
+    def matching(self, pred: str, prefix: tuple) -> list[tuple]:
         """Facts of ``pred`` whose first arguments are ``prefix``."""
         if prefix:
             pool = self.index.get((pred, prefix[0]), ())
-            return [f for f in pool if f[1:1 + len(prefix)] == prefix]
+            return [f for f in pool if f[1 : 1 + len(prefix)] == prefix]
         return [f for f in self if f[0] == pred]
 
 
 class Change:
     """A mutable working copy of a state's facts, with indexes the primitives need."""
 
-    def __init__(self, facts: Iterable[tuple], pending: Dict[str, List[tuple]],
-                 inputs: Optional[Dict[str, int]] = None, *, face: Optional[Interface] = None,
-                 combat: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        facts: Iterable[tuple],
+        pending: dict[str, list[tuple]],
+        inputs: dict[str, int] | None = None,
+        *,
+        face: Interface | None = None,
+        combat: Iterable[str] = (),
+    ) -> None:
         self.facts = _LoggedSet(facts)
         self.pending = pending  # object id -> facts, for put_onto_battlefield
         self.inputs = inputs or {}  # input predicate -> arity: what record/forget may touch
         self.face = face  # the rule-declared interface (judgelog.interface): how a record propagates
         self.combat = tuple(combat)  # the predicates whose facts end with combat (ends_with_combat)
-        self.events: List[Tuple[str, object, Dict[str, object]]] = []
-        self.created: List[tuple] = []
+        self.events: list[tuple[str, object, dict[str, object]]] = []
+        self.created: list[tuple] = []
         self.next_seq = 1  # the number the first event emitted here will get (the runtime sets it)
-        self.token_ids: List[str] = []  # ids the action gives the tokens it creates, in order (its `as:`)
+        self.token_ids: list[str] = []  # ids the action gives the tokens it creates, in order (its `as:`)
 
     # -- lookups --------------------------------------------------------
-    def one(self, pred: str, *prefix: Arg) -> Optional[tuple]:
+    def one(self, pred: str, *prefix: Arg) -> tuple | None:
         found = self.facts.matching(pred, prefix)
         # several (e.g. two life totals given in facts:): the same one whatever the set's order
         return min(found, key=repr) if found else None
 
-    def all(self, pred: str, *prefix: Arg) -> List[tuple]:
+    def all(self, pred: str, *prefix: Arg) -> list[tuple]:
         return sorted(self.facts.matching(pred, prefix), key=repr)
 
     def value(self, pred: str, *prefix: Arg, default: Arg = None) -> Arg:
@@ -179,7 +257,7 @@ class Change:
         details = {k: (str(v).lower() if isinstance(v, bool) else v) for k, v in details.items() if v is not None}
         self.events.append((event_kind, subject, details))
 
-    def used_ids(self) -> Set[str]:
+    def used_ids(self) -> set[str]:
         return {a for f in self.facts for a in f[1:] if isinstance(a, str)} | set(self.pending)
 
     def token_id(self, base: str) -> str:
@@ -201,10 +279,11 @@ class Change:
         return f"{base}_{k}"
 
 
-def object_facts(change: Change, oid: str) -> List[tuple]:
+def object_facts(change: Change, oid: str) -> list[tuple]:
     """Every fact that is about the object (its characteristics and status)."""
-    return sorted((f for f in change.facts if len(f) > 1 and f[1] == oid and f[0] not in ("event", "event_detail")),
-                  key=repr)
+    return sorted(
+        (f for f in change.facts if len(f) > 1 and f[1] == oid and f[0] not in ("event", "event_detail")), key=repr
+    )
 
 
 def _counters(change: Change, x: Arg, kind: str, delta: int) -> int:
@@ -369,7 +448,7 @@ def p_remove_from_combat(ch: Change, o: Arg, _b: Arg, _c: Arg) -> None:
         ch.emit("removed_from_combat", o)
 
 
-def _enter(ch: Change, oid: str, facts: List[tuple], controller: Arg = None, token: bool = False) -> None:
+def _enter(ch: Change, oid: str, facts: list[tuple], controller: Arg = None, token: bool = False) -> None:
     for f in facts:
         ch.facts.add(f)
     if token:
@@ -389,11 +468,13 @@ def p_put_onto_battlefield(ch: Change, oid: Arg, flag: Arg, _c: Arg) -> None:
         ch.emit("token_created", oid)  # CR 111.2: like create_token, a token put this way is created
 
 
-def p_create_token(ch: Change, spec: Arg, controller: Arg, n: Arg, *, spec_facts: List[tuple]) -> None:
+def p_create_token(ch: Change, spec: Arg, controller: Arg, n: Arg, *, spec_facts: list[tuple]) -> None:
     count = n if isinstance(n, int) else 1
     fields = [f for f in spec_facts if f[0] == "token_spec" and f[1] == spec]
-    words = [str(f[3]) for f in sorted((f for f in spec_facts if f[0] == "token_name_word" and f[1] == spec),
-                                       key=lambda f: f[2])]
+    words = [
+        str(f[3])
+        for f in sorted((f for f in spec_facts if f[0] == "token_name_word" and f[1] == spec), key=lambda f: f[2])
+    ]
     suffix = [str(f[2]) for f in spec_facts if f[0] == "token_name_suffix" and f[1] == spec]
     given = next((f[3] for f in fields if f[2] == "name"), None)
     base = " ".join(w.replace("_", " ").capitalize() for w in words)  # the rules' name words (CR 111.4)
@@ -404,9 +485,16 @@ def p_create_token(ch: Change, spec: Arg, controller: Arg, n: Arg, *, spec_facts
         if given is None and name is not None:
             facts.append(("name", oid, name))
         for _p, _s, key, value in fields:
-            pred = {"name": "name", "type": "card_type", "subtype": "subtype", "supertype": "supertype",
-                    "color": "color", "power": "base_power", "toughness": "base_toughness",
-                    "keyword": "printed_keyword"}.get(key)
+            pred = {
+                "name": "name",
+                "type": "card_type",
+                "subtype": "subtype",
+                "supertype": "supertype",
+                "color": "color",
+                "power": "base_power",
+                "toughness": "base_toughness",
+                "keyword": "printed_keyword",
+            }.get(key)
             if pred is not None:
                 facts.append((pred, oid, value))
         ch.facts.add(("created", spec, oid))
@@ -418,8 +506,9 @@ def p_create_copy(ch: Change, original: Arg, controller: Arg, n: Arg) -> None:
     _require(ch.is_permanent(original), f"{original} is not on the battlefield")
     count = n if isinstance(n, int) else 1
     added = {(f[1], f[2]) for f in ch.facts if f[0] == "added_subtype"}
-    copiable = [f for f in object_facts(ch, original) if f[0] in COPIABLE
-                and not (f[0] == "subtype" and (f[1], f[2]) in added)]
+    copiable = [
+        f for f in object_facts(ch, original) if f[0] in COPIABLE and not (f[0] == "subtype" and (f[1], f[2]) in added)
+    ]
     name = ch.value("name", original, default=str(original))
     for _ in range(max(count, 0)):
         oid = ch.token_id(name)
@@ -453,7 +542,7 @@ def p_forget(ch: Change, pred: Arg, a: Arg, b: Arg) -> None:
     fact = _recorded(ch, pred, a, b)
     if fact not in ch.facts:
         return
-    for f in (ch.face.forgotten(fact) if ch.face is not None else [fact]):
+    for f in ch.face.forgotten(fact) if ch.face is not None else [fact]:
         ch.facts.discard(f)
     _record_event(ch, fact, "forget")
 
@@ -481,7 +570,7 @@ def _fact_text(fact: tuple) -> str:
     return f"{fact[0]}({', '.join(format_value(a) for a in fact[1:])})"
 
 
-def p_begin_effect(ch: Change, spec: Arg, o: Arg, duration: Arg, *, spec_facts: List[tuple]) -> None:
+def p_begin_effect(ch: Change, spec: Arg, o: Arg, duration: Arg, *, spec_facts: list[tuple]) -> None:
     """Start a continuous effect (CR 611.2) on ``o``: a fresh id, its timestamp (613.7b: the number of the
     event that starts it) and the values of ``effect_spec(spec, Key, Value)`` as they are now (608.2h)."""
     if not (ch.is_permanent(o) or ch.is_player(o)):
@@ -518,20 +607,37 @@ def p_end_turn(ch: Change, _a: Arg, _b: Arg, _c: Arg) -> None:
     ch.emit("turn_ended", "game")
 
 
-PRIMITIVES: Dict[str, Callable[[Change, Arg, Arg, Arg], None]] = {
-    "put_counters": p_put_counters, "remove_counters": p_remove_counters, "mark_damage": p_mark_damage,
-    "deal_damage": p_deal_damage, "lose_life": p_lose_life, "gain_life": p_gain_life,
-    "move": lambda ch, o, z, why: p_move(ch, o, z, why), "destroy": p_destroy,
-    "gain_control": p_gain_control, "tap": p_tap, "untap": p_untap,
-    "add_subtype": p_add_subtype, "grant_keyword": p_grant_keyword, "remove_keyword": p_remove_keyword,
-    "set_type": p_set_type, "remove_from_combat": p_remove_from_combat, "put_onto_battlefield": p_put_onto_battlefield, "create_copy": p_create_copy,
-    "lose_game": p_lose_game, "end_turn": p_end_turn, "record": p_record, "forget": p_forget,
-    "forget_all": p_forget_all, "end_effect": p_end_effect, "signal": p_signal,
+PRIMITIVES: dict[str, Callable[[Change, Arg, Arg, Arg], None]] = {
+    "put_counters": p_put_counters,
+    "remove_counters": p_remove_counters,
+    "mark_damage": p_mark_damage,
+    "deal_damage": p_deal_damage,
+    "lose_life": p_lose_life,
+    "gain_life": p_gain_life,
+    "move": lambda ch, o, z, why: p_move(ch, o, z, why),
+    "destroy": p_destroy,
+    "gain_control": p_gain_control,
+    "tap": p_tap,
+    "untap": p_untap,
+    "add_subtype": p_add_subtype,
+    "grant_keyword": p_grant_keyword,
+    "remove_keyword": p_remove_keyword,
+    "set_type": p_set_type,
+    "remove_from_combat": p_remove_from_combat,
+    "put_onto_battlefield": p_put_onto_battlefield,
+    "create_copy": p_create_copy,
+    "lose_game": p_lose_game,
+    "end_turn": p_end_turn,
+    "record": p_record,
+    "forget": p_forget,
+    "forget_all": p_forget_all,
+    "end_effect": p_end_effect,
+    "signal": p_signal,
     "cease_to_exist": p_cease_to_exist,
 }
 
 
-def apply_primitive(ch: Change, prim: str, a: Arg, b: Arg, c: Arg, *, spec_facts: List[tuple]) -> None:
+def apply_primitive(ch: Change, prim: str, a: Arg, b: Arg, c: Arg, *, spec_facts: list[tuple]) -> None:
     if prim == "create_token":
         p_create_token(ch, a, b, c, spec_facts=spec_facts)
         return
@@ -540,6 +646,8 @@ def apply_primitive(ch: Change, prim: str, a: Arg, b: Arg, c: Arg, *, spec_facts
         return
     func = PRIMITIVES.get(prim)
     if func is None:
-        raise ActionError(f"the rules asked for an unknown effect primitive {prim!r}",
-                          hint="primitives: " + ", ".join(sorted(list(PRIMITIVES) + ["begin_effect", "create_token"])))
+        raise ActionError(
+            f"the rules asked for an unknown effect primitive {prim!r}",
+            hint="primitives: " + ", ".join(sorted(list(PRIMITIVES) + ["begin_effect", "create_token"])),
+        )
     func(ch, a, b, c)

@@ -8,10 +8,12 @@
 >>> state.holds("creature(bear)"), state.holds("tapped(bear)")
 (True, False)
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any
 
 from .analysis import INT_TYPES, Program, bound_after, order_body, suggest
 from .ast import Atom, Comparison, Const, Literal, Negation, Span, Term, Var, literal_vars
@@ -37,9 +39,18 @@ MAX_ANSWERS = 100_000
 class State:
     """An immutable game state bound to an :class:`~judgelog.Engine`'s rules."""
 
-    def __init__(self, engine: "Engine", facts: FrozenSet[tuple], origins: Dict[tuple, Span], *,
-                 name: str = "", path: str = "", meta: Optional[dict] = None, events: Tuple = (),
-                 causes: Optional[Dict[tuple, str]] = None) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        facts: frozenset[tuple],
+        origins: dict[tuple, Span],
+        *,
+        name: str = "",
+        path: str = "",
+        meta: dict | None = None,
+        events: tuple = (),
+        causes: dict[tuple, str] | None = None,
+    ) -> None:
         self.engine = engine
         self.facts = frozenset(facts)
         self._origins = dict(origins)
@@ -59,18 +70,18 @@ class State:
     def __repr__(self) -> str:
         return f"<State {self.name or self.path or 'unnamed'}: {len(self.facts)} facts>"
 
-    def origin(self, fact: tuple) -> Optional[Span]:
+    def origin(self, fact: tuple) -> Span | None:
         return self._origins.get(fact)
 
     @property
-    def origins(self) -> Dict[tuple, Span]:
+    def origins(self) -> dict[tuple, Span]:
         return dict(self._origins)
 
     # -- questions -------------------------------------------------------
     def _session(self) -> AbstractContextManager[Any]:
         return self.engine.backend.session(self.facts)
 
-    def query(self, query: Query, *, limit: int = MAX_ANSWERS) -> List[Dict[str, object]]:
+    def query(self, query: Query, *, limit: int = MAX_ANSWERS) -> list[dict[str, object]]:
         """All distinct answers of a query (a rule body), sorted; each a dict of its named variables."""
         body, names = self._prepare(query)
         with self._session() as view:
@@ -82,7 +93,7 @@ class State:
         with self._session() as view:
             return bool(self.engine.backend.ask(view, body, []))
 
-    def explain(self, atom: Union[str, Atom, tuple]) -> Optional[Proof]:
+    def explain(self, atom: str | Atom | tuple) -> Proof | None:
         """The proof tree of a ground atom, or ``None`` when it does not hold (see :meth:`why_not`)."""
         fact = self._ground(atom)
         with self._session() as view:
@@ -90,13 +101,13 @@ class State:
                 return None
             return Prover(self.engine.backend, view, self._origins, self._causes).prove(fact)
 
-    def why_not(self, atom: Union[str, Atom, tuple]) -> List[WhyNot]:
+    def why_not(self, atom: str | Atom | tuple) -> list[WhyNot]:
         """For each rule whose head matches the atom: which body literals hold and which fail."""
         fact = self._ground(atom)
         with self._session() as view:
             return Prover(self.engine.backend, view, self._origins, self._causes).why_not(fact)
 
-    def derived(self, pred: str) -> List[tuple]:
+    def derived(self, pred: str) -> list[tuple]:
         """Every fact of ``pred`` that holds, as tuples (pred, args...)."""
         decl = self.engine.program.decl(pred)
         if decl is None:
@@ -107,7 +118,7 @@ class State:
             rows = self.engine.backend.ask(view, (atom,), names)
         return [(pred,) + row for row in rows]
 
-    def apply(self, action: Dict[str, Any], *, span: Optional[Span] = None) -> Tuple[State, List[Event]]:
+    def apply(self, action: dict[str, Any], *, span: Span | None = None) -> tuple[State, list[Event]]:
         """Apply an action (a mapping with ``do:``); returns ``(new_state, events)``. See judgelog.runtime."""
         from .runtime import apply_action
 
@@ -125,8 +136,15 @@ class State:
 
         return state_to_scenario(self)
 
-    def with_facts(self, facts: Iterable[tuple], origins: Optional[Dict[tuple, Span]] = None, *, events: Tuple = (),
-                   meta: Optional[dict] = None, causes: Optional[Dict[tuple, str]] = None) -> "State":
+    def with_facts(
+        self,
+        facts: Iterable[tuple],
+        origins: dict[tuple, Span] | None = None,
+        *,
+        events: tuple = (),
+        meta: dict | None = None,
+        causes: dict[tuple, str] | None = None,
+    ) -> State:
         facts = frozenset(facts)
         kept = {f: s for f, s in self._origins.items() if f in facts}
         if origins:
@@ -134,15 +152,23 @@ class State:
         made = {f: r for f, r in self._causes.items() if f in facts}
         if causes:
             made.update(causes)
-        return State(self.engine, facts, kept, name=self.name, path=self.path,
-                     meta=self.meta if meta is None else meta, events=self.events + tuple(events), causes=made)
+        return State(
+            self.engine,
+            facts,
+            kept,
+            name=self.name,
+            path=self.path,
+            meta=self.meta if meta is None else meta,
+            events=self.events + tuple(events),
+            causes=made,
+        )
 
     # -- query preparation -------------------------------------------------
-    def _prepare(self, query: Query) -> Tuple[Tuple, List[str]]:
+    def _prepare(self, query: Query) -> tuple[tuple, list[str]]:
         body = parse_body(query) if isinstance(query, str) else tuple(query)
         return self.engine.check_query(body, text=query if isinstance(query, str) else None)
 
-    def _ground(self, atom: Union[str, Atom, tuple]) -> tuple:
+    def _ground(self, atom: str | Atom | tuple) -> tuple:
         parsed = parse_atom(atom) if isinstance(atom, str) else atom
         if isinstance(parsed, tuple):
             return parsed
@@ -150,8 +176,10 @@ class State:
         values = []
         for arg in parsed.args:
             if not isinstance(arg, Const):
-                raise QueryError(f"explain needs a ground atom; {arg} is a variable",
-                                 hint=f"ask first: judgelog query SCENARIO \"{parsed}\"")
+                raise QueryError(
+                    f"explain needs a ground atom; {arg} is a variable",
+                    hint=f'ask first: judgelog query SCENARIO "{parsed}"',
+                )
             values.append(arg.value)
         return (parsed.pred,) + tuple(values)
 
@@ -160,9 +188,9 @@ def _fact_atom(fact: tuple) -> Atom:
     return Atom(fact[0], tuple(Const(v) for v in fact[1:]))
 
 
-def check_query(program: Program, body: Sequence, *, text: Optional[str] = None) -> Tuple[Tuple, List[str]]:
+def check_query(program: Program, body: Sequence, *, text: str | None = None) -> tuple[tuple, list[str]]:
     """Validate a query body against the program; return it and its answer variables (in order)."""
-    diags: List[Diagnostic] = []
+    diags: list[Diagnostic] = []
     span = Span("<query>", 1, 1)
     for lit in body:
         atom = lit.atom if isinstance(lit, Negation) else lit
@@ -171,11 +199,23 @@ def check_query(program: Program, body: Sequence, *, text: Optional[str] = None)
         decl = program.decl(atom.pred)
         if decl is None:
             near = suggest(atom.pred, program.decls)
-            diags.append(Diagnostic("E002", f"unknown predicate {atom.pred!r}", atom.span,
-                                    hint=f"did you mean {near!r}?" if near else "list them with: judgelog rules"))
+            diags.append(
+                Diagnostic(
+                    "E002",
+                    f"unknown predicate {atom.pred!r}",
+                    atom.span,
+                    hint=f"did you mean {near!r}?" if near else "list them with: judgelog rules",
+                )
+            )
         elif decl.arity != atom.arity:
-            diags.append(Diagnostic("E003", f"{atom.pred} takes {decl.arity} argument(s), given {atom.arity}",
-                                    atom.span, hint=f"{atom.pred}({', '.join(p.name for p in decl.params)})"))
+            diags.append(
+                Diagnostic(
+                    "E003",
+                    f"{atom.pred} takes {decl.arity} argument(s), given {atom.arity}",
+                    atom.span,
+                    hint=f"{atom.pred}({', '.join(p.name for p in decl.params)})",
+                )
+            )
     diags.extend(arithmetic_problems(body, program.decls, INT_TYPES))
     positive = bound_after(body, set())
     positive = bound_after(list(body) * 2, positive)
@@ -186,14 +226,18 @@ def check_query(program: Program, body: Sequence, *, text: Optional[str] = None)
                 anonymous = name.startswith("_")
                 if (not anonymous or isinstance(lit, Comparison)) and name not in positive:
                     shown = "_" if anonymous else name
-                    diags.append(Diagnostic("E004", f"variable {shown} is not bound by a positive atom",
-                                            getattr(lit, "span", span),
-                                            hint="add an atom that binds it" + (
-                                                "" if isinstance(lit, Comparison) else
-                                                ", or write _ for 'any value'")))
+                    diags.append(
+                        Diagnostic(
+                            "E004",
+                            f"variable {shown} is not bound by a positive atom",
+                            getattr(lit, "span", span),
+                            hint="add an atom that binds it"
+                            + ("" if isinstance(lit, Comparison) else ", or write _ for 'any value'"),
+                        )
+                    )
     if diags:
         raise QueryError(f"invalid query {text or ''}".strip(), diagnostics=diags)
-    names: List[str] = []
+    names: list[str] = []
     for lit in body:
         for name in _ordered_vars(lit):
             if not name.startswith("_") and name not in names and name in positive:
@@ -202,10 +246,10 @@ def check_query(program: Program, body: Sequence, *, text: Optional[str] = None)
     return ordered, names
 
 
-def _ordered_vars(lit: Literal) -> List[str]:
+def _ordered_vars(lit: Literal) -> list[str]:
     from .ast import BinOp
 
-    out: List[str] = []
+    out: list[str] = []
 
     def visit(term: Term) -> None:
         if isinstance(term, Var):
