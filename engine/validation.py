@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from .analysis import suggest
 from .ast import Aggregate, Atom, BinOp, Comparison, Const, Negation, Span
 from .errors import Diagnostic, QueryError, ScenarioError
+from .runtime import RESERVED as RESERVED_ARGS  # do, choose, order, expect_error, as: any action takes them
 
 __all__ = [
     "program_constants",
@@ -45,8 +46,8 @@ __all__ = [
 
 # ids the engine makes up for what an action creates: fresh_id gives "<name>_<k>", abilities "ability_<k>"
 AUTO_ID_RE = re.compile(r"^[a-z][a-z0-9_]*_[0-9]+$")
-RESERVED_ARGS = ("do", "choose", "order", "expect_error")  # as judgelog.runtime.RESERVED
 NEW_OBJECT = "new_object"
+ID_LIKE_RE = re.compile(r"^[a-z][a-z0-9_]*$")  # the constants checked: ids and words, not quoted names
 _PROGRAM_CACHE: dict[int, tuple[object, frozenset]] = {}
 
 
@@ -141,6 +142,8 @@ def unknown_constants(
             value = term.value
             if not isinstance(value, str) or (allow_auto and AUTO_ID_RE.match(value)):
                 return
+            if not ID_LIKE_RE.match(value):
+                return  # quoted text (a name such as "Servo Token"): rules derive new names (111.4)
             if ids is not None and typ in ids:
                 # declarations say `object` where a player may stand too (counter/3): any id of the state
                 if not any(value in ids[t] for t in ID_TYPES):
@@ -280,6 +283,7 @@ def action_problems(
     and its ``choose:``. ``introduced``: ids that earlier actions create by name; ``lenient``: accept an id
     of the form the engine gives created objects (at load time, before the earlier actions ran)."""
     facts = facts or _Facts(state)
+    introduced = set(introduced) | _introduces(action)  # its own new ids may be named in its choose:
     where = _Where(doc, base, span)
     diags: list[Diagnostic] = []
 

@@ -161,7 +161,7 @@ def test_only_rules_that_fired_for_the_scenario(capsys):
     fired = {r["rule"] for r in data["fired"]}
     groups = {r["group"] for r in data["fired"]}
     assert not groups & {"amass", "soulbond"}  # a pure combat scenario: no amass or soulbond rule
-    assert "amass.token_named" in data["library_only"]  # fired over the library's own facts only
+    assert "tokens.default_name" in data["library_only"]  # fired over the library's own facts only (111.4)
     assert "soulbond.unpaired" in data["keyword_not_in_play"]  # every creature is unpaired; none has soulbond
     assert "banding.block_propagates_to_band" in fired
     assert not set(data["library_only"]) & fired and not set(data["keyword_not_in_play"]) & fired

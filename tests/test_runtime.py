@@ -434,7 +434,7 @@ def test_unknown_action_is_an_input_error_with_did_you_mean(capsys, tmp_path):
     path = _scenario(tmp_path, "  - {do: bolstr, n: 1}\n")
     run = run_cli(capsys, ["do", path])
     assert run.code == 3
-    assert f"{path}:7:10: error[S102]: unknown action 'bolstr'" in run.err and "did you mean 'bolster'?" in run.err
+    assert f"{path}:6:10: error[S102]: unknown action 'bolstr'" in run.err and "did you mean 'bolster'?" in run.err
 
 
 def test_unknown_argument_is_an_input_error_with_did_you_mean(capsys, tmp_path):
