@@ -2,7 +2,8 @@
 
 Every bundled scenario runs on both: its expect: entries, the events of its actions, every fact of every
 predicate in its final state, and the proof (rule names, bindings, premises) of facts of every derived
-predicate there.
+predicate there (for a fact of a recursive predicate, the same rules: each backend shows the first
+derivation it found, whose witnesses may differ).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ pytest.importorskip("clingo")
 from paths import ROOT  # noqa: E402
 
 from judgelog import Engine  # noqa: E402
+from judgelog.recursion import recursive_components  # noqa: E402
 from judgelog.runtime import run_actions  # noqa: E402
 from judgelog.testing import run_scenario_file  # noqa: E402
 
@@ -31,6 +33,11 @@ def _final(engine, name):
     return run_actions(state)
 
 
+def _skeleton(proof):
+    """A proof's rules and kinds, depth first, without the atoms and bindings."""
+    return [(node.kind, node.rule) for node in proof.walk()]
+
+
 def _walk_names(proof):
     return [(node.atom, node.kind, node.rule, node.bindings) for node in proof.walk()]
 
@@ -44,6 +51,7 @@ def test_a_bundled_scenario_is_the_same_on_both_backends(engines, name):
     (s1, ev1), (s2, ev2) = _final(pyd, name), _final(clg, name)
     assert [e.to_dict() for e in ev1] == [e.to_dict() for e in ev2]
     assert s1.facts == s2.facts
+    recursive = {p for c in recursive_components(pyd.program) for p in c.preds}
     for pred in sorted(pyd.program.decls):
         facts = s1.derived(pred)
         assert facts == s2.derived(pred), pred
@@ -51,7 +59,10 @@ def test_a_bundled_scenario_is_the_same_on_both_backends(engines, name):
             for fact in facts[:PROOFS_PER_PREDICATE]:
                 p1, p2 = s1.explain(fact), s2.explain(fact)
                 assert p1 is not None and p2 is not None, fact
-                assert p1.to_dict() == p2.to_dict(), fact
+                if pred in recursive:  # the first derivation the fixpoint found: the same rules, any witness
+                    assert _skeleton(p1) == _skeleton(p2), fact
+                else:
+                    assert p1.to_dict() == p2.to_dict(), fact
 
 
 def test_the_quick_start_answers_and_proof_are_the_same(engines):
