@@ -3,6 +3,7 @@ file the sdist should carry is in the sdist; a file missing from a package fails
 
     python .ci/check_dist.py DIST_FOLDER
 """
+
 from __future__ import annotations
 
 import subprocess
@@ -12,13 +13,22 @@ import zipfile
 from pathlib import Path
 
 PACKAGE = {"engine": "judgelog", "rules": "judgelog/rules", "facts": "judgelog/facts"}
-SDIST_TOPS = ("engine", "rules", "facts", "tests", "docs", "bench", "README.md", "LICENSE", "CHANGELOG.md",
-              "pyproject.toml")
+SDIST_TOPS = (
+    "engine",
+    "rules",
+    "facts",
+    "tests",
+    "docs",
+    "bench",
+    "README.md",
+    "LICENSE",
+    "CHANGELOG.md",
+    "pyproject.toml",
+)
 
 
 def main(dist: str) -> int:
-    tracked = subprocess.run(["git", "ls-files", "-z"], capture_output=True, text=True, check=True
-                             ).stdout.split("\0")
+    tracked = subprocess.run(["git", "ls-files", "-z"], capture_output=True, text=True, check=True).stdout.split("\0")
     tracked = [t for t in tracked if t]
     [wheel] = Path(dist).glob("judgelog-*.whl")
     [sdist] = Path(dist).glob("judgelog-*.tar.gz")
@@ -37,8 +47,10 @@ def main(dist: str) -> int:
         missing.append(f"{wheel.name}: the LICENSE file in .dist-info")
     for line in missing:
         print(f"missing from {line}", file=sys.stderr)
-    print(f"{wheel.name}: {len(in_wheel)} files; {sdist.name}: {len(in_sdist)} files; "
-          f"{len(missing)} tracked file(s) missing")
+    print(
+        f"{wheel.name}: {len(in_wheel)} files; {sdist.name}: {len(in_sdist)} files; "
+        f"{len(missing)} tracked file(s) missing"
+    )
     return 1 if missing else 0
 
 

@@ -38,6 +38,7 @@ which inherits its parent's peak), and, in the full run, the tracemalloc peak in
 gc.disable() around each call, which is what judgelog's backend does. Every repetition checks that
 judgelog, raw and python agree on the full answer set.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -53,7 +54,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Callable, Dict, List, Optional, Tuple
+from collections.abc import Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -76,21 +77,21 @@ CLINGO_ACTIONS_UP_TO = 1000  # larger boards: the runtime's questions on the cli
 class Board:
     """One synthetic combat, independent of any engine."""
 
-    def __init__(self, n: int, seed: int = SEED, max_blockers: Optional[int] = None):
+    def __init__(self, n: int, seed: int = SEED, max_blockers: int | None = None):
         rng = random.Random(seed)
         self.n = n
         self.attackers = [f"a{i}" for i in range(n)]
-        self.bands: List[List[str]] = []
+        self.bands: list[list[str]] = []
         self.banding = set()
         i = 0
         while i < n:
             size = rng.randint(1, 4)
-            group = self.attackers[i:i + size]
+            group = self.attackers[i : i + size]
             i += size
             if len(group) >= 2:
                 self.bands.append(group)
                 self.banding.update(group[:-1])  # 702.22c: all but one member of a band have banding
-        self.blocks: Dict[str, str] = {}  # blocker -> the attacker it blocks
+        self.blocks: dict[str, str] = {}  # blocker -> the attacker it blocks
         rng = random.Random(seed + 1)  # a second stream: a17's band and blockers are the same for every N
         for a in self.attackers:
             if rng.random() < 0.5:
@@ -112,18 +113,31 @@ class Board:
     def scenario(self) -> dict:
         objects = {}
         for c in self.creatures:
-            spec = {"name": "Attacker" if c.startswith("a") else "Blocker", "types": ["creature"], "power": 2,
-                    "toughness": 2, "controller": self.controller(c)}
+            spec = {
+                "name": "Attacker" if c.startswith("a") else "Blocker",
+                "types": ["creature"],
+                "power": 2,
+                "toughness": 2,
+                "controller": self.controller(c),
+            }
             if c in self.banding:
                 spec["keywords"] = ["banding"]
             if c in self.counters:
                 spec["counters"] = {"+1/+1": self.counters[c]}
             objects[c] = spec
-        return {"name": f"bench N={self.n}", "players": ["alice", "bob"], "active": "alice", "objects": objects,
-                "combat": {"attackers": {a: "bob" for a in self.attackers}, "bands": [list(b) for b in self.bands],
-                           "blockers": {b: [a] for b, a in self.blocks.items()}}}
+        return {
+            "name": f"bench N={self.n}",
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": objects,
+            "combat": {
+                "attackers": {a: "bob" for a in self.attackers},
+                "bands": [list(b) for b in self.bands],
+                "blockers": {b: [a] for b, a in self.blocks.items()},
+            },
+        }
 
-    def raw_facts(self) -> List[tuple]:
+    def raw_facts(self) -> list[tuple]:
         """The facts the hand-written rules need (judgelog's scenario has more per permanent)."""
         out = [("active", "alice")]
         for a in self.attackers:
@@ -144,15 +158,15 @@ class Board:
 
 
 class PyBoard:
-    def __init__(self, facts: List[tuple]):
-        self.attacking: Dict[str, str] = {}
-        self.band_of: Dict[str, str] = {}
-        self.members: Dict[str, List[str]] = {}
-        self.blocking: Dict[str, List[str]] = {}  # blocker -> attackers
-        self.blockers_of: Dict[str, List[str]] = {}  # attacker -> direct blockers
-        self.controller: Dict[str, str] = {}
+    def __init__(self, facts: list[tuple]):
+        self.attacking: dict[str, str] = {}
+        self.band_of: dict[str, str] = {}
+        self.members: dict[str, list[str]] = {}
+        self.blocking: dict[str, list[str]] = {}  # blocker -> attackers
+        self.blockers_of: dict[str, list[str]] = {}  # attacker -> direct blockers
+        self.controller: dict[str, str] = {}
         self.banding = set()
-        self.counters: Dict[str, Dict[str, int]] = {}
+        self.counters: dict[str, dict[str, int]] = {}
         self.active = None
         for f in facts:
             kind = f[0]
@@ -183,8 +197,9 @@ class PyBoard:
             if any(b in self.banding for b in self.blocked_by(c)):
                 return self.attacking[c]  # 702.22j: the defending player
             return self.active  # 510.1c
-        blocked = {a for a0 in self.blocking[c] for a in
-                   (self.members[self.band_of[a0]] if a0 in self.band_of else (a0,))}
+        blocked = {
+            a for a0 in self.blocking[c] for a in (self.members[self.band_of[a0]] if a0 in self.band_of else (a0,))
+        }
         if any(a in self.banding for a in blocked):
             return self.active  # 702.22k
         return self.controller[c]  # 510.1d
@@ -226,7 +241,7 @@ class Raw:
 
         return quiet_gc() if self.gc_off else nullcontext()
 
-    def load(self, facts: List[tuple]) -> None:
+    def load(self, facts: list[tuple]) -> None:
         with self._gc():
             self.pyd.clear()  # a fresh database (same as Logic())
             self.pyd.load(RAW_RULES)
@@ -244,13 +259,13 @@ class Raw:
     def point(self, c: str) -> set:
         return {(c, p) for (p,) in self.ask(f"who_assigns('{c}', P)")}
 
-    def add_counter(self, targets: List[Tuple[str, int]]) -> None:
+    def add_counter(self, targets: list[tuple[str, int]]) -> None:
         with self._gc():
             for c, n in targets:
                 self.pyd.retract_fact("counter", c, "p1p1", n)
                 self.pyd.assert_fact("counter", c, "p1p1", n + 1)
 
-    def remove_counter(self, targets: List[Tuple[str, int]]) -> None:
+    def remove_counter(self, targets: list[tuple[str, int]]) -> None:
         with self._gc():
             for c, n in targets:
                 self.pyd.retract_fact("counter", c, "p1p1", n + 1)
@@ -261,12 +276,13 @@ class Raw:
 # timing helpers
 
 
-def _median_ms(samples: List[float]) -> float:
+def _median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000.0
 
 
-def timed(reps: int, setup: Optional[Callable] = None, run: Callable = None, check: Optional[Callable] = None
-          ) -> Tuple[float, float]:
+def timed(
+    reps: int, setup: Callable | None = None, run: Callable = None, check: Callable | None = None
+) -> tuple[float, float]:
     """Medians (ms) of the CPU time and the wall time of ``run()`` over ``reps`` repetitions; ``setup`` and
     ``check`` are untimed. CPU time (time.process_time) is the reported figure: it does not count the
     time other processes take on a shared machine."""
@@ -295,6 +311,7 @@ def _expect(label: str, expected: set):
             missing = sorted(expected - got)[:5]
             extra = sorted(got - expected)[:5]
             raise Mismatch(f"{label}: answers differ from the Python reference; missing {missing}, extra {extra}")
+
     return check
 
 
@@ -302,10 +319,10 @@ def _expect(label: str, expected: set):
 # one size
 
 
-_PROLIFERATE_PROBE: Dict[int, Tuple[Optional[dict], Optional[str], Optional[str]]] = {}
+_PROLIFERATE_PROBE: dict[int, tuple[dict | None, str | None, str | None]] = {}
 
 
-def _proliferate_action(state) -> Tuple[Optional[dict], Optional[str]]:
+def _proliferate_action(state) -> tuple[dict | None, str | None]:
     """The proliferate action over every permanent with a counter, or (None, why it is skipped).
 
     Which choice proliferate asks for (its name) is found once, by probing the action on a 10-attacker
@@ -330,8 +347,11 @@ def _proliferate_action(state) -> Tuple[Optional[dict], Optional[str]]:
             try:
                 needed = probe_choice(small, action)
             except Exception as exc:  # noqa: BLE001 - rules under construction; report instead of failing
-                _PROLIFERATE_PROBE[id(engine)] = (None, None, "skipped: probing proliferate failed: "
-                                                  f"{type(exc).__name__}: {exc}")
+                _PROLIFERATE_PROBE[id(engine)] = (
+                    None,
+                    None,
+                    f"skipped: probing proliferate failed: {type(exc).__name__}: {exc}",
+                )
             else:
                 _PROLIFERATE_PROBE[id(engine)] = (action, needed.name if needed else None, None)
     action, choice, why = _PROLIFERATE_PROBE[id(engine)]
@@ -343,8 +363,7 @@ def _proliferate_action(state) -> Tuple[Optional[dict], Optional[str]]:
     return action, None
 
 
-def bench_size(n: int, reps: int, engine, notes: List[str], heavy_reps: Optional[int] = None,
-               clingo_engine=None) -> dict:
+def bench_size(n: int, reps: int, engine, notes: list[str], heavy_reps: int | None = None, clingo_engine=None) -> dict:
     """All operations at one size; ``heavy_reps`` (default ``reps``) for judgelog's actions;
     ``clingo_engine``: the same on judgelog's clingo backend (the clingo column)."""
     heavy_reps = heavy_reps or reps
@@ -356,19 +375,29 @@ def bench_size(n: int, reps: int, engine, notes: List[str], heavy_reps: Optional
     ref = PyBoard(facts)
     expected = ref.all_assigners()
     point_expected = {(board.point, ref.assigner(board.point))}
-    times: Dict[str, Dict[str, Optional[float]]] = {op: {e: None for e in ENGINES} for op in OPS}
-    walls: Dict[str, Dict[str, Optional[float]]] = {op: {e: None for e in ENGINES} for op in OPS}
+    times: dict[str, dict[str, float | None]] = {op: {e: None for e in ENGINES} for op in OPS}
+    walls: dict[str, dict[str, float | None]] = {op: {e: None for e in ENGINES} for op in OPS}
 
     def rec(op: str, eng: str, reps_: int, **kw) -> None:
         times[op][eng], walls[op][eng] = timed(reps_, **kw)
-    counts = {"attackers": n, "blockers": len(board.blockers), "permanents": len(board.creatures),
-              "answers": len(expected)}
+
+    counts = {
+        "attackers": n,
+        "blockers": len(board.blockers),
+        "permanents": len(board.creatures),
+        "answers": len(expected),
+    }
 
     # -- plain Python ----------------------------------------------------------------------------
     rec("load", "python", reps, run=lambda: PyBoard(facts))
     rec("full", "python", reps, run=ref.all_assigners, check=_expect("python", expected))
-    rec("point", "python", reps, run=lambda: {(board.point, ref.assigner(board.point))},
-                                     check=_expect("python point", point_expected))
+    rec(
+        "point",
+        "python",
+        reps,
+        run=lambda: {(board.point, ref.assigner(board.point))},
+        check=_expect("python point", point_expected),
+    )
 
     def py_put():
         new = dict(ref.counters)
@@ -388,13 +417,16 @@ def bench_size(n: int, reps: int, engine, notes: List[str], heavy_reps: Optional
         rec("load", label, reps, run=lambda: raw.load(facts))
         raw.load(facts)
         rec("full", label, reps, run=raw.full, check=_expect(label, expected))
-        rec("point", label, reps, run=lambda: raw.point(board.point),
-                                      check=_expect(label + " point", point_expected))
+        rec("point", label, reps, run=lambda: raw.point(board.point), check=_expect(label + " point", point_expected))
         times["explain"][label], walls["explain"][label] = times["point"][label], walls["point"][label]
         put = [(board.point, board.counters.get(board.point, 0))] if board.point in board.counters else []
-        rec("put_counters", label, reps, setup=lambda: raw.remove_counter(put) if put else None,
-                                             run=lambda: raw.add_counter(put) if put else
-                                             raw.pyd.assert_fact("counter", board.point, "p1p1", 1))
+        rec(
+            "put_counters",
+            label,
+            reps,
+            setup=lambda: raw.remove_counter(put) if put else None,
+            run=lambda: raw.add_counter(put) if put else raw.pyd.assert_fact("counter", board.point, "p1p1", 1),
+        )
         every = sorted(board.counters.items())
         state = {"done": False}
 
@@ -405,19 +437,29 @@ def bench_size(n: int, reps: int, engine, notes: List[str], heavy_reps: Optional
 
         rec("proliferate", label, reps, setup=prolif_setup, run=lambda: raw.add_counter(every))
         raw.pyd.clear()
-        del raw
+        raw = None  # free its database before the next one is built (the timed closures are done with it)
 
     # -- judgelog, on each backend ------------------------------------------------------------------
     for label, eng in (("judgelog", engine), ("clingo", clingo_engine)):
         if eng is not None:
-            _bench_judgelog(label, eng, board, data, facts, point_expected, expected, counts, rec, reps,
-                            heavy_reps, notes, times)
+            _bench_judgelog(
+                label, eng, board, data, facts, point_expected, expected, counts, rec, reps, heavy_reps, notes, times
+            )
             gc.collect()
-    return {"n": n, "reps": reps, "action_reps": heavy_reps, "counts": counts, "ms": times, "wall_ms": walls, "ratios": _ratios(times)}
+    return {
+        "n": n,
+        "reps": reps,
+        "action_reps": heavy_reps,
+        "counts": counts,
+        "ms": times,
+        "wall_ms": walls,
+        "ratios": _ratios(times),
+    }
 
 
-def _bench_judgelog(label, engine, board, data, facts, point_expected, expected, counts, rec, reps, heavy_reps,
-                    notes, times) -> None:
+def _bench_judgelog(
+    label, engine, board, data, facts, point_expected, expected, counts, rec, reps, heavy_reps, notes, times
+) -> None:
     backend = engine.backend
     empty = frozenset()
 
@@ -446,12 +488,23 @@ def _bench_judgelog(label, engine, board, data, facts, point_expected, expected,
     counts["facts"] = len(state.facts)
     counts["raw_facts"] = len(facts)
     to_set = lambda rows: {(r["S"], r["P"]) for r in rows}  # noqa: E731
-    rec("full", label, reps, setup=cold, run=lambda: to_set(state.query("damage_assigner(S, P)")),
-                                      check=_expect(label, expected))
-    rec("point", label, reps, setup=cold, run=lambda: {(board.point, r["P"]) for r in
-                                                          state.query(f"damage_assigner({board.point}, P)")},
-                                       check=_expect(label + " point", point_expected))
-    (_, who), = point_expected
+    rec(
+        "full",
+        label,
+        reps,
+        setup=cold,
+        run=lambda: to_set(state.query("damage_assigner(S, P)")),
+        check=_expect(label, expected),
+    )
+    rec(
+        "point",
+        label,
+        reps,
+        setup=cold,
+        run=lambda: {(board.point, r["P"]) for r in state.query(f"damage_assigner({board.point}, P)")},
+        check=_expect(label + " point", point_expected),
+    )
+    ((_, who),) = point_expected
     atom = f"damage_assigner({board.point}, {who})"
 
     def check_proof(proof):
@@ -468,8 +521,10 @@ def _bench_judgelog(label, engine, board, data, facts, point_expected, expected,
             raise Mismatch("judgelog: put_counters did not add the counter")
 
     if label == "clingo" and board.n > CLINGO_ACTIONS_UP_TO:
-        note = (f"clingo backend: actions not measured above N={CLINGO_ACTIONS_UP_TO}; the runtime's questions "
-                "reach predicates that pair every two creatures, which clingo grounds in full (N squared)")
+        note = (
+            f"clingo backend: actions not measured above N={CLINGO_ACTIONS_UP_TO}; the runtime's questions "
+            "reach predicates that pair every two creatures, which clingo grounds in full (N squared)"
+        )
         if note not in notes:
             notes.append(note)
         return
@@ -480,6 +535,7 @@ def _bench_judgelog(label, engine, board, data, facts, point_expected, expected,
             notes.append("proliferate " + why)
         times["proliferate"][label] = None
     else:
+
         def check_prolif(result):
             new, _ = result
             for c, k in board.counters.items():
@@ -494,7 +550,7 @@ def _bench_judgelog(label, engine, board, data, facts, point_expected, expected,
             notes.append(f"{label}: proliferate failed at N={board.n}: {type(exc).__name__}: {exc}")
             times["proliferate"][label] = None
     reset()
-    del state
+    state = None  # free the board's state before the next backend's (the timed closures are done with it)
 
 
 def _ratios(times) -> dict:
@@ -536,6 +592,7 @@ def _child_memory(kind: str, n: int, traced: bool) -> dict:
         def work():
             raw.load(facts)
             return len(raw.full()), raw
+
     gc.collect()
     if traced:
         import tracemalloc
@@ -551,7 +608,7 @@ def _child_memory(kind: str, n: int, traced: bool) -> dict:
     return {"answers": count, "rss_growth_kib": after - before, "rss_method": method}
 
 
-def _status_kib(field: str) -> Optional[int]:
+def _status_kib(field: str) -> int | None:
     try:
         with open("/proc/self/status") as fh:
             for line in fh:
@@ -562,7 +619,7 @@ def _status_kib(field: str) -> Optional[int]:
     return None
 
 
-def _peak_reset() -> Tuple[int, str]:
+def _peak_reset() -> tuple[int, str]:
     """Start a peak-RSS measurement; returns the baseline (KiB) and the method used.
 
     ru_maxrss is not usable on its own in a child: Linux carries the parent's high-water mark across
@@ -595,8 +652,9 @@ def measure_memory(n: int, traced: bool) -> dict:
         row = {}
         modes = (False, True) if traced else (False,)
         for mode in modes:
-            cmd = [sys.executable, os.path.abspath(__file__), "--child-memory", kind, str(n)] + \
-                  (["--traced"] if mode else [])
+            cmd = [sys.executable, os.path.abspath(__file__), "--child-memory", kind, str(n)] + (
+                ["--traced"] if mode else []
+            )
             proc = subprocess.run(cmd, capture_output=True, text=True, check=True)
             row.update(json.loads(proc.stdout.strip().splitlines()[-1]))
         out[kind] = row
@@ -632,7 +690,7 @@ for row in sorted(pyDatalog.ask("who_assigns(X, P)").answers):
 """
 
 
-def _judgelog_command() -> List[str]:
+def _judgelog_command() -> list[str]:
     script = os.path.join(os.path.dirname(sys.executable), "judgelog")
     if os.path.exists(script):
         return [script]
@@ -661,10 +719,10 @@ def measure_process(reps: int) -> dict:
         }
         env = dict(os.environ)
         out = {"creatures": len(board.creatures), "commands": {k: " ".join(v) for k, v in commands.items()}}
-        samples: Dict[str, List[float]] = {k: [] for k in commands}
+        samples: dict[str, list[float]] = {k: [] for k in commands}
         for name, cmd in commands.items():  # one untimed warm-up each (file cache, .pyc)
             subprocess.run(cmd, capture_output=True, env=env, check=name != "judgelog_help")
-        cpu: Dict[str, List[float]] = {k: [] for k in commands}
+        cpu: dict[str, list[float]] = {k: [] for k in commands}
         for _ in range(reps):
             for name, cmd in commands.items():
                 r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -704,7 +762,7 @@ for row in sorted(PyBoard(json.load(open(sys.argv[1]))).all_assigners()):
 """
 
 
-def _child_cpu(cmd: List[str], env: dict) -> Tuple[float, float, subprocess.CompletedProcess]:
+def _child_cpu(cmd: list[str], env: dict) -> tuple[float, float, subprocess.CompletedProcess]:
     """(CPU seconds of the child, wall seconds, the completed process)."""
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
@@ -714,8 +772,9 @@ def _child_cpu(cmd: List[str], env: dict) -> Tuple[float, float, subprocess.Comp
     return r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime, wall, proc
 
 
-def measure_whole_process(sizes=WHOLE_SIZES_FULL, reps: Optional[Dict[int, int]] = None,
-                          quick_reps: int = PROCESS_REPS_FULL) -> dict:
+def measure_whole_process(
+    sizes=WHOLE_SIZES_FULL, reps: dict[int, int] | None = None, quick_reps: int = PROCESS_REPS_FULL
+) -> dict:
     """`judgelog query` as a user runs it, against the raw pyDatalog script and a plain-Python script doing
     the same derivation on the same board, each a fresh process; judgelog with its library cache warm (its
     usual state after the first run) and cold (--no-cache). Also the Quick start command against
@@ -741,13 +800,16 @@ def measure_whole_process(sizes=WHOLE_SIZES_FULL, reps: Optional[Dict[int, int]]
             with open(facts, "w") as fh:
                 json.dump(board.raw_facts(), fh)
             query = jl + ["query", scenario, "damage_assigner(S, P)", "--limit", "0", "--format", "json"]
-            commands = {"judgelog_query": query, "judgelog_query_no_cache": query + ["--no-cache"],
-                        **({"judgelog_query_clingo": query + ["--backend", "clingo"]} if _has_clingo() else {}),
-                        "raw_script": [sys.executable, raw_py, facts],
-                        "python_script": [sys.executable, py_script, facts]}
+            commands = {
+                "judgelog_query": query,
+                "judgelog_query_no_cache": query + ["--no-cache"],
+                **({"judgelog_query_clingo": query + ["--backend", "clingo"]} if _has_clingo() else {}),
+                "raw_script": [sys.executable, raw_py, facts],
+                "python_script": [sys.executable, py_script, facts],
+            }
             expected = PyBoard(board.raw_facts()).all_assigners()
-            cpu: Dict[str, List[float]] = {k: [] for k in commands}
-            wall: Dict[str, List[float]] = {k: [] for k in commands}
+            cpu: dict[str, list[float]] = {k: [] for k in commands}
+            wall: dict[str, list[float]] = {k: [] for k in commands}
             for name, cmd in commands.items():  # warm-up: file cache, .pyc, and judgelog's library cache
                 proc = subprocess.run(cmd, capture_output=True, env=env, text=True)
                 if name.startswith("judgelog"):
@@ -761,65 +823,95 @@ def measure_whole_process(sizes=WHOLE_SIZES_FULL, reps: Optional[Dict[int, int]]
                     c, w, _proc = _child_cpu(cmd, env)
                     cpu[name].append(c)
                     wall[name].append(w)
-            row = {"n": n, "bytes": os.path.getsize(scenario), "reps": reps.get(n, 1),
-                   "ms": {k: _median_ms(v) for k, v in cpu.items()},
-                   "wall_ms": {k: _median_ms(v) for k, v in wall.items()}}
+            row = {
+                "n": n,
+                "bytes": os.path.getsize(scenario),
+                "reps": reps.get(n, 1),
+                "ms": {k: _median_ms(v) for k, v in cpu.items()},
+                "wall_ms": {k: _median_ms(v) for k, v in wall.items()},
+            }
             row["ratio_vs_raw"] = row["ms"]["judgelog_query"] / row["ms"]["raw_script"]
             out["boards"].append(row)
         quick = os.path.join(os.path.dirname(HERE), "facts", "scenarios", "banding_blocked_by_one.yaml")
         if not os.path.exists(quick):  # an installed judgelog: its bundled copy
             from judgelog import Engine
+
             quick = Engine.example("banding_blocked_by_one.yaml")
         cmd = jl + ["explain", quick, "damage_assigner(bears, alice)"]
-        commands = {"judgelog_explain": cmd, "judgelog_explain_no_cache": cmd + ["--no-cache"],
-                    "import_baseline": [sys.executable, "-c", "import pyDatalog, networkx, yaml"]}
+        commands = {
+            "judgelog_explain": cmd,
+            "judgelog_explain_no_cache": cmd + ["--no-cache"],
+            "import_baseline": [sys.executable, "-c", "import pyDatalog, networkx, yaml"],
+        }
         cpu = {k: [] for k in commands}
-        for name, c in commands.items():
+        for c in commands.values():  # a first run of each, not timed
             subprocess.run(c, capture_output=True, env=env, check=True)
         for _ in range(quick_reps):
             for name, c in commands.items():
                 cpu[name].append(_child_cpu(c, env)[0])
-        out["quick_start"] = {"ms": {k: _median_ms(v) for k, v in cpu.items()},
-                              "command": "judgelog explain facts/scenarios/banding_blocked_by_one.yaml "
-                                         "\"damage_assigner(bears, alice)\""}
+        out["quick_start"] = {
+            "ms": {k: _median_ms(v) for k, v in cpu.items()},
+            "command": 'judgelog explain facts/scenarios/banding_blocked_by_one.yaml "damage_assigner(bears, alice)"',
+        }
         q = out["quick_start"]["ms"]
         out["quick_start"]["ratio_vs_import"] = q["judgelog_explain"] / q["import_baseline"]
     return out
 
 
-def whole_process_targets(whole: dict) -> List[dict]:
+def whole_process_targets(whole: dict) -> list[dict]:
     targets = []
     for row in whole["boards"]:
         if row["n"] == 1000:
             v = row["ratio_vs_raw"]
-            targets.append({"target": "`judgelog query` whole process on the N=1000 JSON board / raw pyDatalog "
-                            "script (CPU)", "value": v, "limit": 1.0, "met": v <= 1.0,
-                            "detail": f"--no-cache: {row['ms']['judgelog_query_no_cache'] / row['ms']['raw_script']:.2f}"})
+            targets.append(
+                {
+                    "target": "`judgelog query` whole process on the N=1000 JSON board / raw pyDatalog script (CPU)",
+                    "value": v,
+                    "limit": 1.0,
+                    "met": v <= 1.0,
+                    "detail": f"--no-cache: {row['ms']['judgelog_query_no_cache'] / row['ms']['raw_script']:.2f}",
+                }
+            )
     v = whole["quick_start"]["ratio_vs_import"]
     q = whole["quick_start"]["ms"]
-    targets.append({"target": "Quick start `judgelog explain` whole process / import baseline (CPU)", "value": v,
-                    "limit": 1.2, "met": v <= 1.2,
-                    "detail": f"--no-cache: {q['judgelog_explain_no_cache'] / q['import_baseline']:.2f}"})
+    targets.append(
+        {
+            "target": "Quick start `judgelog explain` whole process / import baseline (CPU)",
+            "value": v,
+            "limit": 1.2,
+            "met": v <= 1.2,
+            "detail": f"--no-cache: {q['judgelog_explain_no_cache'] / q['import_baseline']:.2f}",
+        }
+    )
     return targets
 
 
-def render_whole_process(whole: dict) -> List[str]:
-    lines = ["", "Whole process on JSON boards (CPU ms, user+sys of the child; medians; judgelog prints every "
-             "answer as JSON, the scripts every row):", "",
-             "| N (file size) | judgelog query | judgelog query --no-cache | judgelog query --backend clingo | "
-             "raw pyDatalog script | plain Python script | judgelog/raw | clingo backend/raw |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+def render_whole_process(whole: dict) -> list[str]:
+    lines = [
+        "",
+        "Whole process on JSON boards (CPU ms, user+sys of the child; medians; judgelog prints every "
+        "answer as JSON, the scripts every row):",
+        "",
+        "| N (file size) | judgelog query | judgelog query --no-cache | judgelog query --backend clingo | "
+        "raw pyDatalog script | plain Python script | judgelog/raw | clingo backend/raw |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for row in whole["boards"]:
         m = row["ms"]
         c = m.get("judgelog_query_clingo")
-        lines.append(f"| {row['n']} ({row['bytes'] / 1024:.0f} KiB) | {_fmt(m['judgelog_query'])} | "
-                     f"{_fmt(m['judgelog_query_no_cache'])} | {_fmt(c)} | {_fmt(m['raw_script'])} | "
-                     f"{_fmt(m['python_script'])} | {_fmt(row['ratio_vs_raw'])} | "
-                     f"{_fmt(c / m['raw_script'] if c else None)} |")
+        lines.append(
+            f"| {row['n']} ({row['bytes'] / 1024:.0f} KiB) | {_fmt(m['judgelog_query'])} | "
+            f"{_fmt(m['judgelog_query_no_cache'])} | {_fmt(c)} | {_fmt(m['raw_script'])} | "
+            f"{_fmt(m['python_script'])} | {_fmt(row['ratio_vs_raw'])} | "
+            f"{_fmt(c / m['raw_script'] if c else None)} |"
+        )
     q = whole["quick_start"]["ms"]
-    lines += ["", f"Quick start command (`{whole['quick_start']['command']}`), CPU ms: "
-              f"{_fmt(q['judgelog_explain'])} with the library cache, {_fmt(q['judgelog_explain_no_cache'])} "
-              f"with --no-cache; `python -c \"import pyDatalog, networkx, yaml\"`: {_fmt(q['import_baseline'])}."]
+    lines += [
+        "",
+        f"Quick start command (`{whole['quick_start']['command']}`), CPU ms: "
+        f"{_fmt(q['judgelog_explain'])} with the library cache, {_fmt(q['judgelog_explain_no_cache'])} "
+        f'with --no-cache; `python -c "import pyDatalog, networkx, yaml"`: {_fmt(q["import_baseline"])}.',
+    ]
     return lines
 
 
@@ -857,7 +949,7 @@ def measure_choices(reps: int) -> dict:
 # targets and output
 
 
-def evaluate_targets(results: List[dict], memory: Optional[dict], process: dict) -> List[dict]:
+def evaluate_targets(results: list[dict], memory: dict | None, process: dict) -> list[dict]:
     by_n = {r["n"]: r for r in results}
     targets = []
 
@@ -867,8 +959,13 @@ def evaluate_targets(results: List[dict], memory: Optional[dict], process: dict)
     for n, limit in ((1000, 1.0), (5000, 0.5)):
         if n in by_n:
             v = by_n[n]["ratios"]["full"]["judgelog/raw"]
-            add(f"full damage_assigner query, judgelog/raw at N={n}", v, limit, v <= limit,
-                f"against raw with gc off: {by_n[n]['ratios']['full']['judgelog/raw_gcoff']:.2f}")
+            add(
+                f"full damage_assigner query, judgelog/raw at N={n}",
+                v,
+                limit,
+                v <= limit,
+                f"against raw with gc off: {by_n[n]['ratios']['full']['judgelog/raw_gcoff']:.2f}",
+            )
     if 1000 in by_n and 5000 in by_n:
         g = by_n[5000]["ms"]["full"]["judgelog"] / by_n[1000]["ms"]["full"]["judgelog"]
         gl = by_n[5000]["ms"]["load"]["judgelog"] / by_n[1000]["ms"]["load"]["judgelog"]
@@ -879,8 +976,13 @@ def evaluate_targets(results: List[dict], memory: Optional[dict], process: dict)
         add(f"{op}: judgelog / raw point query (worst N)", worst, 10.0, worst < 10.0)
         vals = [r["ms"][op]["judgelog"] for r in same]
         flat = max(vals) / min(vals)
-        add(f"{op} flat in N (slowest / fastest N, a17)", flat, 2.0, flat <= 2.0,
-            ", ".join(f"N={r['n']}: {r['ms'][op]['judgelog']:.2f} ms" for r in same))
+        add(
+            f"{op} flat in N (slowest / fastest N, a17)",
+            flat,
+            2.0,
+            flat <= 2.0,
+            ", ".join(f"N={r['n']}: {r['ms'][op]['judgelog']:.2f} ms" for r in same),
+        )
     if 5000 in by_n and by_n[5000]["ratios"]["full"]["clingo/python"] is not None:
         v = by_n[5000]["ratios"]["full"]["clingo/python"]
         add("full damage_assigner query, clingo backend / plain Python at N=5000", v, 10.0, v <= 10.0)
@@ -889,27 +991,47 @@ def evaluate_targets(results: List[dict], memory: Optional[dict], process: dict)
         add(f"memory (peak RSS growth) clingo backend/raw at N={memory['n']}", v, 0.5, v <= 0.5)
     if memory is not None:
         v = memory["rss_ratio"]
-        add(f"memory (peak RSS growth) judgelog/raw at N={memory['n']}", v, 1.2, v <= 1.2,
-            f"tracemalloc peak ratio {memory['traced_ratio']:.2f}" if memory.get("traced_ratio") else "")
+        add(
+            f"memory (peak RSS growth) judgelog/raw at N={memory['n']}",
+            v,
+            1.2,
+            v <= 1.2,
+            f"tracemalloc peak ratio {memory['traced_ratio']:.2f}" if memory.get("traced_ratio") else "",
+        )
     v = process["ratio_query_vs_import"]
-    add("`judgelog query` whole process / import baseline (CPU)", v, 1.5, v <= 1.5,
-        f"wall: {process['ratio_query_vs_import_wall']:.2f}")
+    add(
+        "`judgelog query` whole process / import baseline (CPU)",
+        v,
+        1.5,
+        v <= 1.5,
+        f"wall: {process['ratio_query_vs_import_wall']:.2f}",
+    )
     return targets
 
 
-def choices_targets(choices: dict) -> List[dict]:
+def choices_targets(choices: dict) -> list[dict]:
     if "clingo" not in choices["ms"]:
         return []
     v = choices["ms"]["clingo"] / 1000
-    return [{"target": f"`choices bands` for {choices['attackers']} attackers on the clingo backend (s)", "value": v,
-             "limit": 0.2, "met": v <= 0.2, "detail": f"pyDatalog backend: {choices['ms']['pydatalog'] / 1000:.1f} s"}]
+    return [
+        {
+            "target": f"`choices bands` for {choices['attackers']} attackers on the clingo backend (s)",
+            "value": v,
+            "limit": 0.2,
+            "met": v <= 0.2,
+            "detail": f"pyDatalog backend: {choices['ms']['pydatalog'] / 1000:.1f} s",
+        }
+    ]
 
 
-def render_choices(choices: dict) -> List[str]:
+def render_choices(choices: dict) -> list[str]:
     ms = choices["ms"]
-    return ["", f"`choices bands` on {choices['attackers']} attackers ({choices['legal_bands']} legal bands, "
-            f"{choices['count']:,} declarations; CPU ms): pyDatalog backend {_fmt(ms['pydatalog'])}, clingo backend "
-            f"{_fmt(ms.get('clingo'))}."]
+    return [
+        "",
+        f"`choices bands` on {choices['attackers']} attackers ({choices['legal_bands']} legal bands, "
+        f"{choices['count']:,} declarations; CPU ms): pyDatalog backend {_fmt(ms['pydatalog'])}, clingo backend "
+        f"{_fmt(ms.get('clingo'))}.",
+    ]
 
 
 def machine() -> dict:
@@ -926,10 +1048,15 @@ def machine() -> dict:
         pass
     from importlib.metadata import version
 
-    return {"nproc": os.cpu_count(), "cpu": cpu, "python": platform.python_version(),
-            "implementation": platform.python_implementation(), "platform": platform.platform(),
-            "pyDatalog": version("pyDatalog"),
-            "pyDatalog_engine": "compiled" if engine_mod.__file__.endswith((".so", ".pyd")) else "pure Python"}
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": cpu,
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "pyDatalog": version("pyDatalog"),
+        "pyDatalog_engine": "compiled" if engine_mod.__file__.endswith((".so", ".pyd")) else "pure Python",
+    }
 
 
 def _fmt(v, digits=2) -> str:
@@ -946,20 +1073,32 @@ def _fmt(v, digits=2) -> str:
 
 def render_text(report: dict) -> str:
     m = report["machine"]
-    lines = [f"judgelog benchmark ({'quick' if report['quick'] else 'full'}) on {m['nproc']} CPU(s) "
-             f"{m['cpu']}, Python {m['python']}, pyDatalog {m['pyDatalog']} ({m['pyDatalog_engine']} engine)",
-             f"load average {report['loadavg'][0]:.2f} at the start, {report['loadavg'][1]:.2f} at the end", "",
-             "Times are medians of CPU time (time.process_time) in ms; ratios are of medians. Wall times are in "
-             "the --json output. Repetitions: " + ", ".join(
-                 f"N={r['n']}: {r['reps']}" + (f" (judgelog actions: {r['action_reps']})"
-                                               if r['action_reps'] != r['reps'] else "")
-                 for r in report["results"]) + ".", "",
-             "| N (permanents, judgelog facts / raw facts) | operation | judgelog | clingo backend | raw | "
-             "raw gc-off | python | judgelog/raw | judgelog/raw-gcoff | raw/python | clingo/python |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    names = {"load": "(a) load", "full": "(b) full damage_assigner", "point": "(c) point query",
-             "explain": "(d) explain (raw: point query)", "put_counters": "(e) put_counters",
-             "proliferate": "(e) proliferate"}
+    lines = [
+        f"judgelog benchmark ({'quick' if report['quick'] else 'full'}) on {m['nproc']} CPU(s) "
+        f"{m['cpu']}, Python {m['python']}, pyDatalog {m['pyDatalog']} ({m['pyDatalog_engine']} engine)",
+        f"load average {report['loadavg'][0]:.2f} at the start, {report['loadavg'][1]:.2f} at the end",
+        "",
+        "Times are medians of CPU time (time.process_time) in ms; ratios are of medians. Wall times are in "
+        "the --json output. Repetitions: "
+        + ", ".join(
+            f"N={r['n']}: {r['reps']}"
+            + (f" (judgelog actions: {r['action_reps']})" if r["action_reps"] != r["reps"] else "")
+            for r in report["results"]
+        )
+        + ".",
+        "",
+        "| N (permanents, judgelog facts / raw facts) | operation | judgelog | clingo backend | raw | "
+        "raw gc-off | python | judgelog/raw | judgelog/raw-gcoff | raw/python | clingo/python |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    names = {
+        "load": "(a) load",
+        "full": "(b) full damage_assigner",
+        "point": "(c) point query",
+        "explain": "(d) explain (raw: point query)",
+        "put_counters": "(e) put_counters",
+        "proliferate": "(e) proliferate",
+    }
     for r in report["results"]:
         c = r["counts"]
         label = f"{r['n']} ({c['permanents']}, {c['facts']} / {c['raw_facts']})"
@@ -967,31 +1106,52 @@ def render_text(report: dict) -> str:
             row, rat = r["ms"][op], r["ratios"][op]
             if all(row[e] is None for e in ENGINES):
                 continue
-            lines.append(f"| {label} | {names[op]} | " + " | ".join(_fmt(row[e]) for e in ENGINES) + " | " +
-                         " | ".join(_fmt(rat[k]) for k in ("judgelog/raw", "judgelog/raw_gcoff", "raw/python",
-                                                           "clingo/python"))
-                         + " |")
+            lines.append(
+                f"| {label} | {names[op]} | "
+                + " | ".join(_fmt(row[e]) for e in ENGINES)
+                + " | "
+                + " | ".join(
+                    _fmt(rat[k]) for k in ("judgelog/raw", "judgelog/raw_gcoff", "raw/python", "clingo/python")
+                )
+                + " |"
+            )
     mem = report.get("memory")
     if mem:
-        lines += ["", f"Memory at N={mem['n']} (load + full query, fresh process each):", "",
-                  "| | judgelog | raw | judgelog/raw |", "|---|---:|---:|---:|",
-                  f"| peak RSS growth ({mem['judgelog']['rss_method']}) | "
-                  f"{mem['judgelog']['rss_growth_kib'] / 1024:.1f} MB | "
-                  f"{mem['raw']['rss_growth_kib'] / 1024:.1f} MB | {_fmt(mem['rss_ratio'])} |"]
+        lines += [
+            "",
+            f"Memory at N={mem['n']} (load + full query, fresh process each):",
+            "",
+            "| | judgelog | raw | judgelog/raw |",
+            "|---|---:|---:|---:|",
+            f"| peak RSS growth ({mem['judgelog']['rss_method']}) | "
+            f"{mem['judgelog']['rss_growth_kib'] / 1024:.1f} MB | "
+            f"{mem['raw']['rss_growth_kib'] / 1024:.1f} MB | {_fmt(mem['rss_ratio'])} |",
+        ]
         if "clingo" in mem:
-            lines.append(f"| peak RSS growth, clingo backend | {mem['clingo']['rss_growth_kib'] / 1024:.1f} MB | "
-                         f"{mem['raw']['rss_growth_kib'] / 1024:.1f} MB | {_fmt(mem['clingo_rss_ratio'])} |")
+            lines.append(
+                f"| peak RSS growth, clingo backend | {mem['clingo']['rss_growth_kib'] / 1024:.1f} MB | "
+                f"{mem['raw']['rss_growth_kib'] / 1024:.1f} MB | {_fmt(mem['clingo_rss_ratio'])} |"
+            )
         if "traced_ratio" in mem:
-            lines.append(f"| tracemalloc peak | {mem['judgelog']['traced_peak_bytes'] / 2**20:.1f} MB | "
-                         f"{mem['raw']['traced_peak_bytes'] / 2**20:.1f} MB | {_fmt(mem['traced_ratio'])} |")
+            lines.append(
+                f"| tracemalloc peak | {mem['judgelog']['traced_peak_bytes'] / 2**20:.1f} MB | "
+                f"{mem['raw']['traced_peak_bytes'] / 2**20:.1f} MB | {_fmt(mem['traced_ratio'])} |"
+            )
     p = report["process"]
-    lines += ["", f"Whole process, {p['creatures']}-creature scenario (medians, ms):", "",
-              "| command | CPU (user+sys) | wall |", "|---|---:|---:|"]
-    labels = {"judgelog_query": "`judgelog query S \"damage_assigner(S, P)\"`",
-              "judgelog_help": "`judgelog --help`",
-              "import_baseline": "`python -c \"import pyDatalog, networkx, yaml\"`",
-              "raw_script": "raw pyDatalog script (load rules, assert, ask)",
-              "python_startup": "`python -c pass`"}
+    lines += [
+        "",
+        f"Whole process, {p['creatures']}-creature scenario (medians, ms):",
+        "",
+        "| command | CPU (user+sys) | wall |",
+        "|---|---:|---:|",
+    ]
+    labels = {
+        "judgelog_query": '`judgelog query S "damage_assigner(S, P)"`',
+        "judgelog_help": "`judgelog --help`",
+        "import_baseline": '`python -c "import pyDatalog, networkx, yaml"`',
+        "raw_script": "raw pyDatalog script (load rules, assert, ask)",
+        "python_startup": "`python -c pass`",
+    }
     for k in labels:
         if k in p["ms"]:
             lines.append(f"| {labels[k]} | {_fmt(p['ms'][k])} | {_fmt(p['wall_ms'][k])} |")
@@ -1002,8 +1162,7 @@ def render_text(report: dict) -> str:
     lines += ["", "Targets:", "", "| target | value | limit | met |", "|---|---:|---:|---|"]
     for t in report["targets"]:
         detail = f" ({t['detail']})" if t["detail"] else ""
-        lines.append(f"| {t['target']}{detail} | {_fmt(t['value'])} | {t['limit']} | "
-                     f"{'yes' if t['met'] else 'NO'} |")
+        lines.append(f"| {t['target']}{detail} | {_fmt(t['value'])} | {t['limit']} | {'yes' if t['met'] else 'NO'} |")
     if report["notes"]:
         lines += ["", "Notes:"] + [f"- {n}" for n in report["notes"]]
     lines.append(f"\nTotal run time: {report['seconds']:.0f} s; all engines agreed on every answer.")
@@ -1011,14 +1170,18 @@ def render_text(report: dict) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true", help="N = 10, 100, 1000 with fewer repetitions")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--sizes", help="comma-separated N values (overrides --quick's sizes)")
     parser.add_argument("--no-memory", action="store_true", help="skip the memory subprocesses")
-    parser.add_argument("--no-whole-process", action="store_true",
-                        help="skip the whole-process rows on JSON boards (N=1000, and 5000 in the full run)")
+    parser.add_argument(
+        "--no-whole-process",
+        action="store_true",
+        help="skip the whole-process rows on JSON boards (N=1000, and 5000 in the full run)",
+    )
     parser.add_argument("--child-memory", nargs=2, metavar=("KIND", "N"), help=argparse.SUPPRESS)
     parser.add_argument("--traced", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -1032,19 +1195,21 @@ def main(argv=None) -> int:
     load_start = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     from judgelog import Engine
 
-    sizes = tuple(int(s) for s in args.sizes.split(",")) if args.sizes else (SIZES_QUICK if args.quick
-                                                                                else SIZES_FULL)
+    sizes = tuple(int(s) for s in args.sizes.split(",")) if args.sizes else (SIZES_QUICK if args.quick else SIZES_FULL)
     reps_table = REPS_QUICK if args.quick else REPS_FULL
     engine = Engine()
     clingo_engine = Engine(backend="clingo") if _has_clingo() else None
-    notes: List[str] = [] if clingo_engine else ["clingo is not installed: no clingo column"]
+    notes: list[str] = [] if clingo_engine else ["clingo is not installed: no clingo column"]
     results = []
     for n in sizes:
         reps = reps_table.get(n, 3)
         if not args.json:
             print(f"N={n} ({reps} repetitions) ...", file=sys.stderr, flush=True)
-        results.append(bench_size(n, reps, engine, notes, HEAVY_REPS.get(n) if not args.quick else None,
-                                  clingo_engine=clingo_engine))
+        results.append(
+            bench_size(
+                n, reps, engine, notes, HEAVY_REPS.get(n) if not args.quick else None, clingo_engine=clingo_engine
+            )
+        )
     memory = None
     if not args.no_memory:
         n_mem = max(sizes)
@@ -1058,15 +1223,28 @@ def main(argv=None) -> int:
     if not args.no_whole_process:
         if not args.json:
             print("whole-process timings on JSON boards ...", file=sys.stderr, flush=True)
-        whole = measure_whole_process(WHOLE_SIZES_QUICK if args.quick else WHOLE_SIZES_FULL,
-                                      quick_reps=PROCESS_REPS_QUICK if args.quick else PROCESS_REPS_FULL)
+        whole = measure_whole_process(
+            WHOLE_SIZES_QUICK if args.quick else WHOLE_SIZES_FULL,
+            quick_reps=PROCESS_REPS_QUICK if args.quick else PROCESS_REPS_FULL,
+        )
     if not args.json:
         print(f"choices bands, {CHOICE_ATTACKERS} attackers ...", file=sys.stderr, flush=True)
     choices = measure_choices(3 if args.quick else 5)
-    report = {"quick": args.quick, "machine": machine(), "results": results, "memory": memory,
-              "process": process, "whole_process": whole, "choices": choices, "notes": notes}
-    report["targets"] = evaluate_targets(results, memory, process) + (whole_process_targets(whole) if whole
-                                                                      else []) + choices_targets(choices)
+    report = {
+        "quick": args.quick,
+        "machine": machine(),
+        "results": results,
+        "memory": memory,
+        "process": process,
+        "whole_process": whole,
+        "choices": choices,
+        "notes": notes,
+    }
+    report["targets"] = (
+        evaluate_targets(results, memory, process)
+        + (whole_process_targets(whole) if whole else [])
+        + choices_targets(choices)
+    )
     report["seconds"] = time.perf_counter() - started
     report["loadavg"] = (load_start, os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan"))
     if args.json:

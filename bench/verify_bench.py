@@ -11,6 +11,7 @@ Reports the states checked (the S of "no counterexample among S boards"), wall t
 and the 2-worker speed-up over 1 worker. Wall time is what matters for a distributed run, so run it on
 an otherwise idle machine; every run also checks that the three results are identical.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,8 +37,7 @@ def main() -> int:
     from judgelog.scope import load_scope
     from judgelog.verify import merge
 
-    path = args.scope or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "facts", "verify",
-                                      "small.yaml")
+    path = args.scope or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "facts", "verify", "small.yaml")
     with open(path, encoding="utf-8") as fh:
         raw = yaml.safe_load(fh) or {}
     engine = Engine(properties=True)
@@ -51,8 +51,9 @@ def main() -> int:
             import distributed
 
             n = int(label.split()[0])
-            cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                               dashboard_address=None, silence_logs=logging.ERROR)
+            cluster = distributed.LocalCluster(
+                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
+            )
             try:
                 # warm the workers (engine build) before timing, as a long run would amortise it
                 run_job(job, todo[:n], scheduler=cluster.scheduler_address)
@@ -68,13 +69,23 @@ def main() -> int:
             wall = time.perf_counter() - start
         merged = merge(scope, out)
         results.append(merged)
-        rows.append({"run": label, "tasks": len(todo), "states": merged["states"], "wall_s": round(wall, 2),
-                     "states_per_s": round(merged["states"] / wall, 1)})
+        rows.append(
+            {
+                "run": label,
+                "tasks": len(todo),
+                "states": merged["states"],
+                "wall_s": round(wall, 2),
+                "states_per_s": round(merged["states"] / wall, 1),
+            }
+        )
     same = all(r == results[0] for r in results)
     speedup = rows[1]["wall_s"] / rows[2]["wall_s"] if rows[2]["wall_s"] else 0.0
     if args.json:
-        print(json.dumps({"scope": path, "rows": rows, "speedup_2_over_1": round(speedup, 2), "identical": same},
-                         indent=2))
+        print(
+            json.dumps(
+                {"scope": path, "rows": rows, "speedup_2_over_1": round(speedup, 2), "identical": same}, indent=2
+            )
+        )
     else:
         print(f"scope {path}: {len(todo)} tasks")
         print(f"{'run':<12}{'states':>8}{'wall s':>9}{'states/s':>10}")

@@ -8,6 +8,7 @@ comes with a proof that cites the Comprehensive Rules.
 >>> state.query("damage_assigner(bears, P)")
 [{'P': 'alice'}]
 """
+
 from .errors import (
     ActionError,
     Diagnostic,
@@ -22,11 +23,16 @@ from .errors import (
 
 # Engine, State, Proof and WhyNot import pyDatalog, networkx and the rule library; they are loaded on first
 # use (PEP 562) so that `judgelog --help` and the error classes don't pay for them.
-_LAZY = {"Engine": ".engine", "State": ".state", "Proof": ".provenance", "WhyNot": ".provenance",
-         "Limits": ".recursion"}
+_LAZY = {
+    "Engine": ".engine",
+    "State": ".state",
+    "Proof": ".provenance",
+    "WhyNot": ".provenance",
+    "Limits": ".recursion",
+}
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> object:
     if name == "__version__":  # read from the installed metadata (pyproject.toml's version), on first use
         globals()[name] = value = _version()
         return value
@@ -40,7 +46,7 @@ def __getattr__(name):
     return value
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY) | {"__version__"})
 
 

@@ -5,6 +5,7 @@ interpreter shutdown took about a third of a whole ``judgelog query`` on a 1,000
 has written everything by then (output flushed, files closed), so it ends the process without that cleanup.
 ``judgelog.cli.main`` itself returns normally, for callers in Python.
 """
+
 import os
 import sys
 

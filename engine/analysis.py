@@ -22,11 +22,13 @@ is evaluated with its variables bound, and the strata of negation.
 >>> print(diags[0].message)
 negation cycle: p -> not q -> not p (not stratifiable)
 """
+
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING
 
 from .ast import (
     Aggregate,
@@ -35,6 +37,7 @@ from .ast import (
     Comparison,
     Const,
     Decl,
+    Literal,
     Negation,
     Rule,
     RuleFile,
@@ -45,6 +48,9 @@ from .ast import (
 from .errors import Diagnostic
 from .typecheck import arithmetic_problems
 
+if TYPE_CHECKING:
+    from .interface import Interface
+
 __all__ = ["Program", "analyze", "order_body", "bound_after", "INT_TYPES"]
 
 INT_TYPES = {"int", "integer", "number", "n"}
@@ -54,17 +60,19 @@ INT_TYPES = {"int", "integer", "number", "n"}
 class Program:
     """An analysed rule set: declarations, rules, and derived structure."""
 
-    decls: Dict[str, Decl] = field(default_factory=dict)
-    rules: List[Rule] = field(default_factory=list)
-    files: List[RuleFile] = field(default_factory=list)
-    sources: Dict[str, str] = field(default_factory=dict)
-    strata: Dict[str, int] = field(default_factory=dict)
-    rules_by_head: Dict[str, List[Rule]] = field(default_factory=dict)
-    rule_by_name: Dict[str, Rule] = field(default_factory=dict)
-    ordered_bodies: Dict[int, Tuple] = field(default_factory=dict)  # id(rule) -> body in evaluation order
-    edges: Set[Tuple[str, str, bool]] = field(default_factory=set)  # (body pred, head pred, negative)
+    decls: dict[str, Decl] = field(default_factory=dict)
+    rules: list[Rule] = field(default_factory=list)
+    files: list[RuleFile] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)
+    strata: dict[str, int] = field(default_factory=dict)
+    rules_by_head: dict[str, list[Rule]] = field(default_factory=dict)
+    rule_by_name: dict[str, Rule] = field(default_factory=dict)
+    ordered_bodies: dict[int, tuple] = field(default_factory=dict)  # id(rule) -> body in evaluation order
+    edges: set[tuple[str, str, bool]] = field(default_factory=set)  # (body pred, head pred, negative)
+    # the interface the program's facts declare, read once (judgelog.interface.interface_of)
+    interface: Interface | None = field(default=None, compare=False, repr=False)
 
-    def decl(self, pred: str) -> Optional[Decl]:
+    def decl(self, pred: str) -> Decl | None:
         return self.decls.get(pred)
 
     def is_input(self, pred: str) -> bool:
@@ -74,15 +82,16 @@ class Program:
     def derived(self, pred: str) -> bool:
         return pred in self.rules_by_head
 
-    def body(self, rule: Rule) -> Tuple:
+    def body(self, rule: Rule) -> tuple:
         return self.ordered_bodies.get(id(rule), rule.body)
 
     def __getstate__(self) -> dict:
         # ids do not survive pickling (the library cache): keep the ordered bodies by the rule's position,
         # or an unpickled rule could find the body of another rule that once had its id
         state = dict(self.__dict__)
-        state["ordered_bodies"] = {i: self.ordered_bodies[id(r)] for i, r in enumerate(self.rules)
-                                   if id(r) in self.ordered_bodies}
+        state["ordered_bodies"] = {
+            i: self.ordered_bodies[id(r)] for i, r in enumerate(self.rules) if id(r) in self.ordered_bodies
+        }
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -90,18 +99,18 @@ class Program:
         self.__dict__.update(state)
         self.ordered_bodies = {id(self.rules[i]): body for i, body in bodies.items()}
 
-    def aggregate_rules(self) -> List[Rule]:
+    def aggregate_rules(self) -> list[Rule]:
         """Rules with an aggregate head, in an order where each one's inputs come first."""
         rules = [r for r in self.rules if r.aggregate is not None]
         return sorted(rules, key=lambda r: self.strata.get(r.head.pred, 0))
 
 
-def suggest(word: str, choices: Iterable[str]) -> Optional[str]:
+def suggest(word: str, choices: Iterable[str]) -> str | None:
     match = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.7)
     return match[0] if match else None
 
 
-def bound_after(literals: Sequence, bound: Set[str]) -> Set[str]:
+def bound_after(literals: Sequence, bound: set[str]) -> set[str]:
     bound = set(bound)
     for lit in literals:
         if isinstance(lit, Atom):
@@ -113,7 +122,7 @@ def bound_after(literals: Sequence, bound: Set[str]) -> Set[str]:
     return bound
 
 
-def ready(lit, bound: Set[str]) -> bool:
+def ready(lit: Literal, bound: set[str]) -> bool:
     """Can a comparison or negation be evaluated once the variables ``bound`` are known?"""
     if isinstance(lit, Negation):
         named = {v for v in literal_vars(lit) if not v.startswith("_")}
@@ -128,14 +137,14 @@ def ready(lit, bound: Set[str]) -> bool:
     return True
 
 
-def order_body(body: Sequence, bound: Iterable[str] = ()) -> Tuple[Tuple, Set[str]]:
+def order_body(body: Sequence, bound: Iterable[str] = ()) -> tuple[tuple, set[str]]:
     """Evaluation order: positive atoms as written; each comparison or negation as soon as its variables
     are bound. Returns the order and the variables never bound (for the safety check)."""
     bound = set(bound)
     waiting = [lit for lit in body if not isinstance(lit, Atom)]
     out = []
 
-    def flush():
+    def flush() -> None:
         progress = True
         while progress:
             progress = False
@@ -152,20 +161,25 @@ def order_body(body: Sequence, bound: Iterable[str] = ()) -> Tuple[Tuple, Set[st
             out.append(lit)
             bound.update(literal_vars(lit))
             flush()
-    unbound: Set[str] = set()
+    unbound: set[str] = set()
     for lit in waiting:
         out.append(lit)
         unbound |= {v for v in literal_vars(lit) if not (isinstance(lit, Negation) and v.startswith("_"))} - bound
     return tuple(out), unbound
 
 
-def analyze(files: Sequence[RuleFile], *, require_annotations=True, sources: Optional[dict] = None,
-            builtin_decls: Sequence[Decl] = ()) -> Tuple[Program, List[Diagnostic]]:
+def analyze(
+    files: Sequence[RuleFile],
+    *,
+    require_annotations: bool | Callable[[str], bool] = True,
+    sources: dict | None = None,
+    builtin_decls: Sequence[Decl] = (),
+) -> tuple[Program, list[Diagnostic]]:
     """Analyse ``files`` together. ``require_annotations`` (a bool, or a function of the file path) makes a
     missing @name/@cr on a rule an error (else a warning). Bodiless facts need no annotations."""
     strict = require_annotations if callable(require_annotations) else (lambda _path: require_annotations)
     prog = Program(files=list(files), sources=dict(sources or {}))
-    diags: List[Diagnostic] = []
+    diags: list[Diagnostic] = []
     for decl in builtin_decls:
         prog.decls[decl.pred] = decl
     for rf in files:
@@ -173,24 +187,37 @@ def analyze(files: Sequence[RuleFile], *, require_annotations=True, sources: Opt
             if isinstance(item, Decl):
                 old = prog.decls.get(item.pred)
                 if old is not None and (old.params != item.params or old.is_input != item.is_input):
-                    diags.append(Diagnostic("E009", f"predicate {item.pred!r} is declared twice, differently",
-                                            item.span, hint=f"first declared at {old.span.location()}"))
+                    diags.append(
+                        Diagnostic(
+                            "E009",
+                            f"predicate {item.pred!r} is declared twice, differently",
+                            item.span,
+                            hint=f"first declared at {old.span.location()}",
+                        )
+                    )
                     continue
-                names = [p.name for p in item.params]
-                twice = sorted({n for n in names if names.count(n) > 1})
+                param_names = [p.name for p in item.params]
+                twice = sorted({n for n in param_names if param_names.count(n) > 1})
                 if twice:
-                    diags.append(Diagnostic("E001", f"parameter {twice[0]!r} of {item.pred} is named twice",
-                                            item.span, hint="give every parameter its own name"))
+                    diags.append(
+                        Diagnostic(
+                            "E001",
+                            f"parameter {twice[0]!r} of {item.pred} is named twice",
+                            item.span,
+                            hint="give every parameter its own name",
+                        )
+                    )
                 if old is None:
                     prog.decls[item.pred] = item
                 for key in item.functional:
                     if key not in {p.name for p in item.params}:
-                        diags.append(Diagnostic("E001", f"functional({key}) names no argument of {item.pred}",
-                                                item.span))
+                        diags.append(
+                            Diagnostic("E001", f"functional({key}) names no argument of {item.pred}", item.span)
+                        )
             elif isinstance(item, Rule):
                 prog.rules.append(item)
 
-    names: Dict[str, Rule] = {}
+    names: dict[str, Rule] = {}
     for rule in prog.rules:
         diags.extend(_check_atoms(rule, prog))
         diags.extend(_check_safety(rule, prog))
@@ -198,28 +225,54 @@ def analyze(files: Sequence[RuleFile], *, require_annotations=True, sources: Opt
         if rule.name is not None:
             first = names.get(rule.name)
             if first is not None:
-                diags.append(Diagnostic("E006", f"duplicate rule name {rule.name!r}", rule.span,
-                                        hint=f"first used at {first.span.location()}; @name must be unique"))
+                diags.append(
+                    Diagnostic(
+                        "E006",
+                        f"duplicate rule name {rule.name!r}",
+                        rule.span,
+                        hint=f"first used at {first.span.location()}; @name must be unique",
+                    )
+                )
             else:
                 names[rule.name] = rule
         severity = "error" if strict(rule.span.file) else "warning"
         if rule.name is None and rule.body:
-            diags.append(Diagnostic("E007", "rule has no @name", rule.span, severity=severity,
-                                    hint="add a line '@name file.what_it_does' above the rule"))
+            diags.append(
+                Diagnostic(
+                    "E007",
+                    "rule has no @name",
+                    rule.span,
+                    severity=severity,
+                    hint="add a line '@name file.what_it_does' above the rule",
+                )
+            )
         if not rule.cites and rule.body:
-            diags.append(Diagnostic("E008", "rule cites no Comprehensive Rules number", rule.span,
-                                    severity=severity, hint="add a line '@cr 702.22j' above the rule"))
+            diags.append(
+                Diagnostic(
+                    "E008",
+                    "rule cites no Comprehensive Rules number",
+                    rule.span,
+                    severity=severity,
+                    hint="add a line '@cr 702.22j' above the rule",
+                )
+            )
         prog.rules_by_head.setdefault(rule.head.pred, []).append(rule)
         ordered, _ = order_body(rule.body)
         prog.ordered_bodies[id(rule)] = ordered
     prog.rule_by_name = names
 
     for rule in prog.rules:
-        decl = prog.decls.get(rule.head.pred)
-        if decl is not None and decl.is_input and rule.body:
-            diags.append(Diagnostic("E012", f"{rule.head.pred!r} is an input predicate but a rule derives it",
-                                    rule.span, severity="warning",
-                                    hint="input predicates hold scenario facts; derive a new predicate instead"))
+        head_decl = prog.decls.get(rule.head.pred)
+        if head_decl is not None and head_decl.is_input and rule.body:
+            diags.append(
+                Diagnostic(
+                    "E012",
+                    f"{rule.head.pred!r} is an input predicate but a rule derives it",
+                    rule.span,
+                    severity="warning",
+                    hint="input predicates hold scenario facts; derive a new predicate instead",
+                )
+            )
     diags.extend(_stratify(prog))
     from .recursion import unbounded_arithmetic  # (recursion.py reads the analysed program)
 
@@ -227,50 +280,87 @@ def analyze(files: Sequence[RuleFile], *, require_annotations=True, sources: Opt
     return prog, diags
 
 
-def _check_atoms(rule: Rule, prog: Program) -> List[Diagnostic]:
+def _check_atoms(rule: Rule, prog: Program) -> list[Diagnostic]:
     out = []
-    atoms = [rule.head] + [lit.atom if isinstance(lit, Negation) else lit for lit in rule.body
-                           if isinstance(lit, (Atom, Negation))]
+    atoms = [rule.head] + [
+        lit.atom if isinstance(lit, Negation) else lit for lit in rule.body if isinstance(lit, (Atom, Negation))
+    ]
     for i, atom in enumerate(atoms):
         decl = prog.decls.get(atom.pred)
         if decl is None:
             near = suggest(atom.pred, prog.decls)
-            out.append(Diagnostic("E002", f"undeclared predicate {atom.pred!r}", atom.span,
-                                  hint=f"did you mean {near!r}?" if near else
-                                  f"declare it: .decl {atom.pred}(...) \"sentence\""))
+            out.append(
+                Diagnostic(
+                    "E002",
+                    f"undeclared predicate {atom.pred!r}",
+                    atom.span,
+                    hint=f"did you mean {near!r}?" if near else f'declare it: .decl {atom.pred}(...) "sentence"',
+                )
+            )
             continue
         if decl.arity != atom.arity:
-            out.append(Diagnostic("E003", f"{atom.pred} takes {decl.arity} argument(s), given {atom.arity}",
-                                  atom.span, hint=f"declared at {decl.span.location()}: "
-                                  f"{atom.pred}({', '.join(p.name + ': ' + p.type for p in decl.params)})"))
+            out.append(
+                Diagnostic(
+                    "E003",
+                    f"{atom.pred} takes {decl.arity} argument(s), given {atom.arity}",
+                    atom.span,
+                    hint=f"declared at {decl.span.location()}: "
+                    f"{atom.pred}({', '.join(p.name + ': ' + p.type for p in decl.params)})",
+                )
+            )
             continue
         for param, arg in zip(decl.params, atom.args):
             if isinstance(arg, Aggregate):
                 if i != 0:
-                    out.append(Diagnostic("E014", "aggregates are allowed only in a rule head", arg.span,
-                                          hint="aggregates (sum, count, min, max) may appear only as an "
-                                          "argument of a rule head"))
+                    out.append(
+                        Diagnostic(
+                            "E014",
+                            "aggregates are allowed only in a rule head",
+                            arg.span,
+                            hint="aggregates (sum, count, min, max) may appear only as an argument of a rule head",
+                        )
+                    )
                 continue
             if isinstance(arg, Const):
                 if param.type in INT_TYPES and not isinstance(arg.value, int):
-                    out.append(Diagnostic("E013", f"argument {param.name!r} of {atom.pred} is an integer, "
-                                          f"given {arg.value!r}", arg.span,
-                                          hint=f"declared at {decl.span.location()} as {param.name}: "
-                                          f"{param.type}; write a whole number or a variable"))
+                    out.append(
+                        Diagnostic(
+                            "E013",
+                            f"argument {param.name!r} of {atom.pred} is an integer, given {arg.value!r}",
+                            arg.span,
+                            hint=f"declared at {decl.span.location()} as {param.name}: "
+                            f"{param.type}; write a whole number or a variable",
+                        )
+                    )
             elif isinstance(arg, BinOp):
-                out.append(Diagnostic("E001", "arithmetic is allowed only in comparisons", arg.span,
-                                      hint="bind a variable first: N = M + 1"))
+                out.append(
+                    Diagnostic(
+                        "E001",
+                        "arithmetic is allowed only in comparisons",
+                        arg.span,
+                        hint="bind a variable first: N = M + 1",
+                    )
+                )
     aggs = [a for a in rule.head.args if isinstance(a, Aggregate)]
     if len(aggs) > 1:
-        out.append(Diagnostic("E014", "a rule head may hold at most one aggregate", aggs[1].span,
-                              hint="write one rule per aggregate"))
+        out.append(
+            Diagnostic(
+                "E014", "a rule head may hold at most one aggregate", aggs[1].span, hint="write one rule per aggregate"
+            )
+        )
     if aggs and not rule.body:
-        out.append(Diagnostic("E014", "an aggregate needs a rule body", aggs[0].span,
-                              hint="aggregate over the bindings of a body: total(O, sum(N)) :- bonus(O, _, N)."))
+        out.append(
+            Diagnostic(
+                "E014",
+                "an aggregate needs a rule body",
+                aggs[0].span,
+                hint="aggregate over the bindings of a body: total(O, sum(N)) :- bonus(O, _, N).",
+            )
+        )
     return out
 
 
-def _check_safety(rule: Rule, prog: Program) -> List[Diagnostic]:
+def _check_safety(rule: Rule, prog: Program) -> list[Diagnostic]:
     out = []
     bound = bound_after([lit for lit in rule.body if isinstance(lit, Atom)], set())
     # comparisons may bind by assignment, in any order
@@ -281,28 +371,50 @@ def _check_safety(rule: Rule, prog: Program) -> List[Diagnostic]:
             for arg in lit.atom.args:
                 if isinstance(arg, Var) and not arg.anonymous and arg.name not in bound and arg.name not in reported:
                     reported.add(arg.name)
-                    out.append(Diagnostic("E004", f"unsafe variable {arg.name} in a negated atom", arg.span,
-                                          hint=f"bind {arg.name} in a positive atom of the body, "
-                                          f"or write _ if you mean 'any value'"))
+                    out.append(
+                        Diagnostic(
+                            "E004",
+                            f"unsafe variable {arg.name} in a negated atom",
+                            arg.span,
+                            hint=f"bind {arg.name} in a positive atom of the body, or write _ if you mean 'any value'",
+                        )
+                    )
         elif isinstance(lit, Comparison):
             for name in sorted(literal_vars(lit) - bound):
                 if name in reported:
                     continue
                 reported.add(name)
-                out.append(Diagnostic("E004", f"unsafe variable {_show(name)} in a comparison", lit.span,
-                                      hint="every variable of a comparison must be bound by a positive atom "
-                                      "(or assigned with = from bound values)"))
+                out.append(
+                    Diagnostic(
+                        "E004",
+                        f"unsafe variable {_show(name)} in a comparison",
+                        lit.span,
+                        hint="every variable of a comparison must be bound by a positive atom "
+                        "(or assigned with = from bound values)",
+                    )
+                )
     for arg in rule.head.args:
         names = term_vars(arg)
         for name in sorted(names):
             if name.startswith("_"):
-                out.append(Diagnostic("E004", "anonymous variable _ in a rule head", arg.span,
-                                      hint="a head argument must be a named variable or a constant"))
+                out.append(
+                    Diagnostic(
+                        "E004",
+                        "anonymous variable _ in a rule head",
+                        arg.span,
+                        hint="a head argument must be a named variable or a constant",
+                    )
+                )
             elif name not in bound and name not in reported:
                 reported.add(name)
-                out.append(Diagnostic("E004", f"unsafe variable {name} in the head of {rule.head.pred}",
-                                      getattr(arg, "span", rule.span),
-                                      hint=f"{name} must appear in a positive atom of the body"))
+                out.append(
+                    Diagnostic(
+                        "E004",
+                        f"unsafe variable {name} in the head of {rule.head.pred}",
+                        getattr(arg, "span", rule.span),
+                        hint=f"{name} must appear in a positive atom of the body",
+                    )
+                )
     return out
 
 
@@ -310,10 +422,10 @@ def _show(name: str) -> str:
     return "_" if name.startswith("_") else name
 
 
-def _stratify(prog: Program) -> List[Diagnostic]:
+def _stratify(prog: Program) -> list[Diagnostic]:
     """Compute strata; report every negative (or aggregate) edge inside a recursive component."""
-    graph: Dict[str, Set[str]] = {}
-    neg_edges: Dict[Tuple[str, str], Tuple[Rule, object]] = {}
+    graph: dict[str, set[str]] = {}
+    neg_edges: dict[tuple[str, str], tuple[Rule, Literal]] = {}
     for rule in prog.rules:
         head = rule.head.pred
         graph.setdefault(head, set())
@@ -330,8 +442,9 @@ def _stratify(prog: Program) -> List[Diagnostic]:
     comp = _scc(graph)
     out = []
     seen_cycles = set()
-    for (head, body_pred), (rule, lit) in sorted(neg_edges.items(), key=lambda kv: (kv[1][0].span.file,
-                                                                                     kv[1][0].span.line)):
+    for (head, body_pred), (rule, lit) in sorted(
+        neg_edges.items(), key=lambda kv: (kv[1][0].span.file, kv[1][0].span.line)
+    ):
         if comp[head] != comp[body_pred]:
             continue
         cycle = _path(graph, body_pred, head, comp) or [body_pred, head]
@@ -341,15 +454,20 @@ def _stratify(prog: Program) -> List[Diagnostic]:
         seen_cycles.add(key)
         steps = [head] + cycle[1:] if cycle[0] == body_pred else cycle
         text = _cycle_text(head, body_pred, cycle, neg_edges)
-        out.append(Diagnostic("E005", f"negation cycle: {text} (not stratifiable)",
-                              getattr(lit, "span", rule.span),
-                              hint="a predicate must not depend on its own negation; break the cycle "
-                              "with an input fact or split the predicate"))
+        out.append(
+            Diagnostic(
+                "E005",
+                f"negation cycle: {text} (not stratifiable)",
+                getattr(lit, "span", rule.span),
+                hint="a predicate must not depend on its own negation; break the cycle "
+                "with an input fact or split the predicate",
+            )
+        )
         del steps
     # strata: longest chain of negative edges below each predicate (on the condensation)
     order = _topo(graph, comp)
-    strata: Dict[int, int] = {}
-    members: Dict[int, List[str]] = {}
+    strata: dict[int, int] = {}
+    members: dict[int, list[str]] = {}
     for pred, c in comp.items():
         members.setdefault(c, []).append(pred)
     for c in order:
@@ -365,7 +483,7 @@ def _stratify(prog: Program) -> List[Diagnostic]:
     return out
 
 
-def _cycle_text(head, body_pred, cycle, neg_edges) -> str:
+def _cycle_text(head: str, body_pred: str, cycle: list[str], neg_edges: Collection[tuple[str, str]]) -> str:
     # cycle: body_pred ... head (a path in "depends on" direction from body_pred back to head)
     parts = [head, f"not {body_pred}"]
     prev = body_pred
@@ -375,7 +493,7 @@ def _cycle_text(head, body_pred, cycle, neg_edges) -> str:
     return " -> ".join(parts)
 
 
-def _path(graph, start, goal, comp) -> Optional[List[str]]:
+def _path(graph: dict[str, set[str]], start: str, goal: str, comp: dict[str, int]) -> list[str] | None:
     """A dependency path start -> ... -> goal inside one component (breadth first, deterministic)."""
     from collections import deque
 
@@ -396,13 +514,13 @@ def _path(graph, start, goal, comp) -> Optional[List[str]]:
     return None
 
 
-def _scc(graph: Dict[str, Set[str]]) -> Dict[str, int]:
+def _scc(graph: dict[str, set[str]]) -> dict[str, int]:
     """Tarjan's strongly connected components, iterative; returns node -> component number."""
-    index: Dict[str, int] = {}
-    low: Dict[str, int] = {}
-    on_stack: Set[str] = set()
-    stack: List[str] = []
-    comp: Dict[str, int] = {}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    comp: dict[str, int] = {}
     counter = 0
     ncomp = 0
     for root in sorted(graph):
@@ -444,6 +562,6 @@ def _scc(graph: Dict[str, Set[str]]) -> Dict[str, int]:
     return comp
 
 
-def _topo(graph, comp) -> List[int]:
+def _topo(graph: dict[str, set[str]], comp: dict[str, int]) -> list[int]:
     """Components in dependency order (dependencies first). Tarjan numbers them that way already."""
     return sorted(set(comp.values()))

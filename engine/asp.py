@@ -32,25 +32,41 @@ j_total(O,Agg_) :- k_0(O), Agg_ = #sum{ N,O,V__1_ : j_bonus(O,V__1_,N) }.
 j_bonus("bear","a",2).
 j_bonus("bear","b",2).
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING
 
 from .analysis import Program
-from .ast import Aggregate, Atom, BinOp, Comparison, Const, Negation, Rule, Var, literal_vars, term_vars
+from .ast import Aggregate, Atom, BinOp, Const, Literal, Negation, Rule, Term, Var, literal_vars
 
-__all__ = ["AspNames", "AspProgram", "compile_program", "compile_rule", "compile_facts", "compile_query",
-           "compile_constraint", "bridge", "derived_with_facts",
-           "value_text", "dependencies", "ASP_OPS"]
+if TYPE_CHECKING:
+    import clingo
+
+__all__ = [
+    "AspNames",
+    "AspProgram",
+    "compile_program",
+    "compile_rule",
+    "compile_facts",
+    "compile_query",
+    "compile_constraint",
+    "bridge",
+    "derived_with_facts",
+    "value_text",
+    "dependencies",
+    "ASP_OPS",
+]
 
 # arithmetic of the rule language -> clingo's (integer division truncates in both)
 ASP_OPS = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "/"}
 _PLAIN_VAR = re.compile(r"[A-Z][A-Za-z0-9_]*\Z")
 
 
-def value_text(value) -> str:
+def value_text(value: object) -> str:
     """A judgelog value as an ASP term: integers as numbers, everything else as a string."""
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value) if value >= 0 else f"({value})"
@@ -72,12 +88,12 @@ class AspNames:
         return ("e_" if pred in self.derived_with_facts else "j_") + pred
 
     @staticmethod
-    def judgelog_pred(name: str) -> Optional[str]:
+    def judgelog_pred(name: str) -> str | None:
         """The judgelog predicate of an ASP name (None for the compiler's helper predicates)."""
         return name[2:] if name.startswith("j_") else None
 
     @staticmethod
-    def value(symbol):
+    def value(symbol: clingo.Symbol) -> int | str:
         """A clingo symbol (a number or a string) as a judgelog value."""
         kind = symbol.type.name
         if kind == "Number":
@@ -86,7 +102,7 @@ class AspNames:
             return symbol.string
         return str(symbol)
 
-    def fact(self, symbol) -> Optional[tuple]:
+    def fact(self, symbol: clingo.Symbol) -> tuple | None:
         """A model atom ``j_p(...)`` as the judgelog fact ``(p, ...)`` (None for a helper atom)."""
         pred = self.judgelog_pred(symbol.name)
         if pred is None:
@@ -103,12 +119,12 @@ class AspProgram:
 class _Vars:
     """Variable names in ASP: named variables kept when ASP can spell them, every other one renamed."""
 
-    def __init__(self, body: Sequence, extra: Iterable[str] = ()):
-        self.positive: Set[str] = set(extra)
+    def __init__(self, body: Sequence, extra: Iterable[str] = ()) -> None:
+        self.positive: set[str] = set(extra)
         for lit in body:
             if not isinstance(lit, Negation):
                 self.positive |= literal_vars(lit)
-        self.names: Dict[str, str] = {}
+        self.names: dict[str, str] = {}
 
     def name(self, var: str, *, negated: bool = False) -> str:
         if negated and var.startswith("_") and var not in self.positive:
@@ -123,7 +139,7 @@ class _Vars:
         return out
 
 
-def _term(term, names: _Vars, negated: bool = False) -> str:
+def _term(term: Term, names: _Vars, negated: bool = False) -> str:
     if isinstance(term, Var):
         return names.name(term.name, negated=negated)
     if isinstance(term, Const):
@@ -142,14 +158,14 @@ def _term(term, names: _Vars, negated: bool = False) -> str:
     raise ValueError(f"no ASP form for the term {term!r}")
 
 
-def _atom(atom: Atom, names: _Vars, aspnames: AspNames, *, negated: bool = False, pred: Optional[str] = None) -> str:
+def _atom(atom: Atom, names: _Vars, aspnames: AspNames, *, negated: bool = False, pred: str | None = None) -> str:
     name = pred or aspnames.pred(atom.pred)
     if not atom.args:
         return name
     return f"{name}({','.join(_term(a, names, negated) for a in atom.args)})"
 
 
-def _literal(lit, names: _Vars, aspnames: AspNames) -> str:
+def _literal(lit: Literal, names: _Vars, aspnames: AspNames) -> str:
     if isinstance(lit, Atom):
         return _atom(lit, names, aspnames)
     if isinstance(lit, Negation):
@@ -175,7 +191,7 @@ def compile_rule(rule: Rule, index: int, *, names: AspNames = AspNames()) -> str
     body = _body(rule.body, vars_, names)
     keys = [a for a in rule.head.args if not isinstance(a, Aggregate)]
     key_atom = f"k_{index}" + (f"({','.join(_term(a, vars_) for a in keys)})" if keys else "")
-    every: List[str] = []
+    every: list[str] = []
     for lit in rule.body:
         for name in sorted(literal_vars(lit)):
             if isinstance(lit, Negation) and vars_.name(name, negated=True) == "_":
@@ -186,13 +202,13 @@ def compile_rule(rule: Rule, index: int, *, names: AspNames = AspNames()) -> str
     if agg.func == "count":
         elements = ",".join(every) if every else "1"
     else:
+        assert agg.var is not None  # the parser gives sum, min and max their variable
         value = vars_.name(agg.var.name)
         elements = ",".join([value] + [v for v in every if v != value])
     result = "Agg_"
     head_args = [result if isinstance(a, Aggregate) else _term(a, vars_) for a in rule.head.args]
     head = f"{names.pred(rule.head.pred)}({','.join(head_args)})"
-    return (f"{key_atom} :- {body}.\n"
-            f"{head} :- {key_atom}, {result} = #{agg.func}{{ {elements} : {body} }}.")
+    return f"{key_atom} :- {body}.\n{head} :- {key_atom}, {result} = #{agg.func}{{ {elements} : {body} }}."
 
 
 def compile_facts(facts: Iterable[tuple], *, names: AspNames = AspNames()) -> str:
@@ -224,9 +240,9 @@ def compile_constraint(body: Sequence, *, names: AspNames = AspNames()) -> str:
     return f":- {_body(body, _Vars(body), names)}."
 
 
-def dependencies(program: Program, preds: Iterable[str]) -> Set[str]:
+def dependencies(program: Program, preds: Iterable[str]) -> set[str]:
     """``preds`` and every predicate their rules read, transitively (a program slice)."""
-    seen: Set[str] = set()
+    seen: set[str] = set()
     stack = list(preds)
     while stack:
         pred = stack.pop()
@@ -246,8 +262,9 @@ def derived_with_facts(program: Program, facts: Iterable[tuple]) -> frozenset:
     return frozenset({f[0] for f in facts} & set(program.rules_by_head))
 
 
-def compile_program(program: Program, *, facts: Iterable[tuple] = (), preds: Optional[Iterable[str]] = None,
-                    names: Optional[AspNames] = None) -> AspProgram:
+def compile_program(
+    program: Program, *, facts: Iterable[tuple] = (), preds: Iterable[str] | None = None, names: AspNames | None = None
+) -> AspProgram:
     """The rules of ``program`` (only those ``preds`` depend on, when given) and ``facts`` as one ASP text.
     Read a model back with ``result.names.fact(symbol)``; a judgelog predicate ``p`` is ``result.names.pred(p)``.
     """
@@ -255,7 +272,7 @@ def compile_program(program: Program, *, facts: Iterable[tuple] = (), preds: Opt
     if names is None:
         names = AspNames(derived_with_facts=derived_with_facts(program, facts))
     wanted = dependencies(program, preds) if preds is not None else None
-    out: List[str] = []
+    out: list[str] = []
     for index, rule in enumerate(program.rules):
         if wanted is None or rule.head.pred in wanted:
             out.append(compile_rule(rule, index, names=names))

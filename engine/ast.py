@@ -7,10 +7,11 @@
 >>> str(body[1])
 'not tapped(B)'
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Optional, Tuple, Union
 
 __all__ = [
     "Span",
@@ -39,7 +40,7 @@ ARITHMETIC = ("+", "-", "*", "/", "min", "max")
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 
 
-def arith(op: str, left: int, right: int):
+def arith(op: str, left: int, right: int) -> int | None:
     """The value of ``left op right`` on integers; ``/`` is integer division rounded down, and None when
     dividing by zero (a comparison with no value holds for no binding)."""
     if op == "+":
@@ -92,7 +93,7 @@ class Var:
 class Const:
     """An atom, a quoted string (the same kind of value) or an integer."""
 
-    value: Union[str, int]
+    value: str | int
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
 
     def __str__(self) -> str:
@@ -102,8 +103,8 @@ class Const:
 @dataclass(frozen=True)
 class BinOp:
     op: str  # one of ARITHMETIC: + - * / (integer division, rounded down), min and max (of two values)
-    left: "Term"
-    right: "Term"
+    left: Term
+    right: Term
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
 
     def __str__(self) -> str:
@@ -111,7 +112,7 @@ class BinOp:
             return f"{self.op}({self.left}, {self.right})"
         mine = _PRECEDENCE[self.op]
 
-        def side(term, right: bool) -> str:
+        def side(term: Term, right: bool) -> str:
             inner = _PRECEDENCE.get(term.op, 3) if isinstance(term, BinOp) else 3
             return f"({term})" if inner < mine or (right and inner == mine and self.op in "-/") else str(term)
 
@@ -123,20 +124,20 @@ class Aggregate:
     """``sum(V)``, ``count()``, ``min(V)`` or ``max(V)`` in a rule head."""
 
     func: str
-    var: Optional[Var]
+    var: Var | None
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
 
     def __str__(self) -> str:
         return f"{self.func}({self.var or ''})"
 
 
-Term = Union[Var, Const, BinOp, Aggregate]
+Term = Var | Const | BinOp | Aggregate
 
 
 @dataclass(frozen=True)
 class Atom:
     pred: str
-    args: Tuple[Term, ...]
+    args: tuple[Term, ...]
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
 
     @property
@@ -171,7 +172,7 @@ class Comparison:
         return f"{self.left} {self.op} {self.right}"
 
 
-Literal = Union[Atom, Negation, Comparison]
+Literal = Atom | Negation | Comparison
 
 
 @dataclass(frozen=True)
@@ -179,9 +180,9 @@ class Rule:
     """``head :- body.`` (a fact when the body is empty) with its annotations."""
 
     head: Atom
-    body: Tuple[Literal, ...]
-    name: Optional[str] = None
-    cites: Tuple[str, ...] = ()
+    body: tuple[Literal, ...]
+    name: str | None = None
+    cites: tuple[str, ...] = ()
     doc: str = ""
     span: Span = field(default=NO_SPAN, compare=False)
 
@@ -190,7 +191,7 @@ class Rule:
         return not self.body
 
     @property
-    def aggregate(self) -> Optional[Aggregate]:
+    def aggregate(self) -> Aggregate | None:
         for arg in self.head.args:
             if isinstance(arg, Aggregate):
                 return arg
@@ -213,10 +214,10 @@ class Decl:
     """``.decl pred(arg: type, ...) "sentence" [input] [functional(arg, ...)]``."""
 
     pred: str
-    params: Tuple[Param, ...]
+    params: tuple[Param, ...]
     template: str = ""
     is_input: bool = False
-    functional: Tuple[str, ...] = ()
+    functional: tuple[str, ...] = ()
     doc: str = ""
     span: Span = field(default=NO_SPAN, compare=False)
 
@@ -228,7 +229,7 @@ class Decl:
     def key(self) -> str:
         return f"{self.pred}/{len(self.params)}"
 
-    def sentence(self, args) -> str:
+    def sentence(self, args: Sequence[object]) -> str:
         """Fill the English template with argument values."""
         if not self.template:
             return f"{self.pred}({', '.join(format_value(a) for a in args)})"
@@ -247,11 +248,11 @@ class Include:
 @dataclass(frozen=True)
 class RuleFile:
     path: str
-    items: Tuple[Union[Decl, Rule, Include], ...]
+    items: tuple[Decl | Rule | Include, ...]
     doc: str = ""
 
 
-def format_value(value) -> str:
+def format_value(value: object) -> str:
     """Write a constant the way the rule language reads it back."""
     if isinstance(value, bool):  # never produced by judgelog, kept readable
         return str(value).lower()
@@ -260,8 +261,11 @@ def format_value(value) -> str:
     text = str(value)
     if _is_atom(text):
         return text
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r") \
-        .replace("\t", "\\t") + '"'
+    return (
+        '"'
+        + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+        + '"'
+    )
 
 
 def _is_atom(text: str) -> bool:
@@ -270,7 +274,7 @@ def _is_atom(text: str) -> bool:
     return all(c.isascii() and (c.isalnum() or c == "_") and not c.isupper() for c in text)
 
 
-def term_vars(term) -> set:
+def term_vars(term: object) -> set[str]:
     """Variable names of a term (anonymous ones included)."""
     if isinstance(term, Var):
         return {term.name}
@@ -281,9 +285,9 @@ def term_vars(term) -> set:
     return set()
 
 
-def literal_vars(lit) -> set:
+def literal_vars(lit: Literal) -> set[str]:
     if isinstance(lit, Atom):
-        out = set()
+        out: set[str] = set()
         for arg in lit.args:
             out |= term_vars(arg)
         return out

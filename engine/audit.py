@@ -16,26 +16,43 @@ rule responsible.
 >>> "rules/core/combat.dl" in report["reads"]["rules/keywords/banding.dl"]
 True
 """
+
 from __future__ import annotations
 
+import argparse
 import os
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
 from .analysis import Program, bound_after
-from .ast import Atom, Negation, Rule, format_value
+from .ast import Atom, Const, Negation, Rule, format_value
 from .errors import EXIT_NEGATIVE, EXIT_OK, UsageError
 
-__all__ = ["run_audit", "static_audit", "dynamic_audit", "diff_audit", "dependency_graph", "group_of", "rule_count",
-           "internal_predicates", "ONLY"]
+if TYPE_CHECKING:
+    from .effects import Event
+    from .engine import Engine
+    from .state import State
+
+__all__ = [
+    "run_audit",
+    "static_audit",
+    "dynamic_audit",
+    "diff_audit",
+    "dependency_graph",
+    "group_of",
+    "rule_count",
+    "internal_predicates",
+    "ONLY",
+]
 
 ONLY = ("overrides", "conflicts", "interactions")
 
 MAX_ROWS = 500  # bindings looked at per rule (a scenario is small; this bounds pathological ones)
 
 
-def run_audit(engine, args) -> Tuple[dict, str, int]:
+def run_audit(engine: Engine, args: argparse.Namespace) -> tuple[dict, str, int]:
     """The ``audit`` verb: returns (JSON document, text, exit code)."""
     diff, scenario = getattr(args, "diff", None), getattr(args, "scenario", None)
     if diff and scenario:
@@ -68,18 +85,23 @@ def run_audit(engine, args) -> Tuple[dict, str, int]:
     return data, static_text(data), EXIT_OK
 
 
-def dependency_dot(program) -> str:
+def dependency_dot(program: Program) -> str:
     """The rule/predicate dependency graph as deterministic Graphviz DOT, one cluster per rule file."""
     from .graph import to_dot
 
     graph = dependency_graph(program)
-    clusters = {}
+    clusters: dict[str, tuple[str, list]] = {}
     for node, d in graph.nodes(data=True):
         if d["kind"] == "rule":
             clusters.setdefault(d["file"], (d["file"], []))[1].append(node)
-    return to_dot(graph, name="rules", graph_attrs={"rankdir": "LR"}, clusters=clusters,
-                  node_style=lambda n, d: {"shape": "box" if d["kind"] == "rule" else "ellipse"},
-                  edge_style=lambda u, v, k, d: {"style": "dashed" if d.get("negative") else "solid"})
+    return to_dot(
+        graph,
+        name="rules",
+        graph_attrs={"rankdir": "LR"},
+        clusters=clusters,
+        node_style=lambda n, d: {"shape": "box" if d["kind"] == "rule" else "ellipse"},
+        edge_style=lambda u, v, k, d: {"style": "dashed" if d.get("negative") else "solid"},
+    )
 
 
 # -- static ------------------------------------------------------------------------------------------
@@ -94,7 +116,7 @@ def _cr(rule: Rule) -> str:
     return ", ".join(rule.cites) or "no CR"
 
 
-def _body_preds(rule: Rule):
+def _body_preds(rule: Rule) -> Iterator[tuple[str, bool]]:
     for lit in rule.body:
         if isinstance(lit, Atom):
             yield lit.pred, False
@@ -102,7 +124,7 @@ def _body_preds(rule: Rule):
             yield lit.atom.pred, True
 
 
-def _rules(program: Program) -> List[Rule]:
+def _rules(program: Program) -> list[Rule]:
     return [r for r in program.rules if r.body]
 
 
@@ -111,11 +133,16 @@ def rule_count(program: Program) -> int:
     return len(_rules(program))
 
 
-def internal_predicates(program: Program) -> Set[str]:
+def internal_predicates(program: Program) -> set[str]:
     """Predicates a rule file declares as its internal helpers (``internal/1``): a rule deriving one that uses
     ``not`` checks a condition; it is not a default that another file's exception overrides."""
-    return {r.head.args[0].value for r in program.rules_by_head.get("internal", ())
-            if not r.body and r.head.args and hasattr(r.head.args[0], "value")}
+    return {
+        str(arg.value)
+        for r in program.rules_by_head.get("internal", ())
+        if not r.body and r.head.args
+        for arg in r.head.args[:1]
+        if isinstance(arg, Const)
+    }
 
 
 def dependency_graph(program: Program) -> nx.DiGraph:
@@ -123,12 +150,14 @@ def dependency_graph(program: Program) -> nx.DiGraph:
     Rule nodes are ``rule:NAME`` with ``file`` and ``group`` (keyword) attributes."""
     graph = nx.DiGraph()
     for pred, decl in sorted(program.decls.items()):
-        graph.add_node(pred, kind="predicate", input=decl.is_input, file=decl.span.file,
-                       stratum=program.strata.get(pred, 0))
+        graph.add_node(
+            pred, kind="predicate", input=decl.is_input, file=decl.span.file, stratum=program.strata.get(pred, 0)
+        )
     for i, rule in enumerate(_rules(program)):
         node = f"rule:{rule.name or f'#{i}'}"
-        graph.add_node(node, kind="rule", file=rule.span.file, group=group_of(rule), cites=_cr(rule),
-                       line=rule.span.line)
+        graph.add_node(
+            node, kind="rule", file=rule.span.file, group=group_of(rule), cites=_cr(rule), line=rule.span.line
+        )
         graph.add_edge(node, rule.head.pred, kind="head")
         for pred, negative in _body_preds(rule):
             old = graph.get_edge_data(pred, node, {}).get("negative", False)
@@ -136,11 +165,11 @@ def dependency_graph(program: Program) -> nx.DiGraph:
     return graph
 
 
-def _derivers(program: Program) -> Dict[str, List[Rule]]:
+def _derivers(program: Program) -> dict[str, list[Rule]]:
     return {p: [r for r in rs if r.body] for p, rs in program.rules_by_head.items() if any(r.body for r in rs)}
 
 
-def default_exceptions(program: Program) -> List[Tuple[Rule, Negation, List[Rule]]]:
+def default_exceptions(program: Program) -> list[tuple[Rule, Negation, list[Rule]]]:
     """(default rule, its ``not P``, rules deriving P) where P is derived in another file, or where the
     head is functional and P is derived at all (an exception chooses another value)."""
     derivers = _derivers(program)
@@ -155,7 +184,7 @@ def default_exceptions(program: Program) -> List[Tuple[Rule, Negation, List[Rule
     return out
 
 
-def possible_predicates(program: Program) -> Set[str]:
+def possible_predicates(program: Program) -> set[str]:
     """Predicates that can hold given the declared inputs (negation ignored: it never makes a rule fire)."""
     possible = {p for p, d in program.decls.items() if d.is_input}
     possible |= {r.head.pred for r in program.rules if not r.body}
@@ -172,8 +201,8 @@ def possible_predicates(program: Program) -> Set[str]:
 def static_audit(program: Program) -> dict:
     rules = _rules(program)
     derivers = _derivers(program)
-    reads: Dict[str, Dict[str, Set[str]]] = {}
-    group_reads: Dict[str, Dict[str, Set[str]]] = {}
+    reads: dict[str, dict[str, set[str]]] = {}
+    group_reads: dict[str, dict[str, set[str]]] = {}
     for rule in rules:
         for pred, _ in _body_preds(rule):
             for other in derivers.get(pred, ()):
@@ -183,40 +212,60 @@ def static_audit(program: Program) -> dict:
                     group_reads.setdefault(group_of(rule), {}).setdefault(group_of(other), set()).add(pred)
     used = {p for r in rules for p, _ in _body_preds(r)}
     possible = possible_predicates(program)
-    strata: Dict[int, List[str]] = {}
+    strata: dict[int, list[str]] = {}
     for pred in sorted(derivers):
         strata.setdefault(program.strata.get(pred, 0), []).append(pred)
-    defaults: Dict[Tuple[str, str], dict] = {}
+    defaults: dict[tuple[str | None, str], dict] = {}
     for d, neg, by in default_exceptions(program):
-        entry = defaults.setdefault((d.name, neg.atom.pred), {
-            "rule": d.name, "cites": list(d.cites), "at": d.span.short(), "negates": [], "predicate": neg.atom.pred,
-            "exceptions": [{"rule": r.name, "cites": list(r.cites), "at": r.span.short()} for r in by]})
+        entry = defaults.setdefault(
+            (d.name, neg.atom.pred),
+            {
+                "rule": d.name,
+                "cites": list(d.cites),
+                "at": d.span.short(),
+                "negates": [],
+                "predicate": neg.atom.pred,
+                "exceptions": [{"rule": r.name, "cites": list(r.cites), "at": r.span.short()} for r in by],
+            },
+        )
         entry["negates"].append(str(neg.atom))
-    files: Dict[str, Dict[str, object]] = {}
+    files: dict[str, dict[str, Any]] = {}  # file -> {"rules": count, "groups": set of keywords}
     for rule in rules:
         entry = files.setdefault(rule.span.file, {"rules": 0, "groups": set()})
         entry["rules"] += 1
         entry["groups"].add(group_of(rule))
     return {
         "mode": "static",
-        "rules": len(rules), "predicates": len(program.decls),
+        "rules": len(rules),
+        "predicates": len(program.decls),
         "files": {f: {"rules": e["rules"], "groups": sorted(e["groups"])} for f, e in sorted(files.items())},
         "reads": {a: {b: sorted(ps) for b, ps in sorted(m.items())} for a, m in sorted(reads.items())},
         "group_reads": {a: {b: sorted(ps) for b, ps in sorted(m.items())} for a, m in sorted(group_reads.items())},
         "strata": {str(k): v for k, v in sorted(strata.items())},
         "defaults": list(defaults.values()),
         "uncited": [{"rule": r.name, "at": r.span.short()} for r in rules if not r.cites],
-        "never_derived": sorted(p for p, d in program.decls.items() if not d.is_input and p not in program.rules_by_head),
+        "never_derived": sorted(
+            p for p, d in program.decls.items() if not d.is_input and p not in program.rules_by_head
+        ),
         "never_read": sorted(p for p in program.decls if p not in used),
-        "never_fire": [{"rule": r.name, "at": r.span.short(),
-                        "missing": sorted({p for p, neg in _body_preds(r) if not neg and p not in possible})}
-                       for r in rules if any(not neg and p not in possible for p, neg in _body_preds(r))],
+        "never_fire": [
+            {
+                "rule": r.name,
+                "at": r.span.short(),
+                "missing": sorted({p for p, neg in _body_preds(r) if not neg and p not in possible}),
+            }
+            for r in rules
+            if any(not neg and p not in possible for p, neg in _body_preds(r))
+        ],
     }
 
 
 def static_text(data: dict) -> str:
-    lines = [f"Static audit: {data['rules']} rules, {data['predicates']} predicates, {len(data['files'])} files", "",
-             "Rule files (keywords / areas by @name prefix):"]
+    lines = [
+        f"Static audit: {data['rules']} rules, {data['predicates']} predicates, {len(data['files'])} files",
+        "",
+        "Rule files (keywords / areas by @name prefix):",
+    ]
     lines += [f"  {f}  {e['rules']} rules  [{', '.join(e['groups'])}]" for f, e in data["files"].items()]
     lines += ["", "Interactions: which rule files read what other files derive:"]
     for reader, m in data["reads"].items():
@@ -230,14 +279,22 @@ def static_text(data: dict) -> str:
     lines += ["", "Defaults and the exceptions that can displace them:"]
     for d in data["defaults"]:
         ex = ", ".join(f"{e['rule']} (CR {', '.join(e['cites'])})" for e in d["exceptions"])
-        lines.append(f"  default {d['rule']} (CR {', '.join(d['cites'])}) {d['at']} can be displaced by {ex} "
-                     f"deriving {d['predicate']}")
+        lines.append(
+            f"  default {d['rule']} (CR {', '.join(d['cites'])}) {d['at']} can be displaced by {ex} "
+            f"deriving {d['predicate']}"
+        )
     for title, key in (("Rules without a CR citation", "uncited"), ("Rules that can never fire", "never_fire")):
         lines += ["", f"{title}: {len(data[key])}"]
-        lines += [f"  {r['rule']} {r['at']}" + (f"  (nothing can derive {', '.join(r['missing'])})"
-                                                 if r.get("missing") else "") for r in data[key]]
-    lines += ["", f"Declared, not input, never derived: {', '.join(data['never_derived']) or 'none'}",
-              f"Never read by a rule (outputs, or unused): {', '.join(data['never_read']) or 'none'}"]
+        lines += [
+            f"  {r['rule']} {r['at']}"
+            + (f"  (nothing can derive {', '.join(r['missing'])})" if r.get("missing") else "")
+            for r in data[key]
+        ]
+    lines += [
+        "",
+        f"Declared, not input, never derived: {', '.join(data['never_derived']) or 'none'}",
+        f"Never read by a rule (outputs, or unused): {', '.join(data['never_read']) or 'none'}",
+    ]
     return "\n".join(lines)
 
 
@@ -252,7 +309,7 @@ def _ground(atom: Atom, binding: dict) -> tuple:
     return ground(atom, binding)
 
 
-def _final_state(engine, path: str):
+def _final_state(engine: Engine, path: str) -> tuple[State, list[Event]]:
     from .runtime import run_actions
 
     state = engine.load(path)
@@ -260,18 +317,18 @@ def _final_state(engine, path: str):
     return final, events
 
 
-def _rule_ref(rule: Optional[Rule]) -> dict:
+def _rule_ref(rule: Rule | None) -> dict:
     if rule is None:
         return {"rule": None, "cites": [], "at": None}
     return {"rule": rule.name, "cites": list(rule.cites), "at": rule.span.short()}
 
 
-def _firings(state) -> Tuple[Dict[int, Set[tuple]], Dict[tuple, List[Rule]], Dict[int, List[dict]]]:
+def _firings(state: State) -> tuple[dict[int, set[tuple]], dict[tuple, list[Rule]], dict[int, list[dict]]]:
     """For every rule: the head facts it derives in ``state`` and (some of) its body bindings."""
     program, backend = state.engine.program, state.engine.backend
-    fired: Dict[int, Set[tuple]] = {}
-    bindings: Dict[int, List[dict]] = {}
-    by_fact: Dict[tuple, List[Rule]] = {}
+    fired: dict[int, set[tuple]] = {}
+    bindings: dict[int, list[dict]] = {}
+    by_fact: dict[tuple, list[Rule]] = {}
     with backend.session(state.facts) as view:
         for rule in _rules(program):
             names = sorted(bound_after(rule.body, set()))
@@ -288,16 +345,17 @@ def _firings(state) -> Tuple[Dict[int, Set[tuple]], Dict[tuple, List[Rule]], Dic
     return fired, by_fact, bindings
 
 
-def _functional_groups(state, pred: str) -> Dict[tuple, List[tuple]]:
+def _functional_groups(state: State, pred: str) -> dict[tuple, list[tuple]]:
     decl = state.engine.program.decl(pred)
+    assert decl is not None  # asked for declared functional predicates only
     keys = [i for i, p in enumerate(decl.params) if p.name in decl.functional]
-    groups: Dict[tuple, List[tuple]] = {}
+    groups: dict[tuple, list[tuple]] = {}
     for fact in state.derived(pred):
         groups.setdefault(tuple(fact[1 + i] for i in keys), []).append(fact)
     return groups
 
 
-def conflicts(state) -> List[dict]:
+def conflicts(state: State) -> list[dict]:
     """Facts of a functional(key) predicate with two or more values for one key, with their proofs."""
     out = []
     program = state.engine.program
@@ -310,15 +368,26 @@ def conflicts(state) -> List[dict]:
             values = []
             for fact in facts:
                 proof = state.explain(fact)
-                values.append(dict(_rule_ref(proof.rule_obj if proof else None), fact=_fact_text(fact),
-                                   proof=proof.to_dict() if proof else None,
-                                   proof_text=proof.to_text(2) if proof else ""))
-            out.append({"predicate": pred, "functional": list(decl.functional),
-                        "key": dict(zip(decl.functional, key)), "values": values})
+                values.append(
+                    dict(
+                        _rule_ref(proof.rule_obj if proof else None),
+                        fact=_fact_text(fact),
+                        proof=proof.to_dict() if proof else None,
+                        proof_text=proof.to_text(2) if proof else "",
+                    )
+                )
+            out.append(
+                {
+                    "predicate": pred,
+                    "functional": list(decl.functional),
+                    "key": dict(zip(decl.functional, key)),
+                    "values": values,
+                }
+            )
     return out
 
 
-def _about_the_scenario(rule: Rule, facts, bindings, ids: Set) -> bool:
+def _about_the_scenario(rule: Rule, facts: Iterable[tuple], bindings: Iterable[dict[str, object]], ids: set) -> bool:
     """Whether a rule that fired did so for things of the scenario: an id of the state among its head facts
     or body bindings (a rule that only combines the library's own facts, e.g. token names, did not)."""
     if any(a in ids for f in facts for a in f[1:]):
@@ -326,7 +395,7 @@ def _about_the_scenario(rule: Rule, facts, bindings, ids: Set) -> bool:
     return any(v in ids for b in bindings for v in b.values())
 
 
-def dynamic_audit(engine, path: str, *, keyword: Optional[str] = None, only: Optional[str] = None) -> dict:
+def dynamic_audit(engine: Engine, path: str, *, keyword: str | None = None, only: str | None = None) -> dict:
     """The dynamic audit of a scenario (after its actions). ``keyword``: only what concerns that keyword's
     rules (its ``@name`` group); ``only``: one of ONLY."""
     from .validation import typed_ids
@@ -340,26 +409,32 @@ def dynamic_audit(engine, path: str, *, keyword: Optional[str] = None, only: Opt
         from .analysis import suggest
 
         near = suggest(keyword, groups)
-        raise UsageError(f"no rules of a keyword or area called {keyword!r}",
-                         hint=f"did you mean {near!r}?" if near else "groups: " + ", ".join(groups))
+        raise UsageError(
+            f"no rules of a keyword or area called {keyword!r}",
+            hint=f"did you mean {near!r}?" if near else "groups: " + ", ".join(groups),
+        )
     fired, by_fact, bindings = _firings(state)
     rules = _rules(program)
     ids = set().union(*typed_ids(state).values())
     internal = internal_predicates(program)
-    library_only = [r for r in rules if id(r) in fired and not _about_the_scenario(r, fired[id(r)],
-                                                                                      bindings[id(r)], ids)]
+    library_only = [
+        r for r in rules if id(r) in fired and not _about_the_scenario(r, fired[id(r)], bindings[id(r)], ids)
+    ]
     for r in library_only:
         fired.pop(id(r))
     # a keyword's rules that fired although no object has the keyword (e.g. "unpaired" for every creature
     # when nothing has soulbond): listed apart, not as rules of the scenario
     in_play = {row["K"] for row in state.query("has_keyword(O, K)")}
-    idle = [r for r in rules if id(r) in fired and group_of(r) in state.engine.interface.keywords
-            and group_of(r) not in in_play]
+    idle = [
+        r
+        for r in rules
+        if id(r) in fired and group_of(r) in state.engine.interface.keywords and group_of(r) not in in_play
+    ]
     for r in idle:
         fired.pop(id(r))
     fired_rules = [r for r in rules if id(r) in fired]
     # keywords whose rules fed each other: a fired rule's premise derived by another group's rule
-    interactions: Dict[Tuple[str, str], dict] = {}
+    interactions: dict[tuple[str, str], dict] = {}
     for rule in fired_rules:
         for binding in bindings[id(rule)]:
             for lit in rule.body:
@@ -369,13 +444,19 @@ def dynamic_audit(engine, path: str, *, keyword: Optional[str] = None, only: Opt
                 for other in by_fact.get(fact, ()):
                     pair = (group_of(rule), group_of(other))
                     if pair[0] != pair[1]:
-                        entry = interactions.setdefault(pair, {"reader": pair[0], "deriver": pair[1], "count": 0,
-                                                               "example": f"{rule.name} used {_fact_text(fact)} "
-                                                                          f"from {other.name}"})
+                        entry = interactions.setdefault(
+                            pair,
+                            {
+                                "reader": pair[0],
+                                "deriver": pair[1],
+                                "count": 0,
+                                "example": f"{rule.name} used {_fact_text(fact)} from {other.name}",
+                            },
+                        )
                         entry["count"] += 1
     # defaults displaced: the positive part of a default holds, its `not P` fails because P was derived
-    overrides: List[dict] = []
-    checks: List[dict] = []  # internal helpers of a rule file whose `not` failed: not user-facing overrides
+    overrides: list[dict] = []
+    checks: list[dict] = []  # internal helpers of a rule file whose `not` failed: not user-facing overrides
     seen = set()
     with backend.session(state.facts) as view:
         for default, neg, _ in default_exceptions(program):
@@ -387,27 +468,49 @@ def dynamic_audit(engine, path: str, *, keyword: Optional[str] = None, only: Opt
                 if (default.name, would, because) in seen:
                     continue
                 seen.add((default.name, would, because))
-                by = (by_fact.get(because) or [None])[0]
+                by = next(iter(by_fact.get(because) or []), None)
                 if default.head.pred in internal:
-                    checks.append({"rule": default.name, "cites": list(default.cites), "at": default.span.short(),
-                                   "not": _fact_text(would), "because": _fact_text(because)})
+                    checks.append(
+                        {
+                            "rule": default.name,
+                            "cites": list(default.cites),
+                            "at": default.span.short(),
+                            "not": _fact_text(would),
+                            "because": _fact_text(because),
+                        }
+                    )
                     continue
-                entry = {"default": default.name, "cites": list(default.cites), "at": default.span.short(),
-                         "would_give": _fact_text(would), "because": _fact_text(because),
-                         "by": _rule_ref(by), "by_group": group_of(by) if by else None}
+                entry = {
+                    "default": default.name,
+                    "cites": list(default.cites),
+                    "at": default.span.short(),
+                    "would_give": _fact_text(would),
+                    "because": _fact_text(because),
+                    "by": _rule_ref(by),
+                    "by_group": group_of(by) if by else None,
+                }
                 decl = program.decl(would[0])
                 if decl is not None and decl.functional:
                     keys = [i for i, p in enumerate(decl.params) if p.name in decl.functional]
                     actual = [f for f in state.derived(would[0]) if all(f[1 + i] == would[1 + i] for i in keys)]
-                    entry["instead"] = [dict(_rule_ref((by_fact.get(f) or [None])[0]), fact=_fact_text(f))
-                                        for f in actual if f != would]
+                    entry["instead"] = [
+                        dict(_rule_ref(next(iter(by_fact.get(f) or []), None)), fact=_fact_text(f))
+                        for f in actual
+                        if f != would
+                    ]
                 overrides.append(entry)
                 if by is not None and group_of(by) != group_of(default):
                     pair = (group_of(default), group_of(by))
-                    interactions.setdefault(pair, {"reader": pair[0], "deriver": pair[1], "count": 0,
-                                                   "example": f"{by.name} displaced {default.name} "
-                                                              f"({_fact_text(because)})"})["count"] += 1
-    event_rules: Dict[str, int] = {}
+                    interactions.setdefault(
+                        pair,
+                        {
+                            "reader": pair[0],
+                            "deriver": pair[1],
+                            "count": 0,
+                            "example": f"{by.name} displaced {default.name} ({_fact_text(because)})",
+                        },
+                    )["count"] += 1
+    event_rules: dict[str, int] = {}
     for event in events:
         if event.rule:
             event_rules[event.rule] = event_rules.get(event.rule, 0) + 1
@@ -418,15 +521,22 @@ def dynamic_audit(engine, path: str, *, keyword: Optional[str] = None, only: Opt
         overrides = [o for o in overrides if o["default"].split(".")[0] == keyword or o["by_group"] == keyword]
         checks = [c for c in checks if c["rule"].split(".")[0] == keyword]
         interactions_ = [i for i in interactions_ if keyword in (i["reader"], i["deriver"])]
-        found_conflicts = [c for c in found_conflicts
-                           if any((v.get("rule") or "").split(".")[0] == keyword for v in c["values"])]
+        found_conflicts = [
+            c for c in found_conflicts if any((v.get("rule") or "").split(".")[0] == keyword for v in c["values"])
+        ]
     data = {
-        "mode": "scenario", "scenario": path, "name": state.name, "keyword": keyword, "only": only,
+        "mode": "scenario",
+        "scenario": path,
+        "name": state.name,
+        "keyword": keyword,
+        "only": only,
         "actions": len(state.meta["scenario"].actions) if "scenario" in state.meta else 0,
-        "events": [e.to_dict() for e in events], "event_rules": event_rules,
+        "events": [e.to_dict() for e in events],
+        "event_rules": event_rules,
         "rules_total": len(rules),
-        "fired": [dict(_rule_ref(r), group=group_of(r), file=r.span.file, facts=len(fired[id(r)]))
-                  for r in fired_rules],
+        "fired": [
+            dict(_rule_ref(r), group=group_of(r), file=r.span.file, facts=len(fired[id(r)])) for r in fired_rules
+        ],
         "library_only": [r.name for r in library_only],
         "keyword_not_in_play": [r.name for r in idle],
         "not_fired": [r.name for r in rules if id(r) not in fired and r not in library_only and r not in idle],
@@ -439,32 +549,40 @@ def dynamic_audit(engine, path: str, *, keyword: Optional[str] = None, only: Opt
     return data
 
 
-def _conflict_lines(conflicts_: Sequence[dict]) -> List[str]:
+def _conflict_lines(conflicts_: Sequence[dict]) -> list[str]:
     lines = []
     for c in conflicts_:
         key = ", ".join(f"{k} = {format_value(v)}" for k, v in c["key"].items())
-        lines.append(f"  error: CONFLICT {c['predicate']} is functional({', '.join(c['functional'])}) but "
-                     f"{key} has {len(c['values'])} values:")
+        lines.append(
+            f"  error: CONFLICT {c['predicate']} is functional({', '.join(c['functional'])}) but "
+            f"{key} has {len(c['values'])} values:"
+        )
         lines += [v["proof_text"] for v in c["values"]]
     return lines
 
 
 def dynamic_text(data: dict) -> str:
     only = data.get("only")
-    head = [f"Audit of {data['scenario']} ({data['name']}): {data['actions']} action(s), "
-            f"{len(data['events'])} event(s)" + (f"; keyword {data['keyword']}" if data.get("keyword") else "")]
+    head = [
+        f"Audit of {data['scenario']} ({data['name']}): {data['actions']} action(s), "
+        f"{len(data['events'])} event(s)" + (f"; keyword {data['keyword']}" if data.get("keyword") else "")
+    ]
     if only == "overrides":
         return "\n".join(head + [""] + _override_lines(data))
     if only == "interactions":
         return "\n".join(head + [""] + _interaction_lines(data))
     if only == "conflicts":
-        return "\n".join(head + ["", f"Conflicts: {len(data['conflicts']) or 'none'}"]
-                         + _conflict_lines(data["conflicts"]))
-    lines = head + ["", f"Rules that fired for the scenario's objects: {len(data['fired'])} of {data['rules_total']} "
-                    f"(facts derived; {len(data.get('library_only', []))} more only combined the library's own "
-                    f"facts, {len(data.get('keyword_not_in_play', []))} more belong to keywords no object has: "
-                    f"{', '.join(sorted({n.split('.')[0] for n in data.get('keyword_not_in_play', [])})) or 'none'})"
-                    ":"]
+        return "\n".join(
+            head + ["", f"Conflicts: {len(data['conflicts']) or 'none'}"] + _conflict_lines(data["conflicts"])
+        )
+    lines = head + [
+        "",
+        f"Rules that fired for the scenario's objects: {len(data['fired'])} of {data['rules_total']} "
+        f"(facts derived; {len(data.get('library_only', []))} more only combined the library's own "
+        f"facts, {len(data.get('keyword_not_in_play', []))} more belong to keywords no object has: "
+        f"{', '.join(sorted({n.split('.')[0] for n in data.get('keyword_not_in_play', [])})) or 'none'})"
+        ":",
+    ]
     current = None
     for r in data["fired"]:
         if r["file"] != current:
@@ -480,34 +598,36 @@ def dynamic_text(data: dict) -> str:
     return "\n".join(lines)
 
 
-def _override_lines(data: dict) -> List[str]:
+def _override_lines(data: dict) -> list[str]:
     lines = ["Defaults overridden:" if data["overrides"] else "Defaults overridden: none"]
     for o in data["overrides"]:
         by = o["by"]
-        lines.append(f"  {o['default']} [CR {', '.join(o['cites'])}] would give {o['would_give']}, but "
-                     f"{o['because']} holds (by {by['rule']} [CR {', '.join(by['cites'])}])")
+        lines.append(
+            f"  {o['default']} [CR {', '.join(o['cites'])}] would give {o['would_give']}, but "
+            f"{o['because']} holds (by {by['rule']} [CR {', '.join(by['cites'])}])"
+        )
         for inst in o.get("instead", []):
             lines.append(f"    instead: {inst['fact']} by {inst['rule']} [CR {', '.join(inst['cites'])}]")
     checks = data.get("internal_checks", [])
     if checks:
         lines += ["", f"Internal checks of the library (helpers declared with internal/1): {len(checks)}"]
-        lines += [f"  {c['rule']} [CR {', '.join(c['cites'])}]: not {c['not']}, because {c['because']}"
-                  for c in checks]
+        lines += [f"  {c['rule']} [CR {', '.join(c['cites'])}]: not {c['not']}, because {c['because']}" for c in checks]
     return lines
 
 
-def _interaction_lines(data: dict) -> List[str]:
+def _interaction_lines(data: dict) -> list[str]:
     return ["Interactions (reader <- deriver):"] + [
-        f"  {i['reader']} <- {i['deriver']}  x{i['count']}  e.g. {i['example']}" for i in data["interactions"]]
+        f"  {i['reader']} <- {i['deriver']}  x{i['count']}  e.g. {i['example']}" for i in data["interactions"]
+    ]
 
 
 # -- diff --------------------------------------------------------------------------------------------
-def diff_audit(engine, path_a: str, path_b: str) -> dict:
+def diff_audit(engine: Engine, path_a: str, path_b: str) -> dict:
     (a, _), (b, _) = _final_state(engine, path_a), _final_state(engine, path_b)
     preds = sorted(set(_derivers(a.engine.program)) | set(_derivers(b.engine.program)))
 
-    def facts(state) -> Set[tuple]:
-        out = set()
+    def facts(state: State) -> set[tuple]:
+        out: set[tuple] = set()
         for pred in preds:
             if state.engine.program.decl(pred) is not None:
                 out.update(state.derived(pred))
@@ -515,7 +635,7 @@ def diff_audit(engine, path_a: str, path_b: str) -> dict:
 
     fa, fb = facts(a), facts(b)
 
-    def entry(state, fact):
+    def entry(state: State, fact: tuple) -> dict:
         proof = state.explain(fact)
         return dict(_rule_ref(proof.rule_obj if proof else None), fact=_fact_text(fact))
 
@@ -528,13 +648,22 @@ def diff_audit(engine, path_a: str, path_b: str) -> dict:
         gb = _functional_groups(b, pred) if b.engine.program.decl(pred) else {}
         for key in sorted(set(ga) | set(gb), key=repr):
             if sorted(ga.get(key, [])) != sorted(gb.get(key, [])):
-                changed.append({"predicate": pred, "key": dict(zip(decl.functional, key)),
-                                "before": [entry(a, f) for f in sorted(ga.get(key, []), key=repr)],
-                                "after": [entry(b, f) for f in sorted(gb.get(key, []), key=repr)]})
+                changed.append(
+                    {
+                        "predicate": pred,
+                        "key": dict(zip(decl.functional, key)),
+                        "before": [entry(a, f) for f in sorted(ga.get(key, []), key=repr)],
+                        "after": [entry(b, f) for f in sorted(gb.get(key, []), key=repr)],
+                    }
+                )
     return {
-        "mode": "diff", "a": path_a, "b": path_b,
-        "inputs": {"added": [_fact_text(f) for f in sorted(b.facts - a.facts, key=repr)],
-                   "removed": [_fact_text(f) for f in sorted(a.facts - b.facts, key=repr)]},
+        "mode": "diff",
+        "a": path_a,
+        "b": path_b,
+        "inputs": {
+            "added": [_fact_text(f) for f in sorted(b.facts - a.facts, key=repr)],
+            "removed": [_fact_text(f) for f in sorted(a.facts - b.facts, key=repr)],
+        },
         "appeared": [entry(b, f) for f in sorted(fb - fa, key=repr)],
         "disappeared": [entry(a, f) for f in sorted(fa - fb, key=repr)],
         "changed": changed,
@@ -543,9 +672,12 @@ def diff_audit(engine, path_a: str, path_b: str) -> dict:
 
 
 def diff_text(data: dict) -> str:
-    def ref(e):
-        return f"{e['fact']}  <- {e['rule']} [CR {', '.join(e['cites'])}] {e['at']}" if e["rule"] else \
-            f"{e['fact']}  [fact]"
+    def ref(e: dict) -> str:
+        return (
+            f"{e['fact']}  <- {e['rule']} [CR {', '.join(e['cites'])}] {e['at']}"
+            if e["rule"]
+            else f"{e['fact']}  [fact]"
+        )
 
     lines = [f"Diff {data['a']} -> {data['b']}", "", "Input facts:"]
     lines += [f"  + {f}" for f in data["inputs"]["added"]] + [f"  - {f}" for f in data["inputs"]["removed"]]

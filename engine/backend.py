@@ -34,41 +34,44 @@ no facts of its own is replaced by that rule's body (unfolding; one subgoal less
 judgelog.liveness._MAX_NAMESPACES namespaces are kept per thread; the least recently used one's clauses are retracted.
 Measurements: docs/performance.md (bench/run.py).
 """
+
 from __future__ import annotations
 
 import itertools
 import secrets
+from collections.abc import Iterable, Sequence
 from contextlib import contextmanager
-from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 import pyDatalog.pyEngine as _E
 
-from .analysis import Program, bound_after, order_body, ready as _ready
+from .analysis import Program, bound_after, order_body
+from .analysis import ready as _ready
 from .ast import Atom, BinOp, Comparison, Const, Negation, Rule, Var, literal_vars
-from .database import _TL, our_database as _our_database, quiet_gc
+from .database import _TL, quiet_gc
+from .database import our_database as _our_database
 from .errors import QueryError, UsageError
-from .materialise import DELTA, materialise, retract_computed
-from .recursion import DEFAULT_LIMITS, Limits, recursive_components
 from .liveness import Liveness, _Namespace
+from .materialise import DELTA, materialise, retract_computed
 from .planning import (
     _IMPOSSIBLE,
     _UNFOLD_DEPTH,
-    _pattern,
-    _unfold,
+    _checked,
+    _divisors,
+    _fold,
     _literal_terms,
-    _variant_name,
+    _pattern,
     _probe,
     _probe_alive,
-    _fold,
-    _checked,
-    _why_vars,
     _sort_key,
-    _divisors,
+    _unfold,
+    _variant_name,
+    _why_vars,
 )
+from .recursion import DEFAULT_LIMITS, Limits, recursive_components
 
 __all__ = ["Backend", "Fact", "quiet_gc"]
 
-Fact = Tuple  # (pred, arg, ...)
+Fact = tuple  # (pred, arg, ...)
 
 _ENGINE_IDS = itertools.count(1)
 _OPS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
@@ -78,26 +81,43 @@ _MIRROR = {"=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 class _ThreadView:
     """What one backend has put in one thread's database."""
 
-    __slots__ = ("preds", "facts", "computed", "query_ids", "fact_preds", "variants", "pending", "edb", "counts",
-                 "ns", "ns_dirty", "namespaces", "namespaces_by_id", "materialised", "ns_ids", "derivations",
-                 "delta_preds", "computed_count")
+    __slots__ = (
+        "preds",
+        "facts",
+        "computed",
+        "query_ids",
+        "fact_preds",
+        "variants",
+        "pending",
+        "edb",
+        "counts",
+        "ns",
+        "ns_dirty",
+        "namespaces",
+        "namespaces_by_id",
+        "materialised",
+        "ns_ids",
+        "derivations",
+        "delta_preds",
+        "computed_count",
+    )
 
-    def __init__(self):
-        self.preds: Dict[str, object] = {}
-        self.fact_preds: Dict[str, object] = {}  # where a predicate's facts are asserted (see Backend._fact_pred)
-        self.facts: Optional[FrozenSet] = None
-        self.computed: Set = set()  # facts asserted by judgelog.materialise (aggregates, recursive predicates)
-        self.derivations: Dict[Tuple, Tuple] = {}  # recursive fact -> (rule, binding) that first derived it
-        self.delta_preds: Dict[str, object] = {}
+    def __init__(self) -> None:
+        self.preds: dict[str, object] = {}
+        self.fact_preds: dict[str, object] = {}  # where a predicate's facts are asserted (see Backend._fact_pred)
+        self.facts: frozenset | None = None
+        self.computed: set = set()  # facts asserted by judgelog.materialise (aggregates, recursive predicates)
+        self.derivations: dict[tuple, tuple] = {}  # recursive fact -> (rule, binding) that first derived it
+        self.delta_preds: dict[str, object] = {}
         self.computed_count = 0
         self.query_ids = itertools.count(1)
-        self.variants: Set[Tuple] = set()  # (pred or id(rule), pattern, namespace id) compiled in this thread
-        self.pending: List[Tuple] = []  # variants named but not compiled yet
-        self.edb: Dict[str, object] = {}  # derived predicate -> its @edb fact predicate
-        self.counts: Dict = {}  # facts now: pred -> n, and (pred, position, value) -> n for probed positions
-        self.ns: Optional[_Namespace] = None  # the namespace of the facts now
-        self.namespaces: Dict[Tuple, _Namespace] = {}
-        self.namespaces_by_id: Dict[int, _Namespace] = {}
+        self.variants: set[tuple] = set()  # (pred or id(rule), pattern, namespace id) compiled in this thread
+        self.pending: list[tuple] = []  # variants named but not compiled yet
+        self.edb: dict[str, object] = {}  # derived predicate -> its @edb fact predicate
+        self.counts: dict = {}  # facts now: pred -> n, and (pred, position, value) -> n for probed positions
+        self.ns: _Namespace | None = None  # the namespace of the facts now
+        self.namespaces: dict[tuple, _Namespace] = {}
+        self.namespaces_by_id: dict[int, _Namespace] = {}
         self.ns_dirty = False  # a fact count reached or left 0 since the namespace was found
         self.ns_ids = itertools.count(1)
         self.materialised = False  # the computed facts match self.facts
@@ -106,15 +126,15 @@ class _ThreadView:
 class Backend(Liveness):
     """One compiled program. Thread-safe: every thread gets its own materialisation."""
 
-    def __init__(self, program: Program, *, limits: Limits = DEFAULT_LIMITS):
+    def __init__(self, program: Program, *, limits: Limits = DEFAULT_LIMITS) -> None:
         self.program = program
         self.limits = limits
         self.id = next(_ENGINE_IDS)
         # unguessable per engine: pyDatalog's resolvers (@pyDatalog.predicate) are process-wide and keyed by
         # name, so a predictable name would let a user's function answer for judgelog's predicates
         self.prefix = f"j{self.id}{secrets.token_hex(6)}_"
-        self.why_rules: Dict[int, Tuple[str, Tuple[str, ...]]] = {}  # id(rule) -> (why pred, var names)
-        self.aggregates: Dict[Tuple, Dict[Tuple, List[Dict]]] = {}  # per state key: fact -> contributions
+        self.why_rules: dict[int, tuple[str, tuple[str, ...]]] = {}  # id(rule) -> (why pred, var names)
+        self.aggregates: dict[int, dict[tuple, list[dict]]] = {}  # per view (its id): fact -> contributions
         for index, rule in enumerate(program.rules):
             if rule.body and rule.aggregate is None:
                 self.why_rules[id(rule)] = (f"{self.prefix}_why{index}", _why_vars(rule, program))
@@ -122,24 +142,29 @@ class Backend(Liveness):
         # (recursive predicates are computed bottom-up by judgelog.materialise and hold plain facts)
         self._components = recursive_components(program)
         self._recursive = frozenset(p for c in self._components for p in c.preds)
-        self._idb = frozenset(r.head.pred for r in program.rules
-                              if r.body and r.aggregate is None) - self._recursive
-        self._rules_for: Dict[str, List[Rule]] = {}
+        self._idb = frozenset(r.head.pred for r in program.rules if r.body and r.aggregate is None) - self._recursive
+        self._rules_for: dict[str, list[Rule]] = {}
         for rule in program.rules:
             if rule.aggregate is None:
                 self._rules_for.setdefault(rule.head.pred, []).append(rule)
         self._rule_by_id = {id(r): r for r in program.rules}
         # constants written in rules name categories (banding, creature, p1p1); others (a query's) objects
-        self._rule_consts = frozenset(a.value for r in program.rules for lit in (r.head,) + tuple(r.body)
-                                      for a in _literal_terms(lit) if isinstance(a, Const))
+        self._rule_consts = frozenset(
+            a.value
+            for r in program.rules
+            for lit in (r.head,) + tuple(r.body)
+            for a in _literal_terms(lit)
+            if isinstance(a, Const)
+        )
         self._unfolds = itertools.count(1)
         # predicates holding facts that come with the rules (bodiless rules) or from aggregates: always alive
-        self._static_facts = frozenset(r.head.pred for r in program.rules
-                                       if not r.body or r.aggregate is not None) | self._recursive
+        self._static_facts = (
+            frozenset(r.head.pred for r in program.rules if not r.body or r.aggregate is not None) | self._recursive
+        )
         # probes: the fact atoms of rule bodies (predicate + constant arguments) whose emptiness is checked
-        probes: List[Tuple] = []
-        self._probe_pos: Dict[str, Set[int]] = {}
-        self._rule_info: List[Tuple[Rule, Tuple, Tuple[str, ...]]] = []  # (rule, positive probes, derived preds)
+        probes: list[tuple] = []
+        self._probe_pos: dict[str, set[int]] = {}
+        self._rule_info: list[tuple[Rule, tuple, tuple[str, ...]]] = []  # (rule, positive probes, derived preds)
         for rule in program.rules:
             if not rule.body or rule.aggregate is not None:
                 continue
@@ -170,20 +195,30 @@ class Backend(Liveness):
         order += [((max(program.strata.get(p, 0) for p in c.preds), 1, c.order), c) for c in self._components]
         self.materialise_order = tuple(task for _, task in sorted(order, key=lambda item: item[0]))
         computed_rules = self._agg_rules + [r for c in self._components for r in c.rules]
-        deps: Set[str] = {r.head.pred for r in computed_rules}
-        stack = [lit.atom.pred if isinstance(lit, Negation) else lit.pred for r in computed_rules
-                 for lit in r.body if isinstance(lit, (Atom, Negation))]
+        deps: set[str] = {r.head.pred for r in computed_rules}
+        stack = [
+            lit.atom.pred if isinstance(lit, Negation) else lit.pred
+            for r in computed_rules
+            for lit in r.body
+            if isinstance(lit, (Atom, Negation))
+        ]
         while stack:
             pred = stack.pop()
             if pred not in deps:
                 deps.add(pred)
-                stack.extend(lit.atom.pred if isinstance(lit, Negation) else lit.pred
-                             for r in program.rules_by_head.get(pred, ()) for lit in r.body
-                             if isinstance(lit, (Atom, Negation)))
+                stack.extend(
+                    lit.atom.pred if isinstance(lit, Negation) else lit.pred
+                    for r in program.rules_by_head.get(pred, ())
+                    for lit in r.body
+                    if isinstance(lit, (Atom, Negation))
+                )
         self._agg_deps = frozenset(deps)
         # derived predicates that may also be given facts (scenario input, aggregates): bridged up front
-        self._edb_up_front = frozenset(p for p in self._idb if program.is_input(p) or
-                                       any(r.aggregate is not None for r in program.rules_by_head.get(p, ())))
+        self._edb_up_front = frozenset(
+            p
+            for p in self._idb
+            if program.is_input(p) or any(r.aggregate is not None for r in program.rules_by_head.get(p, ()))
+        )
 
     # -- naming --------------------------------------------------------
     def pname(self, pred: str) -> str:
@@ -249,7 +284,7 @@ class Backend(Liveness):
         return _E.Literal(_OPS[op], [self._term(left), self._term(right)])
 
     # -- binding-pattern variants and pruning --------------------------------
-    def _variant(self, view: _ThreadView, pred: str, pattern: Tuple[bool, ...]) -> str:
+    def _variant(self, view: _ThreadView, pred: str, pattern: tuple[bool, ...]) -> str:
         """The engine name to call ``pred`` with ``pattern`` known arguments in the current state's
         namespace (compiled before the next ask)."""
         if pred not in self._idb:
@@ -273,7 +308,7 @@ class Backend(Liveness):
             return probe in view.ns.dead_probes
         return now and not _probe_alive(view.counts, probe, self._probe_pos)
 
-    def _plan(self, view: _ThreadView, body: Sequence, bound: Iterable[str], now: bool = False) -> Optional[List]:
+    def _plan(self, view: _ThreadView, body: Sequence, bound: Iterable[str], now: bool = False) -> list | None:
         """Compile ``body`` for evaluation with ``bound`` variables known: unfolding, order and variants.
         None when a positive literal can have no instance (the body cannot hold). ``now``: a query's body,
         compiled for the facts now rather than for the namespace."""
@@ -287,7 +322,7 @@ class Backend(Liveness):
             if isinstance(lit, Atom) and self._dead(view, lit, now):
                 return None
 
-        def emit(lit):
+        def emit(lit) -> None:
             if isinstance(lit, Comparison):
                 for divisor in _divisors(lit.left) + _divisors(lit.right):  # no value when dividing by 0
                     out.append(self._body_literal(Comparison("!=", divisor, Const(0))))
@@ -295,8 +330,9 @@ class Backend(Liveness):
             elif not (isinstance(lit, Negation) and self._dead(view, lit.atom, now)):  # "not" is true: drop it
                 atom = lit.atom if isinstance(lit, Negation) else lit
                 name = self._variant(view, atom.pred, _pattern(atom, bound))
-                out.append(_E.Literal(("~" if isinstance(lit, Negation) else "") + name,
-                                      [self._term(a) for a in atom.args]))
+                out.append(
+                    _E.Literal(("~" if isinstance(lit, Negation) else "") + name, [self._term(a) for a in atom.args])
+                )
             bound.update(bound_after([lit], bound))
 
         while waiting:
@@ -319,7 +355,7 @@ class Backend(Liveness):
             emit(lit)
         return out
 
-    def _rank(self, lit, bound: Set[str], index: int) -> Tuple:
+    def _rank(self, lit, bound: set[str], index: int) -> tuple:
         """Smallest first: checks (every named argument known) before atoms that bind new variables;
         among those, atoms joined on a known variable, then atoms with only constants known (a constant
         such as ``banding`` selects a category, a known variable one object), then the rest as written;
@@ -333,8 +369,9 @@ class Backend(Liveness):
         derived = 1 if lit.pred in self._idb else 0
         if not unknown:
             return (derived, 0, 0, index)
-        if len(unknown) < len(named) or any(isinstance(a, Const) and a.value not in self._rule_consts
-                                            for a in lit.args):
+        if len(unknown) < len(named) or any(
+            isinstance(a, Const) and a.value not in self._rule_consts for a in lit.args
+        ):
             return (2, len(unknown), derived, index)  # joined on a known object (a variable or an id)
         if any(isinstance(a, Const) for a in lit.args):
             return (3, len(unknown), derived, index)  # only a constant of the rules known (a category)
@@ -353,7 +390,7 @@ class Backend(Liveness):
         finally:
             view.ns = current
 
-    def _compile_variant(self, view: _ThreadView, pred: str, pattern: Tuple[bool, ...]) -> None:
+    def _compile_variant(self, view: _ThreadView, pred: str, pattern: tuple[bool, ...]) -> None:
         name = _variant_name(self.pname(pred), pattern, view.ns.id)
         self._pred(name, len(pattern))
         ns = view.ns
@@ -366,10 +403,11 @@ class Backend(Liveness):
             bound = {a.name for a, known in zip(rule.head.args, pattern) if known and isinstance(a, Var)}
             body = self._plan(view, self.program.body(rule), bound) if rule.body else []
             if body is not None:
-                ns.clauses.append(_E.assert_(_E.Clause(_E.Literal(name, [self._term(a) for a in rule.head.args]),
-                                                       body)))
+                ns.clauses.append(
+                    _E.assert_(_E.Clause(_E.Literal(name, [self._term(a) for a in rule.head.args]), body))
+                )
 
-    def _why_variant(self, view: _ThreadView, rule: Rule, pattern: Tuple[bool, ...]) -> str:
+    def _why_variant(self, view: _ThreadView, rule: Rule, pattern: tuple[bool, ...]) -> str:
         name, _ = self.why_rules[id(rule)]
         key = (id(rule), pattern, view.ns.id)
         if key not in view.variants:
@@ -377,7 +415,7 @@ class Backend(Liveness):
             view.pending.append(key)
         return _variant_name(name, pattern, view.ns.id)
 
-    def _compile_why_variant(self, view: _ThreadView, rule_id: int, pattern: Tuple[bool, ...]) -> None:
+    def _compile_why_variant(self, view: _ThreadView, rule_id: int, pattern: tuple[bool, ...]) -> None:
         rule = self._rule_by_id[rule_id]
         name, names = self.why_rules[rule_id]
         vname = _variant_name(name, pattern, view.ns.id)
@@ -409,7 +447,7 @@ class Backend(Liveness):
         return edb
 
     # -- unfolding -----------------------------------------------------------
-    def _single_rule(self, view: _ThreadView, pred: str) -> Optional[Rule]:
+    def _single_rule(self, view: _ThreadView, pred: str) -> Rule | None:
         """The one rule that can derive ``pred`` in the current namespace, if ``pred`` has no facts of its
         own there; calls to such a predicate are replaced by the rule's body (one subgoal less per call)."""
         cache = view.ns.single
@@ -423,11 +461,12 @@ class Backend(Liveness):
         cache[pred] = rule
         return rule
 
-    def _expand(self, view: _ThreadView, body: Sequence, depth: int = 0,
-                chain: FrozenSet[str] = frozenset()) -> Optional[List]:
+    def _expand(
+        self, view: _ThreadView, body: Sequence, depth: int = 0, chain: frozenset[str] = frozenset()
+    ) -> list | None:
         """``body`` with the atoms of single-rule predicates unfolded (positive atoms; negated atoms when the
         rule's body is one positive atom); None when an unfolded atom cannot hold."""
-        out: List = []
+        out: list = []
         for lit in body:
             atom = lit.atom if isinstance(lit, Negation) else lit
             rule = None
@@ -461,19 +500,21 @@ class Backend(Liveness):
 
     # -- materialisation -------------------------------------------------
     @contextmanager
-    def session(self, facts: FrozenSet):
+    def session(self, facts: frozenset):
         """Make ``facts`` the contents of this backend's predicates for the duration of the block."""
         if _E.Python_resolvers and any(key.startswith(self.prefix) for key in _E.Python_resolvers):
-            raise UsageError("a pyDatalog resolver (@pyDatalog.predicate) is registered under one of this "
-                             "engine's predicate names; judgelog will not let it answer for its rules",
-                             hint="register resolvers under names of your own")
+            raise UsageError(
+                "a pyDatalog resolver (@pyDatalog.predicate) is registered under one of this "
+                "engine's predicate names; judgelog will not let it answer for its rules",
+                hint="register resolvers under names of your own",
+            )
         with _our_database(), quiet_gc():
             view = self._view()
             if view.facts is not facts or not view.materialised:
                 self._sync(view, facts)
             yield view
 
-    def _sync(self, view: _ThreadView, facts: FrozenSet) -> None:
+    def _sync(self, view: _ThreadView, facts: frozenset) -> None:
         old = view.facts if view.facts is not None else frozenset()
         removed = old - facts
         # an equal set (a new frozenset of the same facts) costs one pass: old <= facts and same size
@@ -502,21 +543,24 @@ class Backend(Liveness):
             materialise(self, view, facts, self.limits)  # on an error, view.materialised stays False: the
             view.materialised = True  # next question retracts the partial results and computes them again
 
-    def aggregate_contributions(self, view: _ThreadView, fact: Fact) -> List[Dict]:
+    def aggregate_contributions(self, view: _ThreadView, fact: Fact) -> list[dict]:
         return self.aggregates.get(id(view), {}).get(fact, [])
 
-    def aggregate_facts(self, view: _ThreadView, rule: Rule) -> Set[Fact]:
+    def aggregate_facts(self, view: _ThreadView, rule: Rule) -> set[Fact]:
         """The facts an aggregate rule derives in the materialised state."""
-        return {f for f, contributions in self.aggregates.get(id(view), {}).items()
-                if any(c.get("__rule__") is rule for c in contributions)}
+        return {
+            f
+            for f, contributions in self.aggregates.get(id(view), {}).items()
+            if any(c.get("__rule__") is rule for c in contributions)
+        }
 
     @staticmethod
-    def derivation(view: _ThreadView, fact: Fact) -> Optional[Tuple[Rule, Dict]]:
+    def derivation(view: _ThreadView, fact: Fact) -> tuple[Rule, dict] | None:
         """The rule and body binding that first derived a fact of a recursive predicate."""
         return view.derivations.get(fact)
 
     # -- asking ----------------------------------------------------------
-    def _ask_body(self, view: _ThreadView, body: Sequence, names: Sequence[str]) -> List[Tuple]:
+    def _ask_body(self, view: _ThreadView, body: Sequence, names: Sequence[str]) -> list[tuple]:
         """All distinct bindings of ``names`` satisfying ``body`` (already in evaluation order)."""
         qname = f"{self.prefix}_q{next(view.query_ids)}"
         self._pred(qname, len(names))
@@ -536,7 +580,7 @@ class Backend(Liveness):
             return []
         return _checked([tuple(row) for row in result])
 
-    def ask(self, view: _ThreadView, body: Sequence, names: Sequence[str]) -> List[Tuple]:
+    def ask(self, view: _ThreadView, body: Sequence, names: Sequence[str]) -> list[tuple]:
         ordered, _ = order_body(body)
         return sorted(set(self._ask_body(view, ordered, names)), key=_sort_key)
 
@@ -544,7 +588,7 @@ class Backend(Liveness):
         """Is an atom (constants, possibly anonymous variables) true?"""
         return bool(self.ask_atom(view, atom))
 
-    def ask_atom(self, view: _ThreadView, atom: Atom) -> List[Tuple]:
+    def ask_atom(self, view: _ThreadView, atom: Atom) -> list[tuple]:
         """Rows of full argument tuples matching ``atom`` (constants and variables)."""
         if self._dead(view, atom, True):
             return []
@@ -555,7 +599,7 @@ class Backend(Liveness):
             return []
         return sorted(set(tuple(r) for r in result), key=_sort_key)
 
-    def why_rows(self, view: _ThreadView, rule: Rule, fixed: Dict[str, object], limit: int = 64) -> List[Dict]:
+    def why_rows(self, view: _ThreadView, rule: Rule, fixed: dict[str, object], limit: int = 64) -> list[dict]:
         """Bindings of all of ``rule``'s body variables given some of them (for proofs)."""
         _, names = self.why_rules[id(rule)]
         name = self._why_variant(view, rule, tuple(n in fixed for n in names))
@@ -573,5 +617,7 @@ def _ask(literal):
     try:
         return literal.ask()
     except TypeError as exc:  # pyDatalog compares a word with a number
-        raise QueryError(f"a comparison mixes numbers and words ({exc})",
-                         hint="compare numbers with numbers; check the arguments given") from None
+        raise QueryError(
+            f"a comparison mixes numbers and words ({exc})",
+            hint="compare numbers with numbers; check the arguments given",
+        ) from None

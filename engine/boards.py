@@ -18,16 +18,33 @@ the field (``action_param``) accepts or refuses it.
 >>> [len(b) for b in boards(scope)]
 [1, 1, 2, 2, 2]
 """
+
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING
 
 from .scope import Scope
 
-__all__ = ["Spec", "boards", "board_dict", "is_canonical", "automorphisms", "canonical_key", "candidates",
-           "players_of", "creature_ids", "tasks", "Task", "board_keywords"]
+if TYPE_CHECKING:
+    from .interface import Field
+
+__all__ = [
+    "Spec",
+    "boards",
+    "board_dict",
+    "is_canonical",
+    "automorphisms",
+    "canonical_key",
+    "candidates",
+    "players_of",
+    "creature_ids",
+    "tasks",
+    "Task",
+    "board_keywords",
+]
 
 
 @dataclass(frozen=True, order=True)
@@ -35,16 +52,16 @@ class Spec:
     controller: int  # index into the players; 0 is the active player
     power: int
     toughness: int
-    keywords: Tuple[int, ...]  # indexes into scope.keywords
+    keywords: tuple[int, ...]  # indexes into scope.keywords
     subtype: str = ""
-    counters: Tuple[Tuple[str, int], ...] = ()
+    counters: tuple[tuple[str, int], ...] = ()
 
 
-def players_of(scope: Scope) -> List[str]:
+def players_of(scope: Scope) -> list[str]:
     return [f"p{i + 1}" for i in range(scope.players)]
 
 
-def creature_ids(board: Sequence[Spec]) -> List[str]:
+def creature_ids(board: Sequence[Spec]) -> list[str]:
     return [f"c{i + 1}" for i in range(len(board))]
 
 
@@ -52,22 +69,32 @@ def board_keywords(board: Sequence[Spec]) -> int:
     return sum(len(s.keywords) for s in board)
 
 
-def _specs(scope: Scope) -> List[Spec]:
+def _specs(scope: Scope) -> list[Spec]:
     kw = range(len(scope.keywords))
     sets = [c for n in range(scope.keywords_per_creature + 1) for c in itertools.combinations(kw, n)]
-    counter_sets = [tuple((k, n) for k, n in zip([k for k, _ in scope.counters], ns) if n)
-                    for ns in itertools.product(*[v for _, v in scope.counters])]
-    out = [Spec(c, p, t, k, s, cs) for c in range(scope.players) for p in scope.power for t in scope.toughness
-           for k in sets for s in ("",) + scope.subtypes for cs in counter_sets]
+    counter_sets = [
+        tuple((k, n) for k, n in zip([k for k, _ in scope.counters], ns) if n)
+        for ns in itertools.product(*[v for _, v in scope.counters])
+    ]
+    out = [
+        Spec(c, p, t, k, s, cs)
+        for c in range(scope.players)
+        for p in scope.power
+        for t in scope.toughness
+        for k in sets
+        for s in ("",) + scope.subtypes
+        for cs in counter_sets
+    ]
     return sorted(set(out))
 
 
-def is_canonical(board: Tuple[Spec, ...], players: int) -> bool:
+def is_canonical(board: tuple[Spec, ...], players: int) -> bool:
     """The board is the least of the boards it becomes by renaming the non-active players."""
     for perm in itertools.permutations(range(1, players)):
         mapping = (0,) + perm
-        other = tuple(sorted(Spec(mapping[s.controller], s.power, s.toughness, s.keywords, s.subtype, s.counters)
-                             for s in board))
+        other = tuple(
+            sorted(Spec(mapping[s.controller], s.power, s.toughness, s.keywords, s.subtype, s.counters) for s in board)
+        )
         if other < board:
             return False
     return True
@@ -79,8 +106,8 @@ class Task:
     whose first creature has the keyword set ``first`` (indexes into the scope's keywords)."""
 
     creatures: int
-    split: Tuple[int, ...]
-    first: Tuple[int, ...]
+    split: tuple[int, ...]
+    first: tuple[int, ...]
 
     @property
     def name(self) -> str:
@@ -88,10 +115,11 @@ class Task:
         return f"n{self.creatures}-s{''.join(map(str, self.split))}-k{kw}"
 
 
-def tasks(scope: Scope) -> List[Task]:
+def tasks(scope: Scope) -> list[Task]:
     out = []
-    sets = [c for n in range(scope.keywords_per_creature + 1)
-            for c in itertools.combinations(range(len(scope.keywords)), n)]
+    sets = [
+        c for n in range(scope.keywords_per_creature + 1) for c in itertools.combinations(range(len(scope.keywords)), n)
+    ]
     for n in range(scope.min_creatures, scope.creatures + 1):
         for split in itertools.product(range(n + 1), repeat=scope.players):
             if sum(split) != n or list(split[1:]) != sorted(split[1:], reverse=True):
@@ -101,7 +129,7 @@ def tasks(scope: Scope) -> List[Task]:
     return sorted(out)
 
 
-def boards(scope: Scope, task: Optional[Task] = None) -> Iterator[Tuple[Spec, ...]]:
+def boards(scope: Scope, task: Task | None = None) -> Iterator[tuple[Spec, ...]]:
     """Every canonical board of the scope (or of one task), fewest creatures first."""
     specs = _specs(scope)
     wanted = [task] if task is not None else tasks(scope)
@@ -120,7 +148,7 @@ def board_dict(scope: Scope, board: Sequence[Spec]) -> dict:
     players = players_of(scope)
     objects = {}
     for oid, spec in zip(creature_ids(board), board):
-        obj: Dict = {"name": f"Creature {oid[1:]}", "types": ["creature"]}
+        obj: dict = {"name": f"Creature {oid[1:]}", "types": ["creature"]}
         if spec.subtype:
             obj["subtypes"] = [spec.subtype]
         obj.update(power=spec.power, toughness=spec.toughness)
@@ -133,13 +161,13 @@ def board_dict(scope: Scope, board: Sequence[Spec]) -> dict:
     return {"players": players, "objects": objects}
 
 
-def automorphisms(board: Sequence[Spec]) -> List[Dict[str, str]]:
+def automorphisms(board: Sequence[Spec]) -> list[dict[str, str]]:
     """Renamings of the creatures that leave the board as it is (identical creatures swapped)."""
     ids = creature_ids(board)
-    groups: Dict[Spec, List[int]] = {}
+    groups: dict[Spec, list[int]] = {}
     for i, s in enumerate(board):
         groups.setdefault(s, []).append(i)
-    out: List[Dict[str, str]] = [{}]
+    out: list[dict[str, str]] = [{}]
     for members in groups.values():
         nxt = []
         for perm in itertools.permutations(members):
@@ -151,7 +179,7 @@ def automorphisms(board: Sequence[Spec]) -> List[Dict[str, str]]:
     return out
 
 
-def _rename(value, mapping: Dict[str, str]):
+def _rename(value: object, mapping: dict[str, str]) -> object:
     if isinstance(value, str):
         return mapping.get(value, value)
     if isinstance(value, dict):
@@ -161,14 +189,14 @@ def _rename(value, mapping: Dict[str, str]):
     return value
 
 
-def _norm(value):
+def _norm(value: object) -> object:
     """Order-free form of a designation (sets of groups, of pairs)."""
     if isinstance(value, tuple):
         return tuple(sorted((_norm(v) for v in value), key=repr))
     return value
 
 
-def canonical_key(steps: Sequence[dict], autos: List[Dict[str, str]]) -> str:
+def canonical_key(steps: Sequence[dict], autos: list[dict[str, str]]) -> str:
     """The least renaming of a sequence of declarations and actions: equal for symmetric ones."""
     best = None
     for mapping in autos:
@@ -179,7 +207,7 @@ def canonical_key(steps: Sequence[dict], autos: List[Dict[str, str]]) -> str:
 
 
 # -- designations by shape ------------------------------------------------------------------------------
-def _partitions(items: List[str]) -> Iterator[List[List[str]]]:
+def _partitions(items: list[str]) -> Iterator[list[list[str]]]:
     """Set partitions of items into blocks; the blocks of one are kept (bands of one are not declared)."""
     if not items:
         yield []
@@ -188,10 +216,10 @@ def _partitions(items: List[str]) -> Iterator[List[List[str]]]:
     for part in _partitions(rest):
         yield [[first]] + part
         for i in range(len(part)):
-            yield part[:i] + [[first] + part[i]] + part[i + 1:]
+            yield part[:i] + [[first] + part[i]] + part[i + 1 :]
 
 
-def _matchings(items: List[str], ok) -> Iterator[List[List[str]]]:
+def _matchings(items: list[str], ok: Callable[[str, str], bool]) -> Iterator[list[list[str]]]:
     if not items:
         yield []
         return
@@ -199,11 +227,11 @@ def _matchings(items: List[str], ok) -> Iterator[List[List[str]]]:
     yield from _matchings(rest, ok)
     for i, other in enumerate(rest):
         if ok(first, other):
-            for m in _matchings(rest[:i] + rest[i + 1:], ok):
+            for m in _matchings(rest[:i] + rest[i + 1 :], ok):
                 yield [[first, other]] + m
 
 
-def candidates(field, scope: Scope, board: Sequence[Spec], declared: Dict[str, object]) -> Iterator[object]:
+def candidates(field: Field, scope: Scope, board: Sequence[Spec], declared: dict[str, object]) -> Iterator[object]:
     """Every value of ``field`` (scenario form) on this board, given the fields declared before it. The
     empty value comes first."""
     ids = creature_ids(board)
@@ -233,13 +261,12 @@ def candidates(field, scope: Scope, board: Sequence[Spec], declared: Dict[str, o
         return
     if field.shape == "pairs":
         same = field.name in scope.same_controller
-        for m in _matchings(ids, lambda a, b: not same or ctrl[a] == ctrl[b]):
-            yield m
+        yield from _matchings(ids, lambda a, b: not same or ctrl[a] == ctrl[b])
         return
     yield {} if field.shape in ("map", "map_list") else []
 
 
-def _keys(value) -> List[str]:
+def _keys(value: object) -> list[str]:
     if isinstance(value, dict):
         return list(value)
     if isinstance(value, list):

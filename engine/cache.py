@@ -10,16 +10,18 @@ or ``--no-cache`` bypass it; a folder that cannot be written is skipped silently
 >>> len(key)
 40
 """
+
 from __future__ import annotations
 
 import hashlib
 import os
 import pickle
 import sys
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, Optional
+from typing import Any
 
 __all__ = ["cache_dir", "enabled", "disabled", "address", "file_digest", "lookup", "store", "MAX_ENTRIES"]
 
@@ -28,7 +30,7 @@ _FORMAT = 1
 _disabled_depth = 0
 
 
-def cache_dir() -> Optional[Path]:
+def cache_dir() -> Path | None:
     """``$XDG_CACHE_HOME/judgelog``, else ``~/.cache/judgelog``; None when neither is an absolute path (a
     relative XDG_CACHE_HOME is ignored, as the XDG specification says; no home folder: no cache)."""
     base = os.environ.get("XDG_CACHE_HOME", "")
@@ -38,8 +40,7 @@ def cache_dir() -> Optional[Path]:
 
 
 def enabled() -> bool:
-    return _disabled_depth == 0 and os.environ.get("JUDGELOG_NO_CACHE", "") in ("", "0") and \
-        cache_dir() is not None
+    return _disabled_depth == 0 and os.environ.get("JUDGELOG_NO_CACHE", "") in ("", "0") and cache_dir() is not None
 
 
 @contextmanager
@@ -53,7 +54,7 @@ def disabled() -> Iterator[None]:
         _disabled_depth -= 1
 
 
-def file_digest(path: str) -> Optional[str]:
+def file_digest(path: str) -> str | None:
     try:
         with open(path, "rb") as handle:
             return hashlib.sha1(handle.read()).hexdigest()
@@ -61,7 +62,7 @@ def file_digest(path: str) -> Optional[str]:
         return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _code_digest() -> str:
     """judgelog's own source (any other version, or an edited checkout, builds other results)."""
     digest = hashlib.sha1()
@@ -80,7 +81,7 @@ def address(kind: str, *, options: tuple, files: Iterable[str]) -> str:
     return digest.hexdigest()
 
 
-def lookup(key: str) -> Optional[Any]:
+def lookup(key: str) -> Any | None:
     """The value stored at ``key``, or None (no entry, disabled, unreadable, corrupt, or a file it depends
     on has changed since)."""
     folder = cache_dir()
@@ -89,18 +90,29 @@ def lookup(key: str) -> Optional[Any]:
     try:
         with open(folder / f"{key}.pickle", "rb") as handle:
             entry = pickle.load(handle)
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, IndexError, TypeError,
-            ValueError, MemoryError, RecursionError):
+    except (
+        OSError,
+        EOFError,
+        pickle.UnpicklingError,
+        AttributeError,
+        ImportError,
+        IndexError,
+        TypeError,
+        ValueError,
+        MemoryError,
+        RecursionError,
+    ):
         return None
-    if not (isinstance(entry, tuple) and len(entry) == 4 and entry[:2] == (_FORMAT, key)
-            and isinstance(entry[2], dict)):
+    if not (
+        isinstance(entry, tuple) and len(entry) == 4 and entry[:2] == (_FORMAT, key) and isinstance(entry[2], dict)
+    ):
         return None
     if any(file_digest(path) != digest for path, digest in entry[2].items()):
         return None
     return entry[3]
 
 
-def store(key: str, value: Any, *, depends: Dict[str, Optional[str]]) -> None:
+def store(key: str, value: Any, *, depends: dict[str, str | None]) -> None:
     """Keep ``value`` at ``key``; ``depends`` maps each file it was built from to its :func:`file_digest`."""
     folder = cache_dir()
     if folder is None or not enabled():

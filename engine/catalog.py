@@ -10,22 +10,35 @@ optional ``rules:`` block in the rule language that uses generic hooks (``pt_mod
 >>> cat.suggest("Grizly Bears")
 'Grizzly Bears'
 """
+
 from __future__ import annotations
 
 import difflib
 import os
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Dict, List, Optional
 
 from .errors import Diagnostic, ScenarioError
 from .yamlsrc import load_path
 
 __all__ = ["Card", "CardCatalog", "default_catalog", "rules_dir", "facts_dir", "CARD_KEYS"]
 
-CARD_KEYS = ("mana_cost", "mana_value", "types", "supertypes", "subtypes", "colors", "power", "toughness",
-             "keywords", "text", "set", "year", "rules")
+CARD_KEYS = (
+    "mana_cost",
+    "mana_value",
+    "types",
+    "supertypes",
+    "subtypes",
+    "colors",
+    "power",
+    "toughness",
+    "keywords",
+    "text",
+    "set",
+    "year",
+    "rules",
+)
 
 
 def _package_or_repo(name: str) -> Path:
@@ -63,29 +76,29 @@ class Card:
 
 
 class CardCatalog:
-    def __init__(self, cards: Dict[str, Card], path: str):
+    def __init__(self, cards: dict[str, Card], path: str) -> None:
         self.cards = cards
         self.path = path
         self._folded = {name.casefold(): card for name, card in cards.items()}
 
-    def get(self, name: str) -> Optional[Card]:
+    def get(self, name: str) -> Card | None:
         return self.cards.get(name) or self._folded.get(name.casefold())
 
-    def suggest(self, name: str) -> Optional[str]:
+    def suggest(self, name: str) -> str | None:
         match = difflib.get_close_matches(name, list(self.cards), n=1, cutoff=0.6)
         return match[0] if match else None
 
-    def rule_sources(self) -> List[tuple]:
+    def rule_sources(self) -> list[tuple]:
         """(path, text, first line) of each card's rules block."""
         return [(self.path, c.rules_text, c.rules_line) for c in self.cards.values() if c.rules_text]
 
     @classmethod
-    def load(cls, path: str) -> "CardCatalog":
+    def load(cls, path: str) -> CardCatalog:
         doc = load_path(path)
         data = doc.value
         if not isinstance(data, dict) or not isinstance(data.get("cards"), dict):
             raise ScenarioError(f"{path}: expected a mapping 'cards:' of card name -> characteristics")
-        cards: Dict[str, Card] = {}
+        cards: dict[str, Card] = {}
         diags = []
         for name, entry in data["cards"].items():
             span = doc.key_span(("cards", name))
@@ -94,9 +107,14 @@ class CardCatalog:
                 continue
             for key in entry:
                 if key not in CARD_KEYS:
-                    diags.append(Diagnostic("S100", f"unknown key {key!r} in card {name!r}",
-                                            doc.key_span(("cards", name, key)),
-                                            hint="card keys: " + ", ".join(CARD_KEYS)))
+                    diags.append(
+                        Diagnostic(
+                            "S100",
+                            f"unknown key {key!r} in card {name!r}",
+                            doc.key_span(("cards", name, key)),
+                            hint="card keys: " + ", ".join(CARD_KEYS),
+                        )
+                    )
             rules_text = entry.get("rules", "") or ""
             rules_line = 0
             if rules_text:
@@ -108,7 +126,7 @@ class CardCatalog:
         return cls(cards, path)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load_cached(path: str, mtime: float) -> CardCatalog:
     return CardCatalog.load(path)
 

@@ -9,14 +9,28 @@ its elements and options come from and what refuses a candidate; this module enu
   the rules), the other elements staying alone; counted exactly, listed up to ``--limit``.
 - ``subset``: the legal sets of elements within the declared sizes; counted, listed up to ``--limit``.
 """
+
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Protocol
 
 from .ast import Atom, Const
 from .errors import UsageError
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+class Progress(Protocol):
+    """What reports progress through a long enumeration (the command line's progress line)."""
+
+    def tick(self, i: int, label: str) -> None: ...
+
+    def done(self) -> None: ...
+
 
 __all__ = ["list_choices", "ChoiceSpace", "choice_spaces"]
 
@@ -32,43 +46,52 @@ class ChoiceSpace:
     kind: str
     cr: str = ""
     action: str = ""
-    fields: Dict[str, str] = field(default_factory=dict)  # elements/options/parts/sample -> JSON key
-    texts: Dict[str, str] = field(default_factory=dict)  # intro/nothing/empty/empty_hint -> text
+    fields: dict[str, str] = field(default_factory=dict)  # elements/options/parts/sample -> JSON key
+    texts: dict[str, str] = field(default_factory=dict)  # intro/nothing/empty/empty_hint -> text
     element: str = "element"
     part: str = "part"
-    probe: Optional[Tuple[str, str]] = None  # (predicate, label) a candidate is asserted as
+    probe: tuple[str, str] | None = None  # (predicate, label) a candidate is asserted as
 
     def key(self, what: str) -> str:
         return self.fields.get(what, what)
 
 
-def _rows(state, pred: str) -> List[tuple]:
+def _rows(state: State, pred: str) -> list[tuple]:
     return [f[1:] for f in state.derived(pred)] if state.engine.program.decl(pred) is not None else []
 
 
-def choice_spaces(state) -> Dict[str, ChoiceSpace]:
+def choice_spaces(state: State) -> dict[str, ChoiceSpace]:
     """The spaces the loaded rules declare, by name."""
-    fields: Dict[str, Dict[str, str]] = {}
+    fields: dict[str, dict[str, str]] = {}
     for space, what, key in _rows(state, "choice_space_field"):
         fields.setdefault(space, {})[str(what)] = str(key)
-    texts: Dict[str, Dict[str, str]] = {}
+    texts: dict[str, dict[str, str]] = {}
     for space, what, text in _rows(state, "choice_space_text"):
         texts.setdefault(space, {})[str(what)] = str(text)
     nouns = {space: (str(e), str(p)) for space, e, p in _rows(state, "choice_space_noun")}
     probes = {space: (str(p), str(label)) for space, p, label in _rows(state, "choice_space_probe")}
-    out = {str(a): ChoiceSpace(str(a), "action", action=str(a)) for a in
-           sorted(r["K"] for r in state.query("action_known(K)"))}
+    out = {
+        str(a): ChoiceSpace(str(a), "action", action=str(a))
+        for a in sorted(str(r["K"]) for r in state.query("action_known(K)"))
+    }
     for space, action in _rows(state, "choice_space_action"):
         out[str(space)] = ChoiceSpace(str(space), "action", action=str(action))
     for space, kind, cr in _rows(state, "choice_space"):
         element, part = nouns.get(space, ("element", "part"))
-        out[str(space)] = ChoiceSpace(str(space), str(kind), str(cr), fields=fields.get(space, {}),
-                                      texts=texts.get(space, {}), element=element, part=part,
-                                      probe=probes.get(space))
+        out[str(space)] = ChoiceSpace(
+            str(space),
+            str(kind),
+            str(cr),
+            fields=fields.get(space, {}),
+            texts=texts.get(space, {}),
+            element=element,
+            part=part,
+            probe=probes.get(space),
+        )
     return out
 
 
-def list_choices(state, what: str, *, limit: int = 50, progress=None) -> Tuple[dict, str]:
+def list_choices(state: State, what: str, *, limit: int = 50, progress: Progress | None = None) -> tuple[dict, str]:
     """``progress``, when given, has ``tick(i, label)`` and ``done()`` (the command line's progress line on
     stderr); spaces checked candidate by candidate tick it for every candidate."""
     if limit < 1:
@@ -79,19 +102,21 @@ def list_choices(state, what: str, *, limit: int = 50, progress=None) -> Tuple[d
         from .analysis import suggest
 
         near = suggest(what, list(spaces))
-        raise UsageError(f"unknown decision {what!r}", hint=(f"did you mean {near!r}? " if near else "") +
-                         "choices: " + ", ".join(sorted(spaces)))
+        raise UsageError(
+            f"unknown decision {what!r}",
+            hint=(f"did you mean {near!r}? " if near else "") + "choices: " + ", ".join(sorted(spaces)),
+        )
     run = {"assignment": _assignment, "set_partition": _set_partition, "subset": _subset}.get(space.kind)
     if run is None:
         return _action_choice(state, space)
     return run(state, space, limit, progress)
 
 
-def _action_choice(state, space: ChoiceSpace) -> Tuple[dict, str]:
+def _action_choice(state: State, space: ChoiceSpace) -> tuple[dict, str]:
     from .runtime import probe_choice
 
     what, kind = space.name, space.action
-    action: Dict = {"do": kind}
+    action: dict = {"do": kind}
     if kind != RESOLVE:
         params = {p["K"] for p in state.query(f"action_param({kind}, K)")}
         active = state.query("active_player(P)")
@@ -101,20 +126,30 @@ def _action_choice(state, space: ChoiceSpace) -> Tuple[dict, str]:
             action["n"] = 1
     needed = probe_choice(state, action)
     if needed is None:
-        data = {"decision": what, "choice": None, "options": []}
+        data: dict[str, object] = {"decision": what, "choice": None, "options": []}
         return data, f"{what}: nothing to choose now"
     options = [str(o) for o in needed.options]
-    data = {"decision": what, "choice": needed.name, "mode": needed.mode, "cr": needed.cr,
-            "options": options, "max": needed.limit}
-    mode = {"one": "choose exactly one", "may": "choose one or none", "any": "choose any number (none allowed)",
-            "up_to": f"choose up to {needed.limit}"}.get(needed.mode, needed.mode)
+    data = {
+        "decision": what,
+        "choice": needed.name,
+        "mode": needed.mode,
+        "cr": needed.cr,
+        "options": options,
+        "max": needed.limit,
+    }
+    mode = {
+        "one": "choose exactly one",
+        "may": "choose one or none",
+        "any": "choose any number (none allowed)",
+        "up_to": f"choose up to {needed.limit}",
+    }.get(needed.mode, needed.mode)
     lines = [f"{what}: {needed.name} — {mode}" + (f" (CR {needed.cr})" if needed.cr else "")]
     lines += [f"  {o}" for o in options] or ["  (no legal option)"]
     return data, "\n".join(lines)
 
 
-def _assignment(state, space: ChoiceSpace, limit: int, progress=None) -> Tuple[dict, str]:
-    options: Dict[str, List[str]] = {}
+def _assignment(state: State, space: ChoiceSpace, limit: int, progress: Progress | None = None) -> tuple[dict, str]:
+    options: dict[str, list[str]] = {}
     for s, x, option in sorted(_rows(state, "choice_space_option"), key=repr):
         if s == space.name:
             options.setdefault(x, []).append(option)
@@ -126,22 +161,29 @@ def _assignment(state, space: ChoiceSpace, limit: int, progress=None) -> Tuple[d
     for combo in itertools.islice(itertools.product(*[[None] + options[x] for x in elements]), limit):
         sample.append({x: o for x, o in zip(elements, combo) if o is not None})
     data = {"decision": space.name, space.key("options"): options, "count": total, space.key("sample"): sample}
-    lines = [f"{space.name}: {space.texts.get('intro', 'each ' + space.element + ' takes one option or none')}"
-             + (f" (CR {space.cr})" if space.cr else "") + ":"]
-    lines += [f"  {x}: {', '.join(options[x])}" for x in elements] or \
-        [f"  ({space.texts.get('nothing', 'no ' + space.element + ' has an option')})"]
-    lines.append(f"{total} legal {space.part} declaration(s)" + (f"; the first {len(sample)}:"
-                                                                    if total > len(sample) else ":"))
+    lines = [
+        f"{space.name}: {space.texts.get('intro', 'each ' + space.element + ' takes one option or none')}"
+        + (f" (CR {space.cr})" if space.cr else "")
+        + ":"
+    ]
+    lines += [f"  {x}: {', '.join(options[x])}" for x in elements] or [
+        f"  ({space.texts.get('nothing', 'no ' + space.element + ' has an option')})"
+    ]
+    lines.append(
+        f"{total} legal {space.part} declaration(s)" + (f"; the first {len(sample)}:" if total > len(sample) else ":")
+    )
     for decl in sample:
         lines.append("  {" + ", ".join(f"{x}: [{o}]" for x, o in decl.items()) + "}")
     return data, "\n".join(lines)
 
 
-def _elements(state, space: ChoiceSpace) -> List:
+def _elements(state: State, space: ChoiceSpace) -> list:
     elements = sorted({x for s, x in _rows(state, "choice_space_element") if s == space.name}, key=str)
     if not elements:
-        raise UsageError(space.texts.get("empty", f"the {space.name} space has no {space.element} now"),
-                         hint=space.texts.get("empty_hint"))
+        raise UsageError(
+            space.texts.get("empty", f"the {space.name} space has no {space.element} now"),
+            hint=space.texts.get("empty_hint"),
+        )
     if len(elements) > MAX_ELEMENTS:
         raise UsageError(f"{len(elements)} {space.element}s: too many to group (at most {MAX_ELEMENTS})")
     return elements
@@ -150,13 +192,13 @@ def _elements(state, space: ChoiceSpace) -> List:
 class _Probe:
     """Checks candidates: asserts each as the space's probe facts and asks the space's refusal relations."""
 
-    def __init__(self, state, space: ChoiceSpace, progress, label: str):
+    def __init__(self, state: State, space: ChoiceSpace, progress: Progress | None, label: str) -> None:
         self.state, self.space, self.progress, self.label = state, space, progress, label
         self.checked = itertools.count()
         pred = space.probe[0] if space.probe else None
         self.base = frozenset(f for f in state.facts if f[0] != pred)
 
-    def legal(self, members) -> Tuple[bool, bool]:
+    def legal(self, members: Sequence[object]) -> tuple[bool, bool]:
         """(legal, dead end) for a candidate."""
         if self.space.probe is None:
             return True, False
@@ -169,12 +211,12 @@ class _Probe:
             return True, False
         return False, probe.holds(f"choice_space_dead_end({name}, {label})")
 
-    def done(self):
+    def done(self) -> None:
         if self.progress is not None:
             self.progress.done()
 
 
-def _solver_choice(state, space: ChoiceSpace, elements: List, least: int, most: int) -> Optional[List[Tuple]]:
+def _solver_choice(state: State, space: ChoiceSpace, elements: list, least: int, most: int) -> list[tuple] | None:
     """Every candidate of ``least`` to ``most`` elements the rules do not refuse, found by the backend's
     solver in one run (a choice rule over the probe facts, ``choice_space_refused`` as a constraint), or
     None when the backend has no solver (pyDatalog: candidates are checked one by one)."""
@@ -192,31 +234,40 @@ def _solver_choice(state, space: ChoiceSpace, elements: List, least: int, most: 
     return [tuple(x for x in elements if (pred, x, label) in subset) for subset in found]
 
 
-def _min_part(state, space: ChoiceSpace) -> int:
+def _min_part(state: State, space: ChoiceSpace) -> int:
     sizes = [n for s, n in _rows(state, "choice_space_min_part") if s == space.name]
     return max(sizes) if sizes else 2
 
 
-def _set_partition(state, space: ChoiceSpace, limit: int, progress=None) -> Tuple[dict, str]:
+def _set_partition(state: State, space: ChoiceSpace, limit: int, progress: Progress | None = None) -> tuple[dict, str]:
     elements = _elements(state, space)
     legal = _legal_parts(state, space, elements, _min_part(state, space), progress)
     index = {x: i for i, x in enumerate(elements)}
     masks = {sum(1 << index[x] for x in part): part for part in legal}
     full = (1 << len(elements)) - 1
     count = _count_partitions(full, masks)
-    sample: List[List[List[str]]] = []
+    sample: list[list[list[str]]] = []
     _enumerate(full, masks, [], sample, limit)
-    data = {"decision": space.name, space.key("elements"): elements, space.key("parts"): [list(p) for p in legal],
-            "count": count, space.key("sample"): sample}
-    lines = [f"{space.name}: {count} legal way(s) to group {len(elements)} {space.element}(s) into {space.part}s"
-             + (f" (CR {space.cr})" if space.cr else "") + (f"; the first {len(sample)}:" if count > len(sample)
-                                                            else ":")]
+    data = {
+        "decision": space.name,
+        space.key("elements"): elements,
+        space.key("parts"): [list(p) for p in legal],
+        "count": count,
+        space.key("sample"): sample,
+    }
+    lines = [
+        f"{space.name}: {count} legal way(s) to group {len(elements)} {space.element}(s) into {space.part}s"
+        + (f" (CR {space.cr})" if space.cr else "")
+        + (f"; the first {len(sample)}:" if count > len(sample) else ":")
+    ]
     for grouping in sample:
         lines.append("  " + (", ".join("[" + ", ".join(p) + "]" for p in grouping) or f"(no {space.part}s)"))
     return data, "\n".join(lines)
 
 
-def _legal_parts(state, space: ChoiceSpace, elements: List, least: int, progress=None) -> List[Tuple]:
+def _legal_parts(
+    state: State, space: ChoiceSpace, elements: list, least: int, progress: Progress | None = None
+) -> list[tuple]:
     """Every set of at least ``least`` elements that the rules accept as one part.
 
     Candidates grow one element at a time; a candidate the rules call a dead end
@@ -226,9 +277,9 @@ def _legal_parts(state, space: ChoiceSpace, elements: List, least: int, progress
     if chosen is not None:
         return sorted(chosen, key=lambda p: (len(p), p))
     probe = _Probe(state, space, progress, f"candidate {space.part}s of {len(elements)} {space.element}s")
-    legal: List[Tuple] = []
+    legal: list[tuple] = []
 
-    def grow(part: Tuple, start: int) -> None:
+    def grow(part: tuple, start: int) -> None:
         for i in range(start, len(elements)):
             bigger = part + (elements[i],)
             if len(bigger) >= least:
@@ -244,7 +295,9 @@ def _legal_parts(state, space: ChoiceSpace, elements: List, least: int, progress
     return sorted(legal, key=lambda p: (len(p), p))
 
 
-def _count_partitions(rest: int, masks: Dict[int, tuple], memo=None, by_low=None) -> int:
+def _count_partitions(
+    rest: int, masks: dict[int, tuple], memo: dict[int, int] | None = None, by_low: dict[int, list[int]] | None = None
+) -> int:
     """Partitions of the elements into legal parts and elements alone."""
     if memo is None:
         memo = {}
@@ -265,7 +318,7 @@ def _count_partitions(rest: int, masks: Dict[int, tuple], memo=None, by_low=None
     return total
 
 
-def _enumerate(rest: int, masks, chosen: list, out: list, limit: int) -> None:
+def _enumerate(rest: int, masks: dict[int, tuple], chosen: list, out: list, limit: int) -> None:
     if len(out) >= limit:
         return
     if rest == 0:
@@ -278,7 +331,7 @@ def _enumerate(rest: int, masks, chosen: list, out: list, limit: int) -> None:
             _enumerate(rest & ~mask, masks, chosen + [mask], out, limit)
 
 
-def _subset(state, space: ChoiceSpace, limit: int, progress=None) -> Tuple[dict, str]:
+def _subset(state: State, space: ChoiceSpace, limit: int, progress: Progress | None = None) -> tuple[dict, str]:
     elements = _elements(state, space)
     sizes = [(lo, hi) for s, lo, hi in _rows(state, "choice_space_size") if s == space.name]
     lo, hi = (max(a for a, _ in sizes), min(b for _, b in sizes)) if sizes else (0, len(elements))
@@ -292,12 +345,13 @@ def _subset(state, space: ChoiceSpace, limit: int, progress=None) -> Tuple[dict,
         order = {x: i for i, x in enumerate(elements)}
         legal.sort(key=lambda c: (len(c), [order[x] for x in c]))  # the order combinations() gives
     sample = [list(c) for c in legal[:limit]]
-    data = {"decision": space.name, space.key("elements"): elements, "count": len(legal),
-            space.key("sample"): sample}
+    data = {"decision": space.name, space.key("elements"): elements, "count": len(legal), space.key("sample"): sample}
     size = f"{lo}" if lo == hi else f"{lo} to {hi}"
-    lines = [f"{space.name}: {len(legal)} legal set(s) of {size} of {len(elements)} {space.element}(s)"
-             + (f" (CR {space.cr})" if space.cr else "") + (f"; the first {len(sample)}:" if len(legal) > len(sample)
-                                                            else ":")]
+    lines = [
+        f"{space.name}: {len(legal)} legal set(s) of {size} of {len(elements)} {space.element}(s)"
+        + (f" (CR {space.cr})" if space.cr else "")
+        + (f"; the first {len(sample)}:" if len(legal) > len(sample) else ":")
+    ]
     lines += ["  [" + ", ".join(map(str, c)) + "]" for c in sample]
     if space.texts.get("intro"):
         lines.insert(1, f"  ({space.texts['intro']})")

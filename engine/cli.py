@@ -3,20 +3,23 @@
 Exit codes: 0 ok; 1 a negative result (a test failed, ``check`` found errors, an atom does not hold, an action
 was refused); 2 usage error; 3 input could not be loaded; 4 internal error. Bad input never prints a traceback.
 """
+
 from __future__ import annotations
 
 import argparse
 import json
 import os
 import sys
-from typing import Optional, Sequence
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
 from .errors import EXIT_INTERNAL, EXIT_LOAD, EXIT_OK, EXIT_USAGE, JudgelogError
 
 __all__ = ["main", "build_parser"]
 
+
 class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # exit 2 with our wording, not argparse's
+    def error(self, message: str) -> NoReturn:  # exit 2 with our wording, not argparse's
         self.print_usage(sys.stderr)
         sys.stderr.write(f"judgelog: error: {message}\n")
         raise SystemExit(EXIT_USAGE)
@@ -25,10 +28,22 @@ class _Parser(argparse.ArgumentParser):
 class _Version(argparse.Action):
     """``--version``: reads the installed version only when asked (importlib.metadata is slow to import)."""
 
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+    def __init__(
+        self,
+        option_strings: Sequence[str],
+        dest: str = argparse.SUPPRESS,
+        default: Any = argparse.SUPPRESS,
+        help: str | None = None,
+    ) -> None:
         super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
 
-    def __call__(self, parser, namespace, values, option_string=None):
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
         from . import __version__
 
         sys.stdout.write(f"judgelog {__version__}\n")
@@ -52,43 +67,77 @@ def _positive_float(text: str) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--rules", action="append", default=[], metavar="PATH",
-                        help="extra rule file or folder (repeatable)")
-    common.add_argument("--format", choices=("text", "json", "dot"), default="text",
-                        help="output format (dot: audit only, the rule dependency graph)")
+    common = _Parser(add_help=False)
+    common.add_argument(
+        "--rules", action="append", default=[], metavar="PATH", help="extra rule file or folder (repeatable)"
+    )
+    common.add_argument(
+        "--format",
+        choices=("text", "json", "dot"),
+        default="text",
+        help="output format (dot: audit only, the rule dependency graph)",
+    )
     common.add_argument("--no-library", action="store_true", help="do not load the shipped rule library")
-    common.add_argument("--library", metavar="FOLDER",
-                        help="use this folder, laid out like rules/, as the library instead of the shipped one")
-    common.add_argument("--allow-dir", action="append", default=[], metavar="DIR",
-                        help="let scenarios name rule files in DIR too, not only in their own folder (repeatable)")
-    common.add_argument("--no-cache", action="store_true",
-                        help="neither read nor write the parsed rules in the user's cache folder")
-    evaluating = argparse.ArgumentParser(add_help=False)
-    evaluating.add_argument("--backend", choices=("pydatalog", "clingo"), default="pydatalog",
-                            help="the evaluation engine (default pydatalog; clingo needs "
-                            "pip install \"judgelog[clingo]\")")
-    evaluating.add_argument("--max-derived", type=_positive_int, metavar="N",
-                            help="stop (exit 5) after N facts derived by recursive rules (default 200000)")
-    evaluating.add_argument("--time-limit", type=_positive_float, metavar="SECONDS",
-                            help="stop (exit 5) when deriving recursive facts takes longer (default 60)")
-    parser = _Parser(prog="judgelog", description="A rules engine for Magic: The Gathering keyword rules, "
-                     "written in Datalog, with proofs that cite the Comprehensive Rules.")
+    common.add_argument(
+        "--library",
+        metavar="FOLDER",
+        help="use this folder, laid out like rules/, as the library instead of the shipped one",
+    )
+    common.add_argument(
+        "--allow-dir",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="let scenarios name rule files in DIR too, not only in their own folder (repeatable)",
+    )
+    common.add_argument(
+        "--no-cache", action="store_true", help="neither read nor write the parsed rules in the user's cache folder"
+    )
+    evaluating = _Parser(add_help=False)
+    evaluating.add_argument(
+        "--backend",
+        choices=("pydatalog", "clingo"),
+        default="pydatalog",
+        help='the evaluation engine (default pydatalog; clingo needs pip install "judgelog[clingo]")',
+    )
+    evaluating.add_argument(
+        "--max-derived",
+        type=_positive_int,
+        metavar="N",
+        help="stop (exit 5) after N facts derived by recursive rules (default 200000)",
+    )
+    evaluating.add_argument(
+        "--time-limit",
+        type=_positive_float,
+        metavar="SECONDS",
+        help="stop (exit 5) when deriving recursive facts takes longer (default 60)",
+    )
+    parser = _Parser(
+        prog="judgelog",
+        description="A rules engine for Magic: The Gathering keyword rules, "
+        "written in Datalog, with proofs that cite the Comprehensive Rules.",
+    )
     parser.add_argument("--version", action=_Version, help="show judgelog's version and exit")
     sub = parser.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
     p = sub.add_parser("query", parents=[common, evaluating], help="answer a query in a scenario")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("query", help='a rule body, e.g. "damage_assigner(wurm, P)"')
     p.add_argument("--before-actions", action="store_true", help="ask before the file's actions are applied")
-    p.add_argument("--limit", type=int, default=1000, metavar="N",
-                   help="show at most N answers (default 1000; 0: all); the count is always exact")
+    p.add_argument(
+        "--limit",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="show at most N answers (default 1000; 0: all); the count is always exact",
+    )
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
     p = sub.add_parser("explain", parents=[common, evaluating], help="prove a ground atom, down to scenario facts")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("atom", help='a ground atom, e.g. "damage_assigner(wurm, bob)"')
     p.add_argument("--why-not", action="store_true", help="show which body literals of each rule fail")
-    p.add_argument("--cr-edition", metavar="YYYY-MM-DD",
-                   help="also show the proof's CR numbers as numbered in this CR edition")
+    p.add_argument(
+        "--cr-edition", metavar="YYYY-MM-DD", help="also show the proof's CR numbers as numbered in this CR edition"
+    )
     p.add_argument("--before-actions", action="store_true", help="explain before the file's actions")
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
     p = sub.add_parser("test", parents=[common, evaluating], help="run the expect: entries of scenario files")
@@ -98,8 +147,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", help=".dl files, folders, or scenario files (default: the library)")
     p = sub.add_parser("rules", parents=[common], help="list predicates and rules")
     p.add_argument("pred", nargs="?", help="a predicate name")
-    p.add_argument("--cr", help="only rules citing this CR number (read in the current edition; an old number "
-                   "also prints what it meant then and is now)")
+    p.add_argument(
+        "--cr",
+        help="only rules citing this CR number (read in the current edition; an old number "
+        "also prints what it meant then and is now)",
+    )
     p.add_argument("--cr-edition", metavar="YYYY-MM-DD", help="read --cr as numbered in this CR edition")
     p = sub.add_parser("do", parents=[common, evaluating], help="apply a scenario's actions; print the event log")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
@@ -115,11 +167,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, help="FILE.svg|.png|.dot|.graphml|.json")
     p.add_argument("--before-actions", action="store_true", help="draw the state before the file's actions")
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
-    p = sub.add_parser("report", parents=[common, evaluating], help="one self-contained HTML page: graph, events, proofs")
+    p = sub.add_parser(
+        "report", parents=[common, evaluating], help="one self-contained HTML page: graph, events, proofs"
+    )
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("-o", "--output", required=True, help="the page to write (FILE.html)")
-    p.add_argument("--explain", action="append", metavar="ATOM",
-                   help="a ground atom whose proof the page shows (repeatable; default: every damage_assigner)")
+    p.add_argument(
+        "--explain",
+        action="append",
+        metavar="ATOM",
+        help="a ground atom whose proof the page shows (repeatable; default: every damage_assigner)",
+    )
     p.add_argument("--before-actions", action="store_true", help="the state before the file's actions")
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
     p = sub.add_parser("audit", parents=[common, evaluating], help="rule interactions, overrides, conflicts")
@@ -127,24 +185,40 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--diff", nargs=2, metavar=("A", "B"), help="facts that change between two scenarios")
     p.add_argument("--dot", metavar="FILE", help="also write the rule dependency graph as Graphviz DOT")
     p.add_argument("--keyword", metavar="K", help="with a scenario: only what concerns the rules of keyword K")
-    p.add_argument("--only", choices=("overrides", "conflicts", "interactions"),
-                   help="with a scenario: only this part of the report")
+    p.add_argument(
+        "--only",
+        choices=("overrides", "conflicts", "interactions"),
+        help="with a scenario: only this part of the report",
+    )
     p = sub.add_parser("verify", parents=[common, evaluating], help="search every small board for a broken property")
-    p.add_argument("--scope", metavar="FILE", help="the boards to search, a scope YAML file (default: the shipped "
-                   "default scope; see docs/verify.md)")
-    p.add_argument("--property", action="append", default=[], metavar="NAME",
-                   help="check only this property (repeatable; default: all)")
+    p.add_argument(
+        "--scope",
+        metavar="FILE",
+        help="the boards to search, a scope YAML file (default: the shipped default scope; see docs/verify.md)",
+    )
+    p.add_argument(
+        "--property",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="check only this property (repeatable; default: all)",
+    )
     p.add_argument("--all", action="store_true", help="every distinct counterexample, not only the smallest")
-    p.add_argument("-o", "--output", metavar="DIR",
-                   help="folder for the counterexample scenarios and the finished tasks: a later run with the "
-                   "same rules and scope resumes from them (default: counterexamples only, in judgelog-verify)")
-    p.add_argument("--workers", type=int, default=1, metavar="N",
-                   help="local Dask worker processes (default 1: in this process)")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="DIR",
+        help="folder for the counterexample scenarios and the finished tasks: a later run with the "
+        "same rules and scope resumes from them (default: counterexamples only, in judgelog-verify)",
+    )
+    p.add_argument(
+        "--workers", type=int, default=1, metavar="N", help="local Dask worker processes (default 1: in this process)"
+    )
     p.add_argument("--scheduler", metavar="ADDRESS", help="an existing dask.distributed scheduler to run on")
     return parser
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a name an ASCII terminal cannot show is escaped, not a crash
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
@@ -182,14 +256,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the last line of defence: report, never a raw traceback
         import traceback
 
-        sys.stderr.write("judgelog: internal error (please report it): "
-                         f"{type(exc).__name__}: {exc}\n")
+        sys.stderr.write(f"judgelog: internal error (please report it): {type(exc).__name__}: {exc}\n")
         if os.environ.get("JUDGELOG_DEBUG"):
             traceback.print_exc()
         return EXIT_INTERNAL
 
 
-def _report(exc: JudgelogError, args) -> None:
+def _report(exc: JudgelogError, args: argparse.Namespace) -> None:
     if getattr(args, "format", "text") == "json":
         from .outputs import stamp
 

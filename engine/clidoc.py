@@ -8,11 +8,11 @@ The output does not depend on the terminal width or the Python version.
 >>> text.startswith("# Command-line reference") and "## judgelog explain" in text
 True
 """
+
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import List
 
 from . import errors
 from .cli import build_parser
@@ -22,13 +22,13 @@ __all__ = ["render", "main", "EXIT_MEANINGS", "NEGATIVE"]
 EXIT_MEANINGS = {  # every EXIT_* constant of judgelog.errors, in words
     "EXIT_OK": "success",
     "EXIT_NEGATIVE": "a negative result: no answer, an atom that does not hold, a failed test, errors found "
-                     "by `check`, a refused action, a conflict found by `audit`",
+    "by `check`, a refused action, a conflict found by `audit`",
     "EXIT_USAGE": "usage error: unknown verb or option, a query that does not parse, an unknown action",
     "EXIT_LOAD": "an input could not be loaded: a missing file, a syntax or schema error in a rule file or "
-                 "scenario (the diagnostics are printed)",
+    "scenario (the diagnostics are printed)",
     "EXIT_INTERNAL": "internal error (a bug: please report it; `JUDGELOG_DEBUG=1` prints the traceback)",
     "EXIT_LIMIT": "evaluation reached a limit (`--max-derived`, `--time-limit`, integer size; docs/errors.md, "
-                  "L001-L003)",
+    "L001-L003)",
 }
 
 NEGATIVE = {  # when each verb exits 1 (EXIT_NEGATIVE)
@@ -36,7 +36,7 @@ NEGATIVE = {  # when each verb exits 1 (EXIT_NEGATIVE)
     "explain": "the atom does not hold (the why-not report is printed instead)",
     "test": "a case failed, or no case was found",
     "check": "at least one error was found in a rule file (warnings alone exit 0; a scenario that would not "
-             "load exits 3)",
+    "load exits 3)",
     "rules": "`--cr` matches no rule",
     "do": "an action was refused (the message names the CR rule and lists the legal options)",
     "choices": "an action of the scenario was refused",
@@ -65,7 +65,8 @@ def _metavar(action: argparse.Action) -> str:
     if isinstance(metavar, tuple):
         return " ".join(metavar)
     return {"?": f"[{metavar}]", "*": f"[{metavar} ...]", "+": f"{metavar} [{metavar} ...]"}.get(
-        action.nargs, metavar)
+        str(action.nargs), metavar
+    )
 
 
 def _flag(action: argparse.Action, *, usage: bool = False) -> str:
@@ -73,7 +74,7 @@ def _flag(action: argparse.Action, *, usage: bool = False) -> str:
     return f"{names} {_metavar(action)}".rstrip()
 
 
-def _usage(prog: str, actions: List[argparse.Action]) -> str:
+def _usage(prog: str, actions: list[argparse.Action]) -> str:
     parts = [prog]
     for action in actions:
         if action.option_strings:
@@ -88,13 +89,17 @@ def _help(action: argparse.Action) -> str:
     if "%(" in text:
         text = text % dict(vars(action), prog="judgelog")
     default = action.default
-    if action.option_strings and action.nargs != 0 and default not in (None, [], argparse.SUPPRESS) \
-            and "default" not in text:
+    if (
+        action.option_strings
+        and action.nargs != 0
+        and default not in (None, [], argparse.SUPPRESS)
+        and "default" not in text
+    ):
         text += f" (default: {default})"
     return text
 
 
-def _table(head: str, rows: List[tuple]) -> List[str]:
+def _table(head: str, rows: list[tuple]) -> list[str]:
     out = [f"| {head} | meaning |", "|---|---|"]
     out += [f"| `{_cell(name)}` | {_cell(text)} |" for name, text in rows]
     return out + [""]
@@ -104,23 +109,42 @@ def render() -> str:
     """The whole reference page as markdown."""
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    verbs = [(c.dest, c.help, sub.choices[c.dest]) for c in sub._choices_actions]
-    own = {name: [a for a in p._actions if a.dest != "help" and a.help is not argparse.SUPPRESS]
-           for name, _, p in verbs}
-    common = [a for a in own[verbs[0][0]] if a.option_strings
-              and all(any(b.option_strings == a.option_strings for b in acts) for acts in own.values())]
+    verbs = [(c.dest, c.help or "", sub.choices[c.dest]) for c in sub._choices_actions]
+    own = {
+        name: [a for a in p._actions if a.dest != "help" and a.help is not argparse.SUPPRESS] for name, _, p in verbs
+    }
+    common = [
+        a
+        for a in own[verbs[0][0]]
+        if a.option_strings and all(any(b.option_strings == a.option_strings for b in acts) for acts in own.values())
+    ]
     common_flags = {tuple(a.option_strings) for a in common}
-    out = ["# Command-line reference", "",
-           "<!-- Generated from judgelog.cli.build_parser() by `python -m judgelog.clidoc > docs/cli.md`;",
-           "     do not edit by hand (tests/test_docs.py checks it is up to date). -->", "",
-           parser.description, "", "```text", "judgelog [--version] VERB [OPTIONS] ARGUMENTS", "```", "",
-           "| verb | what it does |", "|---|---|"]
+    out = [
+        "# Command-line reference",
+        "",
+        "<!-- Generated from judgelog.cli.build_parser() by `python -m judgelog.clidoc > docs/cli.md`;",
+        "     do not edit by hand (tests/test_docs.py checks it is up to date). -->",
+        "",
+        parser.description or "",
+        "",
+        "```text",
+        "judgelog [--version] VERB [OPTIONS] ARGUMENTS",
+        "```",
+        "",
+        "| verb | what it does |",
+        "|---|---|",
+    ]
     out += [f"| [`{name}`](#judgelog-{name}) | {_cell(text)} |" for name, text, _ in verbs]
-    out += ["", "`judgelog --version` prints the version; `judgelog VERB --help` the options of a verb.", "",
-            "## Options of every verb", ""]
+    out += [
+        "",
+        "`judgelog --version` prints the version; `judgelog VERB --help` the options of a verb.",
+        "",
+        "## Options of every verb",
+        "",
+    ]
     out += _table("option", [(_flag(a), _help(a)) for a in common])
     out += ["## Exit codes", "", "| code | name | meaning | errors (`judgelog.errors`) |", "|---|---|---|---|"]
-    classes = {}
+    classes: dict[int, list[str]] = {}
     for cls in vars(errors).values():  # the error classes of judgelog.errors, in the order they are defined
         if isinstance(cls, type) and issubclass(cls, errors.JudgelogError) and cls is not errors.JudgelogError:
             classes.setdefault(cls.exit_code, []).append(cls.__name__)
@@ -131,15 +155,26 @@ def render() -> str:
     out.append("")
     for name, text, _ in verbs:
         actions = own[name]
-        out += [f"## judgelog {name}", "", text[:1].upper() + text[1:] + ".", "", "```text",
-                _usage(f"judgelog {name}", actions), "```", ""]
+        out += [
+            f"## judgelog {name}",
+            "",
+            text[:1].upper() + text[1:] + ".",
+            "",
+            "```text",
+            _usage(f"judgelog {name}", actions),
+            "```",
+            "",
+        ]
         positionals = [a for a in actions if not a.option_strings]
         if positionals:
             out += ["Arguments:", ""] + _table("argument", [(_metavar(a), _help(a)) for a in positionals])
         options = [a for a in actions if a.option_strings and tuple(a.option_strings) not in common_flags]
         besides = "[those of every verb](#options-of-every-verb)"
-        out += ([f"Options (besides {besides}):", ""] + _table("option", [(_flag(a), _help(a)) for a in options])
-                if options else [f"No options besides {besides}.", ""])
+        out += (
+            [f"Options (besides {besides}):", ""] + _table("option", [(_flag(a), _help(a)) for a in options])
+            if options
+            else [f"No options besides {besides}.", ""]
+        )
         out += [f"Exit code 1 when {NEGATIVE[name]}.", ""]
     return "\n".join(out)
 

@@ -16,20 +16,24 @@ ground step per question would cost milliseconds each, in proportion to the prog
 Aggregates are clingo's (``#sum``, ``#count``, ``#min``, ``#max`` over the distinct bindings of the body);
 the bindings that make one value (shown in proofs) are asked as an ordinary question.
 """
+
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING
 
 from .analysis import Program, bound_after, order_body
-from .asp import (AspNames, bridge, compile_constraint, compile_facts, compile_rule, dependencies,
-                  derived_with_facts)
+from .asp import AspNames, bridge, compile_constraint, compile_facts, compile_rule, dependencies, derived_with_facts
 from .ast import Aggregate, Atom, Comparison, Const, Negation, Rule, Var
 from .extras import require
 from .joins import Relations, answers
-from .planning import _aggregate, _sort_key, _why_vars
+from .planning import _aggregate, _head_value, _sort_key, _why_vars
+
+if TYPE_CHECKING:
+    import clingo
 
 __all__ = ["ClingoBackend"]
 
@@ -41,15 +45,15 @@ class _View:
 
     __slots__ = ("facts", "ctl", "names", "ground", "serial", "answers", "contributions", "relations")
 
-    def __init__(self, facts: FrozenSet, ctl, names: AspNames):
+    def __init__(self, facts: frozenset, ctl: clingo.Control, names: AspNames) -> None:
         self.facts = facts
         self.ctl = ctl
         self.names = names
-        self.ground: Set[str] = set()  # predicates whose rules are ground in ctl
+        self.ground: set[str] = set()  # predicates whose rules are ground in ctl
         self.serial = 0
-        self.answers: Dict[Tuple, List[Tuple]] = {}
-        self.contributions: Dict[tuple, List[Dict]] = {}
-        self.relations: Optional[Relations] = None
+        self.answers: dict[tuple, list[tuple]] = {}
+        self.contributions: dict[tuple, list[dict]] = {}
+        self.relations: Relations | None = None
 
 
 class ClingoBackend:
@@ -57,21 +61,21 @@ class ClingoBackend:
 
     name = "clingo"
 
-    def __init__(self, program: Program):
+    def __init__(self, program: Program) -> None:
         self._clingo = require("clingo", extra="clingo", purpose="the clingo backend (--backend clingo)")
         self.program = program
-        self.why_rules: Dict[int, Tuple[Optional[str], Tuple[str, ...]]] = {
-            id(rule): (None, _why_vars(rule, program)) for rule in program.rules
-            if rule.body and rule.aggregate is None}
+        self.why_rules: dict[int, tuple[str | None, tuple[str, ...]]] = {
+            id(rule): (None, _why_vars(rule, program)) for rule in program.rules if rule.body and rule.aggregate is None
+        }
         self._index = {id(rule): i for i, rule in enumerate(program.rules)}
-        self._text: Dict[str, str] = {}  # predicate -> its rules in ASP
-        self._deps: Dict[str, FrozenSet[str]] = {}
+        self._text: dict[str, str] = {}  # predicate -> its rules in ASP
+        self._deps: dict[str, frozenset[str]] = {}
         self._lock = threading.RLock()
-        self._views: "OrderedDict[FrozenSet, _View]" = OrderedDict()
+        self._views: OrderedDict[frozenset, _View] = OrderedDict()
 
     # -- states ------------------------------------------------------------
     @contextmanager
-    def session(self, facts: FrozenSet):
+    def session(self, facts: frozenset) -> Iterator[_View]:
         with self._lock:
             view = self._views.pop(facts, None)
             if view is None:
@@ -86,7 +90,7 @@ class ClingoBackend:
         with self._lock:
             self._views.clear()
 
-    def _new_view(self, facts: FrozenSet) -> _View:
+    def _new_view(self, facts: frozenset) -> _View:
         ctl = self._clingo.Control(["--warn=none"])
         names = AspNames(derived_with_facts=derived_with_facts(self.program, facts))
         ctl.add("base", [], compile_facts(facts, names=names))
@@ -99,15 +103,17 @@ class ClingoBackend:
     def _rules_text(self, pred: str, names: AspNames) -> str:
         text = self._text.get(pred)
         if text is None:
-            text = "\n".join(compile_rule(rule, self._index[id(rule)]) for rule in self.program.rules_by_head.get(pred, ()))
+            text = "\n".join(
+                compile_rule(rule, self._index[id(rule)]) for rule in self.program.rules_by_head.get(pred, ())
+            )
             self._text[pred] = text
         if pred in names.derived_with_facts:
             text += "\n" + bridge(pred, self.program.decls[pred].arity, names=names)
         return text
 
-    def _slice(self, view: _View, preds) -> str:
+    def _slice(self, view: _View, preds: Iterable[str]) -> str:
         """The rules not ground yet of every predicate ``preds`` depend on (marked ground)."""
-        need: Set[str] = set()
+        need: set[str] = set()
         for pred in preds:
             if pred in view.ground:
                 continue
@@ -119,7 +125,7 @@ class ClingoBackend:
         view.ground |= need
         return "\n".join(self._rules_text(p, view.names) for p in sorted(need))
 
-    def _ground(self, view: _View, preds) -> None:
+    def _ground(self, view: _View, preds: Iterable[str]) -> None:
         text = self._slice(view, preds)
         if not text:
             return
@@ -128,7 +134,7 @@ class ClingoBackend:
         view.ctl.add(part, [], text)
         view.ctl.ground([(part, [])])
 
-    def _read(self, view: _View, name: str, arity: int) -> List[Tuple]:
+    def _read(self, view: _View, name: str, arity: int) -> list[tuple]:
         value = AspNames.value
         rows = []
         undecided = False
@@ -141,20 +147,30 @@ class ClingoBackend:
             rows = []
             with view.ctl.solve(yield_=True) as handle:
                 for model in handle:
-                    rows = [tuple(value(a) for a in s.arguments) for s in model.symbols(atoms=True)
-                            if s.name == name and len(s.arguments) == arity]
+                    rows = [
+                        tuple(value(a) for a in s.arguments)
+                        for s in model.symbols(atoms=True)
+                        if s.name == name and len(s.arguments) == arity
+                    ]
                     break
         return rows
 
     # -- questions ---------------------------------------------------------
-    def ask(self, view: _View, body: Sequence, names: Sequence[str]) -> List[Tuple]:
+    def ask(self, view: _View, body: Sequence, names: Sequence[str]) -> list[tuple]:
         """All distinct bindings of ``names`` satisfying ``body``, sorted as the pyDatalog backend does."""
         key = (tuple(body), tuple(names))
         rows = view.answers.get(key)
         if rows is None:
-            self._ground(view, {(lit.atom if isinstance(lit, Negation) else lit).pred for lit in body
-                                if isinstance(lit, (Atom, Negation))})
+            self._ground(
+                view,
+                {
+                    (lit.atom if isinstance(lit, Negation) else lit).pred
+                    for lit in body
+                    if isinstance(lit, (Atom, Negation))
+                },
+            )
             ordered, _ = order_body(body)
+            assert view.relations is not None  # set by _new_view
             rows = sorted(answers(view.relations, ordered, names), key=_sort_key)
             view.answers[key] = rows
         return list(rows)
@@ -162,36 +178,51 @@ class ClingoBackend:
     def holds(self, view: _View, atom: Atom) -> bool:
         return bool(self.ask(view, (atom,), []))
 
-    def ask_atom(self, view: _View, atom: Atom) -> List[Tuple]:
+    def ask_atom(self, view: _View, atom: Atom) -> list[tuple]:
         """Rows of full argument tuples matching ``atom`` (constants and variables)."""
         names = [f"V{i}" for i in range(atom.arity)]
         pattern = Atom(atom.pred, tuple(Var(n) for n in names))
-        test = tuple(Comparison("=", Var(n), a) for n, a in zip(names, atom.args) if not isinstance(a, Var) or
-                     not a.name.startswith("_"))
+        test = tuple(
+            Comparison("=", Var(n), a)
+            for n, a in zip(names, atom.args)
+            if not isinstance(a, Var) or not a.name.startswith("_")
+        )
         return self.ask(view, (pattern,) + test, names)
 
-    def why_rows(self, view: _View, rule: Rule, fixed: Dict[str, object], limit: int = 64) -> List[Dict]:
+    def why_rows(self, view: _View, rule: Rule, fixed: dict[str, object], limit: int = 64) -> list[dict]:
         """Bindings of all of ``rule``'s body variables given some of them (for proofs)."""
         _, names = self.why_rules[id(rule)]
         rows = self.ask(view, _fixed(self.program.body(rule), fixed), names)[:limit]
         return [dict(zip(names, row)) for row in rows]
 
     # -- choices -------------------------------------------------------------
-    def enumerate_subsets(self, facts: FrozenSet, candidates: Sequence[tuple], forbidden: Sequence, *,
-                          min_size: int = 0, max_size: Optional[int] = None) -> List[FrozenSet[tuple]]:
+    def enumerate_subsets(
+        self,
+        facts: frozenset,
+        candidates: Sequence[tuple],
+        forbidden: Sequence,
+        *,
+        min_size: int = 0,
+        max_size: int | None = None,
+    ) -> list[frozenset[tuple]]:
         """Every subset of the ``candidates`` facts (``min_size`` to ``max_size`` of them) that, added to
         ``facts``, leaves the body ``forbidden`` without a solution: one clingo choice rule and one
         constraint, solved for all models, instead of a question per candidate subset."""
         program = self.program
         names = AspNames(derived_with_facts=derived_with_facts(program, set(facts) | set(candidates)))
-        preds = {(lit.atom if isinstance(lit, Negation) else lit).pred for lit in forbidden
-                 if isinstance(lit, (Atom, Negation))}
+        preds = {
+            (lit.atom if isinstance(lit, Negation) else lit).pred
+            for lit in forbidden
+            if isinstance(lit, (Atom, Negation))
+        }
         wanted = dependencies(program, preds)
         chosen = [compile_facts([c], names=names)[:-1] for c in candidates]
-        parts = [compile_facts(sorted(facts - set(candidates), key=repr), names=names),
-                 "\n".join(self._rules_text(p, names) for p in sorted(wanted)),
-                 "{ " + "; ".join(chosen) + " }.",
-                 compile_constraint(tuple(forbidden))]
+        parts = [
+            compile_facts(sorted(facts - set(candidates), key=repr), names=names),
+            "\n".join(self._rules_text(p, names) for p in sorted(wanted)),
+            "{ " + "; ".join(chosen) + " }.",
+            compile_constraint(tuple(forbidden)),
+        ]
         count = "#count{ " + "; ".join(f"{i} : {c}" for i, c in enumerate(chosen)) + " }"
         if min_size:
             parts.append(f":- {count} < {min_size}.")
@@ -202,32 +233,35 @@ class ClingoBackend:
         ctl.add("base", [], "\n".join(parts))
         ctl.ground([("base", [])])
         by_symbol = {self._clingo.parse_term(c): fact for c, fact in zip(chosen, candidates)}
-        out: List[FrozenSet[tuple]] = []
+        out: list[frozenset[tuple]] = []
         ctl.solve(on_model=lambda model: out.append(frozenset(by_symbol[s] for s in model.symbols(shown=True))))
         return out
 
     # -- aggregates ----------------------------------------------------------
-    def _groups(self, view: _View, rule: Rule, fixed: Dict[str, object]) -> Dict[tuple, List[Dict]]:
+    def _groups(self, view: _View, rule: Rule, fixed: dict[str, object]) -> dict[tuple, list[dict]]:
         body = self.program.body(rule)
         names = sorted(bound_after(body, set()))
-        groups: Dict[tuple, List[Dict]] = {}
+        groups: dict[tuple, list[dict]] = {}
         for row in self.ask(view, _fixed(body, fixed), names):
             binding = dict(zip(names, row))
-            key = tuple(binding[a.name] if isinstance(a, Var) else a.value
-                        for a in rule.head.args if not isinstance(a, Aggregate))
+            key = tuple(
+                binding[a.name] if isinstance(a, Var) else _head_value(a)
+                for a in rule.head.args
+                if not isinstance(a, Aggregate)
+            )
             groups.setdefault(key, []).append(binding)
         return groups
 
-    def aggregate_contributions(self, view: _View, fact: tuple) -> List[Dict]:
+    def aggregate_contributions(self, view: _View, fact: tuple) -> list[dict]:
         """The body bindings an aggregate fact was computed from (the first rule's marked ``__rule__``)."""
         if fact in view.contributions:
             return view.contributions[fact]
-        out: List[Dict] = []
+        out: list[dict] = []
         for rule in self.program.rules_by_head.get(fact[0], ()):
             agg = rule.aggregate
             if agg is None or len(rule.head.args) != len(fact) - 1:
                 continue
-            fixed: Dict[str, object] = {}
+            fixed: dict[str, object] = {}
             for arg, value in zip(rule.head.args, fact[1:]):
                 if isinstance(arg, Var):
                     if fixed.setdefault(arg.name, value) != value:
@@ -237,27 +271,36 @@ class ClingoBackend:
             else:
                 for key, bindings in self._groups(view, rule, fixed).items():
                     it = iter(key)
-                    args = tuple(_aggregate(agg, bindings) if isinstance(a, Aggregate) else next(it)
-                                 for a in rule.head.args)
+                    args = tuple(
+                        _aggregate(agg, bindings) if isinstance(a, Aggregate) else next(it) for a in rule.head.args
+                    )
                     if (rule.head.pred,) + args == fact:
                         out.extend([dict(b, __rule__=rule) for b in bindings] if not out else bindings)
         view.contributions[fact] = out
         return out
 
-    def aggregate_facts(self, view: _View, rule: Rule) -> Set[tuple]:
+    def aggregate_facts(self, view: _View, rule: Rule) -> set[tuple]:
         """The facts an aggregate rule derives in this state."""
         out = set()
         for key, bindings in self._groups(view, rule, {}).items():
             it = iter(key)
-            out.add((rule.head.pred,) + tuple(_aggregate(rule.aggregate, bindings) if isinstance(a, Aggregate)
-                                              else next(it) for a in rule.head.args))
+            out.add(
+                (rule.head.pred,)
+                + tuple(_aggregate(a, bindings) if isinstance(a, Aggregate) else next(it) for a in rule.head.args)
+            )
         return out
 
 
-def _fixed(body: Sequence, fixed: Dict[str, object]) -> Tuple:
+def _const(value: object) -> Const:
+    if not isinstance(value, (str, int)):
+        raise TypeError(f"not a value of the rule language: {value!r}")
+    return Const(value)
+
+
+def _fixed(body: Sequence, fixed: dict[str, object]) -> tuple:
     """``body`` with some variables given values (as ``X = value`` first), in evaluation order."""
     if not fixed:
         return tuple(body)
-    given = tuple(Comparison("=", Var(name), Const(value)) for name, value in sorted(fixed.items()))
+    given = tuple(Comparison("=", Var(name), _const(value)) for name, value in sorted(fixed.items()))
     ordered, _ = order_body(given + tuple(body))
     return ordered

@@ -1,47 +1,78 @@
 """Implementations of the ``judgelog`` verbs (argument parsing lives in :mod:`judgelog.cli`)."""
+
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 from dataclasses import replace
-from typing import Dict, List
+from typing import TYPE_CHECKING, Any
 
 from .ast import format_value
-from .validation import check_constants
+
+if TYPE_CHECKING:
+    from .effects import Event
+    from .engine import Engine
+    from .recursion import Limits
+    from .state import State
 from .errors import (
-    ActionError,
     EXIT_LOAD,
     EXIT_NEGATIVE,
     EXIT_OK,
+    ActionError,
     Diagnostic,
     JudgelogError,
     ScenarioError,
     UsageError,
     render_diagnostics,
 )
+from .validation import check_constants
 
-__all__ = ["cmd_query", "cmd_explain", "cmd_test", "cmd_check", "cmd_rules", "cmd_do", "cmd_choices",
-           "cmd_graph", "cmd_audit", "cmd_verify", "cmd_report"]
+__all__ = [
+    "cmd_query",
+    "cmd_explain",
+    "cmd_test",
+    "cmd_check",
+    "cmd_rules",
+    "cmd_do",
+    "cmd_choices",
+    "cmd_graph",
+    "cmd_audit",
+    "cmd_verify",
+    "cmd_report",
+]
 
 
-def _engine(args):
+def _engine(args: argparse.Namespace) -> Engine:
     from .engine import Engine
 
-    return Engine(rules=args.rules, include_library=not args.no_library, library=getattr(args, "library", None),
-                  backend=getattr(args, "backend", "pydatalog"), limits=_limits(args))
+    return Engine(
+        rules=args.rules,
+        include_library=not args.no_library,
+        library=getattr(args, "library", None),
+        backend=getattr(args, "backend", "pydatalog"),
+        limits=_limits(args),
+    )
 
 
-def _limits(args):
+def _limits(args: argparse.Namespace) -> Limits:
     from .recursion import DEFAULT_LIMITS
 
-    changes = {k: v for k, v in (("derived_facts", getattr(args, "max_derived", None)),
-                                 ("seconds", getattr(args, "time_limit", None))) if v is not None}
+    changes = {
+        k: v
+        for k, v in (
+            ("derived_facts", getattr(args, "max_derived", None)),
+            ("seconds", getattr(args, "time_limit", None)),
+        )
+        if v is not None
+    }
     return replace(DEFAULT_LIMITS, **changes)
 
 
-def _emit(args, data, text: str) -> None:
-    if args.format == "json":
+def _emit(args: argparse.Namespace, data: dict | None, text: str) -> None:
+    """``data`` as JSON with ``--format json``, else ``text`` (a caller in text mode may give no data)."""
+    if args.format == "json" and data is not None:
         from .outputs import stamp
 
         # every verb's document names its schema (judgelog/<verb>/1, shipped in judgelog/schemas/)
@@ -50,19 +81,19 @@ def _emit(args, data, text: str) -> None:
         sys.stdout.write(text + ("\n" if text and not text.endswith("\n") else ""))
 
 
-def _warn(state) -> None:
+def _warn(state: State) -> None:
     """Print the scenario's warnings (S200: a card whose rules text is not modelled in full) to stderr."""
     scenario = state.meta.get("scenario")
     for w in getattr(scenario, "warnings", ()):
         sys.stderr.write(w.render() + "\n")
 
 
-def _state(args, engine, *, apply_actions: bool = True):
+def _state(args: argparse.Namespace, engine: Engine, *, apply_actions: bool = True) -> State:
     """The scenario's state after its actions (or the first ``--actions N`` of them, or none)."""
     return _run(args, engine, apply_actions=apply_actions)[0]
 
 
-def _run(args, engine, *, apply_actions: bool = True):
+def _run(args: argparse.Namespace, engine: Engine, *, apply_actions: bool = True) -> tuple[State, list[Event]]:
     """The scenario's state after its actions (or the first ``--actions N``, or none) and their events."""
     events: list = []
     state = engine.load(args.scenario)
@@ -72,8 +103,10 @@ def _run(args, engine, *, apply_actions: bool = True):
         raise UsageError("--actions takes a number of actions, 0 or more")
     scenario = state.meta["scenario"]
     if limit is not None and limit > len(scenario.actions):
-        raise UsageError(f"--actions {limit}: {args.scenario} has {len(scenario.actions)} action(s)",
-                         hint=f"give a number from 0 to {len(scenario.actions)}")
+        raise UsageError(
+            f"--actions {limit}: {args.scenario} has {len(scenario.actions)} action(s)",
+            hint=f"give a number from 0 to {len(scenario.actions)}",
+        )
     if apply_actions and not getattr(args, "before_actions", False):
         for index, (action, span) in enumerate(scenario.actions[:limit]):
             if "expect_error" in action:
@@ -86,18 +119,17 @@ def _run(args, engine, *, apply_actions: bool = True):
     return state, events
 
 
-def table(names: List[str], rows: List[Dict]) -> str:
+def table(names: list[str], rows: list[dict]) -> str:
     if not names:
         return "yes" if rows else "no"
     cells = [[format_value(r[n]) for n in names] for r in rows]
     widths = [max([len(n)] + [len(c[i]) for c in cells]) for i, n in enumerate(names)]
-    lines = ["  ".join(n.ljust(w) for n, w in zip(names, widths)).rstrip(),
-             "  ".join("-" * w for w in widths)]
+    lines = ["  ".join(n.ljust(w) for n, w in zip(names, widths)).rstrip(), "  ".join("-" * w for w in widths)]
     lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
     return "\n".join(lines)
 
 
-def cmd_query(args) -> int:
+def cmd_query(args: argparse.Namespace) -> int:
     from .parser import parse_body
 
     engine = _engine(args)
@@ -108,21 +140,19 @@ def cmd_query(args) -> int:
     if args.limit < 0:
         raise UsageError(f"--limit must be 0 (all answers) or more, got {args.limit}")
     answers = state.query(body, limit=sys.maxsize)
-    shown = answers[:args.limit] if args.limit else answers
+    shown = answers[: args.limit] if args.limit else answers
     total = len(answers)
     text = table(names, shown) + (f"\n({total} answer{'s' if total != 1 else ''})" if names else "")
-    data = {"query": args.query, "variables": names, "answers": shown, "count": total,
-            "truncated": len(shown) < total}
+    data = {"query": args.query, "variables": names, "answers": shown, "count": total, "truncated": len(shown) < total}
     if len(shown) < total:
         text += f"\n(showing the first {len(shown)}; --limit N shows more, --limit 0 all)"
     _emit(args, data, text)
     return EXIT_OK if answers else EXIT_NEGATIVE
 
 
-def cmd_explain(args) -> int:
-    from .parser import parse_atom
-
+def cmd_explain(args: argparse.Namespace) -> int:
     from .cr import check_edition, numbered_in
+    from .parser import parse_atom
 
     check_edition(getattr(args, "cr_edition", None))
     engine = _engine(args)
@@ -142,13 +172,16 @@ def cmd_explain(args) -> int:
         renumbered = {c: numbered_in(c, edition) for c in sorted(proof.all_cites())}
         renumbered = {c: o for c, o in renumbered.items() if o != c}
         data["cr_edition"] = {"edition": edition, "numbered_then": renumbered}
-        text += f"\nAs numbered in CR {edition}: " + (", ".join(f"{c} was {o}" for c, o in renumbered.items())
-                                                       or "the same numbers") + "."
+        text += (
+            f"\nAs numbered in CR {edition}: "
+            + (", ".join(f"{c} was {o}" for c, o in renumbered.items()) or "the same numbers")
+            + "."
+        )
     _emit(args, data, text)
     return EXIT_OK
 
 
-def _why_not(args, state) -> int:
+def _why_not(args: argparse.Namespace, state: State) -> int:
     holds = state.explain(args.atom) is not None
     reasons = state.why_not(args.atom)
     lines = [f"{args.atom} {'holds' if holds else 'does not hold'}."]
@@ -173,8 +206,8 @@ def _term(text: str) -> dict:
     return {"pred": atom.pred, "args": [a.value if isinstance(a, Const) else str(a) for a in atom.args]}
 
 
-def _scenario_files(paths: List[str]) -> List[str]:
-    out = []
+def _scenario_files(paths: list[str]) -> list[str]:
+    out: list[str] = []
     for path in paths:
         if os.path.isdir(path):
             for root, dirs, names in os.walk(path):
@@ -187,7 +220,7 @@ def _scenario_files(paths: List[str]) -> List[str]:
     return out
 
 
-def cmd_test(args) -> int:
+def cmd_test(args: argparse.Namespace) -> int:
     from .catalog import facts_dir
     from .testing import run_scenario_file
 
@@ -196,11 +229,12 @@ def cmd_test(args) -> int:
     files = _scenario_files(paths)
     results = []
     progress = _Progress(len(files))
-    from contextlib import nullcontext
+    from contextlib import AbstractContextManager, nullcontext
 
     from .coverage import collect_states, coverage_report
 
-    with (collect_states() if args.coverage else nullcontext([])) as states:
+    seen: AbstractContextManager[list[frozenset]] = collect_states() if args.coverage else nullcontext([])
+    with seen as states:
         for i, path in enumerate(files):
             progress.tick(i, path)
             results.extend(run_scenario_file(engine, path))
@@ -218,7 +252,7 @@ def cmd_test(args) -> int:
         for r in results:
             lines.append(f"{'PASS' if r.passed else 'FAIL'} {r.file}: {r.case}")
             if not r.passed:
-                lines.extend("     " + l for l in r.message.splitlines())
+                lines.extend("     " + text for text in r.message.splitlines())
         if report is not None:
             lines.append(report.to_text())
         lines.append(f"{passed} passed, {failed} failed")
@@ -231,7 +265,7 @@ def cmd_test(args) -> int:
 class _Progress:
     """A progress line on stderr for long runs, only when stderr is a terminal."""
 
-    def __init__(self, total: int):
+    def __init__(self, total: int) -> None:
         import time
 
         self.total = total
@@ -256,11 +290,12 @@ class _Progress:
             sys.stderr.write("\r" + " " * 72 + "\r")
 
 
-def cmd_check(args) -> int:
+def cmd_check(args: argparse.Namespace) -> int:
     from .library import collect_files, is_library_path, library_root_of, load_program
     from .scenario import load_scenario
 
-    rule_paths, scenario_paths = [], []
+    rule_paths: list[str] = []
+    scenario_paths: list[str] = []
     library = None
     for path in args.paths:
         root = library_root_of(path) if not path.endswith((".yaml", ".yml", ".json")) else None
@@ -268,8 +303,10 @@ def cmd_check(args) -> int:
             # a source checkout's rules/ (or a file or folder in it): check that folder as the library,
             # once, instead of loading the library and the file beside it (which names every rule twice)
             if library is not None and os.path.realpath(library) != os.path.realpath(root):
-                raise UsageError(f"{path} belongs to the rule library at {root}, but {library} is checked too",
-                                 hint="check one library at a time")
+                raise UsageError(
+                    f"{path} belongs to the rule library at {root}, but {library} is checked too",
+                    hint="check one library at a time",
+                )
             library = root
             continue
         if os.path.isdir(path):
@@ -283,7 +320,7 @@ def cmd_check(args) -> int:
             rule_paths.append(path)
     user_rules = [p for p in args.rules + rule_paths if not is_library_path(p)]
     result = load_program(user_rules, include_library=not args.no_library, library=library, properties=True)
-    diags: List[Diagnostic] = list(result.diagnostics)
+    diags: list[Diagnostic] = list(result.diagnostics)
     scenario_errors = 0
     if scenario_paths and not result.errors:
         from .engine import Engine
@@ -300,19 +337,30 @@ def cmd_check(args) -> int:
     errors = [d for d in diags if d.is_error]
     warnings = [d for d in diags if not d.is_error]
     from .audit import rule_count
-
     from .library import PROPERTIES_FOLDER
 
     # the count audit reports: rules, not the facts of rule files; the properties (judgelog verify) apart
     total = rule_count(result.program)
     nprops = sum(1 for r in result.program.rules if r.body and f"/{PROPERTIES_FOLDER}/" in f"/{r.span.file}")
     nrules = total - nprops
-    summary = (f"{len(errors)} error(s), {len(warnings)} warning(s) in {nrules} rules"
-               + (f" and {nprops} property rules" if nprops else "")
-               + (f" and {len(scenario_paths)} scenario file(s)" if scenario_paths else ""))
+    summary = (
+        f"{len(errors)} error(s), {len(warnings)} warning(s) in {nrules} rules"
+        + (f" and {nprops} property rules" if nprops else "")
+        + (f" and {len(scenario_paths)} scenario file(s)" if scenario_paths else "")
+    )
     if args.format == "json":
-        _emit(args, {"errors": len(errors), "warnings": len(warnings), "rules": nrules, "property_rules": nprops,
-                     "scenarios": len(scenario_paths), "diagnostics": [d.to_dict() for d in diags]}, "")
+        _emit(
+            args,
+            {
+                "errors": len(errors),
+                "warnings": len(warnings),
+                "rules": nrules,
+                "property_rules": nprops,
+                "scenarios": len(scenario_paths),
+                "diagnostics": [d.to_dict() for d in diags],
+            },
+            "",
+        )
     else:
         text = "\n".join(render_diagnostics(sorted(diags, key=_diag_key), sources=result.sources))
         if text:
@@ -323,11 +371,11 @@ def cmd_check(args) -> int:
     return EXIT_NEGATIVE if errors else EXIT_OK
 
 
-def _diag_key(d: Diagnostic):
+def _diag_key(d: Diagnostic) -> tuple:
     return (d.span.file if d.span else "", d.span.line if d.span else 0, d.span.col if d.span else 0, d.code)
 
 
-def cmd_rules(args) -> int:
+def cmd_rules(args: argparse.Namespace) -> int:
     from .cr import any_cites, check_edition, meanings, resolve, topic_of
     from .library import load_program
 
@@ -347,8 +395,13 @@ def cmd_rules(args) -> int:
         raise UsageError("--cr-edition names the edition of a --cr number", hint="add --cr NUMBER")
     if args.cr:
         rules = [r for r in rules if any_cites(args.cr, r.cites, edition)]
-    data = {"rules": [{"name": r.name, "cites": list(r.cites), "at": r.span.short(), "text": str(r),
-                       "doc": r.doc} for r in rules if r.body]}
+    data: dict[str, Any] = {
+        "rules": [
+            {"name": r.name, "cites": list(r.cites), "at": r.span.short(), "text": str(r), "doc": r.doc}
+            for r in rules
+            if r.body
+        ]
+    }
     lines = []
     if args.pred:
         decl = prog.decls[args.pred]
@@ -356,16 +409,22 @@ def cmd_rules(args) -> int:
         kind = "input" if decl.is_input else "derived"
         lines.append(f"{decl.pred}({sig})  [{kind}] {decl.span.short()}")
         if decl.template:
-            lines.append(f"  \"{decl.template}\"")
-        data["predicate"] = {"name": decl.pred, "params": [[p.name, p.type] for p in decl.params],
-                             "sentence": decl.template, "input": decl.is_input, "at": decl.span.short()}
+            lines.append(f'  "{decl.template}"')
+        data["predicate"] = {
+            "name": decl.pred,
+            "params": [[p.name, p.type] for p in decl.params],
+            "sentence": decl.template,
+            "input": decl.is_input,
+            "at": decl.span.short(),
+        }
     elif not args.cr:
         lines.append("Predicates:")
         for name in sorted(prog.decls):
             decl = prog.decls[name]
             lines.append(f"  {name}/{decl.arity}  {decl.template}")
-        data["predicates"] = [{"name": n, "arity": prog.decls[n].arity, "sentence": prog.decls[n].template}
-                              for n in sorted(prog.decls)]
+        data["predicates"] = [
+            {"name": n, "arity": prog.decls[n].arity, "sentence": prog.decls[n].template} for n in sorted(prog.decls)
+        ]
         lines.append("")
         lines.append("Rules:")
     if args.cr:
@@ -379,10 +438,16 @@ def cmd_rules(args) -> int:
         old = meanings(typed)
         for m in old:
             lines.append(f"CR {m.text()}.")
-        data["cr"] = {"typed": typed, "edition": edition, "current": current,
-                      "rule": topic.name if topic else None, "earlier": [
-                          {"number": m.number, "rule": m.topic, "from": m.start, "until": m.last_seen or m.until,
-                           "now": m.now} for m in old]}
+        data["cr"] = {
+            "typed": typed,
+            "edition": edition,
+            "current": current,
+            "rule": topic.name if topic else None,
+            "earlier": [
+                {"number": m.number, "rule": m.topic, "from": m.start, "until": m.last_seen or m.until, "now": m.now}
+                for m in old
+            ],
+        }
         lines.append(f"Rules citing CR {current}:")
     for r in rules:
         if not r.body:
@@ -390,13 +455,13 @@ def cmd_rules(args) -> int:
         lines.append(f"  {r.name}  [CR {', '.join(r.cites)}]  {r.span.short()}")
         if args.pred or args.cr:
             if r.doc:
-                lines.extend("    ## " + l for l in r.doc.splitlines())
+                lines.extend("    ## " + text for text in r.doc.splitlines())
             lines.append("    " + str(r))
     _emit(args, data, "\n".join(lines))
     return EXIT_OK if rules or not args.cr else EXIT_NEGATIVE
 
 
-def cmd_do(args) -> int:
+def cmd_do(args: argparse.Namespace) -> int:
     from .runtime import run_actions
 
     engine = _engine(args)
@@ -414,7 +479,7 @@ def cmd_do(args) -> int:
     return EXIT_OK
 
 
-def cmd_choices(args) -> int:
+def cmd_choices(args: argparse.Namespace) -> int:
     from .choices import list_choices
 
     engine = _engine(args)
@@ -424,7 +489,7 @@ def cmd_choices(args) -> int:
     return EXIT_OK
 
 
-def cmd_graph(args) -> int:
+def cmd_graph(args: argparse.Namespace) -> int:
     from .graph import write_graph
 
     engine = _engine(args)
@@ -434,7 +499,7 @@ def cmd_graph(args) -> int:
     return EXIT_OK
 
 
-def cmd_report(args) -> int:
+def cmd_report(args: argparse.Namespace) -> int:
     from .parser import parse_atom
     from .report import default_atoms, write_report
 
@@ -446,12 +511,15 @@ def cmd_report(args) -> int:
         state.engine.check_query((atom,), text=text)
         check_constants(state, atom)
     write_report(state, events, args.output, atoms=atoms)
-    _emit(args, {"output": args.output, "atoms": list(atoms), "events": len(events)},
-          f"wrote {args.output} ({len(atoms)} proof(s), {len(events)} event(s))")
+    _emit(
+        args,
+        {"output": args.output, "atoms": list(atoms), "events": len(events)},
+        f"wrote {args.output} ({len(atoms)} proof(s), {len(events)} event(s))",
+    )
     return EXIT_OK
 
 
-def cmd_audit(args) -> int:
+def cmd_audit(args: argparse.Namespace) -> int:
     from .audit import run_audit
 
     engine = _engine(args)
@@ -460,7 +528,7 @@ def cmd_audit(args) -> int:
     return code
 
 
-def cmd_verify(args) -> int:
+def cmd_verify(args: argparse.Namespace) -> int:
     from .verify_report import run_verify
 
     return run_verify(args, _Progress)

@@ -10,11 +10,10 @@ than failing later in the middle of an action.
 >>> contract_problems(load_program(()).program)
 []
 """
+
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
-
-from .analysis import INT_TYPES, suggest
+from .analysis import INT_TYPES, Program, suggest
 from .ast import Const, Span
 from .errors import Diagnostic
 
@@ -31,112 +30,209 @@ _VIEW = "the combat graph (engine/view.py)"
 _SPACES = "the choice enumerator (engine/choices.py)"
 
 # predicate -> (arity, positions that hold integers, must be an input predicate, where the engine needs it)
-ENGINE_NEEDS: Dict[str, Tuple[int, Tuple[int, ...], bool, str]] = {
-    "player": (1, (), True, _SCENARIO), "turn_order": (2, (1,), True, _SCENARIO),
-    "active_player": (1, (), True, _SCENARIO), "life": (2, (1,), True, _SCENARIO),
-    "permanent": (1, (), True, _SCENARIO), "name": (2, (), True, _SCENARIO),
-    "card_type": (2, (), True, _SCENARIO), "subtype": (2, (), True, _SCENARIO),
-    "supertype": (2, (), True, _SCENARIO), "color": (2, (), True, _SCENARIO),
-    "base_power": (2, (1,), True, _SCENARIO), "base_toughness": (2, (1,), True, _SCENARIO),
-    "printed_keyword": (2, (), True, _SCENARIO), "printed_keyword_param": (4, (), True, _SCENARIO),
+ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = {
+    "player": (1, (), True, _SCENARIO),
+    "turn_order": (2, (1,), True, _SCENARIO),
+    "active_player": (1, (), True, _SCENARIO),
+    "life": (2, (1,), True, _SCENARIO),
+    "permanent": (1, (), True, _SCENARIO),
+    "name": (2, (), True, _SCENARIO),
+    "card_type": (2, (), True, _SCENARIO),
+    "subtype": (2, (), True, _SCENARIO),
+    "supertype": (2, (), True, _SCENARIO),
+    "color": (2, (), True, _SCENARIO),
+    "base_power": (2, (1,), True, _SCENARIO),
+    "base_toughness": (2, (1,), True, _SCENARIO),
+    "printed_keyword": (2, (), True, _SCENARIO),
+    "printed_keyword_param": (4, (), True, _SCENARIO),
     "printed_keyword_instance": (3, (), True, _SCENARIO),
     "printed_keyword_instance_param": (5, (), True, _SCENARIO),
-    "controller": (2, (), True, _SCENARIO), "owner": (2, (), True, _SCENARIO),
-    "token": (1, (), True, _SCENARIO), "tapped": (1, (), True, _SCENARIO),
-    "counter": (3, (2,), True, _SCENARIO), "damage_marked": (2, (1,), True, _SCENARIO),
-    "on_stack": (3, (), True, _SCENARIO), "stack_position": (2, (1,), True, _SCENARIO),
-    "ability_controller": (2, (), True, _SCENARIO), "ability_arg": (3, (), True, _SCENARIO),
-    "added_subtype": (2, (), True, _EFFECTS), "granted_keyword": (2, (), True, _EFFECTS),
-    "removed_keyword": (2, (), True, _EFFECTS), "lost_game": (1, (), True, _EFFECTS),
-    "entered_this_turn": (1, (), True, _EFFECTS), "created": (2, (), True, _EFFECTS),
-    "pending_object": (1, (), True, _EFFECTS), "token_in_zone": (2, (), True, _EFFECTS),
-    "event": (3, (0,), True, _RUNTIME), "event_detail": (3, (0,), True, _RUNTIME),
-    "event_cause": (2, (0,), True, _RUNTIME), "recent_event": (1, (0,), True, _RUNTIME),
-    "action": (1, (), True, _RUNTIME), "act_arg": (2, (), True, _RUNTIME), "act_list": (3, (1,), True, _RUNTIME),
-    "act_map": (3, (), True, _RUNTIME), "act_map_list": (4, (2,), True, _RUNTIME),
-    "act_map2": (4, (), True, _RUNTIME), "act_list2": (4, (1, 2), True, _RUNTIME),
-    "step": (1, (0,), True, _RUNTIME), "resolving": (1, (), True, _RUNTIME), "chosen": (2, (), True, _RUNTIME),
-    "chose_nothing": (1, (), True, _RUNTIME), "state_check": (0, (), True, _RUNTIME),
-    "action_known": (1, (), False, _RUNTIME), "action_param": (2, (), False, _RUNTIME),
-    "action_param_type": (3, (), False, _RUNTIME), "refusal_options": (2, (), False, _RUNTIME),
-    "action_param_key_type": (3, (), False, _RUNTIME), "step_exists": (1, (0,), False, _RUNTIME),
-    "follow_up": (2, (), False, _RUNTIME), "violation": (2, (), False, _RUNTIME),
-    "violation_info": (3, (), False, _RUNTIME), "choice": (2, (), False, _RUNTIME),
-    "choice_mode": (2, (), False, _RUNTIME), "choice_max": (2, (1,), False, _RUNTIME),
-    "choice_cr": (2, (), False, _RUNTIME), "effect": (5, (0,), False, _RUNTIME),
-    "state_based": (5, (0,), False, _RUNTIME), "standing": (5, (0,), False, _RUNTIME), "event_result": (5, (0,), False, _RUNTIME),
-    "token_spec": (3, (), False, _RUNTIME), "triggers": (3, (), False, _RUNTIME),
-    "token_name_word": (3, (1,), False, _RUNTIME), "token_name_suffix": (2, (), False, _RUNTIME),
-    "trigger_arg": (5, (), False, _RUNTIME), "top_of_stack": (1, (), False, _RUNTIME),
-    "apnap_rank": (2, (1,), False, _RUNTIME), "leaves_stack": (1, (), False, _RUNTIME),
-    "keyword_instance": (3, (), False, _RUNTIME), "keyword_instance_param": (5, (), False, _RUNTIME),
-    "keyword": (1, (), False, _FACE), "keyword_param_form": (3, (), False, _FACE),
-    "keyword_param_prefix": (3, (), False, _FACE), "keyword_instances": (2, (), False, _FACE),
-    "card_type_word": (1, (), False, _FACE), "color_word": (1, (), False, _FACE),
-    "scenario_field": (4, (), False, _FACE), "scenario_field_ref": (4, (1,), False, _FACE),
-    "scenario_group_label": (2, (), False, _FACE), "record_symmetric": (1, (), False, _FACE),
-    "record_implies": (3, (1,), False, _FACE), "record_event": (4, (), False, _FACE),
-    "primitive": (4, (), False, _FACE), "ends_with_combat": (1, (), False, _FACE),
-    "event_result_kind": (1, (), False, _FACE), "internal": (1, (), False, _FACE),
+    "controller": (2, (), True, _SCENARIO),
+    "owner": (2, (), True, _SCENARIO),
+    "token": (1, (), True, _SCENARIO),
+    "tapped": (1, (), True, _SCENARIO),
+    "counter": (3, (2,), True, _SCENARIO),
+    "damage_marked": (2, (1,), True, _SCENARIO),
+    "on_stack": (3, (), True, _SCENARIO),
+    "stack_position": (2, (1,), True, _SCENARIO),
+    "ability_controller": (2, (), True, _SCENARIO),
+    "ability_arg": (3, (), True, _SCENARIO),
+    "added_subtype": (2, (), True, _EFFECTS),
+    "granted_keyword": (2, (), True, _EFFECTS),
+    "removed_keyword": (2, (), True, _EFFECTS),
+    "lost_game": (1, (), True, _EFFECTS),
+    "entered_this_turn": (1, (), True, _EFFECTS),
+    "created": (2, (), True, _EFFECTS),
+    "pending_object": (1, (), True, _EFFECTS),
+    "token_in_zone": (2, (), True, _EFFECTS),
+    "event": (3, (0,), True, _RUNTIME),
+    "event_detail": (3, (0,), True, _RUNTIME),
+    "event_cause": (2, (0,), True, _RUNTIME),
+    "recent_event": (1, (0,), True, _RUNTIME),
+    "action": (1, (), True, _RUNTIME),
+    "act_arg": (2, (), True, _RUNTIME),
+    "act_list": (3, (1,), True, _RUNTIME),
+    "act_map": (3, (), True, _RUNTIME),
+    "act_map_list": (4, (2,), True, _RUNTIME),
+    "act_map2": (4, (), True, _RUNTIME),
+    "act_list2": (4, (1, 2), True, _RUNTIME),
+    "step": (1, (0,), True, _RUNTIME),
+    "resolving": (1, (), True, _RUNTIME),
+    "chosen": (2, (), True, _RUNTIME),
+    "chose_nothing": (1, (), True, _RUNTIME),
+    "state_check": (0, (), True, _RUNTIME),
+    "action_known": (1, (), False, _RUNTIME),
+    "action_param": (2, (), False, _RUNTIME),
+    "action_param_type": (3, (), False, _RUNTIME),
+    "refusal_options": (2, (), False, _RUNTIME),
+    "action_param_key_type": (3, (), False, _RUNTIME),
+    "step_exists": (1, (0,), False, _RUNTIME),
+    "follow_up": (2, (), False, _RUNTIME),
+    "violation": (2, (), False, _RUNTIME),
+    "violation_info": (3, (), False, _RUNTIME),
+    "choice": (2, (), False, _RUNTIME),
+    "choice_mode": (2, (), False, _RUNTIME),
+    "choice_max": (2, (1,), False, _RUNTIME),
+    "choice_cr": (2, (), False, _RUNTIME),
+    "effect": (5, (0,), False, _RUNTIME),
+    "state_based": (5, (0,), False, _RUNTIME),
+    "standing": (5, (0,), False, _RUNTIME),
+    "event_result": (5, (0,), False, _RUNTIME),
+    "token_spec": (3, (), False, _RUNTIME),
+    "triggers": (3, (), False, _RUNTIME),
+    "token_name_word": (3, (1,), False, _RUNTIME),
+    "token_name_suffix": (2, (), False, _RUNTIME),
+    "trigger_arg": (5, (), False, _RUNTIME),
+    "top_of_stack": (1, (), False, _RUNTIME),
+    "apnap_rank": (2, (1,), False, _RUNTIME),
+    "leaves_stack": (1, (), False, _RUNTIME),
+    "keyword_instance": (3, (), False, _RUNTIME),
+    "keyword_instance_param": (5, (), False, _RUNTIME),
+    "keyword": (1, (), False, _FACE),
+    "keyword_param_form": (3, (), False, _FACE),
+    "keyword_param_prefix": (3, (), False, _FACE),
+    "keyword_instances": (2, (), False, _FACE),
+    "card_type_word": (1, (), False, _FACE),
+    "color_word": (1, (), False, _FACE),
+    "scenario_field": (4, (), False, _FACE),
+    "scenario_field_ref": (4, (1,), False, _FACE),
+    "scenario_group_label": (2, (), False, _FACE),
+    "record_symmetric": (1, (), False, _FACE),
+    "record_implies": (3, (1,), False, _FACE),
+    "record_event": (4, (), False, _FACE),
+    "primitive": (4, (), False, _FACE),
+    "ends_with_combat": (1, (), False, _FACE),
+    "event_result_kind": (1, (), False, _FACE),
+    "internal": (1, (), False, _FACE),
     "card_not_modelled": (2, (), False, _FACE),
-    "continuous_effect": (4, (), True, _EFFECTS), "effect_timestamp": (2, (1,), True, _EFFECTS),
-    "effect_value": (3, (), True, _EFFECTS), "effect_spec": (3, (), False, _RUNTIME),
-    "view_node": (2, (), False, _VIEW), "view_node_look": (3, (), False, _VIEW), "view_role": (2, (), False, _VIEW),
-    "view_column": (2, (1,), False, _VIEW), "view_column_title": (2, (0,), False, _VIEW),
-    "view_attr": (3, (), False, _VIEW), "view_count": (4, (3,), False, _VIEW), "view_flag_name": (1, (), False, _VIEW),
-    "view_flag": (2, (), False, _VIEW), "view_shown": (3, (1,), False, _VIEW), "view_edge": (3, (), False, _VIEW),
-    "view_edge_text": (2, (), False, _VIEW), "view_variant": (2, (), False, _VIEW),
-    "view_edge_variant": (4, (), False, _VIEW), "view_edge_proved": (1, (), False, _VIEW),
-    "view_undirected": (1, (), False, _VIEW), "view_route": (2, (), False, _VIEW), "view_look": (4, (), False, _VIEW),
-    "view_label_cr": (1, (), False, _VIEW), "view_legend": (3, (1,), False, _VIEW),
-    "view_group": (2, (), False, _VIEW), "view_member": (2, (), False, _VIEW), "view_caption": (2, (), False, _VIEW),
-    "choice_space": (3, (), False, _SPACES), "choice_space_element": (2, (), False, _SPACES),
-    "choice_space_option": (3, (), False, _SPACES), "choice_space_min_part": (2, (1,), False, _SPACES),
-    "choice_space_size": (3, (1, 2), False, _SPACES), "choice_space_probe": (3, (), False, _SPACES),
-    "choice_space_refused": (2, (), False, _SPACES), "choice_space_dead_end": (2, (), False, _SPACES),
-    "choice_space_action": (2, (), False, _SPACES), "choice_space_field": (3, (), False, _SPACES),
-    "choice_space_noun": (3, (), False, _SPACES), "choice_space_text": (3, (), False, _SPACES),
+    "continuous_effect": (4, (), True, _EFFECTS),
+    "effect_timestamp": (2, (1,), True, _EFFECTS),
+    "effect_value": (3, (), True, _EFFECTS),
+    "effect_spec": (3, (), False, _RUNTIME),
+    "view_node": (2, (), False, _VIEW),
+    "view_node_look": (3, (), False, _VIEW),
+    "view_role": (2, (), False, _VIEW),
+    "view_column": (2, (1,), False, _VIEW),
+    "view_column_title": (2, (0,), False, _VIEW),
+    "view_attr": (3, (), False, _VIEW),
+    "view_count": (4, (3,), False, _VIEW),
+    "view_flag_name": (1, (), False, _VIEW),
+    "view_flag": (2, (), False, _VIEW),
+    "view_shown": (3, (1,), False, _VIEW),
+    "view_edge": (3, (), False, _VIEW),
+    "view_edge_text": (2, (), False, _VIEW),
+    "view_variant": (2, (), False, _VIEW),
+    "view_edge_variant": (4, (), False, _VIEW),
+    "view_edge_proved": (1, (), False, _VIEW),
+    "view_undirected": (1, (), False, _VIEW),
+    "view_route": (2, (), False, _VIEW),
+    "view_look": (4, (), False, _VIEW),
+    "view_label_cr": (1, (), False, _VIEW),
+    "view_legend": (3, (1,), False, _VIEW),
+    "view_group": (2, (), False, _VIEW),
+    "view_member": (2, (), False, _VIEW),
+    "view_caption": (2, (), False, _VIEW),
+    "choice_space": (3, (), False, _SPACES),
+    "choice_space_element": (2, (), False, _SPACES),
+    "choice_space_option": (3, (), False, _SPACES),
+    "choice_space_min_part": (2, (1,), False, _SPACES),
+    "choice_space_size": (3, (1, 2), False, _SPACES),
+    "choice_space_probe": (3, (), False, _SPACES),
+    "choice_space_refused": (2, (), False, _SPACES),
+    "choice_space_dead_end": (2, (), False, _SPACES),
+    "choice_space_action": (2, (), False, _SPACES),
+    "choice_space_field": (3, (), False, _SPACES),
+    "choice_space_noun": (3, (), False, _SPACES),
+    "choice_space_text": (3, (), False, _SPACES),
 }
 
 # the predicates whose second argument names an effect primitive
 EFFECT_PREDICATES = ("effect", "state_based", "event_result", "standing")
 
 
-def contract_problems(program) -> List[Diagnostic]:
+def contract_problems(program: Program) -> list[Diagnostic]:
     """Every way the program fails the engine's contract (empty when it keeps it)."""
-    out: List[Diagnostic] = []
+    out: list[Diagnostic] = []
     nowhere = Span("<library>", 1, 1)
     for pred, (arity, ints, is_input, where) in sorted(ENGINE_NEEDS.items()):
         decl = program.decl(pred)
         if decl is None:
             near = suggest(pred, program.decls)
-            out.append(Diagnostic(CONTRACT_CODE, f"the loaded rules do not declare {pred}/{arity}, which {where} "
-                                  "needs", nowhere, hint=(f"did you mean {near!r}? " if near else "")
-                                  + "load rules/core/ (state.dl, runtime.dl, interface.dl) or declare it"))
+            out.append(
+                Diagnostic(
+                    CONTRACT_CODE,
+                    f"the loaded rules do not declare {pred}/{arity}, which {where} needs",
+                    nowhere,
+                    hint=(f"did you mean {near!r}? " if near else "")
+                    + "load rules/core/ (state.dl, runtime.dl, interface.dl) or declare it",
+                )
+            )
             continue
         span = decl.span
         if decl.arity != arity:
-            out.append(Diagnostic(CONTRACT_CODE, f"{pred} is declared with {decl.arity} argument(s); {where} "
-                                  f"uses {arity}", span))
+            out.append(
+                Diagnostic(
+                    CONTRACT_CODE, f"{pred} is declared with {decl.arity} argument(s); {where} uses {arity}", span
+                )
+            )
             continue
         if is_input and not decl.is_input:
-            out.append(Diagnostic(CONTRACT_CODE, f"{pred} must be an input predicate: {where} writes its facts",
-                                  span, hint="add `input` at the end of its .decl"))
+            out.append(
+                Diagnostic(
+                    CONTRACT_CODE,
+                    f"{pred} must be an input predicate: {where} writes its facts",
+                    span,
+                    hint="add `input` at the end of its .decl",
+                )
+            )
         for pos in ints:
             if decl.params[pos].type not in INT_TYPES:
-                out.append(Diagnostic(CONTRACT_CODE, f"argument {decl.params[pos].name!r} of {pred} must be an "
-                                      f"int: {where} uses a number there", span))
-    primitives = {rule.head.args[0].value for rule in program.rules
-                  if rule.head.pred == "primitive" and not rule.body and rule.head.args
-                  and isinstance(rule.head.args[0], Const)}
+                out.append(
+                    Diagnostic(
+                        CONTRACT_CODE,
+                        f"argument {decl.params[pos].name!r} of {pred} must be an int: {where} uses a number there",
+                        span,
+                    )
+                )
+    primitives = {
+        rule.head.args[0].value
+        for rule in program.rules
+        if rule.head.pred == "primitive" and not rule.body and rule.head.args and isinstance(rule.head.args[0], Const)
+    }
     for rule in program.rules:
         head = rule.head
         if head.pred in EFFECT_PREDICATES and len(head.args) > 1 and isinstance(head.args[1], Const):
             prim = head.args[1].value
             if prim not in primitives:
-                near = suggest(str(prim), primitives)
-                out.append(Diagnostic(PRIMITIVE_CODE, f"{head.pred} asks for the effect primitive {prim!r}, which "
-                                      "the interface does not declare", head.args[1].span if head.args[1].span
-                                      else rule.span, hint=(f"did you mean {near!r}? " if near else "")
-                                      + "primitives: " + ", ".join(sorted(primitives))))
+                near = suggest(str(prim), map(str, primitives))
+                out.append(
+                    Diagnostic(
+                        PRIMITIVE_CODE,
+                        f"{head.pred} asks for the effect primitive {prim!r}, which the interface does not declare",
+                        head.args[1].span if head.args[1].span else rule.span,
+                        hint=(f"did you mean {near!r}? " if near else "")
+                        + "primitives: "
+                        + ", ".join(sorted(map(str, primitives))),
+                    )
+                )
     return out

@@ -4,21 +4,27 @@ A rule is *used* when its body has a solution in some state the tests went throu
 state as loaded, every intermediate state its actions were evaluated in (action facts included, so the
 rules of actions, choices and violations count), and its final state.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Set
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .ast import Rule
+    from .engine import Engine
 
 __all__ = ["CoverageReport", "collect_states", "rules_used", "coverage_report"]
 
 
 @contextmanager
-def collect_states():
+def collect_states() -> Iterator[list[frozenset]]:
     """Record every fact set the runtime evaluates rules on while the block runs."""
     from . import runtime
 
-    seen: List[frozenset] = []
+    seen: list[frozenset] = []
     previous = runtime.STATE_OBSERVER
     runtime.STATE_OBSERVER = seen.append
     try:
@@ -27,13 +33,13 @@ def collect_states():
         runtime.STATE_OBSERVER = previous
 
 
-def rules_used(engine, states: Iterable[frozenset], candidates) -> Set[int]:
+def rules_used(engine: Engine, states: Iterable[frozenset], candidates: Iterable[Rule]) -> set[int]:
     """ids of the ``candidates`` rules whose body has a solution in at least one of ``states``."""
     backend = engine.backend
     program = engine.program
     left = [r for r in candidates if r.body]
-    used: Set[int] = set()
-    unique: Dict[frozenset, None] = {}
+    used: set[int] = set()
+    unique: dict[frozenset, None] = {}
     for facts in states:
         unique.setdefault(facts, None)
     for facts in unique:
@@ -56,8 +62,8 @@ def rules_used(engine, states: Iterable[frozenset], candidates) -> Set[int]:
 
 @dataclass
 class CoverageReport:
-    per_file: Dict[str, List[int]] = field(default_factory=dict)  # file -> [used, total]
-    unused: List[tuple] = field(default_factory=list)  # (file, line, name)
+    per_file: dict[str, list[int]] = field(default_factory=dict)  # file -> [used, total]
+    unused: list[tuple] = field(default_factory=list)  # (file, line, name)
 
     @property
     def used(self) -> int:
@@ -72,9 +78,13 @@ class CoverageReport:
         return 100.0 * self.used / self.total if self.total else 100.0
 
     def to_dict(self) -> dict:
-        return {"used": self.used, "total": self.total, "percent": round(self.percent, 1),
-                "files": {f: {"used": u, "total": t} for f, (u, t) in sorted(self.per_file.items())},
-                "unused": [{"file": f, "line": l, "rule": n} for f, l, n in self.unused]}
+        return {
+            "used": self.used,
+            "total": self.total,
+            "percent": round(self.percent, 1),
+            "files": {f: {"used": u, "total": t} for f, (u, t) in sorted(self.per_file.items())},
+            "unused": [{"file": f, "line": line, "rule": n} for f, line, n in self.unused],
+        }
 
     def to_text(self) -> str:
         lines = ["Rule coverage (rules whose body held in some tested state):"]
@@ -83,17 +93,20 @@ class CoverageReport:
         lines.append(f"  {'total':<45} {self.used:>4}/{self.total:<4} {self.percent:5.1f}%")
         if self.unused:
             lines.append("Unused rules:")
-            lines += [f"  {f}:{l}  {n}" for f, l, n in self.unused]
+            lines += [f"  {f}:{line}  {n}" for f, line, n in self.unused]
         return "\n".join(lines)
 
 
-def coverage_report(engine, states: Iterable[frozenset], *, library_only: bool = True) -> CoverageReport:
+def coverage_report(engine: Engine, states: Iterable[frozenset], *, library_only: bool = True) -> CoverageReport:
     from .library import is_library_path
 
     rules = [r for r in engine.program.rules if r.body]
     if library_only:
-        rules = [r for r in rules if r.span.file.startswith("rules/") or r.span.file == "facts/cards.yaml"
-                 or is_library_path(r.span.file)]
+        rules = [
+            r
+            for r in rules
+            if r.span.file.startswith("rules/") or r.span.file == "facts/cards.yaml" or is_library_path(r.span.file)
+        ]
     used = rules_used(engine, states, rules)
     report = CoverageReport()
     for rule in rules:

@@ -19,17 +19,30 @@ history is data.
 >>> numbered_in("999.5c", "2012-01-01", history=h)
 '999.4c'
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, List, Mapping, Optional, Tuple
 
 from .errors import UsageError
 
-__all__ = ["History", "Numbering", "Topic", "load_history", "shipped_history", "check_edition", "resolve", "meanings",
-           "numbered_in", "topic_of", "cites_match", "any_cites"]
+__all__ = [
+    "History",
+    "Numbering",
+    "Topic",
+    "load_history",
+    "shipped_history",
+    "check_edition",
+    "resolve",
+    "meanings",
+    "numbered_in",
+    "topic_of",
+    "cites_match",
+    "any_cites",
+]
 
 _NUM = re.compile(r"^(\d{3}(?:\.\d+)?)([a-z]?)$")
 _DATE = re.compile(r"^\d{4}-\d{2}(-\d{2})?$")
@@ -44,19 +57,21 @@ class Numbering:
     start: str
     until: str
     now: str
-    last_seen: Optional[str] = None
+    last_seen: str | None = None
 
     def text(self) -> str:
-        return f"{self.number} was {self.topic.replace('_', ' ')} in CR {self.start} to {self.last_seen or self.until}" \
-               f" (now {self.now})"
+        return (
+            f"{self.number} was {self.topic.replace('_', ' ')} in CR {self.start} to {self.last_seen or self.until}"
+            f" (now {self.now})"
+        )
 
 
 @dataclass(frozen=True)
 class Topic:
     name: str
     now: str
-    since: Optional[str]
-    was: Tuple[Numbering, ...]
+    since: str | None
+    was: tuple[Numbering, ...]
     stable: bool = False
     derived: bool = False
 
@@ -65,7 +80,7 @@ class Topic:
 class History:
     current: str
     checked_from: str
-    topics: Tuple[Topic, ...]
+    topics: tuple[Topic, ...]
 
 
 def load_history(data: Mapping) -> History:
@@ -77,9 +92,17 @@ def load_history(data: Mapping) -> History:
         was = list(entry.get("was") or [])
         since = str(entry["since"]) if entry.get("since") else None
         starts = [str(w["from"]) for w in was] + [since or current]
-        numberings = tuple(Numbering(name, str(w["number"]), starts[i], starts[i + 1], now,
-                                     str(w["last_seen"]) if w.get("last_seen") else None)
-                           for i, w in enumerate(was))
+        numberings = tuple(
+            Numbering(
+                name,
+                str(w["number"]),
+                starts[i],
+                starts[i + 1],
+                now,
+                str(w["last_seen"]) if w.get("last_seen") else None,
+            )
+            for i, w in enumerate(was)
+        )
         topics.append(Topic(name, now, since, numberings, bool(entry.get("stable")), bool(entry.get("derived"))))
     return History(current, first, tuple(topics))
 
@@ -99,27 +122,31 @@ def _norm(number: str) -> str:
     return str(number).strip().rstrip(".")
 
 
-def _split(number: str) -> Tuple[str, str]:
+def _split(number: str) -> tuple[str, str]:
     match = _NUM.match(_norm(number))
     return (match.group(1), match.group(2)) if match else (_norm(number), "")
 
 
-def check_edition(edition: Optional[str], *, history: Optional[History] = None) -> Optional[str]:
+def check_edition(edition: str | None, *, history: History | None = None) -> str | None:
     """``edition`` as a date string, or a UsageError saying what is expected."""
     if edition is None:
         return None
     h = history or shipped_history()
     text = str(edition).strip()
     if not _DATE.match(text):
-        raise UsageError(f"CR edition {edition!r} is not a date", hint="write the edition's effective date as "
-                         f"YYYY-MM-DD, e.g. 2020-01-24 (the current one is {h.current})")
+        raise UsageError(
+            f"CR edition {edition!r} is not a date",
+            hint=f"write the edition's effective date as YYYY-MM-DD, e.g. 2020-01-24 (the current one is {h.current})",
+        )
     if text < h.checked_from:
-        raise UsageError(f"CR edition {text} is older than the history judgelog keeps (from {h.checked_from})",
-                         hint=f"name an edition from {h.checked_from} to {h.current}")
+        raise UsageError(
+            f"CR edition {text} is older than the history judgelog keeps (from {h.checked_from})",
+            hint=f"name an edition from {h.checked_from} to {h.current}",
+        )
     return text
 
 
-def _old(base: str, edition: str, h: History) -> Optional[Numbering]:
+def _old(base: str, edition: str, h: History) -> Numbering | None:
     for topic in h.topics:
         for n in topic.was:
             if n.number == base and n.start <= edition < n.until:
@@ -127,7 +154,7 @@ def _old(base: str, edition: str, h: History) -> Optional[Numbering]:
     return None
 
 
-def resolve(number: str, edition: Optional[str] = None, *, history: Optional[History] = None) -> str:
+def resolve(number: str, edition: str | None = None, *, history: History | None = None) -> str:
     """The current number for ``number`` as numbered in ``edition`` (None: the current edition)."""
     number = _norm(number)
     if edition is None:
@@ -140,14 +167,14 @@ def resolve(number: str, edition: Optional[str] = None, *, history: Optional[His
     return old.now + letter if old else number
 
 
-def meanings(number: str, *, history: Optional[History] = None) -> List[Numbering]:
+def meanings(number: str, *, history: History | None = None) -> list[Numbering]:
     """Every earlier edition range in which ``number`` (or its rule) named another rule than it does now."""
     h = history or shipped_history()
     base, _ = _split(number)
     return [n for topic in h.topics for n in topic.was if n.number == base]
 
 
-def topic_of(number: str, *, history: Optional[History] = None) -> Optional[Topic]:
+def topic_of(number: str, *, history: History | None = None) -> Topic | None:
     """The history entry of the current ``number`` (by its rule, e.g. 702.22 for 702.22k)."""
     h = history or shipped_history()
     base, letter = _split(number)
@@ -155,7 +182,7 @@ def topic_of(number: str, *, history: Optional[History] = None) -> Optional[Topi
     return exact[0] if exact else next((t for t in h.topics if t.now == base), None)
 
 
-def numbered_in(number: str, edition: str, *, history: Optional[History] = None) -> str:
+def numbered_in(number: str, edition: str, *, history: History | None = None) -> str:
     """How the current ``number`` was numbered in ``edition`` (the number itself when it was the same or
     its history is not recorded)."""
     h = history or shipped_history()
@@ -169,7 +196,7 @@ def numbered_in(number: str, edition: str, *, history: Optional[History] = None)
     return _norm(number)
 
 
-def cites_match(wanted: str, cited: str, edition: Optional[str] = None) -> bool:
+def cites_match(wanted: str, cited: str, edition: str | None = None) -> bool:
     """True when the citation ``cited`` (a current number) is ``wanted`` or one of its sub-rules, reading
     ``wanted`` in ``edition`` (None: the current edition)."""
     return _match(resolve(wanted, edition), cited)
@@ -180,10 +207,10 @@ def _match(wanted: str, cited: str) -> bool:
         return True
     if not wanted or not cited.startswith(wanted):
         return False
-    rest = cited[len(wanted):]
+    rest = cited[len(wanted) :]
     # 510.1 matches 510.1c; 510 matches 510.1c; but 702.2 must not match 702.22j
     return rest[0] in ".abcdefghijklmnopqrstuvwxyz" and not (wanted[-1].isdigit() and rest[0].isdigit())
 
 
-def any_cites(wanted: str, cites: Iterable[str], edition: Optional[str] = None) -> bool:
+def any_cites(wanted: str, cites: Iterable[str], edition: str | None = None) -> bool:
     return any(cites_match(wanted, c, edition) for c in cites)

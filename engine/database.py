@@ -4,10 +4,12 @@ pyDatalog keeps one global database per thread (its ``Logic`` class). judgelog i
 duration of each operation and restores the caller's afterwards, so user code calling ``Logic()`` or
 asserting facts in the same thread neither sees nor disturbs judgelog's predicates.
 """
+
 from __future__ import annotations
 
 import gc
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 from pyDatalog import Logic as _Logic
@@ -23,7 +25,7 @@ _gc_was_enabled = False  # whether the collector was on when the first of them e
 
 
 @contextmanager
-def quiet_gc():
+def quiet_gc() -> Iterator[None]:
     """Disable Python's cyclic GC around evaluation (most of pyDatalog's time on large boards is GC).
 
     Re-entrant and thread-safe: the first evaluation to enter turns the collector off, the last to leave
@@ -45,7 +47,7 @@ def quiet_gc():
 
 
 @contextmanager
-def our_database():
+def our_database() -> Iterator[None]:
     """Install judgelog's pyDatalog database for this thread, restoring the caller's afterwards."""
     previous = getattr(_Logic.tl, "logic", None)
     ours = getattr(_TL, "logic", None)
@@ -66,5 +68,3 @@ def our_database():
     finally:
         if previous is not None and previous is not ours:
             _Logic.tl.logic = previous
-
-

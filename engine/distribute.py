@@ -7,18 +7,24 @@ once per process and checks the task's boards. Results are merged in task order
 folder, each finished task is written to ``tasks/NAME.json`` and a later run with the same scope and rules
 reads it back instead of checking it again.
 """
+
 from __future__ import annotations
 
 import hashlib
 import json
 import logging
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING
 
 from .boards import Task
 from .errors import UsageError
+
+if TYPE_CHECKING:
+    from .engine import Engine
+    from .scope import Scope
 
 __all__ = ["Job", "run_job"]
 
@@ -27,34 +33,36 @@ __all__ = ["Job", "run_job"]
 class Job:
     """What a worker needs to rebuild the engine and the scope."""
 
-    rules: Tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
     include_library: bool = True
-    library: Optional[str] = None
+    library: str | None = None
     backend: str = "pydatalog"
     scope: dict = field(default_factory=dict, hash=False)
     scope_source: str = "<scope>"
     all_found: bool = False
 
     def fingerprint(self) -> str:
-        text = json.dumps([list(self.rules), self.include_library, self.library, self.backend, self.scope,
-                           self.all_found],
-                          sort_keys=True, default=str)
+        text = json.dumps(
+            [list(self.rules), self.include_library, self.library, self.backend, self.scope, self.all_found],
+            sort_keys=True,
+            default=str,
+        )
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 @lru_cache(maxsize=4)
-def _engine(rules: Tuple[str, ...], include_library: bool, library: Optional[str], backend: str):
+def _engine(rules: tuple[str, ...], include_library: bool, library: str | None, backend: str) -> Engine:
     from .engine import Engine
 
-    return Engine(rules=rules, include_library=include_library, library=library, properties=True,
-                  backend=backend)
+    return Engine(rules=rules, include_library=include_library, library=library, properties=True, backend=backend)
 
 
-def _scope(job: Job):
+def _scope(job: Job) -> Scope:
     from .scope import load_scope
 
-    return load_scope(job.scope, _engine(job.rules, job.include_library, job.library, job.backend),
-                      source=job.scope_source)
+    return load_scope(
+        job.scope, _engine(job.rules, job.include_library, job.library, job.backend), source=job.scope_source
+    )
 
 
 def check_task(job: Job, task: Task) -> dict:
@@ -65,7 +73,7 @@ def check_task(job: Job, task: Task) -> dict:
     return run_task(engine, _scope(job), task, all_found=job.all_found)
 
 
-def _saved(folder: Optional[str], job: Job, task: Task) -> Optional[dict]:
+def _saved(folder: str | None, job: Job, task: Task) -> dict | None:
     if not folder:
         return None
     path = os.path.join(folder, "tasks", task.name + ".json")
@@ -77,7 +85,7 @@ def _saved(folder: Optional[str], job: Job, task: Task) -> Optional[dict]:
     return data.get("result") if data.get("job") == job.fingerprint() else None
 
 
-def _save(folder: Optional[str], job: Job, task: Task, result: dict) -> None:
+def _save(folder: str | None, job: Job, task: Task, result: dict) -> None:
     if not folder:
         return
     os.makedirs(os.path.join(folder, "tasks"), exist_ok=True)
@@ -88,10 +96,17 @@ def _save(folder: Optional[str], job: Job, task: Task, result: dict) -> None:
     os.replace(tmp, path)  # a task file is complete or absent, never half written
 
 
-def run_job(job: Job, tasks: Sequence[Task], *, workers: int = 1, scheduler: Optional[str] = None,
-            folder: Optional[str] = None, progress: Optional[Callable[[int, str], None]] = None) -> List[dict]:
+def run_job(
+    job: Job,
+    tasks: Sequence[Task],
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+    folder: str | None = None,
+    progress: Callable[[int, str], None] | None = None,
+) -> list[dict]:
     """The results of all tasks, in task order. ``workers`` <= 1 without a scheduler: in this process."""
-    results: Dict[Task, dict] = {}
+    results: dict[Task, dict] = {}
     todo = []
     for task in tasks:
         saved = _saved(folder, job, task)
@@ -112,8 +127,16 @@ def run_job(job: Job, tasks: Sequence[Task], *, workers: int = 1, scheduler: Opt
     return [results[t] for t in tasks]
 
 
-def _run_dask(job: Job, todo: List[Task], workers: int, scheduler: Optional[str], folder: Optional[str],
-              results: Dict[Task, dict], progress, done: int) -> int:
+def _run_dask(
+    job: Job,
+    todo: list[Task],
+    workers: int,
+    scheduler: str | None,
+    folder: str | None,
+    results: dict[Task, dict],
+    progress: Callable[[int, str], None] | None,
+    done: int,
+) -> int:
     from .extras import require
 
     distributed = require("distributed", extra="dask", purpose="running verify on several workers")
@@ -123,11 +146,18 @@ def _run_dask(job: Job, todo: List[Task], workers: int, scheduler: Optional[str]
             try:
                 client = distributed.Client(scheduler, timeout="10s")
             except (OSError, TimeoutError) as exc:
-                raise UsageError("no Dask scheduler answers at " + str(scheduler) + f": {exc}",
-                                 hint="give the address a dask scheduler prints, e.g. tcp://127.0.0.1:8786") from None
+                raise UsageError(
+                    "no Dask scheduler answers at " + str(scheduler) + f": {exc}",
+                    hint="give the address a dask scheduler prints, e.g. tcp://127.0.0.1:8786",
+                ) from None
         else:
-            cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                               dashboard_address=None, silence_logs=logging.ERROR)
+            cluster = distributed.LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
             client = distributed.Client(cluster)
         try:
             futures = {client.submit(check_task, job, task, pure=False): task for task in todo}

@@ -8,12 +8,16 @@ lane above them with its ends on the sides away from each other, so the two kind
 Each label sits on its own edge (on the lane of a lane edge), moved along the edge when it would cover
 another label.
 """
+
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
+from collections.abc import Hashable, Mapping
 from xml.sax.saxutils import escape, quoteattr
 
 import networkx as nx
+
+Node = Hashable  # a node of the combat graph
+Point = tuple[float, float]
 
 __all__ = ["layout", "render_svg", "node_lines", "edge_look"]
 
@@ -23,13 +27,24 @@ BG = "#fcfcfa"
 DEFAULT_LOOK = ("#555555", "", 1.5)
 
 
-def _spec(graph) -> dict:
+def _spec(graph: nx.MultiDiGraph) -> dict:
     spec = graph.graph.get("view") or {}
-    return {"columns": {}, "titles": {}, "node_looks": {}, "looks": {}, "label_cr": [], "legend": [],
-            "shown": [], "routes": {}, "undirected": [], "captions": [], **spec}
+    return {
+        "columns": {},
+        "titles": {},
+        "node_looks": {},
+        "looks": {},
+        "label_cr": [],
+        "legend": [],
+        "shown": [],
+        "routes": {},
+        "undirected": [],
+        "captions": [],
+        **spec,
+    }
 
 
-def edge_look(spec: dict, kind: str, data: dict) -> Tuple[str, str, float]:
+def edge_look(spec: dict, kind: str, data: dict) -> tuple[str, str, float]:
     """The look of an edge: that of its first variant that has one, else its kind's."""
     looks = spec["looks"]
     for key, value in sorted(data.items()):
@@ -43,11 +58,12 @@ def _look_name(spec: dict, kind: str, data: dict) -> str:
 
 
 def edge_label(spec: dict, kind: str, data: dict) -> str:
-    return f"CR {data.get('cites', '')}" if _look_name(spec, kind, data) in spec["label_cr"] and data.get("cites") \
-        else ""
+    return (
+        f"CR {data.get('cites', '')}" if _look_name(spec, kind, data) in spec["label_cr"] and data.get("cites") else ""
+    )
 
 
-def _value_text(value) -> str:
+def _value_text(value: object) -> str:
     parts = [p for p in str(value).split(",") if p]
     out = []
     for p in parts:
@@ -56,7 +72,7 @@ def _value_text(value) -> str:
     return ", ".join(out)
 
 
-def node_lines(spec: dict, n, d: dict) -> List[str]:
+def node_lines(spec: dict, n: Node, d: dict) -> list[str]:
     """The text lines of a node: its id with its set flags, its name with power/toughness, then every
     shown attribute it has."""
     flags = [k for k, v in sorted(d.items()) if v is True]
@@ -67,10 +83,10 @@ def node_lines(spec: dict, n, d: dict) -> List[str]:
     for key, heading in spec["shown"]:
         if d.get(key) not in (None, ""):
             lines += _wrap(((heading + ": ") if heading else "") + _value_text(d[key]))
-    return [line if len(line) <= WIDTH else line[:WIDTH - 1] + "\u2026" for line in lines]
+    return [line if len(line) <= WIDTH else line[: WIDTH - 1] + "\u2026" for line in lines]
 
 
-def _wrap(text: str) -> List[str]:
+def _wrap(text: str) -> list[str]:
     """A shown attribute on lines of at most WIDTH characters, broken after commas."""
     out = [""]
     for word in text.split(" "):
@@ -81,7 +97,7 @@ def _wrap(text: str) -> List[str]:
     return out
 
 
-def _partners_together(col: List, undirected) -> List:
+def _partners_together(col: list[Node], undirected: nx.Graph) -> list[Node]:
     """The column's order, each node followed by its not yet placed neighbours in the same column."""
     inside, out, seen = set(col), [], set()
     for n in col:
@@ -95,7 +111,7 @@ def _partners_together(col: List, undirected) -> List:
     return out
 
 
-def _height(spec, n, d) -> float:
+def _height(spec: dict, n: Node, d: dict) -> float:
     return max(NODE_H, 10 + LINE * len(node_lines(spec, n, d)))
 
 
@@ -112,22 +128,24 @@ def layout(graph: nx.MultiDiGraph) -> dict:
     spans = [sorted((col_of[u], col_of[v])) for u, v in graph.edges() if u in col_of and v in col_of]
     used = sorted(filled | {c for lo, hi in spans for c in range(lo + 1, hi)})
     slot = {c: i for i, c in enumerate(used)}
-    cols: Dict[int, List] = {c: [] for c in used}
+    cols: dict[int, list] = {c: [] for c in used}
     for n in sorted(placed, key=str):
         cols[col_of[n]].append(n)
 
-    def group(n) -> str:
+    def group(n: Node) -> str:
         return next((str(placed[n][k]) for k in sorted(group_kinds) if placed[n].get(k)), "")
 
-    def round_first(n) -> bool:
+    def round_first(n: Node) -> bool:
         return spec["node_looks"].get(placed[n].get("kind"), ("box",))[0] != "ellipse"
 
-    order: Dict = {}
+    order: dict = {}
     undirected = graph.to_undirected(as_view=True)
     for c in used:
-        def bary(n):
+
+        def bary(n: Node, c: int = c) -> float:
             near = [order[m] for a, b in undirected.edges(n) for m in (a, b) if m in order and col_of.get(m, c) < c]
             return sum(near) / len(near) if near else float(len(order))
+
         cols[c].sort(key=lambda n: (round_first(n), group(n) == "", group(n), bary(n), str(n)))
         cols[c] = _partners_together(cols[c], undirected)
         for i, n in enumerate(cols[c]):
@@ -161,35 +179,57 @@ def layout(graph: nx.MultiDiGraph) -> dict:
             boxes[n] = (pos[members[0]][0] - 10, min(ys) - 24, NODE_W + 20, bottom - min(ys) + 32)
     edges, low = _route(graph, spec, pos, size, col_of, slot, extent)
     legend_h = 20 * len(spec["legend"]) + 50
-    return {"pos": pos, "size": size, "groups": boxes, "edges": edges, "columns": used, "top": top,
-            "w": MARGIN * 2 + len(used) * NODE_W + (len(used) - 1) * COL_GAP,
-            "h": max(low, top + tallest) + 40 + legend_h, "slot": slot}
+    return {
+        "pos": pos,
+        "size": size,
+        "groups": boxes,
+        "edges": edges,
+        "columns": used,
+        "top": top,
+        "w": MARGIN * 2 + len(used) * NODE_W + (len(used) - 1) * COL_GAP,
+        "h": max(low, top + tallest) + 40 + legend_h,
+        "slot": slot,
+    }
 
 
-def _crosses(col_of, u, v) -> bool:
+def _crosses(col_of: dict[Node, int], u: Node, v: Node) -> bool:
     return abs(col_of[u] - col_of[v]) >= 2
 
 
-def _count_over(graph, spec, col_of) -> int:
-    return sum(1 for u, v, k in graph.edges(keys=True) if u in col_of and v in col_of and _crosses(col_of, u, v)
-               and spec["routes"].get(k) == "over")
+def _count_over(graph: nx.MultiDiGraph, spec: dict, col_of: dict[Node, int]) -> int:
+    return sum(
+        1
+        for u, v, k in graph.edges(keys=True)
+        if u in col_of and v in col_of and _crosses(col_of, u, v) and spec["routes"].get(k) == "over"
+    )
 
 
-def _route(graph, spec, pos, size, col_of, slot, extent):
+def _route(
+    graph: nx.MultiDiGraph,
+    spec: dict,
+    pos: Mapping[Node, Point],
+    size: Mapping[Node, Point],
+    col_of: dict[Node, int],
+    slot: dict[int, int],
+    extent: dict[int, Point],
+) -> tuple[list, float]:
     """Segments ("M"|"L"|"C", points...) of every drawn edge, and the lowest lane."""
     x_of = lambda c: MARGIN + slot[c] * (NODE_W + COL_GAP)  # noqa: E731
-    edges = sorted(((u, v, k, d) for u, v, k, d in graph.edges(keys=True, data=True)
-                    if u in pos and v in pos), key=lambda e: (str(e[0]), str(e[1]), str(e[2])))
-    plan, lanes = [], {"over": 0, "under": 0}
+    edges = sorted(
+        ((u, v, k, d) for u, v, k, d in graph.edges(keys=True, data=True) if u in pos and v in pos),
+        key=lambda e: (str(e[0]), str(e[1]), str(e[2])),
+    )
+    plan: list[tuple[Node, Node, str, dict, str, str, str, int]] = []  # lane: 0 when the edge takes none
+    lanes = {"over": 0, "under": 0}
     for u, v, k, d in edges:
         cu, cv = col_of[u], col_of[v]
         if cu == cv:
             side = "L" if slot[cu] <= 1 else "R"
-            plan.append((u, v, k, d, "same", side, side, None))
+            plan.append((u, v, k, d, "same", side, side, 0))
             continue
         s = 1 if cv > cu else -1
         if not _crosses(col_of, u, v):
-            plan.append((u, v, k, d, "next", "R" if s > 0 else "L", "L" if s > 0 else "R", None))
+            plan.append((u, v, k, d, "next", "R" if s > 0 else "L", "L" if s > 0 else "R", 0))
             continue
         way = spec["routes"].get(k, "under")
         lanes[way] += 1
@@ -199,13 +239,13 @@ def _route(graph, spec, pos, size, col_of, slot, extent):
             plan.append((u, v, k, d, "under", "R" if s > 0 else "L", "L" if s > 0 else "R", lanes[way]))
     top_all = min(e[0] for e in extent.values())
     low_all = max(e[1] for e in extent.values())
-    lane_y = {}
+    lane_y: dict[int, float] = {}
     for i, (_u, _v, _k, _d, how, _su, _sv, lane) in enumerate(plan):
         if how == "over":
             lane_y[i] = top_all - LANE * lane
         elif how == "under":
             lane_y[i] = low_all + 14 * lane
-    sides: Dict[Tuple, List] = {}
+    sides: dict[tuple, list] = {}
     for i, (u, v, _k, _d, _how, su, sv, _lane) in enumerate(plan):
         toward_u = lane_y.get(i, pos[v][1] + size[v][1] / 2)
         toward_v = lane_y.get(i, pos[u][1] + size[u][1] / 2)
@@ -227,14 +267,20 @@ def _route(graph, spec, pos, size, col_of, slot, extent):
         elif how == "next":
             dx = (x2 - x1) / 2
             segs = [("M", (x1, y1)), ("C", (x1 + dx, y1), (x2 - dx, y2), (x2, y2))]
-            labels = [_bezier((x1, y1), (x1 + dx, y1), (x2 - dx, y2), (x2, y2), t) for t in (.5, .35, .65, .2, .8)]
+            labels = [_bezier((x1, y1), (x1 + dx, y1), (x2 - dx, y2), (x2, y2), t) for t in (0.5, 0.35, 0.65, 0.2, 0.8)]
         elif how == "over":  # out of the far sides, up, across above the columns, down
             yl = lane_y[i]
             o1 = -1 if su == "L" else 1
             o2 = -1 if sv == "L" else 1
             xo1, xo2 = x1 + o1 * (14 + 5 * min(lane, 5)), x2 + o2 * (14 + 5 * min(lane, 5))
-            segs = [("M", (x1, y1)), ("L", (xo1, y1)), ("L", (xo1, yl)), ("L", (xo2, yl)), ("L", (xo2, y2)),
-                    ("L", (x2, y2))]
+            segs = [
+                ("M", (x1, y1)),
+                ("L", (xo1, y1)),
+                ("L", (xo1, yl)),
+                ("L", (xo2, yl)),
+                ("L", (xo2, y2)),
+                ("L", (x2, y2)),
+            ]
             labels = [((xo1 + xo2) / 2 + dx, yl) for dx in (0, -60, 60, -120, 120)]
         else:  # under: into the gap next to the first crossed column, along a lane below them, up again
             lo, hi = sorted((col_of[u], col_of[v]))
@@ -245,20 +291,26 @@ def _route(graph, spec, pos, size, col_of, slot, extent):
             first, last_c = (min(inner), max(inner)) if s > 0 else (max(inner), min(inner))
             xa = x_of(first) - s * 20 + (0 if s > 0 else NODE_W)
             xb = x_of(last_c) + s * 45 + (NODE_W if s > 0 else 0)
-            segs = [("M", (x1, y1)), ("C", (x1 + s * 40, y1), (xa - s * 40, yc), (xa, yc)), ("L", (xb, yc)),
-                    ("C", (xb + s * 40, yc), (x2 - s * 40, y2), (x2, y2))]
+            segs = [
+                ("M", (x1, y1)),
+                ("C", (x1 + s * 40, y1), (xa - s * 40, yc), (xa, yc)),
+                ("L", (xb, yc)),
+                ("C", (xb + s * 40, yc), (x2 - s * 40, y2), (x2, y2)),
+            ]
             labels = [((xa + xb) / 2 + dx, yc) for dx in (0, -60, 60)]
         out.append((u, v, k, d, segs, labels))
     return out, bottom
 
 
-def _bezier(p0, p1, p2, p3, t):
+def _bezier(p0: Point, p1: Point, p2: Point, p3: Point, t: float) -> Point:
     m = 1 - t
-    return (m ** 3 * p0[0] + 3 * m * m * t * p1[0] + 3 * m * t * t * p2[0] + t ** 3 * p3[0],
-            m ** 3 * p0[1] + 3 * m * m * t * p1[1] + 3 * m * t * t * p2[1] + t ** 3 * p3[1])
+    return (
+        m**3 * p0[0] + 3 * m * m * t * p1[0] + 3 * m * t * t * p2[0] + t**3 * p3[0],
+        m**3 * p0[1] + 3 * m * m * t * p1[1] + 3 * m * t * t * p2[1] + t**3 * p3[1],
+    )
 
 
-def _edge_title(u, v, k, d) -> str:
+def _edge_title(u: Node, v: Node, k: str, d: dict) -> str:
     rule = f" [{d['rule']}, CR {d.get('cites', '')}]" if d.get("rule") else ""
     return f"{u} {d.get('label', k)} {v}{rule}"
 
@@ -273,66 +325,90 @@ def render_svg(graph: nx.MultiDiGraph) -> str:
     lay = layout(graph)
     w, h = lay["w"], lay["h"]
     name = escape(str(graph.graph.get("name", "combat")))
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h:.0f}" viewBox="0 0 {w} {h:.0f}" '
-           'font-family="Helvetica, Arial, sans-serif" font-size="12">', f"<title>{name}</title>", "<defs>"]
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h:.0f}" viewBox="0 0 {w} {h:.0f}" '
+        'font-family="Helvetica, Arial, sans-serif" font-size="12">',
+        f"<title>{name}</title>",
+        "<defs>",
+    ]
     looks = dict(spec["looks"])
     for kind, (color, _, _) in sorted(looks.items()):
-        out.append(f'<marker id="arrow-{kind}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
-                   f'markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{color}"/></marker>')
-    out += ["</defs>", f'<rect width="{w}" height="{h:.0f}" fill="{BG}"/>',
-            f'<text x="{MARGIN}" y="28" font-size="16" font-weight="bold">{name}</text>']
+        out.append(
+            f'<marker id="arrow-{kind}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
+            f'markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{color}"/></marker>'
+        )
+    out += [
+        "</defs>",
+        f'<rect width="{w}" height="{h:.0f}" fill="{BG}"/>',
+        f'<text x="{MARGIN}" y="28" font-size="16" font-weight="bold">{name}</text>',
+    ]
     for i, (label, value) in enumerate(spec["captions"]):
-        out.append(f'<text class="caption" x="{MARGIN}" y="{50 + i * LINE}" font-size="13">'
-                   f'<tspan font-weight="bold">{escape(label)}:</tspan> {escape(value)}</text>')
+        out.append(
+            f'<text class="caption" x="{MARGIN}" y="{50 + i * LINE}" font-size="13">'
+            f'<tspan font-weight="bold">{escape(label)}:</tspan> {escape(value)}</text>'
+        )
     title_y = 50 + LINE * len(spec["captions"]) + 12
     for c in lay["columns"]:
         x = MARGIN + lay["slot"][c] * (NODE_W + COL_GAP) + NODE_W / 2
-        out.append(f'<text x="{x}" y="{title_y}" text-anchor="middle" fill="#777">'
-                   f'{escape(spec["titles"].get(c, ""))}</text>')
+        out.append(
+            f'<text x="{x}" y="{title_y}" text-anchor="middle" fill="#777">{escape(spec["titles"].get(c, ""))}</text>'
+        )
     for g, (x, y, bw, bh) in sorted(lay["groups"].items(), key=lambda i: str(i[0])):
         d = graph.nodes[g]
         kind = d.get("kind", "")
         color, dash, _ = looks.get(kind, DEFAULT_LOOK)
         fill = spec["node_looks"].get(kind, ("box", "#eeeeee"))[1]
-        out.append(f'<g id={quoteattr(kind + "-" + str(d.get(kind, g)))} class={quoteattr("group " + kind)}>'
-                   f'<rect x="{x}" y="{y:.1f}" width="{bw}" height="{bh:.1f}" rx="10" fill="{fill}" '
-                   f'stroke="{color}" stroke-dasharray="5,3"/><text x="{x + 8}" y="{y + 16:.1f}" '
-                   f'fill="{color}" font-weight="bold">{escape(str(d.get("label", g)))}</text></g>')
-    labels, boxes = [], []
+        out.append(
+            f"<g id={quoteattr(kind + '-' + str(d.get(kind, g)))} class={quoteattr('group ' + kind)}>"
+            f'<rect x="{x}" y="{y:.1f}" width="{bw}" height="{bh:.1f}" rx="10" fill="{fill}" '
+            f'stroke="{color}" stroke-dasharray="5,3"/><text x="{x + 8}" y="{y + 16:.1f}" '
+            f'fill="{color}" font-weight="bold">{escape(str(d.get("label", g)))}</text></g>'
+        )
+    labels: list[str] = []
+    boxes: list[tuple[float, float, float]] = []
     for u, v, k, d, segs, spots in lay["edges"]:
         color, dash, width = edge_look(spec, k, d)
         look = _look_name(spec, k, d)
         path = " ".join(op + " ".join(f"{x:.1f},{y:.1f}" for x, y in pts) for op, *pts in segs)
         variants = "".join(f" {key}" for key, value in sorted(d.items()) if value is True)
         marker = "" if k in spec["undirected"] else f' marker-end="url(#arrow-{look if look in looks else k})"'
-        out.append(f'<g class={quoteattr("edge " + k + variants)}><title>{escape(_edge_title(u, v, k, d))}</title>'
-                   f'<path d="{path}" fill="none" stroke="{color}" stroke-width="{width}"{_dash(dash)}{marker}/></g>')
+        out.append(
+            f"<g class={quoteattr('edge ' + k + variants)}><title>{escape(_edge_title(u, v, k, d))}</title>"
+            f'<path d="{path}" fill="none" stroke="{color}" stroke-width="{width}"{_dash(dash)}{marker}/></g>'
+        )
         text = edge_label(spec, k, d)
         if text:
             tw = 6.3 * len(text) + 6
             lx, ly = next((p for p in spots if not any(_overlap(p, tw, b) for b in boxes)), spots[0])
             boxes.append((lx, ly, tw))
-            labels.append(f'<g class="label"><rect x="{lx - tw / 2:.1f}" y="{ly - 9:.1f}" width="{tw:.1f}" '
-                          f'height="15" rx="3" fill="{BG}" fill-opacity="0.9" stroke="{color}" stroke-width="0.6"/>'
-                          f'<text x="{lx:.1f}" y="{ly + 3:.1f}" text-anchor="middle" fill="{color}" '
-                          f'font-size="11">{escape(text)}</text></g>')
+            labels.append(
+                f'<g class="label"><rect x="{lx - tw / 2:.1f}" y="{ly - 9:.1f}" width="{tw:.1f}" '
+                f'height="15" rx="3" fill="{BG}" fill-opacity="0.9" stroke="{color}" stroke-width="0.6"/>'
+                f'<text x="{lx:.1f}" y="{ly + 3:.1f}" text-anchor="middle" fill="{color}" '
+                f'font-size="11">{escape(text)}</text></g>'
+            )
     for n in sorted(lay["pos"], key=str):
         (x, y), (nw, nh), d = lay["pos"][n], lay["size"][n], graph.nodes[n]
         kind = d.get("kind", "")
         shape, fill = spec["node_looks"].get(kind, ("box", "#ffffff"))
-        out.append(f'<g id={quoteattr("node-" + str(n))} class={quoteattr("node " + kind)}>')
+        out.append(f"<g id={quoteattr('node-' + str(n))} class={quoteattr('node ' + kind)}>")
         if shape == "ellipse":
-            out.append(f'<ellipse cx="{x + nw / 2}" cy="{y + nh / 2:.1f}" rx="{nw / 2}" ry="{nh / 2}" fill="{fill}" '
-                       f'stroke="#8a6d00" stroke-width="{2.5 if any(v is True for v in d.values()) else 1.2}"/>')
+            out.append(
+                f'<ellipse cx="{x + nw / 2}" cy="{y + nh / 2:.1f}" rx="{nw / 2}" ry="{nh / 2}" fill="{fill}" '
+                f'stroke="#8a6d00" stroke-width="{2.5 if any(v is True for v in d.values()) else 1.2}"/>'
+            )
         else:
-            out.append(f'<rect x="{x}" y="{y:.1f}" width="{nw}" height="{nh:.1f}" rx="6" fill="{fill}" '
-                       'stroke="#333" stroke-width="1.2"/>')
+            out.append(
+                f'<rect x="{x}" y="{y:.1f}" width="{nw}" height="{nh:.1f}" rx="6" fill="{fill}" '
+                'stroke="#333" stroke-width="1.2"/>'
+            )
         lines = node_lines(spec, n, d)
         y0 = y + nh / 2 - LINE * (len(lines) - 1) / 2 + 4
         for i, line in enumerate(lines):
             extra = ' font-weight="bold"' if i == 0 else ' font-size="10" fill="#555"' if i >= 2 else ""
-            out.append(f'<text x="{x + nw / 2}" y="{y0 + i * LINE:.1f}" text-anchor="middle"{extra}>'
-                       f"{escape(line)}</text>")
+            out.append(
+                f'<text x="{x + nw / 2}" y="{y0 + i * LINE:.1f}" text-anchor="middle"{extra}>{escape(line)}</text>'
+            )
         out.append("</g>")
     out += labels
     out += _legend(spec, h)
@@ -340,26 +416,33 @@ def render_svg(graph: nx.MultiDiGraph) -> str:
     return "\n".join(out) + "\n"
 
 
-def _overlap(p, tw, box) -> bool:
+def _overlap(p: Point, tw: float, box: tuple[float, float, float]) -> bool:
     (x, y), (bx, by, bw) = p, box
     return abs(x - bx) < (tw + bw) / 2 and abs(y - by) < 15
 
 
-def _legend(spec, h) -> List[str]:
+def _legend(spec: dict, h: float) -> list[str]:
     entries = spec["legend"]
     y0 = h - 20 * len(entries) - 30
-    out = ['<g id="legend" class="legend">', f'<rect x="{MARGIN - 10}" y="{y0 - 22:.1f}" width="440" '
-           f'height="{20 * len(entries) + 32}" fill="#ffffff" stroke="#bbb" rx="6"/>',
-           f'<text x="{MARGIN}" y="{y0 - 5:.1f}" font-weight="bold">Legend</text>']
+    out = [
+        '<g id="legend" class="legend">',
+        f'<rect x="{MARGIN - 10}" y="{y0 - 22:.1f}" width="440" '
+        f'height="{20 * len(entries) + 32}" fill="#ffffff" stroke="#bbb" rx="6"/>',
+        f'<text x="{MARGIN}" y="{y0 - 5:.1f}" font-weight="bold">Legend</text>',
+    ]
     for i, (style, text) in enumerate(entries):
         color, dash, width = spec["looks"].get(style, DEFAULT_LOOK)
         y = y0 + 12 + i * 20
         if style in spec["node_looks"]:  # a group kind: its box
-            out.append(f'<rect x="{MARGIN}" y="{y - 7:.1f}" width="50" height="14" '
-                       f'fill="{spec["node_looks"][style][1]}" stroke="{color}" stroke-dasharray="5,3"/>')
+            out.append(
+                f'<rect x="{MARGIN}" y="{y - 7:.1f}" width="50" height="14" '
+                f'fill="{spec["node_looks"][style][1]}" stroke="{color}" stroke-dasharray="5,3"/>'
+            )
         else:
-            out.append(f'<line x1="{MARGIN}" y1="{y:.1f}" x2="{MARGIN + 50}" y2="{y:.1f}" stroke="{color}" '
-                       f'stroke-width="{width}"{_dash(dash)}/>')
+            out.append(
+                f'<line x1="{MARGIN}" y1="{y:.1f}" x2="{MARGIN + 50}" y2="{y:.1f}" stroke="{color}" '
+                f'stroke-width="{width}"{_dash(dash)}/>'
+            )
         out.append(f'<text x="{MARGIN + 60}" y="{y + 4:.1f}">{escape(text)}</text>')
     out.append("</g>")
     return out

@@ -40,31 +40,104 @@ end_effect E - -       the continuous effect E ends: every fact about it goes
 signal Kind X -        the event Kind of X happens (e.g. combat_ended), for rules that wait for it
 =====================  ==============================================================================
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Any
 
 from .ast import format_value
 from .errors import ActionError
+
+if TYPE_CHECKING:
+    from .interface import Interface
+
+# An argument of an effect: a value the rules' answer gave (an atom as str, or an int), or ``none``; each
+# primitive checks what it needs (a number, a permanent) before it uses one
+Arg = Any
 
 __all__ = ["Event", "Change", "PRIMITIVES", "apply_primitive", "object_facts", "COPIABLE", "ZONES", "EVENT_WORDS"]
 
 ZONES = ("graveyard", "exile", "hand", "library")
 # every event kind and detail key the primitives and the runtime write into the event log (a query may name
 # them before they happen; tests/test_validation.py checks the list against this module and the runtime)
-EVENT_WORDS = frozenset(ZONES + (
-    "ability_gained", "ability_lost", "ceased_to_exist", "control_changed", "counters_put", "counters_removed",
-    "damage_dealt", "damage_marked", "dies", "ended", "enters", "life_gained", "life_lost", "loses_game",
-    "recorded", "forgotten", "removed_from_combat", "subtype_added", "tapped", "token_created", "turn_ended",
-    "type_set", "untapped", "destroyed", "moved", "left", "true", "false", "effect_began", "effect_ended",
-    "chosen", "put_on_stack", "resolved", "game", "object", "duration",
-    "to", "n", "kind", "keyword", "because", "previous", "controller", "token", "spec", "copy_of", "subtype",
-    "type", "fact", "choice", "source", "subject", "control_change",
-    "effect_began", "effect_ended", "object", "duration"))
-COPIABLE = ("name", "card_type", "subtype", "supertype", "color", "base_power", "base_toughness",
-            "printed_keyword", "printed_keyword_param", "printed_keyword_instance", "printed_keyword_instance_param")
+EVENT_WORDS = frozenset(
+    ZONES
+    + (
+        "ability_gained",
+        "ability_lost",
+        "ceased_to_exist",
+        "control_changed",
+        "counters_put",
+        "counters_removed",
+        "damage_dealt",
+        "damage_marked",
+        "dies",
+        "ended",
+        "enters",
+        "life_gained",
+        "life_lost",
+        "loses_game",
+        "recorded",
+        "forgotten",
+        "removed_from_combat",
+        "subtype_added",
+        "tapped",
+        "token_created",
+        "turn_ended",
+        "type_set",
+        "untapped",
+        "destroyed",
+        "moved",
+        "left",
+        "true",
+        "false",
+        "effect_began",
+        "effect_ended",
+        "chosen",
+        "put_on_stack",
+        "resolved",
+        "game",
+        "object",
+        "duration",
+        "to",
+        "n",
+        "kind",
+        "keyword",
+        "because",
+        "previous",
+        "controller",
+        "token",
+        "spec",
+        "copy_of",
+        "subtype",
+        "type",
+        "fact",
+        "choice",
+        "source",
+        "subject",
+        "control_change",
+        "effect_began",
+        "effect_ended",
+        "object",
+        "duration",
+    )
+)
+COPIABLE = (
+    "name",
+    "card_type",
+    "subtype",
+    "supertype",
+    "color",
+    "base_power",
+    "base_toughness",
+    "printed_keyword",
+    "printed_keyword_param",
+    "printed_keyword_instance",
+    "printed_keyword_instance_param",
+)
 
 
 @dataclass
@@ -74,12 +147,12 @@ class Event:
     seq: int
     kind: str
     subject: object
-    details: Dict[str, object] = field(default_factory=dict)
+    details: dict[str, object] = field(default_factory=dict)
     rule: str = ""
-    cites: Tuple[str, ...] = ()
+    cites: tuple[str, ...] = ()
 
-    def facts(self) -> List[tuple]:
-        out = [("event", self.seq, self.kind, self.subject)]
+    def facts(self) -> list[tuple]:
+        out: list[tuple] = [("event", self.seq, self.kind, self.subject)]
         out += [("event_detail", self.seq, k, v) for k, v in sorted(self.details.items())]
         if self.rule:
             out.append(("event_cause", self.seq, self.rule))
@@ -91,87 +164,100 @@ class Event:
         return f"{self.seq:>3}. {self.kind} {format_value(self.subject)}" + (f" ({detail})" if detail else "") + cause
 
     def to_dict(self) -> dict:
-        return {"seq": self.seq, "kind": self.kind, "subject": self.subject, "details": dict(self.details),
-                "rule": self.rule, "cites": list(self.cites)}
+        return {
+            "seq": self.seq,
+            "kind": self.kind,
+            "subject": self.subject,
+            "details": dict(self.details),
+            "rule": self.rule,
+            "cites": list(self.cites),
+        }
 
 
-class _LoggedSet(set):
+class _LoggedSet(set[tuple]):
     """A set of facts that remembers what was added to it (so the runtime knows which rule made which
     fact) and indexes facts by predicate and first argument (so primitives don't scan the whole state)."""
 
-    def __init__(self, items=()):
+    def __init__(self, items: Iterable[tuple] = ()) -> None:
         super().__init__(items)
-        self.log: List[tuple] = []
-        self.index: Dict[tuple, Set[tuple]] = {}
+        self.log: list[tuple] = []
+        self.index: dict[tuple, set[tuple]] = {}
         for item in self:
             self._index(item).add(item)
 
-    def _index(self, item) -> Set[tuple]:
+    def _index(self, item: tuple) -> set[tuple]:
         return self.index.setdefault(item[:2], set())
 
-    def add(self, item) -> None:
+    def add(self, item: tuple) -> None:
         if item not in self:
             self.log.append(item)
             super().add(item)
             self._index(item).add(item)
 
-    def discard(self, item) -> None:
-        if item in self:
+    def discard(self, item: object) -> None:
+        if isinstance(item, tuple) and item in self:
             super().discard(item)
             self._index(item).discard(item)
 
-    def remove(self, item) -> None:
+    def remove(self, item: tuple) -> None:
         if item not in self:
             raise KeyError(item)
         self.discard(item)
 
-    def matching(self, pred: str, prefix: tuple):
+    def matching(self, pred: str, prefix: tuple) -> list[tuple]:
         """Facts of ``pred`` whose first arguments are ``prefix``."""
         if prefix:
             pool = self.index.get((pred, prefix[0]), ())
-            return [f for f in pool if f[1:1 + len(prefix)] == prefix]
+            return [f for f in pool if f[1 : 1 + len(prefix)] == prefix]
         return [f for f in self if f[0] == pred]
 
 
 class Change:
     """A mutable working copy of a state's facts, with indexes the primitives need."""
 
-    def __init__(self, facts: Iterable[tuple], pending: Dict[str, List[tuple]],
-                 inputs: Optional[Dict[str, int]] = None, *, face=None, combat: Iterable[str] = ()):
-        self.facts: Set[tuple] = _LoggedSet(facts)
+    def __init__(
+        self,
+        facts: Iterable[tuple],
+        pending: dict[str, list[tuple]],
+        inputs: dict[str, int] | None = None,
+        *,
+        face: Interface | None = None,
+        combat: Iterable[str] = (),
+    ) -> None:
+        self.facts = _LoggedSet(facts)
         self.pending = pending  # object id -> facts, for put_onto_battlefield
         self.inputs = inputs or {}  # input predicate -> arity: what record/forget may touch
         self.face = face  # the rule-declared interface (judgelog.interface): how a record propagates
         self.combat = tuple(combat)  # the predicates whose facts end with combat (ends_with_combat)
-        self.events: List[Tuple[str, object, Dict[str, object]]] = []
-        self.created: List[tuple] = []
+        self.events: list[tuple[str, object, dict[str, object]]] = []
+        self.created: list[tuple] = []
         self.next_seq = 1  # the number the first event emitted here will get (the runtime sets it)
-        self.token_ids: List[str] = []  # ids the action gives the tokens it creates, in order (its `as:`)
+        self.token_ids: list[str] = []  # ids the action gives the tokens it creates, in order (its `as:`)
 
     # -- lookups --------------------------------------------------------
-    def one(self, pred: str, *prefix) -> Optional[tuple]:
+    def one(self, pred: str, *prefix: Arg) -> tuple | None:
         found = self.facts.matching(pred, prefix)
         # several (e.g. two life totals given in facts:): the same one whatever the set's order
         return min(found, key=repr) if found else None
 
-    def all(self, pred: str, *prefix) -> List[tuple]:
+    def all(self, pred: str, *prefix: Arg) -> list[tuple]:
         return sorted(self.facts.matching(pred, prefix), key=repr)
 
-    def value(self, pred: str, *prefix, default=None):
+    def value(self, pred: str, *prefix: Arg, default: Arg = None) -> Arg:
         f = self.one(pred, *prefix)
         return f[len(prefix) + 1] if f is not None else default
 
-    def is_permanent(self, o) -> bool:
+    def is_permanent(self, o: Arg) -> bool:
         return ("permanent", o) in self.facts
 
-    def is_player(self, x) -> bool:
+    def is_player(self, x: Arg) -> bool:
         return ("player", x) in self.facts
 
-    def emit(self, event_kind: str, subject, **details) -> None:
+    def emit(self, event_kind: str, subject: Arg, **details: Arg) -> None:
         details = {k: (str(v).lower() if isinstance(v, bool) else v) for k, v in details.items() if v is not None}
         self.events.append((event_kind, subject, details))
 
-    def used_ids(self) -> Set[str]:
+    def used_ids(self) -> set[str]:
         return {a for f in self.facts for a in f[1:] if isinstance(a, str)} | set(self.pending)
 
     def token_id(self, base: str) -> str:
@@ -193,13 +279,14 @@ class Change:
         return f"{base}_{k}"
 
 
-def object_facts(change: Change, oid: str) -> List[tuple]:
+def object_facts(change: Change, oid: str) -> list[tuple]:
     """Every fact that is about the object (its characteristics and status)."""
-    return sorted((f for f in change.facts if len(f) > 1 and f[1] == oid and f[0] not in ("event", "event_detail")),
-                  key=repr)
+    return sorted(
+        (f for f in change.facts if len(f) > 1 and f[1] == oid and f[0] not in ("event", "event_detail")), key=repr
+    )
 
 
-def _counters(change: Change, x, kind: str, delta: int) -> int:
+def _counters(change: Change, x: Arg, kind: str, delta: int) -> int:
     old = change.value("counter", x, kind, default=0)
     new = max(old + delta, 0)
     change.facts.discard(("counter", x, kind, old))
@@ -208,7 +295,7 @@ def _counters(change: Change, x, kind: str, delta: int) -> int:
     return new - old
 
 
-def _leave_combat(change: Change, o) -> bool:
+def _leave_combat(change: Change, o: Arg) -> bool:
     """Remove ``o`` from combat (CR 506.4): its facts of every predicate that ends with combat. What else
     lapses with it (a band, blocks on it) the rules say with state-based forgets."""
     gone = [f for pred in change.combat for f in change.facts.matching(pred, (o,))]
@@ -222,21 +309,21 @@ def _require(ok: bool, message: str) -> None:
         raise ActionError(message)
 
 
-def p_put_counters(ch: Change, x, kind, n):
+def p_put_counters(ch: Change, x: Arg, kind: Arg, n: Arg) -> None:
     _require(ch.is_permanent(x) or ch.is_player(x), f"cannot put counters on {x}: not a permanent or player")
     if isinstance(n, int) and n > 0:
         _counters(ch, x, kind, n)
         ch.emit("counters_put", x, kind=kind, n=n)
 
 
-def p_remove_counters(ch: Change, x, kind, n):
+def p_remove_counters(ch: Change, x: Arg, kind: Arg, n: Arg) -> None:
     if isinstance(n, int) and n > 0:
         removed = -_counters(ch, x, kind, -n)
         if removed:
             ch.emit("counters_removed", x, kind=kind, n=removed)
 
 
-def p_mark_damage(ch: Change, o, n, _c):
+def p_mark_damage(ch: Change, o: Arg, n: Arg, _c: Arg) -> None:
     if isinstance(n, int) and n > 0 and ch.is_permanent(o):
         old = ch.value("damage_marked", o, default=0)
         ch.facts.discard(("damage_marked", o, old))
@@ -244,7 +331,7 @@ def p_mark_damage(ch: Change, o, n, _c):
         ch.emit("damage_marked", o, n=n)
 
 
-def p_deal_damage(ch: Change, source, target, n):
+def p_deal_damage(ch: Change, source: Arg, target: Arg, n: Arg) -> None:
     """``source`` deals ``n`` damage to ``target`` (a player or a permanent): the event only. What the damage
     does (life, loyalty, defense, marked damage; CR 120.3) the rules say as the event's results."""
     if not isinstance(n, int) or n <= 0 or not (ch.is_player(target) or ch.is_permanent(target)):
@@ -252,25 +339,25 @@ def p_deal_damage(ch: Change, source, target, n):
     ch.emit("damage_dealt", source, to=target, n=n)
 
 
-def _life(ch: Change, p, delta: int) -> None:
+def _life(ch: Change, p: Arg, delta: int) -> None:
     old = ch.value("life", p, default=0)
     ch.facts.discard(("life", p, old))
     ch.facts.add(("life", p, old + delta))
 
 
-def p_lose_life(ch: Change, p, n, _c):
+def p_lose_life(ch: Change, p: Arg, n: Arg, _c: Arg) -> None:
     if isinstance(n, int) and n > 0 and ch.is_player(p):
         _life(ch, p, -n)
         ch.emit("life_lost", p, n=n)
 
 
-def p_gain_life(ch: Change, p, n, _c):
+def p_gain_life(ch: Change, p: Arg, n: Arg, _c: Arg) -> None:
     if isinstance(n, int) and n > 0 and ch.is_player(p):
         _life(ch, p, n)
         ch.emit("life_gained", p, n=n)
 
 
-def p_move(ch: Change, o, zone, why=None, *, event: str = "moved"):
+def p_move(ch: Change, o: Arg, zone: Arg, why: Arg = None, *, event: str = "moved") -> None:
     """``o`` leaves the battlefield: it becomes a new object (CR 400.7), so every fact about it goes; what
     other facts refer to it (a partner, a block) the rules forget with state-based forgets."""
     if not ch.is_permanent(o):
@@ -287,7 +374,7 @@ def p_move(ch: Change, o, zone, why=None, *, event: str = "moved"):
         ch.facts.add(("token_in_zone", o, zone))  # it ceases to exist at the next check (rules: 704.5d)
 
 
-def p_cease_to_exist(ch: Change, o, _b, _c):
+def p_cease_to_exist(ch: Change, o: Arg, _b: Arg, _c: Arg) -> None:
     """A token outside the battlefield ceases to exist (the rules say when: CR 111.7, 704.5d)."""
     gone = ch.all("token_in_zone", o)
     for f in gone:
@@ -296,11 +383,11 @@ def p_cease_to_exist(ch: Change, o, _b, _c):
         ch.emit("ceased_to_exist", o)
 
 
-def p_destroy(ch: Change, o, _b, _c):
+def p_destroy(ch: Change, o: Arg, _b: Arg, _c: Arg) -> None:
     p_move(ch, o, "graveyard", event="destroyed")
 
 
-def p_gain_control(ch: Change, o, p, _c):
+def p_gain_control(ch: Change, o: Arg, p: Arg, _c: Arg) -> None:
     _require(ch.is_permanent(o), f"{o} is not a permanent on the battlefield")
     _require(ch.is_player(p), f"{p} is not a player")
     old = ch.value("controller", o)
@@ -313,40 +400,40 @@ def p_gain_control(ch: Change, o, p, _c):
     ch.emit("control_changed", o, to=p, previous=old)
 
 
-def p_tap(ch: Change, o, _b, _c):
+def p_tap(ch: Change, o: Arg, _b: Arg, _c: Arg) -> None:
     if ch.is_permanent(o) and ("tapped", o) not in ch.facts:
         ch.facts.add(("tapped", o))
         ch.emit("tapped", o)
 
 
-def p_untap(ch: Change, o, _b, _c):
+def p_untap(ch: Change, o: Arg, _b: Arg, _c: Arg) -> None:
     if ("tapped", o) in ch.facts:
         ch.facts.discard(("tapped", o))
         ch.emit("untapped", o)
 
 
-def p_add_subtype(ch: Change, o, t, _c):
+def p_add_subtype(ch: Change, o: Arg, t: Arg, _c: Arg) -> None:
     if ch.is_permanent(o) and ("subtype", o, t) not in ch.facts:
         ch.facts.add(("subtype", o, t))
         ch.facts.add(("added_subtype", o, t))
         ch.emit("subtype_added", o, subtype=t)
 
 
-def p_grant_keyword(ch: Change, o, k, _c):
+def p_grant_keyword(ch: Change, o: Arg, k: Arg, _c: Arg) -> None:
     if ch.is_permanent(o):
         ch.facts.discard(("removed_keyword", o, k))
         ch.facts.add(("granted_keyword", o, k))
         ch.emit("ability_gained", o, keyword=k)
 
 
-def p_remove_keyword(ch: Change, o, k, _c):
+def p_remove_keyword(ch: Change, o: Arg, k: Arg, _c: Arg) -> None:
     if ch.is_permanent(o):
         ch.facts.discard(("granted_keyword", o, k))
         ch.facts.add(("removed_keyword", o, k))
         ch.emit("ability_lost", o, keyword=k)
 
 
-def p_set_type(ch: Change, o, t, first):
+def p_set_type(ch: Change, o: Arg, t: Arg, first: Arg) -> None:
     if not ch.is_permanent(o):
         return
     if first != "more":
@@ -356,12 +443,12 @@ def p_set_type(ch: Change, o, t, first):
     ch.emit("type_set", o, type=t)
 
 
-def p_remove_from_combat(ch: Change, o, _b, _c):
+def p_remove_from_combat(ch: Change, o: Arg, _b: Arg, _c: Arg) -> None:
     if _leave_combat(ch, o):
         ch.emit("removed_from_combat", o)
 
 
-def _enter(ch: Change, oid: str, facts: List[tuple], controller=None, token: bool = False) -> None:
+def _enter(ch: Change, oid: str, facts: list[tuple], controller: Arg = None, token: bool = False) -> None:
     for f in facts:
         ch.facts.add(f)
     if token:
@@ -371,20 +458,23 @@ def _enter(ch: Change, oid: str, facts: List[tuple], controller=None, token: boo
     ch.emit("enters", oid, controller=controller or ch.value("controller", oid), token=("token", oid) in ch.facts)
 
 
-def p_put_onto_battlefield(ch: Change, oid, flag, _c):
+def p_put_onto_battlefield(ch: Change, oid: Arg, flag: Arg, _c: Arg) -> None:
     facts = ch.pending.get(oid)
-    _require(facts is not None, f"no pending object {oid}")
+    if facts is None:
+        raise ActionError(f"no pending object {oid}")
     ch.facts.discard(("pending_object", oid))
     _enter(ch, oid, facts, token=flag == "token")
     if flag == "token":
         ch.emit("token_created", oid)  # CR 111.2: like create_token, a token put this way is created
 
 
-def p_create_token(ch: Change, spec, controller, n, *, spec_facts: List[tuple]):
+def p_create_token(ch: Change, spec: Arg, controller: Arg, n: Arg, *, spec_facts: list[tuple]) -> None:
     count = n if isinstance(n, int) else 1
     fields = [f for f in spec_facts if f[0] == "token_spec" and f[1] == spec]
-    words = [str(f[3]) for f in sorted((f for f in spec_facts if f[0] == "token_name_word" and f[1] == spec),
-                                       key=lambda f: f[2])]
+    words = [
+        str(f[3])
+        for f in sorted((f for f in spec_facts if f[0] == "token_name_word" and f[1] == spec), key=lambda f: f[2])
+    ]
     suffix = [str(f[2]) for f in spec_facts if f[0] == "token_name_suffix" and f[1] == spec]
     given = next((f[3] for f in fields if f[2] == "name"), None)
     base = " ".join(w.replace("_", " ").capitalize() for w in words)  # the rules' name words (CR 111.4)
@@ -395,9 +485,16 @@ def p_create_token(ch: Change, spec, controller, n, *, spec_facts: List[tuple]):
         if given is None and name is not None:
             facts.append(("name", oid, name))
         for _p, _s, key, value in fields:
-            pred = {"name": "name", "type": "card_type", "subtype": "subtype", "supertype": "supertype",
-                    "color": "color", "power": "base_power", "toughness": "base_toughness",
-                    "keyword": "printed_keyword"}.get(key)
+            pred = {
+                "name": "name",
+                "type": "card_type",
+                "subtype": "subtype",
+                "supertype": "supertype",
+                "color": "color",
+                "power": "base_power",
+                "toughness": "base_toughness",
+                "keyword": "printed_keyword",
+            }.get(key)
             if pred is not None:
                 facts.append((pred, oid, value))
         ch.facts.add(("created", spec, oid))
@@ -405,12 +502,13 @@ def p_create_token(ch: Change, spec, controller, n, *, spec_facts: List[tuple]):
         ch.emit("token_created", oid, spec=spec)
 
 
-def p_create_copy(ch: Change, original, controller, n):
+def p_create_copy(ch: Change, original: Arg, controller: Arg, n: Arg) -> None:
     _require(ch.is_permanent(original), f"{original} is not on the battlefield")
     count = n if isinstance(n, int) else 1
     added = {(f[1], f[2]) for f in ch.facts if f[0] == "added_subtype"}
-    copiable = [f for f in object_facts(ch, original) if f[0] in COPIABLE
-                and not (f[0] == "subtype" and (f[1], f[2]) in added)]
+    copiable = [
+        f for f in object_facts(ch, original) if f[0] in COPIABLE and not (f[0] == "subtype" and (f[1], f[2]) in added)
+    ]
     name = ch.value("name", original, default=str(original))
     for _ in range(max(count, 0)):
         oid = ch.token_id(name)
@@ -421,13 +519,13 @@ def p_create_copy(ch: Change, original, controller, n):
         ch.emit("token_created", oid, copy_of=original)
 
 
-def _recorded(ch: Change, pred, a, b) -> tuple:
+def _recorded(ch: Change, pred: Arg, a: Arg, b: Arg) -> tuple:
     arity = ch.inputs.get(pred)
     _require(arity in (1, 2), f"record/forget need an input predicate of arity 1 or 2, not {pred!r}")
     return (pred, a) if arity == 1 else (pred, a, b)
 
 
-def p_record(ch: Change, pred, a, b):
+def p_record(ch: Change, pred: Arg, a: Arg, b: Arg) -> None:
     """Assert a designation the rules declared as an input predicate (e.g. a block, who had first strike),
     with what the interface says recording it gives and the event it is."""
     fact = _recorded(ch, pred, a, b)
@@ -440,11 +538,11 @@ def p_record(ch: Change, pred, a, b):
     _record_event(ch, fact, "record")
 
 
-def p_forget(ch: Change, pred, a, b):
+def p_forget(ch: Change, pred: Arg, a: Arg, b: Arg) -> None:
     fact = _recorded(ch, pred, a, b)
     if fact not in ch.facts:
         return
-    for f in (ch.face.forgotten(fact) if ch.face is not None else [fact]):
+    for f in ch.face.forgotten(fact) if ch.face is not None else [fact]:
         ch.facts.discard(f)
     _record_event(ch, fact, "forget")
 
@@ -458,7 +556,7 @@ def _record_event(ch: Change, fact: tuple, change: str) -> None:
         ch.emit("recorded" if change == "record" else "forgotten", fact[0], fact=_fact_text(fact))
 
 
-def p_forget_all(ch: Change, pred, _b, _c):
+def p_forget_all(ch: Change, pred: Arg, _b: Arg, _c: Arg) -> None:
     """Remove every fact of an input predicate (e.g. "until end of turn" effects ending)."""
     _require(pred in ch.inputs, f"forget_all needs an input predicate, not {pred!r}")
     gone = [f for f in ch.facts if f[0] == pred]
@@ -472,7 +570,7 @@ def _fact_text(fact: tuple) -> str:
     return f"{fact[0]}({', '.join(format_value(a) for a in fact[1:])})"
 
 
-def p_begin_effect(ch: Change, spec, o, duration, *, spec_facts: List[tuple]):
+def p_begin_effect(ch: Change, spec: Arg, o: Arg, duration: Arg, *, spec_facts: list[tuple]) -> None:
     """Start a continuous effect (CR 611.2) on ``o``: a fresh id, its timestamp (613.7b: the number of the
     event that starts it) and the values of ``effect_spec(spec, Key, Value)`` as they are now (608.2h)."""
     if not (ch.is_permanent(o) or ch.is_player(o)):
@@ -486,7 +584,7 @@ def p_begin_effect(ch: Change, spec, o, duration, *, spec_facts: List[tuple]):
     ch.emit("effect_began", eid, spec=spec, object=o, duration=duration)
 
 
-def p_end_effect(ch: Change, eid, _b, _c):
+def p_end_effect(ch: Change, eid: Arg, _b: Arg, _c: Arg) -> None:
     gone = [f for f in ch.facts.matching("continuous_effect", (eid,))]
     if not gone:
         return
@@ -495,34 +593,51 @@ def p_end_effect(ch: Change, eid, _b, _c):
     ch.emit("effect_ended", eid)
 
 
-def p_signal(ch: Change, kind, subject, _c):
+def p_signal(ch: Change, kind: Arg, subject: Arg, _c: Arg) -> None:
     ch.emit(str(kind), subject)
 
 
-def p_lose_game(ch: Change, p, why, _c):
+def p_lose_game(ch: Change, p: Arg, why: Arg, _c: Arg) -> None:
     ch.facts.add(("lost_game", p))
     ch.emit("loses_game", p, because=why)
 
 
-def p_end_turn(ch: Change, _a, _b, _c):
+def p_end_turn(ch: Change, _a: Arg, _b: Arg, _c: Arg) -> None:
     """The turn ends; which effects end with it is said by rules (forget_all effects of end_turn)."""
     ch.emit("turn_ended", "game")
 
 
-PRIMITIVES = {
-    "put_counters": p_put_counters, "remove_counters": p_remove_counters, "mark_damage": p_mark_damage,
-    "deal_damage": p_deal_damage, "lose_life": p_lose_life, "gain_life": p_gain_life,
-    "move": lambda ch, o, z, why: p_move(ch, o, z, why), "destroy": p_destroy,
-    "gain_control": p_gain_control, "tap": p_tap, "untap": p_untap,
-    "add_subtype": p_add_subtype, "grant_keyword": p_grant_keyword, "remove_keyword": p_remove_keyword,
-    "set_type": p_set_type, "remove_from_combat": p_remove_from_combat, "put_onto_battlefield": p_put_onto_battlefield, "create_copy": p_create_copy,
-    "lose_game": p_lose_game, "end_turn": p_end_turn, "record": p_record, "forget": p_forget,
-    "forget_all": p_forget_all, "end_effect": p_end_effect, "signal": p_signal,
+PRIMITIVES: dict[str, Callable[[Change, Arg, Arg, Arg], None]] = {
+    "put_counters": p_put_counters,
+    "remove_counters": p_remove_counters,
+    "mark_damage": p_mark_damage,
+    "deal_damage": p_deal_damage,
+    "lose_life": p_lose_life,
+    "gain_life": p_gain_life,
+    "move": lambda ch, o, z, why: p_move(ch, o, z, why),
+    "destroy": p_destroy,
+    "gain_control": p_gain_control,
+    "tap": p_tap,
+    "untap": p_untap,
+    "add_subtype": p_add_subtype,
+    "grant_keyword": p_grant_keyword,
+    "remove_keyword": p_remove_keyword,
+    "set_type": p_set_type,
+    "remove_from_combat": p_remove_from_combat,
+    "put_onto_battlefield": p_put_onto_battlefield,
+    "create_copy": p_create_copy,
+    "lose_game": p_lose_game,
+    "end_turn": p_end_turn,
+    "record": p_record,
+    "forget": p_forget,
+    "forget_all": p_forget_all,
+    "end_effect": p_end_effect,
+    "signal": p_signal,
     "cease_to_exist": p_cease_to_exist,
 }
 
 
-def apply_primitive(ch: Change, prim: str, a, b, c, *, spec_facts: List[tuple]) -> None:
+def apply_primitive(ch: Change, prim: str, a: Arg, b: Arg, c: Arg, *, spec_facts: list[tuple]) -> None:
     if prim == "create_token":
         p_create_token(ch, a, b, c, spec_facts=spec_facts)
         return
@@ -531,6 +646,8 @@ def apply_primitive(ch: Change, prim: str, a, b, c, *, spec_facts: List[tuple]) 
         return
     func = PRIMITIVES.get(prim)
     if func is None:
-        raise ActionError(f"the rules asked for an unknown effect primitive {prim!r}",
-                          hint="primitives: " + ", ".join(sorted(list(PRIMITIVES) + ["begin_effect", "create_token"])))
+        raise ActionError(
+            f"the rules asked for an unknown effect primitive {prim!r}",
+            hint="primitives: " + ", ".join(sorted(list(PRIMITIVES) + ["begin_effect", "create_token"])),
+        )
     func(ch, a, b, c)

@@ -6,12 +6,17 @@
 >>> state.query("damage_assigner(bears, P)")  # 702.22k: the active player divides the blocker's damage
 [{'P': 'alice'}]
 """
+
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import replace
-from typing import Dict, Iterable, Optional, Sequence, Tuple
+from typing import Any, Protocol
 
+from .analysis import Program
+from .ast import Atom, Literal, Rule
 from .backend import Backend
 from .catalog import default_catalog, facts_dir
 from .contract import contract_problems
@@ -29,12 +34,32 @@ __all__ = ["Engine", "BACKENDS"]
 BACKENDS = ("pydatalog", "clingo")  # the first is the default; clingo needs the clingo extra
 
 
-def _make_backend(name: str, program, limits: Limits):
+class Evaluator(Protocol):
+    """What an evaluation backend offers (judgelog.backend on pyDatalog, judgelog.clingo_backend on clingo).
+    A view is the backend's own handle on one state's facts, opened by ``session`` and passed back to it."""
+
+    program: Program
+
+    def session(self, facts: frozenset) -> AbstractContextManager[Any]: ...
+
+    def ask(self, view: Any, body: Sequence, names: Sequence[str]) -> list[tuple]: ...
+
+    def holds(self, view: Any, atom: Atom) -> bool: ...
+
+    def why_rows(self, view: Any, rule: Rule, fixed: dict[str, object], limit: int = 64) -> list[dict]: ...
+
+    def aggregate_contributions(self, view: Any, fact: tuple) -> list[dict]: ...
+
+    def aggregate_facts(self, view: Any, rule: Rule) -> set[tuple]: ...
+
+
+def _make_backend(name: str, program: Program, limits: Limits) -> Evaluator:
     if name == "clingo":
         from .clingo_backend import ClingoBackend  # imports clingo, or says which extra to install
 
         return ClingoBackend(program)
     return Backend(program, limits=limits)
+
 
 class Engine:
     """Rules (the shipped library plus ``rules=[files or folders]``) compiled for evaluation.
@@ -42,29 +67,40 @@ class Engine:
     ``library``: another folder laid out like rules/ to use as the library (e.g. one without a keyword's
     file). ``properties``: also load the library's properties/ folder (what ``judgelog verify`` checks).
     ``backend``: ``"pydatalog"`` (the default) or ``"clingo"`` (needs ``pip install "judgelog[clingo]"``);
-    both give the same answers, proofs and events. Raises :class:`~judgelog.errors.RuleError` listing every error when the rules do not check, or
-    when they do not keep the engine's interface contract (judgelog.contract). ``limits`` bound evaluation
-    (judgelog.recursion.Limits: facts derived by recursive rules, time, integer size; a LimitError ends a
-    question that reaches one).
+    both give the same answers, proofs and events. Raises :class:`~judgelog.errors.RuleError` listing every
+    error when the rules do not check, or when they do not keep the engine's interface contract
+    (judgelog.contract). ``limits`` bound evaluation (judgelog.recursion.Limits: facts derived by recursive
+    rules, time, integer size; a LimitError ends a question that reaches one).
     """
 
-    def __init__(self, *, rules: Iterable[str] = (), include_library: bool = True, library: Optional[str] = None,
-                 properties: bool = False, backend: str = "pydatalog", limits: Limits = DEFAULT_LIMITS):
+    def __init__(
+        self,
+        *,
+        rules: Iterable[str] = (),
+        include_library: bool = True,
+        library: str | None = None,
+        properties: bool = False,
+        backend: str = "pydatalog",
+        limits: Limits = DEFAULT_LIMITS,
+    ) -> None:
         if backend not in BACKENDS:
             raise UsageError(f"unknown backend {backend!r}", hint="backends: " + ", ".join(BACKENDS))
         self.backend_name = backend
-        self.rule_paths: Tuple[str, ...] = tuple(str(r) for r in rules)
+        self.rule_paths: tuple[str, ...] = tuple(str(r) for r in rules)
         self.include_library = include_library
         self.library = None if library is None else str(library)  # another folder used as the library
         self.properties = properties  # also the library's properties/ (judgelog verify)
         self.limits = limits
-        result = load_program(self.rule_paths, include_library=include_library, library=self.library,
-                              properties=properties)
+        result = load_program(
+            self.rule_paths, include_library=include_library, library=self.library, properties=properties
+        )
         result.raise_for_errors()
         problems = contract_problems(result.program)  # what the engine's Python needs from the rules
         if problems:
-            raise RuleError(f"{len(problems)} problem(s): the rules do not keep the engine's interface contract",
-                            diagnostics=problems)
+            raise RuleError(
+                f"{len(problems)} problem(s): the rules do not keep the engine's interface contract",
+                diagnostics=problems,
+            )
         self.load_result = result
         self.program = result.program
         self.backend = _make_backend(backend, self.program, limits)
@@ -72,7 +108,7 @@ class Engine:
         # what the rules declare (rules/core/interface.dl); a scenario's own rules: extend it
         self.interface = replace(interface_of(self.program), extend=lambda paths: self.with_rules(paths).interface)
         self.keywords = self.interface.keywords
-        self._derived: Dict[Tuple[str, ...], "Engine"] = {}
+        self._derived: dict[tuple[str, ...], Engine] = {}
 
     def __repr__(self) -> str:
         return f"<Engine {len(self.program.rules)} rules, {len(self.program.decls)} predicates>"
@@ -82,12 +118,12 @@ class Engine:
         """Load a scenario file (YAML or JSON) as a state (its actions are not applied; see runtime).
         ``allow_dirs``: folders besides the scenario's own whose rule files it may name (judgelog.safefiles)."""
         with allowing(allow_dirs):
-            return self.state_from_scenario(load_scenario(str(path), catalog=self.catalog,
-                                                          interface=self.interface))
+            return self.state_from_scenario(load_scenario(str(path), catalog=self.catalog, interface=self.interface))
 
     def state_from_dict(self, data: dict, *, path: str = "<dict>") -> State:
-        return self.state_from_scenario(compile_scenario(data, path=path, catalog=self.catalog,
-                                                         interface=self.interface))
+        return self.state_from_scenario(
+            compile_scenario(data, path=path, catalog=self.catalog, interface=self.interface)
+        )
 
     def state_from_scenario(self, scenario: Scenario) -> State:
         engine = self.with_rules(scenario.rules) if scenario.rules else self
@@ -100,27 +136,37 @@ class Engine:
         raise_for(scenario_problems(state), scenario.path)
         return state
 
-    def with_rules(self, paths: Sequence[str]) -> "Engine":
+    def with_rules(self, paths: Sequence[str]) -> Engine:
         """An engine with these extra rule files (cached)."""
         key = tuple(str(p) for p in paths)
         if key not in self._derived:
-            self._derived[key] = Engine(rules=self.rule_paths + key, include_library=self.include_library,
-                                        library=self.library, properties=self.properties,
-                                        backend=self.backend_name, limits=self.limits)
+            self._derived[key] = Engine(
+                rules=self.rule_paths + key,
+                include_library=self.include_library,
+                library=self.library,
+                properties=self.properties,
+                backend=self.backend_name,
+                limits=self.limits,
+            )
         return self._derived[key]
 
-    def with_properties(self) -> "Engine":
+    def with_properties(self) -> Engine:
         """This engine with the library's properties/ loaded too (cached)."""
         key = ("<properties>",)
         if key not in self._derived:
-            self._derived[key] = Engine(rules=self.rule_paths, include_library=self.include_library,
-                                        library=self.library, properties=True, backend=self.backend_name)
+            self._derived[key] = Engine(
+                rules=self.rule_paths,
+                include_library=self.include_library,
+                library=self.library,
+                properties=True,
+                backend=self.backend_name,
+            )
         return self._derived[key]
 
     def check_facts(self, scenario: Scenario) -> None:
         """Every scenario fact must use a declared input predicate with the right arity."""
-        from .errors import Diagnostic, ScenarioError
         from .analysis import INT_TYPES, suggest
+        from .errors import Diagnostic, ScenarioError
 
         diags = []
         for fact in sorted(scenario.facts, key=repr):
@@ -128,20 +174,33 @@ class Engine:
             span = scenario.origins.get(fact)
             if decl is None:
                 near = suggest(fact[0], self.program.decls)
-                diags.append(Diagnostic("S101", f"unknown predicate {fact[0]!r} in a fact", span,
-                                        hint=f"did you mean {near!r}?" if near else None))
+                diags.append(
+                    Diagnostic(
+                        "S101",
+                        f"unknown predicate {fact[0]!r} in a fact",
+                        span,
+                        hint=f"did you mean {near!r}?" if near else None,
+                    )
+                )
             elif decl.arity != len(fact) - 1:
-                diags.append(Diagnostic("S101", f"{fact[0]} takes {decl.arity} argument(s), given {len(fact) - 1}",
-                                        span))
+                diags.append(
+                    Diagnostic("S101", f"{fact[0]} takes {decl.arity} argument(s), given {len(fact) - 1}", span)
+                )
             else:
                 for param, value in zip(decl.params, fact[1:]):
                     if param.type in INT_TYPES and (not isinstance(value, int) or isinstance(value, bool)):
-                        diags.append(Diagnostic("S101", f"argument {param.name!r} of {fact[0]} is an integer, "
-                                                f"given {value!r}", span, hint="write a whole number"))
+                        diags.append(
+                            Diagnostic(
+                                "S101",
+                                f"argument {param.name!r} of {fact[0]} is an integer, given {value!r}",
+                                span,
+                                hint="write a whole number",
+                            )
+                        )
         if diags:
             raise ScenarioError(f"{len(diags)} problem(s) in {scenario.path}", diagnostics=diags)
 
-    def check_query(self, body, *, text: Optional[str] = None):
+    def check_query(self, body: Sequence[Literal], *, text: str | None = None) -> tuple[tuple, list[str]]:
         return check_query(self.program, body, text=text)
 
     # -- shipped examples ------------------------------------------------
@@ -150,12 +209,14 @@ class Engine:
         """Path of a bundled scenario in facts/scenarios/."""
         path = facts_dir() / "scenarios" / name
         if not path.exists():
-            raise UsageError(f"no bundled scenario {name!r}",
-                             hint="bundled: " + ", ".join(sorted(os.listdir(facts_dir() / "scenarios"))))
+            raise UsageError(
+                f"no bundled scenario {name!r}",
+                hint="bundled: " + ", ".join(sorted(os.listdir(facts_dir() / "scenarios"))),
+            )
         return str(path)
 
 
-def _derives_properties(engine: "Engine") -> bool:
+def _derives_properties(engine: Engine) -> bool:
     """Whether the loaded rules already derive property violations (a counterexample folder of judgelog
     verify carries copies of the property files it needs)."""
     return any(rule.head.pred == "property_violation" for rule in engine.program.rules if rule.body)
@@ -164,5 +225,8 @@ def _derives_properties(engine: "Engine") -> bool:
 def _expects_properties(scenario: Scenario) -> bool:
     """Whether an expectation asks about a property's violations (then the properties must be loaded, or
     the expectation would hold for want of the rules that derive them)."""
-    return any(isinstance(entry.get(key), str) and "property_violation" in entry[key]
-               for entry, _span in scenario.expects for key in ("query", "holds", "absent", "explain"))
+    return any(
+        isinstance(entry.get(key), str) and "property_violation" in entry[key]
+        for entry, _span in scenario.expects
+        for key in ("query", "holds", "absent", "explain")
+    )

@@ -12,10 +12,12 @@ x.dl:3:5: error[E003]: arity mismatch
         ^
   hint: declared with 2 arguments
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Optional, Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from .ast import Span
@@ -52,8 +54,8 @@ class Diagnostic:
 
     code: str
     message: str
-    span: Optional["Span"] = None
-    hint: Optional[str] = None
+    span: Span | None = None
+    hint: str | None = None
     severity: str = "error"
     notes: tuple = field(default_factory=tuple)
 
@@ -64,7 +66,7 @@ class Diagnostic:
     def location(self) -> str:
         return self.span.location() if self.span is not None else "<input>"
 
-    def render(self, *, source_line: Optional[str] = None) -> str:
+    def render(self, *, source_line: str | None = None) -> str:
         """Render as text; ``source_line`` adds the line and a caret under the column."""
         out = [f"{self.location()}: {self.severity}[{self.code}]: {self.message}"]
         if source_line is not None and self.span is not None:
@@ -78,7 +80,7 @@ class Diagnostic:
         return "\n".join(out)
 
     def to_dict(self) -> dict:
-        data = {"code": self.code, "severity": self.severity, "message": self.message}
+        data: dict[str, Any] = {"code": self.code, "severity": self.severity, "message": self.message}
         if self.span is not None:
             data.update(file=self.span.file, line=self.span.line, col=self.span.col)
         if self.hint:
@@ -93,13 +95,13 @@ class JudgelogError(Exception):
 
     exit_code = EXIT_INTERNAL
 
-    def __init__(self, message: str, *, diagnostics: Sequence[Diagnostic] = (), hint: Optional[str] = None):
+    def __init__(self, message: str, *, diagnostics: Sequence[Diagnostic] = (), hint: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.diagnostics = tuple(diagnostics)
         self.hint = hint
 
-    def render(self, *, sources: Optional[dict] = None) -> str:
+    def render(self, *, sources: dict | None = None) -> str:
         """The full message: each diagnostic with its source line when ``sources`` maps file -> text."""
         if not self.diagnostics:
             text = f"error: {self.message}"
@@ -107,7 +109,7 @@ class JudgelogError(Exception):
         return "\n".join(render_diagnostics(self.diagnostics, sources=sources))
 
     def to_dict(self) -> dict:
-        data = {"error": type(self).__name__, "message": self.message}
+        data: dict[str, Any] = {"error": type(self).__name__, "message": self.message}
         if self.hint:
             data["hint"] = self.hint
         if self.diagnostics:
@@ -150,22 +152,29 @@ class ActionError(JudgelogError):
 
     exit_code = EXIT_NEGATIVE
 
-    def __init__(self, message: str, *, cr: Optional[str] = None, options: Iterable = (), hint: Optional[str] = None,
-                 refused_by: Iterable[tuple] = ()):
+    def __init__(
+        self,
+        message: str,
+        *,
+        cr: str | None = None,
+        options: Iterable = (),
+        hint: str | None = None,
+        refused_by: Iterable[tuple] = (),
+    ) -> None:
         super().__init__(message, hint=hint)
         self.cr = cr
         self.options = tuple(options)
         self.refused_by = tuple(refused_by)
-        self.index: Optional[int] = None
-        self.span: Optional["Span"] = None
+        self.index: int | None = None
+        self.span: Span | None = None
         self.events: tuple = ()
 
-    def in_context(self, *, index: int, span: Optional["Span"], events: Iterable[str]) -> "ActionError":
+    def in_context(self, *, index: int, span: Span | None, events: Iterable[str]) -> ActionError:
         """The same refusal, saying which action of a file it was and what happened before it."""
         self.index, self.span, self.events = index, span, tuple(events)
         return self
 
-    def render(self, *, sources: Optional[dict] = None) -> str:
+    def render(self, *, sources: dict | None = None) -> str:
         return "error: " + self.explain() + (f"\n  hint: {self.hint}" if self.hint else "")
 
     def explain(self) -> str:
@@ -214,7 +223,7 @@ class LimitError(JudgelogError):
 
     exit_code = EXIT_LIMIT
 
-    def __init__(self, code: str, message: str, *, hint: Optional[str] = None):
+    def __init__(self, code: str, message: str, *, hint: str | None = None) -> None:
         super().__init__(f"[{code}] {message}", hint=hint)
         self.code = code
 
@@ -224,7 +233,7 @@ class LimitError(JudgelogError):
         return data
 
 
-def render_diagnostics(diagnostics: Iterable[Diagnostic], *, sources: Optional[dict] = None) -> list:
+def render_diagnostics(diagnostics: Iterable[Diagnostic], *, sources: dict | None = None) -> list:
     """Render diagnostics, showing the source line when its file's text is known."""
     out = []
     for diag in diagnostics:
@@ -247,7 +256,7 @@ def _cut(line: str, col: int, width: int = 200) -> str:
     return line if len(line) <= width else (line[:width] + " ...") if col <= width - 20 else ""
 
 
-def _read_quietly(path: str) -> Optional[str]:
+def _read_quietly(path: str) -> str | None:
     """A file's text to quote a line of: a regular UTF-8 text file under the rule-file cap, else None."""
     from .safefiles import MAX_RULE_BYTES, read_text
 

@@ -9,18 +9,18 @@ never an ImportError.
 >>> install_command("png")
 'pip install "judgelog[png]"'
 """
+
 from __future__ import annotations
 
 from importlib import import_module
 from types import ModuleType
-from typing import Dict, Tuple
 
 from .errors import UsageError
 
 __all__ = ["EXTRAS", "require", "install_command"]
 
 # extra name (pyproject.toml's [project.optional-dependencies]) -> the modules it makes importable
-EXTRAS: Dict[str, Tuple[str, ...]] = {
+EXTRAS: dict[str, tuple[str, ...]] = {
     "png": ("cairosvg",),
     "clingo": ("clingo",),
     "dask": ("dask", "distributed"),
@@ -41,8 +41,11 @@ def require(module: str, *, extra: str, purpose: str) -> ModuleType:
     try:
         return import_module(module)
     except ImportError:
-        raise UsageError(f"{purpose} needs {module}, which is not installed",
-                         hint=f"install it with: {install_command(extra)}") from None
+        raise UsageError(
+            f"{purpose} needs {module}, which is not installed", hint=f"install it with: {install_command(extra)}"
+        ) from None
     except OSError as exc:  # installed, but a system library it loads is missing (cairosvg needs libcairo)
-        raise UsageError(f"{purpose} needs {module}, which is installed but cannot load: {exc}",
-                         hint=f"install the system library it names, then {install_command(extra)}") from None
+        raise UsageError(
+            f"{purpose} needs {module}, which is installed but cannot load: {exc}",
+            hint=f"install the system library it names, then {install_command(extra)}",
+        ) from None

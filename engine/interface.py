@@ -13,12 +13,14 @@ that file declares.
 >>> face.field("blockers").pred
 'blocking'
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
+from .analysis import Program
 from .ast import Atom, Const, Negation
 
 __all__ = ["Interface", "Field", "FieldRef", "interface_of", "default_interface"]
@@ -42,8 +44,8 @@ class Field:
     name: str
     shape: str  # map | map_list | groups | pairs
     pred: str
-    refs: Tuple[FieldRef, ...] = ()
-    label: Optional[str] = None  # groups: label prefix
+    refs: tuple[FieldRef, ...] = ()
+    label: str | None = None  # groups: label prefix
 
     def ref(self, pos: int) -> FieldRef:
         for r in self.refs:
@@ -54,24 +56,24 @@ class Field:
 
 @dataclass(frozen=True)
 class Interface:
-    keywords: FrozenSet[str]
-    keyword_forms: Dict[str, Tuple[Tuple[str, str], ...]]  # keyword -> ((form, key), ...)
-    keyword_prefixes: Dict[str, Tuple[Tuple[str, str], ...]]  # keyword -> ((prefix, key), ...)
-    keyword_how: Dict[str, str]
-    card_types: Tuple[str, ...]
-    colors: Tuple[str, ...]
-    fields: Tuple[Field, ...]
-    symmetric: FrozenSet[str]
-    implies: Tuple[Tuple[str, int, str], ...]  # (pred, pos, implied pred)
-    record_events: Dict[Tuple[str, str], Tuple[str, str]]  # (pred, record|forget) -> (event kind, detail)
-    primitives: Dict[str, Tuple[str, str, str]]
-    ends_with_combat: Tuple[str, ...] = ()
-    result_kinds: FrozenSet[str] = frozenset()  # event kinds with immediate results (event_result_kind)
-    unmodelled: Tuple[Tuple[str, str], ...] = ()  # (card name, rules text not modelled): card_not_modelled
+    keywords: frozenset[str]
+    keyword_forms: dict[str, tuple[tuple[str, str], ...]]  # keyword -> ((form, key), ...)
+    keyword_prefixes: dict[str, tuple[tuple[str, str], ...]]  # keyword -> ((prefix, key), ...)
+    keyword_how: dict[str, str]
+    card_types: tuple[str, ...]
+    colors: tuple[str, ...]
+    fields: tuple[Field, ...]
+    symmetric: frozenset[str]
+    implies: tuple[tuple[str, int, str], ...]  # (pred, pos, implied pred)
+    record_events: dict[tuple[str, str], tuple[str, str]]  # (pred, record|forget) -> (event kind, detail)
+    primitives: dict[str, tuple[str, str, str]]
+    ends_with_combat: tuple[str, ...] = ()
+    result_kinds: frozenset[str] = frozenset()  # event kinds with immediate results (event_result_kind)
+    unmodelled: tuple[tuple[str, str], ...] = ()  # (card name, rules text not modelled): card_not_modelled
     # an engine's interface can give the interface of the engine with more rule files (a scenario's rules:)
-    extend: Optional[Callable[[Sequence[str]], "Interface"]] = field(default=None, compare=False, repr=False)
+    extend: Callable[[Sequence[str]], Interface] | None = field(default=None, compare=False, repr=False)
 
-    def with_rules(self, paths: Sequence[str]) -> "Interface":
+    def with_rules(self, paths: Sequence[str]) -> Interface:
         return self.extend(paths) if self.extend is not None and paths else self
 
     # -- keywords -----------------------------------------------------------
@@ -92,14 +94,14 @@ class Interface:
         return f"{{{keyword}: word}}"
 
     # -- scenario fields ------------------------------------------------------
-    def section_fields(self, section: str) -> List[Field]:
+    def section_fields(self, section: str) -> list[Field]:
         return [f for f in self.fields if f.section == section]
 
-    def field(self, name: str) -> Optional[Field]:
+    def field(self, name: str) -> Field | None:
         return next((f for f in self.fields if f.name == name), None)
 
     # -- recording --------------------------------------------------------------
-    def recorded(self, fact: tuple) -> List[tuple]:
+    def recorded(self, fact: tuple) -> list[tuple]:
         """The facts recording ``fact`` gives: itself, its mirror when symmetric, and what it implies."""
         out = [fact]
         if fact[0] in self.symmetric and len(fact) == 3:
@@ -109,7 +111,7 @@ class Interface:
                 out.append((implied, fact[pos + 1]))
         return out
 
-    def forgotten(self, fact: tuple) -> List[tuple]:
+    def forgotten(self, fact: tuple) -> list[tuple]:
         """The facts forgetting ``fact`` removes: itself and its mirror when symmetric."""
         out = [fact]
         if fact[0] in self.symmetric and len(fact) == 3:
@@ -117,17 +119,18 @@ class Interface:
         return out
 
 
-def _facts(program, pred: str) -> List[tuple]:
+def _facts(program: Program, pred: str) -> list[tuple]:
     out = []
     for rule in program.rules:
         head = rule.head
-        if rule.body or head.pred != pred or not all(isinstance(a, Const) for a in head.args):
+        values = tuple(a.value for a in head.args if isinstance(a, Const))
+        if rule.body or head.pred != pred or len(values) != len(head.args):
             continue
-        out.append(tuple(a.value for a in head.args))
+        out.append(values)
     return sorted(set(out), key=repr)
 
 
-def mentioned_keywords(program) -> FrozenSet[str]:
+def mentioned_keywords(program: Program) -> frozenset[str]:
     """Keyword constants that rules write in an argument declared with type ``keyword``
     (``has_keyword(A, shadow)``): a rule that tests a keyword implements it."""
     found = set()
@@ -145,24 +148,24 @@ def mentioned_keywords(program) -> FrozenSet[str]:
     return frozenset(found)
 
 
-def interface_of(program) -> Interface:
+def interface_of(program: Program) -> Interface:
     """Read the interface from a program's facts (computed once per program)."""
-    cached = getattr(program, "_interface", None)
-    if cached is not None:
-        return cached
-    forms: Dict[str, List[Tuple[str, str]]] = {}
+    if program.interface is not None:
+        return program.interface
+    forms: dict[str, list[tuple[str, str]]] = {}
     for k, form, key in _facts(program, "keyword_param_form"):
         forms.setdefault(k, []).append((form, key))
-    prefixes: Dict[str, List[Tuple[str, str]]] = {}
+    prefixes: dict[str, list[tuple[str, str]]] = {}
     for k, prefix, key in _facts(program, "keyword_param_prefix"):
         prefixes.setdefault(k, []).append((prefix, key))
-    refs: Dict[str, List[FieldRef]] = {}
+    refs: dict[str, list[FieldRef]] = {}
     for name, pos, what, noun in _facts(program, "scenario_field_ref"):
         refs.setdefault(name, []).append(FieldRef(pos, what, noun))
     labels = {name: prefix for name, prefix in _facts(program, "scenario_group_label")}
-    fields = tuple(Field(section, name, shape, pred, tuple(sorted(refs.get(name, []), key=lambda r: r.pos)),
-                         labels.get(name))
-                   for section, name, shape, pred in _facts(program, "scenario_field"))
+    fields = tuple(
+        Field(section, name, shape, pred, tuple(sorted(refs.get(name, []), key=lambda r: r.pos)), labels.get(name))
+        for section, name, shape, pred in _facts(program, "scenario_field")
+    )
     declared = {k for (k,) in _facts(program, "keyword")}
     face = Interface(
         keywords=frozenset(declared | mentioned_keywords(program)),
@@ -180,10 +183,7 @@ def interface_of(program) -> Interface:
         result_kinds=frozenset(k for (k,) in _facts(program, "event_result_kind")),
         unmodelled=tuple(sorted((str(n), str(w)) for n, w in _facts(program, "card_not_modelled"))),
     )
-    try:
-        program._interface = face
-    except AttributeError:  # pragma: no cover - a program type without attributes
-        pass
+    program.interface = face
     return face
 
 

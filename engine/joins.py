@@ -11,25 +11,27 @@ ordering a word against a number is refused, as the pyDatalog backend refuses it
 >>> sorted(answers(lambda pred: rel.get(pred, []), parse_body("p(N, X), not q(X), M = N + 1"), ["X", "M"]))
 [('a', 2)]
 """
+
 from __future__ import annotations
 
-from typing import Callable, Dict, Iterator, List, Sequence, Tuple
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
-from .ast import Atom, BinOp, Comparison, Const, Negation, Var
+from .ast import Atom, BinOp, Comparison, Const, Negation, Term, Var
 from .errors import QueryError
 
 __all__ = ["Relations", "answers"]
 
-Rows = Sequence[Tuple]
+Rows = Sequence[tuple]
 
 
 class Relations:
     """The rows of each predicate (from ``source``, read once) with hash indexes built on first use."""
 
-    def __init__(self, source: Callable[[str], Rows]):
+    def __init__(self, source: Callable[[str], Rows]) -> None:
         self._source = source
-        self._rows: Dict[str, Rows] = {}
-        self._indexes: Dict[Tuple[str, Tuple[int, ...]], Dict[Tuple, List[Tuple]]] = {}
+        self._rows: dict[str, Rows] = {}
+        self._indexes: dict[tuple[str, tuple[int, ...]], dict[tuple, list[tuple]]] = {}
 
     def rows(self, pred: str) -> Rows:
         rows = self._rows.get(pred)
@@ -37,7 +39,7 @@ class Relations:
             rows = self._rows[pred] = list(self._source(pred))
         return rows
 
-    def lookup(self, pred: str, positions: Tuple[int, ...], key: Tuple) -> Rows:
+    def lookup(self, pred: str, positions: tuple[int, ...], key: tuple) -> Rows:
         if not positions:
             return self.rows(pred)
         index = self._indexes.get((pred, positions))
@@ -49,15 +51,19 @@ class Relations:
         return index.get(key, ())
 
 
-def _value(term, binding: Dict):
+def _value(term: Term, binding: dict[str, Any]) -> Any:
     if isinstance(term, Const):
         return term.value
     if isinstance(term, Var):
         return binding[term.name]
+    if not isinstance(term, BinOp):
+        raise TypeError(f"not a term of a query: {term!r}")
     left, right = _value(term.left, binding), _value(term.right, binding)
     if not (type(left) is int and type(right) is int):
-        raise QueryError(f"arithmetic on a value that is not a number ({left!r} {term.op} {right!r})",
-                         hint="+ and - take numbers; check the arguments given")
+        raise QueryError(
+            f"arithmetic on a value that is not a number ({left!r} {term.op} {right!r})",
+            hint="+ and - take numbers; check the arguments given",
+        )
     if term.op == "+":
         return left + right
     if term.op == "-":
@@ -71,14 +77,16 @@ def _value(term, binding: Dict):
     raise QueryError(f"unknown operator {term.op!r}")
 
 
-def _compare(op: str, left, right) -> bool:
+def _compare(op: str, left: Any, right: Any) -> bool:  # a str or an int each (the values of facts)
     if op == "=":
         return left == right
     if op == "!=":
         return left != right
     if (type(left) is int) != (type(right) is int):
-        raise QueryError(f"a comparison mixes numbers and words ({left!r} {op} {right!r})",
-                         hint="compare numbers with numbers; check the arguments given")
+        raise QueryError(
+            f"a comparison mixes numbers and words ({left!r} {op} {right!r})",
+            hint="compare numbers with numbers; check the arguments given",
+        )
     if op == "<":
         return left < right
     if op == "<=":
@@ -88,12 +96,14 @@ def _compare(op: str, left, right) -> bool:
     return left >= right
 
 
-def _match(atom: Atom, binding: Dict, rel: Relations, *, negated: bool) -> Iterator[Dict]:
+def _match(atom: Atom, binding: dict, rel: Relations, *, negated: bool) -> Iterator[dict]:
     positions, key, free = [], [], []
     for i, arg in enumerate(atom.args):
         if isinstance(arg, Const):
             positions.append(i)
             key.append(arg.value)
+        elif not isinstance(arg, Var):
+            raise TypeError(f"not an argument of a query atom: {arg!r}")
         elif arg.name in binding:
             positions.append(i)
             key.append(binding[arg.name])
@@ -101,7 +111,7 @@ def _match(atom: Atom, binding: Dict, rel: Relations, *, negated: bool) -> Itera
             free.append((i, arg.name))
     for row in rel.lookup(atom.pred, tuple(positions), tuple(key)):
         out = binding if negated else dict(binding)
-        new: Dict = {}
+        new: dict = {}
         for i, name in free:
             if new.setdefault(name, row[i]) != row[i]:
                 break
@@ -113,7 +123,7 @@ def _match(atom: Atom, binding: Dict, rel: Relations, *, negated: bool) -> Itera
             yield out
 
 
-def _solve(body: Sequence, i: int, binding: Dict, rel: Relations) -> Iterator[Dict]:
+def _solve(body: Sequence, i: int, binding: dict, rel: Relations) -> Iterator[dict]:
     if i == len(body):
         yield binding
         return
@@ -136,7 +146,7 @@ def _solve(body: Sequence, i: int, binding: Dict, rel: Relations) -> Iterator[Di
         raise TypeError(f"not a literal: {lit!r}")
 
 
-def answers(source, body: Sequence, names: Sequence[str]) -> set:
+def answers(source: Relations | Callable[[str], Rows], body: Sequence, names: Sequence[str]) -> set:
     """The distinct bindings of ``names`` satisfying ``body`` (in evaluation order: every comparison and
     negation after the atoms that bind its variables). ``source`` is a :class:`Relations` or a function
     from a predicate to its rows."""

@@ -6,13 +6,14 @@
 >>> "creature" in result.program.rules_by_head
 True
 """
+
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from . import cache
 from .analysis import Program, analyze
@@ -22,18 +23,26 @@ from .errors import Diagnostic, RuleError
 from .parser import parse_text
 from .safefiles import MAX_RULE_BYTES, read_text
 
-__all__ = ["LoadResult", "load_program", "collect_files", "is_library_path", "is_library_root", "library_root_of",
-           "library_rule_files", "PROPERTIES_FOLDER"]
+__all__ = [
+    "LoadResult",
+    "load_program",
+    "collect_files",
+    "is_library_path",
+    "is_library_root",
+    "library_root_of",
+    "library_rule_files",
+    "PROPERTIES_FOLDER",
+]
 
 
 @dataclass
 class LoadResult:
     program: Program
-    diagnostics: List[Diagnostic] = field(default_factory=list)
-    sources: Dict[str, str] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)
 
     @property
-    def errors(self) -> List[Diagnostic]:
+    def errors(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.is_error]
 
     def raise_for_errors(self) -> None:
@@ -49,10 +58,10 @@ def is_library_path(path: str) -> bool:
         return False
 
 
-def collect_files(paths: Iterable[str]) -> Tuple[List[str], List[Diagnostic]]:
+def collect_files(paths: Iterable[str]) -> tuple[list[str], list[Diagnostic]]:
     """Expand files and folders (recursively, sorted) into .dl files."""
-    files: List[str] = []
-    diags: List[Diagnostic] = []
+    files: list[str] = []
+    diags: list[Diagnostic] = []
     for path in paths:
         path = str(path)
         if os.path.isdir(path):
@@ -64,11 +73,23 @@ def collect_files(paths: Iterable[str]) -> Tuple[List[str], List[Diagnostic]]:
         elif os.path.isfile(path):
             files.append(path)
         elif os.path.exists(path):
-            diags.append(Diagnostic("E010", f"cannot read {path}: it is not a regular file", Span(path, 1, 1),
-                                    hint="name a rule file (.dl) or a folder of them"))
+            diags.append(
+                Diagnostic(
+                    "E010",
+                    f"cannot read {path}: it is not a regular file",
+                    Span(path, 1, 1),
+                    hint="name a rule file (.dl) or a folder of them",
+                )
+            )
         else:
-            diags.append(Diagnostic("E010", f"no such rule file or folder: {path}", Span(path, 1, 1),
-                                    hint="check the path given to --rules"))
+            diags.append(
+                Diagnostic(
+                    "E010",
+                    f"no such rule file or folder: {path}",
+                    Span(path, 1, 1),
+                    hint="check the path given to --rules",
+                )
+            )
     return files, diags
 
 
@@ -81,27 +102,50 @@ def _display(path: str) -> str:
         return os.path.relpath(path) if not os.path.isabs(path) else path
 
 
-def _parse_tree(path: str, *, seen: Dict[str, str], stack: List[str], out: List[RuleFile],
-                diags: List[Diagnostic], sources: Dict[str, str], origin: Optional[Span] = None) -> None:
+def _parse_tree(
+    path: str,
+    *,
+    seen: dict[str, str],
+    stack: list[str],
+    out: list[RuleFile],
+    diags: list[Diagnostic],
+    sources: dict[str, str],
+    origin: Span | None = None,
+) -> None:
     if "\0" in path:  # os.path would raise ValueError
-        diags.append(Diagnostic("E010", f"cannot read {path!r}: a file name cannot contain a NUL character",
-                                origin or Span(repr(path), 1, 1), hint="remove the NUL from the file name"))
+        diags.append(
+            Diagnostic(
+                "E010",
+                f"cannot read {path!r}: a file name cannot contain a NUL character",
+                origin or Span(repr(path), 1, 1),
+                hint="remove the NUL from the file name",
+            )
+        )
         return
     real = os.path.realpath(path)
     shown = _display(path)
     if real in stack:
         # name the files as they are shown everywhere else (seen: real path -> shown path)
-        chain = " -> ".join(seen.get(p, _display(p)) for p in stack[stack.index(real):] + [real])
-        diags.append(Diagnostic("E011", f"include loop: {chain}", origin or Span(shown, 1, 1),
-                                hint="remove one of the .include lines"))
+        chain = " -> ".join(seen.get(p, _display(p)) for p in stack[stack.index(real) :] + [real])
+        diags.append(
+            Diagnostic(
+                "E011", f"include loop: {chain}", origin or Span(shown, 1, 1), hint="remove one of the .include lines"
+            )
+        )
         return
     if real in seen:
         return
     try:
         text = read_text(path, limit=MAX_RULE_BYTES)
     except FileNotFoundError:
-        diags.append(Diagnostic("E010", f"included file not found: {path}", origin or Span(shown, 1, 1),
-                                hint="include paths are relative to the including file"))
+        diags.append(
+            Diagnostic(
+                "E010",
+                f"included file not found: {path}",
+                origin or Span(shown, 1, 1),
+                hint="include paths are relative to the including file",
+            )
+        )
         return
     except (OSError, UnicodeDecodeError) as exc:
         diags.append(Diagnostic("E010", f"cannot read {path}: {exc}", origin or Span(shown, 1, 1)))
@@ -114,8 +158,9 @@ def _parse_tree(path: str, *, seen: Dict[str, str], stack: List[str], out: List[
     for item in result.file.items:
         if isinstance(item, Include):
             target = os.path.join(os.path.dirname(path), item.path)
-            _parse_tree(target, seen=seen, stack=stack + [real], out=out, diags=diags, sources=sources,
-                        origin=item.span)
+            _parse_tree(
+                target, seen=seen, stack=stack + [real], out=out, diags=diags, sources=sources, origin=item.span
+            )
 
 
 def is_library_root(path: str) -> bool:
@@ -123,7 +168,7 @@ def is_library_root(path: str) -> bool:
     return os.path.isdir(path) and os.path.isfile(os.path.join(path, "core", "state.dl"))
 
 
-def library_root_of(path: str) -> Optional[str]:
+def library_root_of(path: str) -> str | None:
     """The folder laid out like the library that holds ``path`` (itself, or a parent), if any."""
     here = Path(os.path.abspath(path))
     for folder in ([here] if here.is_dir() else []) + list(here.parents):
@@ -137,7 +182,7 @@ def library_root_of(path: str) -> Optional[str]:
 PROPERTIES_FOLDER = "properties"
 
 
-def library_rule_files(root: str, *, properties: bool = False) -> Tuple[List[str], List[Diagnostic]]:
+def library_rule_files(root: str, *, properties: bool = False) -> tuple[list[str], list[Diagnostic]]:
     """The rule files of a library folder, without properties/ unless ``properties``."""
     files, diags = collect_files([root])
     if not properties:
@@ -146,9 +191,14 @@ def library_rule_files(root: str, *, properties: bool = False) -> Tuple[List[str
     return files, diags
 
 
-def load_program(paths: Sequence[str] = (), *, include_library: bool = True,
-                 strict_annotations: Optional[bool] = None, library: Optional[str] = None,
-                 properties: bool = False) -> LoadResult:
+def load_program(
+    paths: Sequence[str] = (),
+    *,
+    include_library: bool = True,
+    strict_annotations: bool | None = None,
+    library: str | None = None,
+    properties: bool = False,
+) -> LoadResult:
     """Parse and analyse the library (optionally) plus ``paths``. Never raises for rule errors: look at
     ``.errors``. ``strict_annotations`` forces @name/@cr to be errors (default: only in the library).
     ``library`` names another folder to use as the library (e.g. a source checkout's rules/).
@@ -161,27 +211,26 @@ def load_program(paths: Sequence[str] = (), *, include_library: bool = True,
     stamp = stamp[:-1] + tuple((f, _mtime(f)) for f in includes) + stamp[-1:]
     result = _load_cached(key, include_library, strict_annotations, stamp, root, properties)
     listed = {os.path.realpath(f) for f, _ in stamp[:-1]}
-    read = tuple(sorted({os.path.realpath(rf.path) for rf in result.program.files
-                         if os.path.isfile(rf.path)} - listed))
+    read = tuple(sorted({os.path.realpath(rf.path) for rf in result.program.files if os.path.isfile(rf.path)} - listed))
     if read:
         _INCLUDES[known] = tuple(sorted(set(includes) | set(read)))
     return result
 
 
-_INCLUDES: Dict[tuple, Tuple[str, ...]] = {}
+_INCLUDES: dict[tuple, tuple[str, ...]] = {}
 
 
-def _mtime(path: str) -> Optional[float]:
+def _mtime(path: str) -> float | None:
     try:
         return os.path.getmtime(path)
     except OSError:
         return None
 
 
-def _stamp(paths: Tuple[str, ...], include_library: bool, root: str, properties: bool) -> tuple:
+def _stamp(paths: tuple[str, ...], include_library: bool, root: str, properties: bool) -> tuple:
     files = library_rule_files(root, properties=properties)[0] if include_library else []
     files += collect_files(list(paths))[0]
-    out = []
+    out: list[tuple[str, float | None]] = []
     for f in files:
         try:
             out.append((f, os.path.getmtime(f)))
@@ -192,30 +241,43 @@ def _stamp(paths: Tuple[str, ...], include_library: bool, root: str, properties:
 
 
 @lru_cache(maxsize=16)
-def _load_cached(paths: Tuple[str, ...], include_library: bool, strict_annotations, stamp, root: str,
-                 properties: bool = False) -> LoadResult:
+def _load_cached(
+    paths: tuple[str, ...],
+    include_library: bool,
+    strict_annotations: bool | None,
+    stamp: tuple,
+    root: str,
+    properties: bool = False,
+) -> LoadResult:
     """From the user's cache folder when the same files were loaded before (see :mod:`judgelog.cache`)."""
     listed = [path for path, _ in stamp[:-1]] + [stamp[-1][0]]
     # relative paths (and the includes of the files they name) depend on the working folder
     here = os.getcwd() if paths or root != str(rules_dir()) else None
-    key = cache.address("library", options=(paths, include_library, strict_annotations, root, here, properties),
-                        files=listed)
+    key = cache.address(
+        "library", options=(paths, include_library, strict_annotations, root, here, properties), files=listed
+    )
     result = cache.lookup(key)
     if isinstance(result, LoadResult):
         return result
-    seen: Dict[str, str] = {}
+    seen: dict[str, str] = {}
     result = _load(paths, include_library, strict_annotations, root, seen, properties)
     read = set(seen) - {os.path.realpath(path) for path in listed}  # files the key does not cover: includes
     cache.store(key, result, depends={path: cache.file_digest(path) for path in read})
     return result
 
 
-def _load(paths: Tuple[str, ...], include_library: bool, strict_annotations, root: str,
-          seen: Dict[str, str], properties: bool = False) -> LoadResult:
-    files: List[RuleFile] = []
-    diags: List[Diagnostic] = []
-    sources: Dict[str, str] = {}
-    library_files: List[str] = []
+def _load(
+    paths: tuple[str, ...],
+    include_library: bool,
+    strict_annotations: bool | None,
+    root: str,
+    seen: dict[str, str],
+    properties: bool = False,
+) -> LoadResult:
+    files: list[RuleFile] = []
+    diags: list[Diagnostic] = []
+    sources: dict[str, str] = {}
+    library_files: list[str] = []
     if include_library:
         library_files, d = library_rule_files(root, properties=properties)
         diags.extend(d)
@@ -224,8 +286,9 @@ def _load(paths: Tuple[str, ...], include_library: bool, strict_annotations, roo
         catalog = default_catalog()
         shown = _display(catalog.path) if os.path.exists(catalog.path) else catalog.path
         for _path, text, line in catalog.rule_sources():
-            result = parse_text(text, "facts/cards.yaml" if shown.endswith("cards.yaml") else shown,
-                                strict=False, line_offset=line)
+            result = parse_text(
+                text, "facts/cards.yaml" if shown.endswith("cards.yaml") else shown, strict=False, line_offset=line
+            )
             diags.extend(result.diagnostics)
             files.append(result.file)
     user_files, d = collect_files(paths)

@@ -4,14 +4,18 @@ A namespace stands for the states in which the same fact atoms of the rule bodie
 the rules those atoms make impossible, and the derived predicates left with no possible rule, are known
 from it. Fact counts kept up to date by the backend's diff decide when the namespace changes.
 """
+
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import TYPE_CHECKING
 
 import pyDatalog.pyEngine as _E
 
 from .ast import Rule
 from .planning import _probe_alive
+
+if TYPE_CHECKING:
+    from .backend import _ThreadView
 
 __all__ = ["Liveness"]
 
@@ -26,23 +30,29 @@ class _Namespace:
 
     __slots__ = ("id", "key", "dead_probes", "alive", "dead_rules", "with_facts", "single", "clauses", "preds")
 
-    def __init__(self, ns_id: int, key: Tuple, alive: FrozenSet, dead_rules: FrozenSet):
+    def __init__(self, ns_id: int, key: tuple, alive: frozenset, dead_rules: frozenset) -> None:
         self.id = ns_id
         self.key = key
         self.dead_probes, self.with_facts = key  # with_facts: derived predicates with facts of their own
         self.alive = alive
         self.dead_rules = dead_rules
-        self.single: Dict[str, Optional[Rule]] = {}  # predicate -> its only possible rule (see _single_rule)
-        self.clauses: List = []  # what was compiled for this namespace (retracted when it is dropped)
-        self.preds: List[Tuple[str, int]] = []
-
+        self.single: dict[str, Rule | None] = {}  # predicate -> its only possible rule (see _single_rule)
+        self.clauses: list = []  # what was compiled for this namespace (retracted when it is dropped)
+        self.preds: list[tuple[str, int]] = []
 
 
 class Liveness:
     """Namespaces and liveness, mixed into judgelog.backend.Backend (which holds the probes and rule info)."""
 
+    # set by Backend.__init__
+    _idb: frozenset[str]  # derived predicates
+    _static_facts: frozenset[str]  # predicates with facts from the rule files or aggregates: always alive
+    _probe_pos: dict[str, set[int]]  # predicate -> argument positions whose values are counted
+    _probes: tuple[tuple, ...]  # the fact atoms of rule bodies, reduced (judgelog.planning._probe)
+    _rule_info: list[tuple[Rule, tuple, tuple[str, ...]]]  # (rule, positive probes, derived preds)
+
     # -- which rules can fire in a state ------------------------------------
-    def _namespace(self, view) -> "_Namespace":
+    def _namespace(self, view: _ThreadView) -> _Namespace:
         """The namespace for the facts now in ``view``: states whose facts leave the same rules dead share
         it (and its compiled variants)."""
         counts = view.counts
@@ -61,7 +71,7 @@ class Liveness:
         return ns
 
     @staticmethod
-    def _drop_namespace(view, ns: "_Namespace") -> None:
+    def _drop_namespace(view: _ThreadView, ns: _Namespace) -> None:
         """Retract what was compiled for a namespace no state has used for long (bounded memory for a
         long-lived process that sees many different boards)."""
         for clause in ns.clauses:
@@ -71,14 +81,14 @@ class Liveness:
         view.variants = {k for k in view.variants if k[2] != ns.id}
         del view.namespaces_by_id[ns.id]
 
-    def _liveness(self, dead_probes: FrozenSet, with_facts: FrozenSet) -> Tuple[FrozenSet, FrozenSet]:
+    def _liveness(self, dead_probes: frozenset, with_facts: frozenset) -> tuple[frozenset, frozenset]:
         """Derived predicates that may hold, and the rules that cannot fire: a rule is dead when one of its
         positive atoms is a fact atom with no matching fact, or a derived predicate none of whose rules
         can fire (counted bottom-up, like Horn satisfiability)."""
         alive = set(self._static_facts & self._idb) | set(with_facts)
         queue = list(alive)
-        missing: Dict[int, int] = {}
-        watchers: Dict[str, List[int]] = {}
+        missing: dict[int, int] = {}
+        watchers: dict[str, list[int]] = {}
         live_rules = set()
         for index, (rule, probes, needs) in enumerate(self._rule_info):
             if any(p in dead_probes for p in probes):
@@ -106,7 +116,7 @@ class Liveness:
         dead = frozenset(id(info[0]) for i, info in enumerate(self._rule_info) if i not in live_rules)
         return frozenset(alive), dead
 
-    def _count(self, view, fact: tuple, delta: int) -> None:
+    def _count(self, view: _ThreadView, fact: tuple, delta: int) -> None:
         """Keep the fact counts up to date; a count that reaches or leaves 0 may change the namespace."""
         counts = view.counts
         pred = fact[0]

@@ -11,17 +11,19 @@ and evaluation ends on finite facts unless arithmetic makes new values for ever,
 derived it: proofs follow these *first derivations*, which never go round a cycle, so explaining a long
 chain costs one step per link.
 """
+
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Dict, FrozenSet, List, Tuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import pyDatalog.pyEngine as _E
 
 from .analysis import bound_after
-from .ast import Aggregate, Atom, BinOp, Const, Rule, Var
+from .ast import Aggregate, Atom, BinOp, Const, Literal, Rule, Term, Var
 from .errors import QueryError
-from .planning import _aggregate, _sort_key, _why_vars
+from .planning import _aggregate, _head_value, _sort_key, _why_vars
 from .recursion import Component, LimitError, Limits
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -32,11 +34,11 @@ __all__ = ["materialise", "DELTA"]
 DELTA = "@delta"  # suffix of the predicate holding a recursive predicate's facts new in the last round
 
 
-def materialise(backend: "Backend", view: "_ThreadView", facts: FrozenSet, limits: Limits) -> None:
+def materialise(backend: Backend, view: _ThreadView, facts: frozenset, limits: Limits) -> None:
     """Compute (and assert) the aggregate facts and the recursive components for ``facts``, in order."""
     view.computed_count = 0
     deadline = None if limits.seconds is None else time.monotonic() + limits.seconds
-    contributions: Dict[Tuple, List[Dict]] = {}
+    contributions: dict[tuple, list[dict]] = {}
     backend.aggregates[id(view)] = contributions
     for task in backend.materialise_order:
         if isinstance(task, Component):
@@ -45,7 +47,7 @@ def materialise(backend: "Backend", view: "_ThreadView", facts: FrozenSet, limit
             _aggregate_rule(backend, view, facts, task, contributions, limits)
 
 
-def retract_computed(backend: "Backend", view: "_ThreadView") -> None:
+def retract_computed(backend: Backend, view: _ThreadView) -> None:
     preds = view.fact_preds
     for fact in view.computed:
         _E.retract(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
@@ -54,22 +56,33 @@ def retract_computed(backend: "Backend", view: "_ThreadView") -> None:
     backend.aggregates.pop(id(view), None)
 
 
-def _assert(backend, view, fact: Tuple) -> None:
+def _assert(backend: Backend, view: _ThreadView, fact: tuple) -> None:
     target = backend._fact_pred(view, fact[0])
     _E.assert_(_E.Clause(_E.Literal(target, [_E.Const(a) for a in fact[1:]]), []))
     view.computed.add(fact)
 
 
-def _aggregate_rule(backend, view, facts, rule: Rule, contributions, limits: Limits) -> None:
+def _aggregate_rule(
+    backend: Backend,
+    view: _ThreadView,
+    facts: frozenset,
+    rule: Rule,
+    contributions: dict[tuple, list[dict]],
+    limits: Limits,
+) -> None:
     agg = rule.aggregate
+    assert agg is not None  # materialise_order holds components and aggregate rules
     body = backend.program.body(rule)
     names = sorted(bound_after(body, set()))
     rows = sorted(set(backend._ask_body(view, body, names)), key=_sort_key)  # proofs list them in order
-    groups: Dict[Tuple, List[Dict]] = {}
+    groups: dict[tuple, list[dict]] = {}
     for row in rows:
         binding = dict(zip(names, row))
-        key = tuple(binding[a.name] if isinstance(a, Var) else a.value
-                    for a in rule.head.args if not isinstance(a, Aggregate))
+        key = tuple(
+            binding[a.name] if isinstance(a, Var) else _head_value(a)
+            for a in rule.head.args
+            if not isinstance(a, Aggregate)
+        )
         groups.setdefault(key, []).append(binding)
     for key, bindings in groups.items():
         value = _aggregate(agg, bindings)
@@ -84,9 +97,11 @@ def _aggregate_rule(backend, view, facts, rule: Rule, contributions, limits: Lim
         contributions[fact] = [dict(b, __rule__=rule) for b in bindings]
 
 
-def _fixpoint(backend, view, facts, comp: Component, limits: Limits, deadline) -> None:
+def _fixpoint(
+    backend: Backend, view: _ThreadView, facts: frozenset, comp: Component, limits: Limits, deadline: float | None
+) -> None:
     program = backend.program
-    known = set()
+    known: set[tuple] = set()
     for pred in sorted(comp.preds):  # what holds before any rule fires: scenario and rule-file facts
         arity = program.decls[pred].arity
         rows = _E.Literal(backend.pname(pred), [_E.Var(f"V{i}") for i in range(arity)]).ask()
@@ -105,10 +120,10 @@ def _fixpoint(backend, view, facts, comp: Component, limits: Limits, deadline) -
         for i, lit in enumerate(body):
             if isinstance(lit, Atom) and lit.pred in comp.preds:
                 delta = Atom(lit.pred + DELTA, lit.args, lit.span)
-                plans.append((rule, (delta,) + body[:i] + body[i + 1:], names))
-    new: List[Tuple] = []
+                plans.append((rule, (delta,) + body[:i] + body[i + 1 :], names))
+    new: list[tuple] = []
 
-    def fire(rule, body, names):
+    def fire(rule: Rule, body: Sequence[Literal], names: Sequence[str]) -> None:
         for row in backend._ask_body(view, body, names):
             if limits.int_digits is not None:
                 for value in row:
@@ -123,17 +138,23 @@ def _fixpoint(backend, view, facts, comp: Component, limits: Limits, deadline) -
             _assert(backend, view, fact)
             view.computed_count += 1
             if limits.derived_facts is not None and view.computed_count > limits.derived_facts:
-                raise LimitError("L001", f"more than {limits.derived_facts} facts derived by recursive rules "
-                                 f"({', '.join(sorted(comp.preds))})",
-                                 hint="a recursive rule may make new values for ever (X = Y + 1); bound it "
-                                 "with a comparison, or raise the limit (--max-derived)")
+                raise LimitError(
+                    "L001",
+                    f"more than {limits.derived_facts} facts derived by recursive rules "
+                    f"({', '.join(sorted(comp.preds))})",
+                    hint="a recursive rule may make new values for ever (X = Y + 1); bound it "
+                    "with a comparison, or raise the limit (--max-derived)",
+                )
         if deadline is not None and time.monotonic() > deadline:
-            raise LimitError("L002", f"deriving {', '.join(sorted(comp.preds))} took more than {limits.seconds} s",
-                             hint="raise the limit (--time-limit) or bound the recursion")
+            raise LimitError(
+                "L002",
+                f"deriving {', '.join(sorted(comp.preds))} took more than {limits.seconds} s",
+                hint="raise the limit (--time-limit) or bound the recursion",
+            )
 
     for rule in comp.rules:
         fire(rule, program.body(rule), _why_vars(rule, program))
-    delta_facts: List[Tuple] = []
+    delta_facts: list[tuple] = []
     try:
         while new:
             for fact in delta_facts:
@@ -148,7 +169,7 @@ def _fixpoint(backend, view, facts, comp: Component, limits: Limits, deadline) -
             _E.retract(_E.Clause(_E.Literal(deltas[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
 
 
-def _value(term, binding: Dict, rule: Rule, limits: Limits):
+def _value(term: Term, binding: dict[str, Any], rule: Rule, limits: Limits) -> Any:
     if isinstance(term, Var):
         return binding[term.name]
     if isinstance(term, Const):
@@ -156,16 +177,20 @@ def _value(term, binding: Dict, rule: Rule, limits: Limits):
     if isinstance(term, BinOp):
         left, right = _value(term.left, binding, rule, limits), _value(term.right, binding, rule, limits)
         if type(left) is not int or type(right) is not int:
-            raise QueryError(f"arithmetic on a value that is not a number ({left!r} {term.op} {right!r})",
-                             hint=f"+ and - take numbers; see rule {rule.name or rule.span.short()}")
+            raise QueryError(
+                f"arithmetic on a value that is not a number ({left!r} {term.op} {right!r})",
+                hint=f"+ and - take numbers; see rule {rule.name or rule.span.short()}",
+            )
         value = left + right if term.op == "+" else left - right
         _check_value(value, rule, limits)
         return value
     raise QueryError(f"cannot evaluate {term} in a rule head")
 
 
-def _check_value(value, rule: Rule, limits: Limits) -> None:
-    if limits.int_digits is not None and type(value) is int and abs(value) >= 10 ** limits.int_digits:
-        raise LimitError("L003", f"rule {rule.name or rule.span.short()} computed an integer of more than "
-                         f"{limits.int_digits} digits",
-                         hint="a recursive rule may make new values for ever; bound it with a comparison")
+def _check_value(value: object, rule: Rule, limits: Limits) -> None:
+    if limits.int_digits is not None and type(value) is int and abs(value) >= 10**limits.int_digits:
+        raise LimitError(
+            "L003",
+            f"rule {rule.name or rule.span.short()} computed an integer of more than {limits.int_digits} digits",
+            hint="a recursive rule may make new values for ever; bound it with a comparison",
+        )

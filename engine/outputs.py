@@ -9,12 +9,12 @@ that would break a reader gets a new version; adding an optional key does not.
 >>> load_schema("query")["properties"]["schema"]["const"]
 'judgelog/query/1'
 """
+
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import List
 
 __all__ = ["VERSION", "SCHEMA_DIR", "schema_id", "stamp", "load_schema", "schema_names", "term"]
 
@@ -31,7 +31,7 @@ def stamp(verb: str, data: dict) -> dict:
     return {"schema": schema_id(verb), **{k: v for k, v in data.items() if k != "schema"}}
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_schema(verb: str) -> dict:
     """The JSON Schema of a verb's document (``error`` for errors)."""
     path = SCHEMA_DIR / f"{verb}-{VERSION}.json"
@@ -39,11 +39,11 @@ def load_schema(verb: str) -> dict:
         return json.load(handle)
 
 
-def schema_names() -> List[str]:
+def schema_names() -> list[str]:
     """The verbs (and ``error``) that have a shipped schema."""
     return sorted(p.name.rsplit("-", 1)[0] for p in SCHEMA_DIR.glob(f"*-{VERSION}.json"))
 
 
-def term(fact) -> dict:
+def term(fact: tuple) -> dict:
     """A ground atom as structured JSON: ``{"pred": ..., "args": [...]}``."""
     return {"pred": fact[0], "args": list(fact[1:])}

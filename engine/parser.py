@@ -15,11 +15,13 @@ error at the end of the statement, and so report every syntax error of a file at
 >>> rule.name, rule.cites, rule.span.line
 ('demo.untapped', ('302.6',), 5)
 """
+
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import Literal as TypingLiteral
+from typing import NoReturn, overload
 
 from .ast import (
     Aggregate,
@@ -29,11 +31,13 @@ from .ast import (
     Const,
     Decl,
     Include,
+    Literal,
     Negation,
     Param,
     Rule,
     RuleFile,
     Span,
+    Term,
     Var,
 )
 from .errors import Diagnostic, QueryError, RuleError
@@ -74,8 +78,8 @@ class Token:
     col: int
 
 
-def tokenize(text: str, path: str, diags: List[Diagnostic]) -> List[Token]:
-    tokens: List[Token] = []
+def tokenize(text: str, path: str, diags: list[Diagnostic]) -> list[Token]:
+    tokens: list[Token] = []
     line, line_start = 1, 0
     for match in _TOKEN_RE.finditer(text):
         kind = match.lastgroup
@@ -89,14 +93,26 @@ def tokenize(text: str, path: str, diags: List[Diagnostic]) -> List[Token]:
         if kind in ("ws", "comment"):
             continue
         if kind == "badstring":
-            diags.append(Diagnostic("E001", "unterminated string", Span(path, line, col),
-                                    hint='close the string with " on the same line'))
+            diags.append(
+                Diagnostic(
+                    "E001",
+                    "unterminated string",
+                    Span(path, line, col),
+                    hint='close the string with " on the same line',
+                )
+            )
             continue
         if kind == "other":
-            diags.append(Diagnostic("E001", f"unexpected character {value!r}", Span(path, line, col),
-                                    hint="the rule language uses letters, digits, _ and ( ) , . :- = != < <= > >= + - * /"))
+            diags.append(
+                Diagnostic(
+                    "E001",
+                    f"unexpected character {value!r}",
+                    Span(path, line, col),
+                    hint="the rule language uses letters, digits, _ and ( ) , . :- = != < <= > >= + - * /",
+                )
+            )
             continue
-        tokens.append(Token(kind, value, line, col))
+        tokens.append(Token(kind or "other", value, line, col))
     tokens.append(Token("eof", "", line, len(text) - line_start + 1))
     return tokens
 
@@ -109,9 +125,9 @@ MAX_OPERATORS = 200  # arithmetic operators in one expression
 
 
 class _Parser:
-    def __init__(self, text: str, path: str, *, query: bool = False):
+    def __init__(self, text: str, path: str, *, query: bool = False) -> None:
         self.path = path
-        self.diags: List[Diagnostic] = []
+        self.diags: list[Diagnostic] = []
         toks = tokenize(text, path, self.diags)
         self.query = query
         self.tokens = [t for t in toks if t.kind != "nl"] if query else toks
@@ -137,12 +153,12 @@ class _Parser:
     def span(self, tok: Token) -> Span:
         return Span(self.path, tok.line, tok.col)
 
-    def fail(self, tok: Token, expected: str, hint: Optional[str] = None) -> "None":
+    def fail(self, tok: Token, expected: str, hint: str | None = None) -> NoReturn:
         found = "end of input" if tok.kind == "eof" else repr(tok.text)
         self.diags.append(Diagnostic("E001", f"expected {expected}, found {found}", self.span(tok), hint=hint))
         raise _Stop()
 
-    def expect(self, text: str, expected: Optional[str] = None, hint: Optional[str] = None) -> Token:
+    def expect(self, text: str, expected: str | None = None, hint: str | None = None) -> Token:
         tok = self.peek()
         if tok.text != text or tok.kind in ("string", "eof"):
             self.fail(tok, expected or repr(text), hint)
@@ -163,7 +179,7 @@ class _Parser:
                     return
 
     # -- terms ---------------------------------------------------------
-    def term(self, *, allow_aggregate: bool = False):
+    def term(self, *, allow_aggregate: bool = False) -> Term:
         tok = self.peek()
         if tok.kind == "var":
             self.next()
@@ -192,12 +208,16 @@ class _Parser:
                 return Aggregate(tok.text, var, self.span(tok))
             if self.peek().text == "(":
                 if tok.text in AGGREGATES:
-                    self.diags.append(Diagnostic("E014", f"aggregate {tok.text}(...) outside a rule head",
-                                                 self.span(tok), hint="aggregates (sum, count, min, max) may "
-                                                 "appear only as an argument of a rule head"))
+                    self.diags.append(
+                        Diagnostic(
+                            "E014",
+                            f"aggregate {tok.text}(...) outside a rule head",
+                            self.span(tok),
+                            hint="aggregates (sum, count, min, max) may appear only as an argument of a rule head",
+                        )
+                    )
                     raise _Stop()
-                self.fail(self.peek(), "',' or ')'",
-                          "an argument is a variable or a constant; atoms cannot be nested")
+                self.fail(self.peek(), "',' or ')'", "an argument is a variable or a constant; atoms cannot be nested")
             return Const(tok.text, self.span(tok))
         if tok.kind == "string":
             self.next()
@@ -218,14 +238,22 @@ class _Parser:
             self.expect(")")
             self.depth -= 1
             return inner
-        self.fail(tok, "a variable, a constant or a number",
-                  "variables are Capitalised, constants are lower_snake, \"quoted\" or integers")
+        self.fail(
+            tok,
+            "a variable, a constant or a number",
+            'variables are Capitalised, constants are lower_snake, "quoted" or integers',
+        )
 
     def integer(self, tok: Token) -> int:
         if len(tok.text) > MAX_INT_DIGITS:
-            self.diags.append(Diagnostic("E001", f"integer too large ({len(tok.text)} digits, at most "
-                                         f"{MAX_INT_DIGITS})", self.span(tok),
-                                         hint="write a smaller whole number"))
+            self.diags.append(
+                Diagnostic(
+                    "E001",
+                    f"integer too large ({len(tok.text)} digits, at most {MAX_INT_DIGITS})",
+                    self.span(tok),
+                    hint="write a smaller whole number",
+                )
+            )
             raise _Stop()
         return int(tok.text)
 
@@ -246,7 +274,7 @@ class _Parser:
         while self.tokens[pos].kind == "nl":
             pos += 1
         depth = 0
-        for nxt in self.tokens[pos + 1:]:
+        for nxt in self.tokens[pos + 1 :]:
             if nxt.kind == "eof":
                 return False
             if nxt.kind == "op" and nxt.text == "(":
@@ -277,7 +305,7 @@ class _Parser:
             pos += 1
         return False
 
-    def expr(self):
+    def expr(self) -> Term:
         left = self.product()
         while self.peek().text in ("+", "-") and self.peek().kind == "op":
             op = self._operator()
@@ -285,7 +313,7 @@ class _Parser:
             left = BinOp(op.text, left, right, self.span(op))
         return left
 
-    def product(self):
+    def product(self) -> Term:
         left = self.term()
         while self.peek().text in ("*", "/") and self.peek().kind == "op":
             op = self._operator()
@@ -299,9 +327,14 @@ class _Parser:
         op = self.next()
         self._operators = getattr(self, "_operators", 0) + 1
         if self._operators > MAX_OPERATORS:
-            self.diags.append(Diagnostic("E001", f"arithmetic too long (more than {MAX_OPERATORS} "
-                                         "operators in one expression)", self.span(op),
-                                         hint="compute it in steps: N = A + B, M = N + C"))
+            self.diags.append(
+                Diagnostic(
+                    "E001",
+                    f"arithmetic too long (more than {MAX_OPERATORS} operators in one expression)",
+                    self.span(op),
+                    hint="compute it in steps: N = A + B, M = N + C",
+                )
+            )
             raise _Stop()
         return op
 
@@ -325,15 +358,18 @@ class _Parser:
             self.expect(")", "',' or ')'", f"close the argument list of {tok.text}(...) with ')'")
         return Atom(tok.text, tuple(args), self.span(tok))
 
-    def literal(self):
+    def literal(self) -> Literal:
         tok = self.peek()
         if tok.kind == "atom" and tok.text == "not":
             nxt = self.peek_after()
             if nxt.kind == "atom":
                 self.next()
                 return Negation(self.atom(), self.span(tok))
-        if tok.kind == "atom" and self.peek_after().text not in ("=", "!=", "<", "<=", ">", ">=", "==", "+", "-",
-                                                                 "*", "/") and not self._function_first(tok):
+        if (
+            tok.kind == "atom"
+            and self.peek_after().text not in ("=", "!=", "<", "<=", ">", ">=", "==", "+", "-", "*", "/")
+            and not self._function_first(tok)
+        ):
             return self.atom()
         self._operators = 0  # counted per comparison, both sides together
         left = self.expr()
@@ -344,7 +380,7 @@ class _Parser:
         right = self.expr()
         return Comparison("=" if op.text == "==" else op.text, left, right, self.span(op))
 
-    def body(self) -> Tuple:
+    def body(self) -> tuple:
         lits = [self.literal()]
         while self.peek().text == "," and self.peek().kind == "op":
             self.next()
@@ -358,7 +394,7 @@ class _Parser:
             self.fail(name, "a predicate name after .decl")
         self.next()
         params = []
-        self.expect("(", "'(' and the argument list", "write .decl pred(arg: type, ...) \"sentence\"")
+        self.expect("(", "'(' and the argument list", 'write .decl pred(arg: type, ...) "sentence"')
         if self.peek().text != ")":
             while True:
                 pname = self.peek()
@@ -379,7 +415,8 @@ class _Parser:
         template = ""
         if self.peek().kind == "string":
             template = _unquote(self.next().text)
-        is_input, functional = False, ()
+        is_input = False
+        functional: tuple[str, ...] = ()
         while self.peek().kind == "atom" and self.peek().line == tok.line:
             flag = self.next()
             if flag.text == "input":
@@ -400,8 +437,14 @@ class _Parser:
                 self.expect(")")
                 functional = tuple(keys)
             else:
-                self.diags.append(Diagnostic("E001", f"unknown declaration flag {flag.text!r}", self.span(flag),
-                                             hint="flags are 'input' and 'functional(arg, ...)'"))
+                self.diags.append(
+                    Diagnostic(
+                        "E001",
+                        f"unknown declaration flag {flag.text!r}",
+                        self.span(flag),
+                        hint="flags are 'input' and 'functional(arg, ...)'",
+                    )
+                )
         if self.peek().text == "." and self.peek().kind == "op":
             self.next()
         return Decl(name.text, tuple(params), template, is_input, functional, doc, self.span(name))
@@ -409,18 +452,18 @@ class _Parser:
     def include(self, tok: Token) -> Include:
         path = self.peek()
         if path.kind != "string":
-            self.fail(path, 'a quoted file name', '.include "other.dl"')
+            self.fail(path, "a quoted file name", '.include "other.dl"')
         self.next()
         if self.peek().text == "." and self.peek().kind == "op":
             self.next()
         return Include(_unquote(path.text), self.span(tok))
 
-    def parse_file(self) -> Tuple[List, str]:
-        items = []
-        pending_name: Optional[str] = None
-        pending_cites: List[str] = []
-        pending_doc: List[str] = []
-        file_doc: List[str] = []
+    def parse_file(self) -> tuple[list[Decl | Rule | Include], str]:
+        items: list[Decl | Rule | Include] = []
+        pending_name: str | None = None
+        pending_cites: list[str] = []
+        pending_doc: list[str] = []
+        file_doc: list[str] = []
         seen_statement = False
         while True:
             tok = self.peek()
@@ -450,27 +493,37 @@ class _Parser:
                     continue
                 seen_statement = True
                 head = self.atom(head=True)
-                body: Tuple = ()
+                body: tuple = ()
                 nxt = self.peek()
                 if nxt.text == ":-":
                     self.next()
                     body = self.body()
                     nxt = self.peek()
                 if nxt.text != "." or nxt.kind != "op":
-                    self.fail(nxt, "'.' at the end of the rule" if body else "':-' or '.'",
-                              "every rule and fact ends with a full stop")
+                    self.fail(
+                        nxt,
+                        "'.' at the end of the rule" if body else "':-' or '.'",
+                        "every rule and fact ends with a full stop",
+                    )
                 self.next()
-                items.append(Rule(head, body, pending_name, tuple(pending_cites),
-                                  "\n".join(pending_doc).strip(), head.span))
+                items.append(
+                    Rule(head, body, pending_name, tuple(pending_cites), "\n".join(pending_doc).strip(), head.span)
+                )
             except _Stop:
                 self.recover()
             pending_name, pending_cites, pending_doc = None, [], []
         if pending_name is not None or pending_cites:
-            self.diags.append(Diagnostic("E001", "annotation not followed by a rule", Span(self.path, tok.line, 1),
-                                         hint="@name and @cr go on the lines just above the rule they describe"))
+            self.diags.append(
+                Diagnostic(
+                    "E001",
+                    "annotation not followed by a rule",
+                    Span(self.path, tok.line, 1),
+                    hint="@name and @cr go on the lines just above the rule they describe",
+                )
+            )
         return items, "\n".join(file_doc).strip()
 
-    def annotation(self, tok: Token, name, cites):
+    def annotation(self, tok: Token, name: str | None, cites: list[str]) -> tuple[str | None, list[str]]:
         kind = tok.text[1:]
         values = []
         while True:
@@ -486,8 +539,14 @@ class _Parser:
         span = self.span(tok)
         if kind == "name":
             if len(words) != 1 or not _NAME_RE.match(words[0][0]):
-                self.diags.append(Diagnostic("E001", "@name needs one dotted lower_snake identifier", span,
-                                             hint="e.g. @name banding.defender_divides"))
+                self.diags.append(
+                    Diagnostic(
+                        "E001",
+                        "@name needs one dotted lower_snake identifier",
+                        span,
+                        hint="e.g. @name banding.defender_divides",
+                    )
+                )
                 return name, cites
             if name is not None:
                 self.diags.append(Diagnostic("E001", "two @name annotations for one rule", span))
@@ -497,18 +556,25 @@ class _Parser:
                 self.diags.append(Diagnostic("E001", "@cr needs a rule number", span, hint="e.g. @cr 702.22j"))
             for word, col in words:
                 if not _CR_RE.match(word):
-                    self.diags.append(Diagnostic("E001", f"{word!r} is not a Comprehensive Rules number",
-                                                 Span(self.path, tok.line, col), hint="e.g. 702.22j, 510.1c or 704"))
+                    self.diags.append(
+                        Diagnostic(
+                            "E001",
+                            f"{word!r} is not a Comprehensive Rules number",
+                            Span(self.path, tok.line, col),
+                            hint="e.g. 702.22j, 510.1c or 704",
+                        )
+                    )
                 else:
                     cites = cites + [word]
             return name, cites
-        self.diags.append(Diagnostic("E001", f"unknown annotation {tok.text!r}", span,
-                                     hint="annotations are @name and @cr"))
+        self.diags.append(
+            Diagnostic("E001", f"unknown annotation {tok.text!r}", span, hint="annotations are @name and @cr")
+        )
         return name, cites
 
 
-def _glue(tokens: List[Token]) -> List[Tuple[str, int]]:
-    words: List[Tuple[str, int]] = []
+def _glue(tokens: list[Token]) -> list[tuple[str, int]]:
+    words: list[tuple[str, int]] = []
     end = None
     for tok in tokens:
         if words and end == (tok.line, tok.col):
@@ -527,10 +593,22 @@ def _unquote(text: str) -> str:
 @dataclass(frozen=True)
 class ParseResult:
     file: RuleFile
-    diagnostics: Tuple[Diagnostic, ...]
+    diagnostics: tuple[Diagnostic, ...]
 
 
-def parse_text(text: str, path: str = "<input>", *, strict: bool = True, line_offset: int = 0):
+@overload
+def parse_text(
+    text: str, path: str = ..., *, strict: TypingLiteral[True] = ..., line_offset: int = ...
+) -> RuleFile: ...
+@overload
+def parse_text(text: str, path: str = ..., *, strict: TypingLiteral[False], line_offset: int = ...) -> ParseResult: ...
+@overload
+def parse_text(text: str, path: str = ..., *, strict: bool, line_offset: int = ...) -> RuleFile | ParseResult: ...
+
+
+def parse_text(
+    text: str, path: str = "<input>", *, strict: bool = True, line_offset: int = 0
+) -> RuleFile | ParseResult:
     """Parse rule-file text. With ``strict`` raise :class:`RuleError` on syntax errors, else return both."""
     if line_offset:
         text = "\n" * line_offset + text
@@ -544,7 +622,15 @@ def parse_text(text: str, path: str = "<input>", *, strict: bool = True, line_of
     return ParseResult(rule_file, tuple(parser.diags))
 
 
-def parse_file(path: str, *, strict: bool = True):
+@overload
+def parse_file(path: str, *, strict: TypingLiteral[True] = ...) -> RuleFile: ...
+@overload
+def parse_file(path: str, *, strict: TypingLiteral[False]) -> ParseResult: ...
+@overload
+def parse_file(path: str, *, strict: bool) -> RuleFile | ParseResult: ...
+
+
+def parse_file(path: str, *, strict: bool = True) -> RuleFile | ParseResult:
     from .safefiles import MAX_RULE_BYTES, read_text
 
     try:
@@ -556,7 +642,7 @@ def parse_file(path: str, *, strict: bool = True):
     return parse_text(text, path, strict=strict)
 
 
-def parse_body(text: str, path: str = "<query>") -> Tuple:
+def parse_body(text: str, path: str = "<query>") -> tuple:
     """Parse a query: literals joined by commas (an optional final '.' is allowed)."""
     parser = _Parser(text, path, query=True)
     try:

@@ -1,39 +1,79 @@
 """Query planning helpers for the pyDatalog backend: binding patterns, unfolding of single-rule
 predicates, liveness probes, constant folding, and the deterministic order of answers."""
+
 from __future__ import annotations
 
-from typing import Dict, List, Sequence, Set, Tuple
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .analysis import Program, bound_after
-from .ast import Aggregate, Atom, BinOp, Comparison, Const, Negation, Rule, Var, arith, literal_vars, term_vars
+from .ast import (
+    Aggregate,
+    Atom,
+    BinOp,
+    Comparison,
+    Const,
+    Literal,
+    Negation,
+    Rule,
+    Term,
+    Var,
+    arith,
+    literal_vars,
+    term_vars,
+)
 from .errors import QueryError
 
-__all__ = ["_IMPOSSIBLE", "_UNFOLD_DEPTH", "_pattern", "_pattern_text", "_unfold", "_literal_terms", "_variant_name", "_probe", "_probe_alive", "_fold", "_checked", "_why_vars", "_aggregate", "_value_key", "_sort_key"]
+__all__ = [
+    "_IMPOSSIBLE",
+    "_UNFOLD_DEPTH",
+    "_pattern",
+    "_pattern_text",
+    "_unfold",
+    "_literal_terms",
+    "_variant_name",
+    "_probe",
+    "_probe_alive",
+    "_fold",
+    "_checked",
+    "_why_vars",
+    "_aggregate",
+    "_head_value",
+    "_value_key",
+    "_sort_key",
+]
 
 
-def _pattern(atom: Atom, bound: Set[str]) -> Tuple[bool, ...]:
+def _pattern(atom: Atom, bound: set[str]) -> tuple[bool, ...]:
     """Which arguments of ``atom`` are known when it is called with ``bound`` variables known."""
-    return tuple(isinstance(a, Const) or (not isinstance(a, Aggregate) and term_vars(a) <= bound)
-                 for a in atom.args)
+    return tuple(isinstance(a, Const) or (not isinstance(a, Aggregate) and term_vars(a) <= bound) for a in atom.args)
 
 
-def _pattern_text(pattern: Tuple[bool, ...]) -> str:
+def _pattern_text(pattern: tuple[bool, ...]) -> str:
     return "".join("b" if known else "f" for known in pattern)
 
 
 _UNFOLD_DEPTH = 6
-_IMPOSSIBLE = object()
 
 
-def _unfold(call: Atom, rule: Rule, body: Sequence, serial: int, negated: bool):
+class _Impossible:
+    """What _unfold gives for a call no fact can match (a constant of the head differs from the call's)."""
+
+
+_IMPOSSIBLE = _Impossible()
+
+
+def _unfold(
+    call: Atom, rule: Rule, body: Sequence[Literal], serial: int, negated: bool
+) -> list[Literal] | _Impossible | None:
     """The literals that replace ``call`` by the body of ``rule`` (its only possible rule): head arguments
     matched against the call's, the rule's other variables renamed apart (``X#n``: no rule variable can be
     spelt so). ``_IMPOSSIBLE`` when a constant of the head differs from the call's; None when the call
     cannot be unfolded (an arithmetic argument; under ``not``, a body other than one positive atom)."""
     if negated and (len(body) != 1 or not isinstance(body[0], Atom)):
         return None
-    mapping: Dict[str, object] = {}
-    extra: List = []
+    mapping: dict[str, Term] = {}
+    extra: list[Literal] = []
     filtered = set()  # variables the body tests (negations, comparisons): they must stay named
     for lit in body:
         if not isinstance(lit, Atom):
@@ -41,15 +81,20 @@ def _unfold(call: Atom, rule: Rule, body: Sequence, serial: int, negated: bool):
     for head_arg, arg in zip(rule.head.args, call.args):
         if isinstance(arg, BinOp) or isinstance(arg, Aggregate):
             return None
-        if isinstance(arg, Var) and arg.name.startswith("_") and isinstance(head_arg, Var) and \
-                head_arg.name in filtered and not negated:
+        if (
+            isinstance(arg, Var)
+            and arg.name.startswith("_")
+            and isinstance(head_arg, Var)
+            and head_arg.name in filtered
+            and not negated
+        ):
             return None  # "any value" would reach a test that needs the value
         if isinstance(head_arg, Var):
             if head_arg.name in mapping:
                 extra.append(Comparison("=", mapping[head_arg.name], arg))
             else:
                 mapping[head_arg.name] = arg
-        elif isinstance(arg, Const):
+        elif isinstance(arg, Const) and isinstance(head_arg, Const):
             if arg.value != head_arg.value:
                 return _IMPOSSIBLE
         else:
@@ -57,7 +102,7 @@ def _unfold(call: Atom, rule: Rule, body: Sequence, serial: int, negated: bool):
     if negated and extra:
         return None
 
-    def rename(term):
+    def rename(term: Term) -> Term:
         if isinstance(term, Var):
             if term.name in mapping:
                 return mapping[term.name]
@@ -80,7 +125,7 @@ def _unfold(call: Atom, rule: Rule, body: Sequence, serial: int, negated: bool):
     return out
 
 
-def _literal_terms(lit) -> Tuple:
+def _literal_terms(lit: Literal) -> tuple[Term, ...]:
     if isinstance(lit, Negation):
         lit = lit.atom
     if isinstance(lit, Atom):
@@ -88,18 +133,20 @@ def _literal_terms(lit) -> Tuple:
     return (lit.left, lit.right)
 
 
-def _variant_name(name: str, pattern: Tuple[bool, ...], ns_id: int) -> str:
+def _variant_name(name: str, pattern: tuple[bool, ...], ns_id: int) -> str:
     return f"{name}@{_pattern_text(pattern)}@{ns_id}"
 
 
-def _probe(atom: Atom) -> Tuple:
+def _probe(atom: Atom) -> tuple:
     """A fact atom reduced to what decides whether it can match: the predicate and its constant arguments
     (floats left out: pyDatalog rounds them)."""
-    return (atom.pred, tuple((i, a.value) for i, a in enumerate(atom.args)
-                             if isinstance(a, Const) and not isinstance(a.value, float)))
+    return (
+        atom.pred,
+        tuple((i, a.value) for i, a in enumerate(atom.args) if isinstance(a, Const) and not isinstance(a.value, float)),
+    )
 
 
-def _probe_alive(counts: Dict, probe: Tuple, positions: Dict[str, Set[int]]) -> bool:
+def _probe_alive(counts: dict, probe: tuple, positions: dict[str, set[int]]) -> bool:
     pred, consts = probe
     if counts.get(pred, 0) <= 0:
         return False
@@ -107,20 +154,25 @@ def _probe_alive(counts: Dict, probe: Tuple, positions: Dict[str, Set[int]]) -> 
     return all(counts.get((pred, i, v), 0) > 0 for i, v in consts if i in counted)
 
 
-def _fold(term):
+def _fold(term: Term) -> Term:
     """Arithmetic on integer constants, computed (pyDatalog leaves a constant expression alone); a division
     by the constant 0 stays (the backend's guard makes it hold for nothing)."""
     if not isinstance(term, BinOp):
         return term
     left, right = _fold(term.left), _fold(term.right)
-    if all(isinstance(t, Const) and type(t.value) is int for t in (left, right)):
+    if (
+        isinstance(left, Const)
+        and isinstance(right, Const)
+        and isinstance(left.value, int)
+        and isinstance(right.value, int)
+    ):
         value = arith(term.op, left.value, right.value)
         if value is not None:
             return Const(value, term.span)
     return BinOp(term.op, left, right, term.span)
 
 
-def _divisors(term) -> list:
+def _divisors(term: Term) -> list[Term]:
     """The divisors of every ``/`` in a term (each must not be 0 for the term to have a value)."""
     if not isinstance(term, BinOp):
         return []
@@ -128,17 +180,19 @@ def _divisors(term) -> list:
     return own + _divisors(term.left) + _divisors(term.right)
 
 
-def _checked(rows: List[Tuple]) -> List[Tuple]:
+def _checked(rows: list[tuple]) -> list[tuple]:
     """pyDatalog answers ``X = a + 1`` with an exception object as the value of X: refuse it."""
     for row in rows:
         for value in row:
             if isinstance(value, BaseException):
-                raise QueryError(f"arithmetic on a value that is not a number ({value})",
-                                 hint="+ and - take numbers; check the arguments given")
+                raise QueryError(
+                    f"arithmetic on a value that is not a number ({value})",
+                    hint="+ and - take numbers; check the arguments given",
+                )
     return rows
 
 
-def _why_vars(rule: Rule, program: Program) -> Tuple[str, ...]:
+def _why_vars(rule: Rule, program: Program) -> tuple[str, ...]:
     body = program.body(rule)
     bound = bound_after(body, set())
     ordered = []
@@ -149,9 +203,17 @@ def _why_vars(rule: Rule, program: Program) -> Tuple[str, ...]:
     return tuple(ordered)
 
 
-def _aggregate(agg: Aggregate, bindings: List[Dict]):
+def _head_value(term: Term) -> object:
+    """The value of a constant argument of an aggregate rule's head (its other arguments are variables)."""
+    if not isinstance(term, Const):
+        raise TypeError(f"an aggregate rule's head holds arithmetic: {term}")
+    return term.value
+
+
+def _aggregate(agg: Aggregate, bindings: list[dict[str, Any]]) -> Any:
     if agg.func == "count":
         return len(bindings)
+    assert agg.var is not None  # the parser gives sum, min and max their variable
     values = [b[agg.var.name] for b in bindings]
     if agg.func == "sum":
         return sum(v for v in values if isinstance(v, int))
@@ -160,9 +222,9 @@ def _aggregate(agg: Aggregate, bindings: List[Dict]):
     return max(values, key=_value_key)
 
 
-def _value_key(value):
+def _value_key(value: object) -> tuple[int, Any, str]:
     return (0, value, "") if isinstance(value, int) else (1, 0, str(value))
 
 
-def _sort_key(row):
+def _sort_key(row: Iterable[object]) -> tuple[tuple[int, Any, str], ...]:
     return tuple(_value_key(v) for v in row)

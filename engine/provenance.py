@@ -10,10 +10,11 @@ When the proved atom's predicate is declared ``functional(key...)``, the proof a
 defaults*: rules for the same key whose positive premises hold but whose ``not ...`` fails, with the proof of
 what blocked them (e.g. 510.1c displaced by 702.22j).
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from .ast import Atom, BinOp, Comparison, Const, Negation, Rule, Span, Var, arith, format_value
 from .errors import QueryError
@@ -32,12 +33,17 @@ class Displacement:
     """A default rule that would have applied but for an exception."""
 
     rule: Rule
-    blocked_by: "Proof"  # proof of the atom whose negation failed
+    blocked_by: Proof  # proof of the atom whose negation failed
     would_give: str  # the atom the default would have derived
 
     def to_dict(self) -> dict:
-        return {"rule": self.rule.name, "cites": list(self.rule.cites), "at": self.rule.span.short(),
-                "would_give": self.would_give, "blocked_by": self.blocked_by.to_dict()}
+        return {
+            "rule": self.rule.name,
+            "cites": list(self.rule.cites),
+            "at": self.rule.span.short(),
+            "would_give": self.would_give,
+            "blocked_by": self.blocked_by.to_dict(),
+        }
 
 
 @dataclass(frozen=True)
@@ -51,20 +57,20 @@ class Proof:
 
     atom: str
     kind: str
-    rule_obj: Optional[Rule] = None
-    bindings: Tuple[Tuple[str, object], ...] = ()
-    premises: Tuple["Proof", ...] = ()
-    origin: Optional[Span] = None
+    rule_obj: Rule | None = None
+    bindings: tuple[tuple[str, object], ...] = ()
+    premises: tuple[Proof, ...] = ()
+    origin: Span | None = None
     sentence: str = ""
-    displaced: Tuple[Displacement, ...] = ()
-    fact: Optional[tuple] = field(default=None, compare=False)
+    displaced: tuple[Displacement, ...] = ()
+    fact: tuple | None = field(default=None, compare=False)
 
     @property
-    def rule(self) -> Optional[str]:
+    def rule(self) -> str | None:
         return self.rule_obj.name if self.rule_obj is not None else None
 
     @property
-    def cites(self) -> Tuple[str, ...]:
+    def cites(self) -> tuple[str, ...]:
         return self.rule_obj.cites if self.rule_obj is not None else ()
 
     def walk(self):
@@ -75,7 +81,7 @@ class Proof:
         for d in self.displaced:
             yield from d.blocked_by.walk()
 
-    def all_cites(self) -> Set[str]:
+    def all_cites(self) -> set[str]:
         return {c for node in self.walk() for c in node.cites}
 
     def to_dict(self) -> dict:
@@ -101,7 +107,7 @@ class Proof:
     def to_text(self, indent: int = 0) -> str:
         return "\n".join(self._lines(indent))
 
-    def _lines(self, indent: int) -> List[str]:
+    def _lines(self, indent: int) -> list[str]:
         pad = "  " * indent
         if self.kind == "rule" or self.kind == "aggregate":
             rule = self.rule_obj
@@ -109,14 +115,15 @@ class Proof:
             head = f"{pad}{self.atom}  <- {rule.name or '(unnamed rule)'} [CR {cites}] {rule.span.short()}"
             lines = [head]
             if self.sentence:
-                lines.append(f"{pad}   \"{self.sentence}\"")
+                lines.append(f'{pad}   "{self.sentence}"')
             if self.bindings:
                 lines.append(f"{pad}   with " + ", ".join(f"{k}={format_value(v)}" for k, v in self.bindings))
             premise_atoms = {p.atom for p in self.premises}
             for d in self.displaced:
                 dc = ", ".join(d.rule.cites)
-                lines.append(f"{pad}   displaces {d.rule.name} [CR {dc}] {d.rule.span.short()}, "
-                             f"which would give {d.would_give},")
+                lines.append(
+                    f"{pad}   displaces {d.rule.name} [CR {dc}] {d.rule.span.short()}, which would give {d.would_give},"
+                )
                 if d.blocked_by.atom in premise_atoms:
                     lines.append(f"{pad}     because {d.blocked_by.atom} holds (proved below)")
                 else:
@@ -146,22 +153,25 @@ class WhyNot:
     """For one rule whose head matches: which body literals hold and which fail."""
 
     rule: Rule
-    literals: Tuple[Tuple[str, bool], ...]
+    literals: tuple[tuple[str, bool], ...]
     # for each literal: lines that show a failing one with values (bindings, facts found, the proof of a
     # negated atom that holds, the event that removed an absent fact); empty for a literal that holds
-    details: Tuple[Tuple[str, ...], ...] = ()
+    details: tuple[tuple[str, ...], ...] = ()
 
     def to_dict(self) -> dict:
         details = self.details or tuple(() for _ in self.literals)
-        return {"rule": self.rule.name, "cites": list(self.rule.cites), "at": self.rule.span.short(),
-                "literals": [{"literal": t, "holds": ok, "details": list(d)}
-                             for (t, ok), d in zip(self.literals, details)]}
+        return {
+            "rule": self.rule.name,
+            "cites": list(self.rule.cites),
+            "at": self.rule.span.short(),
+            "literals": [{"literal": t, "holds": ok, "details": list(d)} for (t, ok), d in zip(self.literals, details)],
+        }
 
 
 class Prover:
     """Builds proofs for one materialised state (inside a backend session)."""
 
-    def __init__(self, backend, view, origins: Dict[tuple, Span], causes: Optional[Dict[tuple, str]] = None):
+    def __init__(self, backend, view, origins: dict[tuple, Span], causes: dict[tuple, str] | None = None) -> None:
         self.causes = causes or {}
         self.backend = backend
         self.program = backend.program
@@ -174,26 +184,28 @@ class Prover:
                 if not rule.body and all(isinstance(a, Const) for a in rule.head.args):
                     facts.setdefault((rule.head.pred,) + tuple(a.value for a in rule.head.args), rule)
             backend._rule_facts = facts
-        self._rule_facts: Dict[tuple, Rule] = facts
+        self._rule_facts: dict[tuple, Rule] = facts
 
     def sentence(self, fact: tuple) -> str:
         decl = self.program.decl(fact[0])
         return decl.sentence(fact[1:]) if decl is not None and decl.template else ""
 
     # -- proofs ----------------------------------------------------------
-    def prove(self, fact: tuple, *, with_displaced: bool = True) -> Optional[Proof]:
+    def prove(self, fact: tuple, *, with_displaced: bool = True) -> Proof | None:
         return self._prove(fact, frozenset(), 0, with_displaced)
 
-    def _prove(self, fact: tuple, path: frozenset, depth: int, with_displaced: bool = False) -> Optional[Proof]:
+    def _prove(self, fact: tuple, path: frozenset, depth: int, with_displaced: bool = False) -> Proof | None:
         text = _atom_text(fact[0], fact[1:])
         if fact in self.origins or fact in (self.view.facts or ()):
             made_by = self.program.rule_by_name.get(self.causes.get(fact, ""))
-            return Proof(text, "fact", rule_obj=made_by, origin=self.origins.get(fact), sentence=self.sentence(fact),
-                         fact=fact)
+            return Proof(
+                text, "fact", rule_obj=made_by, origin=self.origins.get(fact), sentence=self.sentence(fact), fact=fact
+            )
         rule_fact = self._rule_facts.get(fact)
         if rule_fact is not None:
-            return Proof(text, "fact", rule_obj=rule_fact, origin=rule_fact.span, sentence=self.sentence(fact),
-                         fact=fact)
+            return Proof(
+                text, "fact", rule_obj=rule_fact, origin=rule_fact.span, sentence=self.sentence(fact), fact=fact
+            )
         if fact in path:
             return None
         if depth > MAX_PROOF_DEPTH:  # the atom holds (every premise asked for does); stop showing why
@@ -207,8 +219,16 @@ class Prover:
             premises = self._premises(rule, binding, path | {fact}, depth)
             if premises is not None:
                 shown = tuple((k, v) for k, v in sorted(binding.items()) if not k.startswith("_"))
-                return Proof(text, "rule", rule, shown, tuple(premises), sentence=self.sentence(fact),
-                             displaced=self._displaced(rule, fact) if with_displaced else (), fact=fact)
+                return Proof(
+                    text,
+                    "rule",
+                    rule,
+                    shown,
+                    tuple(premises),
+                    sentence=self.sentence(fact),
+                    displaced=self._displaced(rule, fact) if with_displaced else (),
+                    fact=fact,
+                )
         for rule in self.program.rules_by_head.get(fact[0], ()):
             if not rule.body or rule.aggregate is not None:
                 continue
@@ -221,11 +241,19 @@ class Prover:
                     continue
                 displaced = self._displaced(rule, fact) if with_displaced else ()
                 shown = tuple((k, v) for k, v in sorted(binding.items()) if not k.startswith("_"))
-                return Proof(text, "rule", rule, shown, tuple(premises), sentence=self.sentence(fact),
-                             displaced=displaced, fact=fact)
+                return Proof(
+                    text,
+                    "rule",
+                    rule,
+                    shown,
+                    tuple(premises),
+                    sentence=self.sentence(fact),
+                    displaced=displaced,
+                    fact=fact,
+                )
         return None
 
-    def _premises(self, rule: Rule, binding: Dict, path: frozenset, depth: int) -> Optional[List[Proof]]:
+    def _premises(self, rule: Rule, binding: dict, path: frozenset, depth: int) -> list[Proof] | None:
         out = []
         for lit in rule.body:
             if isinstance(lit, Atom):
@@ -257,25 +285,31 @@ class Prover:
             sub = self._premises(rule, binding, path, depth)
             if sub:
                 premises.extend(sub)
-        return Proof(_atom_text(fact[0], fact[1:]), "aggregate", rule,
-                     (("over", f"{len(contributions)} binding(s)"),), tuple(premises),
-                     sentence=self.sentence(fact), fact=fact)
+        return Proof(
+            _atom_text(fact[0], fact[1:]),
+            "aggregate",
+            rule,
+            (("over", f"{len(contributions)} binding(s)"),),
+            tuple(premises),
+            sentence=self.sentence(fact),
+            fact=fact,
+        )
 
-    def _displaced(self, used: Rule, fact: tuple) -> Tuple[Displacement, ...]:
+    def _displaced(self, used: Rule, fact: tuple) -> tuple[Displacement, ...]:
         decl = self.program.decl(fact[0])
         if decl is None or not decl.functional:
             return ()
         keys = {i for i, p in enumerate(decl.params) if p.name in decl.functional}
         out = []
         for rule in self.program.rules_by_head.get(fact[0], ()):
-            if rule is used or not any(isinstance(l, Negation) for l in rule.body):
+            if rule is used or not any(isinstance(lit, Negation) for lit in rule.body):
                 continue
             partial = [a if i in keys else None for i, a in enumerate(fact[1:])]
             fixed = _unify_head(rule.head, partial)
             if fixed is None:
                 continue
-            for neg in [l for l in rule.body if isinstance(l, Negation)]:
-                flipped = tuple(neg.atom if l is neg else l for l in rule.body)
+            for neg in [lit for lit in rule.body if isinstance(lit, Negation)]:
+                flipped = tuple(neg.atom if lit is neg else lit for lit in rule.body)
                 found = self._first_binding(flipped, fixed)
                 if found is None:
                     continue
@@ -287,10 +321,12 @@ class Prover:
                 break
         return tuple(out)
 
-    def _first_binding(self, body, fixed: Dict) -> Optional[Dict]:
-        lits = [_partial_lit(l, fixed) for l in body]
-        names = sorted({v.name for l in lits for v in _vars_of(l) if not v.name.startswith("_")}
-                       - {v.name for l in lits if isinstance(l, Negation) for v in _vars_of(l)})
+    def _first_binding(self, body, fixed: dict) -> dict | None:
+        lits = [_partial_lit(lit, fixed) for lit in body]
+        names = sorted(
+            {v.name for lit in lits for v in _vars_of(lit) if not v.name.startswith("_")}
+            - {v.name for lit in lits if isinstance(lit, Negation) for v in _vars_of(lit)}
+        )
         rows = self.backend.ask(self.view, lits, names)
         if not rows:
             return None
@@ -298,12 +334,15 @@ class Prover:
         found.update(zip(names, rows[0]))
         return found
 
-    def deriving_rule(self, fact: tuple) -> Optional[Rule]:
+    def deriving_rule(self, fact: tuple) -> Rule | None:
         """The first rule (in file order) that derives ``fact`` in this state, without a full proof."""
         if fact in self._rule_facts:
             return self._rule_facts[fact]
-        candidates = [r for r in self.program.rules_by_head.get(fact[0], ())
-                      if r.body and r.aggregate is None and _unify_head(r.head, fact[1:]) is not None]
+        candidates = [
+            r
+            for r in self.program.rules_by_head.get(fact[0], ())
+            if r.body and r.aggregate is None and _unify_head(r.head, fact[1:]) is not None
+        ]
         if len(candidates) == 1:
             return candidates[0]
         for rule in candidates:
@@ -312,14 +351,14 @@ class Prover:
         return None
 
     # -- why not ---------------------------------------------------------
-    def why_not(self, fact: tuple) -> List[WhyNot]:
+    def why_not(self, fact: tuple) -> list[WhyNot]:
         out = []
         for rule in self.program.rules_by_head.get(fact[0], ()):
             fixed = _unify_head(rule.head, fact[1:])
             if fixed is None:
                 continue
             literals, details = [], []
-            prefix: List = []
+            prefix: list = []
             for lit in rule.body:
                 prefix.append(lit)
                 ok = self._satisfiable(prefix, fixed)
@@ -334,37 +373,40 @@ class Prover:
 
     MAX_SHOWN = 5
 
-    def _bindings(self, prefix, fixed) -> List[Dict]:
+    def _bindings(self, prefix, fixed) -> list[dict]:
         """Up to MAX_SHOWN bindings of the variables the literals that held (``prefix``) bind."""
-        lits = [_partial_lit(l, fixed) for l in prefix]
+        lits = [_partial_lit(lit, fixed) for lit in prefix]
         if not lits:
             return [dict(fixed)]
         from .analysis import order_body
 
         _, unbound = order_body(lits)
-        lits = [l for l in lits if isinstance(l, Atom) or not (_vars_names(l) & unbound)]
-        names = sorted({v for l in lits if isinstance(l, Atom) for v in _vars_names(l) if not v.startswith("_")})
+        lits = [lit for lit in lits if isinstance(lit, Atom) or not (_vars_names(lit) & unbound)]
+        names = sorted({v for lit in lits if isinstance(lit, Atom) for v in _vars_names(lit) if not v.startswith("_")})
         rows = self.backend.ask(self.view, lits, names) if lits else [()]
-        return [dict(fixed, **dict(zip(names, row))) for row in rows[:self.MAX_SHOWN]]
+        return [dict(fixed, **dict(zip(names, row))) for row in rows[: self.MAX_SHOWN]]
 
-    def _why_fails(self, lit, prefix, fixed) -> List[str]:
+    def _why_fails(self, lit, prefix, fixed) -> list[str]:
         """What a failing literal met: each binding the earlier literals gave, with the values found."""
-        lines: List[str] = []
+        lines: list[str] = []
         for binding in self._bindings(prefix, fixed):
             shown = _partial_lit(lit, binding)
             wanted = sorted(n for n in _vars_names(lit) if n in binding and n not in fixed and not n.startswith("_"))
             where = (" with " + ", ".join(f"{n} = {format_value(binding[n])}" for n in wanted)) if wanted else ""
             if isinstance(lit, Comparison):
                 left, right = _eval_or_none(lit.left, binding), _eval_or_none(lit.right, binding)
-                values = "" if left is None or right is None else \
-                    f": {format_value(left)} {lit.op} {format_value(right)} is false"
+                values = (
+                    ""
+                    if left is None or right is None
+                    else f": {format_value(left)} {lit.op} {format_value(right)} is false"
+                )
                 lines.append(f"{shown}{where}{values}")
             elif isinstance(lit, Negation):
                 lines.append(f"{shown}{where}: {shown.atom} holds")
                 ground = _ground_or_none(shown.atom)
                 if ground is not None and self.backend.holds(self.view, _const_atom(ground)):
                     proof = self.prove(ground)
-                    lines.extend("    " + l for l in proof.to_text().splitlines())
+                    lines.extend("    " + text for text in proof.to_text().splitlines())
             else:
                 lines.append(f"{shown}{where}: no such fact" + self._found(shown))
                 ground = _ground_or_none(shown)
@@ -377,18 +419,22 @@ class Prover:
         if not atom.args:
             return ""
         names = [f"V{i}" for i in range(len(atom.args))]
-        rows: List[tuple] = []
+        rows: list[tuple] = []
         if isinstance(atom.args[0], Const) and len(atom.args) > 1:  # the same first argument, other values
-            rows = [(atom.args[0].value,) + tuple(r) for r in self.backend.ask(
-                self.view, [Atom(atom.pred, (atom.args[0],) + tuple(Var(n) for n in names[1:]))], names[1:])]
+            rows = [
+                (atom.args[0].value,) + tuple(r)
+                for r in self.backend.ask(
+                    self.view, [Atom(atom.pred, (atom.args[0],) + tuple(Var(n) for n in names[1:]))], names[1:]
+                )
+            ]
         if not rows:
             rows = list(self.backend.ask(self.view, [Atom(atom.pred, tuple(Var(n) for n in names))], names))
         if not rows:
             return f"; no {atom.pred} fact holds"
-        found = [str(Atom(atom.pred, tuple(Const(v) for v in row))) for row in rows[:self.MAX_SHOWN]]
+        found = [str(Atom(atom.pred, tuple(Const(v) for v in row))) for row in rows[: self.MAX_SHOWN]]
         return "; found " + ", ".join(found) + (", ..." if len(rows) > self.MAX_SHOWN else "")
 
-    def _removed(self, fact: tuple) -> List[str]:
+    def _removed(self, fact: tuple) -> list[str]:
         """An absent fact that an action removed: the event that removed it and the rule that caused it."""
         from .interface import interface_of
 
@@ -400,9 +446,17 @@ class Prover:
             declared = face.record_events.get((f[0], "forget"))
             if declared is not None and len(f) == 3:  # a declared event: kind of A with detail = B
                 kind, detail = declared
-                seqs += [r[0] for r in self.backend.ask(self.view, [
-                    Atom("event", (Var("N"), Const(kind), Const(f[1]))),
-                    Atom("event_detail", (Var("N"), Const(detail), Const(f[2])))], ["N"])]
+                seqs += [
+                    r[0]
+                    for r in self.backend.ask(
+                        self.view,
+                        [
+                            Atom("event", (Var("N"), Const(kind), Const(f[1]))),
+                            Atom("event_detail", (Var("N"), Const(detail), Const(f[2]))),
+                        ],
+                        ["N"],
+                    )
+                ]
         seqs = sorted(set(seqs))
         lines = []
         for n in seqs:
@@ -420,12 +474,12 @@ class Prover:
     def _satisfiable(self, body, fixed) -> bool:
         from .analysis import order_body
 
-        lits = [_partial_lit(l, fixed) for l in body]
+        lits = [_partial_lit(lit, fixed) for lit in body]
         _, unbound = order_body(lits)
         if unbound:
             # a negation or comparison not yet bound by the literals so far: judge it once bound
-            lits = [l for l in lits if isinstance(l, Atom) or not (_vars_names(l) & unbound)]
-        names = sorted({v for l in lits if isinstance(l, Atom) for v in _vars_names(l)})
+            lits = [lit for lit in lits if isinstance(lit, Atom) or not (_vars_names(lit) & unbound)]
+        names = sorted({v for lit in lits if isinstance(lit, Atom) for v in _vars_names(lit)})
         return bool(self.backend.ask(self.view, lits, names)) if lits else True
 
 
@@ -434,8 +488,8 @@ def _none(view, fact):
     return None
 
 
-def _unify_head(head: Atom, values: Sequence) -> Optional[Dict]:
-    binding: Dict = {}
+def _unify_head(head: Atom, values: Sequence) -> dict | None:
+    binding: dict = {}
     for arg, value in zip(head.args, values):
         if value is None:
             continue
@@ -472,7 +526,7 @@ def _eval_or_none(term, binding):
     return None if isinstance(term, Var) and term.name not in binding else value
 
 
-def _ground_or_none(atom: Atom) -> Optional[tuple]:
+def _ground_or_none(atom: Atom) -> tuple | None:
     if not all(isinstance(a, Const) for a in atom.args):
         return None
     return (atom.pred,) + tuple(a.value for a in atom.args)
@@ -486,11 +540,11 @@ def _fact_text(fact: tuple) -> str:
     return f"{fact[0]}({', '.join(format_value(v) for v in fact[1:])})"
 
 
-def _ground(atom: Atom, binding: Dict) -> tuple:
+def _ground(atom: Atom, binding: dict) -> tuple:
     return (atom.pred,) + tuple(_eval(a, binding) for a in atom.args)
 
 
-def _partial(atom: Atom, binding: Dict) -> Atom:
+def _partial(atom: Atom, binding: dict) -> Atom:
     args = []
     for a in atom.args:
         if isinstance(a, Var) and a.name in binding:

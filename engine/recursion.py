@@ -19,13 +19,13 @@ component reads comes first; it depends on the syntax tree only, so any backend 
 >>> [(sorted(c.preds), len(c.rules)) for c in recursive_components(program)]
 [(['reach'], 2)]
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from .analysis import Program, _scc
-from .ast import Atom, BinOp, Comparison, Negation, Rule, Var, term_vars
+from .ast import Atom, BinOp, Comparison, Rule, Var, term_vars
 from .errors import Diagnostic, LimitError
 
 __all__ = ["Component", "Limits", "LimitError", "recursive_components", "unbounded_arithmetic", "DEFAULT_LIMITS"]
@@ -35,8 +35,8 @@ __all__ = ["Component", "Limits", "LimitError", "recursive_components", "unbound
 class Component:
     """Predicates that depend on each other positively, with the rules (bodies) that derive them."""
 
-    preds: FrozenSet[str]
-    rules: Tuple[Rule, ...]
+    preds: frozenset[str]
+    rules: tuple[Rule, ...]
     order: int  # position in dependency order (components read come first)
 
 
@@ -48,11 +48,11 @@ class Limits:
     deriving them; ``int_digits``: decimal digits of an integer a rule computes. ``None`` means no bound.
     """
 
-    derived_facts: Optional[int] = 200_000
-    seconds: Optional[float] = 60.0
-    int_digits: Optional[int] = 18
+    derived_facts: int | None = 200_000
+    seconds: float | None = 60.0
+    int_digits: int | None = 18
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in ("derived_facts", "seconds", "int_digits"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
@@ -62,20 +62,19 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
-def recursive_components(program: Program) -> List[Component]:
+def recursive_components(program: Program) -> list[Component]:
     """The recursive components of ``program`` (rules with a body and no aggregate), dependencies first."""
-    graph: Dict[str, Set[str]] = {}
+    graph: dict[str, set[str]] = {}
     for rule in program.rules:
         if rule.aggregate is not None:
             continue
         graph.setdefault(rule.head.pred, set())
         for lit in rule.body:
-            atom = lit.atom if isinstance(lit, Negation) else lit
-            if isinstance(lit, Atom):
-                graph[rule.head.pred].add(atom.pred)
-                graph.setdefault(atom.pred, set())
+            if isinstance(lit, Atom):  # positive atoms: recursion through not is refused by stratification
+                graph[rule.head.pred].add(lit.pred)
+                graph.setdefault(lit.pred, set())
     comp = _scc(graph)
-    members: Dict[int, List[str]] = {}
+    members: dict[int, list[str]] = {}
     for pred, number in comp.items():
         members.setdefault(number, []).append(pred)
     out = []
@@ -88,16 +87,21 @@ def recursive_components(program: Program) -> List[Component]:
     return out
 
 
-def unbounded_arithmetic(program: Program) -> List[Diagnostic]:
+def unbounded_arithmetic(program: Program) -> list[Diagnostic]:
     """E016 for each recursive rule that computes a new integer from a recursive atom's value (``X = Y + 1``
     with ``Y`` from the recursion) and passes it on (head or recursive atom) without comparing it with
     anything: such a rule makes new values for ever. A compared value is accepted (the comparison may
     bound it; :class:`Limits` stop evaluation when it does not)."""
-    out: List[Diagnostic] = []
+    out: list[Diagnostic] = []
     for comp in recursive_components(program):
         for rule in comp.rules:
-            recursive_vars = {a.name for lit in rule.body if isinstance(lit, Atom) and lit.pred in comp.preds
-                              for a in lit.args if isinstance(a, Var)}
+            recursive_vars = {
+                a.name
+                for lit in rule.body
+                if isinstance(lit, Atom) and lit.pred in comp.preds
+                for a in lit.args
+                if isinstance(a, Var)
+            }
             passed_on = {a.name for a in rule.head.args if isinstance(a, Var)}
             compared = set()
             for lit in rule.body:
@@ -107,13 +111,23 @@ def unbounded_arithmetic(program: Program) -> List[Diagnostic]:
                 if not (isinstance(lit, Comparison) and lit.op == "="):
                     continue
                 for side, other in ((lit.left, lit.right), (lit.right, lit.left)):
-                    if isinstance(side, Var) and isinstance(other, BinOp) and side.name in passed_on \
-                            and term_vars(other) & recursive_vars and side.name not in compared \
-                            and not (term_vars(other) & compared):
-                        out.append(Diagnostic(
-                            "E016", f"recursive rule makes a new number for ever: {side.name} = {other} "
-                            f"feeds {rule.head.pred} again", lit.span,
-                            hint=f"bound it with a comparison (e.g. {side.name} < 100) or compute it outside "
-                            "the recursion"))
+                    if (
+                        isinstance(side, Var)
+                        and isinstance(other, BinOp)
+                        and side.name in passed_on
+                        and term_vars(other) & recursive_vars
+                        and side.name not in compared
+                        and not (term_vars(other) & compared)
+                    ):
+                        out.append(
+                            Diagnostic(
+                                "E016",
+                                f"recursive rule makes a new number for ever: {side.name} = {other} "
+                                f"feeds {rule.head.pred} again",
+                                lit.span,
+                                hint=f"bound it with a comparison (e.g. {side.name} < 100) or compute it outside "
+                                "the recursion",
+                            )
+                        )
                         break
     return out

@@ -11,12 +11,19 @@ no network, no external file: the page works offline and prints as it looks.
 >>> page.startswith("<!DOCTYPE html>") and "702.22k" in page and "<details" in page
 True
 """
+
 from __future__ import annotations
 
 import html
-from typing import List, Optional, Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from .errors import QueryError
+
+if TYPE_CHECKING:
+    from .effects import Event
+    from .provenance import Proof
+    from .state import State
 
 __all__ = ["report_html", "write_report", "default_atoms"]
 
@@ -43,31 +50,32 @@ summary .atom, .leaf .atom { font-family: ui-monospace, "SFMono-Regular", Menlo,
 """
 
 
-def default_atoms(state) -> List[str]:
+def default_atoms(state: State) -> list[str]:
     """Every ``damage_assigner`` fact that holds: who divides each creature's combat damage."""
     from .ast import format_value
 
     if state.engine.program.decl("damage_assigner") is None:
         return []
-    return [f"damage_assigner({', '.join(format_value(v) for v in f[1:])})"
-            for f in state.derived("damage_assigner")]
+    return [f"damage_assigner({', '.join(format_value(v) for v in f[1:])})" for f in state.derived("damage_assigner")]
 
 
-def _e(text) -> str:
+def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _cr(cites) -> str:
+def _cr(cites: Iterable[str]) -> str:
     return " ".join(f'<span class="cr">CR {_e(c)}</span>' for c in cites)
 
 
-def _node(proof, depth: int) -> str:
+def _node(proof: Proof, depth: int) -> str:
     """A proof node: a <details> when it has premises (or a displaced default), a plain line otherwise."""
     parts = [f'<span class="atom">{_e(proof.atom)}</span>']
     if proof.rule_obj is not None:
         rule = proof.rule_obj
-        parts.append(f'&larr; <span class="rule">{_e(rule.name or "(unnamed rule)")}</span> {_cr(rule.cites)} '
-                     f'<span class="at">{_e(rule.span.short())}</span>')
+        parts.append(
+            f'&larr; <span class="rule">{_e(rule.name or "(unnamed rule)")}</span> {_cr(rule.cites)} '
+            f'<span class="at">{_e(rule.span.short())}</span>'
+        )
     else:
         parts.append(f'<span class="kind">[{_e(proof.kind)}]</span>')
         if proof.origin is not None:
@@ -76,61 +84,85 @@ def _node(proof, depth: int) -> str:
     sentence = f'<div class="sentence">&ldquo;{_e(proof.sentence)}&rdquo;</div>' if proof.sentence else ""
     children = "".join(_node(p, depth + 1) for p in proof.premises)
     for d in proof.displaced:
-        children += (f'<div class="displaced">displaces <span class="rule">{_e(d.rule.name)}</span> '
-                     f'{_cr(d.rule.cites)} <span class="at">{_e(d.rule.span.short())}</span>, which would give '
-                     f'<span class="atom">{_e(d.would_give)}</span>, because:</div>' + _node(d.blocked_by, depth + 1))
+        children += (
+            f'<div class="displaced">displaces <span class="rule">{_e(d.rule.name)}</span> '
+            f'{_cr(d.rule.cites)} <span class="at">{_e(d.rule.span.short())}</span>, which would give '
+            f'<span class="atom">{_e(d.would_give)}</span>, because:</div>' + _node(d.blocked_by, depth + 1)
+        )
     if not children:
         return f'<div class="leaf">{head}{sentence}</div>'
     cls = ' class="proof"' if depth == 0 else ""
-    return f"<details{cls} data-depth=\"{depth}\"><summary>{head}</summary>{sentence}{children}</details>"
+    return f'<details{cls} data-depth="{depth}"><summary>{head}</summary>{sentence}{children}</details>'
 
 
-def _events_table(events) -> str:
+def _events_table(events: Sequence[Event]) -> str:
     if not events:
         return '<p class="none">No actions: the state is the one the scenario describes.</p>'
     rows = []
     for e in events:
         details = ", ".join(f"{k}={v}" for k, v in sorted(e.details.items()))
         rule = (f'<span class="rule">{_e(e.rule)}</span> {_cr(e.cites)}') if e.rule else ""
-        rows.append(f"<tr><td>{e.seq}</td><td>{_e(e.kind)}</td><td>{_e(e.subject)}</td><td>{_e(details)}</td>"
-                    f"<td>{rule}</td></tr>")
-    return ('<table class="events"><thead><tr><th>#</th><th>event</th><th>subject</th><th>details</th>'
-            "<th>rule</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
+        rows.append(
+            f"<tr><td>{e.seq}</td><td>{_e(e.kind)}</td><td>{_e(e.subject)}</td><td>{_e(details)}</td>"
+            f"<td>{rule}</td></tr>"
+        )
+    return (
+        '<table class="events"><thead><tr><th>#</th><th>event</th><th>subject</th><th>details</th>'
+        "<th>rule</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+    )
 
 
-def report_html(state, events: Sequence, *, atoms: Optional[Sequence[str]] = None, title: Optional[str] = None) -> str:
+def report_html(
+    state: State, events: Sequence[Event], *, atoms: Sequence[str] | None = None, title: str | None = None
+) -> str:
     """The report page of ``state`` (after ``events``) as one HTML string."""
     from .drawing import render_svg
     from .view import combat_graph
 
     atoms = list(default_atoms(state) if atoms is None else atoms)
     svg = render_svg(combat_graph(state))
-    svg = svg[svg.index("<svg"):] if "<svg" in svg else svg  # inline: no XML declaration
+    svg = svg[svg.index("<svg") :] if "<svg" in svg else svg  # inline: no XML declaration
     proofs = []
     for atom in atoms:
         proof = state.explain(atom)
         if proof is None:
-            proofs.append(f'<div class="leaf"><span class="atom">{_e(atom)}</span> '
-                          '<span class="kind">does not hold</span></div>')
+            proofs.append(
+                f'<div class="leaf"><span class="atom">{_e(atom)}</span> <span class="kind">does not hold</span></div>'
+            )
         else:
             proofs.append(_node(proof, 0))
     name = title or state.name or state.path
     scenario = state.meta.get("scenario")
     source = _e(scenario.path) if scenario is not None else ""
-    return "\n".join([
-        "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(name)} &mdash; judgelog report</title>", f"<style>{STYLE}</style>", "</head>", "<body>",
-        f"<h1>{_e(name)}</h1>", f'<p class="sub">{source} &middot; judgelog report</p>',
-        "<h2>Combat</h2>", f'<div class="graph">{svg}</div>',
-        "<h2>Events</h2>", _events_table(events),
-        "<h2>Why</h2>", '<p class="sub">Each line is a fact and the rule that derives it, with its CR numbers '
-        "and where it is written; click a line to open its premises.</p>",
-        "".join(proofs) or '<p class="none">No atom to explain.</p>',
-        "</body>", "</html>", ""])
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            '<html lang="en">',
+            "<head>",
+            '<meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>{_e(name)} &mdash; judgelog report</title>",
+            f"<style>{STYLE}</style>",
+            "</head>",
+            "<body>",
+            f"<h1>{_e(name)}</h1>",
+            f'<p class="sub">{source} &middot; judgelog report</p>',
+            "<h2>Combat</h2>",
+            f'<div class="graph">{svg}</div>',
+            "<h2>Events</h2>",
+            _events_table(events),
+            "<h2>Why</h2>",
+            '<p class="sub">Each line is a fact and the rule that derives it, with its CR numbers '
+            "and where it is written; click a line to open its premises.</p>",
+            "".join(proofs) or '<p class="none">No atom to explain.</p>',
+            "</body>",
+            "</html>",
+            "",
+        ]
+    )
 
 
-def write_report(state, events, path: str, *, atoms: Optional[Sequence[str]] = None) -> List[str]:
+def write_report(state: State, events: Sequence[Event], path: str, *, atoms: Sequence[str] | None = None) -> list[str]:
     """Write the page; returns the atoms explained."""
     from .errors import UsageError
 

@@ -12,11 +12,11 @@ steps the same way. What an action, step or effect means is read from the loaded
 A refused action raises :class:`~judgelog.errors.ActionError` and the original state is untouched (states
 are values).
 """
+
 from __future__ import annotations
 
 import re
-
-from typing import Dict, List, Optional, Tuple
+from collections.abc import Callable
 
 from .analysis import suggest
 from .ast import Span
@@ -26,18 +26,34 @@ from .errors import ActionError, UsageError
 __all__ = ["apply_action", "run_actions", "MAX_STEPS", "MAX_SBA_ROUNDS"]
 
 MAX_STEPS = 50
-STATE_OBSERVER = None  # set by judgelog.coverage to see every fact set the rules are evaluated on
+STATE_OBSERVER: Callable[[frozenset], None] | None = (
+    None  # set by judgelog.coverage to see every fact set the rules are evaluated on
+)
 MAX_SBA_ROUNDS = 100
 RESERVED = ("do", "choose", "order", "expect_error", "as")
-TRANSIENT = ("action", "act_arg", "act_list", "act_map", "act_map_list", "act_map2", "act_list2", "step",
-             "resolving", "chosen", "chose_nothing", "created", "pending_object", "recent_event")
+TRANSIENT = (
+    "action",
+    "act_arg",
+    "act_list",
+    "act_map",
+    "act_map_list",
+    "act_map2",
+    "act_list2",
+    "step",
+    "resolving",
+    "chosen",
+    "chose_nothing",
+    "created",
+    "pending_object",
+    "recent_event",
+)
 NONE = "none"
 
 
 class ChoiceNeeded(Exception):
     """Raised in probe mode at the first choice the caller did not make (for ``judgelog choices``)."""
 
-    def __init__(self, name: str, options: list, mode: str, limit, cr):
+    def __init__(self, name: str, options: list, mode: str, limit, cr) -> None:
         super().__init__(name)
         self.name, self.options, self.mode, self.limit, self.cr = name, options, mode, limit, cr
 
@@ -47,25 +63,27 @@ class _Run:
 
     probe = False
 
-    def __init__(self, state, action: dict, span: Optional[Span]):
+    def __init__(self, state, action: dict, span: Span | None) -> None:
         self.state = state
         self.engine = state.engine
         self.action = action
         self.span = span
         self.kind = action.get("do")
-        self.events: List[Event] = []
-        self.pending_triggers: List[Tuple[int, tuple, List[tuple]]] = []
+        self.events: list[Event] = []
+        self.pending_triggers: list[tuple[int, tuple, list[tuple]]] = []
         # event numbers are also the timestamps of continuous effects (613.7b): later than any given one
-        self.next_seq = 1 + max([f[1] if f[0] == "event" else f[2] for f in state.facts
-                                 if f[0] == "event" or f[0] == "effect_timestamp"] or [0])
-        self.pending_objects: Dict[str, List[tuple]] = {}
+        self.next_seq = 1 + max(
+            [f[1] if f[0] == "event" else f[2] for f in state.facts if f[0] == "event" or f[0] == "effect_timestamp"]
+            or [0]
+        )
+        self.pending_objects: dict[str, list[tuple]] = {}
         self.inputs = {p: d.arity for p, d in self.engine.program.decls.items() if d.is_input}
-        self.causes: Dict[tuple, str] = {}  # fact made by this action -> the rule whose effect made it
-        self.follow_up: Dict[str, object] = {}  # rules ask for the action to be applied again with these args
-        self.token_ids: List[str] = _token_ids(action.get("as"))  # ids for the tokens the action creates
+        self.causes: dict[tuple, str] = {}  # fact made by this action -> the rule whose effect made it
+        self.follow_up: dict[str, object] = {}  # rules ask for the action to be applied again with these args
+        self.token_ids: list[str] = _token_ids(action.get("as"))  # ids for the tokens the action creates
 
     # -- asking the rules -------------------------------------------------
-    def ask(self, facts, text: str) -> List[Dict]:
+    def ask(self, facts, text: str) -> list[dict]:
         from .parser import parse_body
 
         body, names = self.engine.check_query(parse_body(text), text=text)
@@ -76,11 +94,11 @@ class _Run:
             rows = self.engine.backend.ask(view, body, names)
         return [dict(zip(names, r)) for r in rows]
 
-    def cause(self, facts, fact: tuple) -> Tuple[str, Tuple[str, ...]]:
+    def cause(self, facts, fact: tuple) -> tuple[str, tuple[str, ...]]:
         """The rule (name, cites) that derives ``fact`` here."""
         return self._causes_of(facts, [fact])[0]
 
-    def _causes_of(self, facts, wanted: List[tuple]) -> List[Tuple[str, Tuple[str, ...]]]:
+    def _causes_of(self, facts, wanted: list[tuple]) -> list[tuple[str, tuple[str, ...]]]:
         """The rules that derive each of ``wanted`` (all asked in one session)."""
         from .provenance import Prover
 
@@ -90,7 +108,7 @@ class _Run:
         return [(r.name or "", r.cites) if r is not None else ("", ()) for r in rules]
 
     # -- arguments --------------------------------------------------------
-    def arg_facts(self) -> List[tuple]:
+    def arg_facts(self) -> list[tuple]:
         out = [("action", self.kind)]
         for key, value in self.action.items():
             if key in RESERVED:
@@ -106,7 +124,7 @@ class _Run:
         return out
 
     def _pending(self, spec: dict) -> str:
-        from .scenario import compile_object, _Ctx
+        from .scenario import _Ctx, compile_object
         from .yamlsrc import Located
 
         doc = Located({"object": spec}, self.span.file if self.span else "<action>")
@@ -163,12 +181,17 @@ class _Run:
         facts = {f for f in facts if f[0] not in TRANSIENT}
         facts = self._state_based(facts, choose, used_choices)
         if self.token_ids:
-            raise ActionError(f"{self.kind}: as: names {len(self.token_ids)} more token id(s) than tokens it "
-                              f"created ({', '.join(self.token_ids)})", hint="name one id per token the action creates")
+            raise ActionError(
+                f"{self.kind}: as: names {len(self.token_ids)} more token id(s) than tokens it "
+                f"created ({', '.join(self.token_ids)})",
+                hint="name one id per token the action creates",
+            )
         unused = _unused_choices(choose, used_choices)
         if unused:
-            raise ActionError(f"{self.kind}: nothing to choose for {', '.join(unused)}",
-                              hint="remove it from choose:, or check the step that offers it")
+            raise ActionError(
+                f"{self.kind}: nothing to choose for {', '.join(unused)}",
+                hint="remove it from choose:, or check the step that offers it",
+            )
         facts = self._stack_triggers(facts)
         event_facts = {f for e in self.events for f in e.facts()}
         final = frozenset(facts | event_facts)
@@ -188,30 +211,36 @@ class _Run:
             base = next((("actions", i) for i, (_a, s) in enumerate(scenario.actions) if s == self.span), ())
         diags = action_problems(self.state, self.action, doc=doc if base else None, base=base, span=self.span)
         if diags:
-            raise UsageError("; ".join(d.message for d in diags), diagnostics=diags,
-                             hint=diags[0].hint)
+            raise UsageError("; ".join(d.message for d in diags), diagnostics=diags, hint=diags[0].hint)
 
     def _check_params(self, facts) -> None:
         keywords = self.engine.interface.keywords
         for r in self.ask(facts, f"action_param_type({self.kind}, K, T)"):
             value = self.action.get(r["K"])
-            if value is not None and r["T"] == "int" and not all(
-                    isinstance(v, int) and not isinstance(v, bool) for v in _leaves(value)):
+            if (
+                value is not None
+                and r["T"] == "int"
+                and not all(isinstance(v, int) and not isinstance(v, bool) for v in _leaves(value))
+            ):
                 raise UsageError(f"{self.kind}: {r['K']} must be an integer, got {value!r}")
-            for v in (_leaves(value) if value is not None and r["T"] == "keyword" else ()):
+            for v in _leaves(value) if value is not None and r["T"] == "keyword" else ():
                 if v not in keywords:  # a keyword is valid exactly when a loaded rule file declares it
                     near = suggest(str(v), keywords)
-                    raise UsageError(f"{self.kind}: unknown keyword {v!r}", hint=(f"did you mean {near!r}? " if near
-                                     else "") + "no loaded rule file declares it (keyword/1)")
+                    raise UsageError(
+                        f"{self.kind}: unknown keyword {v!r}",
+                        hint=(f"did you mean {near!r}? " if near else "")
+                        + "no loaded rule file declares it (keyword/1)",
+                    )
         params = {r["K"] for r in self.ask(facts, f"action_param({self.kind}, K)")}
         if not params:
             return
         for key in self.action:
             if key not in RESERVED and key not in params:
                 near = suggest(str(key), params)
-                raise UsageError(f"{self.kind} takes no argument {key!r}",
-                                 hint=(f"did you mean {near!r}? " if near else "") + "arguments: " +
-                                 ", ".join(sorted(params)))
+                raise UsageError(
+                    f"{self.kind} takes no argument {key!r}",
+                    hint=(f"did you mean {near!r}? " if near else "") + "arguments: " + ", ".join(sorted(params)),
+                )
 
     def _violations(self, facts) -> None:
         rows = self.ask(facts, "violation(C, S)")
@@ -223,30 +252,34 @@ class _Run:
         for r, (rule, cites) in zip(rows, causes):
             cr, text = info.get(r["C"], ("", str(r["C"])))
             found = self.engine.program.rule_by_name.get(rule)
-            refused_by.append((rule or str(r["C"]), found.span.short() if found else "?",
-                               cr or ", ".join(cites) or "?", text))
+            refused_by.append(
+                (rule or str(r["C"]), found.span.short() if found else "?", cr or ", ".join(cites) or "?", text)
+            )
             where = [str(r["S"])] if r["S"] != NONE else []
             if cr:
                 crs.append(cr)
                 where.append(f"CR {cr}")
             messages.append(f"{text} ({'; '.join(where)})" if where else text)
         cr = crs[0] if len(set(crs)) == 1 else None
-        raise ActionError(f"{self.kind} refused: " + "; ".join(messages), cr=cr, refused_by=refused_by,
-                          options=self._legal_options())
+        raise ActionError(
+            f"{self.kind} refused: " + "; ".join(messages), cr=cr, refused_by=refused_by, options=self._legal_options()
+        )
 
-    def _legal_options(self) -> List[str]:
+    def _legal_options(self) -> list[str]:
         """The legal options of the decision the rules name for a refused action (refusal_options/2)."""
         from .choices import list_choices
 
-        out: List[str] = []
+        out: list[str] = []
         for r in self.ask(self.state.facts, f"refusal_options({_q(self.kind)}, D)"):
             data, _text = list_choices(self.state, r["D"], limit=20)
             if data.get("options"):
                 out.extend(str(o) for o in data["options"])
             for value in data.values():
                 if isinstance(value, dict):  # e.g. blocker -> the attackers it may block
-                    out.extend(f"{k} -> {', '.join(map(str, v)) if isinstance(v, list) else v}"
-                               for k, v in sorted(value.items()))
+                    out.extend(
+                        f"{k} -> {', '.join(map(str, v)) if isinstance(v, list) else v}"
+                        for k, v in sorted(value.items())
+                    )
         return out
 
     def _choices(self, facts, choose, used: set) -> set:
@@ -272,7 +305,7 @@ class _Run:
                 self.next_seq += 1
         return out
 
-    def _check_choice(self, name, options, mode, limit, cr, given, present) -> List:
+    def _check_choice(self, name, options, mode, limit, cr, given, present) -> list:
         shown = [str(o) for o in options] + ([NONE] if mode in ("may",) else [])
         if not present and self.probe and (options or mode not in ("one",)):
             raise ChoiceNeeded(name, options, mode, limit, cr)
@@ -281,8 +314,12 @@ class _Run:
                 return []
             if mode == "one" and len(options) == 1:
                 return [options[0]]
-            raise ActionError(f"{self.kind}: a choice is required for {name}", cr=cr, options=shown,
-                              hint=f"add choose: {{{name}: ...}}")
+            raise ActionError(
+                f"{self.kind}: a choice is required for {name}",
+                cr=cr,
+                options=shown,
+                hint=f"add choose: {{{name}: ...}}",
+            )
         values = given if isinstance(given, list) else ([] if given in (None, NONE) else [given])
         for v in values:
             if v not in options:
@@ -336,15 +373,15 @@ class _Run:
             recent.add(("recent_event", event.seq))
         facts = change.facts
         if recent:
-            event_facts = {f for e in self.events[-len(recent):] for f in e.facts()}
+            event_facts = {f for e in self.events[-len(recent) :] for f in e.facts()}
             # only these events are recent for triggers: a state-based round's facts still hold the
             # recent_event facts of the whole action, which would make earlier events trigger again
             earlier = {f for f in facts if f[0] == "recent_event"}
             self._collect_triggers((facts - earlier) | event_facts | recent)
-            facts = self._results(facts - earlier, self.events[-len(recent):])
+            facts = self._results(facts - earlier, self.events[-len(recent) :])
         return facts
 
-    def _results(self, facts, events: List[Event]) -> set:
+    def _results(self, facts, events: list[Event]) -> set:
         """Apply what the events just recorded do at once (event_result/5, e.g. damage: CR 120.3)."""
         kinds = self.engine.interface.result_kinds
         if not any(e.kind in kinds for e in events):
@@ -361,8 +398,10 @@ class _Run:
         face = self.engine.interface
         for r in self.ask(facts, "triggers(S, K, X)"):
             source, kind, subject = r["S"], r["K"], r["X"]
-            args = [("ability_arg", k["K2"], k["V"]) for k in
-                    self.ask(facts, f"trigger_arg({_q(source)}, {_q(kind)}, {_q(subject)}, K2, V)")]
+            args = [
+                ("ability_arg", k["K2"], k["V"])
+                for k in self.ask(facts, f"trigger_arg({_q(source)}, {_q(kind)}, {_q(subject)}, K2, V)")
+            ]
             controller = next((c["P"] for c in self.ask(facts, f"controller({_q(source)}, P)")), None)
             instances = [None]
             if face.instances(kind) == "each" and kind in face.keywords:
@@ -374,11 +413,11 @@ class _Run:
                 if inst is not None:
                     given = {a[1] for a in args}
                     extra = [("ability_arg", "instance", inst)] + [
-                        ("ability_arg", p["K2"], p["V"]) for p in self.ask(
-                            facts, f"keyword_instance_param({_q(source)}, {_q(kind)}, {_q(inst)}, K2, V)")
-                        if p["K2"] not in given]
-                self.pending_triggers.append((self.next_seq, (source, kind, subject, controller, inst),
-                                              args + extra))
+                        ("ability_arg", p["K2"], p["V"])
+                        for p in self.ask(facts, f"keyword_instance_param({_q(source)}, {_q(kind)}, {_q(inst)}, K2, V)")
+                        if p["K2"] not in given
+                    ]
+                self.pending_triggers.append((self.next_seq, (source, kind, subject, controller, inst), args + extra))
 
     def _stack_triggers(self, facts) -> set:
         """Put waiting triggered abilities on the stack (603.3): in APNAP order (apnap_rank, 603.3b), each
@@ -402,14 +441,25 @@ class _Run:
             _seq, (source, kind, subject, controller, _inst), args = t
             aid = named[id(t)]
             height += 1
-            facts |= {("on_stack", aid, source, kind), ("stack_position", aid, height),
-                      ("ability_arg", aid, "subject", subject)}
+            facts |= {
+                ("on_stack", aid, source, kind),
+                ("stack_position", aid, height),
+                ("ability_arg", aid, "subject", subject),
+            }
             if controller is not None:
                 facts.add(("ability_controller", aid, controller))
             facts |= {(f[0], aid) + f[1:] for f in args}
             rule, cites = causes.get(controller, ("", ()))
-            self.events.append(Event(self.next_seq, "put_on_stack", aid,
-                                     {"source": source, "kind": kind, "subject": subject}, rule, cites))
+            self.events.append(
+                Event(
+                    self.next_seq,
+                    "put_on_stack",
+                    aid,
+                    {"source": source, "kind": kind, "subject": subject},
+                    rule,
+                    cites,
+                )
+            )
             self.next_seq += 1
         return facts
 
@@ -420,22 +470,31 @@ class _Run:
         if order is None:
             return pending
         if not isinstance(order, list) or not all(_entry_shape(e) for e in order):
-            raise UsageError(f"order: must be a list of abilities (a source id, [source, kind], [source, kind, "
-                             f"subject] or an ability id), top of the stack first, got {order!r}",
-                             hint="e.g. order: [[hero, my_trigger], ability_3, other_source]")
-        rank: Dict[int, Tuple[int, int]] = {}
+            raise UsageError(
+                f"order: must be a list of abilities (a source id, [source, kind], [source, kind, "
+                f"subject] or an ability id), top of the stack first, got {order!r}",
+                hint="e.g. order: [[hero, my_trigger], ability_3, other_source]",
+            )
+        rank: dict[int, tuple[int, int]] = {}
         for j, entry in enumerate(order):
             hits = [t for t in pending if _names(entry, t, named[id(t)])]
             if not hits:
                 shown = [f"{named[id(t)]} ([{t[1][0]}, {t[1][1]}])" for t in pending]
                 where = self._order_where(j)
-                raise ActionError(f"{where}order: {entry!r} names no ability that triggered",
-                                  hint="abilities waiting: " + ", ".join(shown))
+                raise ActionError(
+                    f"{where}order: {entry!r} names no ability that triggered",
+                    hint="abilities waiting: " + ", ".join(shown),
+                )
             for t in hits:
                 rank.setdefault(id(t), (j, t[0]))
         # within each player's group: unnamed first (in trigger order), then named, the first named on top
-        return sorted(pending, key=lambda t: (ranks.get(t[1][3], len(ranks)),
-                                              (0, t[0]) if id(t) not in rank else (1, -rank[id(t)][0], t[0])))
+        return sorted(
+            pending,
+            key=lambda t: (
+                ranks.get(t[1][3], len(ranks)),
+                (0, t[0]) if id(t) not in rank else (1, -rank[id(t)][0], t[0]),
+            ),
+        )
 
     def _order_where(self, j: int) -> str:
         scenario = self.state.meta.get("scenario")
@@ -457,15 +516,18 @@ class _Run:
         """608.2n: the ability leaves the stack (leaves_stack/1): every input fact about it goes."""
         for r in self.ask(facts, "leaves_stack(I)"):
             aid = r["I"]
-            about = {p for p, d in self.engine.program.decls.items()
-                     if d.is_input and d.params and d.params[0].type == "ability"}
+            about = {
+                p
+                for p, d in self.engine.program.decls.items()
+                if d.is_input and d.params and d.params[0].type == "ability"
+            }
             facts = {f for f in facts if not (f[0] in about and f[1] == aid)}
             rule, cites = self.cause(facts | {("resolving", aid)}, ("leaves_stack", aid))
             self.events.append(Event(self.next_seq, "resolved", aid, {}, rule, cites))
             self.next_seq += 1
         return facts
 
-    def _state_based(self, facts, choose=None, used_choices: Optional[set] = None) -> set:
+    def _state_based(self, facts, choose=None, used_choices: set | None = None) -> set:
         """Apply standing designations and state-based actions until none applies (704.3). A choice a
         state-based action needs (the legend rule, 704.5j) is an action choice: the runtime asserts
         ``state_check`` while it asks, and takes the value from the action's ``choose:``."""
@@ -497,18 +559,20 @@ def _names(entry, trigger, aid: str) -> bool:
     if isinstance(entry, (str, int)) and not isinstance(entry, bool):
         return entry in (source, aid)
     if isinstance(entry, list) and 2 <= len(entry) <= 3:
-        return [source, kind, subject][:len(entry)] == entry
+        return [source, kind, subject][: len(entry)] == entry
     return False
 
 
-def _token_ids(value) -> List[str]:
+def _token_ids(value) -> list[str]:
     """The `as:` of an action: one id or a list of ids for the tokens it creates, in order."""
     if value is None:
         return []
     ids = value if isinstance(value, list) else [value]
     for oid in ids:
         if not isinstance(oid, str) or not re.match(r"^[a-z][a-z0-9_]*$", oid):
-            raise UsageError(f"as: {oid!r} is not an object id", hint="write lower_snake ids, e.g. as: [token1, token2]")
+            raise UsageError(
+                f"as: {oid!r} is not an object id", hint="write lower_snake ids, e.g. as: [token1, token2]"
+            )
     if len(set(ids)) != len(ids):
         raise UsageError("as: names the same id twice", hint="give each token its own id")
     return list(ids)
@@ -520,7 +584,7 @@ def _q(value) -> str:
     return format_value(value)
 
 
-def _flatten(key: str, value) -> List[tuple]:
+def _flatten(key: str, value) -> list[tuple]:
     def scalar(v):
         if isinstance(v, bool) or not isinstance(v, (str, int)) and v is not None:
             raise UsageError(f"argument {key!r}: expected ids or numbers, got {v!r}")
@@ -565,7 +629,7 @@ def _given(choose, name: str, nchoices: int):
     return None, False
 
 
-def _unused_choices(choose, used: set) -> List[str]:
+def _unused_choices(choose, used: set) -> list[str]:
     if isinstance(choose, dict):
         return sorted(k for k in choose if k not in used)
     if choose is not None and not used:
@@ -587,7 +651,7 @@ def probe_choice(state, action: dict):
 MAX_FOLLOW_UPS = 8
 
 
-def apply_action(state, action, *, span: Optional[Span] = None):
+def apply_action(state, action, *, span: Span | None = None):
     """Apply one action to a state: ``(new_state, events)``; the state itself never changes.
 
     When the rules derive ``follow_up(Key, Value)`` as the last step begins, the same action is applied again,
@@ -596,7 +660,7 @@ def apply_action(state, action, *, span: Optional[Span] = None):
     """
     if not isinstance(action, dict) or not isinstance(action.get("do"), str):
         raise UsageError(f"an action is a mapping with do: and the action's name, got {action!r}")
-    events: List[Event] = []
+    events: list[Event] = []
     for _ in range(MAX_FOLLOW_UPS):
         run = _Run(state, action, span)
         state, new = run.run()
@@ -610,7 +674,7 @@ def apply_action(state, action, *, span: Optional[Span] = None):
 def run_actions(state):
     """Apply a scenario's ``actions:`` in order; those marked ``expect_error`` must be refused."""
     scenario = state.meta.get("scenario")
-    events: List[Event] = []
+    events: list[Event] = []
     for index, (action, span) in enumerate(scenario.actions if scenario else []):
         plain = {k: v for k, v in action.items() if k != "expect_error"}
         if "expect_error" in action:
@@ -621,11 +685,13 @@ def run_actions(state):
 
                 if refusal_matches(action["expect_error"], str(exc)):
                     continue
-                raise ActionError(f"action at line {span.line} was refused, but the message does not mention "
-                                  f"{action['expect_error']!r}: {exc}") from None
-            raise ActionError(f"action at line {span.line} was expected to be refused "
-                              f"({action['expect_error']!r}) but was applied").in_context(
-                index=index, span=span, events=[e.to_text() for e in events])
+                raise ActionError(
+                    f"action at line {span.line} was refused, but the message does not mention "
+                    f"{action['expect_error']!r}: {exc}"
+                ) from None
+            raise ActionError(
+                f"action at line {span.line} was expected to be refused ({action['expect_error']!r}) but was applied"
+            ).in_context(index=index, span=span, events=[e.to_text() for e in events])
         try:
             state, new = state.apply(plain, span=span)
         except ActionError as exc:

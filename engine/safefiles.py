@@ -12,20 +12,36 @@ reads must be a regular file (not a device such as ``/dev/zero``, not a FIFO) no
 >>> inside(os.path.join(folder, "rules", "x.dl"), [folder]), inside("/etc/passwd", [folder])
 (True, False)
 """
+
 from __future__ import annotations
 
 import contextvars
 import os
 import stat
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING
 
-__all__ = ["MAX_RULE_BYTES", "UnsafeFile", "read_text", "inside", "allowed_dirs", "allowing", "scenario_roots",
-           "problem", "named_file_problem", "scenario_rules", "ALLOW_HINT"]
+if TYPE_CHECKING:
+    from .scenario import _Ctx
+
+__all__ = [
+    "MAX_RULE_BYTES",
+    "UnsafeFile",
+    "read_text",
+    "inside",
+    "allowed_dirs",
+    "allowing",
+    "scenario_roots",
+    "problem",
+    "named_file_problem",
+    "scenario_rules",
+    "ALLOW_HINT",
+]
 
 MAX_RULE_BYTES = 4_000_000  # one rule file (the whole shipped library is about 0.3 MB)
 
-_ALLOWED: contextvars.ContextVar[Tuple[str, ...]] = contextvars.ContextVar("judgelog_allowed_dirs", default=())
+_ALLOWED: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("judgelog_allowed_dirs", default=())
 
 
 class UnsafeFile(OSError):
@@ -69,14 +85,14 @@ def inside(path: str, roots: Iterable[str]) -> bool:
     return False
 
 
-def allowed_dirs() -> Tuple[str, ...]:
+def allowed_dirs() -> tuple[str, ...]:
     """Folders the user allows scenarios to name files in, besides the scenario's own folder."""
     env = tuple(p for p in os.environ.get("JUDGELOG_ALLOW_DIRS", "").split(os.pathsep) if p)
     return _ALLOWED.get() + env
 
 
 @contextmanager
-def allowing(dirs: Sequence[str]):
+def allowing(dirs: Sequence[str]) -> Iterator[None]:
     """Allow scenarios loaded in this block (this thread or task) to name files in ``dirs``."""
     token = _ALLOWED.set(_ALLOWED.get() + tuple(str(d) for d in dirs))
     try:
@@ -85,7 +101,7 @@ def allowing(dirs: Sequence[str]):
         _ALLOWED.reset(token)
 
 
-def scenario_roots(scenario_path: str) -> Optional[List[str]]:
+def scenario_roots(scenario_path: str) -> list[str] | None:
     """Where the files a scenario names may lie: its own folder and the allowed folders; None for a
     scenario given as data in Python (``<dict>``, no file: the program that built it is trusted)."""
     if not scenario_path or scenario_path.startswith("<"):
@@ -93,7 +109,7 @@ def scenario_roots(scenario_path: str) -> Optional[List[str]]:
     return [os.path.dirname(scenario_path) or "."] + list(allowed_dirs())
 
 
-def problem(path: str, roots: Optional[Sequence[str]], *, limit: int = MAX_RULE_BYTES) -> Optional[str]:
+def problem(path: str, roots: Sequence[str] | None, *, limit: int = MAX_RULE_BYTES) -> str | None:
     """Why a scenario may not name ``path`` (None when it may): outside the roots, missing, not a regular
     file, too large. Only metadata is read."""
     if "\0" in path:
@@ -115,7 +131,7 @@ def problem(path: str, roots: Optional[Sequence[str]], *, limit: int = MAX_RULE_
     return None
 
 
-def named_file_problem(path: str, roots: Optional[Sequence[str]]) -> Optional[str]:
+def named_file_problem(path: str, roots: Sequence[str] | None) -> str | None:
     """Why a scenario may not name the rule file or folder ``path``: :func:`problem` for it and for every
     file it includes (``.include``, followed through the files it reaches; each read under the cap)."""
     from .ast import Include
@@ -124,8 +140,11 @@ def named_file_problem(path: str, roots: Optional[Sequence[str]]) -> Optional[st
     why = problem(path, roots)
     if why is not None:
         return why
-    pending = [os.path.join(r, n) for r, _, names in os.walk(path) for n in names if n.endswith(".dl")] \
-        if os.path.isdir(path) else [path]
+    pending = (
+        [os.path.join(r, n) for r, _, names in os.walk(path) for n in names if n.endswith(".dl")]
+        if os.path.isdir(path)
+        else [path]
+    )
     seen = set()
     while pending:
         current = pending.pop()
@@ -147,14 +166,16 @@ def named_file_problem(path: str, roots: Optional[Sequence[str]]) -> Optional[st
     return None
 
 
-ALLOW_HINT = ("rule files a scenario names must lie in its folder; to allow another folder: "
-              "--allow-dir DIR (or JUDGELOG_ALLOW_DIRS)")
+ALLOW_HINT = (
+    "rule files a scenario names must lie in its folder; to allow another folder: "
+    "--allow-dir DIR (or JUDGELOG_ALLOW_DIRS)"
+)
 
 
-def scenario_rules(ctx, data: dict) -> List[str]:
+def scenario_rules(ctx: _Ctx, data: dict) -> list[str]:
     """The rule files a scenario's ``rules:`` names, resolved relative to it; each one it may not name
     is reported (S100 at the entry) and left out. ``ctx``: the scenario compiler's context."""
-    rules: List[str] = []
+    rules: list[str] = []
     if "rules" in data and ctx.want(data["rules"], "list", ("rules",), "rules"):
         roots = scenario_roots(ctx.doc.path)
         for i, item in enumerate(data["rules"]):

@@ -9,12 +9,13 @@ proofs can point back into the scenario.
 >>> ("base_power", "bear", 2) in sc.facts, ("active_player", "alice") in sc.facts
 (True, True)
 """
+
 from __future__ import annotations
 
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, FrozenSet, List, Optional, Tuple
+from typing import Any
 
 from .analysis import suggest
 from .ast import Span
@@ -24,25 +25,63 @@ from .interface import Interface, default_interface, with_keywords
 from .safefiles import scenario_rules
 from .yamlsrc import Located, load_path, load_text
 
-__all__ = ["Scenario", "load_scenario", "compile_scenario", "compile_object", "ID_RE",
-           "normalize_counter_kind", "CORE_KEYS", "OBJECT_KEYS", "top_keys"]
+__all__ = [
+    "Scenario",
+    "load_scenario",
+    "compile_scenario",
+    "compile_object",
+    "ID_RE",
+    "normalize_counter_kind",
+    "CORE_KEYS",
+    "OBJECT_KEYS",
+    "top_keys",
+]
 
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 KIND_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 # the keys every scenario may have; the rules add the fields of their designations (scenario_field/4)
-CORE_KEYS = ("name", "description", "players", "active", "objects", "life", "player_counters", "combat",
-             "stack", "facts", "actions", "expect", "rules")
-OBJECT_KEYS = ("card", "name", "types", "subtypes", "supertypes", "colors", "power", "toughness", "keywords",
-               "controller", "owner", "token", "tapped", "counters", "damage", "id")
+CORE_KEYS = (
+    "name",
+    "description",
+    "players",
+    "active",
+    "objects",
+    "life",
+    "player_counters",
+    "combat",
+    "stack",
+    "facts",
+    "actions",
+    "expect",
+    "rules",
+)
+OBJECT_KEYS = (
+    "card",
+    "name",
+    "types",
+    "subtypes",
+    "supertypes",
+    "colors",
+    "power",
+    "toughness",
+    "keywords",
+    "controller",
+    "owner",
+    "token",
+    "tapped",
+    "counters",
+    "damage",
+    "id",
+)
 COUNTER_ALIASES = {"+1/+1": "p1p1", "-1/-1": "m1m1", "p1p1": "p1p1", "m1m1": "m1m1"}
 
 
-def top_keys(face: Interface) -> Tuple[str, ...]:
+def top_keys(face: Interface) -> tuple[str, ...]:
     """The keys a scenario may have with these rules: the core keys and the rules' top-level fields."""
     return CORE_KEYS + tuple(f.name for f in face.section_fields("top"))
 
 
-def normalize_counter_kind(kind) -> Optional[str]:
+def normalize_counter_kind(kind) -> str | None:
     if not isinstance(kind, str):
         return None
     kind = COUNTER_ALIASES.get(kind.strip(), kind.strip())
@@ -53,28 +92,28 @@ def normalize_counter_kind(kind) -> Optional[str]:
 class Scenario:
     path: str
     name: str
-    facts: FrozenSet[tuple]
-    origins: Dict[tuple, Span]
-    actions: List[Tuple[dict, Span]] = field(default_factory=list)
-    expects: List[Tuple[dict, Span]] = field(default_factory=list)
-    rules: List[str] = field(default_factory=list)
-    doc: Optional[Located] = None
-    warnings: List[Diagnostic] = field(default_factory=list)  # e.g. S200: a card not modelled in full
+    facts: frozenset[tuple]
+    origins: dict[tuple, Span]
+    actions: list[tuple[dict, Span]] = field(default_factory=list)
+    expects: list[tuple[dict, Span]] = field(default_factory=list)
+    rules: list[str] = field(default_factory=list)
+    doc: Located | None = None
+    warnings: list[Diagnostic] = field(default_factory=list)  # e.g. S200: a card not modelled in full
 
 
 class _Ctx:
     """Validation context: collects diagnostics with positions."""
 
-    def __init__(self, doc: Located, catalog: CardCatalog, face: Interface):
+    def __init__(self, doc: Located, catalog: CardCatalog, face: Interface) -> None:
         self.doc = doc
         self.catalog = catalog
         self.face = face
         self.keywords = tuple(sorted(face.keywords))
-        self.diags: List[Diagnostic] = []
-        self.warnings: List[Diagnostic] = []
-        self.facts: Dict[tuple, Span] = {}
+        self.diags: list[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []
+        self.facts: dict[tuple, Span] = {}
 
-    def error(self, path, message, hint=None, *, key=False):
+    def error(self, path, message, hint=None, *, key: bool = False) -> None:
         span = self.doc.key_span(path) if key else self.doc.span(path)
         self.diags.append(Diagnostic("S100", message, span, hint=hint))
 
@@ -92,28 +131,46 @@ class _Ctx:
                 rest = f"allowed keys: {', '.join(allowed)}"
                 if fields:  # a designation field exists only when a loaded rule file declares it
                     rest = f"no loaded rule file declares the scenario field {key!r} (scenario_field/4); " + rest
-                self.error(path + (key,), f"unknown key {key!r} in {what}",
-                           f"did you mean {near!r}?" if near else rest, key=True)
+                self.error(
+                    path + (key,),
+                    f"unknown key {key!r} in {what}",
+                    f"did you mean {near!r}?" if near else rest,
+                    key=True,
+                )
 
     def want(self, value, kind, path, what) -> bool:
-        ok = {"int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-              "str": lambda v: isinstance(v, str),
-              "list": lambda v: isinstance(v, list),
-              "map": lambda v: isinstance(v, dict),
-              "bool": lambda v: isinstance(v, bool)}[kind](value)
+        ok = {
+            "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+            "str": lambda v: isinstance(v, str),
+            "list": lambda v: isinstance(v, list),
+            "map": lambda v: isinstance(v, dict),
+            "bool": lambda v: isinstance(v, bool),
+        }[kind](value)
         if not ok:
-            names = {"int": "an integer", "str": "a string", "list": "a list", "map": "a mapping",
-                     "bool": "true or false"}
-            hints = {"int": "write a whole number, e.g. 2", "str": "write a word or a \"quoted string\"",
-                     "list": "write a list, e.g. [a, b]", "map": "write a mapping, e.g. {key: value}",
-                     "bool": "write true or false (yes, no, on and off are strings)"}
+            names = {
+                "int": "an integer",
+                "str": "a string",
+                "list": "a list",
+                "map": "a mapping",
+                "bool": "true or false",
+            }
+            hints = {
+                "int": "write a whole number, e.g. 2",
+                "str": 'write a word or a "quoted string"',
+                "list": "write a list, e.g. [a, b]",
+                "map": "write a mapping, e.g. {key: value}",
+                "bool": "write true or false (yes, no, on and off are strings)",
+            }
             self.error(path, f"{what} must be {names[kind]}, got {_show(value)}", hints[kind])
         return ok
 
-    def ident(self, value, path, what) -> Optional[str]:
+    def ident(self, value, path, what) -> str | None:
         if not isinstance(value, str) or not ID_RE.match(value):
-            self.error(path, f"{what} must be a lower_snake id, got {_show(value)}",
-                       "ids start with a lower-case letter and use a-z, 0-9 and _")
+            self.error(
+                path,
+                f"{what} must be a lower_snake id, got {_show(value)}",
+                "ids start with a lower-case letter and use a-z, 0-9 and _",
+            )
             return None
         return value
 
@@ -123,13 +180,14 @@ def _show(value) -> str:
     return text if len(text) < 60 else text[:57] + "..."
 
 
-def _face(interface: Optional[Interface], keywords) -> Interface:
+def _face(interface: Interface | None, keywords) -> Interface:
     face = interface if interface is not None else default_interface()
     return with_keywords(face, keywords) if keywords else face
 
 
-def load_scenario(path: str, *, catalog: Optional[CardCatalog] = None, interface: Optional[Interface] = None,
-                  keywords=None) -> Scenario:
+def load_scenario(
+    path: str, *, catalog: CardCatalog | None = None, interface: Interface | None = None, keywords=None
+) -> Scenario:
     """Load and compile a scenario file. ``interface``: what the loaded rules declare (keywords, scenario
     fields; an engine passes its own, ``Engine.interface``); the shipped library's by default.
     ``keywords``: further keyword names to accept."""
@@ -137,8 +195,14 @@ def load_scenario(path: str, *, catalog: Optional[CardCatalog] = None, interface
     return _compile(doc, catalog or default_catalog(), _face(interface, keywords))
 
 
-def compile_scenario(data: Any, *, path: str = "<scenario>", catalog: Optional[CardCatalog] = None,
-                     interface: Optional[Interface] = None, keywords=None) -> Scenario:
+def compile_scenario(
+    data: Any,
+    *,
+    path: str = "<scenario>",
+    catalog: CardCatalog | None = None,
+    interface: Interface | None = None,
+    keywords=None,
+) -> Scenario:
     """Compile an already-parsed mapping (``Engine.state_from_dict``) or YAML text."""
     if isinstance(data, str):
         doc = load_text(data, path)
@@ -151,8 +215,14 @@ def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
     ctx = _Ctx(doc, catalog, face)
     data = doc.value
     if not isinstance(data, dict):
-        raise ScenarioError(f"{doc.path}: a scenario is a mapping", diagnostics=[Diagnostic(
-            "S100", f"a scenario is a mapping of keys (players, objects, ...), got {_show(data)}", doc.span(()))])
+        raise ScenarioError(
+            f"{doc.path}: a scenario is a mapping",
+            diagnostics=[
+                Diagnostic(
+                    "S100", f"a scenario is a mapping of keys (players, objects, ...), got {_show(data)}", doc.span(())
+                )
+            ],
+        )
     rules = scenario_rules(ctx, data)  # judgelog.safefiles: which files a scenario may name
     if rules and not ctx.diags:
         ctx = _Ctx(doc, catalog, face.with_rules(rules))  # the scenario's own rules may declare keywords
@@ -169,12 +239,13 @@ def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
     if ctx.diags:
         raise ScenarioError(f"{len(ctx.diags)} problem(s) in {doc.path}", diagnostics=ctx.diags)
     name = data.get("name") if isinstance(data.get("name"), str) else os.path.basename(doc.path)
-    return Scenario(doc.path, name, frozenset(ctx.facts), dict(ctx.facts), actions, expects, rules, doc,
-                    warnings=list(ctx.warnings))
+    return Scenario(
+        doc.path, name, frozenset(ctx.facts), dict(ctx.facts), actions, expects, rules, doc, warnings=list(ctx.warnings)
+    )
 
 
-def _players(ctx: _Ctx, data: dict) -> List[str]:
-    players: List[str] = []
+def _players(ctx: _Ctx, data: dict) -> list[str]:
+    players: list[str] = []
     raw = data.get("players", ["alice", "bob"] if "players" not in data else None)
     if "players" in data and not ctx.want(raw, "list", ("players",), "players"):
         return players
@@ -194,15 +265,18 @@ def _players(ctx: _Ctx, data: dict) -> List[str]:
     active = data.get("active", players[0])
     if active not in players:
         near = suggest(str(active), players)
-        ctx.error(("active",), f"active player {active!r} is not a player",
-                  f"did you mean {near!r}?" if near else f"players: {', '.join(players)}")
+        ctx.error(
+            ("active",),
+            f"active player {active!r} is not a player",
+            f"did you mean {near!r}?" if near else f"players: {', '.join(players)}",
+        )
     else:
         ctx.add(("active_player", active), ("active",) if "active" in data else ("players", 0))
     return players
 
 
-def _objects(ctx: _Ctx, data: dict, players: List[str]) -> Dict[str, dict]:
-    objects: Dict[str, dict] = {}
+def _objects(ctx: _Ctx, data: dict, players: list[str]) -> dict[str, dict]:
+    objects: dict[str, dict] = {}
     raw = data.get("objects", {})
     if raw is None:
         return objects
@@ -224,27 +298,36 @@ def _objects(ctx: _Ctx, data: dict, players: List[str]) -> Dict[str, dict]:
     return objects
 
 
-def compile_object(ctx: _Ctx, oid: str, spec: dict, path: tuple, players: List[str]) -> List[Tuple[tuple, tuple]]:
+def compile_object(ctx: _Ctx, oid: str, spec: dict, path: tuple, players: list[str]) -> list[tuple[tuple, tuple]]:
     """Facts of one permanent; also used by actions that put objects onto the battlefield."""
-    out: List[Tuple[tuple, tuple]] = []
+    out: list[tuple[tuple, tuple]] = []
     ctx.check_keys(spec, OBJECT_KEYS, path, f"object {oid!r}")
-    chars: Dict[str, Any] = {}
+    chars: dict[str, Any] = {}
     if "card" in spec:
         card = spec["card"]
         entry = ctx.catalog.get(card) if isinstance(card, str) else None
         if entry is None:
             near = ctx.catalog.suggest(card) if isinstance(card, str) else None
-            ctx.error(path + ("card",), f"unknown card {card!r}",
-                      f"did you mean {near!r}?" if near else "give the object inline (name, types, power, ...)"
-                      " or add the card to facts/cards.yaml")
+            ctx.error(
+                path + ("card",),
+                f"unknown card {card!r}",
+                f"did you mean {near!r}?"
+                if near
+                else "give the object inline (name, types, power, ...) or add the card to facts/cards.yaml",
+            )
         else:
             chars.update(entry.characteristics())
             missing = [w for n, w in ctx.face.unmodelled if n == entry.name]
             if missing:
-                ctx.warnings.append(Diagnostic(
-                    "S200", f"card {entry.name!r} (object {oid!r}) is not modelled in full: " + "; ".join(missing),
-                    ctx.doc.span(path + ("card",)), severity="warning",
-                    hint="answers about what the rules do not model may be wrong; see its file in rules/cards/"))
+                ctx.warnings.append(
+                    Diagnostic(
+                        "S200",
+                        f"card {entry.name!r} (object {oid!r}) is not modelled in full: " + "; ".join(missing),
+                        ctx.doc.span(path + ("card",)),
+                        severity="warning",
+                        hint="answers about what the rules do not model may be wrong; see its file in rules/cards/",
+                    )
+                )
     for key in ("name", "types", "subtypes", "supertypes", "colors", "power", "toughness", "keywords"):
         if key in spec:
             chars[key] = spec[key]
@@ -255,8 +338,12 @@ def compile_object(ctx: _Ctx, oid: str, spec: dict, path: tuple, players: List[s
     elif ctx.want(name, "str", path + ("name",), "name"):
         out.append((("name", oid, name), path + ("name",) if "name" in spec else path + ("card",)))
     out.append((("permanent", oid), path))
-    for key, pred, allowed in (("types", "card_type", ctx.face.card_types), ("subtypes", "subtype", None),
-                               ("supertypes", "supertype", None), ("colors", "color", ctx.face.colors)):
+    for key, pred, allowed in (
+        ("types", "card_type", ctx.face.card_types),
+        ("subtypes", "subtype", None),
+        ("supertypes", "supertype", None),
+        ("colors", "color", ctx.face.colors),
+    ):
         values = chars.get(key, [])
         vpath = path + (key,)
         if not ctx.want(values, "list", vpath, key):
@@ -266,8 +353,11 @@ def compile_object(ctx: _Ctx, oid: str, spec: dict, path: tuple, players: List[s
                 ctx.error(vpath + (i,), f"{key} entries are lower_snake words, got {_show(v)}")
             elif allowed is not None and v not in allowed:
                 near = suggest(v, allowed)
-                ctx.error(vpath + (i,), f"unknown {key[:-1]} {v!r}",
-                          f"did you mean {near!r}?" if near else f"one of: {', '.join(allowed)}")
+                ctx.error(
+                    vpath + (i,),
+                    f"unknown {key[:-1]} {v!r}",
+                    f"did you mean {near!r}?" if near else f"one of: {', '.join(allowed)}",
+                )
             else:
                 out.append(((pred, oid, v), vpath + (i,) if key in spec else path))
     is_creature = isinstance(chars.get("types"), list) and "creature" in chars["types"]
@@ -283,8 +373,11 @@ def compile_object(ctx: _Ctx, oid: str, spec: dict, path: tuple, players: List[s
         ctx.error(path, f"object {oid!r} needs a controller", f"add controller: one of {', '.join(players)}")
     elif controller not in players:
         near = suggest(str(controller), players)
-        ctx.error(path + ("controller",), f"controller {controller!r} is not a player",
-                  f"did you mean {near!r}?" if near else f"players: {', '.join(players)}")
+        ctx.error(
+            path + ("controller",),
+            f"controller {controller!r} is not a player",
+            f"did you mean {near!r}?" if near else f"players: {', '.join(players)}",
+        )
     else:
         out.append((("controller", oid, controller), path + ("controller",)))
         owner = spec.get("owner", controller)
@@ -305,18 +398,18 @@ def compile_object(ctx: _Ctx, oid: str, spec: dict, path: tuple, players: List[s
     return out
 
 
-def _keywords(ctx: _Ctx, oid: str, values, path: tuple, inline: bool) -> List[Tuple[tuple, tuple]]:
+def _keywords(ctx: _Ctx, oid: str, values, path: tuple, inline: bool) -> list[tuple[tuple, tuple]]:
     out = []
     kpath = path + ("keywords",)
     if not ctx.want(values, "list", kpath, "keywords"):
         return out
     face = ctx.face
-    seen: Dict[str, int] = {}
+    seen: dict[str, int] = {}
     for i, kw in enumerate(values):
         ipath = kpath + (i,) if inline else path
         param = None
         if isinstance(kw, dict) and len(kw) == 1:
-            (kw, param), = kw.items()
+            ((kw, param),) = kw.items()
         elif not isinstance(kw, str):
             ctx.error(ipath, f"a keyword is a word or a one-key mapping, got {_show(kw)}")
             continue
@@ -325,9 +418,14 @@ def _keywords(ctx: _Ctx, oid: str, values, path: tuple, inline: bool) -> List[Tu
             continue
         if kw not in face.keywords:
             near = suggest(kw, ctx.keywords)
-            ctx.error(ipath, f"unknown keyword {kw!r}",
-                      f"did you mean {near!r}?" if near else "no loaded rule file declares it (keyword/1 in "
-                      "rules/core/interface.dl); known keywords: " + ", ".join(ctx.keywords))
+            ctx.error(
+                ipath,
+                f"unknown keyword {kw!r}",
+                f"did you mean {near!r}?"
+                if near
+                else "no loaded rule file declares it (keyword/1 in "
+                "rules/core/interface.dl); known keywords: " + ", ".join(ctx.keywords),
+            )
             continue
         seen[kw] = seen.get(kw, 0) + 1
         instance = f"printed_{seen[kw]}" if seen[kw] > 1 else None
@@ -341,20 +439,29 @@ def _keywords(ctx: _Ctx, oid: str, values, path: tuple, inline: bool) -> List[Tu
             continue
         if not face.takes_param(kw):
             with_param = sorted(k for k in face.keywords if face.takes_param(k))
-            ctx.error(ipath, f"keyword {kw!r} takes no parameter",
-                      f"write {kw} alone; keywords with a parameter: {', '.join(with_param) or 'none'}")
+            ctx.error(
+                ipath,
+                f"keyword {kw!r} takes no parameter",
+                f"write {kw} alone; keywords with a parameter: {', '.join(with_param) or 'none'}",
+            )
             continue
         params = _keyword_params(ctx, kw, param, ipath)
         if params is None:
             continue
         out.append((("printed_keyword", oid, kw), ipath))
         for key, value in params:  # a further instance keeps its own parameter ({bushido: 2}, {bushido: 1})
-            out.append((("printed_keyword_param", oid, kw, key, value) if instance is None else
-                        ("printed_keyword_instance_param", oid, kw, instance, key, value), ipath))
+            out.append(
+                (
+                    ("printed_keyword_param", oid, kw, key, value)
+                    if instance is None
+                    else ("printed_keyword_instance_param", oid, kw, instance, key, value),
+                    ipath,
+                )
+            )
     return out
 
 
-def _keyword_params(ctx: _Ctx, name: str, param, path) -> Optional[List[Tuple[str, Any]]]:
+def _keyword_params(ctx: _Ctx, name: str, param, path) -> list[tuple[str, Any]] | None:
     """The parameter of ``{name: param}``, read with the grammar the keyword's rule file declares."""
     face = ctx.face
     forms = face.keyword_forms.get(name, ())
@@ -364,17 +471,20 @@ def _keyword_params(ctx: _Ctx, name: str, param, path) -> Optional[List[Tuple[st
         if form == "word" and isinstance(param, str) and ID_RE.match(param):
             for prefix, pkey in face.keyword_prefixes.get(name, ()):
                 if param.startswith(prefix) and len(param) > len(prefix):
-                    return [(pkey, param[len(prefix):])]
+                    return [(pkey, param[len(prefix) :])]
             return [(key, param)]
     keys = [key for form, key in forms if form == "mapping"]
     if keys and isinstance(param, dict) and len(param) == 1:
-        (kind, value), = param.items()
+        ((kind, value),) = param.items()
         if kind in keys and isinstance(value, str):
             return [(kind, value)]
         if kind not in keys:
             near = suggest(str(kind), keys)
-            ctx.error(path, f"unknown {name} quality {kind!r}",
-                      f"did you mean {near!r}?" if near else "one of " + ", ".join(keys))
+            ctx.error(
+                path,
+                f"unknown {name} quality {kind!r}",
+                f"did you mean {near!r}?" if near else "one of " + ", ".join(keys),
+            )
             return None
     wanted = {"number": "a positive number", "word": "a lower_snake word", "mapping": "one " + "/".join(keys)}
     kinds = " or ".join(dict.fromkeys(wanted[form] for form, _ in forms))
@@ -382,15 +492,20 @@ def _keyword_params(ctx: _Ctx, name: str, param, path) -> Optional[List[Tuple[st
     return None
 
 
-def _counters(ctx: _Ctx, owner: str, counters: dict, path) -> List[Tuple[tuple, tuple]]:
+def _counters(ctx: _Ctx, owner: str, counters: dict, path) -> list[tuple[tuple, tuple]]:
     out = []
-    totals: Dict[str, int] = {}
+    totals: dict[str, int] = {}
     for kind, n in counters.items():
         cpath = path + (kind,)
         norm = normalize_counter_kind(kind)
         if norm is None:
-            ctx.error(cpath, f"invalid counter kind {kind!r}", "counter kinds are lower_snake words "
-                      "(p1p1, m1m1, loyalty, poison, ...; \"+1/+1\" and \"-1/-1\" are accepted)", key=True)
+            ctx.error(
+                cpath,
+                f"invalid counter kind {kind!r}",
+                "counter kinds are lower_snake words "
+                '(p1p1, m1m1, loyalty, poison, ...; "+1/+1" and "-1/-1" are accepted)',
+                key=True,
+            )
             continue
         if not ctx.want(n, "int", cpath, f"the number of {kind} counters"):
             continue
@@ -404,7 +519,7 @@ def _counters(ctx: _Ctx, owner: str, counters: dict, path) -> List[Tuple[tuple, 
     return out
 
 
-def _life(ctx: _Ctx, data: dict, players: List[str]) -> None:
+def _life(ctx: _Ctx, data: dict, players: list[str]) -> None:
     life = data.get("life", {})
     if life is None or not ctx.want(life, "map", ("life",), "life"):
         life = {}
@@ -421,24 +536,31 @@ def _life(ctx: _Ctx, data: dict, players: List[str]) -> None:
         for p, counters in pc.items():
             if p not in players:
                 near = suggest(str(p), players)
-                ctx.error(("player_counters", p), f"{p!r} is not a player",
-                          f"did you mean {near!r}?" if near else None, key=True)
+                ctx.error(
+                    ("player_counters", p),
+                    f"{p!r} is not a player",
+                    f"did you mean {near!r}?" if near else None,
+                    key=True,
+                )
             elif ctx.want(counters, "map", ("player_counters", p), "counters"):
                 for fact, fpath in _counters(ctx, p, counters, ("player_counters", p)):
                     ctx.add(fact, fpath)
 
 
-def _ref(ctx: _Ctx, value, ids, path, what) -> Optional[str]:
+def _ref(ctx: _Ctx, value, ids, path, what) -> str | None:
     if not isinstance(value, str) or value not in ids:
         names = [i for i in ids if isinstance(i, str)]
         near = suggest(str(value), names) if isinstance(value, str) else None
-        ctx.error(path, f"{what} {_show(value)} does not exist",
-                  f"did you mean {near!r}?" if near else f"known: {', '.join(sorted(names)) or 'none'}")
+        ctx.error(
+            path,
+            f"{what} {_show(value)} does not exist",
+            f"did you mean {near!r}?" if near else f"known: {', '.join(sorted(names)) or 'none'}",
+        )
         return None
     return value
 
 
-def _combat(ctx: _Ctx, data: dict, players: List[str], objects: Dict[str, dict]) -> None:
+def _combat(ctx: _Ctx, data: dict, players: list[str], objects: dict[str, dict]) -> None:
     combat = data.get("combat")
     if combat is None:
         return
@@ -449,9 +571,9 @@ def _combat(ctx: _Ctx, data: dict, players: List[str], objects: Dict[str, dict])
     _fields(ctx, combat, fields, ("combat",), players, objects)
 
 
-def _fields(ctx: _Ctx, data: dict, fields, base: tuple, players: List[str], objects: Dict[str, dict]) -> None:
+def _fields(ctx: _Ctx, data: dict, fields, base: tuple, players: list[str], objects: dict[str, dict]) -> None:
     """The designation fields the rules declare (scenario_field/4), each compiled by its shape."""
-    keys: Dict[str, set] = {}  # field -> the ids it lists first (what other fields may refer to)
+    keys: dict[str, set] = {}  # field -> the ids it lists first (what other fields may refer to)
     for f in sorted(fields, key=lambda f: _ref_depth(f, fields)):
         keys[f.name] = set()
         raw = data.get(f.name)
@@ -488,7 +610,7 @@ def _fields(ctx: _Ctx, data: dict, fields, base: tuple, players: List[str], obje
         elif f.shape == "groups":
             if not ctx.want(raw, "list", path, f.name):
                 continue
-            seen: Dict[str, int] = {}
+            seen: dict[str, int] = {}
             for i, group in enumerate(raw):
                 gpath = path + (i,)
                 if not ctx.want(group, "list", gpath, f"a group of {f.name}"):
@@ -497,8 +619,11 @@ def _fields(ctx: _Ctx, data: dict, fields, base: tuple, players: List[str], obje
                     if ref(member, 0, gpath + (j,)) is None:
                         continue
                     if member in seen:
-                        ctx.error(gpath + (j,), f"{member} is in two {f.name}",
-                                  f"each object may be in only one of the {f.name}")
+                        ctx.error(
+                            gpath + (j,),
+                            f"{member} is in two {f.name}",
+                            f"each object may be in only one of the {f.name}",
+                        )
                         continue
                     seen[member] = i
                     keys[f.name].add(member)
@@ -526,7 +651,7 @@ def _ref_depth(f, fields) -> int:
     return sum(1 for r in f.refs if r.what in names)
 
 
-def _stack(ctx: _Ctx, data: dict, players: List[str], objects: Dict[str, dict]) -> None:
+def _stack(ctx: _Ctx, data: dict, players: list[str], objects: dict[str, dict]) -> None:
     """``stack:`` lists abilities waiting to resolve, top first: {id, source, kind, controller, args}."""
     stack = data.get("stack", []) or []
     if not ctx.want(stack, "list", ("stack",), "stack"):
@@ -559,8 +684,8 @@ def _stack(ctx: _Ctx, data: dict, players: List[str], objects: Dict[str, dict]) 
 
 def _raw_facts(ctx: _Ctx, data: dict) -> None:
     """``facts:`` holds any other state facts as rule-language atoms, e.g. "granted_keyword(hero, flying)"."""
+    from .ast import Atom, Const
     from .errors import QueryError
-    from .ast import Const, Atom
     from .parser import parse_body
 
     raw = data.get("facts", []) or []
@@ -581,7 +706,7 @@ def _raw_facts(ctx: _Ctx, data: dict) -> None:
         ctx.add((body[0].pred,) + tuple(a.value for a in body[0].args), path)
 
 
-def _entries(ctx: _Ctx, data: dict, key: str, required: Optional[str]) -> List[Tuple[dict, Span]]:
+def _entries(ctx: _Ctx, data: dict, key: str, required: str | None) -> list[tuple[dict, Span]]:
     raw = data.get(key, []) or []
     out = []
     if not ctx.want(raw, "list", (key,), key):
@@ -593,8 +718,11 @@ def _entries(ctx: _Ctx, data: dict, key: str, required: Optional[str]) -> List[T
             ctx.error((key, i), f"an action needs '{required}:'", "e.g. {do: declare_blockers, blockers: {...}}")
             continue
         if required and not isinstance(item[required], str):
-            ctx.error((key, i, required), f"{required}: takes the name of an action, got {_show(item[required])}",
-                      "e.g. {do: declare_blockers, blockers: {...}}")
+            ctx.error(
+                (key, i, required),
+                f"{required}: takes the name of an action, got {_show(item[required])}",
+                "e.g. {do: declare_blockers, blockers: {...}}",
+            )
             continue
         out.append((item, ctx.doc.span((key, i))))
     return out

@@ -13,24 +13,51 @@ parameters their grammars (``keyword_param_form``) allow from the scope's words.
 >>> scope.creatures, [k.text() for k in scope.keywords]
 (2, ['trample'])
 """
+
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, FrozenSet, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from .analysis import suggest
+from .analysis import Program, suggest
 from .ast import Atom, Negation
 from .catalog import facts_dir
 from .errors import UsageError
-from .interface import KEYWORD_TYPE
+from .interface import KEYWORD_TYPE, Interface
 
-__all__ = ["Scope", "KeywordChoice", "load_scope", "load_scope_file", "default_scope_path", "property_keywords",
-           "SCOPE_KEYS"]
+if TYPE_CHECKING:
+    from .engine import Engine
 
-SCOPE_KEYS = ("players", "creatures", "min_creatures", "keywords", "keywords_per_creature", "power", "toughness",
-              "subtypes", "supertypes", "names", "words", "counters", "declare", "blockers_per_attacker",
-              "same_controller", "follow_up", "properties")
+__all__ = [
+    "Scope",
+    "KeywordChoice",
+    "load_scope",
+    "load_scope_file",
+    "default_scope_path",
+    "property_keywords",
+    "SCOPE_KEYS",
+]
+
+SCOPE_KEYS = (
+    "players",
+    "creatures",
+    "min_creatures",
+    "keywords",
+    "keywords_per_creature",
+    "power",
+    "toughness",
+    "subtypes",
+    "supertypes",
+    "names",
+    "words",
+    "counters",
+    "declare",
+    "blockers_per_attacker",
+    "same_controller",
+    "follow_up",
+    "properties",
+)
 
 
 @dataclass(frozen=True, order=True)
@@ -45,7 +72,7 @@ class KeywordChoice:
     def text(self) -> str:
         return self.keyword if not self.key else f"{self.keyword}({self.key}={self.value})"
 
-    def yaml(self):
+    def yaml(self) -> object:
         """As a scenario's ``keywords:`` entry."""
         if not self.key:
             return self.keyword
@@ -57,32 +84,41 @@ class Scope:
     players: int = 2
     creatures: int = 2
     min_creatures: int = 1
-    keywords: Tuple[KeywordChoice, ...] = ()
+    keywords: tuple[KeywordChoice, ...] = ()
     keywords_per_creature: int = 1
-    power: Tuple[int, ...] = (1, 2)
-    toughness: Tuple[int, ...] = (1, 2)
-    subtypes: Tuple[str, ...] = ()
-    counters: Tuple[Tuple[str, Tuple[int, ...]], ...] = ()
-    declare: Tuple[str, ...] = ()  # designation fields declared on a board
-    same_controller: Tuple[str, ...] = ()  # fields whose two objects have one controller
-    follow_up: Tuple[Tuple[Tuple[str, Any], ...], ...] = ()  # action templates, items sorted
-    properties: Tuple[str, ...] = ()  # empty: all
+    power: tuple[int, ...] = (1, 2)
+    toughness: tuple[int, ...] = (1, 2)
+    subtypes: tuple[str, ...] = ()
+    counters: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    declare: tuple[str, ...] = ()  # designation fields declared on a board
+    same_controller: tuple[str, ...] = ()  # fields whose two objects have one controller
+    follow_up: tuple[tuple[tuple[str, Any], ...], ...] = ()  # action templates, items sorted
+    properties: tuple[str, ...] = ()  # empty: all
     source: str = field(default="<scope>", compare=False)
 
     def to_dict(self) -> dict:
-        return {"players": self.players, "creatures": self.creatures, "min_creatures": self.min_creatures,
-                "keywords": [k.text() for k in self.keywords], "keywords_per_creature": self.keywords_per_creature,
-                "power": list(self.power), "toughness": list(self.toughness), "subtypes": list(self.subtypes),
-                "counters": {k: list(v) for k, v in self.counters}, "declare": list(self.declare),
-                "same_controller": list(self.same_controller),
-                "follow_up": [dict(a) for a in self.follow_up], "properties": list(self.properties)}
+        return {
+            "players": self.players,
+            "creatures": self.creatures,
+            "min_creatures": self.min_creatures,
+            "keywords": [k.text() for k in self.keywords],
+            "keywords_per_creature": self.keywords_per_creature,
+            "power": list(self.power),
+            "toughness": list(self.toughness),
+            "subtypes": list(self.subtypes),
+            "counters": {k: list(v) for k, v in self.counters},
+            "declare": list(self.declare),
+            "same_controller": list(self.same_controller),
+            "follow_up": [dict(a) for a in self.follow_up],
+            "properties": list(self.properties),
+        }
 
 
 def default_scope_path() -> str:
     return str(facts_dir() / "verify" / "default.yaml")
 
 
-def property_keywords(program) -> FrozenSet[str]:
+def property_keywords(program: Program) -> frozenset[str]:
     """Keywords the properties can see: the keyword constants written in the rules that property_violation
     and the functional predicates depend on (positively or through negation), transitively."""
     start = ["property_violation"] + [name for name, d in program.decls.items() if d.functional]
@@ -111,32 +147,35 @@ def property_keywords(program) -> FrozenSet[str]:
     return frozenset(found)
 
 
-def _err(source: str, message: str, hint: Optional[str] = None):
+def _err(source: str, message: str, hint: str | None = None) -> NoReturn:
     raise UsageError(f"{source}: {message}", hint=hint)
 
 
-def _ints(value, what: str, source: str, *, low: int = 0) -> Tuple[int, ...]:
+def _ints(value: object, what: str, source: str, *, low: int = 0) -> tuple[int, ...]:
     values = value if isinstance(value, list) else [value]
     if not values or not all(isinstance(v, int) and not isinstance(v, bool) and v >= low for v in values):
         _err(source, f"{what} must be a whole number >= {low} or a list of them, got {value!r}", "e.g. [1, 2]")
     return tuple(sorted(set(values)))
 
 
-def _words(value, what: str, source: str) -> Tuple[str, ...]:
+def _words(value: object, what: str, source: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         _err(source, f"{what} must be a list of words, got {value!r}", "e.g. [wolf]")
     return tuple(value)
 
 
-def _keyword_choices(entry, face, scope_words: Dict[str, Tuple], source: str) -> List[KeywordChoice]:
+def _keyword_choices(entry: str, face: Interface, scope_words: dict[str, tuple], source: str) -> list[KeywordChoice]:
     """A scope's keyword entry (``k`` or ``{k: param}``) as the choices it stands for."""
     param = None
     if isinstance(entry, dict) and len(entry) == 1:
-        (entry, param), = entry.items()
+        ((entry, param),) = entry.items()
     if not isinstance(entry, str) or entry not in face.keywords:
         near = suggest(str(entry), sorted(face.keywords))
-        _err(source, f"unknown keyword {entry!r} in keywords", f"did you mean {near!r}?" if near else
-             "known keywords: " + ", ".join(sorted(face.keywords)))
+        _err(
+            source,
+            f"unknown keyword {entry!r} in keywords",
+            f"did you mean {near!r}?" if near else "known keywords: " + ", ".join(sorted(face.keywords)),
+        )
     forms = face.keyword_forms.get(entry, ())
     if not forms:
         if param is not None:
@@ -144,7 +183,7 @@ def _keyword_choices(entry, face, scope_words: Dict[str, Tuple], source: str) ->
         return [KeywordChoice(entry)]
     if param is not None:
         if isinstance(param, dict) and len(param) == 1:
-            (key, value), = param.items()
+            ((key, value),) = param.items()
             return [KeywordChoice(entry, "mapping", str(key), value)]
         plain = next(((f, k) for f, k in forms if f in ("number", "word")), None)
         if plain is None:
@@ -159,7 +198,7 @@ def _keyword_choices(entry, face, scope_words: Dict[str, Tuple], source: str) ->
     return out
 
 
-def load_scope(data: Any, engine, *, source: str = "<scope>") -> Scope:
+def load_scope(data: Any, engine: Engine, *, source: str = "<scope>") -> Scope:
     """A scope from a mapping (a scope file's content); missing keys take the defaults."""
     if data is None:
         data = {}
@@ -168,17 +207,22 @@ def load_scope(data: Any, engine, *, source: str = "<scope>") -> Scope:
     for key in data:
         if key not in SCOPE_KEYS:
             near = suggest(str(key), SCOPE_KEYS)
-            _err(source, f"unknown key {key!r} in a scope", f"did you mean {near!r}?" if near else
-                 "keys: " + ", ".join(SCOPE_KEYS))
+            _err(
+                source,
+                f"unknown key {key!r} in a scope",
+                f"did you mean {near!r}?" if near else "keys: " + ", ".join(SCOPE_KEYS),
+            )
     face = engine.interface
     players = _ints(data.get("players", 2), "players", source, low=2)
     creatures = _ints(data.get("creatures", 2), "creatures", source, low=1)
     min_creatures = _ints(data.get("min_creatures", 1), "min_creatures", source, low=1)
     subtypes = _words(data.get("subtypes", []), "subtypes", source)
     # the words a keyword parameter may take, by the key its grammar keeps it under
-    words: Dict[str, Tuple] = {"subtype": subtypes,
-                               "supertype": _words(data.get("supertypes", []), "supertypes", source),
-                               "name": _words(data.get("names", []), "names", source)}
+    words: dict[str, tuple] = {
+        "subtype": subtypes,
+        "supertype": _words(data.get("supertypes", []), "supertypes", source),
+        "name": _words(data.get("names", []), "names", source),
+    }
     raw_words = data.get("words", {}) or {}
     if not isinstance(raw_words, dict):
         _err(source, "words must map a parameter key to a list of words", "e.g. {land_with: [swamp]}")
@@ -189,7 +233,7 @@ def load_scope(data: Any, engine, *, source: str = "<scope>") -> Scope:
         raw_keywords = sorted(property_keywords(engine.program) & face.keywords)
     if not isinstance(raw_keywords, list):
         _err(source, f"keywords must be a list or 'default', got {raw_keywords!r}")
-    choices: List[KeywordChoice] = []
+    choices: list[KeywordChoice] = []
     for entry in raw_keywords:
         choices.extend(c for c in _keyword_choices(entry, face, words, source) if c not in choices)
     counters = data.get("counters", {}) or {}
@@ -198,21 +242,25 @@ def load_scope(data: Any, engine, *, source: str = "<scope>") -> Scope:
     fields = [f.name for f in face.fields]
     declare = data.get("declare", "default")
     if declare == "default":
-        declare = [f.name for f in face.section_fields("combat")] + \
-                  [f.name for f in face.section_fields("top") if f.shape == "pairs"]
+        declare = [f.name for f in face.section_fields("combat")] + [
+            f.name for f in face.section_fields("top") if f.shape == "pairs"
+        ]
     declare = _words(declare, "declare", source)
     for name in declare + _words(data.get("same_controller", []), "same_controller", source):
         if name not in fields:
             near = suggest(name, fields)
-            _err(source, f"no loaded rule file declares the scenario field {name!r}",
-                 f"did you mean {near!r}?" if near else "fields: " + ", ".join(fields))
+            _err(
+                source,
+                f"no loaded rule file declares the scenario field {name!r}",
+                f"did you mean {near!r}?" if near else "fields: " + ", ".join(fields),
+            )
     follow = data.get("follow_up", []) or []
     if not isinstance(follow, list) or not all(isinstance(a, dict) and isinstance(a.get("do"), str) for a in follow):
         _err(source, "follow_up must be a list of actions such as {do: remove_from_combat, object: $creature}")
-    known = set()
+    known: set[str] = set()
     if follow:
         state = engine.state_from_dict({"players": ["p1", "p2"]})
-        known = {a["K"] for a in state.query("action_known(K)")}
+        known = {str(a["K"]) for a in state.query("action_known(K)")}
     for action in follow:
         if action["do"] not in known:
             near = suggest(action["do"], sorted(known))
@@ -221,21 +269,25 @@ def load_scope(data: Any, engine, *, source: str = "<scope>") -> Scope:
     if properties == "all":
         properties = []
     properties = _words(properties, "properties", source)
-    return Scope(players=max(players), creatures=max(creatures), min_creatures=min(min_creatures),
-                 keywords=tuple(choices),
-                 keywords_per_creature=max(_ints(data.get("keywords_per_creature", 1), "keywords_per_creature",
-                                                 source)),
-                 power=_ints(data.get("power", [1, 2]), "power", source),
-                 toughness=_ints(data.get("toughness", [1, 2]), "toughness", source, low=1),
-                 subtypes=subtypes,
-                 counters=tuple(sorted((str(k), _ints(v, f"counters.{k}", source)) for k, v in counters.items())),
-                 declare=declare,
-                 same_controller=_words(data.get("same_controller", []), "same_controller", source),
-                 follow_up=tuple(tuple(sorted(a.items())) for a in follow),
-                 properties=properties, source=source)
+    return Scope(
+        players=max(players),
+        creatures=max(creatures),
+        min_creatures=min(min_creatures),
+        keywords=tuple(choices),
+        keywords_per_creature=max(_ints(data.get("keywords_per_creature", 1), "keywords_per_creature", source)),
+        power=_ints(data.get("power", [1, 2]), "power", source),
+        toughness=_ints(data.get("toughness", [1, 2]), "toughness", source, low=1),
+        subtypes=subtypes,
+        counters=tuple(sorted((str(k), _ints(v, f"counters.{k}", source)) for k, v in counters.items())),
+        declare=declare,
+        same_controller=_words(data.get("same_controller", []), "same_controller", source),
+        follow_up=tuple(tuple(sorted(a.items())) for a in follow),
+        properties=properties,
+        source=source,
+    )
 
 
-def load_scope_file(path: Optional[str], engine) -> Scope:
+def load_scope_file(path: str | None, engine: Engine) -> Scope:
     """A scope file (YAML), or the shipped default scope."""
     import yaml
 
@@ -250,4 +302,3 @@ def load_scope_file(path: Optional[str], engine) -> Scope:
             where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else path
             raise UsageError(f"{where}: the scope is not valid YAML: {getattr(exc, 'problem', exc)}") from None
     return load_scope(data, engine, source=path)
-

@@ -8,19 +8,28 @@
 >>> state.holds("creature(bear)"), state.holds("tapped(bear)")
 (True, False)
 """
+
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any
 
-from .analysis import INT_TYPES, bound_after, order_body, suggest
-from .ast import Atom, Comparison, Const, Negation, Span, Var, literal_vars
+from .analysis import INT_TYPES, Program, bound_after, order_body, suggest
+from .ast import Atom, Comparison, Const, Literal, Negation, Span, Term, Var, literal_vars
 from .errors import Diagnostic, QueryError
 from .parser import parse_atom, parse_body
 from .provenance import Proof, Prover, WhyNot
 from .typecheck import arithmetic_problems
 
 if TYPE_CHECKING:  # pragma: no cover
+    import networkx as nx
+
+    from .effects import Event
     from .engine import Engine
+
+# a query: its text, or the literals of a parsed body
+Query = str | Sequence[Literal]
 
 __all__ = ["State", "MAX_ANSWERS"]
 
@@ -30,9 +39,18 @@ MAX_ANSWERS = 100_000
 class State:
     """An immutable game state bound to an :class:`~judgelog.Engine`'s rules."""
 
-    def __init__(self, engine: "Engine", facts: FrozenSet[tuple], origins: Dict[tuple, Span], *,
-                 name: str = "", path: str = "", meta: Optional[dict] = None, events: Tuple = (),
-                 causes: Optional[Dict[tuple, str]] = None):
+    def __init__(
+        self,
+        engine: Engine,
+        facts: frozenset[tuple],
+        origins: dict[tuple, Span],
+        *,
+        name: str = "",
+        path: str = "",
+        meta: dict | None = None,
+        events: tuple = (),
+        causes: dict[tuple, str] | None = None,
+    ) -> None:
         self.engine = engine
         self.facts = frozenset(facts)
         self._origins = dict(origins)
@@ -43,7 +61,7 @@ class State:
         self.events = tuple(events)
 
     # -- identity --------------------------------------------------------
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and other.facts == self.facts and other.engine is self.engine
 
     def __hash__(self) -> int:
@@ -52,30 +70,30 @@ class State:
     def __repr__(self) -> str:
         return f"<State {self.name or self.path or 'unnamed'}: {len(self.facts)} facts>"
 
-    def origin(self, fact: tuple) -> Optional[Span]:
+    def origin(self, fact: tuple) -> Span | None:
         return self._origins.get(fact)
 
     @property
-    def origins(self) -> Dict[tuple, Span]:
+    def origins(self) -> dict[tuple, Span]:
         return dict(self._origins)
 
     # -- questions -------------------------------------------------------
-    def _session(self):
+    def _session(self) -> AbstractContextManager[Any]:
         return self.engine.backend.session(self.facts)
 
-    def query(self, query, *, limit: int = MAX_ANSWERS) -> List[Dict[str, object]]:
+    def query(self, query: Query, *, limit: int = MAX_ANSWERS) -> list[dict[str, object]]:
         """All distinct answers of a query (a rule body), sorted; each a dict of its named variables."""
         body, names = self._prepare(query)
         with self._session() as view:
             rows = self.engine.backend.ask(view, body, names)
         return [dict(zip(names, row)) for row in rows[:limit]]
 
-    def holds(self, query) -> bool:
+    def holds(self, query: Query) -> bool:
         body, _ = self._prepare(query)
         with self._session() as view:
             return bool(self.engine.backend.ask(view, body, []))
 
-    def explain(self, atom) -> Optional[Proof]:
+    def explain(self, atom: str | Atom | tuple) -> Proof | None:
         """The proof tree of a ground atom, or ``None`` when it does not hold (see :meth:`why_not`)."""
         fact = self._ground(atom)
         with self._session() as view:
@@ -83,13 +101,13 @@ class State:
                 return None
             return Prover(self.engine.backend, view, self._origins, self._causes).prove(fact)
 
-    def why_not(self, atom) -> List[WhyNot]:
+    def why_not(self, atom: str | Atom | tuple) -> list[WhyNot]:
         """For each rule whose head matches the atom: which body literals hold and which fail."""
         fact = self._ground(atom)
         with self._session() as view:
             return Prover(self.engine.backend, view, self._origins, self._causes).why_not(fact)
 
-    def derived(self, pred: str) -> List[tuple]:
+    def derived(self, pred: str) -> list[tuple]:
         """Every fact of ``pred`` that holds, as tuples (pred, args...)."""
         decl = self.engine.program.decl(pred)
         if decl is None:
@@ -100,13 +118,13 @@ class State:
             rows = self.engine.backend.ask(view, (atom,), names)
         return [(pred,) + row for row in rows]
 
-    def apply(self, action, *, span: Optional[Span] = None):
+    def apply(self, action: dict[str, Any], *, span: Span | None = None) -> tuple[State, list[Event]]:
         """Apply an action (a mapping with ``do:``); returns ``(new_state, events)``. See judgelog.runtime."""
         from .runtime import apply_action
 
         return apply_action(self, action, span=span)
 
-    def graph(self):
+    def graph(self) -> nx.MultiDiGraph:
         """The combat graph (networkx MultiDiGraph) built from derived facts; see judgelog.graph."""
         from .graph import combat_graph
 
@@ -118,8 +136,15 @@ class State:
 
         return state_to_scenario(self)
 
-    def with_facts(self, facts, origins: Optional[Dict[tuple, Span]] = None, *, events: Tuple = (),
-                   meta: Optional[dict] = None, causes: Optional[Dict[tuple, str]] = None) -> "State":
+    def with_facts(
+        self,
+        facts: Iterable[tuple],
+        origins: dict[tuple, Span] | None = None,
+        *,
+        events: tuple = (),
+        meta: dict | None = None,
+        causes: dict[tuple, str] | None = None,
+    ) -> State:
         facts = frozenset(facts)
         kept = {f: s for f, s in self._origins.items() if f in facts}
         if origins:
@@ -127,15 +152,23 @@ class State:
         made = {f: r for f, r in self._causes.items() if f in facts}
         if causes:
             made.update(causes)
-        return State(self.engine, facts, kept, name=self.name, path=self.path,
-                     meta=self.meta if meta is None else meta, events=self.events + tuple(events), causes=made)
+        return State(
+            self.engine,
+            facts,
+            kept,
+            name=self.name,
+            path=self.path,
+            meta=self.meta if meta is None else meta,
+            events=self.events + tuple(events),
+            causes=made,
+        )
 
     # -- query preparation -------------------------------------------------
-    def _prepare(self, query) -> Tuple[Tuple, List[str]]:
+    def _prepare(self, query: Query) -> tuple[tuple, list[str]]:
         body = parse_body(query) if isinstance(query, str) else tuple(query)
         return self.engine.check_query(body, text=query if isinstance(query, str) else None)
 
-    def _ground(self, atom) -> tuple:
+    def _ground(self, atom: str | Atom | tuple) -> tuple:
         parsed = parse_atom(atom) if isinstance(atom, str) else atom
         if isinstance(parsed, tuple):
             return parsed
@@ -143,8 +176,10 @@ class State:
         values = []
         for arg in parsed.args:
             if not isinstance(arg, Const):
-                raise QueryError(f"explain needs a ground atom; {arg} is a variable",
-                                 hint=f"ask first: judgelog query SCENARIO \"{parsed}\"")
+                raise QueryError(
+                    f"explain needs a ground atom; {arg} is a variable",
+                    hint=f'ask first: judgelog query SCENARIO "{parsed}"',
+                )
             values.append(arg.value)
         return (parsed.pred,) + tuple(values)
 
@@ -153,9 +188,9 @@ def _fact_atom(fact: tuple) -> Atom:
     return Atom(fact[0], tuple(Const(v) for v in fact[1:]))
 
 
-def check_query(program, body: Sequence, *, text: Optional[str] = None) -> Tuple[Tuple, List[str]]:
+def check_query(program: Program, body: Sequence, *, text: str | None = None) -> tuple[tuple, list[str]]:
     """Validate a query body against the program; return it and its answer variables (in order)."""
-    diags: List[Diagnostic] = []
+    diags: list[Diagnostic] = []
     span = Span("<query>", 1, 1)
     for lit in body:
         atom = lit.atom if isinstance(lit, Negation) else lit
@@ -164,11 +199,23 @@ def check_query(program, body: Sequence, *, text: Optional[str] = None) -> Tuple
         decl = program.decl(atom.pred)
         if decl is None:
             near = suggest(atom.pred, program.decls)
-            diags.append(Diagnostic("E002", f"unknown predicate {atom.pred!r}", atom.span,
-                                    hint=f"did you mean {near!r}?" if near else "list them with: judgelog rules"))
+            diags.append(
+                Diagnostic(
+                    "E002",
+                    f"unknown predicate {atom.pred!r}",
+                    atom.span,
+                    hint=f"did you mean {near!r}?" if near else "list them with: judgelog rules",
+                )
+            )
         elif decl.arity != atom.arity:
-            diags.append(Diagnostic("E003", f"{atom.pred} takes {decl.arity} argument(s), given {atom.arity}",
-                                    atom.span, hint=f"{atom.pred}({', '.join(p.name for p in decl.params)})"))
+            diags.append(
+                Diagnostic(
+                    "E003",
+                    f"{atom.pred} takes {decl.arity} argument(s), given {atom.arity}",
+                    atom.span,
+                    hint=f"{atom.pred}({', '.join(p.name for p in decl.params)})",
+                )
+            )
     diags.extend(arithmetic_problems(body, program.decls, INT_TYPES))
     positive = bound_after(body, set())
     positive = bound_after(list(body) * 2, positive)
@@ -179,14 +226,18 @@ def check_query(program, body: Sequence, *, text: Optional[str] = None) -> Tuple
                 anonymous = name.startswith("_")
                 if (not anonymous or isinstance(lit, Comparison)) and name not in positive:
                     shown = "_" if anonymous else name
-                    diags.append(Diagnostic("E004", f"variable {shown} is not bound by a positive atom",
-                                            getattr(lit, "span", span),
-                                            hint="add an atom that binds it" + (
-                                                "" if isinstance(lit, Comparison) else
-                                                ", or write _ for 'any value'")))
+                    diags.append(
+                        Diagnostic(
+                            "E004",
+                            f"variable {shown} is not bound by a positive atom",
+                            getattr(lit, "span", span),
+                            hint="add an atom that binds it"
+                            + ("" if isinstance(lit, Comparison) else ", or write _ for 'any value'"),
+                        )
+                    )
     if diags:
         raise QueryError(f"invalid query {text or ''}".strip(), diagnostics=diags)
-    names: List[str] = []
+    names: list[str] = []
     for lit in body:
         for name in _ordered_vars(lit):
             if not name.startswith("_") and name not in names and name in positive:
@@ -195,12 +246,12 @@ def check_query(program, body: Sequence, *, text: Optional[str] = None) -> Tuple
     return ordered, names
 
 
-def _ordered_vars(lit) -> List[str]:
+def _ordered_vars(lit: Literal) -> list[str]:
     from .ast import BinOp
 
-    out: List[str] = []
+    out: list[str] = []
 
-    def visit(term):
+    def visit(term: Term) -> None:
         if isinstance(term, Var):
             out.append(term.name)
         elif isinstance(term, BinOp):

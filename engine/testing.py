@@ -2,14 +2,20 @@
 
 Each entry is one case; ``judgelog test`` prints one line per case and ends with ``N passed, N failed``.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import TYPE_CHECKING
 
 from .ast import format_value
 from .cr import any_cites, check_edition, resolve
 from .errors import ActionError, JudgelogError
+
+if TYPE_CHECKING:
+    from .engine import Engine
+    from .state import State
 
 __all__ = ["CaseResult", "run_scenario_file", "check_expect", "refusal_matches", "EXPECT_KINDS", "EXPECT_KEYS"]
 
@@ -24,30 +30,39 @@ class CaseResult:
     passed: bool
     message: str = ""
     kind: str = "expect"  # load (the file would not load), action (an expect_error), expect (an expect: entry)
-    index: Optional[int] = None  # the action's or the entry's index in its list
-    line: Optional[int] = None
+    index: int | None = None  # the action's or the entry's index in its list
+    line: int | None = None
 
     def to_dict(self) -> dict:
-        return {"file": self.file, "case": self.case, "passed": self.passed, "message": self.message,
-                "kind": self.kind, "index": self.index, "line": self.line}
+        return {
+            "file": self.file,
+            "case": self.case,
+            "passed": self.passed,
+            "message": self.message,
+            "kind": self.kind,
+            "index": self.index,
+            "line": self.line,
+        }
 
 
-def _label(entry: dict, index: int, line: Optional[int]) -> str:
+def _label(entry: dict, index: int, line: int | None) -> str:
     for key in ("query", "holds", "absent", "explain"):
         if key in entry:
             return f"expect[{index}] (line {line}) {key}: {entry[key]}"
     return f"expect[{index}] (line {line})"
 
 
-def check_expect(state, entry: dict) -> Optional[str]:
+def check_expect(state: State, entry: dict) -> str | None:
     """None when the expectation holds, else a message saying what differed."""
     unknown = set(entry) - set(EXPECT_KEYS)
     if unknown:
-        return f"unknown expect key(s): {', '.join(sorted(unknown))} (use query+answers|count, holds, absent, " \
-               "explain+cites, cr_edition)"
+        return (
+            f"unknown expect key(s): {', '.join(sorted(unknown))} (use query+answers|count, holds, absent, "
+            "explain+cites, cr_edition)"
+        )
     for key in EXPECT_KINDS:
         if key in entry and not isinstance(entry[key], str):
-            return f"{key} must be a query written as text, such as \"controller(hero, P)\", got {entry[key]!r}"
+            return f'{key} must be a query written as text, such as "controller(hero, P)", got {entry[key]!r}'
     from .validation import check_constants
 
     for key in EXPECT_KINDS:  # a misspelled id is an input error, never a passing "absent"
@@ -81,8 +96,11 @@ def check_expect(state, entry: dict) -> Optional[str]:
         return None if state.holds(entry["holds"]) else f"{entry['holds']} does not hold"
     if "absent" in entry:
         answers = state.query(entry["absent"])
-        return None if not answers and not state.holds(entry["absent"]) else \
-            f"{entry['absent']} holds: {_fmt_answers(answers)}"
+        return (
+            None
+            if not answers and not state.holds(entry["absent"])
+            else f"{entry['absent']} holds: {_fmt_answers(answers)}"
+        )
     if "explain" in entry:
         proof = state.explain(entry["explain"])
         if proof is None:
@@ -99,17 +117,21 @@ def check_expect(state, entry: dict) -> Optional[str]:
     return "an expect entry needs one of: query, holds, absent, explain"
 
 
-def _fmt(rows) -> str:
+def _fmt(rows: Iterable[Iterable[tuple[str, object]]]) -> str:
     parts = ["{" + ", ".join(f"{k}: {format_value(v)}" for k, v in row) + "}" for row in sorted(rows, key=repr)]
     return "[" + ", ".join(parts) + "]"
 
 
-def _fmt_answers(answers) -> str:
-    return "[" + ", ".join("{" + ", ".join(f"{k}: {format_value(v)}" for k, v in a.items()) + "}"
-                           for a in answers[:10]) + (", ..." if len(answers) > 10 else "") + "]"
+def _fmt_answers(answers: Sequence[dict[str, object]]) -> str:
+    return (
+        "["
+        + ", ".join("{" + ", ".join(f"{k}: {format_value(v)}" for k, v in a.items()) + "}" for a in answers[:10])
+        + (", ..." if len(answers) > 10 else "")
+        + "]"
+    )
 
 
-def run_scenario_file(engine, path: str) -> List[CaseResult]:
+def run_scenario_file(engine: Engine, path: str) -> list[CaseResult]:
     """All cases of one scenario file. A file that cannot load is one failed case."""
     from .scenario import load_scenario
 
@@ -122,9 +144,9 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
 
     if runtime.STATE_OBSERVER is not None:
         runtime.STATE_OBSERVER(state.facts)
-    results: List[CaseResult] = []
-    failure: Optional[str] = None
-    events: List[str] = []
+    results: list[CaseResult] = []
+    failure: str | None = None
+    events: list[str] = []
     for index, (action, span) in enumerate(scenario.actions):
         label = f"action[{index}] (line {span.line}) {action.get('do')}"
         expected_error = action.get("expect_error")
@@ -139,9 +161,17 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
             if expected_error is not None:
                 text = str(exc)
                 ok = refusal_matches(expected_error, text)
-                results.append(CaseResult(path, label + " expect_error", ok,
-                                          "" if ok else f"refused, but the message does not mention "
-                                          f"{expected_error!r}: {text}", "action", index, span.line))
+                results.append(
+                    CaseResult(
+                        path,
+                        label + " expect_error",
+                        ok,
+                        "" if ok else f"refused, but the message does not mention {expected_error!r}: {text}",
+                        "action",
+                        index,
+                        span.line,
+                    )
+                )
                 continue  # state unchanged
             if isinstance(exc, ActionError):
                 exc.in_context(index=index, span=span, events=events)
@@ -150,9 +180,17 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
                 failure = f"{label} was refused: {exc}"
             continue
         if expected_error is not None:
-            results.append(CaseResult(path, label + " expect_error", False,
-                                      f"expected a refusal mentioning {expected_error!r}, but it was applied",
-                                      "action", index, span.line))
+            results.append(
+                CaseResult(
+                    path,
+                    label + " expect_error",
+                    False,
+                    f"expected a refusal mentioning {expected_error!r}, but it was applied",
+                    "action",
+                    index,
+                    span.line,
+                )
+            )
             failure = f"{label} was applied although a refusal was expected"
             continue
         state = new_state
@@ -172,7 +210,7 @@ def run_scenario_file(engine, path: str) -> List[CaseResult]:
     return results
 
 
-def refusal_matches(expected, text: str) -> bool:
+def refusal_matches(expected: object, text: str) -> bool:
     """Does a refusal's message match an action's ``expect_error:`` (its text, or the CR it names)?"""
     return str(expected).lower() in text.lower() or _cr_in(str(expected), text)
 

@@ -14,19 +14,22 @@ pyDatalog would otherwise concatenate words (``hero + hero``) and proofs would s
 >>> [(d.code, d.span.line, d.span.col, d.message) for d in diags if d.code == "E015"]
 [('E015', 4, 33, 'arithmetic on N, bound by named as n: atom, not an integer')]
 """
+
 from __future__ import annotations
 
-from typing import Dict, List, Sequence, Tuple
+from collections.abc import Collection, Sequence
 
-from .ast import Atom, BinOp, Comparison, Const, Var
+from .ast import Atom, BinOp, Comparison, Const, Decl, Literal, Term, Var
 from .errors import Diagnostic
 
 __all__ = ["arithmetic_problems"]
 
 
-def arithmetic_problems(body: Sequence, decls: Dict, int_types) -> List[Diagnostic]:
+def arithmetic_problems(
+    body: Sequence[Literal], decls: dict[str, Decl], int_types: Collection[str]
+) -> list[Diagnostic]:
     """E015 diagnostics for arithmetic on words in ``body`` (rule body or query)."""
-    kinds: Dict[str, List[Tuple[str, str, str]]] = {}  # variable -> (pred, param name, type) where bound
+    kinds: dict[str, list[tuple[str, str, str]]] = {}  # variable -> (pred, param name, type) where bound
     for lit in body:
         if not isinstance(lit, Atom):
             continue
@@ -42,7 +45,7 @@ def arithmetic_problems(body: Sequence, decls: Dict, int_types) -> List[Diagnost
             for side, other in ((lit.left, lit.right), (lit.right, lit.left)):
                 if isinstance(side, Var) and isinstance(other, BinOp):
                     numeric.add(side.name)
-    out: List[Diagnostic] = []
+    out: list[Diagnostic] = []
     for lit in body:
         if not isinstance(lit, Comparison):
             continue
@@ -54,23 +57,33 @@ def arithmetic_problems(body: Sequence, decls: Dict, int_types) -> List[Diagnost
                         continue
                     reported.add(operand.name)
                 if isinstance(operand, Const) and (type(operand.value) is not int):
-                    out.append(Diagnostic("E015", f"arithmetic on {operand.value!r}, which is not an integer",
-                                          operand.span, hint="arithmetic operators take integers"))
+                    out.append(
+                        Diagnostic(
+                            "E015",
+                            f"arithmetic on {operand.value!r}, which is not an integer",
+                            operand.span,
+                            hint="arithmetic operators take integers",
+                        )
+                    )
                 elif isinstance(operand, Var) and operand.name in kinds and operand.name not in numeric:
-                    pred, param, kind = kinds[operand.name][0]
+                    pred, pname, kind = kinds[operand.name][0]
                     shown = "_" if operand.name.startswith("_") else operand.name
-                    out.append(Diagnostic("E015", f"arithmetic on {shown}, bound by {pred} as {param}: {kind}, "
-                                          "not an integer", operand.span,
-                                          hint="arithmetic operators take integers; bind the variable at an "
-                                          "argument declared int"))
+                    out.append(
+                        Diagnostic(
+                            "E015",
+                            f"arithmetic on {shown}, bound by {pred} as {pname}: {kind}, not an integer",
+                            operand.span,
+                            hint="arithmetic operators take integers; bind the variable at an argument declared int",
+                        )
+                    )
     return out
 
 
-def _operands(term) -> List:
+def _operands(term: Term) -> list[Term]:
     """The leaves of the arithmetic in ``term`` (nothing when ``term`` is not arithmetic)."""
     if not isinstance(term, BinOp):
         return []
-    out = []
+    out: list[Term] = []
     for side in (term.left, term.right):
         out.extend(_operands(side) if isinstance(side, BinOp) else [side])
     return out

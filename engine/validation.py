@@ -19,28 +19,40 @@ keys, shapes and query syntax, all problems at once, each with ``file:line:col``
 ...     print(exc.diagnostics[0].message, "|", exc.diagnostics[0].hint)
 unknown object 'baers': no object, player or ability of the state is called that | did you mean 'bears'?
 """
+
 from __future__ import annotations
 
 import re
-from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+from collections.abc import Iterable, Sequence
 
 from .analysis import suggest
 from .ast import Aggregate, Atom, BinOp, Comparison, Const, Negation, Span
 from .errors import Diagnostic, QueryError, ScenarioError
+from .runtime import RESERVED as RESERVED_ARGS  # do, choose, order, expect_error, as: any action takes them
 
-__all__ = ["program_constants", "known_constants", "typed_ids", "unknown_constants", "check_constants", "scenario_problems",
-           "action_problems", "expect_problems", "choice_names", "raise_for", "AUTO_ID_RE"]
+__all__ = [
+    "program_constants",
+    "known_constants",
+    "typed_ids",
+    "unknown_constants",
+    "check_constants",
+    "scenario_problems",
+    "action_problems",
+    "expect_problems",
+    "choice_names",
+    "raise_for",
+    "AUTO_ID_RE",
+]
 
 # ids the engine makes up for what an action creates: fresh_id gives "<name>_<k>", abilities "ability_<k>"
 AUTO_ID_RE = re.compile(r"^[a-z][a-z0-9_]*_[0-9]+$")
-from .runtime import RESERVED as RESERVED_ARGS  # do, choose, order, expect_error, as: any action takes them
 NEW_OBJECT = "new_object"
 ID_LIKE_RE = re.compile(r"^[a-z][a-z0-9_]*$")  # the constants checked: ids and words, not quoted names
-_PROGRAM_CACHE: Dict[int, Tuple[object, FrozenSet]] = {}
+_PROGRAM_CACHE: dict[int, tuple[object, frozenset]] = {}
 
 
 # -- the known constants ---------------------------------------------------------------------------------
-def _term_constants(term, out: Set) -> None:
+def _term_constants(term, out: set) -> None:
     if isinstance(term, Const):
         out.add(term.value)
     elif isinstance(term, BinOp):
@@ -48,7 +60,7 @@ def _term_constants(term, out: Set) -> None:
         _term_constants(term.right, out)
 
 
-def _literal_constants(lit, out: Set) -> None:
+def _literal_constants(lit, out: set) -> None:
     if isinstance(lit, Negation):
         lit = lit.atom
     if isinstance(lit, Atom):
@@ -59,12 +71,12 @@ def _literal_constants(lit, out: Set) -> None:
         _term_constants(lit.right, out)
 
 
-def program_constants(program) -> FrozenSet:
+def program_constants(program) -> frozenset:
     """Every constant written in the loaded rules and declarations (cached per program)."""
     hit = _PROGRAM_CACHE.get(id(program))
     if hit is not None and hit[0] is program:
         return hit[1]
-    out: Set = set()
+    out: set = set()
     for rule in program.rules:
         out.update(([rule.name] if rule.name else []) + list(rule.cites))  # event_cause/2 names rules
         _literal_constants(rule.head, out)
@@ -75,13 +87,13 @@ def program_constants(program) -> FrozenSet:
     return found
 
 
-def _engine_words() -> FrozenSet:
+def _engine_words() -> frozenset:
     from .effects import EVENT_WORDS
 
     return EVENT_WORDS
 
 
-def known_constants(state, *, extra: Iterable = ()) -> Set:
+def known_constants(state, *, extra: Iterable = ()) -> set:
     """The string constants a question about ``state`` may name (see the module's text)."""
     known = set(program_constants(state.engine.program)) | set(state.engine.interface.keywords)
     known |= {a for f in state.facts for a in f[1:] if isinstance(a, str)}
@@ -90,7 +102,7 @@ def known_constants(state, *, extra: Iterable = ()) -> Set:
     return known
 
 
-def _ids(state) -> List[str]:
+def _ids(state) -> list[str]:
     return sorted({f[1] for f in state.facts if f[0] in ("permanent", "player") and isinstance(f[1], str)})
 
 
@@ -98,11 +110,11 @@ def _ids(state) -> List[str]:
 ID_TYPES = ("object", "player", "ability")
 
 
-def typed_ids(state, *, extra: Iterable = ()) -> Dict[str, Set[str]]:
+def typed_ids(state, *, extra: Iterable = ()) -> dict[str, set[str]]:
     """The ids of the state by declared type: every constant at an ``object``/``player``/``ability`` position
     of a fact (an object that left the battlefield stays known through its events), plus ``extra`` objects."""
     program = state.engine.program
-    out: Dict[str, Set[str]] = {t: set() for t in ID_TYPES}
+    out: dict[str, set[str]] = {t: set() for t in ID_TYPES}
     for fact in state.facts:
         decl = program.decl(fact[0])
         if decl is None:
@@ -117,14 +129,15 @@ def typed_ids(state, *, extra: Iterable = ()) -> Dict[str, Set[str]]:
     return out
 
 
-def unknown_constants(body: Sequence, known: Set, *, allow_auto: bool = False, program=None,
-                      ids: Optional[Dict[str, Set[str]]] = None) -> List[Tuple[Const, str]]:
+def unknown_constants(
+    body: Sequence, known: set, *, allow_auto: bool = False, program=None, ids: dict[str, set[str]] | None = None
+) -> list[tuple[Const, str]]:
     """The string constants of a query body (or one atom) that name nothing known, each with the declared
     type of its position. With ``program`` and ``ids``, a constant at an object, player or ability position
     must be such an id of the state (``worm`` is a creature type, but no object is called that)."""
-    found: List[Tuple[Const, str]] = []
+    found: list[tuple[Const, str]] = []
 
-    def visit(term, typ: str):
+    def visit(term, typ: str) -> None:
         if isinstance(term, Const):
             value = term.value
             if not isinstance(value, str) or (allow_auto and AUTO_ID_RE.match(value)):
@@ -155,22 +168,25 @@ def unknown_constants(body: Sequence, known: Set, *, allow_auto: bool = False, p
     return found
 
 
-
-
-def _unknown_message(value, state, known, typ: str = "", ids: Optional[Dict[str, Set[str]]] = None
-                     ) -> Tuple[str, str]:
+def _unknown_message(value, state, known, typ: str = "", ids: dict[str, set[str]] | None = None) -> tuple[str, str]:
     if ids is not None and typ in ids:
         pool = sorted(ids[typ])
         near = suggest(str(value), pool) or suggest(str(value), set().union(*ids.values()))
         message = f"unknown {typ} {value!r}: no object, player or ability of the state is called that"
-        hint = f"did you mean {near!r}?" if near else (f"{typ}s: " + (", ".join(pool[:20]) or "none") +
-                                                       (", ..." if len(pool) > 20 else ""))
+        hint = (
+            f"did you mean {near!r}?"
+            if near
+            else (f"{typ}s: " + (", ".join(pool[:20]) or "none") + (", ..." if len(pool) > 20 else ""))
+        )
         return message, hint
     ids_ = _ids(state)
     near = suggest(str(value), ids_) or suggest(str(value), known)
     message = f"unknown constant {value!r}: no object, player or value of the state or the rules is called that"
-    hint = f"did you mean {near!r}?" if near else ("objects and players: " + ", ".join(ids_[:20]) +
-                                                   (", ..." if len(ids_) > 20 else ""))
+    hint = (
+        f"did you mean {near!r}?"
+        if near
+        else ("objects and players: " + ", ".join(ids_[:20]) + (", ..." if len(ids_) > 20 else ""))
+    )
     return message, hint
 
 
@@ -188,15 +204,16 @@ def check_constants(state, query, *, extra: Iterable = (), span_of=None) -> None
         message, hint = _unknown_message(const.value, state, known, typ, ids)
         diags.append(Diagnostic("Q001", message, span_of(const) if span_of else const.span, hint=hint))
     if diags:
-        raise QueryError(f"unknown constant(s) in {query if isinstance(query, str) else 'the query'}",
-                         diagnostics=diags)
+        raise QueryError(
+            f"unknown constant(s) in {query if isinstance(query, str) else 'the query'}", diagnostics=diags
+        )
 
 
 # -- choice names -----------------------------------------------------------------------------------------
 _CHOICE_PREDS = ("choice", "choice_mode", "choice_max", "choice_cr")
 
 
-def choice_names(program) -> FrozenSet[str]:
+def choice_names(program) -> frozenset[str]:
     """The decisions any loaded rule offers (the first argument of choice/2 and its companions)."""
     out = set()
     for rule in program.rules:
@@ -210,10 +227,10 @@ def choice_names(program) -> FrozenSet[str]:
 class _Where:
     """Maps a path inside one action (or expect entry) to a span in its file."""
 
-    def __init__(self, doc, base: tuple, fallback: Optional[Span]):
+    def __init__(self, doc, base: tuple, fallback: Span | None) -> None:
         self.doc, self.base, self.fallback = doc, base, fallback
 
-    def at(self, *path, key: bool = False) -> Optional[Span]:
+    def at(self, *path, key: bool = False) -> Span | None:
         if self.doc is None:
             return self.fallback
         full = self.base + tuple(path)
@@ -236,38 +253,51 @@ def _walk(value, path=()):
 class _Facts:
     """What the rules say about actions, asked once per state."""
 
-    def __init__(self, state):
+    def __init__(self, state) -> None:
         self.state = state
         ask = state.query
         self.known_actions = sorted({r["K"] for r in ask("action_known(K)")})
-        self.params: Dict[str, Set[str]] = {}
+        self.params: dict[str, set[str]] = {}
         for r in ask("action_param(A, K)"):
             self.params.setdefault(r["A"], set()).add(r["K"])
-        self.types: Dict[Tuple[str, str], str] = {(r["A"], r["K"]): r["T"] for r in ask("action_param_type(A, K, T)")}
-        self.key_types: Dict[Tuple[str, str], str] = {(r["A"], r["K"]): r["T"]
-                                                      for r in ask("action_param_key_type(A, K, T)")}
+        self.types: dict[tuple[str, str], str] = {(r["A"], r["K"]): r["T"] for r in ask("action_param_type(A, K, T)")}
+        self.key_types: dict[tuple[str, str], str] = {
+            (r["A"], r["K"]): r["T"] for r in ask("action_param_key_type(A, K, T)")
+        }
         self.choices = choice_names(state.engine.program)
 
 
-def action_problems(state, action: dict, *, introduced: Set[str] = frozenset(), doc=None, base: tuple = (),
-                    span: Optional[Span] = None, lenient: bool = False, facts: Optional[_Facts] = None,
-                    known: Optional[Set] = None) -> List[Diagnostic]:
+def action_problems(
+    state,
+    action: dict,
+    *,
+    introduced: set[str] = frozenset(),
+    doc=None,
+    base: tuple = (),
+    span: Span | None = None,
+    lenient: bool = False,
+    facts: _Facts | None = None,
+    known: set | None = None,
+) -> list[Diagnostic]:
     """Every problem of one action in ``state``: its name, argument keys and types, the constants it names
     and its ``choose:``. ``introduced``: ids that earlier actions create by name; ``lenient``: accept an id
     of the form the engine gives created objects (at load time, before the earlier actions ran)."""
     facts = facts or _Facts(state)
     introduced = set(introduced) | _introduces(action)  # its own new ids may be named in its choose:
     where = _Where(doc, base, span)
-    diags: List[Diagnostic] = []
+    diags: list[Diagnostic] = []
 
-    def problem(message, at, hint=None):
+    def problem(message, at, hint=None) -> None:
         diags.append(Diagnostic("S102", message, at, hint=hint))
 
     kind = action.get("do")
     if kind not in facts.known_actions:
         near = suggest(str(kind), facts.known_actions)
-        problem(f"unknown action {kind!r}", where.at("do"),
-                f"did you mean {near!r}?" if near else "actions: " + ", ".join(facts.known_actions))
+        problem(
+            f"unknown action {kind!r}",
+            where.at("do"),
+            f"did you mean {near!r}?" if near else "actions: " + ", ".join(facts.known_actions),
+        )
         return diags
     params = facts.params.get(kind, set())
     known = set(known if known is not None else known_constants(state)) | set(introduced)
@@ -275,16 +305,22 @@ def action_problems(state, action: dict, *, introduced: Set[str] = frozenset(), 
     # before the earlier actions ran: the permanents and what those actions create by name; when the action
     # is applied: anything the state knows that is not a player (an object that left the battlefield is
     # refused by the rules, with their CR number)
-    objects = ({f[1] for f in state.facts if f[0] == "permanent"} | set(introduced)) if lenient else \
-        typed_ids(state, extra=introduced)["object"]
+    objects = (
+        ({f[1] for f in state.facts if f[0] == "permanent"} | set(introduced))
+        if lenient
+        else typed_ids(state, extra=introduced)["object"]
+    )
     keywords = set(state.engine.interface.keywords)
     for key, value in action.items():
         if key in RESERVED_ARGS:
             continue
         if params and key not in params:
             near = suggest(str(key), params)
-            problem(f"{kind} takes no argument {key!r}", where.at(key, key=True),
-                    f"did you mean {near!r}?" if near else "arguments: " + ", ".join(sorted(params)))
+            problem(
+                f"{kind} takes no argument {key!r}",
+                where.at(key, key=True),
+                f"did you mean {near!r}?" if near else "arguments: " + ", ".join(sorted(params)),
+            )
             continue
         declared = facts.types.get((kind, key))
         if declared == NEW_OBJECT:
@@ -298,8 +334,11 @@ def action_problems(state, action: dict, *, introduced: Set[str] = frozenset(), 
             at = where.at(key, *path, key=is_key)
             declared = key_type if is_key else facts.types.get((kind, key))
             if leaf is None or isinstance(leaf, bool) or not isinstance(leaf, (str, int)):
-                problem(f"{kind}: {key} holds {leaf!r}, not an id or a number", at,
-                        "write ids (lower_snake words) and whole numbers")
+                problem(
+                    f"{kind}: {key} holds {leaf!r}, not an id or a number",
+                    at,
+                    "write ids (lower_snake words) and whole numbers",
+                )
                 continue
             if declared == "int":
                 if not isinstance(leaf, int):
@@ -310,8 +349,11 @@ def action_problems(state, action: dict, *, introduced: Set[str] = frozenset(), 
             if declared == "keyword":
                 if leaf not in keywords:
                     near = suggest(leaf, keywords)
-                    problem(f"{kind}: unknown keyword {leaf!r}", at, (f"did you mean {near!r}? " if near else "")
-                            + "no loaded rule file declares it (keyword/1)")
+                    problem(
+                        f"{kind}: unknown keyword {leaf!r}",
+                        at,
+                        (f"did you mean {near!r}? " if near else "") + "no loaded rule file declares it (keyword/1)",
+                    )
                 continue
             auto = lenient and AUTO_ID_RE.match(leaf)
             if declared in ("object", "player", "target") and not auto:
@@ -319,8 +361,11 @@ def action_problems(state, action: dict, *, introduced: Set[str] = frozenset(), 
                 if leaf not in allowed:
                     near = suggest(leaf, allowed)
                     noun = {"object": "an object", "player": "a player", "target": "an object or a player"}[declared]
-                    problem(f"{kind}: {key} must name {noun}; {leaf!r} is not one", at,
-                            f"did you mean {near!r}?" if near else f"{declared}s: " + ", ".join(sorted(allowed)))
+                    problem(
+                        f"{kind}: {key} must name {noun}; {leaf!r} is not one",
+                        at,
+                        f"did you mean {near!r}?" if near else f"{declared}s: " + ", ".join(sorted(allowed)),
+                    )
                 continue
             if leaf not in known and not auto:
                 message, hint = _unknown_message(leaf, state, known)
@@ -329,9 +374,9 @@ def action_problems(state, action: dict, *, introduced: Set[str] = frozenset(), 
     return diags
 
 
-def _choose_problems(state, action, kind, where, facts, known, lenient) -> List[Diagnostic]:
+def _choose_problems(state, action, kind, where, facts, known, lenient) -> list[Diagnostic]:
     choose = action.get("choose")
-    diags: List[Diagnostic] = []
+    diags: list[Diagnostic] = []
     if choose is None:
         return diags
     names = sorted(facts.choices)
@@ -339,28 +384,39 @@ def _choose_problems(state, action, kind, where, facts, known, lenient) -> List[
     for name, value in items:
         if name is not None and name not in facts.choices:
             near = suggest(str(name), names)
-            diags.append(Diagnostic("S102", f"{kind}: choose: no rule offers a choice called {name!r}",
-                                    where.at("choose", name, key=True),
-                                    f"did you mean {near!r}?" if near else "choices the rules offer: " + ", ".join(names)))
+            diags.append(
+                Diagnostic(
+                    "S102",
+                    f"{kind}: choose: no rule offers a choice called {name!r}",
+                    where.at("choose", name, key=True),
+                    f"did you mean {near!r}?" if near else "choices the rules offer: " + ", ".join(names),
+                )
+            )
             continue
         for path, leaf, _is_key in _walk(value):
             at = where.at("choose", *((name,) if name is not None else ()), *path)
             if isinstance(leaf, int) and not isinstance(leaf, bool):
                 continue
             if not isinstance(leaf, str):
-                diags.append(Diagnostic("S102", f"{kind}: choose: expected ids, got {leaf!r}", at,
-                                        "choose the options `judgelog choices` lists"))
+                diags.append(
+                    Diagnostic(
+                        "S102",
+                        f"{kind}: choose: expected ids, got {leaf!r}",
+                        at,
+                        "choose the options `judgelog choices` lists",
+                    )
+                )
             elif leaf not in known and not (lenient and AUTO_ID_RE.match(leaf)):
                 message, hint = _unknown_message(leaf, state, known)
                 diags.append(Diagnostic("S102", f"{kind}: choose: {message}", at, hint))
     return diags
 
 
-def _introduces(action: dict) -> Set[str]:
+def _introduces(action: dict) -> set[str]:
     """Ids an action creates by name (``object: {id: ...}``, ``as:``)."""
     out = set()
     objects = action.get("object")
-    for spec in (objects if isinstance(objects, list) else [objects]):
+    for spec in objects if isinstance(objects, list) else [objects]:
         if isinstance(spec, dict) and isinstance(spec.get("id"), str):
             out.add(spec["id"])
     named = action.get("as")
@@ -368,7 +424,7 @@ def _introduces(action: dict) -> Set[str]:
     return out
 
 
-def _strings(value) -> Set[str]:
+def _strings(value) -> set[str]:
     return {leaf for _p, leaf, _k in _walk(value) if isinstance(leaf, str)}
 
 
@@ -386,43 +442,94 @@ def _query_span(doc, path: tuple, const_span: Span) -> Span:
     return Span(at.file, at.line, at.col + quote + const_span.col - 1)
 
 
-def expect_problems(state, entry: dict, index: int, doc, base: tuple, span: Optional[Span], known: Set,
-                    lenient: bool = True, ids: Optional[Dict[str, Set[str]]] = None) -> List[Diagnostic]:
+def expect_problems(
+    state,
+    entry: dict,
+    index: int,
+    doc,
+    base: tuple,
+    span: Span | None,
+    known: set,
+    lenient: bool = True,
+    ids: dict[str, set[str]] | None = None,
+) -> list[Diagnostic]:
     from .parser import parse_body
     from .testing import EXPECT_KEYS, EXPECT_KINDS
 
     where = _Where(doc, base, span)
-    diags: List[Diagnostic] = []
+    diags: list[Diagnostic] = []
     for key in entry:
         if key not in EXPECT_KEYS:
             near = suggest(str(key), EXPECT_KEYS)
-            diags.append(Diagnostic("S103", f"unknown expect key {key!r}", where.at(key, key=True),
-                                    f"did you mean {near!r}?" if near else "keys: " + ", ".join(EXPECT_KEYS)))
+            diags.append(
+                Diagnostic(
+                    "S103",
+                    f"unknown expect key {key!r}",
+                    where.at(key, key=True),
+                    f"did you mean {near!r}?" if near else "keys: " + ", ".join(EXPECT_KEYS),
+                )
+            )
     kinds = [k for k in EXPECT_KINDS if k in entry]
     if len(kinds) != 1:
-        diags.append(Diagnostic("S103", "an expect entry needs exactly one of: " + ", ".join(EXPECT_KINDS)
-                                + (f" (it has {', '.join(kinds)})" if kinds else ""), where.at(),
-                                "e.g. {holds: \"blocked(hero)\"}"))
+        diags.append(
+            Diagnostic(
+                "S103",
+                "an expect entry needs exactly one of: "
+                + ", ".join(EXPECT_KINDS)
+                + (f" (it has {', '.join(kinds)})" if kinds else ""),
+                where.at(),
+                'e.g. {holds: "blocked(hero)"}',
+            )
+        )
         return diags
     kind = kinds[0]
     text = entry[kind]
     if not isinstance(text, str):
-        diags.append(Diagnostic("S103", f"{kind} must be a query written as text, got {text!r}", where.at(kind),
-                                "e.g. \"damage_assigner(wurm, P)\""))
+        diags.append(
+            Diagnostic(
+                "S103",
+                f"{kind} must be a query written as text, got {text!r}",
+                where.at(kind),
+                'e.g. "damage_assigner(wurm, P)"',
+            )
+        )
         return diags
     if kind == "query" and not ("answers" in entry or "count" in entry) and not diags:
-        diags.append(Diagnostic("S103", "a query expectation needs answers: or count:", where.at(kind),
-                                "e.g. {query: \"controller(hero, P)\", answers: [{P: alice}]}"))
-    if "count" in entry and (not isinstance(entry["count"], int) or isinstance(entry["count"], bool)
-                             or entry["count"] < 0):
-        diags.append(Diagnostic("S103", f"count must be a whole number, 0 or more, got {entry['count']!r}",
-                                where.at("count"), "e.g. count: 2"))
+        diags.append(
+            Diagnostic(
+                "S103",
+                "a query expectation needs answers: or count:",
+                where.at(kind),
+                'e.g. {query: "controller(hero, P)", answers: [{P: alice}]}',
+            )
+        )
+    if "count" in entry and (
+        not isinstance(entry["count"], int) or isinstance(entry["count"], bool) or entry["count"] < 0
+    ):
+        diags.append(
+            Diagnostic(
+                "S103",
+                f"count must be a whole number, 0 or more, got {entry['count']!r}",
+                where.at("count"),
+                "e.g. count: 2",
+            )
+        )
     answers = entry.get("answers")
-    if "answers" in entry and (not isinstance(answers, list) or not all(
+    if "answers" in entry and (
+        not isinstance(answers, list)
+        or not all(
             isinstance(a, dict) and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in a.values())
-            for a in answers)):
-        diags.append(Diagnostic("S103", "answers map variable names to words or numbers: a list of mappings",
-                                where.at("answers"), "e.g. answers: [{P: bob}], or answers: [] for none"))
+            for a in answers
+        )
+    ):
+        diags.append(
+            Diagnostic(
+                "S103",
+                "answers map variable names to words or numbers: a list of mappings",
+                where.at("answers"),
+                "e.g. answers: [{P: bob}], or answers: [] for none",
+            )
+        )
         answers = None
     try:
         body = parse_body(text)
@@ -437,9 +544,14 @@ def expect_problems(state, entry: dict, index: int, doc, base: tuple, span: Opti
     if isinstance(answers, list):
         missing = sorted({k for a in answers for k in a} - set(names))
         if missing:
-            diags.append(Diagnostic("S103", f"answers: name {', '.join(map(repr, missing))}, which the query does "
-                                    "not bind", where.at("answers"),
-                                    "the query's variables: " + (", ".join(names) or "none")))
+            diags.append(
+                Diagnostic(
+                    "S103",
+                    f"answers: name {', '.join(map(repr, missing))}, which the query does not bind",
+                    where.at("answers"),
+                    "the query's variables: " + (", ".join(names) or "none"),
+                )
+            )
     for const, typ in unknown_constants(body, known, allow_auto=lenient, program=state.engine.program, ids=ids):
         message, hint = _unknown_message(const.value, state, known, typ, ids)
         at = _query_span(doc, base + (kind,), const.span) if doc is not None else where.at(kind)
@@ -448,20 +560,31 @@ def expect_problems(state, entry: dict, index: int, doc, base: tuple, span: Opti
 
 
 # -- a whole scenario -----------------------------------------------------------------------------------------
-def scenario_problems(state) -> List[Diagnostic]:
+def scenario_problems(state) -> list[Diagnostic]:
     """Every problem of the scenario's ``actions:`` and ``expect:`` entries, checked before anything runs."""
     scenario = state.meta.get("scenario")
     if scenario is None or not (scenario.actions or scenario.expects):
         return []
     doc = scenario.doc
-    diags: List[Diagnostic] = []
+    diags: list[Diagnostic] = []
     base_known = known_constants(state)
-    introduced: Set[str] = set()
-    mentioned: Set[str] = set()
+    introduced: set[str] = set()
+    mentioned: set[str] = set()
     facts = _Facts(state) if scenario.actions else None
     for i, (action, span) in enumerate(scenario.actions):
-        diags.extend(action_problems(state, action, introduced=introduced, doc=doc, base=("actions", i), span=span,
-                                     lenient=True, facts=facts, known=base_known))
+        diags.extend(
+            action_problems(
+                state,
+                action,
+                introduced=introduced,
+                doc=doc,
+                base=("actions", i),
+                span=span,
+                lenient=True,
+                facts=facts,
+                known=base_known,
+            )
+        )
         introduced |= _introduces(action)
         # the words a new object's characteristics give (its name, types): an expectation may ask for them
         mentioned |= _strings([v for k, v in action.items() if facts.types.get((action.get("do"), k)) == NEW_OBJECT])
@@ -472,7 +595,7 @@ def scenario_problems(state) -> List[Diagnostic]:
     return diags
 
 
-def raise_for(diags: List[Diagnostic], path: str) -> None:
+def raise_for(diags: list[Diagnostic], path: str) -> None:
     """Raise :class:`ScenarioError` (exit 3) listing every problem, if there are any."""
     if diags:
         raise ScenarioError(f"{len(diags)} problem(s) in {path}", diagnostics=diags)

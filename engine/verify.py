@@ -18,15 +18,33 @@ workers (:mod:`judgelog.distribute`) and merged in a fixed order (:func:`merge`)
 >>> result["counterexamples"], result["states"]
 ([], 45)
 """
+
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from .boards import (Task, automorphisms, board_dict, board_keywords, boards, candidates, canonical_key,
-                     creature_ids, players_of, tasks)
+from .boards import (
+    Spec,
+    Task,
+    automorphisms,
+    board_dict,
+    board_keywords,
+    boards,
+    candidates,
+    canonical_key,
+    creature_ids,
+    players_of,
+    tasks,
+)
 from .errors import ActionError
 from .scope import Scope
+
+if TYPE_CHECKING:
+    from .engine import Engine
+    from .interface import Field, Interface
+    from .state import State
 
 __all__ = ["Property", "properties_of", "run_task", "merge", "violations", "tasks", "counterexample_scenario"]
 
@@ -37,15 +55,15 @@ DECLARATION = "declaration"
 class Property:
     name: str
     text: str
-    cites: Tuple[str, ...]
+    cites: tuple[str, ...]
     stage: str = "board"  # board | declaration
-    functional: Tuple[int, ...] = ()  # a functional(...) declaration: the key positions
+    functional: tuple[int, ...] = ()  # a functional(...) declaration: the key positions
 
 
-def properties_of(engine) -> Dict[str, Property]:
+def properties_of(engine: Engine) -> dict[str, Property]:
     """The properties the loaded rules declare, and one per functional(...) predicate."""
     state = engine.state_from_dict({"players": ["p1", "p2"]})
-    cites: Dict[str, List[str]] = {}
+    cites: dict[str, list[str]] = {}
     for row in state.query("property_cr(P, C)"):
         cites.setdefault(row["P"], []).append(str(row["C"]))
     stages = {row["P"]: row["S"] for row in state.query("property_stage(P, S)")}
@@ -58,15 +76,19 @@ def properties_of(engine) -> Dict[str, Property]:
             keys = tuple(i for i, p in enumerate(decl.params) if p.name in decl.functional)
             shown = ", ".join(p.name for p in decl.params)
             out[f"functional:{pred}"] = Property(
-                f"functional:{pred}", f"{pred}({shown}) has one value for each {', '.join(decl.functional)} "
-                f"(declared functional)", (), "board", keys)
+                f"functional:{pred}",
+                f"{pred}({shown}) has one value for each {', '.join(decl.functional)} (declared functional)",
+                (),
+                "board",
+                keys,
+            )
     return out
 
 
-def violations(state, props: Dict[str, Property], stage: str) -> List[Tuple[str, tuple]]:
+def violations(state: State, props: dict[str, Property], stage: str) -> list[tuple[str, tuple]]:
     """The violations of the properties of ``stage`` in a state: (property, witnesses)."""
     out = []
-    for row in state.query("property_violation(P, A, B)", limit=10 ** 6):
+    for row in state.query("property_violation(P, A, B)", limit=10**6):
         prop = props.get(row["P"])
         if prop is not None and prop.stage == stage:
             out.append((prop.name, (row["A"], row["B"])))
@@ -77,11 +99,12 @@ def violations(state, props: Dict[str, Property], stage: str) -> List[Tuple[str,
             pred = prop.name.split(":", 1)[1]
             decl = state.engine.program.decl(pred)
             names = [f"V{i}" for i in range(decl.arity)]
-            groups: Dict[tuple, set] = {}
-            for row in state.query(f"{pred}({', '.join(names)})", limit=10 ** 6):
+            groups: dict[tuple, set] = {}
+            for row in state.query(f"{pred}({', '.join(names)})", limit=10**6):
                 key = tuple(row[names[i]] for i in prop.functional)
-                groups.setdefault(key, set()).add(tuple(row[n] for i, n in enumerate(names)
-                                                        if i not in prop.functional))
+                groups.setdefault(key, set()).add(
+                    tuple(row[n] for i, n in enumerate(names) if i not in prop.functional)
+                )
             for key, values in groups.items():
                 if len(values) > 1:
                     out.append((prop.name, key + tuple(sorted(values, key=repr))[:2]))
@@ -89,22 +112,22 @@ def violations(state, props: Dict[str, Property], stage: str) -> List[Tuple[str,
 
 
 # -- the steps of one board ----------------------------------------------------------------------------
-def _declaring_actions(engine, scope: Scope) -> Tuple[List[Tuple[str, List]], List]:
+def _declaring_actions(engine: Engine, scope: Scope) -> tuple[list[tuple[str, list[Field]]], list[Field]]:
     """The declared fields grouped by the action that takes them, in declaration order, and the fields
     that no action takes (they are part of the board, e.g. pairs)."""
     face = engine.interface
     state = engine.state_from_dict({"players": ["p1", "p2"]})
-    taken = {}
+    taken: dict[str, str] = {}
     for row in state.query("action_param(K, F)"):
         taken.setdefault(str(row["F"]), str(row["K"]))
     fields = [face.field(n) for n in scope.declare]
     names = {f.name for f in fields}
 
-    def depth(f):
+    def depth(f: Field) -> int:
         return sum(1 for r in f.refs if r.what in names)
 
-    groups: List[Tuple[str, List]] = []
-    board_fields = []
+    groups: list[tuple[str, list[Field]]] = []
+    board_fields: list[Field] = []
     for f in sorted(fields, key=lambda f: (depth(f), scope.declare.index(f.name))):
         action = taken.get(f.name)
         if action is None:
@@ -119,12 +142,12 @@ def _declaring_actions(engine, scope: Scope) -> Tuple[List[Tuple[str, List]], Li
     return groups, board_fields
 
 
-def _facts_of(face, field, value) -> List[tuple]:
+def _facts_of(face: Interface, field: Field, value: Any) -> list[tuple]:
     """The facts a designation field's value gives (the scenario loader's shapes)."""
     raw = []
     if field.shape in ("map", "map_list") and isinstance(value, dict):
         for a, b in value.items():
-            for x in (b if isinstance(b, list) else [b]):
+            for x in b if isinstance(b, list) else [b]:
                 raw.append((field.pred, a, x))
     elif field.shape == "groups":
         for i, group in enumerate(value):
@@ -134,7 +157,7 @@ def _facts_of(face, field, value) -> List[tuple]:
     return [made for fact in raw for made in face.recorded(fact)]
 
 
-def _follow_ups(scope: Scope, board, base) -> Iterator[dict]:
+def _follow_ups(scope: Scope, board: Sequence[Spec], base: State) -> Iterator[dict]:
     ids = creature_ids(board)
     players = players_of(scope)
     kws = sorted({scope.keywords[i].keyword for s in board for i in s.keywords})
@@ -147,7 +170,7 @@ def _follow_ups(scope: Scope, board, base) -> Iterator[dict]:
             yield action
 
 
-def _product(lists):
+def _product(lists: Sequence[Sequence[object]]) -> Iterator[tuple[object, ...]]:
     import itertools
 
     return itertools.product(*lists)
@@ -155,25 +178,44 @@ def _product(lists):
 
 @dataclass
 class _Run:
-    engine: object
+    engine: Engine
     scope: Scope
-    props: Dict[str, Property]
-    groups: List
-    board_fields: List
+    props: dict[str, Property]
+    groups: list
+    board_fields: list
     states: int = 0
-    found: Optional[List[dict]] = None
+    found: list[dict] = field(default_factory=list)
 
 
-def _record(run: _Run, board, steps: List[dict], stage: str, state, proposed: Optional[dict] = None) -> None:
+def _record(
+    run: _Run, board: Sequence[Spec], steps: list[dict], stage: str, state: State, proposed: dict | None = None
+) -> None:
     run.states += 1
     for name, witnesses in violations(state, run.props, stage):
-        run.found.append({"property": name, "witnesses": [str(w) for w in witnesses], "stage": stage,
-                          "creatures": len(board), "keywords": board_keywords(board),
-                          "board": board_dict(run.scope, board), "steps": [dict(s) for s in steps],
-                          "proposed": proposed})
+        run.found.append(
+            {
+                "property": name,
+                "witnesses": [str(w) for w in witnesses],
+                "stage": stage,
+                "creatures": len(board),
+                "keywords": board_keywords(board),
+                "board": board_dict(run.scope, board),
+                "steps": [dict(s) for s in steps],
+                "proposed": proposed,
+            }
+        )
 
 
-def _declare(run: _Run, board, state, steps: List[dict], declared: Dict, level: int, seen: set, autos) -> None:
+def _declare(
+    run: _Run,
+    board: Sequence[Spec],
+    state: State,
+    steps: list[dict],
+    declared: dict,
+    level: int,
+    seen: set,
+    autos: list[dict[str, str]],
+) -> None:
     """Declare the fields of action group ``level`` (every candidate), then the next groups; at the end,
     check the board and each follow-up action."""
     face = run.engine.interface
@@ -214,7 +256,7 @@ def _declare(run: _Run, board, state, steps: List[dict], declared: Dict, level: 
         _declare(run, board, after, steps + [action], {**declared, **values}, level + 1, seen, autos)
 
 
-def _assignments(run: _Run, board, fields, declared: Dict) -> Iterator[Dict]:
+def _assignments(run: _Run, board: Sequence[Spec], fields: Sequence[Field], declared: dict) -> Iterator[dict]:
     """Every combination of values of the fields of one action (a field may refer to an earlier one)."""
     if not fields:
         yield {}
@@ -225,7 +267,7 @@ def _assignments(run: _Run, board, fields, declared: Dict) -> Iterator[Dict]:
             yield {first.name: value, **more}
 
 
-def run_task(engine, scope: Scope, task: Task, *, all_found: bool = False) -> dict:
+def run_task(engine: Engine, scope: Scope, task: Task, *, all_found: bool = False) -> dict:
     """Check every board of one task. Returns the number of states checked and the counterexamples, least
     first (only the least of each property unless ``all_found``)."""
     groups, board_fields = _declaring_actions(engine, scope)
@@ -244,7 +286,7 @@ def run_task(engine, scope: Scope, task: Task, *, all_found: bool = False) -> di
             _declare(run, board, state, steps, {}, 0, seen, autos)
     found = sorted(run.found, key=order_key)
     if not all_found:
-        least: Dict[str, dict] = {}
+        least: dict[str, dict] = {}
         for c in found:
             least.setdefault(c["property"], c)
         found = sorted(least.values(), key=order_key)
@@ -253,30 +295,42 @@ def run_task(engine, scope: Scope, task: Task, *, all_found: bool = False) -> di
 
 def order_key(c: dict) -> tuple:
     """Smallest first: fewest creatures, then fewest keywords, then fewest steps, then by text."""
-    return (c["creatures"], c["keywords"], len(c["steps"]), repr(c["board"]), repr(c["steps"]),
-            c["property"], c["witnesses"])
+    return (
+        c["creatures"],
+        c["keywords"],
+        len(c["steps"]),
+        repr(c["board"]),
+        repr(c["steps"]),
+        c["property"],
+        c["witnesses"],
+    )
 
 
 def merge(scope: Scope, results: Sequence[dict], *, all_found: bool = False) -> dict:
     """One result from the tasks' results, whatever order they finished in."""
     found = sorted((c for r in results for c in r["counterexamples"]), key=order_key)
     if not all_found:
-        least: Dict[str, dict] = {}
+        least: dict[str, dict] = {}
         for c in found:
             least.setdefault(c["property"], c)
         found = sorted(least.values(), key=order_key)
-    return {"scope": scope.to_dict(), "tasks": len(results), "states": sum(r["states"] for r in results),
-            "counterexamples": found}
+    return {
+        "scope": scope.to_dict(),
+        "tasks": len(results),
+        "states": sum(r["states"] for r in results),
+        "counterexamples": found,
+    }
 
 
-def counterexample_scenario(engine, c: dict, props: Dict[str, Property], *, rules: Sequence[str] = ()) -> dict:
+def counterexample_scenario(engine: Engine, c: dict, props: dict[str, Property], *, rules: Sequence[str] = ()) -> dict:
     """A scenario that reproduces a counterexample: the board, its declarations and follow-up action as
     ``actions:``, and an ``expect:`` entry that fails (``judgelog test``) while the violation holds."""
     prop = props.get(c["property"])
-    data: Dict = {"name": f"verify: {c['property']}"}
+    data: dict = {"name": f"verify: {c['property']}"}
     cites = f" (CR {', '.join(prop.cites)})" if prop and prop.cites else ""
-    data["description"] = (f"Counterexample to property {c['property']}{cites}: "
-                           f"{prop.text if prop else ''}. Found by judgelog verify.")
+    data["description"] = (
+        f"Counterexample to property {c['property']}{cites}: {prop.text if prop else ''}. Found by judgelog verify."
+    )
     if rules:
         data["rules"] = list(rules)
     data.update(c["board"])

@@ -3,16 +3,23 @@
 Text output ends with ``no counterexample among S boards`` (exit 0) or one line per broken property with
 the scenario file that reproduces it (exit 1). ``--format json`` prints the same as one object.
 """
+
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
-from typing import Dict, List
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from .errors import EXIT_NEGATIVE, EXIT_OK, UsageError
+
+if TYPE_CHECKING:
+    from .engine import Engine
+    from .verify import Property
 
 __all__ = ["run_verify"]
 
@@ -21,17 +28,18 @@ def _rel(path: str, folder: str) -> str:
     return os.path.relpath(os.path.abspath(path), os.path.abspath(folder))
 
 
-def run_verify(args, progress_factory) -> int:
+def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any]) -> int:
     from .boards import tasks
     from .distribute import Job, run_job
     from .engine import Engine
     from .scope import default_scope_path, load_scope
-    from .verify import counterexample_scenario, merge, properties_of
+    from .verify import merge, properties_of
 
     library = getattr(args, "library", None)
     backend = getattr(args, "backend", "pydatalog")
-    engine = Engine(rules=args.rules, include_library=not args.no_library, library=library, properties=True,
-                    backend=backend)
+    engine = Engine(
+        rules=args.rules, include_library=not args.no_library, library=library, properties=True, backend=backend
+    )
     scope_path = args.scope or default_scope_path()
     if not os.path.exists(scope_path):
         raise UsageError(f"no such scope file: {scope_path}", hint="--scope FILE.yaml (see docs/verify.md)")
@@ -52,39 +60,66 @@ def run_verify(args, progress_factory) -> int:
         from .analysis import suggest
 
         near = suggest(unknown[0], sorted(props))
-        raise UsageError(f"unknown property {unknown[0]!r}", hint=f"did you mean {near!r}?" if near else
-                         "properties: " + ", ".join(sorted(props)))
+        raise UsageError(
+            f"unknown property {unknown[0]!r}",
+            hint=f"did you mean {near!r}?" if near else "properties: " + ", ".join(sorted(props)),
+        )
     if args.workers < 1:
         raise UsageError(f"--workers must be 1 or more, got {args.workers}")
-    job = Job(rules=tuple(os.path.abspath(r) for r in args.rules), include_library=not args.no_library,
-              library=os.path.abspath(library) if library else None, backend=backend, scope=raw, scope_source=shown_scope,
-              all_found=args.all)
+    job = Job(
+        rules=tuple(os.path.abspath(r) for r in args.rules),
+        include_library=not args.no_library,
+        library=os.path.abspath(library) if library else None,
+        backend=backend,
+        scope=raw,
+        scope_source=shown_scope,
+        all_found=args.all,
+    )
     todo = tasks(scope)
     progress = progress_factory(len(todo))
-    results = run_job(job, todo, workers=args.workers, scheduler=args.scheduler, folder=args.output,
-                      progress=progress.tick)
+    results = run_job(
+        job, todo, workers=args.workers, scheduler=args.scheduler, folder=args.output, progress=progress.tick
+    )
     progress.done()
     result = merge(scope, results, all_found=args.all)
     written = _write(engine, result["counterexamples"], props, args, library)
     checked = {k: v for k, v in props.items() if not scope.properties or k in scope.properties}
-    data = {"scope": result["scope"], "properties": sorted(checked), "tasks": result["tasks"],
-            "boards": result["states"], "counterexamples": [
-                {"property": c["property"], "witnesses": c["witnesses"], "stage": c["stage"],
-                 "creatures": c["creatures"], "keywords": c["keywords"], "file": f}
-                for c, f in zip(result["counterexamples"], written)]}
-    lines = [f"verify: {len(checked)} properties, {shown_scope}: {scope.players} players, "
-             f"{scope.min_creatures}-{scope.creatures} creatures, keywords: "
-             f"{', '.join(k.text() for k in scope.keywords) or 'none'}"]
+    data = {
+        "scope": result["scope"],
+        "properties": sorted(checked),
+        "tasks": result["tasks"],
+        "boards": result["states"],
+        "counterexamples": [
+            {
+                "property": c["property"],
+                "witnesses": c["witnesses"],
+                "stage": c["stage"],
+                "creatures": c["creatures"],
+                "keywords": c["keywords"],
+                "file": f,
+            }
+            for c, f in zip(result["counterexamples"], written)
+        ],
+    }
+    lines = [
+        f"verify: {len(checked)} properties, {shown_scope}: {scope.players} players, "
+        f"{scope.min_creatures}-{scope.creatures} creatures, keywords: "
+        f"{', '.join(k.text() for k in scope.keywords) or 'none'}"
+    ]
     for c, f in zip(result["counterexamples"], written):
         prop = props.get(c["property"])
         cites = f" (CR {', '.join(prop.cites)})" if prop and prop.cites else ""
         lines.append(f"COUNTEREXAMPLE {c['property']}{cites}: {prop.text if prop else ''}")
-        lines.append(f"  {c['creatures']} creature(s), {c['keywords']} keyword(s), witnesses "
-                     f"{', '.join(c['witnesses'])} ({c['stage']}); written to {f}")
+        lines.append(
+            f"  {c['creatures']} creature(s), {c['keywords']} keyword(s), witnesses "
+            f"{', '.join(c['witnesses'])} ({c['stage']}); written to {f}"
+        )
     if result["counterexamples"]:
         broken = len({c["property"] for c in result["counterexamples"]})
-        lines.append(f"{len(result['counterexamples'])} counterexample(s) to {broken} propert"
-                     f"{'y' if broken == 1 else 'ies'} among {result['states']} boards ({result['tasks']} tasks)")
+        lines.append(
+            f"{len(result['counterexamples'])} counterexample(s) to {broken} propert"
+            f"{'y' if broken == 1 else 'ies'} among {result['states']} boards ({result['tasks']} tasks)"
+        )
     else:
         lines.append(f"no counterexample among {result['states']} boards ({result['tasks']} tasks)")
     if args.format == "json":
@@ -96,12 +131,18 @@ def run_verify(args, progress_factory) -> int:
     return EXIT_NEGATIVE if result["counterexamples"] else EXIT_OK
 
 
-def _copy_rules(folder: str, library, user_rules, default_root, properties_folder: str) -> List[str]:
+def _copy_rules(
+    folder: str,
+    library: str | None,
+    user_rules: Sequence[str],
+    default_root: str | os.PathLike[str],
+    properties_folder: str,
+) -> list[str]:
     """Copy the rule files a counterexample needs into ``folder/rules/`` (a scenario's rules: must lie in its
     folder): the library's properties (an engine leaves them out) and the --rules files."""
     import shutil
 
-    out = []
+    out: list[str] = []
     props_dir = os.path.join(str(library or default_root), properties_folder)
     sources = ([props_dir] if os.path.isdir(props_dir) else []) + [str(r) for r in user_rules]
     for src in sources:
@@ -115,7 +156,9 @@ def _copy_rules(folder: str, library, user_rules, default_root, properties_folde
     return out
 
 
-def _write(engine, found: List[dict], props, args, library) -> List[str]:
+def _write(
+    engine: Engine, found: list[dict], props: dict[str, Property], args: argparse.Namespace, library: str | None
+) -> list[str]:
     from .catalog import rules_dir
     from .library import PROPERTIES_FOLDER
     from .verify import counterexample_scenario
@@ -125,7 +168,7 @@ def _write(engine, found: List[dict], props, args, library) -> List[str]:
         return []
     os.makedirs(folder, exist_ok=True)
     out = []
-    counts: Dict[str, int] = {}
+    counts: dict[str, int] = {}
     for c in found:
         counts[c["property"]] = counts.get(c["property"], 0) + 1
         name = c["property"].replace(":", "_")

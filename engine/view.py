@@ -18,33 +18,37 @@ are their kinds; each edge carries ``label`` (``view_edge_text``), one boolean p
 for a proved kind, the ``rule``, ``cites`` and ``displaced`` defaults of the fact it draws. How the
 drawing looks (columns, shapes, colors, legend, captions) is kept in ``graph.graph["view"]``.
 """
+
 from __future__ import annotations
 
 import os
-from typing import Dict, List, Tuple
+from typing import TYPE_CHECKING
 
 import networkx as nx
+
+if TYPE_CHECKING:
+    from .state import State
 
 __all__ = ["combat_graph", "view_spec"]
 
 
-def _rows(state, pred: str) -> List[tuple]:
+def _rows(state: State, pred: str) -> list[tuple]:
     """Facts of ``pred`` (without the name); none when the loaded rules do not declare it."""
     decl = state.engine.program.decl(pred)
     return sorted((f[1:] for f in state.derived(pred)), key=repr) if decl is not None else []
 
 
-def _joined(values: List) -> object:
+def _joined(values: list) -> object:
     if len(values) == 1:
         return values[0]
     return ",".join(sorted(str(v) for v in values))
 
 
-def view_spec(state) -> dict:
+def view_spec(state: State) -> dict:
     """How the drawing looks, from the view declarations: columns, node looks, edge looks, legend,
     shown attributes, routes, undirected kinds and captions."""
     rows = lambda pred: _rows(state, pred)  # noqa: E731
-    captions: Dict[str, List] = {}
+    captions: dict[str, list] = {}
     for label, value in rows("view_caption"):
         captions.setdefault(str(label), []).append(value)
     return {
@@ -61,7 +65,7 @@ def view_spec(state) -> dict:
     }
 
 
-def _proof_of_premise(state, fact: tuple) -> Tuple[str, str, str]:
+def _proof_of_premise(state: State, fact: tuple) -> tuple[str, str, str]:
     """The rule, CR numbers and displaced defaults of the first premise of the view rule deriving ``fact``."""
     proof = state.explain(fact)
     if proof is None:
@@ -70,24 +74,26 @@ def _proof_of_premise(state, fact: tuple) -> Tuple[str, str, str]:
     if first is None or first.rule_obj is None or first.fact is None:
         return "", "", ""
     first = state.explain(first.fact) or first
-    return (first.rule or "", ", ".join(first.cites),
-            ",".join(d.rule.name or "" for d in first.displaced))
+    return (first.rule or "", ", ".join(first.cites), ",".join(d.rule.name or "" for d in first.displaced))
 
 
-def combat_graph(state) -> nx.MultiDiGraph:
+def combat_graph(state: State) -> nx.MultiDiGraph:
     """The combat graph of ``state`` (a :class:`networkx.MultiDiGraph`; see the module doc)."""
     rows = lambda pred: _rows(state, pred)  # noqa: E731
     spec = view_spec(state)
     active = [p for p, f in rows("view_flag") if f == "active"]
-    graph = nx.MultiDiGraph(name=state.name or os.path.basename(state.path or "") or "combat",
-                            active_player=", ".join(map(str, active)), view=spec)
-    kinds: Dict[object, str] = {}
+    graph = nx.MultiDiGraph(
+        name=state.name or os.path.basename(state.path or "") or "combat",
+        active_player=", ".join(map(str, active)),
+        view=spec,
+    )
+    kinds: dict[object, str] = {}
     for n, kind in rows("view_node"):
         kinds.setdefault(n, str(kind))
-    roles: Dict[object, str] = {}
+    roles: dict[object, str] = {}
     for n, role in sorted(rows("view_role"), key=lambda r: (spec["columns"].get(str(r[1]), 99), str(r[1]))):
         roles.setdefault(n, str(role))
-    attrs: Dict[object, Dict[str, List]] = {}
+    attrs: dict[object, dict[str, list]] = {}
     for n, key, value in rows("view_attr"):
         attrs.setdefault(n, {}).setdefault(str(key), []).append(value)
     for n, key, what, count in rows("view_count"):
@@ -96,13 +102,13 @@ def combat_graph(state) -> nx.MultiDiGraph:
     flagged = {(n, str(f)) for n, f in rows("view_flag")}
     groups = rows("view_group")
     group_kinds = sorted({str(k) for _, k in groups})
-    member_of: Dict[object, List] = {}
+    member_of: dict[object, list] = {}
     for n, g in rows("view_member"):
         member_of.setdefault(n, []).append(g)
     group_kind = {g: str(k) for g, k in groups}
 
     for n in sorted(kinds, key=str):
-        data = {"kind": kinds[n], "label": str(n), "role": roles.get(n, "")}
+        data: dict[str, object] = {"kind": kinds[n], "label": str(n), "role": roles.get(n, "")}
         data.update({f: (n, f) in flagged for f in flags})
         for k in group_kinds:
             data[k] = ""
@@ -111,7 +117,7 @@ def combat_graph(state) -> nx.MultiDiGraph:
         data.update({k: _joined(v) for k, v in sorted(attrs.get(n, {}).items())})
         graph.add_node(n, **data)
 
-    variants: Dict[str, List[str]] = {}
+    variants: dict[str, list[str]] = {}
     for kind, variant in rows("view_variant"):
         variants.setdefault(str(kind), []).append(str(variant))
     has_variant = {(u, v, str(k), str(x)) for u, v, k, x in rows("view_edge_variant")}
@@ -125,7 +131,7 @@ def combat_graph(state) -> nx.MultiDiGraph:
         for end in (u, v):
             if end not in graph:
                 graph.add_node(end, kind="", label=str(end), role="")
-        data = {"kind": kind, "label": texts.get(kind, kind)}
+        data = {"kind": kind, "label": texts.get(kind, kind)}  # graph attributes: words and flags
         data.update({x: (u, v, kind, x) in has_variant for x in sorted(variants.get(kind, []))})
         if kind in proved:
             rule, cites, displaced = _proof_of_premise(state, ("view_edge", u, v, kind))

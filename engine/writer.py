@@ -5,47 +5,58 @@ the facts have that shape, with the same table the loader reads (``Engine.interf
 every other fact goes, as an atom, to ``facts:``. The writer checks the round trip itself: the written
 scenario is compiled again and must give back the state's facts.
 """
+
 from __future__ import annotations
 
-from typing import Dict, List
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import yaml
 
 from .ast import format_value
 from .errors import JudgelogError, UsageError
 
+if TYPE_CHECKING:
+    from .interface import Field, Interface
+    from .state import State
+
 __all__ = ["state_to_scenario", "write_scenario"]
 
-def _by(facts, pred: str) -> List[tuple]:
+
+def _by(facts: Iterable[tuple], pred: str) -> list[tuple]:
     return sorted((f for f in facts if f[0] == pred), key=lambda f: tuple(map(str, f)))
 
 
-def state_to_scenario(state) -> dict:
+def state_to_scenario(state: State) -> dict:
     from .scenario import compile_scenario
 
     facts = state.facts
     face = state.engine.interface
     players = [f[1] for f in sorted(_by(facts, "turn_order"), key=lambda f: f[2])]
-    data: Dict = {"name": state.name or "state"}
+    data: dict = {"name": state.name or "state"}
     data["players"] = players
     active = [f[1] for f in _by(facts, "active_player")]
     if active:
         data["active"] = active[0]
     data["life"] = {f[1]: f[2] for f in _by(facts, "life")}
-    pc: Dict = {}
+    pc: dict = {}
     for f in _by(facts, "counter"):
         if f[1] in players:
             pc.setdefault(f[1], {})[f[2]] = f[3]
     if pc:
         data["player_counters"] = pc
-    objects: Dict = {}
-    for (_, oid) in _by(facts, "permanent"):
-        spec: Dict = {}
+    objects: dict = {}
+    for _, oid in _by(facts, "permanent"):
+        spec: dict = {}
         name = [f[2] for f in _by(facts, "name") if f[1] == oid]
         if name:
             spec["name"] = name[0]
-        for key, pred in (("types", "card_type"), ("subtypes", "subtype"), ("supertypes", "supertype"),
-                          ("colors", "color")):
+        for key, pred in (
+            ("types", "card_type"),
+            ("subtypes", "subtype"),
+            ("supertypes", "supertype"),
+            ("colors", "color"),
+        ):
             values = [f[2] for f in _by(facts, pred) if f[1] == oid]
             if values:
                 spec[key] = values
@@ -53,7 +64,7 @@ def state_to_scenario(state) -> dict:
             values = [f[2] for f in _by(facts, pred) if f[1] == oid]
             if values:
                 spec[key] = values[0]
-        keywords: List = []
+        keywords: list = []
         for f in _by(facts, "printed_keyword"):
             if f[1] != oid:
                 continue
@@ -101,10 +112,10 @@ def state_to_scenario(state) -> dict:
     for f in sorted(_by(facts, "stack_position"), key=lambda f: -f[2]):
         aid = f[1]
         entry = next((s for s in _by(facts, "on_stack") if s[1] == aid), None)
-        ctrl = next((c[2] for c in _by(facts, "ability_controller") if c[1] == aid), None)
-        if entry is None or ctrl is None:
+        holder = next((c[2] for c in _by(facts, "ability_controller") if c[1] == aid), None)
+        if entry is None or holder is None:
             continue
-        item = {"id": aid, "source": entry[2], "kind": entry[3], "controller": ctrl}
+        item = {"id": aid, "source": entry[2], "kind": entry[3], "controller": holder}
         args = {a[2]: a[3] for a in _by(facts, "ability_arg") if a[1] == aid}
         if args:
             item["args"] = args
@@ -122,7 +133,7 @@ def state_to_scenario(state) -> dict:
     return data
 
 
-def _keyword_param(face, keyword: str, key, value):
+def _keyword_param(face: Interface, keyword: str, key: object, value: object) -> object:
     """How ``{keyword: ...}`` is written for one parameter, by the keyword's declared grammar."""
     for form, fkey in face.keyword_forms.get(keyword, ()):
         if key == fkey and form in ("number", "word"):
@@ -135,25 +146,31 @@ def _keyword_param(face, keyword: str, key, value):
     return None
 
 
-def _fields(facts, fields) -> Dict:
+def _fields(facts: Iterable[tuple], fields: Sequence[Field]) -> dict:
     """The designation fields the rules declare (scenario_field/4), written back by their shapes. An entry
     that refers to another field's ids is written only when that field lists them (else: facts:)."""
-    out: Dict = {}
-    listed: Dict[str, set] = {}
+    out: dict = {}
+    listed: dict[str, set] = {}
     for f in sorted(fields, key=lambda f: sum(1 for r in f.refs if r.what in {g.name for g in fields})):
         rows = _by(facts, f.pred)
-        rows = [r for r in rows if len(r) == 3 and all(
-            f.ref(pos).what not in listed or r[pos + 1] in listed[f.ref(pos).what] for pos in (0, 1))]
+        rows = [
+            r
+            for r in rows
+            if len(r) == 3
+            and all(f.ref(pos).what not in listed or r[pos + 1] in listed[f.ref(pos).what] for pos in (0, 1))
+        ]
+        value: dict | list
         if f.shape == "map":
             value = {r[1]: r[2] for r in rows}
             listed[f.name] = set(value)
         elif f.shape == "map_list":
-            value: Dict = {}
+            lists: dict = {}
             for r in rows:
-                value.setdefault(r[1], []).append(r[2])
+                lists.setdefault(r[1], []).append(r[2])
+            value = lists
             listed[f.name] = set(value)
         elif f.shape == "groups":
-            groups: Dict = {}
+            groups: dict = {}
             for r in rows:
                 groups.setdefault(r[2], []).append(r[1])
             prefix = f.label or f.name
@@ -172,7 +189,7 @@ def _atom(fact: tuple) -> str:
     return f"{fact[0]}({', '.join(format_value(a) for a in fact[1:])})"
 
 
-def write_scenario(state, path: str) -> None:
+def write_scenario(state: State, path: str) -> None:
     data = state_to_scenario(state)
     scenario = state.meta.get("scenario")
     if scenario is not None and scenario.rules:

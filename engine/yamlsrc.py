@@ -12,12 +12,13 @@ text that records where each value starts (:func:`load_json_text`).
 >>> doc.value["players"], doc.span(("players", 1)).location()
 (['alice', 'no'], 's.yaml:1:18')
 """
+
 from __future__ import annotations
 
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, Tuple
+from typing import Any
 
 import yaml
 
@@ -25,8 +26,16 @@ from .ast import Span
 from .errors import Diagnostic, ScenarioError
 from .safefiles import read_text
 
-__all__ = ["Located", "load_text", "load_json_text", "load_path", "C_PARSER", "MAX_YAML_BYTES",
-           "MAX_YAML_DEPTH", "MAX_YAML_VALUES"]
+__all__ = [
+    "Located",
+    "load_text",
+    "load_json_text",
+    "load_path",
+    "C_PARSER",
+    "MAX_YAML_BYTES",
+    "MAX_YAML_DEPTH",
+    "MAX_YAML_VALUES",
+]
 
 MAX_YAML_BYTES = 20_000_000
 MAX_YAML_DEPTH = 100
@@ -36,7 +45,7 @@ MAX_YAML_VALUES = 500_000  # values after expanding aliases (a few aliases can e
 class _TooDeep(Exception):
     """The pure-Python composer reached a node nested deeper than MAX_YAML_DEPTH (at this mark)."""
 
-    def __init__(self, mark) -> None:
+    def __init__(self, mark: yaml.Mark) -> None:
         super().__init__("too deep")
         self.mark = mark
 
@@ -48,7 +57,7 @@ class _StrictLoader(yaml.SafeLoader):
 
     _depth = 0
 
-    def compose_node(self, parent, index):
+    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:
         self._depth += 1
         try:
             if self._depth > MAX_YAML_DEPTH + 1:  # the root is at depth 1 here, 0 in _convert
@@ -66,6 +75,7 @@ _StrictLoader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:t
 
 C_PARSER = bool(getattr(yaml, "__with_libyaml__", False))
 if C_PARSER:
+
     class _CStrictLoader(yaml.CSafeLoader):
         """The same resolvers on libyaml's parser and composer."""
 
@@ -77,10 +87,10 @@ _STR_TAG = "tag:yaml.org,2002:str"
 class Located:
     value: Any
     path: str
-    marks: Dict[Tuple, Span] = field(default_factory=dict)
+    marks: dict[tuple, Span] = field(default_factory=dict)
     text: str = ""
 
-    def span(self, path: Tuple) -> Span:
+    def span(self, path: tuple) -> Span:
         """The span of the value at ``path`` (or of its nearest ancestor)."""
         path = tuple(path)
         while path:
@@ -89,7 +99,7 @@ class Located:
             path = path[:-1]
         return self.marks.get((), Span(self.path, 1, 1))
 
-    def key_span(self, path: Tuple) -> Span:
+    def key_span(self, path: tuple) -> Span:
         return self.marks.get(("<key>",) + tuple(path), self.span(path))
 
 
@@ -107,7 +117,7 @@ def load_path(path: str) -> Located:
     return load_text(text, path)
 
 
-def _compose(text: str):
+def _compose(text: str) -> yaml.Node | None:
     """The document's node tree: libyaml's if it reads the text, else the pure-Python parser's (which
     raises the errors judgelog reports)."""
     if C_PARSER:
@@ -128,16 +138,24 @@ def load_text(text: str, path: str = "<scenario>") -> Located:
         span = Span(path, mark.line + 1, mark.column + 1) if mark else Span(path, 1, 1)
         problem = exc.problem or "invalid YAML"
         tab = "\t" in problem or "'\\t'" in problem or "tab" in str(exc)  # PyYAML writes a tab as '\t'
-        hint = "YAML does not allow tab characters for indentation; use spaces" if tab else \
-            "check indentation, quotes and the ':' after each key"
-        raise ScenarioError(f"invalid YAML in {path}", diagnostics=[
-            Diagnostic("S001", f"YAML syntax error: {problem}", span, hint=hint)]) from None
+        hint = (
+            "YAML does not allow tab characters for indentation; use spaces"
+            if tab
+            else "check indentation, quotes and the ':' after each key"
+        )
+        raise ScenarioError(
+            f"invalid YAML in {path}",
+            diagnostics=[Diagnostic("S001", f"YAML syntax error: {problem}", span, hint=hint)],
+        ) from None
     except _TooDeep as exc:
         raise _too_deep(path, Span(path, exc.mark.line + 1, exc.mark.column + 1)) from None
     except RecursionError:
-        raise ScenarioError(f"invalid YAML in {path}: nested too deeply (at most {MAX_YAML_DEPTH} levels)",
-                            diagnostics=[Diagnostic("S001", f"YAML nested too deeply (at most {MAX_YAML_DEPTH} "
-                                                    "levels)", Span(path, 1, 1))]) from None
+        raise ScenarioError(
+            f"invalid YAML in {path}: nested too deeply (at most {MAX_YAML_DEPTH} levels)",
+            diagnostics=[
+                Diagnostic("S001", f"YAML nested too deeply (at most {MAX_YAML_DEPTH} levels)", Span(path, 1, 1))
+            ],
+        ) from None
     except yaml.YAMLError as exc:
         raise ScenarioError(f"invalid YAML in {path}: {exc}") from None
     doc = Located(None, path, text=text)
@@ -149,32 +167,60 @@ def load_text(text: str, path: str = "<scenario>") -> Located:
 
 
 def _too_deep(path: str, span: Span) -> ScenarioError:
-    return ScenarioError(f"{path}: nesting deeper than {MAX_YAML_DEPTH} levels", diagnostics=[Diagnostic(
-        "S002", f"nesting deeper than {MAX_YAML_DEPTH} levels", span,
-        hint="a scenario needs a few levels of nesting; is an alias (*name) inside its own anchor?")])
+    return ScenarioError(
+        f"{path}: nesting deeper than {MAX_YAML_DEPTH} levels",
+        diagnostics=[
+            Diagnostic(
+                "S002",
+                f"nesting deeper than {MAX_YAML_DEPTH} levels",
+                span,
+                hint="a scenario needs a few levels of nesting; is an alias (*name) inside its own anchor?",
+            )
+        ],
+    )
 
 
-def _convert(node, path: Tuple, doc: Located, constructor, depth: int):
+def _convert(
+    node: yaml.Node, path: tuple, doc: Located, constructor: yaml.constructor.SafeConstructor, depth: int
+) -> Any:
     if depth > MAX_YAML_DEPTH:
         raise _too_deep(doc.path, _span(doc, node))
     if len(doc.marks) >= MAX_YAML_VALUES:
-        raise ScenarioError(f"{doc.path}: more than {MAX_YAML_VALUES} values", diagnostics=[Diagnostic(
-            "S002", f"more than {MAX_YAML_VALUES} values (after expanding aliases)", _span(doc, node),
-            hint="aliases (*name) that repeat anchors of anchors grow exponentially; write the values out")])
+        raise ScenarioError(
+            f"{doc.path}: more than {MAX_YAML_VALUES} values",
+            diagnostics=[
+                Diagnostic(
+                    "S002",
+                    f"more than {MAX_YAML_VALUES} values (after expanding aliases)",
+                    _span(doc, node),
+                    hint="aliases (*name) that repeat anchors of anchors grow exponentially; write the values out",
+                )
+            ],
+        )
     doc.marks[path] = Span(doc.path, node.start_mark.line + 1, node.start_mark.column + 1)
     if isinstance(node, yaml.MappingNode):
-        out: Dict = {}
+        out: dict = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
-                raise ScenarioError(f"invalid key in {doc.path}", diagnostics=[Diagnostic(
-                    "S002", "a mapping key must be a plain word", _span(doc, key_node))])
+                raise ScenarioError(
+                    f"invalid key in {doc.path}",
+                    diagnostics=[Diagnostic("S002", "a mapping key must be a plain word", _span(doc, key_node))],
+                )
             key = _construct(constructor, key_node, doc)
             if not isinstance(key, str):  # 1, 1.5, true, null, a date: keys are the words as written
                 key = key_node.value
             if key in out:
-                raise ScenarioError(f"duplicate key in {doc.path}", diagnostics=[Diagnostic(
-                    "S003", f"duplicate key {key!r}", _span(doc, key_node),
-                    hint=f"first given at line {doc.marks[('<key>',) + path + (key,)].line}")])
+                raise ScenarioError(
+                    f"duplicate key in {doc.path}",
+                    diagnostics=[
+                        Diagnostic(
+                            "S003",
+                            f"duplicate key {key!r}",
+                            _span(doc, key_node),
+                            hint=f"first given at line {doc.marks[('<key>',) + path + (key,)].line}",
+                        )
+                    ],
+                )
             doc.marks[("<key>",) + path + (key,)] = _span(doc, key_node)
             out[key] = _convert(value_node, path + (key,), doc, constructor, depth + 1)
         return out
@@ -183,23 +229,36 @@ def _convert(node, path: Tuple, doc: Located, constructor, depth: int):
     return _construct(constructor, node, doc)
 
 
-def _construct(constructor, node, doc: Located):
+def _construct(constructor: yaml.constructor.SafeConstructor, node: yaml.Node, doc: Located) -> Any:
     if node.tag == _STR_TAG and isinstance(node, yaml.ScalarNode):
         return node.value
     try:
         return constructor.construct_object(node, deep=True)
     except yaml.constructor.ConstructorError as exc:
-        raise ScenarioError(f"invalid value in {doc.path}", diagnostics=[Diagnostic(
-            "S002", f"cannot read this value: {exc.problem}", _span(doc, node))]) from None
+        raise ScenarioError(
+            f"invalid value in {doc.path}",
+            diagnostics=[Diagnostic("S002", f"cannot read this value: {exc.problem}", _span(doc, node))],
+        ) from None
     except Exception as exc:  # noqa: BLE001 - PyYAML's constructors of explicit tags ("!!int twenty", "!!int")
-        detail = str(exc) if isinstance(exc, ValueError) and str(exc) else \
-            f"{node.value!r} is not a valid {node.tag.replace('tag:yaml.org,2002:', '!!')}"
-        raise ScenarioError(f"invalid value in {doc.path}", diagnostics=[Diagnostic(
-            "S002", f"cannot read this value: {detail}", _span(doc, node),
-            hint="remove the explicit !!tag or give a value of that type")]) from None
+        detail = (
+            str(exc)
+            if isinstance(exc, ValueError) and str(exc)
+            else f"{node.value!r} is not a valid {node.tag.replace('tag:yaml.org,2002:', '!!')}"
+        )
+        raise ScenarioError(
+            f"invalid value in {doc.path}",
+            diagnostics=[
+                Diagnostic(
+                    "S002",
+                    f"cannot read this value: {detail}",
+                    _span(doc, node),
+                    hint="remove the explicit !!tag or give a value of that type",
+                )
+            ],
+        ) from None
 
 
-def _span(doc: Located, node) -> Span:
+def _span(doc: Located, node: yaml.Node) -> Span:
     return Span(doc.path, node.start_mark.line + 1, node.start_mark.column + 1)
 
 
@@ -218,17 +277,28 @@ def load_json_text(text: str, path: str = "<scenario>") -> Located:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
-        error = ScenarioError(f"invalid JSON in {path}", diagnostics=[Diagnostic(
-            "S001", f"JSON syntax error: {exc.msg}", Span(path, exc.lineno, exc.colno),
-            hint="check the quotes, commas and brackets")])
+        error = ScenarioError(
+            f"invalid JSON in {path}",
+            diagnostics=[
+                Diagnostic(
+                    "S001",
+                    f"JSON syntax error: {exc.msg}",
+                    Span(path, exc.lineno, exc.colno),
+                    hint="check the quotes, commas and brackets",
+                )
+            ],
+        )
         try:  # JSON's relaxed forms that YAML reads (unquoted words, a trailing comma) load as before
             return load_text(text, path)
         except ScenarioError:
             raise error from None
     except RecursionError:
-        raise ScenarioError(f"invalid JSON in {path}: nested too deeply (at most {MAX_YAML_DEPTH} levels)",
-                            diagnostics=[Diagnostic("S001", f"JSON nested too deeply (at most {MAX_YAML_DEPTH} "
-                                                    "levels)", Span(path, 1, 1))]) from None
+        raise ScenarioError(
+            f"invalid JSON in {path}: nested too deeply (at most {MAX_YAML_DEPTH} levels)",
+            diagnostics=[
+                Diagnostic("S001", f"JSON nested too deeply (at most {MAX_YAML_DEPTH} levels)", Span(path, 1, 1))
+            ],
+        ) from None
     doc = Located(value, path, text=text)
     _json_marks(doc)
     return doc
@@ -265,8 +335,14 @@ def _json_marks(doc: Located) -> None:
                 key = json.loads(token) if "\\" in token else token[1:-1]
                 where = ("<key>",) + frame[0] + (key,)
                 if where in marks:
-                    raise ScenarioError(f"duplicate key in {file}", diagnostics=[Diagnostic(
-                        "S003", f"duplicate key {key!r}", span, hint=f"first given at line {marks[where].line}")])
+                    raise ScenarioError(
+                        f"duplicate key in {file}",
+                        diagnostics=[
+                            Diagnostic(
+                                "S003", f"duplicate key {key!r}", span, hint=f"first given at line {marks[where].line}"
+                            )
+                        ],
+                    )
                 marks[where] = span
                 frame[2], frame[3] = key, False
                 continue
@@ -274,13 +350,23 @@ def _json_marks(doc: Located) -> None:
         else:
             here = ()
         if len(stack) > MAX_YAML_DEPTH:
-            raise ScenarioError(f"{file}: nesting deeper than {MAX_YAML_DEPTH} levels", diagnostics=[Diagnostic(
-                "S002", f"nesting deeper than {MAX_YAML_DEPTH} levels", span,
-                hint="a scenario needs a few levels of nesting")])
+            raise ScenarioError(
+                f"{file}: nesting deeper than {MAX_YAML_DEPTH} levels",
+                diagnostics=[
+                    Diagnostic(
+                        "S002",
+                        f"nesting deeper than {MAX_YAML_DEPTH} levels",
+                        span,
+                        hint="a scenario needs a few levels of nesting",
+                    )
+                ],
+            )
         marks[here] = span
         if first in "{[" and len(marks) > MAX_YAML_VALUES:
-            raise ScenarioError(f"{file}: more than {MAX_YAML_VALUES} values", diagnostics=[Diagnostic(
-                "S002", f"more than {MAX_YAML_VALUES} values", span)])
+            raise ScenarioError(
+                f"{file}: more than {MAX_YAML_VALUES} values",
+                diagnostics=[Diagnostic("S002", f"more than {MAX_YAML_VALUES} values", span)],
+            )
         if first == "{":
             stack.append([here, True, None, True])
         elif first == "[":

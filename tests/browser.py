@@ -4,6 +4,7 @@
 starts it on a free port with a throw-away profile, ``b.open(url)``, ``b.evaluate(js)``, ``b.click(x, y)``
 (real mouse events) and ``b.screenshot(path)``.
 """
+
 from __future__ import annotations
 
 import base64
@@ -16,7 +17,6 @@ import subprocess
 import tempfile
 import time
 import urllib.request
-from typing import Optional
 
 NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
@@ -24,13 +24,13 @@ NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"
 class Browser:
     def __init__(self, path: str, *, width: int = 1200, height: int = 900):
         self.path, self.width, self.height = path, width, height
-        self.proc: Optional[subprocess.Popen] = None
-        self.sock: Optional[socket.socket] = None
+        self.proc: subprocess.Popen | None = None
+        self.sock: socket.socket | None = None
         self.profile = ""
         self.next_id = 0
 
     @staticmethod
-    def find() -> Optional[str]:
+    def find() -> str | None:
         for name in NAMES:
             found = shutil.which(name)
             if found:
@@ -38,14 +38,26 @@ class Browser:
         return None
 
     # -- start and stop ---------------------------------------------------------------------------
-    def __enter__(self) -> "Browser":
+    def __enter__(self) -> Browser:
         self.profile = tempfile.mkdtemp(prefix="judgelog-chromium-")
         port = _free_port()
         self.proc = subprocess.Popen(
-            [self.path, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-             "--no-first-run", "--no-default-browser-check", f"--user-data-dir={self.profile}",
-             f"--remote-debugging-port={port}", f"--window-size={self.width},{self.height}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                self.path,
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--no-first-run",
+                "--no-default-browser-check",
+                f"--user-data-dir={self.profile}",
+                f"--remote-debugging-port={port}",
+                f"--window-size={self.width},{self.height}",
+                "about:blank",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         target = None
         deadline = time.monotonic() + 60
         while target is None:
@@ -117,9 +129,12 @@ class Browser:
         host, port = hostport.split(":")
         self.sock = socket.create_connection((host, int(port)), timeout=60)
         key = base64.b64encode(os.urandom(16)).decode()
-        self.sock.sendall((f"GET /{path} HTTP/1.1\r\nHost: {hostport}\r\nUpgrade: websocket\r\n"
-                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n")
-                          .encode())
+        self.sock.sendall(
+            (
+                f"GET /{path} HTTP/1.1\r\nHost: {hostport}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
         answer = b""
         while b"\r\n\r\n" not in answer:
             answer += self.sock.recv(4096)

@@ -1,4 +1,5 @@
 """Shared fixtures. Tests run against the installed package (``pip install .``)."""
+
 from __future__ import annotations
 
 import os
@@ -6,9 +7,9 @@ import shutil
 import tempfile
 
 import pytest
+from paths import ROOT
 
 from judgelog import Engine
-from paths import ROOT
 
 
 @pytest.fixture(scope="session")

@@ -1,14 +1,19 @@
 """Helpers shared by the tests: run the command line in-process and capture what it prints."""
+
 from __future__ import annotations
 
 import json
 import re
-from typing import List, NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from judgelog.cli import main
 
-DIAG_RE = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning)"
-                     r"\[(?P<code>[A-Z]\d{3})\]: (?P<message>.*)$", re.MULTILINE)
+DIAG_RE = re.compile(
+    r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning)"
+    r"\[(?P<code>[A-Z]\d{3})\]: (?P<message>.*)$",
+    re.MULTILINE,
+)
 
 
 class Run(NamedTuple):
@@ -19,10 +24,11 @@ class Run(NamedTuple):
     def json(self):
         return json.loads(self.out)
 
-    def diagnostics(self) -> List[tuple]:
+    def diagnostics(self) -> list[tuple]:
         """(file, line, col, severity, code) of every ``file:line:col: severity[CODE]`` line of stderr."""
-        return [(m["file"], int(m["line"]), int(m["col"]), m["severity"], m["code"])
-                for m in DIAG_RE.finditer(self.err)]
+        return [
+            (m["file"], int(m["line"]), int(m["col"]), m["severity"], m["code"]) for m in DIAG_RE.finditer(self.err)
+        ]
 
 
 def run_cli(capsys, argv: Sequence[str]) -> Run:

@@ -1,4 +1,5 @@
 """Paths of the repository, for tests."""
+
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent

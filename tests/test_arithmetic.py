@@ -1,5 +1,6 @@
 """Arithmetic of the rule language: + - * / (integer division, rounded down), min(A, B) and max(A, B), in
 comparisons; aggregates over products. Parsed, checked for safety, evaluated by the backends alike."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,7 +12,7 @@ from judgelog.parser import parse_body, parse_text
 
 RULES = """
 .decl num(n: int) "{n} is a number"
-.decl calc(a: int, b: int, p: int, q: int, lo: int, hi: int) "{a} and {b}: product {p}, quotient {q}, min {lo}, max {hi}"
+.decl calc(a: int, b: int, p: int, q: int, lo: int, hi: int) "{a}, {b}: product {p}, quotient {q}, min {lo}, max {hi}"
 .decl tenfold_total(n: int) "the numbers times ten add up to {n}"
 .decl bonus(n: int) "+{n}/+{n} for each number beyond the first, twice"
 .decl how_many(n: int) "there are {n} numbers"
@@ -44,8 +45,12 @@ def rules(tmp_path_factory):
 
 def test_precedence_and_printing_round_trip():
     body = parse_body("N = A - (B - C) * 2 / D + min(A, B), M = (A + B) * C, K = A / (B / C), L = A - B - C")
-    assert [str(lit) for lit in body] == ["N = A - (B - C) * 2 / D + min(A, B)", "M = (A + B) * C",
-                                          "K = A / (B / C)", "L = A - B - C"]
+    assert [str(lit) for lit in body] == [
+        "N = A - (B - C) * 2 / D + min(A, B)",
+        "M = (A + B) * C",
+        "K = A / (B / C)",
+        "L = A - B - C",
+    ]
     assert [str(lit) for lit in parse_body(", ".join(str(lit) for lit in body))] == [str(lit) for lit in body]
     assert str(parse_body("min(A, 1) = 1")[0]) == "min(A, 1) = 1"
 
@@ -53,8 +58,8 @@ def test_precedence_and_printing_round_trip():
 def test_values(rules):
     state = Engine(rules=[rules]).state_from_dict({"players": ["alice"]})
     assert state.query("calc(7, 2, P, Q, L, H)") == [{"P": 14, "Q": 3, "L": 2, "H": 7}]
-    assert state.query("calc(-3, 2, P, Q, L, H)") == [{"P": -6, "Q": -2, "L": -3, "H": 2}]   # rounded down
-    assert state.query("calc(A, 0, P, Q, L, H)") == []           # division by 0: no value, no answer
+    assert state.query("calc(-3, 2, P, Q, L, H)") == [{"P": -6, "Q": -2, "L": -3, "H": 2}]  # rounded down
+    assert state.query("calc(A, 0, P, Q, L, H)") == []  # division by 0: no value, no answer
     assert state.query("N = 7 / 0") == [] and state.query("N = 7 / (2 - 2)") == []
     assert state.query("tenfold_total(N)") == [{"N": 60}]
     assert state.query("bonus(X)") == [{"X": 6}]
@@ -77,9 +82,11 @@ def test_both_backends_agree(rules):
 
 def test_safety_and_placement_are_checked(tmp_path):
     path = tmp_path / "bad.dl"
-    path.write_text('.decl num(n: int) "{n}"\n.decl out(n: int) "{n}"\n'
-                    "@name bad.unsafe\n@cr 107.1\nout(N) :- num(A), N = A * B.\n"
-                    "@name bad.in_atom\n@cr 107.1\nout(N) :- num(A), num(A * 2), N = A.\n")
+    path.write_text(
+        '.decl num(n: int) "{n}"\n.decl out(n: int) "{n}"\n'
+        "@name bad.unsafe\n@cr 107.1\nout(N) :- num(A), N = A * B.\n"
+        "@name bad.in_atom\n@cr 107.1\nout(N) :- num(A), num(A * 2), N = A.\n"
+    )
     codes = sorted({d.code for d in load_program([str(path)]).diagnostics if d.span and d.span.file == str(path)})
     assert codes == ["E001", "E004"]
     with pytest.raises(RuleError):

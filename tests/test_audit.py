@@ -1,19 +1,19 @@
 """``judgelog audit``: the static report on the rule library, the dynamic report on a scenario (rules
 fired, defaults displaced, keyword interactions), conflicts of functional predicates (exit code 1, both
 derivations named) and ``--diff A B``."""
+
 from __future__ import annotations
 
 import argparse
 
 import pytest
 import yaml
+from helpers import run_cli
+from paths import SCENARIOS, TESTS
 
 from judgelog import Engine
 from judgelog.audit import dependency_graph, run_audit, static_audit
 from judgelog.errors import UsageError
-
-from helpers import run_cli
-from paths import SCENARIOS, TESTS
 
 BANDING = SCENARIOS / "banding_blocked_by_one.yaml"
 CONFLICT = TESTS / "rules" / "conflict.dl"
@@ -29,7 +29,7 @@ def test_static_cli_exits_0_and_names_file_interactions(capsys):
     assert run.code == 0, run.err
     lines = run.out.splitlines()
     reader = lines.index("  rules/keywords/banding.dl reads")
-    feeds = [line.strip() for line in lines[reader + 1:] if line.startswith("    ")]
+    feeds = [line.strip() for line in lines[reader + 1 :] if line.startswith("    ")]
     assert any(line.startswith("rules/core/combat.dl: ") and "blocked_by" in line for line in feeds)
     run = run_cli(capsys, ["audit", "--format", "json"])
     assert run.code == 0 and "blocked_by" in run.json()["reads"]["rules/keywords/banding.dl"]["rules/core/combat.dl"]
@@ -58,10 +58,12 @@ def test_static_strata_and_dependency_graph(static):
 
 def test_static_finds_unfireable_uncited_and_undeclared(tmp_path):
     extra = tmp_path / "ghosts.dl"
-    extra.write_text('.decl ghost(o: object) "{o} is a ghost"\n'
-                     '.decl haunted(o: object) "{o} is haunted"\n'
-                     "@name ghosts.haunted\n"
-                     "haunted(O) :- ghost(O), creature(O).\n")
+    extra.write_text(
+        '.decl ghost(o: object) "{o} is a ghost"\n'
+        '.decl haunted(o: object) "{o} is haunted"\n'
+        "@name ghosts.haunted\n"
+        "haunted(O) :- ghost(O), creature(O).\n"
+    )
     report = static_audit(Engine(rules=[str(extra)]).program)
     assert {"rule": "ghosts.haunted", "at": f"{extra}:4"} in report["uncited"]
     assert {"rule": "ghosts.haunted", "at": f"{extra}:4", "missing": ["ghost"]} in report["never_fire"]
@@ -91,8 +93,9 @@ def test_dynamic_rules_fired_and_defaults_overridden(capsys):
     assert override["would_give"] == "damage_assigner(bears, bob)"
     assert override["because"] == "blocker_division_overridden(bears)"
     assert override["by"]["rule"] == "banding.blocking_banding" and override["by"]["cites"] == ["702.22k"]
-    assert [(i["fact"], i["rule"]) for i in override["instead"]] == [("damage_assigner(bears, alice)",
-                                                                     "banding.active_player_divides")]
+    assert [(i["fact"], i["rule"]) for i in override["instead"]] == [
+        ("damage_assigner(bears, alice)", "banding.active_player_divides")
+    ]
     assert {"banding", "combat"} <= set(data["keywords"])
     assert ("combat", "banding") in {(i["reader"], i["deriver"]) for i in data["interactions"]}
     assert data["conflicts"] == []
@@ -109,8 +112,10 @@ def test_conflicting_rule_file_is_an_error_naming_both_derivations(capsys):
     assert "damage_assigner(wurm, bob)  <- test.attacked_player_divides [CR 510.1c]" in run.out
     data = run_cli(capsys, ["audit", "--rules", CONFLICT, BANDING, "--format", "json"]).json()
     wurm = [c for c in data["conflicts"] if c["key"] == {"s": "wurm"}][0]
-    assert {v["rule"] for v in wurm["values"]} == {"combat.attacker_damage_divided_by_active_player",
-                                                   "test.attacked_player_divides"}
+    assert {v["rule"] for v in wurm["values"]} == {
+        "combat.attacker_damage_divided_by_active_player",
+        "test.attacked_player_divides",
+    }
     assert all(v["proof"]["atom"] == v["fact"] for v in wurm["values"])
 
 
@@ -166,8 +171,10 @@ def test_internal_checks_are_not_defaults_overridden(capsys):
     data = run_cli(capsys, ["audit", BANDING, "--format", "json"]).json()
     defaults = {o["default"] for o in data["overrides"]}
     assert not {"banding.band_two_without_banding", "banding.member_without_quality"} & defaults
-    assert {c["rule"] for c in data["internal_checks"]} == {"banding.band_two_without_banding",
-                                                           "banding.member_without_quality"}
+    assert {c["rule"] for c in data["internal_checks"]} == {
+        "banding.band_two_without_banding",
+        "banding.member_without_quality",
+    }
     text = run_cli(capsys, ["audit", BANDING]).out
     assert "Internal checks of the library (helpers declared with internal/1)" in text
 

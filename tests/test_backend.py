@@ -1,37 +1,48 @@
 """The pyDatalog backend: isolation of states, engines, threads and a user's own pyDatalog database;
 name mangling; stratified negation; aggregates.
 
-pyDatalog keeps ONE database per thread (its Logic(handle) is a shallow copy, and a new thread starts with none). judgelog must nevertheless let two
-states, two engines and two threads ask questions in any interleaving without one seeing the other's facts,
-and must neither disturb nor be disturbed by a user who uses pyDatalog directly.
+pyDatalog keeps ONE database per thread (its Logic(handle) is a shallow copy, and a new thread starts with
+none). judgelog must nevertheless let two states, two engines and two threads ask questions in any
+interleaving without one seeing the other's facts, and must neither disturb nor be disturbed by a user who
+uses pyDatalog directly.
 """
+
 from __future__ import annotations
 
 import threading
 
 import pytest
+from paths import TESTS
 from pyDatalog import Logic, pyDatalog
 
 from judgelog import Engine, QueryError, ScenarioError
-
-from paths import TESTS
 
 BACKEND_RULES = str(TESTS / "rules" / "backend_test.dl")
 FLY_RULES = str(TESTS / "rules" / "active_player_flies.dl")
 
 
 def bears_state(engine, **extra):
-    data = {"players": ["alice", "bob"], "objects": {
-        "bear": {"card": "Grizzly Bears", "controller": "alice"},
-        "bear2": {"card": "Grizzly Bears", "controller": "bob", "tapped": True}}}
+    data = {
+        "players": ["alice", "bob"],
+        "objects": {
+            "bear": {"card": "Grizzly Bears", "controller": "alice"},
+            "bear2": {"card": "Grizzly Bears", "controller": "bob", "tapped": True},
+        },
+    }
     data.update(extra)
     return engine.state_from_dict(data)
 
 
 def wurm_state(engine):
-    return engine.state_from_dict({"players": ["carol", "dave"], "objects": {
-        "wurm": {"card": "Craw Wurm", "controller": "dave"},
-        "hero": {"card": "Benalish Hero", "controller": "carol", "counters": {"p1p1": 2}}}})
+    return engine.state_from_dict(
+        {
+            "players": ["carol", "dave"],
+            "objects": {
+                "wurm": {"card": "Craw Wurm", "controller": "dave"},
+                "hero": {"card": "Benalish Hero", "controller": "carol", "counters": {"p1p1": 2}},
+            },
+        }
+    )
 
 
 def names(answers, var="X"):
@@ -118,18 +129,38 @@ def test_threads_load_and_query_different_states_concurrently(engine, test_engin
             errors.append(f"{label}: {type(exc).__name__}: {exc}")
 
     threads = [
-        threading.Thread(target=worker, args=("bears", lambda: bears_state(engine), [
-            ("creature(X)", [{"X": "bear"}, {"X": "bear2"}]),
-            ("tapped(X)", [{"X": "bear2"}]),
-            ("controller(bear, P)", [{"P": "alice"}])])),
-        threading.Thread(target=worker, args=("wurm", lambda: wurm_state(engine), [
-            ("creature(X)", [{"X": "hero"}, {"X": "wurm"}]),
-            ("tapped(X)", []),
-            ("power(hero, N)", [{"N": 3}])])),
-        threading.Thread(target=worker, args=("other engine", lambda: bears_state(test_engine), [
-            ("type(X, creature)", [{"X": "bear"}, {"X": "bear2"}]),
-            ("exit(X)", [{"X": "bear2"}]),
-            ("creature_count(P, N)", [{"P": "alice", "N": 1}, {"P": "bob", "N": 1}])])),
+        threading.Thread(
+            target=worker,
+            args=(
+                "bears",
+                lambda: bears_state(engine),
+                [
+                    ("creature(X)", [{"X": "bear"}, {"X": "bear2"}]),
+                    ("tapped(X)", [{"X": "bear2"}]),
+                    ("controller(bear, P)", [{"P": "alice"}]),
+                ],
+            ),
+        ),
+        threading.Thread(
+            target=worker,
+            args=(
+                "wurm",
+                lambda: wurm_state(engine),
+                [("creature(X)", [{"X": "hero"}, {"X": "wurm"}]), ("tapped(X)", []), ("power(hero, N)", [{"N": 3}])],
+            ),
+        ),
+        threading.Thread(
+            target=worker,
+            args=(
+                "other engine",
+                lambda: bears_state(test_engine),
+                [
+                    ("type(X, creature)", [{"X": "bear"}, {"X": "bear2"}]),
+                    ("exit(X)", [{"X": "bear2"}]),
+                    ("creature_count(P, N)", [{"P": "alice", "N": 1}, {"P": "bob", "N": 1}]),
+                ],
+            ),
+        ),
     ]
     for t in threads:
         t.start()
@@ -208,12 +239,16 @@ def test_user_pydatalog_after_judgelog_in_a_fresh_thread(engine):
             result["user"] = _user_rows("dragon(X)")
             # ...which is not judgelog's: its database holds only judgelog's (prefixed) predicates
             from judgelog import backend
+
             result["separate"] = backend._TL.logic is not Logic.tl.logic and not any(
-                name.startswith("dragon") for name in backend._TL.logic.Db)
+                name.startswith("dragon") for name in backend._TL.logic.Db
+            )
             pyDatalog.clear()
             pyDatalog.assert_fact("creature", "roc")
-            result["after_clear"] = state.query("creature(X)") == first and \
-                wurm_state(engine).query("creature(X)") == [{"X": "hero"}, {"X": "wurm"}]
+            result["after_clear"] = state.query("creature(X)") == first and wurm_state(engine).query("creature(X)") == [
+                {"X": "hero"},
+                {"X": "wurm"},
+            ]
             result["user_after"] = _user_rows("creature(X)")
         except Exception as exc:  # noqa: BLE001
             result["error"] = repr(exc)
@@ -221,8 +256,13 @@ def test_user_pydatalog_after_judgelog_in_a_fresh_thread(engine):
     t = threading.Thread(target=worker)
     t.start()
     t.join(timeout=60)
-    assert result == {"judgelog": True, "user": [("smaug",)], "separate": True, "after_clear": True,
-                      "user_after": [("roc",)]}
+    assert result == {
+        "judgelog": True,
+        "user": [("smaug",)],
+        "separate": True,
+        "after_clear": True,
+        "user_after": [("roc",)],
+    }
 
 
 def test_user_logic_handle_is_restored(engine):
@@ -254,12 +294,24 @@ def test_anonymous_variables_are_independent(engine):
 
 # -- negation -------------------------------------------------------------------------------------------
 def _ward_state(engine):
-    return engine.state_from_dict({"players": ["alice", "bob"], "objects": {
-        "bear": {"card": "Grizzly Bears", "controller": "alice"},
-        "wurm": {"card": "Craw Wurm", "controller": "alice"},
-        "spider": {"name": "Spider", "types": ["creature"], "power": 1, "toughness": 4, "keywords": ["reach"],
-                   "controller": "bob"}},
-        "facts": ["ward(bear, wurm)"]})
+    return engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "objects": {
+                "bear": {"card": "Grizzly Bears", "controller": "alice"},
+                "wurm": {"card": "Craw Wurm", "controller": "alice"},
+                "spider": {
+                    "name": "Spider",
+                    "types": ["creature"],
+                    "power": 1,
+                    "toughness": 4,
+                    "keywords": ["reach"],
+                    "controller": "bob",
+                },
+            },
+            "facts": ["ward(bear, wurm)"],
+        }
+    )
 
 
 def test_stratified_negation_over_derived_predicates(test_engine):
@@ -287,10 +339,16 @@ def test_negation_follows_the_state(test_engine):
 
 # -- aggregates -----------------------------------------------------------------------------------------
 def test_power_sums_two_pt_modifier_sources(test_engine):
-    state = test_engine.state_from_dict({"players": ["alice", "bob"], "objects": {
-        "bear": {"card": "Grizzly Bears", "controller": "alice"},
-        "wurm": {"card": "Craw Wurm", "controller": "bob"}},
-        "facts": ["anthem(bear, crusade, 1, 1)", "anthem(bear, glorious_anthem, 1, 1)"]})
+    state = test_engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "objects": {
+                "bear": {"card": "Grizzly Bears", "controller": "alice"},
+                "wurm": {"card": "Craw Wurm", "controller": "bob"},
+            },
+            "facts": ["anthem(bear, crusade, 1, 1)", "anthem(bear, glorious_anthem, 1, 1)"],
+        }
+    )
     # two sources of +1/+1 each (the same amounts): both count
     assert state.query("power_bonus(bear, N)") == [{"N": 2}]
     assert state.query("power(bear, N), toughness(bear, T)") == [{"N": 4, "T": 4}]
@@ -301,12 +359,18 @@ def test_power_sums_two_pt_modifier_sources(test_engine):
 
 
 def test_count_sum_min_max(test_engine):
-    state = test_engine.state_from_dict({"players": ["alice", "bob", "carol"], "objects": {
-        "bear": {"card": "Grizzly Bears", "controller": "alice"},
-        "bear2": {"card": "Grizzly Bears", "controller": "alice"},
-        "wurm": {"card": "Craw Wurm", "controller": "alice"},
-        "hero": {"card": "Benalish Hero", "controller": "bob"},
-        "forest": {"name": "Forest", "types": ["land"], "subtypes": ["forest"], "controller": "carol"}}})
+    state = test_engine.state_from_dict(
+        {
+            "players": ["alice", "bob", "carol"],
+            "objects": {
+                "bear": {"card": "Grizzly Bears", "controller": "alice"},
+                "bear2": {"card": "Grizzly Bears", "controller": "alice"},
+                "wurm": {"card": "Craw Wurm", "controller": "alice"},
+                "hero": {"card": "Benalish Hero", "controller": "bob"},
+                "forest": {"name": "Forest", "types": ["land"], "subtypes": ["forest"], "controller": "carol"},
+            },
+        }
+    )
     assert state.query("creature_count(P, N)") == [{"P": "alice", "N": 3}, {"P": "bob", "N": 1}]
     # two creatures of equal power are both summed (no de-duplication on the value)
     assert state.query("total_power(P, N)") == [{"P": "alice", "N": 10}, {"P": "bob", "N": 1}]
@@ -318,8 +382,9 @@ def test_count_sum_min_max(test_engine):
 
 
 def test_aggregates_follow_the_state(test_engine):
-    state = test_engine.state_from_dict({"players": ["alice"], "objects": {
-        "bear": {"card": "Grizzly Bears", "controller": "alice"}}})
+    state = test_engine.state_from_dict(
+        {"players": ["alice"], "objects": {"bear": {"card": "Grizzly Bears", "controller": "alice"}}}
+    )
     bigger = state.with_facts(state.facts | {("anthem", "bear", "crusade", 3, 0)})
     for _ in range(2):
         assert state.query("total_power(alice, N)") == [{"N": 2}]

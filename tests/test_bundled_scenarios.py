@@ -1,11 +1,11 @@
 """Every expect: entry of every bundled scenario passes (each file is one test), and together the bundled
 scenarios use at least 90% of the shipped library's rules."""
+
 import pytest
+from paths import SCENARIOS
 
 from judgelog.coverage import collect_states, coverage_report
 from judgelog.testing import run_scenario_file
-
-from paths import SCENARIOS
 
 FILES = sorted(str(p) for p in SCENARIOS.glob("*.yaml"))
 

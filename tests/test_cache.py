@@ -1,6 +1,7 @@
 """The parsed and checked rule library is kept in the user's cache folder across processes: used when the
 same files are loaded again, never when one of them changed, rebuilt when the entry is corrupt, bypassed by
 ``--no-cache`` and ``JUDGELOG_NO_CACHE=1``. Every test here has its own cache folder."""
+
 from __future__ import annotations
 
 import os
@@ -9,12 +10,11 @@ import subprocess
 import sys
 
 import pytest
+from helpers import run_cli
+from paths import SCENARIOS
 
 from judgelog import cache, library
 from judgelog.catalog import rules_dir
-
-from helpers import run_cli
-from paths import SCENARIOS
 
 BANDING = str(SCENARIOS / "banding_blocked_by_one.yaml")
 
@@ -41,6 +41,7 @@ def entries(folder):
 
 def load_without_parsing(monkeypatch, **options):
     """Load with the parser disabled: succeeds only from the cache."""
+
     def refuse(*args, **kwargs):
         raise AssertionError("parsed although the cache holds this library")
 
@@ -62,8 +63,9 @@ def test_second_load_comes_from_the_cache(folder, monkeypatch):
 def test_a_changed_rule_file_is_not_served_stale(folder, own_library, monkeypatch):
     before = library.load_program([], library=str(own_library))
     target = own_library / "keywords" / "banding.dl"
-    target.write_text(target.read_text(encoding="utf-8") + "\n.decl cache_probe(x: object) \"{x} probes\"\n",
-                      encoding="utf-8")
+    target.write_text(
+        target.read_text(encoding="utf-8") + '\n.decl cache_probe(x: object) "{x} probes"\n', encoding="utf-8"
+    )
     library._load_cached.cache_clear()
     after = library.load_program([], library=str(own_library))
     assert "cache_probe" in after.program.decls and "cache_probe" not in before.program.decls
@@ -133,8 +135,7 @@ def test_the_same_relative_path_in_two_working_folders(folder, tmp_path, monkeyp
     for name in ("a", "b"):
         (tmp_path / name).mkdir()
         (tmp_path / name / "main.dl").write_text('.include "shared.inc"\n', encoding="utf-8")
-        (tmp_path / name / "shared.inc").write_text(f'.decl probe_{name}(x: object) "{{x}} probes"\n',
-                                                     encoding="utf-8")
+        (tmp_path / name / "shared.inc").write_text(f'.decl probe_{name}(x: object) "{{x}} probes"\n', encoding="utf-8")
     for name in ("a", "b"):
         monkeypatch.chdir(tmp_path / name)
         library._load_cached.cache_clear()

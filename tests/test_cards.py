@@ -1,13 +1,14 @@
 """Card rules live in rules/cards/ (one file per card); a card not modelled in full makes judgelog warn."""
+
 from __future__ import annotations
 
 import re
 
-from judgelog import Engine
-from judgelog.catalog import default_catalog
-
 from helpers import run_cli
 from paths import ROOT
+
+from judgelog import Engine
+from judgelog.catalog import default_catalog
 
 CARDS = ROOT / "rules" / "cards"
 
@@ -35,8 +36,11 @@ def test_a_scenario_using_an_unmodelled_card_warns(capsys):
     path = ROOT / "facts" / "scenarios" / "fabricate_mentor_of_the_meek.yaml"
     run = run_cli(capsys, ["query", path, "permanent(mentor)"])
     assert run.code == 0
-    assert re.search(r"fabricate_mentor_of_the_meek\.yaml:\d+:\d+: warning\[S200\]: card 'Mentor of the Meek' "
-                     r"\(object 'mentor'\) is not modelled in full: you may pay", run.err)
+    assert re.search(
+        r"fabricate_mentor_of_the_meek\.yaml:\d+:\d+: warning\[S200\]: card 'Mentor of the Meek' "
+        r"\(object 'mentor'\) is not modelled in full: you may pay",
+        run.err,
+    )
     fully = run_cli(capsys, ["query", ROOT / "docs" / "examples" / "band.yaml", "permanent(hero)"])
     assert fully.code == 0 and "S200" not in fully.err
     check = run_cli(capsys, ["check", path])

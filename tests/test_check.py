@@ -5,6 +5,7 @@ Each broken file holds one kind of problem (``many_errors.dl`` several, to show 
 The files are self-contained, so most runs use ``--no-library``; one test repeats every file with the
 library loaded to show that the library adds nothing.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -13,14 +14,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import run_cli
+from paths import ROOT
 
 from judgelog.analysis import analyze
 from judgelog.errors import RuleError
 from judgelog.library import load_program
 from judgelog.parser import parse_file, parse_text
-
-from helpers import run_cli
-from paths import ROOT
 
 BROKEN = "tests/broken_rules"
 
@@ -38,8 +38,10 @@ EXPECTED = {
     "conflicting_decl.dl": [(3, 7, "error", "E009", "predicate 'strength' is declared twice, differently")],
     "include_missing.dl": [(2, 1, "error", "E010", "included file not found: tests/broken_rules/no_such_file.dl")],
     "type_error.dl": [(8, 47, "error", "E013", "argument 'n' of strength is an integer, given 'three'")],
-    "aggregate_misuse.dl": [(8, 36, "error", "E014", "aggregate count(...) outside a rule head"),
-                            (12, 19, "error", "E014", "a rule head may hold at most one aggregate")],
+    "aggregate_misuse.dl": [
+        (8, 36, "error", "E014", "aggregate count(...) outside a rule head"),
+        (12, 19, "error", "E014", "a rule head may hold at most one aggregate"),
+    ],
     "many_errors.dl": [
         (9, 12, "error", "E002", "undeclared predicate 'chrager'"),
         (13, 23, "error", "E001", "expected '.' at the end of the rule, found 'stops'"),
@@ -53,8 +55,10 @@ EXPECTED = {
 
 # files whose only findings are warnings: exit code 0
 WARNINGS = {
-    "missing_annotations.dl": [(6, 1, "warning", "E007", "rule has no @name"),
-                               (6, 1, "warning", "E008", "rule cites no Comprehensive Rules number")],
+    "missing_annotations.dl": [
+        (6, 1, "warning", "E007", "rule has no @name"),
+        (6, 1, "warning", "E008", "rule cites no Comprehensive Rules number"),
+    ],
     "derives_input.dl": [(7, 1, "warning", "E012", "'tapped_now' is an input predicate but a rule derives it")],
 }
 
@@ -192,13 +196,19 @@ def test_check_without_paths_checks_the_library(capsys):
 
 def test_check_as_a_subprocess():
     """The real command line, in a child process: exit code and streams."""
-    proc = subprocess.run([sys.executable, "-m", "judgelog.cli", "check", "--no-library",
-                           f"{BROKEN}/negation_cycle.dl"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "judgelog.cli", "check", "--no-library", f"{BROKEN}/negation_cycle.dl"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 1
     assert f"{BROKEN}/negation_cycle.dl:8:15: error[E005]:" in proc.stderr
     assert proc.stdout.startswith("1 error(s), 0 warning(s)")
-    proc = subprocess.run([sys.executable, "-m", "judgelog.cli", "check", "rules"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "judgelog.cli", "check", "rules"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     assert "0 error(s), 0 warning(s)" in proc.stdout
 
@@ -208,7 +218,9 @@ def test_missing_annotations_are_errors_when_required():
     rule_file = parse_file(f"{BROKEN}/missing_annotations.dl")
     _, diags = analyze([rule_file], require_annotations=True)
     assert [(d.code, d.severity, d.span.line, d.span.col) for d in diags] == [
-        ("E007", "error", 6, 1), ("E008", "error", 6, 1)]
+        ("E007", "error", 6, 1),
+        ("E008", "error", 6, 1),
+    ]
     _, diags = analyze([rule_file], require_annotations=False)
     assert [(d.code, d.severity) for d in diags] == [("E007", "warning"), ("E008", "warning")]
 
@@ -236,8 +248,10 @@ def test_missing_annotations_in_a_checked_library_folder_are_errors(tmp_path, ca
     run = run_cli(capsys, ["check", lib])
     assert run.code == 1
     where = f"{lib}/keywords/unannotated.dl:6:1"
-    assert run.diagnostics() == [(f"{lib}/keywords/unannotated.dl", 6, 1, "error", "E007"),
-                                 (f"{lib}/keywords/unannotated.dl", 6, 1, "error", "E008")]
+    assert run.diagnostics() == [
+        (f"{lib}/keywords/unannotated.dl", 6, 1, "error", "E007"),
+        (f"{lib}/keywords/unannotated.dl", 6, 1, "error", "E008"),
+    ]
     assert f"{where}: error[E007]: rule has no @name" in run.err
     assert run.out.startswith("2 error(s), 0 warning(s)")
 
@@ -271,8 +285,16 @@ def test_engine_refuses_broken_rules_listing_every_error():
 
 
 def test_query_with_broken_rules_is_a_load_error(capsys):
-    run = run_cli(capsys, ["query", "--rules", f"{BROKEN}/negation_cycle.dl",
-                           "facts/scenarios/banding_blocked_by_one.yaml", "creature(X)"])
+    run = run_cli(
+        capsys,
+        [
+            "query",
+            "--rules",
+            f"{BROKEN}/negation_cycle.dl",
+            "facts/scenarios/banding_blocked_by_one.yaml",
+            "creature(X)",
+        ],
+    )
     assert run.code == 3
     assert f"{BROKEN}/negation_cycle.dl:8:15: error[E005]" in run.err
     assert "Traceback" not in run.err

@@ -1,9 +1,7 @@
 """judgelog choices: legal options derived from the rules, checked against independent references."""
-import itertools
 
 import pytest
 
-from judgelog import Engine
 from judgelog.choices import list_choices
 from judgelog.errors import UsageError
 
@@ -28,7 +26,7 @@ def _partitions(items):
     for part in _partitions(rest):
         yield [[first]] + part
         for i in range(len(part)):
-            yield part[:i] + [[first] + part[i]] + part[i + 1:]
+            yield part[:i] + [[first] + part[i]] + part[i + 1 :]
 
 
 def _reference_count(n_banding, n_plain):
@@ -57,26 +55,43 @@ def test_band_groupings_are_counted_exactly(engine, n_banding, n_plain):
 
 
 def test_blocks_follow_can_block(engine):
-    state = engine.state_from_dict({
-        "players": ["alice", "bob"],
-        "objects": {"pegasus": {"card": "Mesa Pegasus", "controller": "alice"},
-                    "bears": {"card": "Grizzly Bears", "controller": "alice"},
-                    "wall": {"card": "Grizzly Bears", "controller": "bob"},
-                    "spider": {"card": "Giant Spider", "controller": "bob"}},
-        "combat": {"attackers": {"pegasus": "bob", "bears": "bob"}}})
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "objects": {
+                "pegasus": {"card": "Mesa Pegasus", "controller": "alice"},
+                "bears": {"card": "Grizzly Bears", "controller": "alice"},
+                "wall": {"card": "Grizzly Bears", "controller": "bob"},
+                "spider": {"card": "Giant Spider", "controller": "bob"},
+            },
+            "combat": {"attackers": {"pegasus": "bob", "bears": "bob"}},
+        }
+    )
     data, _ = list_choices(state, "blocks")
     assert data["can_block"] == {"spider": ["bears", "pegasus"], "wall": ["bears"]}  # flying: only reach
     assert data["count"] == 3 * 2
 
 
 def test_action_choice_probe(engine):
-    state = engine.state_from_dict({
-        "players": ["alice", "bob"],
-        "objects": {"a1": {"name": "Zombie Army", "types": ["creature"], "subtypes": ["zombie", "army"],
-                           "power": 0, "toughness": 0, "controller": "alice", "token": True,
-                           "counters": {"p1p1": 1}},
-                    "a2": {"card": "Universal Automaton", "controller": "alice"},
-                    "a3": {"card": "Universal Automaton", "controller": "bob"}}})
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "objects": {
+                "a1": {
+                    "name": "Zombie Army",
+                    "types": ["creature"],
+                    "subtypes": ["zombie", "army"],
+                    "power": 0,
+                    "toughness": 0,
+                    "controller": "alice",
+                    "token": True,
+                    "counters": {"p1p1": 1},
+                },
+                "a2": {"card": "Universal Automaton", "controller": "alice"},
+                "a3": {"card": "Universal Automaton", "controller": "bob"},
+            },
+        }
+    )
     data, text = list_choices(state, "amass")
     assert data["choice"] == "army" and data["options"] == ["a1", "a2"] and data["cr"].startswith("701.47")
     with pytest.raises(UsageError) as err:

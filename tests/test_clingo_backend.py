@@ -1,4 +1,5 @@
 """The clingo backend: its compiler (judgelog.asp), choosing it, and what happens without the extra."""
+
 from __future__ import annotations
 
 import sys
@@ -11,7 +12,7 @@ from judgelog.asp import compile_program, compile_rule, value_text
 from judgelog.cli import main
 from judgelog.parser import parse_text
 
-RULES = '''
+RULES = """
 .decl bonus(o: atom, s: atom, n: int) "" input
 .decl total(o: atom, n: int) ""
 .decl how_many(o: atom, n: int) ""
@@ -33,7 +34,7 @@ plain(O) :- bonus(O, _, _), not bonus(O, banding, _).
 @name t.next
 @cr 100.1
 next_to(O, M) :- bonus(O, _, N), N + 1 = M.
-'''
+"""
 
 
 def _program():
@@ -55,14 +56,18 @@ def test_an_aggregate_counts_bindings_and_a_lone_variable_is_assigned_on_the_lef
     assert "M = (N+1)" in text
     text = compile_rule(program.rule_by_name["t.count"], 1)
     assert "#count{ O,V__2_,V__3_ : j_bonus(O,V__2_,V__3_) }" in text  # every binding, the anonymous ones named
-    assert "not j_bonus(O,\"banding\",_)" in compile_rule(program.rule_by_name["t.plain"], 3)
+    assert 'not j_bonus(O,"banding",_)' in compile_rule(program.rule_by_name["t.plain"], 3)
 
 
 def test_compiled_program_solves_to_the_pydatalog_answers():
     clingo = pytest.importorskip("clingo")
     program = _program()
-    facts = [("bonus", "bear", "a", 2), ("bonus", "bear", "b", 2), ("bonus", "elf", "banding", 5),
-             ("bonus", "elf", "c", -1)]
+    facts = [
+        ("bonus", "bear", "a", 2),
+        ("bonus", "bear", "b", 2),
+        ("bonus", "elf", "banding", 5),
+        ("bonus", "elf", "c", -1),
+    ]
     asp = compile_program(program, facts=facts)
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], asp.text)
@@ -70,9 +75,18 @@ def test_compiled_program_solves_to_the_pydatalog_answers():
     model = []
     ctl.solve(on_model=lambda m: model.extend(asp.names.fact(s) for s in m.symbols(atoms=True)))
     derived = {f for f in model if f is not None and f[0] != "bonus"}
-    assert derived == {("total", "bear", 4), ("total", "elf", 4), ("how_many", "bear", 2), ("how_many", "elf", 2),
-                       ("lowest", "bear", 2), ("lowest", "elf", -1), ("plain", "bear"),
-                       ("next_to", "bear", 3), ("next_to", "elf", 6), ("next_to", "elf", 0)}
+    assert derived == {
+        ("total", "bear", 4),
+        ("total", "elf", 4),
+        ("how_many", "bear", 2),
+        ("how_many", "elf", 2),
+        ("lowest", "bear", 2),
+        ("lowest", "elf", -1),
+        ("plain", "bear"),
+        ("next_to", "bear", 3),
+        ("next_to", "elf", 6),
+        ("next_to", "elf", 0),
+    }
 
 
 def test_a_slice_holds_only_the_rules_the_predicates_depend_on():
@@ -96,7 +110,19 @@ def test_the_cli_answers_the_same_on_both_backends(capsys, chdir_root):
     pytest.importorskip("clingo")
     out = []
     for backend in ("pydatalog", "clingo"):
-        assert main(["explain", "facts/scenarios/banding_blocked_by_one.yaml", "damage_assigner(bears, alice)",
-                     "--backend", backend, "--format", "json"]) == 0
+        assert (
+            main(
+                [
+                    "explain",
+                    "facts/scenarios/banding_blocked_by_one.yaml",
+                    "damage_assigner(bears, alice)",
+                    "--backend",
+                    backend,
+                    "--format",
+                    "json",
+                ]
+            )
+            == 0
+        )
         out.append(capsys.readouterr().out)
     assert out[0] == out[1] and "702.22" in out[0]

@@ -1,5 +1,6 @@
 """Continuous effects with durations (rules/core/continuous.dl, CR 611.2, 613): begun by the begin_effect
 primitive from a spec, ended by the engine from their declared duration."""
+
 from __future__ import annotations
 
 import pytest
@@ -22,9 +23,16 @@ def engine(tmp_path_factory) -> Engine:
 
 
 def _board(engine):
-    return engine.state_from_dict({"players": ["alice", "bob"], "active": "alice", "objects": {
-        "bears": {"card": "Grizzly Bears", "controller": "alice"},
-        "lions": {"card": "Savannah Lions", "controller": "alice"}}})
+    return engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {
+                "bears": {"card": "Grizzly Bears", "controller": "alice"},
+                "lions": {"card": "Savannah Lions", "controller": "alice"},
+            },
+        }
+    )
 
 
 def _power(state, o):
@@ -33,19 +41,21 @@ def _power(state, o):
 
 def test_as_long_as_ends_for_good_when_the_condition_stops(engine):
     state, _ = _board(engine).apply({"do": "tap", "object": "bears"})
-    state, _ = state.apply({"do": "apply_effect", "object": "bears", "power": 2, "toughness": 2,
-                            "duration": "as_long_as"})
+    state, _ = state.apply(
+        {"do": "apply_effect", "object": "bears", "power": 2, "toughness": 2, "duration": "as_long_as"}
+    )
     assert _power(state, "bears") == 4
     state, events = state.apply({"do": "untap", "object": "bears"})
     assert [e.kind for e in events] == ["untapped", "effect_ended"]
     assert _power(state, "bears") == 2
-    state, _ = state.apply({"do": "tap", "object": "bears"})        # 611.2b: it doesn't start again
+    state, _ = state.apply({"do": "tap", "object": "bears"})  # 611.2b: it doesn't start again
     assert _power(state, "bears") == 2
 
 
 def test_as_long_as_that_never_starts_does_nothing(engine):
-    state, events = _board(engine).apply({"do": "apply_effect", "object": "bears", "power": 2, "toughness": 2,
-                                          "duration": "as_long_as"})
+    state, events = _board(engine).apply(
+        {"do": "apply_effect", "object": "bears", "power": 2, "toughness": 2, "duration": "as_long_as"}
+    )
     assert [e.kind for e in events] == ["effect_began", "effect_ended"]
     assert _power(state, "bears") == 2 and not state.query("continuous_effect(E, S, O, D)")
 
@@ -59,8 +69,9 @@ def test_timestamp_is_the_number_of_the_event_that_began_it(engine):
 
 
 def test_an_effect_ends_when_its_object_leaves_the_battlefield(engine):
-    state, _ = _board(engine).apply({"do": "apply_effect", "object": "bears", "power": 1, "toughness": 1,
-                                     "duration": "forever"})
+    state, _ = _board(engine).apply(
+        {"do": "apply_effect", "object": "bears", "power": 1, "toughness": 1, "duration": "forever"}
+    )
     state, events = state.apply({"do": "leave_battlefield", "object": "bears"})
     assert "effect_ended" in [e.kind for e in events]
     assert not state.query("continuous_effect(E, S, O, D)")
@@ -71,20 +82,28 @@ def test_refused_apply_effect_changes_nothing(engine):
     # an id or a word that names nothing is an input error (judgelog.validation), not a rules refusal
     with pytest.raises(UsageError):
         state.apply({"do": "apply_effect", "object": "wurm", "power": 1})
-    with pytest.raises(ActionError) as err:   # a word the rules know, but not a duration
+    with pytest.raises(ActionError) as err:  # a word the rules know, but not a duration
         state.apply({"do": "apply_effect", "object": "bears", "power": 1, "duration": "tapped"})
     assert "611.2a" in err.value.render()
-    with pytest.raises(JudgelogError):         # a word nothing knows is refused before the rules are asked
+    with pytest.raises(JudgelogError):  # a word nothing knows is refused before the rules are asked
         state.apply({"do": "apply_effect", "object": "bears", "power": 1, "duration": "next_week"})
     assert not state.query("continuous_effect(E, S, O, D)")
 
 
 def test_effects_of_a_hand_written_state_end_at_the_next_turn_end(engine):
     """Event numbers go on after the largest given timestamp, so "after the effect began" stays true."""
-    state = engine.state_from_dict({"players": ["alice", "bob"], "objects": {
-        "bears": {"card": "Grizzly Bears", "controller": "alice"}},
-        "facts": ["continuous_effect(effect_9, pump, bears, until_end_of_turn)", "effect_timestamp(effect_9, 40)",
-                  "effect_value(effect_9, power, 3)", "effect_value(effect_9, toughness, 3)"]})
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "objects": {"bears": {"card": "Grizzly Bears", "controller": "alice"}},
+            "facts": [
+                "continuous_effect(effect_9, pump, bears, until_end_of_turn)",
+                "effect_timestamp(effect_9, 40)",
+                "effect_value(effect_9, power, 3)",
+                "effect_value(effect_9, toughness, 3)",
+            ],
+        }
+    )
     assert _power(state, "bears") == 5
     state, _ = state.apply({"do": "end_turn"})
     assert _power(state, "bears") == 2

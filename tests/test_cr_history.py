@@ -1,17 +1,17 @@
 """The CR renumbering history (facts/cr_history.yaml) and reading numbers in a named edition."""
+
 from __future__ import annotations
 
 import re
 
 import pytest
+from helpers import run_cli
+from paths import ROOT
 
 from judgelog.cr import any_cites, check_edition, meanings, numbered_in, resolve, shipped_history, topic_of
 from judgelog.errors import UsageError
 from judgelog.library import load_program
 from judgelog.testing import check_expect
-
-from helpers import run_cli
-from paths import ROOT
 
 
 def _cited_rule_numbers():
@@ -57,8 +57,12 @@ def test_cites_of_a_banding_proof_do_not_match_trample_number(state_band):
     assert not any_cites("702.19", proof.all_cites())
     assert any_cites("702.19", proof.all_cites(), "2010-07-01")
     assert check_expect(state_band, {"explain": "damage_assigner(wurm, bob)", "cites": "702.19j"}) is not None
-    assert check_expect(state_band, {"explain": "damage_assigner(wurm, bob)", "cites": "702.19j",
-                                     "cr_edition": "2010-07-01"}) is None
+    assert (
+        check_expect(
+            state_band, {"explain": "damage_assigner(wurm, bob)", "cites": "702.19j", "cr_edition": "2010-07-01"}
+        )
+        is None
+    )
 
 
 @pytest.fixture
@@ -87,7 +91,15 @@ def test_rules_cr_in_an_old_edition(capsys):
 
 
 def test_explain_shows_the_numbers_of_an_old_edition(capsys):
-    run = run_cli(capsys, ["explain", str(ROOT / "docs" / "examples" / "band.yaml"), "damage_assigner(wurm, bob)",
-                           "--cr-edition", "2012-05-01"])
+    run = run_cli(
+        capsys,
+        [
+            "explain",
+            str(ROOT / "docs" / "examples" / "band.yaml"),
+            "damage_assigner(wurm, bob)",
+            "--cr-edition",
+            "2012-05-01",
+        ],
+    )
     assert run.code == 0
     assert run.out.rstrip().endswith("As numbered in CR 2012-05-01: 702.22j was 702.20j.")

@@ -5,6 +5,7 @@ dict built from one would differ), for every verb, in text and in JSON, and for 
 Each process runs the whole list of commands in-process (``judgelog.cli.main``) and prints one JSON document
 with every command's exit code, stdout, stderr and written files; the two processes run side by side.
 """
+
 from __future__ import annotations
 
 import json
@@ -14,13 +15,23 @@ import sys
 import textwrap
 
 import pytest
-
 from paths import ROOT, SCENARIOS
 
-S = {name: str(SCENARIOS / f"{name}.yaml") for name in (
-    "banding_both_sides", "banding_two_with_one_without", "amass_choose_between_armies", "fabricate_servos",
-    "soulbond_servos_enter", "populate_army_token", "proliferate_kinds", "combat_declare_and_damage",
-    "soulbond_three_creatures", "trample_with_and_without_banding")}
+S = {
+    name: str(SCENARIOS / f"{name}.yaml")
+    for name in (
+        "banding_both_sides",
+        "banding_two_with_one_without",
+        "amass_choose_between_armies",
+        "fabricate_servos",
+        "soulbond_servos_enter",
+        "populate_army_token",
+        "proliferate_kinds",
+        "combat_declare_and_damage",
+        "soulbond_three_creatures",
+        "trample_with_and_without_banding",
+    )
+}
 
 COMMANDS = []
 for fmt in ("text", "json"):
@@ -29,15 +40,29 @@ for fmt in ("text", "json"):
         ["verify", "--scope", str(ROOT / "facts" / "verify" / "small.yaml")] + f,
         ["query", S["banding_both_sides"], "damage_assigner(S, P)"] + f,
         ["query", S["banding_both_sides"], "can_block(B, A), blocked_by(A, X)"] + f,
-        ["query", S["banding_both_sides"], "permanent(A), permanent(B), permanent(C), permanent(D), "
-                                           "permanent(E)", "--limit", "7"] + f,
+        [
+            "query",
+            S["banding_both_sides"],
+            "permanent(A), permanent(B), permanent(C), permanent(D), permanent(E)",
+            "--limit",
+            "7",
+        ]
+        + f,
         ["query", S["soulbond_servos_enter"], "token(T), name(T, N)"] + f,
         ["explain", S["banding_both_sides"], "damage_assigner(wurm, bob)"] + f,
         ["explain", S["banding_both_sides"], "damage_assigner(wurm, alice)", "--why-not"] + f,
         ["explain", S["soulbond_three_creatures"], "power(silverheart, 8)"] + f,
-        ["test", S["amass_choose_between_armies"], S["fabricate_servos"], S["soulbond_servos_enter"],
-         S["populate_army_token"], S["proliferate_kinds"], S["combat_declare_and_damage"],
-         str(ROOT / "tests" / "scenarios")] + f,
+        [
+            "test",
+            S["amass_choose_between_armies"],
+            S["fabricate_servos"],
+            S["soulbond_servos_enter"],
+            S["populate_army_token"],
+            S["proliferate_kinds"],
+            S["combat_declare_and_damage"],
+            str(ROOT / "tests" / "scenarios"),
+        ]
+        + f,
         ["do", S["fabricate_servos"], "-o", f"fabricate_{fmt}.yaml"] + f,
         ["do", S["soulbond_servos_enter"], "-o", f"soulbond_{fmt}.yaml"] + f,
         ["do", S["populate_army_token"]] + f,
@@ -109,8 +134,16 @@ def two_runs(tmp_path_factory):
         (cwd / "contradictory.yaml").write_text(CONTRADICTORY, encoding="utf-8")
         env = dict(os.environ, PYTHONHASHSEED=seed)
         env.pop("JUDGELOG_DEBUG", None)
-        procs.append(subprocess.Popen([sys.executable, "-c", DRIVER, json.dumps(COMMANDS)], cwd=cwd, env=env,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, "-c", DRIVER, json.dumps(COMMANDS)],
+                cwd=cwd,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        )
     runs = []
     for proc in procs:
         out, err = proc.communicate(timeout=300)
@@ -119,16 +152,18 @@ def two_runs(tmp_path_factory):
     return runs
 
 
-@pytest.mark.parametrize("index", range(len(COMMANDS)), ids=[" ".join(a[:1] + a[2:3] + a[-2:]).replace(
-    str(SCENARIOS) + os.sep, "") for a in COMMANDS])
+@pytest.mark.parametrize(
+    "index",
+    range(len(COMMANDS)),
+    ids=[" ".join(a[:1] + a[2:3] + a[-2:]).replace(str(SCENARIOS) + os.sep, "") for a in COMMANDS],
+)
 def test_same_output_with_another_hash_seed(two_runs, index):
     first, second = two_runs[0][index], two_runs[1][index]
     assert first["argv"] == COMMANDS[index]
     assert first["code"] in (0, 1), first["err"]
     assert "Traceback" not in first["err"] and "internal error" not in first["err"]
     assert first["out"] or first["files"]
-    if "--format" in first["argv"] and first["argv"][first["argv"].index("--format") + 1] == "json" and \
-            first["out"]:
+    if "--format" in first["argv"] and first["argv"][first["argv"].index("--format") + 1] == "json" and first["out"]:
         json.loads(first["out"])
     assert first["out"] == second["out"]
     assert first["err"] == second["err"]

@@ -5,17 +5,19 @@ predicate in its final state, and the proof (rule names, bindings, premises) of 
 predicate there (for a fact of a recursive predicate, the same rules: each backend shows the first
 derivation it found, whose witnesses may differ).
 """
+
 from __future__ import annotations
 
 import pytest
 
 pytest.importorskip("clingo")
 
+from paths import ROOT  # noqa: E402
+
 from judgelog import Engine  # noqa: E402
 from judgelog.recursion import recursive_components  # noqa: E402
 from judgelog.runtime import run_actions  # noqa: E402
 from judgelog.testing import run_scenario_file  # noqa: E402
-from paths import ROOT  # noqa: E402
 
 SCENARIOS = sorted(p.name for p in (ROOT / "facts" / "scenarios").glob("*.yaml"))
 PROOFS_PER_PREDICATE = 1
@@ -53,8 +55,7 @@ def _walk_names(proof):
 def test_a_bundled_scenario_is_the_same_on_both_backends(engines, name):
     pyd, clg = engines
     path = pyd.example(name)
-    assert [r.to_dict() for r in run_scenario_file(pyd, path)] == \
-        [r.to_dict() for r in run_scenario_file(clg, path)]
+    assert [r.to_dict() for r in run_scenario_file(pyd, path)] == [r.to_dict() for r in run_scenario_file(clg, path)]
     (s1, ev1), (s2, ev2) = _final(pyd, name), _final(clg, name)
     assert [e.to_dict() for e in ev1] == [e.to_dict() for e in ev2]
     assert s1.facts == s2.facts
@@ -74,9 +75,12 @@ def test_the_quick_start_answers_and_proof_are_the_same(engines):
     s1 = pyd.load(pyd.example("banding_blocked_by_one.yaml"))
     s2 = clg.load(clg.example("banding_blocked_by_one.yaml"))
     assert s1.query("damage_assigner(A, P)") == s2.query("damage_assigner(A, P)") != []
-    assert s1.explain("damage_assigner(bears, alice)").to_text() == s2.explain("damage_assigner(bears, alice)").to_text()
-    assert [w.to_dict() for w in s1.why_not("damage_assigner(bears, bob)")] == \
-        [w.to_dict() for w in s2.why_not("damage_assigner(bears, bob)")]
+    assert (
+        s1.explain("damage_assigner(bears, alice)").to_text() == s2.explain("damage_assigner(bears, alice)").to_text()
+    )
+    assert [w.to_dict() for w in s1.why_not("damage_assigner(bears, bob)")] == [
+        w.to_dict() for w in s2.why_not("damage_assigner(bears, bob)")
+    ]
 
 
 @pytest.mark.slow

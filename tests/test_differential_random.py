@@ -1,6 +1,7 @@
 """Differential testing on generated input: random rule programs of the language (stratified negation,
 comparisons, arithmetic, every aggregate) on random facts, and random combat boards on the shipped
 library; the pyDatalog and clingo backends must derive the same facts."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,7 +18,7 @@ from judgelog.backend import Backend  # noqa: E402
 from judgelog.clingo_backend import ClingoBackend  # noqa: E402
 from judgelog.parser import parse_text  # noqa: E402
 
-DECLS = '''
+DECLS = """
 .decl e(x: atom) "" input
 .decl r(x: atom, y: atom) "" input
 .decl n(x: atom, v: int) "" input
@@ -25,7 +26,7 @@ DECLS = '''
 .decl d2(x: atom, y: atom) ""
 .decl d3(x: atom, v: int) ""
 .decl d4(x: atom) ""
-'''
+"""
 # predicate -> argument kinds; derived ones in stratum order (a rule may negate only lower ones)
 SIGNATURES = {"e": "a", "r": "aa", "n": "ai", "d1": "a", "d2": "aa", "d3": "ai", "d4": "a"}
 DERIVED = ["d1", "d2", "d3", "d4"]
@@ -47,7 +48,7 @@ def atoms(draw, preds, bound):
 @st.composite
 def rules(draw, head, index):
     level = DERIVED.index(head)
-    usable = ["e", "r", "n"] + DERIVED[:level + 1]
+    usable = ["e", "r", "n"] + DERIVED[: level + 1]
     lower = ["e", "r", "n"] + DERIVED[:level]
     body, bound, ints = [], set(), set()
     for _ in range(draw(st.integers(1, 3))):
@@ -77,7 +78,7 @@ def rules(draw, head, index):
     words = sorted(v for v in bound if v in ATOM_VARS) + WORDS[:1]
     args = []
     aggregate = head == "d3" and draw(st.booleans())
-    for i, kind in enumerate(SIGNATURES[head]):
+    for kind in SIGNATURES[head]:
         if kind == "i" and aggregate:
             func = draw(st.sampled_from(["sum", "count", "min", "max"]))
             if func != "count" and not ints:
@@ -143,7 +144,7 @@ def boards(draw):
     if attackers:
         combat["attackers"] = {a: "bob" for a in attackers}
         if len(attackers) > 1 and draw(st.booleans()):
-            combat["bands"] = [attackers[:draw(st.integers(2, len(attackers)))]]
+            combat["bands"] = [attackers[: draw(st.integers(2, len(attackers)))]]
         blockers = {}
         for b in theirs:
             if draw(st.booleans()):
@@ -162,8 +163,9 @@ def engines():
 
 
 @pytest.mark.slow
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(board=boards())
 def test_random_boards_derive_the_same_facts(engines, board):
     pyd, clg = engines

@@ -15,6 +15,7 @@ Files written by ``-o``/``--output``/``--dot`` go to a temporary folder, never i
 docs/cli.md is generated (``python -m judgelog.clidoc > docs/cli.md``) and must be up to date; the pictures
 in docs/images/ must be what their documented ``judgelog graph`` commands write.
 """
+
 from __future__ import annotations
 
 import ast
@@ -26,13 +27,12 @@ from pathlib import Path
 
 import pytest
 import yaml
+from paths import ROOT
 
 from judgelog import clidoc
 from judgelog.cli import main
 from judgelog.parser import parse_text
 from judgelog.scenario import compile_scenario
-
-from paths import ROOT
 
 DOCS = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
 BLOCK = re.compile(r"^```(\w+)[^\n]*\n(.*?)^```[ \t]*$", re.S | re.M)
@@ -42,8 +42,11 @@ OUTPUT_OPTIONS = ("-o", "--output", "--dot")
 def blocks(doc: Path, *langs):
     """(line of the opening fence, language, body) of each fenced block in ``langs``."""
     text = doc.read_text(encoding="utf-8")
-    return [(text.count("\n", 0, m.start()) + 1, m.group(1), m.group(2)) for m in BLOCK.finditer(text)
-            if m.group(1) in langs]
+    return [
+        (text.count("\n", 0, m.start()) + 1, m.group(1), m.group(2))
+        for m in BLOCK.finditer(text)
+        if m.group(1) in langs
+    ]
 
 
 def _ids(params):
@@ -82,7 +85,7 @@ def lines_match(want, got) -> bool:
         if w == "...":
             reach = set(range(min(reach), len(got) + 1)) if reach else set()
             continue
-        ok = (lambda g: g.startswith(w[:-3])) if w.endswith("...") else (lambda g: g == w)
+        ok = (lambda g, w=w: g.startswith(w[:-3])) if w.endswith("...") else (lambda g, w=w: g == w)
         reach = {j + 1 for j in reach if j < len(got) and ok(got[j])}
     return len(got) in reach
 
@@ -133,8 +136,11 @@ def test_shell_blocks(doc, capsys, monkeypatch, tmp_path):
                 while expected and not expected[-1].strip():
                     expected.pop()
                 if not lines_match(expected, text.rstrip("\n").split("\n") if text.strip() else []):
-                    failures.append(f"{doc.name}:{line}: $ {shlex.join(argv)}\n--- the document shows:\n"
-                                    + "\n".join(expected) + f"\n--- judgelog printed (exit {code}):\n{text}")
+                    failures.append(
+                        f"{doc.name}:{line}: $ {shlex.join(argv)}\n--- the document shows:\n"
+                        + "\n".join(expected)
+                        + f"\n--- judgelog printed (exit {code}):\n{text}"
+                    )
         else:
             for argv, want in bash_commands(body):
                 code, text = shell.run(argv[1:])
@@ -162,8 +168,11 @@ def test_python_block(doc, line, body, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     lines, scope = body.split("\n"), {}
     for stmt in ast.parse(body).body:
-        code = compile(ast.Module([stmt], []) if not isinstance(stmt, ast.Expr) else ast.Expression(stmt.value),
-                       f"{doc.name}:{line + stmt.lineno}", "exec" if not isinstance(stmt, ast.Expr) else "eval")
+        code = compile(
+            ast.Module([stmt], []) if not isinstance(stmt, ast.Expr) else ast.Expression(stmt.value),
+            f"{doc.name}:{line + stmt.lineno}",
+            "exec" if not isinstance(stmt, ast.Expr) else "eval",
+        )
         value = eval(code, scope)
         shown = _shown(lines, stmt) if isinstance(stmt, ast.Expr) else None
         if shown is not None:
@@ -215,8 +224,9 @@ def test_every_kind_of_block_is_found():
 # -- generated and committed files ----------------------------------------------------------------------
 def test_cli_reference_is_generated():
     committed = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
-    assert committed == clidoc.render(), "docs/cli.md is out of date; regenerate it with\n" \
-                                         "    python -m judgelog.clidoc > docs/cli.md"
+    assert committed == clidoc.render(), (
+        "docs/cli.md is out of date; regenerate it with\n    python -m judgelog.clidoc > docs/cli.md"
+    )
 
 
 def test_cli_reference_covers_every_verb():
@@ -243,27 +253,30 @@ def test_committed_picture_is_regenerated_identically(picture, capsys, monkeypat
     assert any(command in d.read_text(encoding="utf-8") for d in DOCS), f"no document shows `{command}`"
     code, _ = Shell(capsys, tmp_path).run(shlex.split(command)[1:])
     assert code == 0
-    assert (tmp_path / f"0_{Path(picture).name}").read_bytes() == (ROOT / picture).read_bytes(), \
+    assert (tmp_path / f"0_{Path(picture).name}").read_bytes() == (ROOT / picture).read_bytes(), (
         f"{picture} is out of date; regenerate it with\n    {command}"
+    )
 
 
 def test_tutorial_scenarios_are_the_shipped_files():
     files = {p.read_text(encoding="utf-8") for p in (ROOT / "docs" / "examples").glob("*.yaml")}
     shown = [body for _, _, body in blocks(ROOT / "docs" / "tutorial.md", "yaml")]
-    assert shown and all(body in files for body in shown), "docs/tutorial.md shows a scenario that is not " \
-                                                           "a file of docs/examples/"
+    assert shown and all(body in files for body in shown), (
+        "docs/tutorial.md shows a scenario that is not a file of docs/examples/"
+    )
 
 
 def test_readme_quick_start_is_two_commands():
     (_, _, first), *_ = blocks(ROOT / "README.md", "bash")
-    assert first == ('pip install ".[test]" && judgelog explain facts/scenarios/banding_blocked_by_one.yaml '
-                     '"damage_assigner(bears, alice)"\npython -m pytest\n')
+    assert first == (
+        'pip install ".[test]" && judgelog explain facts/scenarios/banding_blocked_by_one.yaml '
+        '"damage_assigner(bears, alice)"\npython -m pytest\n'
+    )
 
 
 def test_readme_links_every_document():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for name in ("tutorial", "language", "scenarios", "authoring", "cli", "errors", "audit", "performance",
-                 "testing"):
+    for name in ("tutorial", "language", "scenarios", "authoring", "cli", "errors", "audit", "performance", "testing"):
         assert f"(docs/{name}.md)" in readme, name
 
 
@@ -297,7 +310,10 @@ def test_the_docs_write_only_into_a_scratch_folder():
         for match in re.finditer(r"judgelog [^\n`]*?(?:-o|--output|--dot) +([^\s`]+)", text):
             written.append((doc.name, match.group(1)))
     assert written, "the scan found no output option"
-    outside = [(d, path) for d, path in written if not path.startswith((SCRATCH, "docs/images/"))
-               and path not in ("FILE.png", "FILE.html", "FILE", "OUT.yaml", "out.yaml", "x.png")]
+    outside = [
+        (d, path)
+        for d, path in written
+        if not path.startswith((SCRATCH, "docs/images/"))
+        and path not in ("FILE.png", "FILE.html", "FILE", "OUT.yaml", "out.yaml", "x.png")
+    ]
     assert outside == [], outside
-

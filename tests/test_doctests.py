@@ -4,6 +4,7 @@ Every module is either tested here, and then it must hold at least one example (
 pass while testing nothing), or listed in ``WITHOUT_EXAMPLES``, and then it must hold none (so the list
 stays true). A new module goes in one of the two.
 """
+
 import doctest
 import importlib
 import pkgutil
@@ -15,11 +16,30 @@ import judgelog
 MODULES = ["judgelog"] + sorted(m.name for m in pkgutil.iter_modules(judgelog.__path__, "judgelog."))
 
 # Modules whose behaviour needs a loaded library, a state or a terminal to show: their tests are in tests/.
-WITHOUT_EXAMPLES = frozenset("judgelog." + name for name in (
-    "__main__", "backend", "choices", "cli", "clingo_backend", "commands", "coverage", "database", "distribute",
-    "drawing", "effects", "liveness", "materialise", "planning", "provenance", "runtime", "testing",
-    "verify_report", "writer",
-))
+WITHOUT_EXAMPLES = frozenset(
+    "judgelog." + name
+    for name in (
+        "__main__",
+        "backend",
+        "choices",
+        "cli",
+        "clingo_backend",
+        "commands",
+        "coverage",
+        "database",
+        "distribute",
+        "drawing",
+        "effects",
+        "liveness",
+        "materialise",
+        "planning",
+        "provenance",
+        "runtime",
+        "testing",
+        "verify_report",
+        "writer",
+    )
+)
 
 
 def _run(name: str) -> doctest.TestResults:

@@ -4,6 +4,7 @@ Each primitive is applied to a working copy (``Change``) through ``apply_primiti
 the tests check the facts it leaves and the events it emits. ``test_every_primitive_has_a_test`` keeps the
 table of tested primitives in step with the module.
 """
+
 import pytest
 
 from judgelog.effects import PRIMITIVES, Change, apply_primitive, object_facts
@@ -11,11 +12,21 @@ from judgelog.errors import ActionError
 from judgelog.interface import Interface
 
 BOARD = [
-    ("player", "p1"), ("player", "p2"), ("life", "p1", 20), ("life", "p2", 20),
-    ("permanent", "bear"), ("card_type", "bear", "creature"), ("controller", "bear", "p1"),
-    ("owner", "bear", "p1"), ("name", "bear", "Grizzly Bears"), ("base_power", "bear", 2),
-    ("base_toughness", "bear", 2), ("subtype", "bear", "bear"),
-    ("permanent", "wall"), ("card_type", "wall", "creature"), ("controller", "wall", "p2"),
+    ("player", "p1"),
+    ("player", "p2"),
+    ("life", "p1", 20),
+    ("life", "p2", 20),
+    ("permanent", "bear"),
+    ("card_type", "bear", "creature"),
+    ("controller", "bear", "p1"),
+    ("owner", "bear", "p1"),
+    ("name", "bear", "Grizzly Bears"),
+    ("base_power", "bear", 2),
+    ("base_toughness", "bear", 2),
+    ("subtype", "bear", "bear"),
+    ("permanent", "wall"),
+    ("card_type", "wall", "creature"),
+    ("controller", "wall", "p2"),
     ("owner", "wall", "p2"),
 ]
 
@@ -42,9 +53,19 @@ def events(ch: Change):
 
 
 def face(*, symmetric=(), implies=(), record_events=None) -> Interface:
-    return Interface(keywords=frozenset(), keyword_forms={}, keyword_prefixes={}, keyword_how={}, card_types=(),
-                     colors=(), fields=(), symmetric=frozenset(symmetric), implies=tuple(implies),
-                     record_events=dict(record_events or {}), primitives={})
+    return Interface(
+        keywords=frozenset(),
+        keyword_forms={},
+        keyword_prefixes={},
+        keyword_how={},
+        card_types=(),
+        colors=(),
+        fields=(),
+        symmetric=frozenset(symmetric),
+        implies=tuple(implies),
+        record_events=dict(record_events or {}),
+        primitives={},
+    )
 
 
 @covers("put_counters", "remove_counters")
@@ -54,9 +75,11 @@ def test_counters_are_put_added_up_and_removed_down_to_none():
     assert ch.all("counter", "bear") == [("counter", "bear", "p1p1", 3)]
     apply(ch, "remove_counters", "bear", "p1p1", 5)  # up to N: only the three there are removed
     assert ch.all("counter", "bear") == []
-    assert events(ch) == [("counters_put", "bear", {"kind": "p1p1", "n": 2}),
-                          ("counters_put", "bear", {"kind": "p1p1", "n": 1}),
-                          ("counters_removed", "bear", {"kind": "p1p1", "n": 3})]
+    assert events(ch) == [
+        ("counters_put", "bear", {"kind": "p1p1", "n": 2}),
+        ("counters_put", "bear", {"kind": "p1p1", "n": 1}),
+        ("counters_removed", "bear", {"kind": "p1p1", "n": 3}),
+    ]
     apply(ch, "remove_counters", "bear", "p1p1", 1)
     apply(ch, "put_counters", "p2", "poison", 0)
     assert len(ch.events) == 3  # removing none and putting none are no events
@@ -105,23 +128,22 @@ def test_a_moved_permanent_loses_every_fact_about_it():
     assert events(ch) == [("moved", "bear", {"to": "exile"})]
 
 
-def test_a_creature_moved_to_a_graveyard_dies_and_a_token_is_left_to_cease_to_exist():
+def test_a_creature_moved_to_a_graveyard_dies_and_a_token_is_noted_in_its_zone():
     ch = apply(change(("token", "bear")), "move", "bear", "graveyard", "none")
     assert [e[0] for e in events(ch)] == ["moved", "dies"]
-    assert ("token_in_zone", "bear", "graveyard") in ch.facts  # the rules end it (704.5d): cease_to_exist
+    assert ("token_in_zone", "bear", "graveyard") in ch.facts  # it ceases to exist when the rules say
     with pytest.raises(ActionError, match="unknown zone 'moon'"):
         apply(change(), "move", "wall", "moon", "none")
     assert apply(change(), "move", "ghost", "moon", "none").events == []  # not on the battlefield: no-op
 
 
 @covers("cease_to_exist")
-def test_a_token_outside_the_battlefield_ceases_to_exist_once():
-    ch = apply(change(("token", "bear")), "move", "bear", "graveyard", "none")
-    apply(ch, "cease_to_exist", "bear", "none", "none")
-    assert ch.all("token_in_zone", "bear") == []
-    assert [e[0] for e in events(ch)] == ["moved", "dies", "ceased_to_exist"]
-    apply(ch, "cease_to_exist", "bear", "none", "none")  # nothing left of it: no second event
-    assert [e[0] for e in events(ch)] == ["moved", "dies", "ceased_to_exist"]
+def test_a_token_outside_the_battlefield_ceases_to_exist():
+    ch = apply(change(("token", "bear")), "move", "bear", "exile", "none")
+    apply(ch, "cease_to_exist", "bear")
+    apply(ch, "cease_to_exist", "bear")  # gone already: no second event
+    assert ch.all("token_in_zone") == []
+    assert [e[0] for e in events(ch)] == ["moved", "ceased_to_exist"]
 
 
 @covers("destroy")
@@ -136,8 +158,10 @@ def test_gaining_control_removes_from_combat():
     ch = change(("attacking", "bear", "p2"), combat=("attacking",))
     apply(ch, "gain_control", "bear", "p2")
     assert ch.value("controller", "bear") == "p2" and ch.all("attacking", "bear") == []
-    assert events(ch) == [("removed_from_combat", "bear", {"because": "control_change"}),
-                          ("control_changed", "bear", {"to": "p2", "previous": "p1"})]
+    assert events(ch) == [
+        ("removed_from_combat", "bear", {"because": "control_change"}),
+        ("control_changed", "bear", {"to": "p2", "previous": "p1"}),
+    ]
     apply(ch, "gain_control", "bear", "p2")
     assert len(ch.events) == 2  # already its controller: nothing changes
     with pytest.raises(ActionError, match="not a player"):
@@ -189,8 +213,9 @@ def test_set_type_replaces_the_card_types_unless_more():
 
 @covers("remove_from_combat")
 def test_removal_from_combat_takes_every_combat_fact_of_the_object():
-    ch = change(("attacking", "bear", "p2"), ("in_band", "bear", "g1"), ("tapped", "bear"),
-                combat=("attacking", "in_band"))
+    ch = change(
+        ("attacking", "bear", "p2"), ("in_band", "bear", "g1"), ("tapped", "bear"), combat=("attacking", "in_band")
+    )
     apply(ch, "remove_from_combat", "bear")
     assert ch.all("attacking", "bear") == [] and ch.all("in_band", "bear") == []
     assert ("tapped", "bear") in ch.facts
@@ -204,30 +229,47 @@ def test_a_pending_object_enters():
     ch = apply(change(("pending_object", "spirit"), pending=pending), "put_onto_battlefield", "spirit", "token")
     assert {("permanent", "spirit"), ("token", "spirit"), ("entered_this_turn", "spirit")} <= ch.facts
     assert ("pending_object", "spirit") not in ch.facts
-    assert events(ch) == [("enters", "spirit", {"controller": "p1", "token": "true"}),
-                          ("token_created", "spirit", {})]
+    assert events(ch) == [("enters", "spirit", {"controller": "p1", "token": "true"}), ("token_created", "spirit", {})]
     with pytest.raises(ActionError, match="no pending object ghost"):
         apply(ch, "put_onto_battlefield", "ghost")
 
 
 @covers("create_token")
 def test_tokens_are_made_from_their_spec_with_fresh_ids():
-    spec = [("token_spec", "soldier", "name", "Soldier"), ("token_spec", "soldier", "power", 1),
-            ("token_spec", "soldier", "type", "creature"), ("token_spec", "other", "power", 9)]
+    spec = [
+        ("token_spec", "soldier", "name", "Soldier"),
+        ("token_spec", "soldier", "power", 1),
+        ("token_spec", "soldier", "type", "creature"),
+        ("token_spec", "other", "power", 9),
+    ]
     ch = apply(change(("permanent", "soldier_1")), "create_token", "soldier", "p2", 2, spec_facts=spec)
     assert ch.created == [("permanent", "soldier_2"), ("permanent", "soldier_3")]
-    assert object_facts(ch, "soldier_2") == sorted([
-        ("base_power", "soldier_2", 1), ("card_type", "soldier_2", "creature"), ("controller", "soldier_2", "p2"),
-        ("entered_this_turn", "soldier_2"), ("name", "soldier_2", "Soldier"), ("owner", "soldier_2", "p2"),
-        ("permanent", "soldier_2"), ("token", "soldier_2")], key=repr)
+    assert object_facts(ch, "soldier_2") == sorted(
+        [
+            ("base_power", "soldier_2", 1),
+            ("card_type", "soldier_2", "creature"),
+            ("controller", "soldier_2", "p2"),
+            ("entered_this_turn", "soldier_2"),
+            ("name", "soldier_2", "Soldier"),
+            ("owner", "soldier_2", "p2"),
+            ("permanent", "soldier_2"),
+            ("token", "soldier_2"),
+        ],
+        key=repr,
+    )
     assert ("created", "soldier", "soldier_3") in ch.facts
     assert [e[0] for e in events(ch)] == ["enters", "token_created"] * 2
 
 
 @covers("create_copy")
 def test_a_copy_takes_copiable_values_but_not_added_subtypes_or_status():
-    ch = apply(change(("tapped", "bear"), ("subtype", "bear", "wolf"), ("added_subtype", "bear", "wolf")),
-               "create_copy", "bear", "p2", 1)
+    ch = apply(
+        change(("tapped", "bear"), ("subtype", "bear", "wolf"), ("added_subtype", "bear", "wolf")),
+        "create_copy",
+        "bear",
+        "p2",
+        1,
+    )
     (copy,) = [oid for _, oid in ch.created]
     assert copy == "grizzly_bears_1"
     assert ch.value("name", copy) == "Grizzly Bears" and ch.value("controller", copy) == "p2"
@@ -240,8 +282,11 @@ def test_a_copy_takes_copiable_values_but_not_added_subtypes_or_status():
 
 @covers("record", "forget")
 def test_record_and_forget_follow_the_declared_interface():
-    declared = face(symmetric=["paired_with"], implies=[("blocking", 1, "blocked")],
-                    record_events={("paired_with", "record"): ("paired", "partner")})
+    declared = face(
+        symmetric=["paired_with"],
+        implies=[("blocking", 1, "blocked")],
+        record_events={("paired_with", "record"): ("paired", "partner")},
+    )
     inputs = {"paired_with": 2, "blocking": 2, "blocked": 1, "marked": 1}
     ch = change(inputs=inputs, face=declared)
     apply(ch, "record", "paired_with", "bear", "wall")
@@ -253,18 +298,21 @@ def test_record_and_forget_follow_the_declared_interface():
     apply(ch, "record", "marked", "bear")  # there already: no second event
     apply(ch, "forget", "paired_with", "wall", "bear")
     assert ch.all("paired_with") == []
-    assert events(ch) == [("paired", "bear", {"partner": "wall"}),
-                          ("recorded", "blocking", {"fact": "blocking(wall, bear)"}),
-                          ("recorded", "marked", {"fact": "marked(bear)"}),
-                          ("forgotten", "paired_with", {"fact": "paired_with(wall, bear)"})]
+    assert events(ch) == [
+        ("paired", "bear", {"partner": "wall"}),
+        ("recorded", "blocking", {"fact": "blocking(wall, bear)"}),
+        ("recorded", "marked", {"fact": "marked(bear)"}),
+        ("forgotten", "paired_with", {"fact": "paired_with(wall, bear)"}),
+    ]
     with pytest.raises(ActionError, match="input predicate of arity 1 or 2"):
         apply(ch, "record", "life", "p1", 3)  # not an input predicate
 
 
 @covers("forget_all")
 def test_forget_all_clears_an_input_predicate():
-    ch = change(("granted_keyword", "bear", "flying"), ("granted_keyword", "wall", "reach"),
-                inputs={"granted_keyword": 2})
+    ch = change(
+        ("granted_keyword", "bear", "flying"), ("granted_keyword", "wall", "reach"), inputs={"granted_keyword": 2}
+    )
     apply(ch, "forget_all", "granted_keyword")
     apply(ch, "forget_all", "granted_keyword")
     assert ch.all("granted_keyword") == []
@@ -281,8 +329,11 @@ def test_a_continuous_effect_begins_with_its_values_then_ends():
     apply(ch, "tap", "bear")
     apply(ch, "begin_effect", "giant_growth", "bear", "end_of_turn", spec_facts=spec)
     apply(ch, "begin_effect", "giant_growth", "ghost", "end_of_turn", spec_facts=spec)  # 611.2c: gone
-    assert object_facts(ch, "effect_1") == [("continuous_effect", "effect_1", "giant_growth", "bear", "end_of_turn"),
-                                            ("effect_timestamp", "effect_1", 8), ("effect_value", "effect_1", "power", 3)]
+    assert object_facts(ch, "effect_1") == [
+        ("continuous_effect", "effect_1", "giant_growth", "bear", "end_of_turn"),
+        ("effect_timestamp", "effect_1", 8),
+        ("effect_value", "effect_1", "power", 3),
+    ]
     apply(ch, "end_effect", "effect_1")
     apply(ch, "end_effect", "effect_1")
     assert object_facts(ch, "effect_1") == []
@@ -295,8 +346,11 @@ def test_signal_lose_game_and_end_turn_are_events():
     apply(ch, "lose_game", "p2", "no_life")
     apply(ch, "end_turn")
     assert ("lost_game", "p2") in ch.facts
-    assert events(ch) == [("combat_ended", "game", {}), ("loses_game", "p2", {"because": "no_life"}),
-                          ("turn_ended", "game", {})]
+    assert events(ch) == [
+        ("combat_ended", "game", {}),
+        ("loses_game", "p2", {"because": "no_life"}),
+        ("turn_ended", "game", {}),
+    ]
 
 
 def test_an_unknown_primitive_is_refused_with_the_list():

@@ -1,16 +1,16 @@
 """docs/errors.md stays true: every code the engine emits is documented, and every example taken from
 tests/broken_rules/ is exactly what ``judgelog check`` prints for that file."""
+
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
 import pytest
-
-import judgelog
-
 from helpers import run_cli
 from paths import ROOT
+
+import judgelog
 
 DOC = ROOT / "docs" / "errors.md"
 TEXT = DOC.read_text(encoding="utf-8")
@@ -65,7 +65,9 @@ def test_the_document_has_examples_for_the_broken_files():
     assert len(files) >= 12, files
 
 
-@pytest.mark.parametrize("file, block", EXAMPLES, ids=[f"{f.rsplit('/', 1)[-1]}-{i}" for i, (f, _) in enumerate(EXAMPLES)])
+@pytest.mark.parametrize(
+    "file, block", EXAMPLES, ids=[f"{f.rsplit('/', 1)[-1]}-{i}" for i, (f, _) in enumerate(EXAMPLES)]
+)
 def test_documented_example_is_what_check_prints(capsys, monkeypatch, file, block):
     monkeypatch.chdir(ROOT)
     target = str(Path(file).parent) if "include_loop" in file else file

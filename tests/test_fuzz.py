@@ -12,6 +12,7 @@ The normal run is small (a few seconds per test); for a long local run set ``JUD
 
 (see docs/testing.md). Every example runs under a watchdog: a hang fails the test instead of stalling it.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -27,6 +28,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from paths import ROOT, SCENARIOS
 
 from judgelog import Engine
 from judgelog.cli import main
@@ -34,8 +36,6 @@ from judgelog.errors import JudgelogError, QueryError
 from judgelog.library import load_program
 from judgelog.parser import parse_body, parse_text
 from judgelog.scenario import compile_scenario
-
-from paths import ROOT, SCENARIOS
 
 #: JUDGELOG_FUZZ_EXAMPLES=N runs N examples per test instead of the counts given to @fuzz below
 _ENV = os.environ.get("JUDGELOG_FUZZ_EXAMPLES", "").strip()
@@ -45,10 +45,14 @@ WATCHDOG_SECONDS = int(os.environ.get("JUDGELOG_FUZZ_WATCHDOG", "60"))
 
 def fuzz(examples: int):
     """Hypothesis settings: derandomized, no database, no deadline; ``examples`` in the normal run."""
-    return settings(max_examples=LONG_RUN or examples, derandomize=True, database=None, deadline=None,
-                    print_blob=False,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                           HealthCheck.filter_too_much])
+    return settings(
+        max_examples=LONG_RUN or examples,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        print_blob=False,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+    )
 
 
 class Hang(BaseException):
@@ -58,6 +62,7 @@ class Hang(BaseException):
 @contextlib.contextmanager
 def watchdog(what: str, given=None, seconds: int = WATCHDOG_SECONDS):
     """Fail with Hang (showing the input: Hypothesis does not shrink a BaseException) after ``seconds``."""
+
     def fire(signum, frame):
         shown = repr(given)
         raise Hang(f"no answer after {seconds} s for {what} on {shown[:2000]}")
@@ -76,11 +81,21 @@ def _read(paths):
     return {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in sorted(paths)}
 
 
-RULE_SEEDS = _read(itertools.chain((ROOT / "rules").rglob("*.dl"), (ROOT / "tests" / "rules").glob("*.dl"),
-                                   (ROOT / "tests" / "broken_rules").glob("*.dl"),
-                                   (ROOT / "tests" / "mistakes").glob("*.dl")))
-SCENARIO_SEEDS = _read(itertools.chain(SCENARIOS.glob("*.yaml"), (ROOT / "tests" / "scenarios").glob("*.yaml"),
-                                       (ROOT / "tests" / "mistakes").glob("*.yaml")))
+RULE_SEEDS = _read(
+    itertools.chain(
+        (ROOT / "rules").rglob("*.dl"),
+        (ROOT / "tests" / "rules").glob("*.dl"),
+        (ROOT / "tests" / "broken_rules").glob("*.dl"),
+        (ROOT / "tests" / "mistakes").glob("*.dl"),
+    )
+)
+SCENARIO_SEEDS = _read(
+    itertools.chain(
+        SCENARIOS.glob("*.yaml"),
+        (ROOT / "tests" / "scenarios").glob("*.yaml"),
+        (ROOT / "tests" / "mistakes").glob("*.yaml"),
+    )
+)
 
 
 def _yaml(text):
@@ -103,16 +118,127 @@ def _queries():
 
 QUERY_SEEDS = _queries()
 
-DL_TOKENS = ["(", ")", ",", ".", ":-", "not ", "X", "Y", "_", '"', "#", "##", "@name ", "@cr ", "@cr 702.22j",
-             ".decl ", ".include ", '.include "x.dl"', "sum(", "count()", "min(X)", "=", "!=", "<", "<=", "+", "-",
-             "\n", " ", "9" * 40, "9" * 5000, "p", "Var", " input", "functional(", "\t", "\u00e9", "\x00", "'",
-             "$", "\\", "((((", "))))", "1", "-1", "a.b", ":", "[", "]", "\r\n", "\ufeff"]
-YAML_TOKENS = [":", ": ", "- ", "[", "]", "{", "}", ",", "\n", "  ", "\t", "&a ", "*a", "!!int ", "!!str ",
-               "!!python/object ", "? ", "|", ">", "#", "'", '"', "~", "null", "true", "yes", "no", "1e3", "-1",
-               "0x1f", "9" * 40, "9" * 5000, "2001-12-14", "1.5", "players", "objects", "combat", "attackers",
-               "blockers", "bands", "pairs", "stack", "facts", "actions", "expect", "card", "controller",
-               "power", "counters", "keywords", "alice", "bob", "hero", "do", "query", "choose", "%", "@", "`",
-               "---", "...", "<<: ", "\x00", "\ufeff", "\u00e9", "\r"]
+DL_TOKENS = [
+    "(",
+    ")",
+    ",",
+    ".",
+    ":-",
+    "not ",
+    "X",
+    "Y",
+    "_",
+    '"',
+    "#",
+    "##",
+    "@name ",
+    "@cr ",
+    "@cr 702.22j",
+    ".decl ",
+    ".include ",
+    '.include "x.dl"',
+    "sum(",
+    "count()",
+    "min(X)",
+    "=",
+    "!=",
+    "<",
+    "<=",
+    "+",
+    "-",
+    "\n",
+    " ",
+    "9" * 40,
+    "9" * 5000,
+    "p",
+    "Var",
+    " input",
+    "functional(",
+    "\t",
+    "\u00e9",
+    "\x00",
+    "'",
+    "$",
+    "\\",
+    "((((",
+    "))))",
+    "1",
+    "-1",
+    "a.b",
+    ":",
+    "[",
+    "]",
+    "\r\n",
+    "\ufeff",
+]
+YAML_TOKENS = [
+    ":",
+    ": ",
+    "- ",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    "\n",
+    "  ",
+    "\t",
+    "&a ",
+    "*a",
+    "!!int ",
+    "!!str ",
+    "!!python/object ",
+    "? ",
+    "|",
+    ">",
+    "#",
+    "'",
+    '"',
+    "~",
+    "null",
+    "true",
+    "yes",
+    "no",
+    "1e3",
+    "-1",
+    "0x1f",
+    "9" * 40,
+    "9" * 5000,
+    "2001-12-14",
+    "1.5",
+    "players",
+    "objects",
+    "combat",
+    "attackers",
+    "blockers",
+    "bands",
+    "pairs",
+    "stack",
+    "facts",
+    "actions",
+    "expect",
+    "card",
+    "controller",
+    "power",
+    "counters",
+    "keywords",
+    "alice",
+    "bob",
+    "hero",
+    "do",
+    "query",
+    "choose",
+    "%",
+    "@",
+    "`",
+    "---",
+    "...",
+    "<<: ",
+    "\x00",
+    "\ufeff",
+    "\u00e9",
+    "\r",
+]
 
 
 def _lines(text):
@@ -129,12 +255,12 @@ def mutated(draw, seeds, tokens, max_ops=4):
         n = len(text)
         if op == "del" and n:
             i = draw(st.integers(0, n - 1))
-            text = text[:i] + text[i + draw(st.integers(1, 8)):]
+            text = text[:i] + text[i + draw(st.integers(1, 8)) :]
         elif op in ("ins", "rep"):
             i = draw(st.integers(0, n))
             tok = draw(st.sampled_from(tokens) | st.sampled_from(words))
             cut = draw(st.integers(0, 6)) if op == "rep" else 0
-            text = text[:i] + tok + text[i + cut:]
+            text = text[:i] + tok + text[i + cut :]
         elif op == "ins_text":
             i = draw(st.integers(0, n))
             text = text[:i] + draw(st.text(max_size=12)) + text[i:]
@@ -297,12 +423,21 @@ def test_scenario_loader_on_random_text(engine, text):
     _load_ok(engine, text)
 
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 10**30) | st.floats(allow_nan=True) |
-                    st.text(max_size=12) | st.sampled_from(["alice", "bob", "hero", "wurm", "p1p1", "flying",
-                                                             "Grizzly Bears", "creature"]),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-                        st.text(max_size=8) | st.sampled_from(["card", "controller", "power", "types", "do"]),
-                        inner, max_size=4), max_leaves=12)
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 10**30)
+    | st.floats(allow_nan=True)
+    | st.text(max_size=12)
+    | st.sampled_from(["alice", "bob", "hero", "wurm", "p1p1", "flying", "Grizzly Bears", "creature"]),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.text(max_size=8) | st.sampled_from(["card", "controller", "power", "types", "do"]), inner, max_size=4
+        )
+    ),
+    max_leaves=12,
+)
 DICT_SEEDS = {name: _yaml(text) for name, text in SCENARIO_SEEDS.items() if isinstance(_yaml(text), dict)}
 
 
@@ -454,11 +589,14 @@ def test_query_and_explain_through_the_command_line(text):
 
 
 # -- inputs the fuzzer found (each crashed, hung or answered wrongly before its fix) ----------------------------
-@pytest.mark.parametrize("text, message", [
-    ("a: !!int\n", "cannot read this value: '' is not a valid !!int"),
-    ("a: !!timestamp x\n", "cannot read this value: 'x' is not a valid !!timestamp"),
-    ("{!!bool : 1}\n", "cannot read this value: '' is not a valid !!bool"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("a: !!int\n", "cannot read this value: '' is not a valid !!int"),
+        ("a: !!timestamp x\n", "cannot read this value: 'x' is not a valid !!timestamp"),
+        ("{!!bool : 1}\n", "cannot read this value: '' is not a valid !!bool"),
+    ],
+)
 def test_explicit_yaml_tags_that_do_not_fit(text, message):
     with pytest.raises(JudgelogError) as info:
         compile_scenario(text, path="t.yaml")
@@ -466,23 +604,31 @@ def test_explicit_yaml_tags_that_do_not_fit(text, message):
     assert (diag.code, diag.message, diag.span.file) == ("S002", message, "t.yaml")
 
 
-@pytest.mark.parametrize("query, answers", [
-    ("0 - 0 = 0", [{}]),  # a constant sum on the left: pyDatalog raised AttributeError
-    ("0 - 0 < 0", []),  # DatalogError: left hand side of comparison must be bound
-    ("X = 1 + 1", [{"X": 2}]),
-    ("power(O, P), power(Q, N), P + 1 < N - 3", [{"O": "hero", "P": 1, "Q": "wurm", "N": 6},
-                                                 {"O": "wolves", "P": 1, "Q": "wurm", "N": 6}]),
-    ("power(O, P), 7 = P + 1", [{"O": "wurm", "P": 6}]),
-])
+@pytest.mark.parametrize(
+    "query, answers",
+    [
+        ("0 - 0 = 0", [{}]),  # a constant sum on the left: pyDatalog raised AttributeError
+        ("0 - 0 < 0", []),  # DatalogError: left hand side of comparison must be bound
+        ("X = 1 + 1", [{"X": 2}]),
+        (
+            "power(O, P), power(Q, N), P + 1 < N - 3",
+            [{"O": "hero", "P": 1, "Q": "wurm", "N": 6}, {"O": "wolves", "P": 1, "Q": "wurm", "N": 6}],
+        ),
+        ("power(O, P), 7 = P + 1", [{"O": "wurm", "P": 6}]),
+    ],
+)
 def test_comparisons_with_sums_on_either_side(state, query, answers):
     assert state.query(query) == answers
     assert state.holds(query) is bool(answers)  # holds("X = 1 + 1") was False
 
 
-@pytest.mark.parametrize("query, col, message", [
-    ("_ != 0", 3, "variable _ is not bound by a positive atom"),  # was a DatalogError
-    ("power(O, P), 0 < _", 16, "variable _ is not bound by a positive atom"),
-])
+@pytest.mark.parametrize(
+    "query, col, message",
+    [
+        ("_ != 0", 3, "variable _ is not bound by a positive atom"),  # was a DatalogError
+        ("power(O, P), 0 < _", 16, "variable _ is not bound by a positive atom"),
+    ],
+)
 def test_anonymous_variable_in_a_comparison(state, query, col, message):
     with pytest.raises(QueryError) as info:
         state.query(query)
@@ -498,8 +644,9 @@ def test_arithmetic_on_a_word_is_refused(state):
 
 def test_a_fact_with_a_word_for_a_number(engine):
     with pytest.raises(JudgelogError) as info:
-        compile_and_load(engine, 'players: [alice]\nobjects: {x: {card: Grizzly Bears}}\n'
-                                 'facts: ["base_power(x, two)"]\n')
+        compile_and_load(
+            engine, 'players: [alice]\nobjects: {x: {card: Grizzly Bears}}\nfacts: ["base_power(x, two)"]\n'
+        )
     [diag] = info.value.diagnostics
     assert (diag.code, diag.span.line) == ("S101", 3)
     assert diag.message == "argument 'n' of base_power is an integer, given 'two'"
@@ -509,29 +656,54 @@ def compile_and_load(engine, text):
     return engine.state_from_scenario(compile_scenario(text, path="f.yaml", catalog=engine.catalog))
 
 
-@pytest.mark.parametrize("data, message", [
-    ({"objects": {"x": {"name": "X", "types": 5, "power": 1, "toughness": 1, "controller": "alice"}}},
-     "types must be a list, got 5"),
-    ({"objects": {"x": {"card": "Grizzly Bears", "controller": "alice"}},
-      "combat": {"attackers": True, "bands": [["x"]]}}, "attackers must be a mapping, got True"),
-    ({"objects": {"x": {"card": "Grizzly Bears", "controller": "alice"}},
-      "combat": {"attackers": {None: "bob", "x": "bob"}, "blockers": {"x": ["y"]}}},
-     "blocked attacker 'y' does not exist"),
-    ({"actions": [{"do": ["amass"]}]}, "do: takes the name of an action, got ['amass']"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (
+            {"objects": {"x": {"name": "X", "types": 5, "power": 1, "toughness": 1, "controller": "alice"}}},
+            "types must be a list, got 5",
+        ),
+        (
+            {
+                "objects": {"x": {"card": "Grizzly Bears", "controller": "alice"}},
+                "combat": {"attackers": True, "bands": [["x"]]},
+            },
+            "attackers must be a mapping, got True",
+        ),
+        (
+            {
+                "objects": {"x": {"card": "Grizzly Bears", "controller": "alice"}},
+                "combat": {"attackers": {None: "bob", "x": "bob"}, "blockers": {"x": ["y"]}},
+            },
+            "blocked attacker 'y' does not exist",
+        ),
+        ({"actions": [{"do": ["amass"]}]}, "do: takes the name of an action, got ['amass']"),
+    ],
+)
 def test_mappings_of_the_wrong_shape(engine, data, message):
     with pytest.raises(JudgelogError) as info:
         engine.state_from_dict(dict({"players": ["alice", "bob"]}, **data), path="d.yaml")
     assert message in [d.message for d in info.value.diagnostics]
 
 
-@pytest.mark.parametrize("action, error", [
-    ({"do": []}, "an action is a mapping with do: and the action's name"),
-    ({"do": "enter", "object": {"id": ["x"], "card": "Grizzly Bears", "controller": "alice"}},
-     "invalid object for enter: an object id must be a lower_snake id, got ['x']"),
-    ({"do": "enter", "object": {"id": "x", "card": "Trusted Forcemage", "controller": "alice"},
-      "order": [["x"]]}, "order: must be a list of abilities"),
-])
+@pytest.mark.parametrize(
+    "action, error",
+    [
+        ({"do": []}, "an action is a mapping with do: and the action's name"),
+        (
+            {"do": "enter", "object": {"id": ["x"], "card": "Grizzly Bears", "controller": "alice"}},
+            "invalid object for enter: an object id must be a lower_snake id, got ['x']",
+        ),
+        (
+            {
+                "do": "enter",
+                "object": {"id": "x", "card": "Trusted Forcemage", "controller": "alice"},
+                "order": [["x"]],
+            },
+            "order: must be a list of abilities",
+        ),
+    ],
+)
 def test_actions_of_the_wrong_shape(engine, action, error):
     state = engine.load(str(SCENARIOS / "soulbond_pair_on_entering.yaml"))
     with pytest.raises(JudgelogError) as info:

@@ -6,6 +6,7 @@ JudgelogError refusing the program.
 
 Small by default; a long run: ``JUDGELOG_FUZZ_EXAMPLES=2000 python -m pytest tests/test_fuzz_programs.py``.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -14,7 +15,6 @@ import os
 import signal
 import tempfile
 from pathlib import Path
-from typing import Dict, List, Set, Tuple
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -58,7 +58,7 @@ def programs(draw):
     """(kinds of each derived predicate, rules as (head, body, aggregate) tuples), built in stratum order:
     a rule of predicate i reads i and lower positively, lower ones only under ``not`` or in an aggregate."""
     count = draw(st.integers(1, 4))
-    kinds: Dict[str, str] = {}
+    kinds: dict[str, str] = {}
     rules = []
     for i in range(count):
         name = f"p{i}"
@@ -92,8 +92,11 @@ def programs(draw):
                 if len(pick) != len(wanted):
                     continue
             else:
-                pick = draw(st.lists(st.sampled_from(candidates), min_size=arity, max_size=arity, unique=True)) \
-                    if len(candidates) >= arity else candidates[:arity]
+                pick = (
+                    draw(st.lists(st.sampled_from(candidates), min_size=arity, max_size=arity, unique=True))
+                    if len(candidates) >= arity
+                    else candidates[:arity]
+                )
                 if not pick:
                     continue
                 kinds[name] = "".join(bound[v] for v in pick)
@@ -111,7 +114,7 @@ def _body(draw, derived, must, *, allow_neg, kinds=None):
     usable = {p: k for p, k in kinds.items() if k}
     choices = list(INPUTS) + [p for p in derived if p in usable]
     preds = list(must) + [draw(st.sampled_from(choices)) for _ in range(draw(st.integers(1, 2)))]
-    bound: Dict[str, str] = {}
+    bound: dict[str, str] = {}
     body = []
     for pred in preds:
         shape = INPUTS.get(pred) or usable.get(pred)
@@ -142,8 +145,14 @@ def _body(draw, derived, must, *, allow_neg, kinds=None):
             a, b = draw(st.permutations(objs))[:2]
             body.append(("cmp", "!=", ("var", a), ("var", b)))
         elif what == 1 and nums:
-            body.append(("cmp", draw(st.sampled_from(["<", "<=", ">", ">=", "=", "!="])), ("var", draw(st.sampled_from(nums))),
-                         ("const", draw(st.integers(0, 3)))))
+            body.append(
+                (
+                    "cmp",
+                    draw(st.sampled_from(["<", "<=", ">", ">=", "=", "!="])),
+                    ("var", draw(st.sampled_from(nums))),
+                    ("const", draw(st.integers(0, 3))),
+                )
+            )
         elif what == 2 and nums and [v for v in VARS if v not in bound]:
             target = [v for v in VARS if v not in bound][0]
             source = draw(st.sampled_from(nums))
@@ -157,8 +166,9 @@ def _body(draw, derived, must, *, allow_neg, kinds=None):
             args = []
             for kind in shape:
                 same_kind = [v for v in VARS if bound.get(v) == kind]
-                args.append(("var", draw(st.sampled_from(same_kind))) if same_kind and draw(st.booleans())
-                            else ("any", None))
+                args.append(
+                    ("var", draw(st.sampled_from(same_kind))) if same_kind and draw(st.booleans()) else ("any", None)
+                )
             body.append(("not", neg, tuple(args)))
     return body, bound
 
@@ -189,8 +199,12 @@ def _lit(lit):
 
 def rule_text(kinds, rules) -> str:
     names = {"o": "o: atom", "n": "n: int"}
-    lines = ['## Fuzz program.', '.decl e(a: atom, b: atom) "" input', '.decl v(a: atom, n: int) "" input',
-             '.decl f(a: atom) "" input']
+    lines = [
+        "## Fuzz program.",
+        '.decl e(a: atom, b: atom) "" input',
+        '.decl v(a: atom, n: int) "" input',
+        '.decl f(a: atom) "" input',
+    ]
     for pred, shape in kinds.items():
         params = ", ".join(f"a{i}{names[k][1:]}" for i, k in enumerate(shape))
         lines.append(f'.decl {pred}({params}) ""')
@@ -199,7 +213,12 @@ def rule_text(kinds, rules) -> str:
         if agg is not None:
             func, var = agg
             args.append(f"{func}({var or ''})")
-        lines += ["", f"@name fuzz.r{n}", "@cr 100.1", f"{pred}({', '.join(args)}) :- {', '.join(_lit(l) for l in body)}."]
+        lines += [
+            "",
+            f"@name fuzz.r{n}",
+            "@cr 100.1",
+            f"{pred}({', '.join(args)}) :- {', '.join(_lit(x) for x in body)}.",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -209,10 +228,10 @@ def _value(arg, env):
     return env[value] if kind == "var" else value
 
 
-def _solutions(body, db: Dict[str, Set[tuple]], env=None):
+def _solutions(body, db: dict[str, set[tuple]], env=None):
     env = dict(env or {})
-    positives = [l for l in body if l[0] not in ("cmp", "assign", "not")]
-    others = [l for l in body if l[0] in ("cmp", "assign", "not")]
+    positives = [lit for lit in body if lit[0] not in ("cmp", "assign", "not")]
+    others = [lit for lit in body if lit[0] in ("cmp", "assign", "not")]
 
     def atoms(i, env):
         if i == len(positives):
@@ -236,7 +255,7 @@ def _solutions(body, db: Dict[str, Set[tuple]], env=None):
                 yield from atoms(i + 1, new)
 
     def checks(env):
-        for lit in [l for l in others if l[0] == "assign"]:
+        for lit in [x for x in others if x[0] == "assign"]:
             value = env[lit[2]] + lit[4] if lit[3] == "+" else env[lit[2]] - lit[4]
             if lit[1] in env and env[lit[1]] != value:
                 return
@@ -244,16 +263,22 @@ def _solutions(body, db: Dict[str, Set[tuple]], env=None):
         for lit in others:
             if lit[0] == "cmp":
                 left, right = _value(lit[2], env), _value(lit[3], env)
-                ok = {"=": left == right, "!=": left != right, "<": left < right if _num(left, right) else False,
-                      "<=": left <= right if _num(left, right) else False,
-                      ">": left > right if _num(left, right) else False,
-                      ">=": left >= right if _num(left, right) else False}[lit[1]]
+                ok = {
+                    "=": left == right,
+                    "!=": left != right,
+                    "<": left < right if _num(left, right) else False,
+                    "<=": left <= right if _num(left, right) else False,
+                    ">": left > right if _num(left, right) else False,
+                    ">=": left >= right if _num(left, right) else False,
+                }[lit[1]]
                 if not ok:
                     return
             elif lit[0] == "not":
                 for fact in db.get(lit[1], ()):
-                    if all(kind == "any" or (value == (env[name] if kind == "var" else name))
-                           for (kind, name), value in zip(lit[2], fact)):
+                    if all(
+                        kind == "any" or (value == (env[name] if kind == "var" else name))
+                        for (kind, name), value in zip(lit[2], fact)
+                    ):
                         return
         yield env
 
@@ -264,8 +289,8 @@ def _num(a, b):
     return type(a) is int and type(b) is int
 
 
-def reference(kinds, rules, facts) -> Dict[str, Set[tuple]]:
-    db: Dict[str, Set[tuple]] = {}
+def reference(kinds, rules, facts) -> dict[str, set[tuple]]:
+    db: dict[str, set[tuple]] = {}
     for fact in facts:
         db.setdefault(fact[0], set()).add(fact[1:])
     for pred in kinds:
@@ -273,14 +298,18 @@ def reference(kinds, rules, facts) -> Dict[str, Set[tuple]]:
         db.setdefault(pred, set())
         if mine and mine[0][2] is not None:
             (_, head), body, (func, var) = mine[0]
-            groups: Dict[tuple, Set[tuple]] = {}
+            groups: dict[tuple, set[tuple]] = {}
             for env in _solutions(body, db):
                 key = tuple(env[v] for v in head)
                 groups.setdefault(key, set()).add(tuple(sorted(env.items())))
             for key, bindings in groups.items():
                 values = [dict(b)[var] for b in bindings] if var else []
-                result = {"count": len(bindings), "sum": sum(values) if values else 0,
-                          "min": min(values) if values else None, "max": max(values) if values else None}[func]
+                result = {
+                    "count": len(bindings),
+                    "sum": sum(values) if values else 0,
+                    "min": min(values) if values else None,
+                    "max": max(values) if values else None,
+                }[func]
                 db[pred].add(key + (result,))
             continue
         while True:  # naive fixpoint: every rule over everything, until nothing is new
@@ -300,8 +329,14 @@ _TMP = tempfile.TemporaryDirectory(prefix="judgelog-fuzz-programs-")
 _counter = itertools.count()
 
 
-@settings(max_examples=EXAMPLES, derandomize=True, database=None, deadline=None, print_blob=False,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+@settings(
+    max_examples=EXAMPLES,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    print_blob=False,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)
 @given(programs(), st.lists(fact_sets(), min_size=1, max_size=3))
 def test_random_programs_answer_like_the_reference(program, fact_list):
     kinds, rules = program

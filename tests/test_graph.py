@@ -1,5 +1,6 @@
 """``judgelog graph`` and ``State.graph()``: the combat graph is built from derived facts (so it agrees with
 ``query``/``explain``), and every export format (.json .graphml .dot .svg .png) writes it faithfully."""
+
 from __future__ import annotations
 
 import json
@@ -8,13 +9,12 @@ import xml.etree.ElementTree as ET
 
 import networkx as nx
 import pytest
+from helpers import run_cli
+from paths import SCENARIOS
 
 from judgelog import Engine
 from judgelog.errors import UsageError
 from judgelog.graph import FORMATS, combat_graph, to_dot, write_graph
-
-from helpers import run_cli
-from paths import SCENARIOS
 
 BANDING = SCENARIOS / "banding_blocked_by_one.yaml"
 CREATURES = {"hero", "wurm", "bears"}
@@ -54,8 +54,7 @@ def test_every_creature_and_player_is_a_node(graph):
 def test_blocks_include_propagation(graph, state):
     blocks = _edges(graph, "blocks")
     # every blocked_by fact is an edge blocker -> attacker, and nothing else is
-    assert set(blocks) == {(b, a) for _, a, b in state.derived("blocked_by")} == {("bears", "hero"),
-                                                                                   ("bears", "wurm")}
+    assert set(blocks) == {(b, a) for _, a, b in state.derived("blocked_by")} == {("bears", "hero"), ("bears", "wurm")}
     assert blocks["bears", "hero"]["declared"] is True and blocks["bears", "hero"]["propagated"] is False
     assert blocks["bears", "wurm"]["declared"] is False and blocks["bears", "wurm"]["propagated"] is True
     assert blocks["bears", "wurm"]["cites"] == "702.22h"
@@ -75,17 +74,25 @@ def test_attacks_bands_and_damage_choosers(graph, state):
 
 def test_pairs_planeswalkers_and_banding_blocker():
     engine = Engine()
-    state = engine.state_from_dict({
-        "players": ["alice", "bob"],
-        "objects": {"hero": {"card": "Benalish Hero", "controller": "alice"},
-                    "giant": {"card": "Hill Giant", "controller": "alice"},
-                    "guard": {"card": "Benalish Hero", "controller": "bob"},
-                    "forcemage": {"card": "Trusted Forcemage", "controller": "alice"},
-                    "vanguard": {"card": "Elite Vanguard", "controller": "alice"},
-                    "jace": {"name": "Jace", "types": ["planeswalker"], "controller": "bob"}},
-        "combat": {"attackers": {"hero": "jace", "giant": "jace"}, "bands": [["hero", "giant"]],
-                   "blockers": {"guard": ["giant"]}},
-        "pairs": [["forcemage", "vanguard"]]})
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "objects": {
+                "hero": {"card": "Benalish Hero", "controller": "alice"},
+                "giant": {"card": "Hill Giant", "controller": "alice"},
+                "guard": {"card": "Benalish Hero", "controller": "bob"},
+                "forcemage": {"card": "Trusted Forcemage", "controller": "alice"},
+                "vanguard": {"card": "Elite Vanguard", "controller": "alice"},
+                "jace": {"name": "Jace", "types": ["planeswalker"], "controller": "bob"},
+            },
+            "combat": {
+                "attackers": {"hero": "jace", "giant": "jace"},
+                "bands": [["hero", "giant"]],
+                "blockers": {"guard": ["giant"]},
+            },
+            "pairs": [["forcemage", "vanguard"]],
+        }
+    )
     graph = combat_graph(state)
     assert graph.nodes["jace"]["kind"] == "planeswalker"
     assert set(_edges(graph, "attacks")) == {("hero", "jace"), ("giant", "jace")}
@@ -119,7 +126,9 @@ def test_svg_is_xml_with_every_creature_and_a_legend(state, tmp_path):
     # damage-chooser edges are dashed and colored apart from blocks; the propagated block too
     classes = {g.get("class"): g for g in root.iter(ns + "g") if (g.get("class") or "").startswith("edge")}
     divides = classes["edge divides"].find(ns + "path")
-    assert divides.get("stroke-dasharray") and divides.get("stroke") != classes["edge blocks declared"].find(ns + "path").get("stroke")
+    assert divides.get("stroke-dasharray") and divides.get("stroke") != classes["edge blocks declared"].find(
+        ns + "path"
+    ).get("stroke")
     assert classes["edge blocks propagated"].find(ns + "path").get("stroke-dasharray")
     assert "CR 702.22k" in texts and "CR 702.22h" in texts
 

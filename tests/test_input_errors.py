@@ -1,6 +1,7 @@
 """Bad input is a user's error, never "internal error" (exit 4): expectations of the wrong shape, a word
 compared with a number while explaining, names an ASCII terminal cannot show; and `query` accepts the
 predicates a scenario's own rule files declare (as `test` does)."""
+
 from __future__ import annotations
 
 import io
@@ -8,12 +9,11 @@ import os
 import sys
 
 import pytest
+from helpers import run_cli
+from paths import ROOT
 
 from judgelog import Engine, QueryError
 from judgelog.cli import main
-
-from helpers import run_cli
-from paths import ROOT
 
 LEVELS = """\
 ## Test rules: levels that should be numbers.
@@ -26,13 +26,16 @@ big(O, N) :- level(O, N), N > 3.
 """
 
 
-@pytest.mark.parametrize("entry, message", [
-    ("{holds: 5}", "holds must be a query written as text"),
-    ("{explain: 5}", "explain must be a query written as text"),
-    ("{absent: {a: 1}}", "absent must be a query written as text"),
-    ('{query: "player(P)", answers: [{P: [1]}]}', "answers map variable names to words or numbers"),
-    ('{query: "player(P)", count: two}', "count must be a whole number"),
-])
+@pytest.mark.parametrize(
+    "entry, message",
+    [
+        ("{holds: 5}", "holds must be a query written as text"),
+        ("{explain: 5}", "explain must be a query written as text"),
+        ("{absent: {a: 1}}", "absent must be a query written as text"),
+        ('{query: "player(P)", answers: [{P: [1]}]}', "answers map variable names to words or numbers"),
+        ('{query: "player(P)", count: two}', "count must be a whole number"),
+    ],
+)
 def test_expectations_of_the_wrong_shape_fail_as_cases(capsys, tmp_path, entry, message):
     path = tmp_path / "e.yaml"
     path.write_text(f"players: [alice, bob]\nexpect:\n  - {entry}\n", encoding="utf-8")
@@ -55,8 +58,11 @@ def test_explaining_with_a_word_where_a_number_is_compared(capsys, tmp_path):
 
 def test_names_an_ascii_terminal_cannot_show(monkeypatch, tmp_path):
     path = tmp_path / "u.yaml"
-    path.write_text('players: [alice]\nobjects: {hero: {name: "\u00c6ther Hero", types: [creature], power: 1, '
-                    'toughness: 1, controller: alice}}\n', encoding="utf-8")
+    path.write_text(
+        'players: [alice]\nobjects: {hero: {name: "\u00c6ther Hero", types: [creature], power: 1, '
+        "toughness: 1, controller: alice}}\n",
+        encoding="utf-8",
+    )
     for argv in (["query", str(path), "name(O, N)"], ["explain", str(path), 'name(hero, "\u00c6ther Hero")']):
         out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
         monkeypatch.setattr(sys, "stdout", out)
@@ -79,8 +85,9 @@ def test_do_and_test_agree_on_expect_error(capsys, tmp_path):
     path = tmp_path / "b.yaml"
     text = (ROOT / "facts" / "scenarios" / "bolster_least_toughness.yaml").read_text(encoding="utf-8")
     assert 'expect_error: "legal options: elves, lions"' in text
-    path.write_text(text.replace('expect_error: "legal options: elves, lions"', 'expect_error: "no such reason"'),
-                    encoding="utf-8")
+    path.write_text(
+        text.replace('expect_error: "legal options: elves, lions"', 'expect_error: "no such reason"'), encoding="utf-8"
+    )
     run = run_cli(capsys, ["test", str(path)])
     assert run.code == 1 and "does not mention 'no such reason'" in run.out
     run = run_cli(capsys, ["do", str(path)])
@@ -90,8 +97,20 @@ def test_do_and_test_agree_on_expect_error(capsys, tmp_path):
 def test_a_string_with_a_newline_is_written_and_read_back(engine, tmp_path):
     from judgelog.writer import write_scenario
 
-    state = engine.state_from_dict({"players": ["alice"], "objects": {"hero": {
-        "name": "Two\nLines\tand a tab", "types": ["creature"], "power": 1, "toughness": 1, "controller": "alice"}}})
+    state = engine.state_from_dict(
+        {
+            "players": ["alice"],
+            "objects": {
+                "hero": {
+                    "name": "Two\nLines\tand a tab",
+                    "types": ["creature"],
+                    "power": 1,
+                    "toughness": 1,
+                    "controller": "alice",
+                }
+            },
+        }
+    )
     path = tmp_path / "out.yaml"
     write_scenario(state, str(path))
     assert engine.load(str(path)).facts == state.facts  # was: unterminated string
@@ -135,9 +154,21 @@ def test_control_characters_in_names_make_well_formed_xml(engine, tmp_path):
 
     from judgelog.graph import write_graph
 
-    state = engine.state_from_dict({"players": ["alice", "bob"], "objects": {
-        "hero": {"name": "Bell\x07 and\x1b[31m", "types": ["creature"], "power": 1, "toughness": 1,
-                 "controller": "alice"}}, "combat": {"attackers": {"hero": "bob"}}})
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "objects": {
+                "hero": {
+                    "name": "Bell\x07 and\x1b[31m",
+                    "types": ["creature"],
+                    "power": 1,
+                    "toughness": 1,
+                    "controller": "alice",
+                }
+            },
+            "combat": {"attackers": {"hero": "bob"}},
+        }
+    )
     for ext in (".svg", ".graphml"):
         path = tmp_path / f"g{ext}"
         write_graph(state, str(path))

@@ -2,14 +2,14 @@
 scenario fields and what recording a designation gives, read by the loader, the writer and the primitives
 from one table, so they cannot disagree.
 """
+
 from __future__ import annotations
 
 import pytest
+from paths import ROOT
 
 from judgelog import Engine
 from judgelog.errors import ScenarioError
-
-from paths import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -17,9 +17,14 @@ def engine() -> Engine:
     return Engine()
 
 
-BOARD = {"players": ["alice", "bob"], "active": "alice", "objects": {
-    "wurm": {"card": "Craw Wurm", "controller": "alice"},
-    "bears": {"card": "Grizzly Bears", "controller": "bob"}}}
+BOARD = {
+    "players": ["alice", "bob"],
+    "active": "alice",
+    "objects": {
+        "wurm": {"card": "Craw Wurm", "controller": "alice"},
+        "bears": {"card": "Grizzly Bears", "controller": "bob"},
+    },
+}
 
 
 def _blocked_then_removed(state):
@@ -30,8 +35,9 @@ def _blocked_then_removed(state):
 def test_a_block_from_a_file_and_a_declared_block_agree_509_1h(engine):
     """509.1h: an attacker whose only blocker is removed from combat stays blocked, whether the block was
     listed in the scenario's combat: blockers: or declared with declare_blockers."""
-    from_file = engine.state_from_dict({**BOARD, "combat": {"attackers": {"wurm": "bob"},
-                                                            "blockers": {"bears": ["wurm"]}}})
+    from_file = engine.state_from_dict(
+        {**BOARD, "combat": {"attackers": {"wurm": "bob"}, "blockers": {"bears": ["wurm"]}}}
+    )
     declared = engine.state_from_dict({**BOARD, "combat": {"attackers": {"wurm": "bob"}}})
     declared, _ = declared.apply({"do": "declare_blockers", "blockers": {"bears": ["wurm"]}})
     assert from_file.holds("became_blocked(wurm)") and declared.holds("became_blocked(wurm)")
@@ -42,8 +48,7 @@ def test_a_block_from_a_file_and_a_declared_block_agree_509_1h(engine):
 
 def test_the_writer_uses_the_same_table(engine, tmp_path):
     """A state written by `do -o` loads back to the same facts (fields from the interface table)."""
-    state = engine.state_from_dict({**BOARD, "combat": {"attackers": {"wurm": "bob"},
-                                                        "blockers": {"bears": ["wurm"]}}})
+    state = engine.state_from_dict({**BOARD, "combat": {"attackers": {"wurm": "bob"}, "blockers": {"bears": ["wurm"]}}})
     data = state.to_scenario()
     assert data["combat"] == {"attackers": {"wurm": "bob"}, "blockers": {"bears": ["wurm"]}}
     assert "facts" not in data  # became_blocked(wurm) is given by the blockers: field again
@@ -64,24 +69,55 @@ def test_a_keyword_with_a_parameter_from_a_rule_file_alone(tmp_path):
     rules.write_text(
         "## Bushido N (CR 702.45), declared as data.\n"
         "keyword(bushido).\nkeyword_param_form(bushido, number, n).\nkeyword_instances(bushido, each).\n"
-        ".decl bushido_n(o: object, n: int) \"{o} has bushido {n}\"\n"
+        '.decl bushido_n(o: object, n: int) "{o} has bushido {n}"\n'
         "@name bushido.n\n@cr 702.45a\n"
-        "bushido_n(O, N) :- keyword_param(O, bushido, n, N).\n")
+        "bushido_n(O, N) :- keyword_param(O, bushido, n, N).\n"
+    )
     engine = Engine(rules=[str(rules)])
-    state = engine.state_from_dict({"players": ["alice"], "objects": {"samurai": {
-        "name": "Samurai", "types": ["creature"], "power": 2, "toughness": 2, "keywords": [{"bushido": 2}]}}})
+    state = engine.state_from_dict(
+        {
+            "players": ["alice"],
+            "objects": {
+                "samurai": {
+                    "name": "Samurai",
+                    "types": ["creature"],
+                    "power": 2,
+                    "toughness": 2,
+                    "keywords": [{"bushido": 2}],
+                }
+            },
+        }
+    )
     assert state.query("bushido_n(samurai, N)") == [{"N": 2}]
     with pytest.raises(ScenarioError) as err:
-        engine.state_from_dict({"players": ["alice"], "objects": {"samurai": {
-            "name": "Samurai", "types": ["creature"], "power": 2, "toughness": 2, "keywords": ["bushido"]}}})
+        engine.state_from_dict(
+            {
+                "players": ["alice"],
+                "objects": {
+                    "samurai": {
+                        "name": "Samurai",
+                        "types": ["creature"],
+                        "power": 2,
+                        "toughness": 2,
+                        "keywords": ["bushido"],
+                    }
+                },
+            }
+        )
     assert "keyword 'bushido' needs a parameter" in err.value.render()
     assert "{bushido: 2}" in err.value.render()
 
 
 def test_an_undeclared_keyword_is_an_error_not_ignored(engine):
     with pytest.raises(ScenarioError) as err:
-        engine.state_from_dict({"players": ["alice"], "objects": {"x": {
-            "name": "X", "types": ["creature"], "power": 1, "toughness": 1, "keywords": ["menace_typo"]}}})
+        engine.state_from_dict(
+            {
+                "players": ["alice"],
+                "objects": {
+                    "x": {"name": "X", "types": ["creature"], "power": 1, "toughness": 1, "keywords": ["menace_typo"]}
+                },
+            }
+        )
     assert "unknown keyword 'menace_typo'" in err.value.render()
 
 
@@ -92,23 +128,51 @@ def test_the_interface_file_is_in_the_library():
 def test_what_damage_does_is_said_by_rules(engine):
     """deal_damage only records the event; rules/core/damage.dl says what it does (CR 120.3), each result
     attributed to its rule; deathtouch damage destroys a creature (704.5h)."""
-    state = engine.state_from_dict({"players": ["alice", "bob"], "active": "alice", "objects": {
-        "wurm": {"card": "Craw Wurm", "controller": "alice"},
-        "snake": {"name": "Snake", "types": ["creature"], "power": 1, "toughness": 1,
-                  "keywords": ["deathtouch"], "controller": "bob"},
-        "walker": {"name": "Walker", "types": ["planeswalker"], "controller": "bob",
-                   "counters": {"loyalty": 5}}},
-        "combat": {"attackers": {"wurm": "walker"}, "blockers": {"snake": ["wurm"]}}})
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {
+                "wurm": {"card": "Craw Wurm", "controller": "alice"},
+                "snake": {
+                    "name": "Snake",
+                    "types": ["creature"],
+                    "power": 1,
+                    "toughness": 1,
+                    "keywords": ["deathtouch"],
+                    "controller": "bob",
+                },
+                "walker": {
+                    "name": "Walker",
+                    "types": ["planeswalker"],
+                    "controller": "bob",
+                    "counters": {"loyalty": 5},
+                },
+            },
+            "combat": {"attackers": {"wurm": "walker"}, "blockers": {"snake": ["wurm"]}},
+        }
+    )
     after, events = state.apply({"do": "combat_damage", "assign": {"wurm": {"snake": 6}}})
     causes = {(e.kind, e.subject): e.rule for e in events}
     assert causes[("damage_marked", "wurm")] == "damage.to_creature"
     assert causes[("destroyed", "wurm")] == "deathtouch.destroy"
     assert not after.holds("permanent(wurm)") and not after.holds("permanent(snake)")
-    loyal = engine.state_from_dict({"players": ["alice", "bob"], "active": "alice", "objects": {
-        "wurm": {"card": "Craw Wurm", "controller": "alice"},
-        "walker": {"name": "Walker", "types": ["planeswalker"], "controller": "bob",
-                   "counters": {"loyalty": 9}}},
-        "combat": {"attackers": {"wurm": "walker"}}})
+    loyal = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {
+                "wurm": {"card": "Craw Wurm", "controller": "alice"},
+                "walker": {
+                    "name": "Walker",
+                    "types": ["planeswalker"],
+                    "controller": "bob",
+                    "counters": {"loyalty": 9},
+                },
+            },
+            "combat": {"attackers": {"wurm": "walker"}},
+        }
+    )
     after, events = loyal.apply({"do": "combat_damage"})
     assert after.query("counter(walker, loyalty, N)") == [{"N": 3}]
     assert [e.rule for e in events if e.kind == "counters_removed"] == ["damage.to_planeswalker"]
@@ -121,11 +185,25 @@ def flanking() -> Engine:
 
 
 def _flanker(engine, keywords, *, extra=None):
-    return engine.state_from_dict({"players": ["alice", "bob"], "active": "alice", "objects": {
-        "knight": {"name": "Knight", "types": ["creature"], "power": 2, "toughness": 2, "keywords": keywords,
-                   "controller": "alice"},
-        "bears": {"card": "Grizzly Bears", "controller": "bob"}, **(extra or {})},
-        "combat": {"attackers": {"knight": "bob"}}})
+    return engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {
+                "knight": {
+                    "name": "Knight",
+                    "types": ["creature"],
+                    "power": 2,
+                    "toughness": 2,
+                    "keywords": keywords,
+                    "controller": "alice",
+                },
+                "bears": {"card": "Grizzly Bears", "controller": "bob"},
+                **(extra or {}),
+            },
+            "combat": {"attackers": {"knight": "bob"}},
+        }
+    )
 
 
 def test_two_instances_of_an_each_keyword_trigger_twice(flanking):
@@ -135,8 +213,10 @@ def test_two_instances_of_an_each_keyword_trigger_twice(flanking):
     blocked, events = state.apply({"do": "declare_blockers", "blockers": {"bears": ["knight"]}})
     stacked = [e for e in events if e.kind == "put_on_stack"]
     assert len(stacked) == 2 and len({e.subject for e in stacked}) == 2
-    assert sorted(r["X"] for r in blocked.query("on_stack(I, knight, flanking), ability_arg(I, instance, X)")) \
-        == ["knight", "printed_2"]
+    assert sorted(r["X"] for r in blocked.query("on_stack(I, knight, flanking), ability_arg(I, instance, X)")) == [
+        "knight",
+        "printed_2",
+    ]
     once, _ = blocked.apply({"do": "resolve"})
     assert once.query("power(bears, P), toughness(bears, T)") == [{"P": 1, "T": 1}]
     twice, _ = once.apply({"do": "resolve"})
@@ -168,7 +248,7 @@ def test_order_names_several_abilities_of_one_source(flanking):
     for order in ([ids[0], ids[2], ids[1]], [ids[1], ids[0]]):
         new, _ = state.apply(dict(block, order=order))
         top = sorted(new.query("stack_position(I, N)"), key=lambda r: -r["N"])
-        assert [r["I"] for r in top][:len(order)] == order  # top of the stack first
+        assert [r["I"] for r in top][: len(order)] == order  # top of the stack first
     new, _ = state.apply(dict(block, order=[["knight", "flanking", "bears"]]))
     assert len(new.query("on_stack(I, knight, flanking)")) == 3
 
@@ -185,7 +265,8 @@ def test_order_rejects_an_unknown_ability_with_its_position(flanking, tmp_path):
         "  bears: {card: Grizzly Bears, controller: bob}\n"
         "combat:\n  attackers: {knight: bob}\n"
         "actions:\n"
-        "  - {do: declare_blockers, blockers: {bears: [knight]}, order: [knight, ability_99]}\n")
+        "  - {do: declare_blockers, blockers: {bears: [knight]}, order: [knight, ability_99]}\n"
+    )
     state = flanking.load(str(path))
     with pytest.raises(ActionError) as err:
         run_actions(state)
@@ -225,9 +306,13 @@ def _stripped(keyword: str) -> Engine:
 
         root = rules_dir()
         # the keyword's file, and every file about that keyword alone (its verify properties, ...)
-        files = [str(p) for p in sorted(root.rglob("*.dl"))
-                 if p.relative_to(root).as_posix() != STRIPPED[keyword][0] and p.name != f"{keyword}.dl"
-                 and not p.relative_to(root).as_posix().startswith("cards/")]
+        files = [
+            str(p)
+            for p in sorted(root.rglob("*.dl"))
+            if p.relative_to(root).as_posix() != STRIPPED[keyword][0]
+            and p.name != f"{keyword}.dl"
+            and not p.relative_to(root).as_posix().startswith("cards/")
+        ]
         _ENGINES[keyword] = Engine(rules=files, include_library=False)
     return _ENGINES[keyword]
 
@@ -245,9 +330,12 @@ def test_a_library_without_a_keyword_runs_every_other_scenario(keyword):
     assert keyword not in engine.keywords
     word = STRIPPED[keyword][1]
     card_files = {p.stem for p in (ROOT / "rules" / "cards").glob("*.dl")}
-    card_words = {name for name, card in engine.catalog.cards.items()
-                  if re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") in card_files
-                  or keyword in [k if isinstance(k, str) else next(iter(k)) for k in card.data.get("keywords") or []]}
+    card_words = {
+        name
+        for name, card in engine.catalog.cards.items()
+        if re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") in card_files
+        or keyword in [k if isinstance(k, str) else next(iter(k)) for k in card.data.get("keywords") or []]
+    }
     passed = 0
     for path in sorted((ROOT / "facts" / "scenarios").glob("*.yaml")):
         text = path.read_text(encoding="utf-8")
@@ -259,22 +347,36 @@ def test_a_library_without_a_keyword_runs_every_other_scenario(keyword):
     assert passed >= 20
 
 
-@pytest.mark.parametrize("keyword, field, data", [
-    ("banding", "bands", {"combat": {"attackers": {"wurm": "bob", "bears": "bob"}, "bands": [["wurm", "bears"]]}}),
-    ("soulbond", "pairs", {"pairs": [["wurm", "bears"]]}),
-])
+@pytest.mark.parametrize(
+    "keyword, field, data",
+    [
+        ("banding", "bands", {"combat": {"attackers": {"wurm": "bob", "bears": "bob"}, "bands": [["wurm", "bears"]]}}),
+        ("soulbond", "pairs", {"pairs": [["wurm", "bears"]]}),
+    ],
+)
 def test_a_field_no_loaded_rule_declares_is_refused(keyword, field, data):
     engine = _stripped(keyword)
-    board = {"players": ["alice", "bob"], "active": "alice", "objects": {
-        "wurm": {"card": "Craw Wurm", "controller": "alice"}, "bears": {"card": "Grizzly Bears",
-                                                                      "controller": "alice"}}}
+    board = {
+        "players": ["alice", "bob"],
+        "active": "alice",
+        "objects": {
+            "wurm": {"card": "Craw Wurm", "controller": "alice"},
+            "bears": {"card": "Grizzly Bears", "controller": "alice"},
+        },
+    }
     with pytest.raises(ScenarioError) as err:
         engine.state_from_dict({**board, **data})
     text = err.value.render()
     assert f"unknown key {field!r}" in text and "no loaded rule file declares" in text
     with pytest.raises(ScenarioError) as err:
-        engine.state_from_dict({"players": ["alice"], "objects": {"x": {
-            "name": "X", "types": ["creature"], "power": 1, "toughness": 1, "keywords": [keyword]}}})
+        engine.state_from_dict(
+            {
+                "players": ["alice"],
+                "objects": {
+                    "x": {"name": "X", "types": ["creature"], "power": 1, "toughness": 1, "keywords": [keyword]}
+                },
+            }
+        )
     assert f"unknown keyword {keyword!r}" in err.value.render()
     assert Engine().state_from_dict({**board, **data}).facts  # the full library knows it
 

@@ -3,19 +3,19 @@ YAML that expands or nests without end; and the progress line (stderr, only on a
 
 Each test takes at most a few seconds; the slowest are marked ``slow`` (deselect them with -m "not slow").
 """
+
 from __future__ import annotations
 
 import io
 import time
 
 import pytest
+from helpers import run_cli
+from paths import SCENARIOS
 
 from judgelog import Engine, ScenarioError
 from judgelog.parser import MAX_DEPTH, parse_text
 from judgelog.scenario import compile_scenario
-
-from helpers import run_cli
-from paths import SCENARIOS
 
 BOTH_SIDES = str(SCENARIOS / "banding_both_sides.yaml")
 
@@ -94,10 +94,11 @@ def test_a_proof_deeper_than_the_limit_is_cut_not_lost(capsys, tmp_path, monkeyp
         '.decl link(a: atom, b: atom) "{a} links to {b}" input\n'
         '.decl reach(a: atom, b: atom) "{a} reaches {b}"\n'
         "@name chain.step\n@cr 100.1\nreach(X, Y) :- link(X, Y).\n"
-        "@name chain.more\n@cr 100.1\nreach(X, Z) :- link(X, Y), reach(Y, Z).\n", encoding="utf-8")
+        "@name chain.more\n@cr 100.1\nreach(X, Z) :- link(X, Y), reach(Y, Z).\n",
+        encoding="utf-8",
+    )
     links = ", ".join(f'"link(n{i}, n{i + 1})"' for i in range(12))
-    (tmp_path / "chain.yaml").write_text(f"players: [alice]\nrules: [chain.dl]\nfacts: [{links}]\n",
-                                         encoding="utf-8")
+    (tmp_path / "chain.yaml").write_text(f"players: [alice]\nrules: [chain.dl]\nfacts: [{links}]\n", encoding="utf-8")
     monkeypatch.setattr(provenance, "MAX_PROOF_DEPTH", 5)
     run = run_cli(capsys, ["explain", str(tmp_path / "chain.yaml"), "reach(n0, n12)"])
     assert run.code == 0, run.out + run.err
@@ -130,8 +131,11 @@ def test_yaml_aliases_that_expand_exponentially_are_refused(engine):
 def test_yaml_nesting_is_bounded():
     # 3,000 levels: refused at the first node deeper than the limit, by libyaml's tree or by the pure-Python
     # composer alike (never Python's recursion limit), with the same position.
-    for text, codes in (("players: " + "[" * 150 + "]" * 150, {"S002"}), ("a: &x [*x]", {"S002"}),
-                        ("players: " + "[" * 3000 + "]" * 3000, {"S002"})):
+    for text, codes in (
+        ("players: " + "[" * 150 + "]" * 150, {"S002"}),
+        ("a: &x [*x]", {"S002"}),
+        ("players: " + "[" * 3000 + "]" * 3000, {"S002"}),
+    ):
         with pytest.raises(ScenarioError) as info:
             compile_scenario(text, path="nest.yaml")
         [diag] = info.value.diagnostics
@@ -157,8 +161,9 @@ class _Terminal(io.StringIO):
 
 def test_progress_is_quiet_when_stderr_is_not_a_terminal(capsys, monkeypatch):
     monkeypatch.setattr(time, "monotonic", _Clock())
-    run = run_cli(capsys, ["test", str(SCENARIOS / "banding_both_sides.yaml"),
-                           str(SCENARIOS / "banding_blocked_by_one.yaml")])
+    run = run_cli(
+        capsys, ["test", str(SCENARIOS / "banding_both_sides.yaml"), str(SCENARIOS / "banding_blocked_by_one.yaml")]
+    )
     assert run.code == 0
     assert run.err == ""
     run = run_cli(capsys, ["choices", str(SCENARIOS / "banding_two_with_one_without.yaml"), "bands"])
@@ -173,8 +178,9 @@ def test_progress_on_a_terminal(monkeypatch):
     terminal = _Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
     monkeypatch.setattr("sys.stdout", io.StringIO())
-    assert main(["test", str(SCENARIOS / "banding_both_sides.yaml"),
-                 str(SCENARIOS / "banding_blocked_by_one.yaml")]) == 0
+    assert (
+        main(["test", str(SCENARIOS / "banding_both_sides.yaml"), str(SCENARIOS / "banding_blocked_by_one.yaml")]) == 0
+    )
     shown = terminal.getvalue()
     assert "\r[2/2] " in shown and "banding_blocked_by_one.yaml" in shown
     assert shown.endswith("\r" + " " * 72 + "\r")  # the line is wiped at the end

@@ -1,5 +1,6 @@
 """The package as users get it: one version, the license, extras with one name per purpose (each documented,
 each missing one reported as the pip command to run), ``python -m judgelog``, the changelog."""
+
 from __future__ import annotations
 
 import re
@@ -8,13 +9,12 @@ import sys
 import tomllib
 
 import pytest
+from helpers import run_cli
+from paths import ROOT, SCENARIOS
 
 import judgelog
 from judgelog import UsageError, extras
 from judgelog.errors import EXIT_USAGE
-
-from helpers import run_cli
-from paths import ROOT, SCENARIOS
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 PROJECT = PYPROJECT["project"]
@@ -42,8 +42,9 @@ def test_requires_python_is_what_ci_runs():
     assert PROJECT["requires-python"] == ">=3.11"
     assert "Programming Language :: Python :: 3.11" in PROJECT["classifiers"]
     assert sys.version_info[:2] >= (3, 11)
-    assert (ROOT / "engine" / "py.typed").exists() and "py.typed" in \
-        PYPROJECT["tool"]["setuptools"]["package-data"]["judgelog"]
+    assert (ROOT / "engine" / "py.typed").exists() and "py.typed" in PYPROJECT["tool"]["setuptools"]["package-data"][
+        "judgelog"
+    ]
 
 
 def _names(requirements):
@@ -55,7 +56,7 @@ def test_extras_one_name_per_purpose_each_documented():
     assert set(declared) == set(extras.EXTRAS) | {"all"}
     for extra, modules in extras.EXTRAS.items():
         assert set(modules) <= _names(declared[extra]), extra
-        assert f'judgelog[{extra}]' in README, f"README does not document the {extra!r} extra"
+        assert f"judgelog[{extra}]" in README, f"README does not document the {extra!r} extra"
     assert declared["all"] == ["judgelog[" + ",".join(extras.EXTRAS) + "]"]
     assert "cairosvg" in _names(declared["png"])
 
@@ -72,7 +73,7 @@ def test_a_missing_extra_is_a_usage_error_naming_the_install(extra, module, monk
 
 def test_an_extra_that_cannot_load_its_system_library(monkeypatch):
     def broken(name):
-        raise OSError("no library called \"cairo-2\" was found")
+        raise OSError('no library called "cairo-2" was found')
 
     monkeypatch.setattr(extras, "import_module", broken)
     with pytest.raises(UsageError) as info:
@@ -110,9 +111,11 @@ def test_the_quick_exit_keeps_every_file_written(capsys, tmp_path):
     """`python -m judgelog` ends with os._exit: what the verb wrote must be complete all the same."""
     here, there = tmp_path / "here.svg", tmp_path / "there.svg"
     assert run_cli(capsys, ["graph", BANDING, "-o", str(here)]).code == 0
-    child = subprocess.run([sys.executable, "-m", "judgelog", "graph", BANDING, "-o", str(there)],
-                           capture_output=True, text=True)
+    child = subprocess.run(
+        [sys.executable, "-m", "judgelog", "graph", BANDING, "-o", str(there)], capture_output=True, text=True
+    )
     assert child.returncode == 0 and there.read_bytes() == here.read_bytes() and here.stat().st_size > 1000
-    big = subprocess.run([sys.executable, "-m", "judgelog", "rules", "--format", "json"], capture_output=True,
-                         text=True)  # more output than a pipe buffer holds: flushed before the exit
+    big = subprocess.run(
+        [sys.executable, "-m", "judgelog", "rules", "--format", "json"], capture_output=True, text=True
+    )  # more output than a pipe buffer holds: flushed before the exit
     assert big.returncode == 0 and len(big.stdout) > 65536 and big.stdout.rstrip().endswith(("}", "]"))

@@ -1,5 +1,6 @@
 """Unit tests of the query planner's helpers (judgelog.planning): binding patterns, unfolding of
 single-rule predicates, liveness probes, constant folding, aggregates and the order of answers."""
+
 import pytest
 
 from judgelog.analysis import analyze
@@ -7,8 +8,20 @@ from judgelog.ast import Aggregate, Atom, BinOp, Comparison, Const, Negation, Va
 from judgelog.errors import QueryError
 from judgelog.parser import parse_atom, parse_body, parse_text
 from judgelog.planning import (
-    _IMPOSSIBLE, _aggregate, _checked, _fold, _literal_terms, _pattern, _pattern_text, _probe, _probe_alive,
-    _sort_key, _unfold, _value_key, _variant_name, _why_vars,
+    _IMPOSSIBLE,
+    _aggregate,
+    _checked,
+    _fold,
+    _literal_terms,
+    _pattern,
+    _pattern_text,
+    _probe,
+    _probe_alive,
+    _sort_key,
+    _unfold,
+    _value_key,
+    _variant_name,
+    _why_vars,
 )
 
 
@@ -103,13 +116,15 @@ def test_an_arithmetic_error_in_an_answer_is_refused():
 
 
 def test_why_vars_are_the_bound_variables_in_body_order():
-    program, diags = analyze(parse_text_files("""
+    program, diags = analyze(
+        parse_text_files("""
 .decl edge(a: atom, b: atom) "{a} to {b}" input
 .decl far(a: atom, b: atom) "{a} far from {b}"
 @name t.far
 @cr 100.1
 far(X, Z) :- edge(X, Y), edge(Y, Z), not edge(X, Z).
-"""))
+""")
+    )
     assert not [d for d in diags if d.is_error]
     (far,) = program.rules
     assert _why_vars(far, program) == ("X", "Y", "Z")

@@ -5,18 +5,18 @@ scenario facts pointing at the line of the scenario file they came from, rule-fi
 ``[absent]`` negations; for a functional predicate it also lists the default the answer displaced. A
 property test checks on random combat scenarios that every premise of every proof holds in its state.
 """
+
 from __future__ import annotations
 
 import json
 
 import pytest
+from helpers import run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from paths import ROOT, SCENARIOS
 
 from judgelog.ast import format_value
-
-from helpers import run_cli
-from paths import ROOT, SCENARIOS
 
 SCENARIO = SCENARIOS / "banding_blocked_by_one.yaml"
 LINES = SCENARIO.read_text(encoding="utf-8").splitlines()
@@ -81,8 +81,12 @@ def test_leaves_point_at_lines_of_the_scenario(proof):
         "active_player(alice)": line_of("active:"),
     }
     # the lines, read off the file text: the object lines come after players/active, combat after objects
-    assert expected["active_player(alice)"] < expected["permanent(hero)"] < expected["attacking(hero, bob)"] \
+    assert (
+        expected["active_player(alice)"]
+        < expected["permanent(hero)"]
+        < expected["attacking(hero, bob)"]
         < expected["blocking(bears, hero)"]
+    )
     assert LINES[expected["blocking(bears, hero)"] - 1].strip() == "blockers: {bears: [hero]}"
     text = proof.to_text()
     for atom, line in expected.items():
@@ -113,8 +117,10 @@ def test_the_displaced_default_is_listed(proof):
     assert displaced.would_give == "damage_assigner(bears, bob)"
     assert displaced.blocked_by.atom == "blocker_division_overridden(bears)"
     text = proof.to_text()
-    assert ("displaces combat.blocker_damage_divided_by_its_controller [CR 510.1d] "
-            f"rules/core/combat.dl:{displaced.rule.span.line}, which would give damage_assigner(bears, bob)") in text
+    assert (
+        "displaces combat.blocker_damage_divided_by_its_controller [CR 510.1d] "
+        f"rules/core/combat.dl:{displaced.rule.span.line}, which would give damage_assigner(bears, bob)"
+    ) in text
     data = proof.to_dict()
     assert data["displaces"][0]["rule"] == "combat.blocker_damage_divided_by_its_controller"
     assert "510.1d" in data["displaces"][0]["cites"]
@@ -153,8 +159,11 @@ def test_why_not_lists_failing_literals(state):
     reasons = {r.rule.name: r for r in state.why_not("damage_assigner(bears, bob)")}
     default = reasons["combat.blocker_damage_divided_by_its_controller"]
     assert "510.1d" in default.rule.cites
-    assert default.literals == (("blocks(bears, _)", True), ("controller(bears, bob)", True),
-                                ("not blocker_division_overridden(bears)", False))
+    assert default.literals == (
+        ("blocks(bears, _)", True),
+        ("controller(bears, bob)", True),
+        ("not blocker_division_overridden(bears)", False),
+    )
     banding = reasons["banding.active_player_divides"]
     assert dict(banding.literals) == {"blocker_division_overridden(bears)": True, "active_player(bob)": False}
     for reason in reasons.values():  # the atom does not hold: every rule has a failing literal
@@ -208,10 +217,15 @@ def combat_scenarios(draw):
     objects = {}
 
     def creature(controller):
-        return {"name": "Test Creature", "types": ["creature"], "controller": controller,
-                "power": draw(st.integers(0, 4)), "toughness": draw(st.integers(1, 4)),
-                "keywords": draw(st.lists(st.sampled_from(KEYWORDS), unique=True, max_size=3)),
-                "tapped": draw(st.booleans())}
+        return {
+            "name": "Test Creature",
+            "types": ["creature"],
+            "controller": controller,
+            "power": draw(st.integers(0, 4)),
+            "toughness": draw(st.integers(1, 4)),
+            "keywords": draw(st.lists(st.sampled_from(KEYWORDS), unique=True, max_size=3)),
+            "tapped": draw(st.booleans()),
+        }
 
     ours = [f"a{i}" for i in range(draw(st.integers(2, 4)))]
     theirs = [f"d{i}" for i in range(draw(st.integers(1, 3)))]
@@ -221,10 +235,9 @@ def combat_scenarios(draw):
         objects[oid] = creature("bob")
     targets = ["bob"]
     if draw(st.booleans()):
-        objects["jace"] = {"name": "Jace", "types": ["planeswalker"], "controller": "bob",
-                           "counters": {"loyalty": 3}}
+        objects["jace"] = {"name": "Jace", "types": ["planeswalker"], "controller": "bob", "counters": {"loyalty": 3}}
         targets.append("jace")
-    attackers = ours[:draw(st.integers(1, len(ours)))]
+    attackers = ours[: draw(st.integers(1, len(ours)))]
     combat = {"attackers": {a: draw(st.sampled_from(targets)) for a in attackers}}
     groups = {}
     for a in attackers:
@@ -248,13 +261,11 @@ def _atom(fact) -> str:
     return f"{fact[0]}({', '.join(format_value(v) for v in fact[1:])})"
 
 
-@settings(max_examples=25, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=combat_scenarios())
 def test_every_premise_of_every_proof_holds(engine, data):
     state = engine.state_from_dict(data)
-    rule_facts = {(r.head.pred,) + tuple(a.value for a in r.head.args)
-                  for r in engine.program.rules if r.is_fact}
+    rule_facts = {(r.head.pred,) + tuple(a.value for a in r.head.args) for r in engine.program.rules if r.is_fact}
     holds = {}
 
     def true(atom: str) -> bool:

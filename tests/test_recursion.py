@@ -5,6 +5,7 @@ derivations (no cycles, one step per link).
 
 Every question runs under a watchdog: a hang fails the test instead of stalling the suite.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -12,10 +13,9 @@ import signal
 import textwrap
 
 import pytest
+from helpers import run_cli
 
 from judgelog import Engine
-
-from helpers import run_cli
 
 HEADER = """\
 ## Test rules: reachability over an edge relation.
@@ -171,9 +171,12 @@ def test_a_long_chain_is_explained(tmp_path):
 def test_the_command_line_answers_left_recursion_over_a_cycle(capsys, tmp_path):
     rules = write_rules(tmp_path, f"\n@name t.reach_step\n@cr 100.1\n{RECURSIVE_RULES['left']}\n")
     scenario = tmp_path / "s.yaml"
-    scenario.write_text('players: [alice, bob]\nfacts: ["edge(a, b)", "edge(b, c)", "edge(c, a)"]\n'
-                        'expect:\n  - holds: "reach(a, b)"\n  - explain: "reach(c, c)"\n'
-                        '  - query: "reach(b, Y)"\n    answers: [{Y: a}, {Y: b}, {Y: c}]\n', encoding="utf-8")
+    scenario.write_text(
+        'players: [alice, bob]\nfacts: ["edge(a, b)", "edge(b, c)", "edge(c, a)"]\n'
+        'expect:\n  - holds: "reach(a, b)"\n  - explain: "reach(c, c)"\n'
+        '  - query: "reach(b, Y)"\n    answers: [{Y: a}, {Y: b}, {Y: c}]\n',
+        encoding="utf-8",
+    )
     with watchdog():
         run = run_cli(capsys, ["query", "--rules", rules, scenario, "reach(a, b)"])
         assert (run.code, run.out.strip()) == (0, "yes")
@@ -220,10 +223,13 @@ def test_bounded_arithmetic_recursion_is_evaluated(tmp_path):
         assert state.explain("n(49)") is not None
 
 
-@pytest.mark.parametrize("argv, code", [
-    (["--max-derived", "500"], "L001"),
-    (["--time-limit", "0.5"], "L002"),
-])
+@pytest.mark.parametrize(
+    "argv, code",
+    [
+        (["--max-derived", "500"], "L001"),
+        (["--time-limit", "0.5"], "L002"),
+    ],
+)
 def test_a_bound_the_wrong_way_stops_at_a_limit(capsys, tmp_path, argv, code):
     rules = counter_rules(tmp_path, "n(X) :- n(Y), X = Y + 1, X > 0.")  # compared, but never bounded
     scenario = tmp_path / "s.yaml"

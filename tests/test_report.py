@@ -1,13 +1,13 @@
 """``judgelog report``: one self-contained HTML page (graph, event log, collapsible proof trees with CR
 numbers and file:line), checked as text and in a real headless Chromium (the OS package ``chromium``; CI
 installs it): the page renders, a proof node opens on a real mouse click, and a screenshot is taken."""
+
 from __future__ import annotations
 
 import json
 import re
 
 import pytest
-
 from browser import Browser
 from helpers import run_cli
 from paths import SCENARIOS
@@ -49,8 +49,11 @@ def test_json_document(tmp_path, capsys):
     run = run_cli(capsys, ["report", "--format", "json", BAND, "-o", out])
     data = json.loads(run.out)
     assert data["schema"] == "judgelog/report/1" and data["output"] == str(out)
-    assert data["atoms"] == ["damage_assigner(bears, alice)", "damage_assigner(hero, alice)",
-                             "damage_assigner(wurm, alice)"]
+    assert data["atoms"] == [
+        "damage_assigner(bears, alice)",
+        "damage_assigner(hero, alice)",
+        "damage_assigner(wurm, alice)",
+    ]
 
 
 def test_an_unknown_atom_is_a_usage_error(tmp_path, capsys):
@@ -68,16 +71,20 @@ def test_in_headless_chromium(tmp_path, capsys):
     with Browser(path) as browser:
         browser.open(out.as_uri())
         assert browser.evaluate("document.title").startswith("An attacking band blocked by one creature")
-        size = browser.evaluate("(() => { const r = document.querySelector('.graph svg').getBoundingClientRect();"
-                                " return [r.width, r.height]; })()")
+        size = browser.evaluate(
+            "(() => { const r = document.querySelector('.graph svg').getBoundingClientRect();"
+            " return [r.width, r.height]; })()"
+        )
         assert size[0] > 100 and size[1] > 100  # the graph is drawn
         assert browser.evaluate("document.querySelectorAll('details.proof').length") == 3
         assert browser.evaluate("document.querySelector('details.proof').open") is False
         premise = "document.querySelector('details.proof > details, details.proof > .leaf')"
         assert browser.evaluate(f"{premise}.checkVisibility()") is False  # premises hidden before the click
-        x, y = browser.evaluate("(() => { const s = document.querySelector('details.proof > summary');"
-                                " s.scrollIntoView(); const r = s.getBoundingClientRect();"
-                                " return [r.left + 10, r.top + r.height / 2]; })()")
+        x, y = browser.evaluate(
+            "(() => { const s = document.querySelector('details.proof > summary');"
+            " s.scrollIntoView(); const r = s.getBoundingClientRect();"
+            " return [r.left + 10, r.top + r.height / 2]; })()"
+        )
         browser.click(x, y)
         assert browser.evaluate("document.querySelector('details.proof').open") is True
         assert browser.evaluate(f"{premise}.checkVisibility()") is True  # and shown after it

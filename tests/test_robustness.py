@@ -1,6 +1,7 @@
 """Answers that stay right: a user's pyDatalog resolvers cannot answer for judgelog's predicates, the
 garbage collector is switched coherently by concurrent evaluations, and an error leaves no trace in the
 next answer."""
+
 from __future__ import annotations
 
 import gc
@@ -8,12 +9,11 @@ import threading
 
 import pyDatalog.pyEngine as pyengine
 import pytest
+from helpers import run_cli
+from paths import SCENARIOS
 
 from judgelog import Engine, QueryError, RuleError, UsageError
 from judgelog.database import quiet_gc
-
-from helpers import run_cli
-from paths import SCENARIOS
 
 
 # -- a user's resolvers ------------------------------------------------------------------------------------
@@ -27,8 +27,11 @@ def test_resolvers_under_predictable_names_change_nothing(engine):
     def bogus(*terms):
         yield tuple("mallory" for _ in terms)
 
-    keys = [f"j{n}_{pred}/{decl.arity}" for n in range(1, engine.backend.id + 20)
-            for pred, decl in engine.program.decls.items()]
+    keys = [
+        f"j{n}_{pred}/{decl.arity}"
+        for n in range(1, engine.backend.id + 20)
+        for pred, decl in engine.program.decls.items()
+    ]
     keys += [f"j{n}_{pred}" for n in range(1, engine.backend.id + 20) for pred in engine.program.decls]
     added = [k for k in keys if k not in pyengine.Python_resolvers]
     try:
@@ -175,11 +178,14 @@ def test_arithmetic_on_a_word_in_a_rule_is_an_error_at_its_position(capsys, tmp_
         Engine(rules=[str(path)])
 
 
-@pytest.mark.parametrize("query, col", [
-    ("creature(X), Y = X + 1", 18),
-    ("power(O, P), N = P + hero", 22),
-    ('power(O, P), N = "two" - P', 18),
-])
+@pytest.mark.parametrize(
+    "query, col",
+    [
+        ("creature(X), Y = X + 1", 18),
+        ("power(O, P), N = P + hero", 22),
+        ('power(O, P), N = "two" - P', 18),
+    ],
+)
 def test_arithmetic_on_a_word_in_a_query_is_a_positioned_usage_error(engine, query, col):
     state = engine.load(str(SCENARIOS / "banding_blocked_by_one.yaml"))
     with pytest.raises(QueryError) as info:

@@ -2,6 +2,7 @@
 files and applied by the generic engine. A designer adds a triggered ability (tests/rules/soul_warden.dl) as
 data, with no Python; the library's keyword actions (rules/actions/bolster.dl, support.dl) are data too.
 """
+
 from __future__ import annotations
 
 import subprocess
@@ -10,20 +11,25 @@ import textwrap
 
 import pytest
 import yaml
+from helpers import run_cli
+from paths import ROOT, SCENARIOS, TESTS
 
 from judgelog import Engine
 from judgelog.errors import ActionError, UsageError
 from judgelog.library import load_program
 from judgelog.runtime import run_actions
 
-from helpers import run_cli
-from paths import ROOT, SCENARIOS, TESTS
-
 RULES = TESTS / "rules"
 MY_RULES = [RULES / "soul_warden.dl"]
 MY_SCENARIOS = TESTS / "scenarios"
-SOUL_WARDEN = {"name": "Soul Warden", "types": ["creature"], "subtypes": ["human", "cleric"],
-               "colors": ["white"], "power": 1, "toughness": 1}
+SOUL_WARDEN = {
+    "name": "Soul Warden",
+    "types": ["creature"],
+    "subtypes": ["human", "cleric"],
+    "colors": ["white"],
+    "power": 1,
+    "toughness": 1,
+}
 
 
 @pytest.fixture(scope="module")
@@ -32,12 +38,17 @@ def designer() -> Engine:
     return Engine(rules=[str(p) for p in MY_RULES])
 
 
-def _board(engine: Engine, **extra) -> "object":
-    data = {"players": ["alice", "bob"], "active": "alice", "objects": {
-        "bears": {"card": "Grizzly Bears", "controller": "alice"},
-        "lions": {"card": "Savannah Lions", "controller": "alice"},
-        "elves": {"card": "Llanowar Elves", "controller": "alice"},
-        "hero": {"card": "Benalish Hero", "controller": "bob"}}}
+def _board(engine: Engine, **extra) -> object:
+    data = {
+        "players": ["alice", "bob"],
+        "active": "alice",
+        "objects": {
+            "bears": {"card": "Grizzly Bears", "controller": "alice"},
+            "lions": {"card": "Savannah Lions", "controller": "alice"},
+            "elves": {"card": "Llanowar Elves", "controller": "alice"},
+            "hero": {"card": "Benalish Hero", "controller": "bob"},
+        },
+    }
     data.update(extra)
     return engine.state_from_dict(data)
 
@@ -50,18 +61,26 @@ def _stack(state):
 
 # -- the designer's files are clean rule files --------------------------------------------------------
 
+
 def test_designer_rule_files_check_clean_with_names_and_citations():
     result = load_program([str(p) for p in MY_RULES])
-    mine = [d for d in result.diagnostics if d.span is not None and d.span.file.endswith(
-        ("bolster.dl", "support.dl", "soul_warden.dl"))]
+    mine = [
+        d
+        for d in result.diagnostics
+        if d.span is not None and d.span.file.endswith(("bolster.dl", "support.dl", "soul_warden.dl"))
+    ]
     assert not mine, "\n".join(d.render() for d in mine)
-    rules = [r for r in result.program.rules if r.body and r.span.file.endswith(
-        ("bolster.dl", "support.dl", "soul_warden.dl"))]
-    assert len(rules) > 20   # the library's bolster.dl and support.dl, and the designer's soul_warden.dl
+    rules = [
+        r
+        for r in result.program.rules
+        if r.body and r.span.file.endswith(("bolster.dl", "support.dl", "soul_warden.dl"))
+    ]
+    assert len(rules) > 20  # the library's bolster.dl and support.dl, and the designer's soul_warden.dl
     assert all(r.name and r.cites for r in rules)
 
 
 # -- the scenarios, through the command line ----------------------------------------------------------------
+
 
 def test_designer_scenarios_pass_with_judgelog_test(capsys):
     run = run_cli(capsys, ["test", MY_SCENARIOS])
@@ -81,40 +100,51 @@ def test_designer_scenarios_pass_with_rules_flags_too(capsys):
     data = run.json()
     assert data["failed"] == 0 and data["passed"] >= 20
     assert {c["file"].rsplit("/", 1)[-1] for c in data["cases"]} >= {
-        "soul_warden.yaml", "soul_warden_order.yaml", "state_based.yaml"}
+        "soul_warden.yaml",
+        "soul_warden_order.yaml",
+        "state_based.yaml",
+    }
 
 
 def test_scenario_without_rules_key_uses_rules_flag(capsys, tmp_path):
     text = (MY_SCENARIOS / "soul_warden.yaml").read_text().replace("rules: [../rules/soul_warden.dl]\n", "")
     path = tmp_path / "soul_warden_no_rules.yaml"
     path.write_text(text)
-    assert run_cli(capsys, ["test", path]).code == 1          # nothing triggers without its rule file
+    assert run_cli(capsys, ["test", path]).code == 1  # nothing triggers without its rule file
     run = run_cli(capsys, ["test", "--rules", RULES / "soul_warden.dl", path])
     assert run.code == 0, run.out
 
 
 def test_judgelog_command_in_a_subprocess():
-    proc = subprocess.run([sys.executable, "-m", "judgelog.cli", "test", str(SCENARIOS / "bolster_least_toughness.yaml")],
-                          capture_output=True, text=True, cwd=str(ROOT), timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-m", "judgelog.cli", "test", str(SCENARIOS / "bolster_least_toughness.yaml")],
+        capture_output=True,
+        text=True,
+        cwd=str(ROOT),
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip().endswith("0 failed")
 
 
 # -- bolster and support in Python ------------------------------------------------------------------
 
+
 def test_bolster_choice_is_derived_and_refusals_name_the_cr(designer):
     state = _board(designer)
     with pytest.raises(ActionError) as missing:
         state.apply({"do": "bolster", "player": "alice", "n": 2})
-    assert missing.value.options == ("elves", "lions")          # a missing choice lists the options
+    assert missing.value.options == ("elves", "lions")  # a missing choice lists the options
     assert "legal options: elves, lions" in str(missing.value)
     with pytest.raises(ActionError) as illegal:
         state.apply({"do": "bolster", "player": "alice", "n": 2, "choose": {"creature": "bears"}})
     assert illegal.value.cr == "701.39a" and "701.39a" in str(illegal.value)
     new, events = state.apply({"do": "bolster", "player": "alice", "n": 2, "choose": {"creature": "lions"}})
     assert new.query("power(lions, P), toughness(lions, T)") == [{"P": 4, "T": 3}]
-    assert [(e.kind, e.subject, e.rule) for e in events] == [("chosen", "lions", "bolster.choice"),
-                                                             ("counters_put", "lions", "bolster.put_counters")]
+    assert [(e.kind, e.subject, e.rule) for e in events] == [
+        ("chosen", "lions", "bolster.choice"),
+        ("counters_put", "lions", "bolster.put_counters"),
+    ]
     assert all("701.39a" in e.cites for e in events)
     # the only creature with the least toughness is taken without a choice
     newer, _ = new.apply({"do": "bolster", "player": "alice", "n": 1})
@@ -127,8 +157,7 @@ def test_bolster_choice_is_derived_and_refusals_name_the_cr(designer):
 
 def test_support_up_to_n_other_targets(designer):
     state = _board(designer)
-    new, events = state.apply({"do": "support", "n": 2, "source": "bears",
-                               "choose": {"targets": ["lions", "hero"]}})
+    new, events = state.apply({"do": "support", "n": 2, "source": "bears", "choose": {"targets": ["lions", "hero"]}})
     assert sorted(e.subject for e in events if e.kind == "counters_put") == ["hero", "lions"]
     assert sorted(e.subject for e in events if e.kind == "chosen") == ["hero", "lions"]  # choices are logged
     assert new.query("counter(X, p1p1, 1)") == [{"X": "hero"}, {"X": "lions"}]
@@ -143,13 +172,18 @@ def test_support_up_to_n_other_targets(designer):
 
 # -- states are values ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("action", [
-    {"do": "bolster", "player": "alice", "n": 2, "choose": {"creature": "bears"}},   # illegal choice
-    {"do": "bolster", "player": "alice", "n": 2},                                    # missing choice
-    {"do": "bolster", "player": "bears", "n": 2},                                    # violation
-    {"do": "support", "n": 1, "choose": {"targets": ["lions", "hero"]}},             # too many
-    {"do": "bolster", "player": "alice", "n": 2, "choose": {"creature": "lions", "targets": ["hero"]}},
-], ids=["illegal", "missing", "violation", "too_many", "unused_choice"])
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"do": "bolster", "player": "alice", "n": 2, "choose": {"creature": "bears"}},  # illegal choice
+        {"do": "bolster", "player": "alice", "n": 2},  # missing choice
+        {"do": "bolster", "player": "bears", "n": 2},  # violation
+        {"do": "support", "n": 1, "choose": {"targets": ["lions", "hero"]}},  # too many
+        {"do": "bolster", "player": "alice", "n": 2, "choose": {"creature": "lions", "targets": ["hero"]}},
+    ],
+    ids=["illegal", "missing", "violation", "too_many", "unused_choice"],
+)
 def test_refused_action_leaves_the_state_identical(designer, action):
     state = _board(designer)
     before, events_before = state.facts, state.events
@@ -161,8 +195,7 @@ def test_refused_action_leaves_the_state_identical(designer, action):
 
 def test_a_refused_step_two_undoes_step_one(designer):
     """All of an action's effects are applied to a working copy: a refusal after an effect changes nothing."""
-    state = _board(designer, stack=[{"id": "ab1", "source": "bears", "kind": "soul_warden",
-                                     "controller": "alice"}])
+    state = _board(designer, stack=[{"id": "ab1", "source": "bears", "kind": "soul_warden", "controller": "alice"}])
     before = state.facts
     with pytest.raises(ActionError, match="nothing to choose"):
         state.apply({"do": "resolve", "choose": {"pair": "lions"}})  # the ability gains life, then refuses
@@ -182,6 +215,7 @@ def test_applying_leaves_the_original_state_unchanged(designer):
 
 
 # -- the round trip: do -o OUT.yaml loads back to the final state --------------------------------------------
+
 
 def _scenarios_with_actions():
     bundled = [p for p in sorted(SCENARIOS.glob("*.yaml")) if "actions" in (yaml.safe_load(p.read_text()) or {})]
@@ -215,9 +249,16 @@ def test_round_trip_with_a_stack_and_pairs(capsys, tmp_path):
     assert run_cli(capsys, ["do", path, "-o", out]).code == 0
     written = yaml.safe_load(out.read_text())
     assert written["pairs"] == [["forcemage", "vanguard"]]
-    assert written["stack"] == [{"id": "ability_1", "source": "warden_a", "kind": "soul_warden",
-                                 "controller": "alice", "args": {"subject": "bears"}}]
-    assert len(written["rules"]) == 1                # the scenario's rules: key, relative to the new file
+    assert written["stack"] == [
+        {
+            "id": "ability_1",
+            "source": "warden_a",
+            "kind": "soul_warden",
+            "controller": "alice",
+            "args": {"subject": "bears"},
+        }
+    ]
+    assert len(written["rules"]) == 1  # the scenario's rules: key, relative to the new file
     assert (out.parent / written["rules"][0]).resolve() == (RULES / "soul_warden.dl").resolve()
     loaded = Engine().load(str(out))
     assert loaded.facts == final.facts
@@ -230,21 +271,29 @@ def test_round_trip_with_a_stack_and_pairs(capsys, tmp_path):
 
 # -- triggered abilities and the stack ------------------------------------------------------------------
 
+
 def _wardens(engine, active="alice", **objects):
-    data = {"players": ["alice", "bob"], "active": active, "objects": {
-        "warden_a": dict(SOUL_WARDEN, controller="alice"), "warden_b": dict(SOUL_WARDEN, controller="bob")}}
+    data = {
+        "players": ["alice", "bob"],
+        "active": active,
+        "objects": {"warden_a": dict(SOUL_WARDEN, controller="alice"), "warden_b": dict(SOUL_WARDEN, controller="bob")},
+    }
     data["objects"].update(objects)
     return engine.state_from_dict(data)
 
 
-@pytest.mark.parametrize("active, stack", [
-    ("alice", [("warden_b", "bob"), ("warden_a", "alice")]),
-    ("bob", [("warden_a", "alice"), ("warden_b", "bob")]),
-])
+@pytest.mark.parametrize(
+    "active, stack",
+    [
+        ("alice", [("warden_b", "bob"), ("warden_a", "alice")]),
+        ("bob", [("warden_a", "alice"), ("warden_b", "bob")]),
+    ],
+)
 def test_triggers_go_on_the_stack_in_apnap_order(designer, active, stack):
     state = _wardens(designer, active=active)
-    new, events = state.apply({"do": "enter", "object": {"id": "bears", "card": "Grizzly Bears",
-                                                        "controller": "alice"}})
+    new, events = state.apply(
+        {"do": "enter", "object": {"id": "bears", "card": "Grizzly Bears", "controller": "alice"}}
+    )
     assert _stack(new) == stack  # the active player's first, so the non-active player's is on top (603.3b)
     assert [e.kind for e in events] == ["enters", "put_on_stack", "put_on_stack"]
     assert all(e.rule == "stack.triggered" and e.cites == ("603.3", "603.3b") for e in events[1:])
@@ -254,13 +303,29 @@ def test_triggers_go_on_the_stack_in_apnap_order(designer, active, stack):
 
 
 def test_order_chooses_the_order_of_one_players_triggers(designer):
-    state = designer.state_from_dict({"players": ["alice", "bob"], "objects": {
-        "first": dict(SOUL_WARDEN, controller="alice"), "second": dict(SOUL_WARDEN, controller="alice")}})
-    enter = {"do": "create_token", "object": {"id": "spirit", "name": "Spirit", "types": ["creature"],
-                                              "power": 1, "toughness": 1, "controller": "alice"}}
+    state = designer.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "objects": {
+                "first": dict(SOUL_WARDEN, controller="alice"),
+                "second": dict(SOUL_WARDEN, controller="alice"),
+            },
+        }
+    )
+    enter = {
+        "do": "create_token",
+        "object": {
+            "id": "spirit",
+            "name": "Spirit",
+            "types": ["creature"],
+            "power": 1,
+            "toughness": 1,
+            "controller": "alice",
+        },
+    }
     a, _ = state.apply(dict(enter, order=["first", "second"]))
     b, _ = state.apply(dict(enter, order=["second", "first"]))
-    assert [s for s, _ in _stack(a)] == ["first", "second"]      # order: lists the top of the stack first
+    assert [s for s, _ in _stack(a)] == ["first", "second"]  # order: lists the top of the stack first
     assert [s for s, _ in _stack(b)] == ["second", "first"]
     default, _ = state.apply(enter)
     assert sorted(s for s, _ in _stack(default)) == ["first", "second"]
@@ -272,15 +337,34 @@ def test_a_trigger_sees_a_creature_that_died_at_once_and_triggers_only_once(desi
     """603.6a: a 0/0 entering triggers Soul Warden though it dies to 704.5f before the trigger is put on
     the stack; and state-based actions after an event do not make that event trigger again."""
     state = _wardens(designer)
-    zero = {"do": "create_token", "object": {"id": "zero", "name": "Zero", "types": ["creature"],
-                                             "power": 0, "toughness": 0, "controller": "alice"}}
+    zero = {
+        "do": "create_token",
+        "object": {
+            "id": "zero",
+            "name": "Zero",
+            "types": ["creature"],
+            "power": 0,
+            "toughness": 0,
+            "controller": "alice",
+        },
+    }
     new, events = state.apply(zero)
-    assert [e.kind for e in events] == ["enters", "token_created", "moved", "dies", "ceased_to_exist",
-                                        "put_on_stack", "put_on_stack"]
-    assert new.query("on_stack(I, S, _), ability_arg(I, subject, X)", ) == [
-        {"I": "ability_1", "S": "warden_a", "X": "zero"}, {"I": "ability_2", "S": "warden_b", "X": "zero"}]
-    counters = {"do": "enter", "object": {"id": "bears", "card": "Grizzly Bears", "controller": "alice",
-                                          "counters": {"p1p1": 1, "m1m1": 1}}}
+    assert [e.kind for e in events] == [
+        "enters",
+        "token_created",
+        "moved",
+        "dies",
+        "ceased_to_exist",
+        "put_on_stack",
+        "put_on_stack",
+    ]
+    assert new.query(
+        "on_stack(I, S, _), ability_arg(I, subject, X)",
+    ) == [{"I": "ability_1", "S": "warden_a", "X": "zero"}, {"I": "ability_2", "S": "warden_b", "X": "zero"}]
+    counters = {
+        "do": "enter",
+        "object": {"id": "bears", "card": "Grizzly Bears", "controller": "alice", "counters": {"p1p1": 1, "m1m1": 1}},
+    }
     new, events = state.apply(counters)  # 704.5q happens after the enters event: still two triggers
     assert [e.kind for e in events].count("counters_removed") == 2
     assert len(_stack(new)) == 2
@@ -289,7 +373,7 @@ def test_a_trigger_sees_a_creature_that_died_at_once_and_triggers_only_once(desi
 def test_no_trigger_for_itself_and_resolve_needs_a_stack(designer):
     state = designer.state_from_dict({"players": ["alice", "bob"], "objects": {}})
     new, events = state.apply({"do": "enter", "object": dict(SOUL_WARDEN, id="warden", controller="alice")})
-    assert [e.kind for e in events] == ["enters"]          # "another creature"
+    assert [e.kind for e in events] == ["enters"]  # "another creature"
     with pytest.raises(ActionError, match="stack is empty") as err:
         new.apply({"do": "resolve"})
     assert err.value.cr == "608.1"
@@ -297,13 +381,14 @@ def test_no_trigger_for_itself_and_resolve_needs_a_stack(designer):
 
 # -- state-based actions and events --------------------------------------------------------------------
 
+
 def test_state_based_actions_and_their_events(engine):
     state = engine.load(str(MY_SCENARIOS / "state_based.yaml"))
     final, events = run_actions(state)
     by_kind = {(e.kind, e.subject): e for e in events}
     assert by_kind[("dies", "elves")].rule == "sba.zero_toughness"
     assert by_kind[("dies", "elves")].cites == ("704.5f",)
-    assert ("destroyed", "elves") not in by_kind                # 704.5f is not destruction
+    assert ("destroyed", "elves") not in by_kind  # 704.5f is not destruction
     assert by_kind[("destroyed", "bears")].rule == "sba.destroy_lethal_damage"
     assert by_kind[("destroyed", "bears")].cites == ("704.5g",)
     assert by_kind[("counters_removed", "wurm")].cites == ("704.5q", "122.3")
@@ -317,7 +402,9 @@ def test_events_are_facts_that_name_their_rule(engine):
     final, _ = run_actions(engine.load(str(MY_SCENARIOS / "state_based.yaml")))
     assert final.query("event(N, dies, X)") == [{"N": 3, "X": "elves"}, {"N": 6, "X": "bears"}]
     assert final.query("event(N, dies, X), event_cause(N, R)") == [
-        {"N": 3, "X": "elves", "R": "sba.zero_toughness"}, {"N": 6, "X": "bears", "R": "sba.destroy_lethal_damage"}]
+        {"N": 3, "X": "elves", "R": "sba.zero_toughness"},
+        {"N": 6, "X": "bears", "R": "sba.destroy_lethal_damage"},
+    ]
     assert final.query("event(N, moved, spirit), event_detail(N, to, Z)") == [{"N": 10, "Z": "exile"}]
     # numbering goes on from the state's last event
     again, events = final.apply({"do": "tap", "object": "wurm"})
@@ -326,15 +413,19 @@ def test_events_are_facts_that_name_their_rule(engine):
 
 # -- errors of the command line -----------------------------------------------------------------------
 
+
 def _scenario(tmp_path, actions: str) -> str:
     path = tmp_path / "s.yaml"
-    path.write_text(textwrap.dedent(f"""\
+    path.write_text(
+        textwrap.dedent("""\
         players: [alice, bob]
         objects:
-          lions: {{card: Savannah Lions, controller: alice}}
-          elves: {{card: Llanowar Elves, controller: alice}}
+          lions: {card: Savannah Lions, controller: alice}
+          elves: {card: Llanowar Elves, controller: alice}
         actions:
-        """) + actions)
+        """)
+        + actions
+    )
     return str(path)
 
 
@@ -364,8 +455,10 @@ def test_do_prints_the_event_log_with_rules_and_crs(capsys, tmp_path):
     assert run.code == 0, run.err
     lines = run.out.rstrip("\n").splitlines()
     assert lines[0] == "  1. enters bears (controller=alice, token=false)  [actions.enter, CR 305.1, 603.6a]"
-    assert "put_on_stack ability_1 (kind=soul_warden, source=warden_a, subject=bears)  [stack.triggered, CR 603.3, 603.3b]" \
+    assert (
+        "put_on_stack ability_1 (kind=soul_warden, source=warden_a, subject=bears)  [stack.triggered, CR 603.3, 603.3b]"
         in lines[1]
+    )
     assert lines[3] == "  4. life_gained bob (n=1)  [soul_warden.gain_life, CR 608.2, 119.3, 603.3a]"
     assert lines[4] == "  5. resolved ability_2  [stack.resolve, CR 608.2, 608.2n]"
     run = run_cli(capsys, ["do", "--format", "json", SCENARIOS / "bolster_least_toughness.yaml"])
@@ -390,7 +483,7 @@ def _doc_blocks():
 def _contains_lines(haystack: str, block: str) -> bool:
     lines = block.rstrip("\n").split("\n")
     hay = haystack.split("\n")
-    return any(hay[i:i + len(lines)] == lines for i in range(len(hay) - len(lines) + 1))
+    return any(hay[i : i + len(lines)] == lines for i in range(len(hay) - len(lines) + 1))
 
 
 def test_doc_rule_and_scenario_blocks_are_copied_from_tested_files():
@@ -398,10 +491,14 @@ def test_doc_rule_and_scenario_blocks_are_copied_from_tested_files():
     sources = {p: p.read_text() for p in list(RULES.glob("*.dl")) + list(MY_SCENARIOS.glob("*.yaml")) + library}
     blocks = [(lang, body) for lang, body in _doc_blocks() if lang in ("prolog", "yaml")]
     assert len(blocks) >= 10
-    for lang, body in blocks:
+    for _lang, body in blocks:
         assert any(_contains_lines(text, body) for text in sources.values()), f"not copied from a file:\n{body}"
-    for path in (ROOT / "rules" / "actions" / "bolster.dl", RULES / "soul_warden.dl", ROOT / "rules" / "keywords" / "skulk.dl"):
-        assert any(body == path.read_text() for _, body in blocks), path.name   # the worked examples are complete
+    for path in (
+        ROOT / "rules" / "actions" / "bolster.dl",
+        RULES / "soul_warden.dl",
+        ROOT / "rules" / "keywords" / "skulk.dl",
+    ):
+        assert any(body == path.read_text() for _, body in blocks), path.name  # the worked examples are complete
 
 
 def test_doc_console_blocks_are_real_output(capsys, chdir_root):
@@ -422,7 +519,7 @@ def test_doc_console_blocks_are_real_output(capsys, chdir_root):
             run = run_cli(capsys, argv[1:])
             got = (run.out + run.err).rstrip("\n").split("\n")
             i = 0
-            for want in expected:       # in order; "..." skips lines; a line ending in "..." is a prefix
+            for want in expected:  # in order; "..." skips lines; a line ending in "..." is a prefix
                 if want == "...":
                     continue
                 prefix = want.endswith("...")
@@ -445,8 +542,9 @@ def test_doc_python_block_runs(chdir_root):
         node = ast.parse(code.strip())
         if isinstance(node.body[0], ast.Expr):
             value = eval(code.strip(), scope)
-            shown = comment.strip() or (lines[i + 1][2:] if i + 1 < len(lines) and lines[i + 1].startswith("# ")
-                                        else "")
+            shown = comment.strip() or (
+                lines[i + 1][2:] if i + 1 < len(lines) and lines[i + 1].startswith("# ") else ""
+            )
             if shown[:1] in "[({'":
                 assert repr(value) == shown, code
         else:

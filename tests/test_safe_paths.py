@@ -2,6 +2,7 @@
 to the scenario and may not leave its folder unless allowed; every file read is a regular file under a
 size cap (no device, no FIFO: nothing reads forever or hangs); diagnostics never print a file that is not
 rule text. Each run is under a watchdog: a hang fails the test."""
+
 from __future__ import annotations
 
 import contextlib
@@ -9,11 +10,9 @@ import os
 import signal
 
 import pytest
-
-from judgelog import Engine, ScenarioError
-from judgelog import safefiles
-
 from helpers import run_cli
+
+from judgelog import Engine, ScenarioError, safefiles
 
 RULE = """\
 ## A test rule file.

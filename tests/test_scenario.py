@@ -1,19 +1,19 @@
 """Scenario files: strict YAML, validation with file:line:col and hints, JSON; the ``query`` and ``test``
 verbs' output shapes and the command line's exit codes (0 ok, 1 negative, 2 usage, 3 load error).
 """
+
 from __future__ import annotations
 
 import json
 import textwrap
 
 import pytest
+from helpers import run_cli
+from paths import SCENARIOS
 
 from judgelog import ScenarioError
 from judgelog.scenario import load_scenario
 from judgelog.yamlsrc import load_text
-
-from helpers import run_cli
-from paths import SCENARIOS
 
 BANDING = str(SCENARIOS / "banding_blocked_by_one.yaml")
 
@@ -46,17 +46,29 @@ def problems(engine, path: str):
 # -- strict YAML --------------------------------------------------------------------------------------
 def test_no_on_yes_stay_strings():
     doc = load_text("a: no\nb: on\nc: yes\nd: off\ne: y\nf: true\ng: false\nh: [no, yes]\n", "s.yaml")
-    assert doc.value == {"a": "no", "b": "on", "c": "yes", "d": "off", "e": "y", "f": True, "g": False,
-                         "h": ["no", "yes"]}
+    assert doc.value == {
+        "a": "no",
+        "b": "on",
+        "c": "yes",
+        "d": "off",
+        "e": "y",
+        "f": True,
+        "g": False,
+        "h": ["no", "yes"],
+    }
 
 
 def test_players_named_no_on_yes(engine, tmp_path):
-    path = write(tmp_path, "norway.yaml", """\
+    path = write(
+        tmp_path,
+        "norway.yaml",
+        """\
         players: [no, on, yes]
         active: on
         objects:
           bear: {card: Grizzly Bears, controller: yes}
-        """)
+        """,
+    )
     state = engine.load(path)
     assert state.query("player(P)") == [{"P": "no"}, {"P": "on"}, {"P": "yes"}]
     assert state.query("active_player(P)") == [{"P": "on"}]
@@ -78,12 +90,16 @@ def test_broken_yaml_is_s001(engine, tmp_path):
 
 
 def test_duplicate_key_is_s003(engine, tmp_path):
-    path = write(tmp_path, "dup.yaml", """\
+    path = write(
+        tmp_path,
+        "dup.yaml",
+        """\
         players: [alice, bob]
         objects:
           bear: {card: Grizzly Bears, controller: alice}
           bear: {card: Craw Wurm, controller: bob}
-        """)
+        """,
+    )
     [(line, col, code, message, hint)] = problems(engine, path)
     assert (line, col, code, message) == (4, 3, "S003", "duplicate key 'bear'")
     assert hint == "first given at line 3"
@@ -101,11 +117,15 @@ def test_a_value_yaml_cannot_read_is_s002(engine, tmp_path):
 
 # -- schema ---------------------------------------------------------------------------------------------
 def test_unknown_key_with_did_you_mean(engine, tmp_path):
-    path = write(tmp_path, "key.yaml", """\
+    path = write(
+        tmp_path,
+        "key.yaml",
+        """\
         players: [alice, bob]
         objects:
           hero: {card: Benalish Hero, controler: alice}
-        """)
+        """,
+    )
     found = problems(engine, path)
     assert (3, 31, "S100", "unknown key 'controler' in object 'hero'", "did you mean 'controller'?") in found
 
@@ -116,17 +136,24 @@ def test_unknown_top_level_key(engine, tmp_path):
 
 
 def test_unknown_card_with_did_you_mean(engine, tmp_path):
-    path = write(tmp_path, "card.yaml", """\
+    path = write(
+        tmp_path,
+        "card.yaml",
+        """\
         players: [alice, bob]
         objects:
           hero: {card: Benalish Heor, controller: alice}
-        """)
+        """,
+    )
     found = problems(engine, path)
     assert (3, 16, "S100", "unknown card 'Benalish Heor'", "did you mean 'Benalish Hero'?") in found
 
 
 def test_unknown_attacker_and_blocker_ids(engine, tmp_path):
-    path = write(tmp_path, "ids.yaml", """\
+    path = write(
+        tmp_path,
+        "ids.yaml",
+        """\
         players: [alice, bob]
         objects:
           hero: {card: Benalish Hero, controller: alice}
@@ -134,7 +161,8 @@ def test_unknown_attacker_and_blocker_ids(engine, tmp_path):
         combat:
           attackers: {heroo: bob}
           blockers: {bear: [hero], bears: [wurm]}
-        """)
+        """,
+    )
     found = {(line, col, message, hint) for line, col, code, message, hint in problems(engine, path)}
     assert (6, 22, "attacker 'heroo' does not exist", "did you mean 'hero'?") in found
     assert (7, 20, "blocker 'bear' does not exist", "did you mean 'bears'?") in found
@@ -142,71 +170,102 @@ def test_unknown_attacker_and_blocker_ids(engine, tmp_path):
 
 
 def test_attack_target_must_exist(engine, tmp_path):
-    path = write(tmp_path, "target.yaml", """\
+    path = write(
+        tmp_path,
+        "target.yaml",
+        """\
         players: [alice, bob]
         objects:
           hero: {card: Benalish Hero, controller: alice}
         combat:
           attackers: {hero: bobb}
-        """)
+        """,
+    )
     [(line, _, code, message, hint)] = problems(engine, path)
     assert (line, code, message, hint) == (5, "S100", "attack target 'bobb' does not exist", "did you mean 'bob'?")
 
 
 def test_player_id_reused_as_object_id(engine, tmp_path):
-    path = write(tmp_path, "pid.yaml", """\
+    path = write(
+        tmp_path,
+        "pid.yaml",
+        """\
         players: [alice, bob]
         objects:
           alice: {card: Benalish Hero, controller: alice}
-        """)
-    assert problems(engine, path) == [(3, 3, "S100", "object id 'alice' is already a player id",
-                                       "give the object another id")]
+        """,
+    )
+    assert problems(engine, path) == [
+        (3, 3, "S100", "object id 'alice' is already a player id", "give the object another id")
+    ]
 
 
 def test_non_integer_power(engine, tmp_path):
-    path = write(tmp_path, "power.yaml", """\
+    path = write(
+        tmp_path,
+        "power.yaml",
+        """\
         players: [alice, bob]
         objects:
           bear: {name: Bear, types: [creature], power: two, toughness: 2, controller: bob}
-        """)
+        """,
+    )
     [(line, col, code, message, hint)] = problems(engine, path)
     assert (line, col, code, message) == (3, 48, "S100", "power must be an integer, got 'two'")
     assert hint == "write a whole number, e.g. 2"
 
 
 def test_yes_is_not_a_boolean(engine, tmp_path):
-    path = write(tmp_path, "tapped.yaml", """\
+    path = write(
+        tmp_path,
+        "tapped.yaml",
+        """\
         players: [alice, bob]
         objects:
           bear: {card: Grizzly Bears, controller: bob, tapped: yes}
-        """)
+        """,
+    )
     [(line, col, code, message, hint)] = problems(engine, path)
     assert (line, col, code, message) == (3, 56, "S100", "tapped must be true or false, got 'yes'")
     assert hint == "write true or false (yes, no, on and off are strings)"
 
 
 def test_counter_kind_with_spaces(engine, tmp_path):
-    path = write(tmp_path, "counter.yaml", """\
+    path = write(
+        tmp_path,
+        "counter.yaml",
+        """\
         players: [alice, bob]
         objects:
           bear: {card: Grizzly Bears, controller: bob, counters: {plus one: 1}}
-        """)
+        """,
+    )
     [(line, col, code, message, hint)] = problems(engine, path)
     assert (line, col, code, message) == (3, 59, "S100", "invalid counter kind 'plus one'")
     assert '"+1/+1"' in hint
 
 
 def test_counter_aliases(engine):
-    state = engine.state_from_dict({"players": ["alice", "bob"], "objects": {
-        "bear": {"card": "Grizzly Bears", "controller": "alice", "counters": {"+1/+1": 2, "-1/-1": 1}}},
-        "player_counters": {"bob": {"poison": 3}}})
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "objects": {"bear": {"card": "Grizzly Bears", "controller": "alice", "counters": {"+1/+1": 2, "-1/-1": 1}}},
+            "player_counters": {"bob": {"poison": 3}},
+        }
+    )
     assert state.query("counter(X, K, N)") == [
-        {"X": "bear", "K": "m1m1", "N": 1}, {"X": "bear", "K": "p1p1", "N": 2}, {"X": "bob", "K": "poison", "N": 3}]
+        {"X": "bear", "K": "m1m1", "N": 1},
+        {"X": "bear", "K": "p1p1", "N": 2},
+        {"X": "bob", "K": "poison", "N": 3},
+    ]
     assert state.query("power(bear, P), toughness(bear, T)") == [{"P": 3, "T": 3}]
 
 
 def test_unknown_predicate_in_a_fact_is_s101(engine, tmp_path):
-    path = write(tmp_path, "facts.yaml", """\
+    path = write(
+        tmp_path,
+        "facts.yaml",
+        """\
         players: [alice, bob]
         objects:
           bear: {card: Grizzly Bears, controller: bob}
@@ -214,7 +273,8 @@ def test_unknown_predicate_in_a_fact_is_s101(engine, tmp_path):
           - "tapped(bear)"
           - "tappd(bear)"
           - "controller(bear)"
-        """)
+        """,
+    )
     found = problems(engine, path)
     assert (6, 5, "S101", "unknown predicate 'tappd' in a fact", "did you mean 'tapped'?") in found
     assert (7, 5, "S101", "controller takes 2 argument(s), given 1", None) in found
@@ -222,31 +282,59 @@ def test_unknown_predicate_in_a_fact_is_s101(engine, tmp_path):
 
 
 def test_every_problem_of_a_file_is_reported(engine, tmp_path):
-    path = write(tmp_path, "many.yaml", """\
+    path = write(
+        tmp_path,
+        "many.yaml",
+        """\
         players: [alice, bob]
         objects:
           hero: {card: Benalish Heor, controller: alice}
           bear: {name: Bear, types: [creature], power: two, toughness: 2, controller: bob}
         combat:
           attackers: {heroo: bob}
-        """)
+        """,
+    )
     lines = sorted({line for line, *_ in problems(engine, path)})
     assert lines == [3, 4, 6]
 
 
 def test_inline_keywords_and_parameters(engine):
-    state = engine.state_from_dict({"players": ["alice", "bob"], "objects": {"wolf": {
-        "name": "Wolf", "types": ["creature"], "subtypes": ["wolf"], "power": 1, "toughness": 1,
-        "controller": "alice", "keywords": ["trample", {"landwalk": "swamp"}, {"fabricate": 2},
-                                            {"bands_with_other": {"subtype": "wolf"}}]}}})
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "objects": {
+                "wolf": {
+                    "name": "Wolf",
+                    "types": ["creature"],
+                    "subtypes": ["wolf"],
+                    "power": 1,
+                    "toughness": 1,
+                    "controller": "alice",
+                    "keywords": [
+                        "trample",
+                        {"landwalk": "swamp"},
+                        {"fabricate": 2},
+                        {"bands_with_other": {"subtype": "wolf"}},
+                    ],
+                }
+            },
+        }
+    )
     assert [a["K"] for a in state.query("has_keyword(wolf, K)")] == [
-        "bands_with_other", "fabricate", "landwalk", "trample"]
+        "bands_with_other",
+        "fabricate",
+        "landwalk",
+        "trample",
+    ]
 
 
 # -- JSON ----------------------------------------------------------------------------------------------
 def test_json_scenario_is_accepted(engine, tmp_path):
-    data = {"players": ["alice", "bob"], "objects": {"bear": {"card": "Grizzly Bears", "controller": "bob"}},
-            "expect": [{"query": "creature(X)", "answers": [{"X": "bear"}]}]}
+    data = {
+        "players": ["alice", "bob"],
+        "objects": {"bear": {"card": "Grizzly Bears", "controller": "bob"}},
+        "expect": [{"query": "creature(X)", "answers": [{"X": "bear"}]}],
+    }
     text = json.dumps(data, indent=2)
     path = write(tmp_path, "s.json", text)
     state = engine.load(path)
@@ -258,19 +346,26 @@ def test_json_scenario_is_accepted(engine, tmp_path):
 
 
 def test_json_with_an_error_reports_its_position(engine, tmp_path):
-    path = write(tmp_path, "bad.json", '{"players": ["alice", "bob"],\n "objects": {"bear": {"card": "Grizly Bears",'
-                                       ' "controller": "bob"}}}\n')
+    path = write(
+        tmp_path,
+        "bad.json",
+        '{"players": ["alice", "bob"],\n "objects": {"bear": {"card": "Grizly Bears", "controller": "bob"}}}\n',
+    )
     found = problems(engine, path)
     assert (2, 31, "S100", "unknown card 'Grizly Bears'", "did you mean 'Grizzly Bears'?") in found
 
 
 # -- the command line ------------------------------------------------------------------------------------
 def test_cli_typo_in_a_scenario_exits_3_with_location(capsys, tmp_path):
-    path = write(tmp_path, "BAD.yaml", """\
+    path = write(
+        tmp_path,
+        "BAD.yaml",
+        """\
         players: [alice, bob]
         objects:
           hero: {card: Benalish Hero, controler: alice}
-        """)
+        """,
+    )
     run = run_cli(capsys, ["query", path, "creature(X)"])
     assert run.code == 3
     assert f"{path}:3:31: error[S100]: unknown key 'controler' in object 'hero'" in run.err
@@ -292,9 +387,14 @@ def test_cli_query_output(capsys, tmp_path):
     assert run.out.splitlines() == ["X", "-----", "bear", "bear2", "(2 answers)"]
     run = run_cli(capsys, ["query", path, "creature(X), controller(X, P)", "--format", "json"])
     assert run.code == 0
-    assert run.json() == {"schema": "judgelog/query/1", "query": "creature(X), controller(X, P)",
-                          "variables": ["X", "P"], "count": 2, "truncated": False,
-                          "answers": [{"X": "bear", "P": "alice"}, {"X": "bear2", "P": "bob"}]}
+    assert run.json() == {
+        "schema": "judgelog/query/1",
+        "query": "creature(X), controller(X, P)",
+        "variables": ["X", "P"],
+        "count": 2,
+        "truncated": False,
+        "answers": [{"X": "bear", "P": "alice"}, {"X": "bear2", "P": "bob"}],
+    }
     run = run_cli(capsys, ["query", path, "tapped(bear2)"])
     assert run.code == 0 and run.out.strip() == "yes"
 
@@ -305,19 +405,30 @@ def test_cli_query_without_answers_is_negative(capsys, tmp_path):
     assert run.code == 1 and run.out.strip() == "no"
     run = run_cli(capsys, ["query", path, "creature(X), tapped(X), controller(X, alice)", "--format", "json"])
     assert run.code == 1
-    assert run.json() == {"schema": "judgelog/query/1", "query": "creature(X), tapped(X), controller(X, alice)",
-                          "variables": ["X"], "answers": [], "count": 0, "truncated": False}
+    assert run.json() == {
+        "schema": "judgelog/query/1",
+        "query": "creature(X), tapped(X), controller(X, alice)",
+        "variables": ["X"],
+        "answers": [],
+        "count": 0,
+        "truncated": False,
+    }
 
 
 def test_cli_test_counts_and_json(capsys, tmp_path):
-    path = write(tmp_path, "cases.yaml", GOOD + textwrap.dedent("""\
+    path = write(
+        tmp_path,
+        "cases.yaml",
+        GOOD
+        + textwrap.dedent("""\
         expect:
           - {query: "creature(X)", answers: [{X: bear}, {X: bear2}]}
           - {query: "creature(X)", count: 2}
           - {holds: "tapped(bear2)"}
           - {absent: "tapped(bear)"}
           - {query: "controller(bear, P)", answers: [{P: bob}]}
-        """))
+        """),
+    )
     run = run_cli(capsys, ["test", path])
     assert run.code == 1
     lines = run.out.splitlines()
@@ -363,22 +474,25 @@ def test_cli_check_a_scenario(capsys, tmp_path):
     assert run.out.startswith("0 error(s), 0 warning(s)")
 
 
-@pytest.mark.parametrize("argv, code", [
-    (["frobnicate"], 2),  # unknown verb
-    ([], 2),  # no verb
-    (["query", BANDING], 2),  # missing argument
-    (["query", BANDING, "creature(X"], 2),  # query syntax error
-    (["query", BANDING, "creatur(X)"], 2),  # unknown predicate in a query
-    (["query", BANDING, "creature(X), not tapped(Y)"], 2),  # unsafe query
-    (["query", BANDING, "creature(X)", "--format", "xml"], 2),
-    (["query", BANDING, "creature(X)"], 0),
-    (["query", BANDING, "tapped(bears)"], 1),  # no answer: a negative result
-    (["query", BANDING, "player(nobody)"], 2),  # an id that names nothing: an input error, not "no"
-    (["query", "no/such/file.yaml", "creature(X)"], 3),
-    (["query", "--rules", "no/such/rules.dl", BANDING, "creature(X)"], 3),
-    (["explain", BANDING, "damage_assigner(bears, alice)"], 0),
-    (["explain", BANDING, "damage_assigner(bears, bob)"], 1),
-])
+@pytest.mark.parametrize(
+    "argv, code",
+    [
+        (["frobnicate"], 2),  # unknown verb
+        ([], 2),  # no verb
+        (["query", BANDING], 2),  # missing argument
+        (["query", BANDING, "creature(X"], 2),  # query syntax error
+        (["query", BANDING, "creatur(X)"], 2),  # unknown predicate in a query
+        (["query", BANDING, "creature(X), not tapped(Y)"], 2),  # unsafe query
+        (["query", BANDING, "creature(X)", "--format", "xml"], 2),
+        (["query", BANDING, "creature(X)"], 0),
+        (["query", BANDING, "tapped(bears)"], 1),  # no answer: a negative result
+        (["query", BANDING, "player(nobody)"], 2),  # an id that names nothing: an input error, not "no"
+        (["query", "no/such/file.yaml", "creature(X)"], 3),
+        (["query", "--rules", "no/such/rules.dl", BANDING, "creature(X)"], 3),
+        (["explain", BANDING, "damage_assigner(bears, alice)"], 0),
+        (["explain", BANDING, "damage_assigner(bears, bob)"], 1),
+    ],
+)
 def test_exit_codes(capsys, argv, code):
     run = run_cli(capsys, argv)
     assert run.code == code, run
@@ -401,12 +515,24 @@ def test_a_keyword_mentioned_by_a_rule_file_is_accepted_in_scenarios(tmp_path):
     from judgelog.errors import ScenarioError
 
     rules = tmp_path / "myriad.dl"
-    rules.write_text("@name test.myriad_marker\n@cr 702.116a\n"
-                     "cannot_block(B, A) :- attacking(A, _), has_keyword(A, myriad), creature(B), "
-                     "has_keyword(B, defender).\n")
-    data = {"players": ["alice", "bob"], "objects": {"x": {"name": "X", "types": ["creature"], "power": 1,
-                                                          "toughness": 1, "keywords": ["myriad"],
-                                                          "controller": "alice"}}}
+    rules.write_text(
+        "@name test.myriad_marker\n@cr 702.116a\n"
+        "cannot_block(B, A) :- attacking(A, _), has_keyword(A, myriad), creature(B), "
+        "has_keyword(B, defender).\n"
+    )
+    data = {
+        "players": ["alice", "bob"],
+        "objects": {
+            "x": {
+                "name": "X",
+                "types": ["creature"],
+                "power": 1,
+                "toughness": 1,
+                "keywords": ["myriad"],
+                "controller": "alice",
+            }
+        },
+    }
     with pytest.raises(ScenarioError) as err:
         Engine().state_from_dict(data)
     assert "unknown keyword 'myriad'" in err.value.render()

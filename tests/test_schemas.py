@@ -1,5 +1,6 @@
 """Every verb's ``--format json`` document names its schema and validates against the JSON Schema shipped in
 the package (judgelog/schemas/<verb>-1.json); so do errors printed on stderr."""
+
 from __future__ import annotations
 
 import json
@@ -8,11 +9,11 @@ import pytest
 
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is in the test extra: pip install -e '.[test]'")
 
-from judgelog.cli import build_parser  # noqa: E402
-from judgelog.outputs import load_schema, schema_names  # noqa: E402
-
 from helpers import run_cli  # noqa: E402
 from paths import ROOT, SCENARIOS  # noqa: E402
+
+from judgelog.cli import build_parser  # noqa: E402
+from judgelog.outputs import load_schema, schema_names  # noqa: E402
 
 BAND = str(SCENARIOS / "banding_blocked_by_one.yaml")
 FABRICATE = str(SCENARIOS / "fabricate_servos.yaml")

@@ -1,19 +1,19 @@
 """No silent wrong answers: a typo in a query, an atom, an action or a choice is an input error with a
 did-you-mean, never a rules answer; a refused action says which action, what happened before it, the rule
 and CR sentence that refused it, and the legal options."""
+
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
 import pytest
+from helpers import run_cli
+from paths import SCENARIOS
 
 import judgelog
 from judgelog import Engine
 from judgelog.errors import ActionError, QueryError, UsageError
-
-from helpers import run_cli
-from paths import ROOT, SCENARIOS
 
 BAND = str(SCENARIOS / "banding_blocked_by_one.yaml")
 
@@ -125,13 +125,12 @@ def test_a_refused_action_says_which_what_before_the_rule_and_the_options(tmp_pa
 
 def test_the_test_verb_shows_the_same(tmp_path, capsys):
     path = tmp_path / "refused.yaml"
-    path.write_text(REFUSED + "expect:\n  - {holds: \"blocked(hero)\"}\n")
+    path.write_text(REFUSED + 'expect:\n  - {holds: "blocked(hero)"}\n')
     run = run_cli(capsys, ["test", path])
     assert run.code == 1
     assert "action[1] (" in run.out and "refused by rule" in run.out and "legal options" in run.out
 
 
 def test_actions_past_the_end_is_a_usage_error(capsys):
-    run = run_cli(capsys, ["query", "--actions", "9", str(SCENARIOS / "combat_declare_and_damage.yaml"),
-                           "player(P)"])
+    run = run_cli(capsys, ["query", "--actions", "9", str(SCENARIOS / "combat_declare_and_damage.yaml"), "player(P)"])
     assert run.code == 2 and "has 6 action(s)" in run.err, run.err

@@ -1,6 +1,7 @@
 """judgelog verify: properties as rules, the boards of a scope, the reference enumerator, counterexamples that
 `judgelog test` fails and `judgelog explain` proves, deliberately broken rule files (tests/verify_bugs/)
 found, and the same output on a 2-worker Dask cluster."""
+
 from __future__ import annotations
 
 import os
@@ -9,15 +10,14 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import run_cli
+from paths import TESTS
 
 from judgelog import Engine
 from judgelog.boards import automorphisms, boards, canonical_key, tasks
 from judgelog.catalog import rules_dir
 from judgelog.scope import load_scope, property_keywords
 from judgelog.verify import merge, properties_of, run_task
-
-from helpers import run_cli
-from paths import TESTS, ROOT
 
 BUGS = TESTS / "verify_bugs"
 
@@ -59,8 +59,14 @@ def _library_without(tmp_path: Path, bug: Path) -> Path:
 # -- properties and scope ---------------------------------------------------------------------------------
 def test_properties_are_declared_by_rules_and_functional_predicates_count():
     props = properties_of(Engine(properties=True))
-    assert {"damage_divided", "band_mates", "band_legality", "paired_with_each_other", "pair_breaks",
-            "functional:damage_assigner"} <= set(props)
+    assert {
+        "damage_divided",
+        "band_mates",
+        "band_legality",
+        "paired_with_each_other",
+        "pair_breaks",
+        "functional:damage_assigner",
+    } <= set(props)
     assert props["band_legality"].stage == "declaration"
     assert "702.22c" in props["band_legality"].cites
     assert props["functional:damage_assigner"].functional == (0,)
@@ -83,7 +89,9 @@ def test_default_keywords_come_from_the_rules_the_properties_read():
 
 
 def test_symmetric_boards_and_declarations_are_counted_once():
-    scope = load_scope({"creatures": 2, "keywords": [], "power": [1], "toughness": [1], "declare": []}, Engine(properties=True))
+    scope = load_scope(
+        {"creatures": 2, "keywords": [], "power": [1], "toughness": [1], "declare": []}, Engine(properties=True)
+    )
     found = list(boards(scope))
     # one creature (either player's), two creatures: both p2's, one each, both p1's
     assert len(found) == 5 and len(set(found)) == 5
@@ -104,8 +112,14 @@ def test_bad_scope_is_refused_with_a_hint(tmp_path, capsys):
 
 
 # -- the shipped library --------------------------------------------------------------------------------
-SMALL = {"creatures": 2, "keywords": ["banding", "trample"], "power": [1], "toughness": [1],
-         "same_controller": ["pairs"], "follow_up": [{"do": "remove_from_combat", "object": "$creature"}]}
+SMALL = {
+    "creatures": 2,
+    "keywords": ["banding", "trample"],
+    "power": [1],
+    "toughness": [1],
+    "same_controller": ["pairs"],
+    "follow_up": [{"do": "remove_from_combat", "object": "$creature"}],
+}
 
 
 def test_shipped_library_passes_a_small_scope(tmp_path, capsys):
@@ -117,9 +131,16 @@ def test_shipped_library_passes_a_small_scope(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_shipped_library_keeps_through_band_blocks(tmp_path, capsys):
-    scope = {"creatures": 3, "min_creatures": 3, "keywords": ["banding"], "power": [1], "toughness": [1],
-             "declare": ["attackers", "bands", "blockers"],
-             "follow_up": [{"do": "remove_from_combat", "object": "$creature"}], "properties": ["band_block_kept"]}
+    scope = {
+        "creatures": 3,
+        "min_creatures": 3,
+        "keywords": ["banding"],
+        "power": [1],
+        "toughness": [1],
+        "declare": ["attackers", "bands", "blockers"],
+        "follow_up": [{"do": "remove_from_combat", "object": "$creature"}],
+        "properties": ["band_block_kept"],
+    }
     run = run_cli(capsys, ["verify", "--scope", _scope_file(tmp_path, scope), "-o", tmp_path / "out"])
     assert run.code == 0, run.out
 
@@ -143,8 +164,15 @@ def _find(tmp_path, capsys, scope: dict, prop: str, *, rules=(), library=None):
 
 
 def test_finds_bands_with_other_stricter_than_the_cr(tmp_path, capsys):
-    scope = {"creatures": 2, "min_creatures": 2, "keywords": [{"bands_with_other": {"subtype": "wolf"}}],
-             "subtypes": ["wolf"], "power": [1], "toughness": [1], "declare": ["attackers", "bands"]}
+    scope = {
+        "creatures": 2,
+        "min_creatures": 2,
+        "keywords": [{"bands_with_other": {"subtype": "wolf"}}],
+        "subtypes": ["wolf"],
+        "power": [1],
+        "toughness": [1],
+        "declare": ["attackers", "bands"],
+    }
     data, run = _find(tmp_path, capsys, scope, "band_legality", rules=[BUGS / "bands_with_other_strict.dl"])
     objects = data["objects"]
     assert len(objects) == 2 and all(o["subtypes"] == ["wolf"] for o in objects.values())
@@ -155,18 +183,32 @@ def test_finds_bands_with_other_stricter_than_the_cr(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_finds_through_band_block_forgotten(tmp_path, capsys):
-    scope = {"creatures": 3, "min_creatures": 3, "keywords": ["banding"], "power": [1], "toughness": [1],
-             "declare": ["attackers", "bands", "blockers"],
-             "follow_up": [{"do": "remove_from_combat", "object": "$creature"}], "properties": ["band_block_kept"]}
+    scope = {
+        "creatures": 3,
+        "min_creatures": 3,
+        "keywords": ["banding"],
+        "power": [1],
+        "toughness": [1],
+        "declare": ["attackers", "bands", "blockers"],
+        "follow_up": [{"do": "remove_from_combat", "object": "$creature"}],
+        "properties": ["band_block_kept"],
+    }
     data, _ = _find(tmp_path, capsys, scope, "band_block_kept", rules=[BUGS / "band_block_forgotten.dl"])
     assert data["actions"][-1]["do"] == "remove_from_combat"
 
 
 def test_finds_soulbond_pair_kept_after_control_change(tmp_path, capsys):
     lib = _library_without(tmp_path, BUGS / "soulbond_keeps_pair.dl")
-    scope = {"creatures": 2, "min_creatures": 2, "keywords": [], "power": [1], "toughness": [1],
-             "declare": ["pairs"], "same_controller": ["pairs"],
-             "follow_up": [{"do": "gain_control", "object": "$creature", "player": "$player"}]}
+    scope = {
+        "creatures": 2,
+        "min_creatures": 2,
+        "keywords": [],
+        "power": [1],
+        "toughness": [1],
+        "declare": ["pairs"],
+        "same_controller": ["pairs"],
+        "follow_up": [{"do": "gain_control", "object": "$creature", "player": "$player"}],
+    }
     data, _ = _find(tmp_path, capsys, scope, "pair_breaks", library=lib)
     assert data["pairs"] and data["actions"][-1]["do"] == "gain_control"
     clean = run_cli(capsys, ["verify", "--scope", tmp_path / "scope.yaml", "-o", tmp_path / "clean"])
@@ -176,19 +218,46 @@ def test_finds_soulbond_pair_kept_after_control_change(tmp_path, capsys):
 @pytest.mark.slow
 def test_finds_trample_ignoring_a_block_through_the_band(tmp_path, capsys):
     lib = _library_without(tmp_path, BUGS / "trample_ignores_band.dl")
-    scope = {"creatures": 3, "min_creatures": 3, "keywords": ["banding", "trample"], "power": [1],
-             "toughness": [1], "declare": ["attackers", "bands", "blockers"], "properties": ["trample_lethal_first"]}
+    scope = {
+        "creatures": 3,
+        "min_creatures": 3,
+        "keywords": ["banding", "trample"],
+        "power": [1],
+        "toughness": [1],
+        "declare": ["attackers", "bands", "blockers"],
+        "properties": ["trample_lethal_first"],
+    }
     data, _ = _find(tmp_path, capsys, scope, "trample_lethal_first", library=lib)
     assert any("bands" in a for a in data["actions"])
 
 
 def test_all_lists_every_distinct_counterexample(tmp_path, capsys):
-    scope = {"creatures": 2, "min_creatures": 2, "keywords": [{"bands_with_other": {"subtype": "wolf"}}],
-             "subtypes": ["wolf"], "power": [1], "toughness": [1], "declare": ["attackers", "bands"],
-             "properties": ["band_legality"]}
+    scope = {
+        "creatures": 2,
+        "min_creatures": 2,
+        "keywords": [{"bands_with_other": {"subtype": "wolf"}}],
+        "subtypes": ["wolf"],
+        "power": [1],
+        "toughness": [1],
+        "declare": ["attackers", "bands"],
+        "properties": ["band_legality"],
+    }
     path = _scope_file(tmp_path, scope)
-    run = run_cli(capsys, ["verify", "--scope", path, "--all", "-o", tmp_path / "out", "--format", "json",
-                           "--rules", BUGS / "bands_with_other_strict.dl"])
+    run = run_cli(
+        capsys,
+        [
+            "verify",
+            "--scope",
+            path,
+            "--all",
+            "-o",
+            tmp_path / "out",
+            "--format",
+            "json",
+            "--rules",
+            BUGS / "bands_with_other_strict.dl",
+        ],
+    )
     found = run.json()["counterexamples"]
     assert run.code == 1 and len(found) >= 1
     assert len({f["file"] for f in found}) == len(found)
@@ -211,20 +280,33 @@ def test_two_dask_workers_give_byte_identical_output(tmp_path, capsys):
     single = run_cli(capsys, ["verify", "--scope", path, "-o", tmp_path / "one", "--format", "json"])
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
     try:
-        many = run_cli(capsys, ["verify", "--scope", path, "-o", tmp_path / "two", "--format", "json",
-                                "--scheduler", cluster.scheduler_address])
+        many = run_cli(
+            capsys,
+            [
+                "verify",
+                "--scope",
+                path,
+                "-o",
+                tmp_path / "two",
+                "--format",
+                "json",
+                "--scheduler",
+                cluster.scheduler_address,
+            ],
+        )
     finally:
         cluster.close()
-    local = run_cli(capsys, ["verify", "--scope", path, "-o", tmp_path / "local", "--format", "json",
-                             "--workers", "2"])
+    local = run_cli(capsys, ["verify", "--scope", path, "-o", tmp_path / "local", "--format", "json", "--workers", "2"])
     assert many.code == single.code == local.code == 0
     assert many.out == single.out == local.out
 
 
 def test_merge_does_not_depend_on_task_order():
     engine = Engine(properties=True)
-    scope = load_scope({"creatures": 2, "keywords": ["banding"], "power": [1], "toughness": [1],
-                        "declare": ["attackers", "bands"]}, engine)
+    scope = load_scope(
+        {"creatures": 2, "keywords": ["banding"], "power": [1], "toughness": [1], "declare": ["attackers", "bands"]},
+        engine,
+    )
     results = [run_task(engine, scope, t) for t in tasks(scope)]
     assert merge(scope, results) == merge(scope, list(reversed(results)))
 
@@ -234,7 +316,8 @@ def test_both_backends_find_the_same(tmp_path, capsys):
     pytest.importorskip("clingo")
     path = _scope_file(tmp_path, SMALL)
     first = run_cli(capsys, ["verify", "--scope", path, "-o", tmp_path / "a", "--format", "json"])
-    second = run_cli(capsys, ["verify", "--scope", path, "-o", tmp_path / "b", "--format", "json",
-                              "--backend", "clingo"])
+    second = run_cli(
+        capsys, ["verify", "--scope", path, "-o", tmp_path / "b", "--format", "json", "--backend", "clingo"]
+    )
     assert first.code == second.code == 0
     assert first.out == second.out

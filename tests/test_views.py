@@ -4,22 +4,21 @@ alone is drawn and enumerated, and the picture reads at a glance (no division li
 line, each label sits on its own edge, creatures out of combat are not drawn as attackers, damage steps,
 counters and marked damage are shown, a state without combat says so). Golden files pin the SVG and DOT
 text; regenerate one with the command its test names."""
+
 from __future__ import annotations
 
 import itertools
 import math
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
+from helpers import run_cli
+from paths import ROOT, SCENARIOS
 
 from judgelog import Engine
 from judgelog.choices import list_choices
 from judgelog.drawing import layout, render_svg
 from judgelog.graph import combat_dot, combat_graph
-
-from helpers import run_cli
-from paths import ROOT, SCENARIOS
 
 RULES = ROOT / "tests" / "rules"
 ANNIHILATOR = ROOT / "tests" / "scenarios" / "annihilator.yaml"
@@ -28,6 +27,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 # -- a new keyword from a rule file alone -----------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def annihilator():
@@ -73,8 +73,13 @@ def test_new_keyword_from_the_command_line(capsys, tmp_path):
 
 
 def test_a_library_without_the_file_has_neither(engine):
-    state = engine.state_from_dict({"players": ["alice", "bob"], "objects": {
-        "bears": {"card": "Grizzly Bears", "controller": "alice"}}, "combat": {"attackers": {"bears": "bob"}}})
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "objects": {"bears": {"card": "Grizzly Bears", "controller": "alice"}},
+            "combat": {"attackers": {"bears": "bob"}},
+        }
+    )
     from judgelog.errors import UsageError
 
     with pytest.raises(UsageError) as err:
@@ -84,6 +89,7 @@ def test_a_library_without_the_file_has_neither(engine):
 
 
 # -- the picture reads at a glance --------------------------------------------------------------------------
+
 
 def _points(segs, steps=24):
     """A polyline through the segments ("M" / "L" / "C") of a routed edge."""
@@ -100,8 +106,12 @@ def _points(segs, steps=24):
             for i in range(1, steps + 1):
                 t = i / steps
                 m = 1 - t
-                out.append((m ** 3 * p0[0] + 3 * m * m * t * p1[0] + 3 * m * t * t * p2[0] + t ** 3 * p3[0],
-                            m ** 3 * p0[1] + 3 * m * m * t * p1[1] + 3 * m * t * t * p2[1] + t ** 3 * p3[1]))
+                out.append(
+                    (
+                        m**3 * p0[0] + 3 * m * m * t * p1[0] + 3 * m * t * t * p2[0] + t**3 * p3[0],
+                        m**3 * p0[1] + 3 * m * m * t * p1[1] + 3 * m * t * t * p2[1] + t**3 * p3[1],
+                    )
+                )
             cur = p3
     return out
 
@@ -117,8 +127,9 @@ def _crossings(line1, line2) -> int:
     return sum(_cross(a, b, c, d) for a, b in zip(line1, line1[1:]) for c, d in zip(line2, line2[1:]))
 
 
-COMBATS = sorted(p for p in SCENARIOS.glob("*.yaml") if p.name.startswith(("banding_", "first_strike_",
-                                                                           "trample_", "combat_")))
+COMBATS = sorted(
+    p for p in SCENARIOS.glob("*.yaml") if p.name.startswith(("banding_", "first_strike_", "trample_", "combat_"))
+)
 
 
 @pytest.mark.slow
@@ -130,8 +141,9 @@ def test_division_lines_never_cross_attack_lines(scenario):
     checked = 0
     for state in (first, run_actions(first)[0]):
         lay = layout(combat_graph(state))
-        lines = {k: [_points(segs) for _, _, kind, _, segs, _ in lay["edges"] if kind == k] for k in
-                 ("attacks", "divides")}
+        lines = {
+            k: [_points(segs) for _, _, kind, _, segs, _ in lay["edges"] if kind == k] for k in ("attacks", "divides")
+        }
         for division in lines["divides"]:
             for attack in lines["attacks"]:
                 assert _crossings(division, attack) == 0
@@ -144,7 +156,11 @@ def _distance(p, line) -> float:
     best = math.inf
     for a, b in zip(line, line[1:]):
         dx, dy = b[0] - a[0], b[1] - a[1]
-        t = 0.0 if dx == dy == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)))
+        t = (
+            0.0
+            if dx == dy == 0
+            else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)))
+        )
         best = min(best, math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy))
     return best
 
@@ -155,8 +171,11 @@ def test_every_label_sits_on_its_own_edge():
     root = ET.fromstring(render_svg(graph))
     labels = [g for g in root.iter(SVG + "g") if g.get("class") == "label"]
     routed = {(u, v, k): _points(segs) for u, v, k, _, segs, _ in layout(graph)["edges"]}
-    assert len(labels) == sum(1 for _, _, d in graph.edges(data=True) if d.get("cites") and
-                              (d.get("kind") == "divides" or d.get("propagated")))
+    assert len(labels) == sum(
+        1
+        for _, _, d in graph.edges(data=True)
+        if d.get("cites") and (d.get("kind") == "divides" or d.get("propagated"))
+    )
     owners = {}
     for g in labels:
         text = g.find(SVG + "text")
@@ -169,15 +188,28 @@ def test_every_label_sits_on_its_own_edge():
 
 
 def test_creatures_out_of_combat_counters_damage_and_steps(engine):
-    state = engine.state_from_dict({
-        "players": ["alice", "bob"], "active": "alice",
-        "objects": {"ace": {"name": "Fencing Ace", "types": ["creature"], "power": 1, "toughness": 1,
-                            "keywords": ["double_strike"], "controller": "alice", "counters": {"+1/+1": 2}},
-                    "forcemage": {"card": "Trusted Forcemage", "controller": "alice"},
-                    "vanguard": {"card": "Elite Vanguard", "controller": "alice"},
-                    "bears": {"card": "Grizzly Bears", "controller": "bob", "damage": 1}},
-        "combat": {"attackers": {"ace": "bob"}, "blockers": {"bears": ["ace"]}},
-        "pairs": [["forcemage", "vanguard"]]})
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {
+                "ace": {
+                    "name": "Fencing Ace",
+                    "types": ["creature"],
+                    "power": 1,
+                    "toughness": 1,
+                    "keywords": ["double_strike"],
+                    "controller": "alice",
+                    "counters": {"+1/+1": 2},
+                },
+                "forcemage": {"card": "Trusted Forcemage", "controller": "alice"},
+                "vanguard": {"card": "Elite Vanguard", "controller": "alice"},
+                "bears": {"card": "Grizzly Bears", "controller": "bob", "damage": 1},
+            },
+            "combat": {"attackers": {"ace": "bob"}, "blockers": {"bears": ["ace"]}},
+            "pairs": [["forcemage", "vanguard"]],
+        }
+    )
     graph = combat_graph(state)
     assert graph.nodes["forcemage"]["role"] == graph.nodes["vanguard"]["role"] == "not_in_combat"
     assert graph.nodes["ace"]["role"] == "attacker" and graph.nodes["bears"]["role"] == "blocker"
@@ -195,8 +227,9 @@ def test_creatures_out_of_combat_counters_damage_and_steps(engine):
 
 
 def test_a_state_without_combat_says_so(engine):
-    state = engine.state_from_dict({"players": ["alice", "bob"], "objects": {
-        "bears": {"card": "Grizzly Bears", "controller": "alice"}}})
+    state = engine.state_from_dict(
+        {"players": ["alice", "bob"], "objects": {"bears": {"card": "Grizzly Bears", "controller": "alice"}}}
+    )
     graph = combat_graph(state)
     assert graph.graph["view"]["captions"] == [("no combat", "no creature is attacking or blocking")]
     root = ET.fromstring(render_svg(graph))
@@ -223,4 +256,5 @@ def test_golden_text(name, capsys, monkeypatch, tmp_path):
     assert run_cli(capsys, ["graph", *args, "-o", out]).code == 0
     assert out.read_text() == (GOLDEN / name).read_text(), (
         f"tests/golden/{name} differs; if the change is meant, regenerate it with\n"
-        f"    judgelog graph {GOLDEN_COMMANDS[name]} -o tests/golden/{name}")
+        f"    judgelog graph {GOLDEN_COMMANDS[name]} -o tests/golden/{name}"
+    )

@@ -1,5 +1,6 @@
 """Reading scenario files fast without losing positions: libyaml's parser against the pure-Python one, and
 the JSON reader against YAML's marks for the same text."""
+
 from __future__ import annotations
 
 import json
@@ -7,11 +8,10 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from paths import ROOT, TESTS
 
 from judgelog import ScenarioError, yamlsrc
 from judgelog.yamlsrc import load_json_text, load_text
-
-from paths import ROOT, TESTS
 
 YAML_FILES = sorted(p for folder in (ROOT / "facts", TESTS) for p in folder.rglob("*.yaml"))
 
@@ -45,25 +45,26 @@ def test_libyaml_gives_the_same_values_marks_and_errors(path, monkeypatch):
     assert fast == slow
 
 
-@pytest.mark.parametrize("text", [
-    "a: 1\n\tb: 2\n",                        # a tab: libyaml's message differs, the reported one does not
-    "a: [1, 2\n",                            # unclosed flow sequence
-    "a: 'é' \nb: \"x\\u00e9\"\nc: {d: é}\n",  # columns count characters, not bytes
-    "a: 1\r\nb:\r\n  - x\r\n  - y\r\n",       # CRLF line ends
-    "\ufeffa: 1\n",                          # a byte-order mark
-    "a: &x [1, 2]\nb: *x\n",                 # aliases
-    "a: |\n  two\n  lines\nb: >\n  folded\n",  # block scalars
-    "a: !!int twenty\n",                     # an explicit tag that does not fit
-    "a: 1\na: 2\n",                          # a duplicate key
-    "players: " + "[" * 3000 + "]" * 3000,   # far deeper than the limit: both parsers stop at the same node
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: 1\n\tb: 2\n",  # a tab: libyaml's message differs, the reported one does not
+        "a: [1, 2\n",  # unclosed flow sequence
+        "a: 'é' \nb: \"x\\u00e9\"\nc: {d: é}\n",  # columns count characters, not bytes
+        "a: 1\r\nb:\r\n  - x\r\n  - y\r\n",  # CRLF line ends
+        "\ufeffa: 1\n",  # a byte-order mark
+        "a: &x [1, 2]\nb: *x\n",  # aliases
+        "a: |\n  two\n  lines\nb: >\n  folded\n",  # block scalars
+        "a: !!int twenty\n",  # an explicit tag that does not fit
+        "a: 1\na: 2\n",  # a duplicate key
+        "players: " + "[" * 3000 + "]" * 3000,  # far deeper than the limit: both parsers stop at the same node
+    ],
+)
 def test_libyaml_and_pure_python_agree_on_edge_cases(text, monkeypatch):
-    assert outcome(load_text, text, "t.yaml") == outcome(lambda t, p: pure_python(monkeypatch, t, p), text,
-                                                          "t.yaml")
+    assert outcome(load_text, text, "t.yaml") == outcome(lambda t, p: pure_python(monkeypatch, t, p), text, "t.yaml")
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "facts" / "scenarios").glob("*.yaml"))[:20],
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted((ROOT / "facts" / "scenarios").glob("*.yaml"))[:20], ids=lambda p: p.name)
 @pytest.mark.parametrize("indent", [None, 2])
 def test_json_positions_are_yamls_positions(path, indent):
     data = load_text(path.read_text(encoding="utf-8"), path.name).value
@@ -73,12 +74,22 @@ def test_json_positions_are_yamls_positions(path, indent):
     assert as_json.marks == as_yaml.marks
 
 
-_SCALARS = st.one_of(st.integers(-10**6, 10**6), st.booleans(), st.none(),
-                     st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=8))
-_DOCS = st.recursive(_SCALARS, lambda inner: st.one_of(
-    st.lists(inner, max_size=4),
-    st.dictionaries(st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=6), inner,
-                    max_size=4)), max_leaves=25)
+_SCALARS = st.one_of(
+    st.integers(-(10**6), 10**6),
+    st.booleans(),
+    st.none(),
+    st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=8),
+)
+_DOCS = st.recursive(
+    _SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(
+            st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=6), inner, max_size=4
+        ),
+    ),
+    max_leaves=25,
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -95,7 +106,10 @@ def test_json_syntax_error_has_its_position():
         load_json_text('{"players": ["alice",\n  "bob" "carol"]}', "bad.json")
     [diag] = info.value.diagnostics
     assert (diag.code, diag.location(), diag.message) == (
-        "S001", "bad.json:2:9", "JSON syntax error: Expecting ',' delimiter")
+        "S001",
+        "bad.json:2:9",
+        "JSON syntax error: Expecting ',' delimiter",
+    )
 
 
 def test_json_duplicate_key_and_depth():
@@ -103,7 +117,11 @@ def test_json_duplicate_key_and_depth():
         load_json_text('{"objects": {"bear": 1,\n "bear": 2}}', "dup.json")
     [diag] = info.value.diagnostics
     assert (diag.code, diag.location(), diag.message, diag.hint) == (
-        "S003", "dup.json:2:2", "duplicate key 'bear'", "first given at line 1")
+        "S003",
+        "dup.json:2:2",
+        "duplicate key 'bear'",
+        "first given at line 1",
+    )
     with pytest.raises(ScenarioError) as info:
         load_json_text('{"a": ' + "[" * 150 + "]" * 150 + "}", "deep.json")
     assert [d.code for d in info.value.diagnostics] == ["S002"]
