@@ -310,7 +310,7 @@ def _ground(atom: Atom, binding: dict) -> tuple:
 
 
 def _final_state(engine: Engine, path: str) -> tuple[State, list[Event]]:
-    from .runtime import run_actions
+    from .replay import run_actions
 
     state = engine.load(path)
     final, events = run_actions(state)

@@ -30,7 +30,7 @@ from .asp import AspNames, bridge, compile_constraint, compile_facts, compile_ru
 from .ast import Aggregate, Atom, Comparison, Const, Negation, Rule, Var
 from .extras import require
 from .joins import Relations, answers
-from .planning import _aggregate, _head_value, _sort_key, _why_vars
+from .planning import _aggregate, _sort_key, _why_vars, group_by_head
 
 if TYPE_CHECKING:
     import clingo
@@ -241,16 +241,7 @@ class ClingoBackend:
     def _groups(self, view: _View, rule: Rule, fixed: dict[str, object]) -> dict[tuple, list[dict]]:
         body = self.program.body(rule)
         names = sorted(bound_after(body, set()))
-        groups: dict[tuple, list[dict]] = {}
-        for row in self.ask(view, _fixed(body, fixed), names):
-            binding = dict(zip(names, row))
-            key = tuple(
-                binding[a.name] if isinstance(a, Var) else _head_value(a)
-                for a in rule.head.args
-                if not isinstance(a, Aggregate)
-            )
-            groups.setdefault(key, []).append(binding)
-        return groups
+        return group_by_head(rule, names, self.ask(view, _fixed(body, fixed), names))
 
     def aggregate_contributions(self, view: _View, fact: tuple) -> list[dict]:
         """The body bindings an aggregate fact was computed from (the first rule's marked ``__rule__``)."""

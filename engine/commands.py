@@ -20,13 +20,13 @@ from .errors import (
     EXIT_LOAD,
     EXIT_NEGATIVE,
     EXIT_OK,
-    ActionError,
     Diagnostic,
     JudgelogError,
     ScenarioError,
     UsageError,
     render_diagnostics,
 )
+from .replay import run_actions
 from .validation import check_constants
 
 __all__ = [
@@ -95,7 +95,6 @@ def _state(args: argparse.Namespace, engine: Engine, *, apply_actions: bool = Tr
 
 def _run(args: argparse.Namespace, engine: Engine, *, apply_actions: bool = True) -> tuple[State, list[Event]]:
     """The scenario's state after its actions (or the first ``--actions N``, or none) and their events."""
-    events: list = []
     state = engine.load(args.scenario)
     _warn(state)
     limit = getattr(args, "actions", None)
@@ -108,15 +107,8 @@ def _run(args: argparse.Namespace, engine: Engine, *, apply_actions: bool = True
             hint=f"give a number from 0 to {len(scenario.actions)}",
         )
     if apply_actions and not getattr(args, "before_actions", False):
-        for index, (action, span) in enumerate(scenario.actions[:limit]):
-            if "expect_error" in action:
-                continue
-            try:
-                state, new = state.apply(action, span=span)
-            except ActionError as exc:
-                raise exc.in_context(index=index, span=span, events=[e.to_text() for e in events]) from None
-            events.extend(new)
-    return state, events
+        return run_actions(state, limit=limit)
+    return state, []
 
 
 def table(names: list[str], rows: list[dict]) -> str:
@@ -462,8 +454,6 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_do(args: argparse.Namespace) -> int:
-    from .runtime import run_actions
-
     engine = _engine(args)
     state = engine.load(args.scenario)
     _warn(state)

@@ -23,7 +23,7 @@ import pyDatalog.pyEngine as _E
 from .analysis import bound_after
 from .ast import Aggregate, Atom, BinOp, Const, Literal, Rule, Term, Var
 from .errors import QueryError
-from .planning import _aggregate, _head_value, _sort_key, _why_vars
+from .planning import _aggregate, _sort_key, _why_vars, group_by_head
 from .recursion import Component, LimitError, Limits
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -75,16 +75,7 @@ def _aggregate_rule(
     body = backend.program.body(rule)
     names = sorted(bound_after(body, set()))
     rows = sorted(set(backend._ask_body(view, body, names)), key=_sort_key)  # proofs list them in order
-    groups: dict[tuple, list[dict]] = {}
-    for row in rows:
-        binding = dict(zip(names, row))
-        key = tuple(
-            binding[a.name] if isinstance(a, Var) else _head_value(a)
-            for a in rule.head.args
-            if not isinstance(a, Aggregate)
-        )
-        groups.setdefault(key, []).append(binding)
-    for key, bindings in groups.items():
+    for key, bindings in group_by_head(rule, names, rows).items():
         value = _aggregate(agg, bindings)
         _check_value(value, rule, limits)
         it = iter(key)

@@ -19,6 +19,7 @@ error at the end of the statement, and so report every syntax error of a file at
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal as TypingLiteral
 from typing import NoReturn, overload
@@ -306,19 +307,17 @@ class _Parser:
         return False
 
     def expr(self) -> Term:
-        left = self.product()
-        while self.peek().text in ("+", "-") and self.peek().kind == "op":
-            op = self._operator()
-            right = self.product()
-            left = BinOp(op.text, left, right, self.span(op))
-        return left
+        return self._chain(("+", "-"), self.product)
 
     def product(self) -> Term:
-        left = self.term()
-        while self.peek().text in ("*", "/") and self.peek().kind == "op":
+        return self._chain(("*", "/"), self.term)
+
+    def _chain(self, ops: tuple[str, ...], operand: Callable[[], Term]) -> Term:
+        """Operands joined by operators of one precedence level, left-associative."""
+        left = operand()
+        while self.peek().text in ops and self.peek().kind == "op":
             op = self._operator()
-            right = self.term()
-            left = BinOp(op.text, left, right, self.span(op))
+            left = BinOp(op.text, left, operand(), self.span(op))
         return left
 
     def _operator(self) -> Token:

@@ -210,6 +210,21 @@ def _head_value(term: Term) -> object:
     return term.value
 
 
+def group_by_head(rule: Rule, names: Sequence[str], rows: Iterable[Sequence[Any]]) -> dict[tuple, list[dict[str, Any]]]:
+    """An aggregate rule's body bindings (``rows`` of the variables ``names``), grouped by the values of its
+    head's other arguments: one group per fact the rule derives."""
+    groups: dict[tuple, list[dict[str, Any]]] = {}
+    for row in rows:
+        binding = dict(zip(names, row))
+        key = tuple(
+            binding[a.name] if isinstance(a, Var) else _head_value(a)
+            for a in rule.head.args
+            if not isinstance(a, Aggregate)
+        )
+        groups.setdefault(key, []).append(binding)
+    return groups
+
+
 def _aggregate(agg: Aggregate, bindings: list[dict[str, Any]]) -> Any:
     if agg.func == "count":
         return len(bindings)

@@ -13,7 +13,7 @@ what blocked them (e.g. 510.1c displaced by 702.22j).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .ast import Atom, BinOp, Comparison, Const, Negation, Rule, Span, Var, arith, format_value
@@ -213,45 +213,37 @@ class Prover:
         contributions = self.backend.aggregate_contributions(self.view, fact)
         if contributions:
             return self._prove_aggregate(fact, contributions, path | {fact}, depth)
-        derivation = getattr(self.backend, "derivation", _none)(self.view, fact)
-        if derivation is not None:  # a recursive fact: its first derivation (premises derived before it)
-            rule, binding = derivation
+        for rule, binding in self._derivations(fact):
             premises = self._premises(rule, binding, path | {fact}, depth)
-            if premises is not None:
-                shown = tuple((k, v) for k, v in sorted(binding.items()) if not k.startswith("_"))
-                return Proof(
-                    text,
-                    "rule",
-                    rule,
-                    shown,
-                    tuple(premises),
-                    sentence=self.sentence(fact),
-                    displaced=self._displaced(rule, fact) if with_displaced else (),
-                    fact=fact,
-                )
+            if premises is None:
+                continue
+            shown = tuple((k, v) for k, v in sorted(binding.items()) if not k.startswith("_"))
+            return Proof(
+                text,
+                "rule",
+                rule,
+                shown,
+                tuple(premises),
+                sentence=self.sentence(fact),
+                displaced=self._displaced(rule, fact) if with_displaced else (),
+                fact=fact,
+            )
+        return None
+
+    def _derivations(self, fact: tuple) -> Iterator[tuple[Rule, dict]]:
+        """The ways ``fact`` could be derived, in the order proofs try them: the backend's recorded first
+        derivation of a recursive fact (its premises were derived before it), then each rule in file order
+        with its body bindings in sorted order."""
+        derivation = getattr(self.backend, "derivation", _none)(self.view, fact)
+        if derivation is not None:
+            yield derivation
         for rule in self.program.rules_by_head.get(fact[0], ()):
             if not rule.body or rule.aggregate is not None:
                 continue
             fixed = _unify_head(rule.head, fact[1:])
-            if fixed is None:
-                continue
-            for binding in self.backend.why_rows(self.view, rule, fixed):
-                premises = self._premises(rule, binding, path | {fact}, depth)
-                if premises is None:
-                    continue
-                displaced = self._displaced(rule, fact) if with_displaced else ()
-                shown = tuple((k, v) for k, v in sorted(binding.items()) if not k.startswith("_"))
-                return Proof(
-                    text,
-                    "rule",
-                    rule,
-                    shown,
-                    tuple(premises),
-                    sentence=self.sentence(fact),
-                    displaced=displaced,
-                    fact=fact,
-                )
-        return None
+            if fixed is not None:
+                for binding in self.backend.why_rows(self.view, rule, fixed):
+                    yield rule, binding
 
     def _premises(self, rule: Rule, binding: dict, path: frozenset, depth: int) -> list[Proof] | None:
         out = []

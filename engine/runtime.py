@@ -22,6 +22,7 @@ from .analysis import suggest
 from .ast import Span
 from .effects import Change, Event, apply_primitive
 from .errors import ActionError, UsageError
+from .replay import run_actions
 
 __all__ = ["apply_action", "run_actions", "MAX_STEPS", "MAX_SBA_ROUNDS"]
 
@@ -669,32 +670,3 @@ def apply_action(state, action, *, span: Span | None = None):
             return state, events
         action = {**action, **run.follow_up}
     raise ActionError(f"{action['do']} asked to be applied again more than {MAX_FOLLOW_UPS} times")
-
-
-def run_actions(state):
-    """Apply a scenario's ``actions:`` in order; those marked ``expect_error`` must be refused."""
-    scenario = state.meta.get("scenario")
-    events: list[Event] = []
-    for index, (action, span) in enumerate(scenario.actions if scenario else []):
-        plain = {k: v for k, v in action.items() if k != "expect_error"}
-        if "expect_error" in action:
-            try:
-                state.apply(plain, span=span)
-            except ActionError as exc:
-                from .testing import refusal_matches
-
-                if refusal_matches(action["expect_error"], str(exc)):
-                    continue
-                raise ActionError(
-                    f"action at line {span.line} was refused, but the message does not mention "
-                    f"{action['expect_error']!r}: {exc}"
-                ) from None
-            raise ActionError(
-                f"action at line {span.line} was expected to be refused ({action['expect_error']!r}) but was applied"
-            ).in_context(index=index, span=span, events=[e.to_text() for e in events])
-        try:
-            state, new = state.apply(plain, span=span)
-        except ActionError as exc:
-            raise exc.in_context(index=index, span=span, events=[e.to_text() for e in events]) from None
-        events.extend(new)
-    return state, events

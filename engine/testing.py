@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from .ast import format_value
 from .cr import any_cites, check_edition, resolve
 from .errors import ActionError, JudgelogError
+from .replay import refusal_matches, replay
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -147,54 +148,34 @@ def run_scenario_file(engine: Engine, path: str) -> list[CaseResult]:
     results: list[CaseResult] = []
     failure: str | None = None
     events: list[str] = []
-    for index, (action, span) in enumerate(scenario.actions):
-        label = f"action[{index}] (line {span.line}) {action.get('do')}"
-        expected_error = action.get("expect_error")
-        plain = {k: v for k, v in action.items() if k != "expect_error"}
-        if failure is not None:
-            if expected_error is not None:
-                results.append(CaseResult(path, label + " expect_error", False, failure, "action", index, span.line))
-            continue
-        try:
-            new_state, _events = state.apply(plain, span=span)
-        except JudgelogError as exc:
-            if expected_error is not None:
-                text = str(exc)
-                ok = refusal_matches(expected_error, text)
-                results.append(
-                    CaseResult(
-                        path,
-                        label + " expect_error",
-                        ok,
-                        "" if ok else f"refused, but the message does not mention {expected_error!r}: {text}",
-                        "action",
-                        index,
-                        span.line,
-                    )
-                )
-                continue  # state unchanged
-            if isinstance(exc, ActionError):
-                exc.in_context(index=index, span=span, events=events)
-                failure = f"{label} was refused:\n{exc.explain()}"
-            else:
-                failure = f"{label} was refused: {exc}"
-            continue
-        if expected_error is not None:
+    done = 0
+    for step in replay(state, scenario.actions):
+        done = step.index + 1
+        label = f"action[{step.index}] (line {step.span.line}) {step.action.get('do')}"
+        if step.expected is not None:
+            problem = step.problem
             results.append(
                 CaseResult(
-                    path,
-                    label + " expect_error",
-                    False,
-                    f"expected a refusal mentioning {expected_error!r}, but it was applied",
-                    "action",
-                    index,
-                    span.line,
+                    path, label + " expect_error", problem is None, problem or "", "action", step.index, step.span.line
                 )
             )
-            failure = f"{label} was applied although a refusal was expected"
+            if step.derails:
+                failure = f"{label} was applied although a refusal was expected"
+            continue  # refused: the state is unchanged
+        if step.error is not None:
+            if isinstance(step.error, ActionError):
+                step.error.in_context(index=step.index, span=step.span, events=events)
+                failure = f"{label} was refused:\n{step.error.explain()}"
+            else:
+                failure = f"{label} was refused: {step.error}"
             continue
-        state = new_state
-        events.extend(e.to_text() for e in _events)
+        state = step.state
+        events.extend(e.to_text() for e in step.events)
+    if failure is not None:  # the expected refusals after the failure cannot be checked: each fails
+        for index, (action, span) in list(enumerate(scenario.actions))[done:]:
+            if action.get("expect_error") is not None:
+                label = f"action[{index}] (line {span.line}) {action.get('do')} expect_error"
+                results.append(CaseResult(path, label, False, failure, "action", index, span.line))
     if runtime.STATE_OBSERVER is not None:
         runtime.STATE_OBSERVER(state.facts)
     for index, (entry, span) in enumerate(scenario.expects):
@@ -208,12 +189,3 @@ def run_scenario_file(engine: Engine, path: str) -> list[CaseResult]:
             message = str(exc.render(sources={}))
         results.append(CaseResult(path, label, message is None, message or "", "expect", index, span.line))
     return results
-
-
-def refusal_matches(expected: object, text: str) -> bool:
-    """Does a refusal's message match an action's ``expect_error:`` (its text, or the CR it names)?"""
-    return str(expected).lower() in text.lower() or _cr_in(str(expected), text)
-
-
-def _cr_in(wanted: str, text: str) -> bool:
-    return resolve(wanted) in text
