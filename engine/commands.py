@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Any
 from .ast import format_value
 
 if TYPE_CHECKING:
-    from .effects import Event
+    from .change import Event
     from .engine import Engine
     from .recursion import Limits
     from .state import State
+from .constants import check_constants
 from .errors import (
     EXIT_LOAD,
     EXIT_NEGATIVE,
@@ -27,7 +28,6 @@ from .errors import (
     render_diagnostics,
 )
 from .replay import run_actions
-from .validation import check_constants
 
 __all__ = [
     "cmd_query",
@@ -513,7 +513,15 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from .audit import run_audit
 
     engine = _engine(args)
-    data, text, code = run_audit(engine, args)
+    data, text, code = run_audit(
+        engine,
+        scenario=args.scenario,
+        diff=args.diff,
+        dot=args.dot,
+        format=args.format,
+        keyword=args.keyword,
+        only=args.only,
+    )
     _emit(args, data, text)
     return code
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .ast import Span
-from .effects import Event
+from .change import Event
 from .errors import ActionError, JudgelogError
 
 __all__ = ["Step", "replay", "run_actions", "refusal_matches"]

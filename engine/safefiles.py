@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .scenario import _Ctx
+    from .scenario_reader import ScenarioReader
 
 __all__ = [
     "MAX_RULE_BYTES",
@@ -172,9 +172,9 @@ ALLOW_HINT = (
 )
 
 
-def scenario_rules(ctx: _Ctx, data: dict) -> list[str]:
+def scenario_rules(ctx: ScenarioReader, data: dict) -> list[str]:
     """The rule files a scenario's ``rules:`` names, resolved relative to it; each one it may not name
-    is reported (S100 at the entry) and left out. ``ctx``: the scenario compiler's context."""
+    is reported (S100 at the entry) and left out. ``ctx``: the scenario's reader."""
     rules: list[str] = []
     if "rules" in data and ctx.want(data["rules"], "list", ("rules",), "rules"):
         roots = scenario_roots(ctx.doc.path)

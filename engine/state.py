@@ -25,7 +25,7 @@ from .typecheck import arithmetic_problems
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
 
-    from .effects import Event
+    from .change import Event
     from .engine import Engine
 
 # a query: its text, or the literals of a parsed body

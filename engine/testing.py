@@ -64,7 +64,7 @@ def check_expect(state: State, entry: dict) -> str | None:
     for key in EXPECT_KINDS:
         if key in entry and not isinstance(entry[key], str):
             return f'{key} must be a query written as text, such as "controller(hero, P)", got {entry[key]!r}'
-    from .validation import check_constants
+    from .constants import check_constants
 
     for key in EXPECT_KINDS:  # a misspelled id is an input error, never a passing "absent"
         if isinstance(entry.get(key), str):
