@@ -25,10 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from .analysis import Program, bound_after
+from .analysis import bound_after
 from .ast import Atom, Const, Negation, Rule, format_value
 from .audit_report import dependency_dot, diff_text, dynamic_text, static_text
 from .errors import EXIT_NEGATIVE, EXIT_OK, UsageError
+from .program import Program
 
 if TYPE_CHECKING:
     from .change import Event

@@ -44,7 +44,7 @@ from contextlib import contextmanager
 
 import pyDatalog.pyEngine as _E
 
-from .analysis import Program, order_body
+from .analysis import order_body
 from .ast import Atom, Const, Negation, Rule
 from .clauses import ask_literal, compile_term, new_pred
 from .database import _TL, quiet_gc
@@ -60,6 +60,7 @@ from .planning import (
     row_sort_key,
     why_vars,
 )
+from .program import Program
 from .recursion import DEFAULT_LIMITS, Limits, recursive_components
 from .threadview import ThreadView
 from .variants import Variants
@@ -143,24 +144,13 @@ class Backend(Variants, Liveness):
         order += [((max(program.strata.get(p, 0) for p in c.preds), 1, c.order), c) for c in self._components]
         self.materialise_order = tuple(task for _, task in sorted(order, key=lambda item: item[0]))
         computed_rules = self._agg_rules + [r for c in self._components for r in c.rules]
-        deps: set[str] = {r.head.pred for r in computed_rules}
-        stack = [
+        read = {
             lit.atom.pred if isinstance(lit, Negation) else lit.pred
             for r in computed_rules
             for lit in r.body
             if isinstance(lit, (Atom, Negation))
-        ]
-        while stack:
-            pred = stack.pop()
-            if pred not in deps:
-                deps.add(pred)
-                stack.extend(
-                    lit.atom.pred if isinstance(lit, Negation) else lit.pred
-                    for r in program.rules_by_head.get(pred, ())
-                    for lit in r.body
-                    if isinstance(lit, (Atom, Negation))
-                )
-        self._agg_deps = frozenset(deps)
+        }
+        self._agg_deps = frozenset({r.head.pred for r in computed_rules} | program.dependencies(read))
         # derived predicates that may also be given facts (scenario input, aggregates): bridged up front
         self._edb_up_front = frozenset(
             p

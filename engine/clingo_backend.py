@@ -25,12 +25,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from .analysis import Program, bound_after, order_body
+from .analysis import bound_after, order_body
 from .asp import AspNames, bridge, compile_constraint, compile_facts, compile_rule, dependencies, derived_with_facts
 from .ast import Aggregate, Atom, Comparison, Const, Negation, Rule, Var
 from .extras import require
 from .joins import Relations, answers
 from .planning import aggregate_value, group_by_head, row_sort_key, why_vars
+from .program import Program
 
 if TYPE_CHECKING:
     import clingo

@@ -221,15 +221,13 @@ def cmd_test(args: argparse.Namespace) -> int:
     files = _scenario_files(paths)
     results = []
     progress = _Progress(len(files))
-    from contextlib import AbstractContextManager, nullcontext
+    from .coverage import coverage_report
 
-    from .coverage import collect_states, coverage_report
-
-    seen: AbstractContextManager[list[frozenset]] = collect_states() if args.coverage else nullcontext([])
-    with seen as states:
-        for i, path in enumerate(files):
-            progress.tick(i, path)
-            results.extend(run_scenario_file(engine, path))
+    states: list[frozenset] = []  # every state the rules were evaluated on, for --coverage
+    observer = states.append if args.coverage else None
+    for i, path in enumerate(files):
+        progress.tick(i, path)
+        results.extend(run_scenario_file(engine, path, observer=observer))
     progress.done()
     report = coverage_report(engine, states) if args.coverage else None
     passed = sum(1 for r in results if r.passed)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .analysis import Program, bound_after
+from .analysis import bound_after
 from .ast import (
     Aggregate,
     Atom,
@@ -23,6 +23,7 @@ from .ast import (
     term_vars,
 )
 from .errors import QueryError
+from .program import Program
 
 __all__ = [
     "IMPOSSIBLE",

@@ -29,9 +29,10 @@ from .stack_order import stack_order
 __all__ = ["apply_action", "run_actions", "MAX_STEPS", "MAX_SBA_ROUNDS"]
 
 MAX_STEPS = 50
-STATE_OBSERVER: Callable[[frozenset], None] | None = (
-    None  # set by judgelog.coverage to see every fact set the rules are evaluated on
-)
+# sees every fact set the rules are evaluated on (judgelog.coverage passes one in)
+Observer = Callable[[frozenset], None]
+# the legal options of a decision in a state, for a refusal (judgelog.choices.list_choices)
+OptionLister = Callable[..., tuple[dict, str]]
 MAX_SBA_ROUNDS = 100
 TRANSIENT = (
     "action",
@@ -64,7 +65,17 @@ class _Run:
 
     probe = False
 
-    def __init__(self, state, action: dict, span: Span | None) -> None:
+    def __init__(
+        self,
+        state,
+        action: dict,
+        span: Span | None,
+        *,
+        observer: Observer | None = None,
+        list_options: OptionLister | None = None,
+    ) -> None:
+        self.observer = observer
+        self.list_options = list_options
         self.state = state
         self.engine = state.engine
         self.action = action
@@ -89,8 +100,8 @@ class _Run:
 
         body, names = self.engine.check_query(parse_body(text), text=text)
         frozen = frozenset(facts)
-        if STATE_OBSERVER is not None:
-            STATE_OBSERVER(frozen)
+        if self.observer is not None:
+            self.observer(frozen)
         with self.engine.backend.session(frozen) as view:
             rows = self.engine.backend.ask(view, body, names)
         return [dict(zip(names, r)) for r in rows]
@@ -253,11 +264,11 @@ class _Run:
 
     def _legal_options(self) -> list[str]:
         """The legal options of the decision the rules name for a refused action (refusal_options/2)."""
-        from .choices import list_choices
-
         out: list[str] = []
+        if self.list_options is None:
+            return out
         for r in self.ask(self.state.facts, f"refusal_options({_q(self.kind)}, D)"):
-            data, _text = list_choices(self.state, r["D"], limit=20)
+            data, _text = self.list_options(self.state, r["D"], limit=20)
             if data.get("options"):
                 out.extend(str(o) for o in data["options"])
             for value in data.values():
@@ -506,9 +517,10 @@ def _q(value) -> str:
     return format_value(value)
 
 
-def probe_choice(state, action: dict):
-    """The first choice ``action`` would ask for, as a :class:`ChoiceNeeded`, or None if it needs none."""
-    run = _Run(state, action, None)
+def probe_choice(state, action: dict, *, list_options: OptionLister | None = None):
+    """The first choice ``action`` would ask for, as a :class:`ChoiceNeeded`, or None if it needs none.
+    ``list_options``: as for :func:`apply_action`."""
+    run = _Run(state, action, None, list_options=list_options)
     run.probe = True
     try:
         run.run()
@@ -520,8 +532,19 @@ def probe_choice(state, action: dict):
 MAX_FOLLOW_UPS = 8
 
 
-def apply_action(state, action, *, span: Span | None = None):
+def apply_action(
+    state,
+    action,
+    *,
+    span: Span | None = None,
+    observer: Observer | None = None,
+    list_options: OptionLister | None = None,
+):
     """Apply one action to a state: ``(new_state, events)``; the state itself never changes.
+
+    ``observer(facts)`` is called with every fact set the rules are evaluated on (rule coverage);
+    ``list_options(state, decision, limit=N)`` lists the legal options a refusal names (refusal_options/2):
+    :meth:`State.apply <judgelog.state.State.apply>` passes judgelog.choices.list_choices.
 
     When the rules derive ``follow_up(Key, Value)`` as the last step begins, the same action is applied again,
     after state-based actions, with that argument (e.g. a combat damage action without ``step:`` goes on
@@ -531,7 +554,7 @@ def apply_action(state, action, *, span: Span | None = None):
         raise UsageError(f"an action is a mapping with do: and the action's name, got {action!r}")
     events: list[Event] = []
     for _ in range(MAX_FOLLOW_UPS):
-        run = _Run(state, action, span)
+        run = _Run(state, action, span, observer=observer, list_options=list_options)
         state, new = run.run()
         events.extend(new)
         if not run.follow_up:

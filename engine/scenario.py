@@ -21,7 +21,7 @@ from .ast import Span
 from .catalog import CardCatalog, default_catalog
 from .errors import Diagnostic, ScenarioError
 from .interface import Interface, default_interface, with_keywords
-from .safefiles import scenario_rules
+from .named_files import scenario_rules
 from .scenario_objects import compile_object, counter_facts
 from .scenario_reader import ScenarioReader, show
 from .yamlsrc import Located, load_path, load_text
@@ -113,7 +113,7 @@ def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
                 )
             ],
         )
-    rules = scenario_rules(ctx, data)  # judgelog.safefiles: which files a scenario may name
+    rules = scenario_rules(ctx, data)  # judgelog.named_files: which files a scenario may name
     if rules and not ctx.diags:
         ctx = ScenarioReader(doc, catalog, face.with_rules(rules))  # the scenario's own rules may declare keywords
     ctx.check_keys(data, top_keys(ctx.face), (), "a scenario", fields=True)

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 
 import pyDatalog.pyEngine as _E
 
-from .analysis import Program, bound_after
+from .analysis import bound_after
 from .analysis import ready as _ready
 from .ast import Atom, Comparison, Const, Negation, Rule, Var, literal_vars
 from .clauses import bridge, compile_atom, compile_comparison, compile_term, new_pred
@@ -31,6 +31,7 @@ from .planning import (
     unfold,
     variant_name,
 )
+from .program import Program
 from .threadview import ThreadView
 
 __all__ = ["Variants"]
