@@ -89,13 +89,15 @@ def _specs(scope: Scope) -> list[Spec]:
 
 
 def is_canonical(board: tuple[Spec, ...], players: int) -> bool:
-    """The board is the least of the boards it becomes by renaming the non-active players."""
+    """The board is the least of the boards it becomes by renaming the non-active players that keep their
+    numbers of creatures in non-increasing order (as a task lists them): one board of each orbit."""
     for perm in itertools.permutations(range(1, players)):
         mapping = (0,) + perm
         other = tuple(
             sorted(Spec(mapping[s.controller], s.power, s.toughness, s.keywords, s.subtype, s.counters) for s in board)
         )
-        if other < board:
+        split = [sum(1 for s in other if s.controller == p) for p in range(1, players)]
+        if split == sorted(split, reverse=True) and other < board:  # only renamings a task lists compete
             return False
     return True
 
@@ -247,8 +249,8 @@ def candidates(field: Field, scope: Scope, board: Sequence[Spec], declared: dict
         return
     if field.shape == "groups":
         keys = sorted(_keys(declared.get(ref0)))
-        for part in _partitions(keys):
-            yield [sorted(block) for block in part if len(block) > 1]
+        for part in _partitions(keys):  # groups in the order of their first member (band1, band2, ...)
+            yield sorted((sorted(block) for block in part if len(block) > 1), key=lambda b: [ids.index(o) for o in b])
         return
     if field.shape in ("map_list", "map") and ref1 not in ("object", "player", "target"):
         targets = sorted(_keys(declared.get(ref1)))

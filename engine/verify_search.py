@@ -1,0 +1,190 @@
+"""``judgelog verify`` by search: each board shape is one clingo task (:mod:`judgelog.verify_asp`); what
+the solver proposes is replayed by the reference semantics before it is reported.
+
+A task whose boards the search cannot follow (:func:`judgelog.verify_asp.search_task` says what) is checked
+by the reference enumerator (:func:`judgelog.verify.run_task`) instead, and the result says so.
+
+>>> from judgelog import Engine
+>>> from judgelog.scope import load_scope
+>>> from judgelog.verify_asp import shapes
+>>> engine = Engine(properties=True)
+>>> scope = load_scope({"creatures": 1, "keywords": ["trample"], "power": [1], "toughness": [1]}, engine)
+>>> [(r["task"], r["boards"], r["counterexamples"]) for r in (search_shape(engine, scope, s) for s in shapes(scope))]
+[('n1-s01', 2, []), ('n1-s10', 2, [])]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from .boards import Spec, automorphisms, board_dict, tasks
+from .errors import ActionError, JudgelogError
+from .scope import Scope
+
+if TYPE_CHECKING:
+    from .engine import Engine
+    from .verify import Property
+    from .verify_asp import Found, Shape
+
+__all__ = ["search_shape", "replay", "canonical", "SearchDisagrees"]
+
+
+class SearchDisagrees(JudgelogError):
+    """The search proposed a counterexample that the rules, replayed, do not confirm (a bug of the search)."""
+
+
+def _values(found: Found, fields: Sequence[Any], board: Sequence[Spec], scope: Scope) -> dict:
+    """The fields' values in the enumerator's form (candidates() of judgelog.boards)."""
+    des = dict(found.designations)
+    out: dict = {}
+    for f in fields:
+        rows = des.get(f.name, ())
+        if f.shape == "map" and f.ref(1).what in ("player", "target"):
+            out[f.name] = {o: t for o, t in sorted(rows)}
+        elif f.shape == "groups":
+            groups: dict[str, list] = {}
+            for o, g in sorted(rows):
+                groups.setdefault(g, []).append(o)
+            out[f.name] = [
+                sorted(groups[g], key=_slot)
+                for g in sorted(groups, key=lambda g: int(g.lstrip("abcdefghijklmnopqrstuvwxyz_") or 0))
+            ]
+        elif f.shape == "map_list":
+            out[f.name] = {o: [a] for o, a in sorted(rows, key=lambda r: _slot(r[0]))}
+        elif f.shape == "map":
+            out[f.name] = {o: a for o, a in sorted(rows, key=lambda r: _slot(r[0]))}
+        elif f.shape == "pairs":
+            out[f.name] = [[a, b] for a, b in sorted(rows, key=lambda r: _slot(r[0]))]
+    return out
+
+
+def _slot(oid: str) -> int:
+    return int(oid[1:]) if oid[1:].isdigit() else 0
+
+
+def replay(engine: Engine, scope: Scope, props: dict[str, Property], found: Found, groups, board_fields) -> list[dict]:
+    """The counterexamples along the one path a model describes, found by the reference semantics (the
+    same records as the enumerator's ``_record``)."""
+    from .boards import _specs
+    from .verify import DECLARATION, _facts_of, _record, _Run
+
+    specs = _specs(scope)
+    board = tuple(specs[i] for i in found.specs)
+    run = _Run(engine, scope, props, list(groups), list(board_fields), found=[])
+    designations = _values(found, board_fields, board, scope)
+    data = dict(board_dict(scope, board))
+    data.update({k: v for k, v in designations.items() if v})
+    state = engine.state_from_dict(data, path="<board>")
+    steps: list[dict] = [{"board": designations}] if any(designations.values()) else []
+    face = engine.interface
+    for kind, fields in groups:
+        values = _values(found, fields, board, scope)
+        if not any(values.values()):
+            continue
+        action = {"do": kind, **values}
+        proposed = [fact for f in fields for fact in _facts_of(face, f, values[f.name])]
+        _record(run, board, steps, DECLARATION, state.with_facts(state.facts | frozenset(proposed)), proposed=action)
+        try:
+            state, _ = state.apply(action)
+        except ActionError:
+            return run.found
+        steps = steps + [action]
+    _record(run, board, steps, "board", state)
+    if found.follow is not None:
+        template = dict(scope.follow_up[found.follow[0]])
+        keys = [k for k in sorted(template) if k != "do"]
+        action = {"do": template["do"], **dict(zip(keys, found.follow[1:]))}
+        action = {k: action[k] for k in template}  # the template's key order (the enumerator's)
+        try:
+            after, _ = state.apply(action)
+        except ActionError:
+            return run.found
+        _record(run, board, steps + [action], "board", after)
+    return run.found
+
+
+def _rename(value: Any, mapping: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        return mapping.get(value, value)
+    if isinstance(value, dict):
+        renamed = {_rename(k, mapping): _rename(v, mapping) for k, v in value.items()}
+        if not all(k in mapping for k in value):  # an action: its keys keep their order
+            return renamed
+        return {k: renamed[k] for k in sorted(renamed, key=_slot)}
+    if isinstance(value, list):
+        items = [_rename(v, mapping) for v in value]
+        if items and all(isinstance(v, list) for v in items):  # groups and pairs: order-free
+            items = sorted((sorted(v, key=_slot) for v in items), key=lambda v: [_slot(x) for x in v])
+        return items
+    return value
+
+
+def canonical(c: dict, board: Sequence[Spec]) -> dict:
+    """The counterexample renamed by the automorphism of its board (identical creatures swapped) that
+    makes it least, so that symmetric counterexamples are written one way."""
+    best = None
+    for mapping in automorphisms(board):
+        cand = dict(c)
+        cand["steps"] = _rename(c["steps"], mapping)
+        cand["proposed"] = _rename(c["proposed"], mapping)
+        cand["witnesses"] = [mapping.get(w, w) for w in c["witnesses"]]
+        key = (repr(cand["steps"]), repr(cand["proposed"]), cand["witnesses"])
+        if best is None or key < best[0]:
+            best = (key, cand)
+    return best[1] if best else c
+
+
+def search_shape(engine: Engine, scope: Scope, shape: Shape, *, all_found: bool = False) -> dict:
+    """One board shape searched by clingo, or by the reference enumerator when the search cannot follow it."""
+    from .boards import _specs
+    from .verify import _declaring_actions, order_key, properties_of, run_task
+    from .verify_asp import search_task
+
+    props = properties_of(engine)
+    if scope.properties:
+        props = {k: v for k, v in props.items() if k in scope.properties}
+    groups, board_fields = _declaring_actions(engine, scope)
+    raw = search_task(engine, scope, shape, props, all_found=all_found)
+    out: dict = {"task": shape.name, "boards": raw["boards"], "counterexamples": [], "fallback": []}
+    if raw["unsupported"]:
+        # the reference enumerator checks this shape's boards (every task of the same size and split)
+        out["fallback"] = list(raw["unsupported"])
+        subtasks = [t for t in tasks(scope) if (t.creatures, t.split) == (shape.creatures, shape.split)]
+        results = [run_task(engine, scope, t, all_found=all_found) for t in subtasks]
+        out["counterexamples"] = sorted((c for r in results for c in r["counterexamples"]), key=order_key)
+        out["boards"] = sum(r.get("boards", 0) for r in results)
+        return _least(out, all_found)
+    specs = _specs(scope)
+    found: list[dict] = []
+    seen = set()
+    for model in raw["models"]:
+        board = tuple(specs[i] for i in model.specs)
+        got = [canonical(c, board) for c in replay(engine, scope, props, model, groups, board_fields)]
+        names = {c["property"] for c in got}
+        missing = sorted({p for p, _ in model.properties} - names)
+        if missing:
+            raise SearchDisagrees(
+                f"verify: the search found {missing[0]} violated on a board of {shape.name} that the rules, "
+                "replayed, do not confirm",
+                hint="a bug of judgelog's search (judgelog.verify_asp); --reference checks the scope by enumeration",
+            )
+        for c in got:
+            key = repr(order_key(c))
+            if key not in seen:
+                seen.add(key)
+                found.append(c)
+    out["counterexamples"] = sorted(found, key=order_key)
+
+    return _least(out, all_found)
+
+
+def _least(out: dict, all_found: bool) -> dict:
+    from .verify import order_key
+
+    if not all_found:
+        least: dict[str, dict] = {}
+        for c in sorted(out["counterexamples"], key=order_key):
+            least.setdefault(c["property"], c)
+        out["counterexamples"] = sorted(least.values(), key=order_key)
+    return out
