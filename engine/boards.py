@@ -3,7 +3,8 @@
 A board is a sorted tuple of creature specs (controller, power, toughness, keywords, subtype, counters);
 creatures are named ``c1``, ``c2``, ... in that order and players ``p1`` (active), ``p2``, ... Boards that
 differ only by a renaming of the non-active players are counted once (:func:`is_canonical`), and so are
-declarations that differ only by a renaming of identical creatures (:func:`canonical_key`).
+declarations that differ only by a renaming of identical creatures or of players with the same creatures
+(:func:`automorphisms`, :func:`canonical_key`).
 
 Designations are generated from the fields the rules declare (``scenario_field/4``) by their shape: a
 ``map`` of creatures to players (attackers: the active player's creatures, each at another player or not at
@@ -163,21 +164,24 @@ def board_dict(scope: Scope, board: Sequence[Spec]) -> dict:
     return {"players": players, "objects": objects}
 
 
-def automorphisms(board: Sequence[Spec]) -> list[dict[str, str]]:
-    """Renamings of the creatures that leave the board as it is (identical creatures swapped)."""
+def automorphisms(board: Sequence[Spec], players: int = 2) -> list[dict[str, str]]:
+    """Renamings of the non-active players and of the creatures that leave the board as it is (identical
+    creatures swapped; players with the same creatures swapped, their creatures with them)."""
     ids = creature_ids(board)
-    groups: dict[Spec, list[int]] = {}
+    names = [f"p{i + 1}" for i in range(players)]
+    slots: dict[Spec, list[int]] = {}
     for i, s in enumerate(board):
-        groups.setdefault(s, []).append(i)
-    out: list[dict[str, str]] = [{}]
-    for members in groups.values():
-        nxt = []
-        for perm in itertools.permutations(members):
-            for m in out:
-                d = dict(m)
-                d.update({ids[a]: ids[b] for a, b in zip(members, perm)})
-                nxt.append(d)
-        out = nxt
+        slots.setdefault(s, []).append(i)
+    out: list[dict[str, str]] = []
+    for perm in itertools.permutations(range(1, players)):
+        mapping = (0,) + perm
+        renamed = [Spec(mapping[s.controller], s.power, s.toughness, s.keywords, s.subtype, s.counters) for s in board]
+        if tuple(sorted(renamed)) != tuple(board):
+            continue
+        base = {names[p]: names[mapping[p]] for p in range(1, players) if mapping[p] != p}
+        for targets in itertools.product(*[slots[r] for r in renamed]):
+            if len(set(targets)) == len(targets):
+                out.append(dict(base, **{ids[i]: ids[t] for i, t in enumerate(targets) if i != t}))
     return out
 
 

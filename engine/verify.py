@@ -277,7 +277,7 @@ def run_task(engine: Engine, scope: Scope, task: Task, *, all_found: bool = Fals
     nboards = 0
     for board in boards(scope, task):
         nboards += 1
-        autos = automorphisms(board)
+        autos = automorphisms(board, scope.players)
         base = board_dict(scope, board)
         for designations in _assignments(run, board, board_fields, {}):
             data = dict(base)
@@ -288,7 +288,7 @@ def run_task(engine: Engine, scope: Scope, task: Task, *, all_found: bool = Fals
             _declare(run, board, state, steps, {}, 0, seen, autos)
     from .verify_search import canonical
 
-    found = sorted((canonical(c, board_of(run.scope, c)) for c in run.found), key=order_key)
+    found = sorted((canonical(c, board_of(run.scope, c), scope.players) for c in run.found), key=order_key)
     if not all_found:
         least: dict[str, dict] = {}
         for c in found:

@@ -556,6 +556,17 @@ def _has_aggregate(rule: Rule) -> bool:
     return any(isinstance(a, Aggregate) for a in rule.head.args)
 
 
+def _unsupported_text(symbol: Any, contexts: Sequence[_Ctx]) -> str:
+    """``unsupported(C, What)`` in words: what the search cannot follow, and where."""
+    ctx, what = symbol.arguments
+    where = contexts[ctx.number]
+    group = where.group.replace("_", " ") if where.group != "follow_up" else "the follow-up action"
+    place = f"in the state-based actions after {group}" if where.kind == "sba" else f"in a step of {group}"
+    if what.type.name == "String":
+        return f"the effect primitive {what.string} {place}"
+    return f"{str(what).replace('_', ' ')} {place}"
+
+
 # -- solving -------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Found:
@@ -613,9 +624,11 @@ def search_task(
     found_props: set[str] = set()
 
     def assume(unsup: bool) -> list:
-        out = [(clingo.Function("want_unsupported"), unsup)]
-        out += [(clingo.Function("found", [clingo.String(p)]), p in found_props) for p in props]
-        return out
+        """Set the externals (an assumption cannot make an external true: assign them)."""
+        ctl.assign_external(clingo.Function("want_unsupported"), unsup)
+        for p in props:
+            ctl.assign_external(clingo.Function("found", [clingo.String(p)]), p in found_props)
+        return []
 
     # 1. can the search follow every board of the task?
     ctl.configuration.solve.opt_mode = "ignore"
@@ -624,11 +637,11 @@ def search_task(
     ctl.solve(
         assumptions=assume(True),
         on_model=lambda m: hit.append(
-            sorted({f"{s.arguments[1]}" for s in m.symbols(shown=True) if s.name == "unsupported"})
+            sorted({_unsupported_text(s, compiled.contexts) for s in m.symbols(shown=True) if s.name == "unsupported"})
         ),
     )
     if hit:
-        result["unsupported"] = [f"{what} (context kind of the runtime)" for what in hit[0]]
+        result["unsupported"] = hit[0]
         return result
     # 2. the smallest violation of each property not found yet
     models: list[Found] = []

@@ -15,7 +15,9 @@ by the reference enumerator (:func:`judgelog.verify.run_task`) instead, and the 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .boards import Spec, automorphisms, board_dict, tasks
@@ -61,6 +63,38 @@ def _values(found: Found, fields: Sequence[Any], board: Sequence[Spec], scope: S
 
 def _slot(oid: str) -> int:
     return int(oid[1:]) if oid[1:].isdigit() else 0
+
+
+def canonical_board(found: Found, scope: Scope) -> Found:
+    """The model renamed so that its board is the one :func:`judgelog.boards.boards` lists for its orbit
+    (the search breaks the symmetry of identical creatures but not that of the non-active players)."""
+    from .boards import _specs, creature_ids, is_canonical, players_of
+    from .verify_asp import Found as _Found
+
+    if scope.players <= 2:
+        return found
+    specs = _specs(scope)
+    index = {s: i for i, s in enumerate(specs)}
+    board = [specs[i] for i in found.specs]
+    ids, names = creature_ids(board), players_of(scope)
+    for perm in itertools.permutations(range(1, scope.players)):
+        mapping = (0,) + perm
+        renamed = [replace(s, controller=mapping[s.controller]) for s in board]
+        order = sorted(range(len(board)), key=lambda i: (renamed[i], i))
+        new = tuple(renamed[i] for i in order)
+        split = [sum(1 for s in new if s.controller == p) for p in range(1, scope.players)]
+        if split != sorted(split, reverse=True) or not is_canonical(new, scope.players):
+            continue
+        m = {ids[old]: ids[pos] for pos, old in enumerate(order)}
+        m.update({names[p]: names[mapping[p]] for p in range(1, scope.players)})
+
+        def ren(row: tuple, m: dict = m) -> tuple:
+            return tuple(m.get(v, v) if isinstance(v, str) else v for v in row)
+
+        designations = tuple((k, tuple(sorted(ren(r) for r in rows))) for k, rows in found.designations)
+        follow = ren(found.follow) if found.follow is not None else None
+        return _Found(tuple(index[s] for s in new), designations, follow, found.properties)
+    return found
 
 
 def replay(engine: Engine, scope: Scope, props: dict[str, Property], found: Found, groups, board_fields) -> list[dict]:
@@ -120,11 +154,12 @@ def _rename(value: Any, mapping: dict[str, str]) -> Any:
     return value
 
 
-def canonical(c: dict, board: Sequence[Spec]) -> dict:
-    """The counterexample renamed by the automorphism of its board (identical creatures swapped) that
-    makes it least, so that symmetric counterexamples are written one way."""
+def canonical(c: dict, board: Sequence[Spec], players: int = 2) -> dict:
+    """The counterexample renamed by the automorphism of its board (identical creatures swapped, players
+    with the same creatures swapped) that makes it least, so that symmetric counterexamples are written
+    one way."""
     best = None
-    for mapping in automorphisms(board):
+    for mapping in automorphisms(board, players):
         cand = dict(c)
         cand["steps"] = _rename(c["steps"], mapping)
         cand["proposed"] = _rename(c["proposed"], mapping)
@@ -159,8 +194,9 @@ def search_shape(engine: Engine, scope: Scope, shape: Shape, *, all_found: bool 
     found: list[dict] = []
     seen = set()
     for model in raw["models"]:
+        model = canonical_board(model, scope)
         board = tuple(specs[i] for i in model.specs)
-        got = [canonical(c, board) for c in replay(engine, scope, props, model, groups, board_fields)]
+        got = [canonical(c, board, scope.players) for c in replay(engine, scope, props, model, groups, board_fields)]
         names = {c["property"] for c in got}
         missing = sorted({p for p, _ in model.properties} - names)
         if missing:

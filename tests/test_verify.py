@@ -349,10 +349,23 @@ def test_board_count_is_the_reference_enumerators(data):
         assert count_boards(scope, shape) == len(listed) == len(set(listed)), shape
 
 
-def _both(engine, data):
+def test_what_the_search_cannot_follow_is_checked_by_the_enumerator_and_said(tmp_path, capsys):
+    # leave_battlefield moves the creature (the primitive move): the search does not model it
+    scope = {"creatures": 1, "keywords": ["trample"], "power": [1], "toughness": [1]}
+    scope["follow_up"] = [{"do": "leave_battlefield", "object": "$creature"}]
+    run = run_cli(capsys, ["verify", "--workers", "1", "--scope", _scope_file(tmp_path, scope), "--format", "json"])
+    data = run.json()
+    assert run.code == 0 and data["boards"] == 4
+    assert {f["task"] for f in data["fallback"]} == {"n1-s01", "n1-s10"}
+    assert all("the effect primitive move in a step of the follow-up action" in f["reason"] for f in data["fallback"])
+
+
+def _both(engine, data, *, all_found=False):
     scope = load_scope(data, engine)
-    searched = merge(scope, [search_shape(engine, scope, s) for s in shapes(scope)])
-    listed = merge(scope, [run_task(engine, scope, t) for t in tasks(scope)])
+    searched = merge(
+        scope, [search_shape(engine, scope, s, all_found=all_found) for s in shapes(scope)], all_found=all_found
+    )
+    listed = merge(scope, [run_task(engine, scope, t, all_found=all_found) for t in tasks(scope)], all_found=all_found)
     return searched, listed
 
 
@@ -393,3 +406,44 @@ def test_search_and_reference_agree_on_the_shipped_library():
     searched, listed = _both(Engine(properties=True), SMALL)
     assert searched["boards"] == listed["boards"] == 27
     assert searched["counterexamples"] == listed["counterexamples"] == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3])
+def test_search_and_reference_find_the_same_counterexamples_up_to_symmetry(tmp_path, players):
+    lib = _library_without(tmp_path, BUGS / "soulbond_keeps_pair.dl")
+    data = {
+        "players": players,
+        "creatures": 2,
+        "keywords": ["soulbond", "banding"],
+        "power": [1],
+        "toughness": [1],
+        "same_controller": ["pairs"],
+        "follow_up": [
+            {"do": "gain_control", "object": "$creature", "player": "$player"},
+            {"do": "remove_from_combat", "object": "$creature"},
+        ],
+    }
+    engine = Engine(properties=True, library=str(lib))
+    searched, listed = _both(engine, data, all_found=True)
+    assert searched["boards"] == listed["boards"]
+    assert len(searched["counterexamples"]) > 10
+    assert searched["counterexamples"] == listed["counterexamples"]
+
+
+@pytest.mark.slow
+def test_search_finds_the_smallest_counterexample_of_each_broken_property(tmp_path):
+    lib = _library_without(tmp_path, BUGS / "soulbond_keeps_pair.dl")
+    shutil.copy(BUGS / "bands_with_other_strict.dl", lib / "broken" / "bands_with_other_strict.dl")
+    data = {
+        "creatures": 2,
+        "keywords": [{"bands_with_other": {"subtype": "wolf"}}],
+        "subtypes": ["wolf"],
+        "power": [1],
+        "toughness": [1],
+        "same_controller": ["pairs"],
+        "follow_up": [{"do": "gain_control", "object": "$creature", "player": "$player"}],
+    }
+    searched, listed = _both(Engine(properties=True, library=str(lib)), data)
+    assert {c["property"] for c in searched["counterexamples"]} == {"band_legality", "pair_breaks"}
+    assert searched["counterexamples"] == listed["counterexamples"]
