@@ -34,12 +34,11 @@ def main() -> int:
     args = parser.parse_args()
     import yaml
 
-    from judgelog.boards import tasks
+    from judgelog.boards import shapes, tasks
     from judgelog.distribute import Job, run_job
     from judgelog.engine import Engine
     from judgelog.scope import default_scope_path, load_scope
     from judgelog.verify import merge
-    from judgelog.verify_asp import shapes
 
     path = args.scope or default_scope_path()
     with open(path, encoding="utf-8") as fh:

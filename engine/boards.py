@@ -18,6 +18,8 @@ the field (``action_param``) accepts or refuses it.
 >>> scope = load_scope({"creatures": 2, "keywords": [], "power": [1], "toughness": [1], "declare": []}, Engine())
 >>> [len(b) for b in boards(scope)]
 [1, 1, 2, 2, 2]
+>>> [(shape.name, count_boards(scope, shape)) for shape in shapes(scope)]
+[('n1-s01', 1), ('n1-s10', 1), ('n2-s02', 1), ('n2-s11', 1), ('n2-s20', 1)]
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from math import comb
 from typing import TYPE_CHECKING
 
 from .scope import Scope
@@ -45,6 +48,9 @@ __all__ = [
     "tasks",
     "Task",
     "board_keywords",
+    "Shape",
+    "shapes",
+    "count_boards",
 ]
 
 
@@ -210,6 +216,63 @@ def canonical_key(steps: Sequence[dict], autos: list[dict[str, str]]) -> str:
         if best is None or text < best:
             best = text
     return best or ""
+
+
+# -- board shapes (the tasks of the search) and the number of boards ---------------------------------
+@dataclass(frozen=True, order=True)
+class Shape:
+    """A board shape: ``creatures`` creatures, ``split[i]`` of them controlled by player i (non-active
+    players in non-increasing order: renaming them gives the same board)."""
+
+    creatures: int
+    split: tuple[int, ...]
+
+    @property
+    def name(self) -> str:
+        return f"n{self.creatures}-s{''.join(map(str, self.split))}"
+
+
+def shapes(scope: Scope) -> list[Shape]:
+    out = []
+    for n in range(scope.min_creatures, scope.creatures + 1):
+        for split in itertools.product(range(n + 1), repeat=scope.players):
+            if sum(split) == n and list(split[1:]) == sorted(split[1:], reverse=True):
+                out.append(Shape(n, tuple(split)))
+    return sorted(out)
+
+
+def _multichoose(m: int, k: int) -> int:
+    return comb(m + k - 1, k) if k else 1
+
+
+def count_boards(scope: Scope, shape: Shape) -> int:
+    """The boards of one shape up to renaming, counted without listing them (Burnside's lemma over the
+    renamings of the non-active players; each player has the same creature specs)."""
+    per_player = len(_specs(scope)) // scope.players
+    others = list(range(1, scope.players))
+    orbit = {(shape.split[0],) + tuple(shape.split[1:][i - 1] for i in perm) for perm in itertools.permutations(others)}
+    total = 0
+    perms = list(itertools.permutations(others))
+    for perm in perms:
+        g = dict(zip(others, perm))
+        cycles, seen = [], set()
+        for p in others:
+            if p in seen:
+                continue
+            cycle, q = [], p
+            while q not in seen:
+                seen.add(q)
+                cycle.append(q)
+                q = g[q]
+            cycles.append(cycle)
+        for v in orbit:
+            if any(len({v[p] for p in c}) > 1 for c in cycles):
+                continue
+            fixed = _multichoose(per_player, v[0])
+            for c in cycles:
+                fixed *= _multichoose(per_player, v[c[0]])
+            total += fixed
+    return total // len(perms)
 
 
 # -- designations by shape ------------------------------------------------------------------------------

@@ -19,9 +19,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from .boards import Task
+from .boards import Shape, Task
 from .errors import UsageError
-from .verify_asp import Shape
 
 if TYPE_CHECKING:
     from .engine import Engine

@@ -18,29 +18,29 @@ if one does, the task is checked by the reference enumerator instead and the rep
 where (:func:`unsupported`).
 
 The smallest counterexample is clingo's optimum (fewest keywords, then fewest steps; the number of
-creatures is fixed by the task). Every counterexample the solver proposes is replayed by the reference
-semantics (the runtime and the rules, :func:`judgelog.verify.replay`) before it is reported: the witnesses
-come from the replay, and a proposal the replay does not confirm is an error, never a result.
+creatures is fixed by the task). Solving, and replaying every counterexample the solver proposes by the
+reference semantics before it is reported, is :mod:`judgelog.verify_search`.
 
 >>> from judgelog import Engine
+>>> from judgelog.boards import shapes
 >>> from judgelog.scope import load_scope
->>> scope = load_scope({"creatures": 2, "keywords": ["banding"], "power": [1], "toughness": [1]}, Engine())
->>> [(shape.name, count_boards(scope, shape)) for shape in shapes(scope)]
-[('n1-s01', 2), ('n1-s10', 2), ('n2-s02', 3), ('n2-s11', 4), ('n2-s20', 3)]
+>>> from judgelog.verify import properties_of
+>>> engine = Engine(properties=True)
+>>> scope = load_scope({"creatures": 2, "keywords": ["banding"], "power": [1], "toughness": [1]}, engine)
+>>> compiled = compile_search(engine, scope, shapes(scope)[-1], properties_of(engine))
+>>> [(c.kind, c.group) for c in compiled.contexts][:3]
+[('board', ''), ('proposal', 'declare_attackers'), ('step', 'declare_attackers')]
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from math import comb
 from typing import TYPE_CHECKING, Any
 
 from .asp import compile_rule, dependencies, value_text
-from .ast import Aggregate, Atom, Negation, Rule, Var
-from .boards import Spec, _specs, board_dict, creature_ids, players_of
-from .extras import require
+from .ast import Atom, Negation, Rule, Var
+from .boards import Shape, Spec, _specs, board_dict, creature_ids, players_of
 from .scope import Scope
 
 if TYPE_CHECKING:
@@ -48,71 +48,13 @@ if TYPE_CHECKING:
     from .interface import Field, Interface
     from .verify import Property
 
-__all__ = ["Shape", "shapes", "count_boards", "search_task", "SUPPORTED_PRIMITIVES", "SBA_ROUNDS", "compile_search"]
+__all__ = ["Compiled", "compile_search", "SUPPORTED_PRIMITIVES", "SBA_ROUNDS"]
 
 SUPPORTED_PRIMITIVES = ("record", "forget", "tap", "remove_from_combat", "gain_control", "remove_keyword")
 SBA_ROUNDS = 3
 TRANSIENT_PREDS = ("action", "act_arg", "act_list", "act_map", "act_map_list", "act_map2", "act_list2", "step")
 TRANSIENT_PREDS += ("state_check", "recent_event", "resolving", "chosen", "chose_nothing", "created", "pending_object")
 CTX = "Ctx_"
-_MODEL_CAP = 400  # optimal models read per property (ties in keywords and steps)
-
-
-# -- tasks and the number of boards ---------------------------------------------------------------------
-@dataclass(frozen=True, order=True)
-class Shape:
-    """A board shape: ``creatures`` creatures, ``split[i]`` of them controlled by player i (non-active
-    players in non-increasing order: renaming them gives the same board)."""
-
-    creatures: int
-    split: tuple[int, ...]
-
-    @property
-    def name(self) -> str:
-        return f"n{self.creatures}-s{''.join(map(str, self.split))}"
-
-
-def shapes(scope: Scope) -> list[Shape]:
-    out = []
-    for n in range(scope.min_creatures, scope.creatures + 1):
-        for split in itertools.product(range(n + 1), repeat=scope.players):
-            if sum(split) == n and list(split[1:]) == sorted(split[1:], reverse=True):
-                out.append(Shape(n, tuple(split)))
-    return sorted(out)
-
-
-def _multichoose(m: int, k: int) -> int:
-    return comb(m + k - 1, k) if k else 1
-
-
-def count_boards(scope: Scope, shape: Shape) -> int:
-    """The boards of one shape up to renaming, counted without listing them (Burnside's lemma over the
-    renamings of the non-active players; each player has the same creature specs)."""
-    per_player = len(_specs(scope)) // scope.players
-    others = list(range(1, scope.players))
-    orbit = {(shape.split[0],) + tuple(shape.split[1:][i - 1] for i in perm) for perm in itertools.permutations(others)}
-    total = 0
-    perms = list(itertools.permutations(others))
-    for perm in perms:
-        g = dict(zip(others, perm))
-        cycles, seen = [], set()
-        for p in others:
-            if p in seen:
-                continue
-            cycle, q = [], p
-            while q not in seen:
-                seen.add(q)
-                cycle.append(q)
-                q = g[q]
-            cycles.append(cycle)
-        for v in orbit:
-            if any(len({v[p] for p in c}) > 1 for c in cycles):
-                continue
-            fixed = _multichoose(per_player, v[0])
-            for c in cycles:
-                fixed *= _multichoose(per_player, v[c[0]])
-            total += fixed
-    return total // len(perms)
 
 
 # -- the compiled search ---------------------------------------------------------------------------------
@@ -214,6 +156,8 @@ class _Builder:
                 self.emit(f"spec_kw({s},{_q(scope.keywords[k].keyword)}).")
             self.emit(f"spec_kwn({s},{len(spec.keywords)}).")
             for f in _spec_facts(self.engine, scope, spec):
+                if any(isinstance(v, str) and "c1" in v and v != "c1" for v in f[1:]):
+                    self.unsupported.append(f"the fact {f[0]} the scenario loader makes with an id of its own")
                 self.fact_preds.add(f[0])
                 args = ["O" if v == "c1" else "N" if v == "Creature 1" else _q(v) for v in f[1:]]
                 name = ", slot_name(O,N)" if "N" in args else ""
@@ -514,7 +458,6 @@ def compile_search(engine: Engine, scope: Scope, shape: Shape, props: dict[str, 
             arity = engine.program.decls[pred].arity
             xs = [f"X{i}" if i in p.functional else f"Y{i}" for i in range(arity)]
             zs = [f"X{i}" if i in p.functional else f"Z{i}" for i in range(arity)]
-            diff = " ; ".join(f"Y{i} != Z{i}" for i in range(arity) if i not in p.functional)
             for i in range(arity):
                 if i in p.functional:
                     continue
@@ -522,7 +465,6 @@ def compile_search(engine: Engine, scope: Scope, shape: Shape, props: dict[str, 
                     f"viol(C,{_q(name)}) :- check(C,board), j_{pred}(C,{','.join(xs)}), j_{pred}(C,{','.join(zs)}), "
                     f"Y{i} != Z{i}."
                 )
-            del diff
     b.emit("viol(C,P) :- check(C,S), j_property_violation(C,P,_,_), pstage(P,S).")
     b.emit("vp(P) :- viol(_,P).")
     b.emit("vat(P,C) :- viol(C,P).")
@@ -550,123 +492,3 @@ def compile_search(engine: Engine, scope: Scope, shape: Shape, props: dict[str, 
         for f in fields:
             b.emit(f"#show d_{f.name}/2.")
     return Compiled("\n".join(x for x in b.lines if x), b.contexts, _specs(scope), b.unsupported)
-
-
-def _has_aggregate(rule: Rule) -> bool:
-    return any(isinstance(a, Aggregate) for a in rule.head.args)
-
-
-def _unsupported_text(symbol: Any, contexts: Sequence[_Ctx]) -> str:
-    """``unsupported(C, What)`` in words: what the search cannot follow, and where."""
-    ctx, what = symbol.arguments
-    where = contexts[ctx.number]
-    group = where.group.replace("_", " ") if where.group != "follow_up" else "the follow-up action"
-    place = f"in the state-based actions after {group}" if where.kind == "sba" else f"in a step of {group}"
-    if what.type.name == "String":
-        return f"the effect primitive {what.string} {place}"
-    return f"{str(what).replace('_', ' ')} {place}"
-
-
-# -- solving -------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Found:
-    """One model's board, designations and follow-up, and the properties it violates."""
-
-    specs: tuple[int, ...]
-    designations: tuple[tuple[str, tuple], ...]
-    follow: tuple | None
-    properties: tuple[tuple[str, int], ...]  # (property, context)
-
-
-def _value(a: Any) -> Any:
-    kind = a.type.name
-    return a.string if kind == "String" else a.number if kind == "Number" else str(a)
-
-
-def _read(model: Any, nslots: int) -> Found:
-    specs = [0] * nslots
-    des: dict[str, list] = {}
-    follow = None
-    props = []
-    for s in model.symbols(shown=True):
-        args = [_value(a) for a in s.arguments]
-        if s.name == "spec":
-            specs[int(args[0][1:]) - 1] = args[1]
-        elif s.name.startswith("d_"):
-            des.setdefault(s.name[2:], []).append(tuple(args))
-        elif s.name == "follow":
-            t = s.arguments[0]
-            follow = tuple(_value(a) for a in t.arguments)
-        elif s.name == "vat":
-            props.append((args[0], args[1]))
-    return Found(
-        tuple(specs), tuple(sorted((k, tuple(sorted(v))) for k, v in des.items())), follow, tuple(sorted(props))
-    )
-
-
-def search_task(
-    engine: Engine, scope: Scope, shape: Shape, props: dict[str, Property], *, all_found: bool = False
-) -> dict:
-    """One shape's boards searched by clingo. Returns the boards covered, the counterexamples (replayed by
-    the reference semantics; least of each property unless ``all_found``) and what the search could not
-    follow (then the caller checks the task with the reference enumerator)."""
-    clingo = require("clingo", extra="clingo", purpose="judgelog verify's search")
-    compiled = compile_search(engine, scope, shape, props)
-    result: dict = {"task": shape.name, "boards": count_boards(scope, shape), "counterexamples": [], "unsupported": []}
-    if compiled.unsupported_static:
-        result["unsupported"] = compiled.unsupported_static
-        return result
-    ctl = clingo.Control(
-        ["--warn=none", "--opt-mode=optN", f"--models={_MODEL_CAP}" if not all_found else "--models=0"]
-    )
-    ctl.add("base", [], compiled.text)
-    ctl.ground([("base", [])])
-    found_props: set[str] = set()
-
-    def assume(unsup: bool) -> list:
-        """Set the externals (an assumption cannot make an external true: assign them)."""
-        ctl.assign_external(clingo.Function("want_unsupported"), unsup)
-        for p in props:
-            ctl.assign_external(clingo.Function("found", [clingo.String(p)]), p in found_props)
-        return []
-
-    # 1. can the search follow every board of the task?
-    ctl.configuration.solve.opt_mode = "ignore"
-    ctl.configuration.solve.models = 1
-    hit: list = []
-    ctl.solve(
-        assumptions=assume(True),
-        on_model=lambda m: hit.append(
-            sorted({_unsupported_text(s, compiled.contexts) for s in m.symbols(shown=True) if s.name == "unsupported"})
-        ),
-    )
-    if hit:
-        result["unsupported"] = hit[0]
-        return result
-    # 2. the smallest violation of each property not found yet
-    models: list[Found] = []
-    if all_found:
-        ctl.configuration.solve.opt_mode = "ignore"
-        ctl.configuration.solve.models = 0
-        ctl.solve(assumptions=assume(False), on_model=lambda m: models.append(_read(m, shape.creatures)))
-    else:
-        ctl.configuration.solve.opt_mode = "optN"
-        ctl.configuration.solve.models = _MODEL_CAP
-        while True:
-            batch: list[Found] = []
-
-            def on_model(m: Any, batch: list = batch) -> None:
-                if m.optimality_proven:
-                    batch.append(_read(m, shape.creatures))
-
-            ctl.solve(assumptions=assume(False), on_model=on_model)
-            if not batch:
-                break
-            models.extend(batch)
-            new = {p for f in batch for p, _ in f.properties} - found_props
-            if not new:
-                break
-            found_props |= new
-    result["models"] = models
-    result["contexts"] = compiled.contexts
-    return result

@@ -29,12 +29,11 @@ def _rel(path: str, folder: str) -> str:
 
 
 def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any]) -> int:
-    from .boards import tasks
+    from .boards import shapes, tasks
     from .distribute import Job, default_workers, run_job
     from .engine import Engine
     from .scope import default_scope_path, load_scope
     from .verify import merge, properties_of
-    from .verify_asp import shapes
 
     library = getattr(args, "library", None)
     backend = getattr(args, "backend", "pydatalog")

@@ -1,12 +1,12 @@
 """``judgelog verify`` by search: each board shape is one clingo task (:mod:`judgelog.verify_asp`); what
 the solver proposes is replayed by the reference semantics before it is reported.
 
-A task whose boards the search cannot follow (:func:`judgelog.verify_asp.search_task` says what) is checked
+A task whose boards the search cannot follow (:func:`search_task` says what) is checked
 by the reference enumerator (:func:`judgelog.verify.run_task`) instead, and the result says so.
 
 >>> from judgelog import Engine
 >>> from judgelog.scope import load_scope
->>> from judgelog.verify_asp import shapes
+>>> from judgelog.boards import shapes
 >>> engine = Engine(properties=True)
 >>> scope = load_scope({"creatures": 1, "keywords": ["trample"], "power": [1], "toughness": [1]}, engine)
 >>> [(r["task"], r["boards"], r["counterexamples"]) for r in (search_shape(engine, scope, s) for s in shapes(scope))]
@@ -17,25 +17,149 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from .boards import Spec, automorphisms, board_dict, tasks
+from .boards import Spec, automorphisms, board_dict, count_boards, tasks
 from .errors import ActionError, JudgelogError
+from .extras import require
 from .scope import Scope
 
 if TYPE_CHECKING:
+    from .boards import Shape
     from .engine import Engine
     from .verify import Property
-    from .verify_asp import Found, Shape
+    from .verify_asp import _Ctx
 
-__all__ = ["search_shape", "replay", "canonical", "SearchDisagrees"]
+__all__ = ["search_shape", "search_task", "Found", "replay", "canonical", "canonical_board", "SearchDisagrees"]
 
 
 class SearchDisagrees(JudgelogError):
     """The search proposed a counterexample that the rules, replayed, do not confirm (a bug of the search)."""
 
 
+_MODEL_CAP = 400  # optimal models read per property (ties in keywords and steps)
+
+
+def _unsupported_text(symbol: Any, contexts: Sequence[_Ctx]) -> str:
+    """``unsupported(C, What)`` in words: what the search cannot follow, and where."""
+    ctx, what = symbol.arguments
+    where = contexts[ctx.number]
+    group = where.group.replace("_", " ") if where.group != "follow_up" else "the follow-up action"
+    place = f"in the state-based actions after {group}" if where.kind == "sba" else f"in a step of {group}"
+    if what.type.name == "String":
+        return f"the effect primitive {what.string} {place}"
+    return f"{str(what).replace('_', ' ')} {place}"
+
+
+# -- solving -------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Found:
+    """One model's board, designations and follow-up, and the properties it violates."""
+
+    specs: tuple[int, ...]
+    designations: tuple[tuple[str, tuple], ...]
+    follow: tuple | None
+    properties: tuple[tuple[str, int], ...]  # (property, context)
+
+
+def _value(a: Any) -> Any:
+    kind = a.type.name
+    return a.string if kind == "String" else a.number if kind == "Number" else str(a)
+
+
+def _read(model: Any, nslots: int) -> Found:
+    specs = [0] * nslots
+    des: dict[str, list] = {}
+    follow = None
+    props = []
+    for s in model.symbols(shown=True):
+        args = [_value(a) for a in s.arguments]
+        if s.name == "spec":
+            specs[int(args[0][1:]) - 1] = args[1]
+        elif s.name.startswith("d_"):
+            des.setdefault(s.name[2:], []).append(tuple(args))
+        elif s.name == "follow":
+            t = s.arguments[0]
+            follow = tuple(_value(a) for a in t.arguments)
+        elif s.name == "vat":
+            props.append((args[0], args[1]))
+    return Found(
+        tuple(specs), tuple(sorted((k, tuple(sorted(v))) for k, v in des.items())), follow, tuple(sorted(props))
+    )
+
+
+def search_task(
+    engine: Engine, scope: Scope, shape: Shape, props: dict[str, Property], *, all_found: bool = False
+) -> dict:
+    """One shape's boards searched by clingo. Returns the boards covered, the counterexamples (replayed by
+    the reference semantics; least of each property unless ``all_found``) and what the search could not
+    follow (then the caller checks the task with the reference enumerator)."""
+    from .verify_asp import compile_search
+
+    clingo = require("clingo", extra="clingo", purpose="judgelog verify's search")
+    compiled = compile_search(engine, scope, shape, props)
+    result: dict = {"task": shape.name, "boards": count_boards(scope, shape), "counterexamples": [], "unsupported": []}
+    if compiled.unsupported_static:
+        result["unsupported"] = compiled.unsupported_static
+        return result
+    ctl = clingo.Control(
+        ["--warn=none", "--opt-mode=optN", f"--models={_MODEL_CAP}" if not all_found else "--models=0"]
+    )
+    ctl.add("base", [], compiled.text)
+    ctl.ground([("base", [])])
+    found_props: set[str] = set()
+
+    def assume(unsup: bool) -> list:
+        """Set the externals (an assumption cannot make an external true: assign them)."""
+        ctl.assign_external(clingo.Function("want_unsupported"), unsup)
+        for p in props:
+            ctl.assign_external(clingo.Function("found", [clingo.String(p)]), p in found_props)
+        return []
+
+    # 1. can the search follow every board of the task?
+    ctl.configuration.solve.opt_mode = "ignore"
+    ctl.configuration.solve.models = 1
+    hit: list = []
+    ctl.solve(
+        assumptions=assume(True),
+        on_model=lambda m: hit.append(
+            sorted({_unsupported_text(s, compiled.contexts) for s in m.symbols(shown=True) if s.name == "unsupported"})
+        ),
+    )
+    if hit:
+        result["unsupported"] = hit[0]
+        return result
+    # 2. the smallest violation of each property not found yet
+    models: list[Found] = []
+    if all_found:
+        ctl.configuration.solve.opt_mode = "ignore"
+        ctl.configuration.solve.models = 0
+        ctl.solve(assumptions=assume(False), on_model=lambda m: models.append(_read(m, shape.creatures)))
+    else:
+        ctl.configuration.solve.opt_mode = "optN"
+        ctl.configuration.solve.models = _MODEL_CAP
+        while True:
+            batch: list[Found] = []
+
+            def on_model(m: Any, batch: list = batch) -> None:
+                if m.optimality_proven:
+                    batch.append(_read(m, shape.creatures))
+
+            ctl.solve(assumptions=assume(False), on_model=on_model)
+            if not batch:
+                break
+            models.extend(batch)
+            new = {p for f in batch for p, _ in f.properties} - found_props
+            if not new:
+                break
+            found_props |= new
+    result["models"] = models
+    result["contexts"] = compiled.contexts
+    return result
+
+
+# -- replaying ---------------------------------------------------------------------------------------------
 def _values(found: Found, fields: Sequence[Any], board: Sequence[Spec], scope: Scope) -> dict:
     """The fields' values in the enumerator's form (candidates() of judgelog.boards)."""
     des = dict(found.designations)
@@ -69,7 +193,6 @@ def canonical_board(found: Found, scope: Scope) -> Found:
     """The model renamed so that its board is the one :func:`judgelog.boards.boards` lists for its orbit
     (the search breaks the symmetry of identical creatures but not that of the non-active players)."""
     from .boards import _specs, creature_ids, is_canonical, players_of
-    from .verify_asp import Found as _Found
 
     if scope.players <= 2:
         return found
@@ -93,7 +216,7 @@ def canonical_board(found: Found, scope: Scope) -> Found:
 
         designations = tuple((k, tuple(sorted(ren(r) for r in rows))) for k, rows in found.designations)
         follow = ren(found.follow) if found.follow is not None else None
-        return _Found(tuple(index[s] for s in new), designations, follow, found.properties)
+        return Found(tuple(index[s] for s in new), designations, follow, found.properties)
     return found
 
 
@@ -174,7 +297,6 @@ def search_shape(engine: Engine, scope: Scope, shape: Shape, *, all_found: bool 
     """One board shape searched by clingo, or by the reference enumerator when the search cannot follow it."""
     from .boards import _specs
     from .verify import _declaring_actions, order_key, properties_of, run_task
-    from .verify_asp import search_task
 
     props = properties_of(engine)
     if scope.properties:

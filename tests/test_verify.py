@@ -14,11 +14,10 @@ from helpers import run_cli
 from paths import TESTS
 
 from judgelog import Engine
-from judgelog.boards import automorphisms, boards, canonical_key, tasks
+from judgelog.boards import automorphisms, boards, canonical_key, count_boards, shapes, tasks
 from judgelog.catalog import rules_dir
 from judgelog.scope import load_scope, property_keywords
 from judgelog.verify import merge, properties_of, run_task
-from judgelog.verify_asp import count_boards, shapes
 from judgelog.verify_search import search_shape
 
 BUGS = TESTS / "verify_bugs"
