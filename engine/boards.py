@@ -3,7 +3,8 @@
 A board is a sorted tuple of creature specs (controller, power, toughness, keywords, subtype, counters);
 creatures are named ``c1``, ``c2``, ... in that order and players ``p1`` (active), ``p2``, ... Boards that
 differ only by a renaming of the non-active players are counted once (:func:`is_canonical`), and so are
-declarations that differ only by a renaming of identical creatures (:func:`canonical_key`).
+declarations that differ only by a renaming of identical creatures or of players with the same creatures
+(:func:`automorphisms`, :func:`canonical_key`).
 
 Designations are generated from the fields the rules declare (``scenario_field/4``) by their shape: a
 ``map`` of creatures to players (attackers: the active player's creatures, each at another player or not at
@@ -17,6 +18,8 @@ the field (``action_param``) accepts or refuses it.
 >>> scope = load_scope({"creatures": 2, "keywords": [], "power": [1], "toughness": [1], "declare": []}, Engine())
 >>> [len(b) for b in boards(scope)]
 [1, 1, 2, 2, 2]
+>>> [(shape.name, count_boards(scope, shape)) for shape in shapes(scope)]
+[('n1-s01', 1), ('n1-s10', 1), ('n2-s02', 1), ('n2-s11', 1), ('n2-s20', 1)]
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from math import comb
 from typing import TYPE_CHECKING
 
 from .scope import Scope
@@ -44,6 +48,9 @@ __all__ = [
     "tasks",
     "Task",
     "board_keywords",
+    "Shape",
+    "shapes",
+    "count_boards",
 ]
 
 
@@ -89,13 +96,15 @@ def _specs(scope: Scope) -> list[Spec]:
 
 
 def is_canonical(board: tuple[Spec, ...], players: int) -> bool:
-    """The board is the least of the boards it becomes by renaming the non-active players."""
+    """The board is the least of the boards it becomes by renaming the non-active players that keep their
+    numbers of creatures in non-increasing order (as a task lists them): one board of each orbit."""
     for perm in itertools.permutations(range(1, players)):
         mapping = (0,) + perm
         other = tuple(
             sorted(Spec(mapping[s.controller], s.power, s.toughness, s.keywords, s.subtype, s.counters) for s in board)
         )
-        if other < board:
+        split = [sum(1 for s in other if s.controller == p) for p in range(1, players)]
+        if split == sorted(split, reverse=True) and other < board:  # only renamings a task lists compete
             return False
     return True
 
@@ -161,21 +170,24 @@ def board_dict(scope: Scope, board: Sequence[Spec]) -> dict:
     return {"players": players, "objects": objects}
 
 
-def automorphisms(board: Sequence[Spec]) -> list[dict[str, str]]:
-    """Renamings of the creatures that leave the board as it is (identical creatures swapped)."""
+def automorphisms(board: Sequence[Spec], players: int = 2) -> list[dict[str, str]]:
+    """Renamings of the non-active players and of the creatures that leave the board as it is (identical
+    creatures swapped; players with the same creatures swapped, their creatures with them)."""
     ids = creature_ids(board)
-    groups: dict[Spec, list[int]] = {}
+    names = [f"p{i + 1}" for i in range(players)]
+    slots: dict[Spec, list[int]] = {}
     for i, s in enumerate(board):
-        groups.setdefault(s, []).append(i)
-    out: list[dict[str, str]] = [{}]
-    for members in groups.values():
-        nxt = []
-        for perm in itertools.permutations(members):
-            for m in out:
-                d = dict(m)
-                d.update({ids[a]: ids[b] for a, b in zip(members, perm)})
-                nxt.append(d)
-        out = nxt
+        slots.setdefault(s, []).append(i)
+    out: list[dict[str, str]] = []
+    for perm in itertools.permutations(range(1, players)):
+        mapping = (0,) + perm
+        renamed = [Spec(mapping[s.controller], s.power, s.toughness, s.keywords, s.subtype, s.counters) for s in board]
+        if tuple(sorted(renamed)) != tuple(board):
+            continue
+        base = {names[p]: names[mapping[p]] for p in range(1, players) if mapping[p] != p}
+        for targets in itertools.product(*[slots[r] for r in renamed]):
+            if len(set(targets)) == len(targets):
+                out.append(dict(base, **{ids[i]: ids[t] for i, t in enumerate(targets) if i != t}))
     return out
 
 
@@ -204,6 +216,63 @@ def canonical_key(steps: Sequence[dict], autos: list[dict[str, str]]) -> str:
         if best is None or text < best:
             best = text
     return best or ""
+
+
+# -- board shapes (the tasks of the search) and the number of boards ---------------------------------
+@dataclass(frozen=True, order=True)
+class Shape:
+    """A board shape: ``creatures`` creatures, ``split[i]`` of them controlled by player i (non-active
+    players in non-increasing order: renaming them gives the same board)."""
+
+    creatures: int
+    split: tuple[int, ...]
+
+    @property
+    def name(self) -> str:
+        return f"n{self.creatures}-s{''.join(map(str, self.split))}"
+
+
+def shapes(scope: Scope) -> list[Shape]:
+    out = []
+    for n in range(scope.min_creatures, scope.creatures + 1):
+        for split in itertools.product(range(n + 1), repeat=scope.players):
+            if sum(split) == n and list(split[1:]) == sorted(split[1:], reverse=True):
+                out.append(Shape(n, tuple(split)))
+    return sorted(out)
+
+
+def _multichoose(m: int, k: int) -> int:
+    return comb(m + k - 1, k) if k else 1
+
+
+def count_boards(scope: Scope, shape: Shape) -> int:
+    """The boards of one shape up to renaming, counted without listing them (Burnside's lemma over the
+    renamings of the non-active players; each player has the same creature specs)."""
+    per_player = len(_specs(scope)) // scope.players
+    others = list(range(1, scope.players))
+    orbit = {(shape.split[0],) + tuple(shape.split[1:][i - 1] for i in perm) for perm in itertools.permutations(others)}
+    total = 0
+    perms = list(itertools.permutations(others))
+    for perm in perms:
+        g = dict(zip(others, perm))
+        cycles, seen = [], set()
+        for p in others:
+            if p in seen:
+                continue
+            cycle, q = [], p
+            while q not in seen:
+                seen.add(q)
+                cycle.append(q)
+                q = g[q]
+            cycles.append(cycle)
+        for v in orbit:
+            if any(len({v[p] for p in c}) > 1 for c in cycles):
+                continue
+            fixed = _multichoose(per_player, v[0])
+            for c in cycles:
+                fixed *= _multichoose(per_player, v[c[0]])
+            total += fixed
+    return total // len(perms)
 
 
 # -- designations by shape ------------------------------------------------------------------------------
@@ -247,8 +316,8 @@ def candidates(field: Field, scope: Scope, board: Sequence[Spec], declared: dict
         return
     if field.shape == "groups":
         keys = sorted(_keys(declared.get(ref0)))
-        for part in _partitions(keys):
-            yield [sorted(block) for block in part if len(block) > 1]
+        for part in _partitions(keys):  # groups in the order of their first member (band1, band2, ...)
+            yield sorted((sorted(block) for block in part if len(block) > 1), key=lambda b: [ids.index(o) for o in b])
         return
     if field.shape in ("map_list", "map") and ref1 not in ("object", "player", "target"):
         targets = sorted(_keys(declared.get(ref1)))

@@ -212,7 +212,17 @@ def build_parser() -> argparse.ArgumentParser:
         "same rules and scope resumes from them (default: counterexamples only, in judgelog-verify)",
     )
     p.add_argument(
-        "--workers", type=int, default=1, metavar="N", help="local Dask worker processes (default 1: in this process)"
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="local Dask worker processes; 1: in this process (default: one per CPU when judgelog[dask] is "
+        "installed and the scope has 8 tasks or more, else 1)",
+    )
+    p.add_argument(
+        "--reference",
+        action="store_true",
+        help="check every state one by one with the reference enumerator instead of the clingo search (slow)",
     )
     p.add_argument("--scheduler", metavar="ADDRESS", help="an existing dask.distributed scheduler to run on")
     return parser

@@ -19,14 +19,30 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from .boards import Task
+from .boards import Shape, Task
 from .errors import UsageError
 
 if TYPE_CHECKING:
     from .engine import Engine
     from .scope import Scope
 
-__all__ = ["Job", "run_job"]
+__all__ = ["Job", "run_job", "default_workers"]
+
+
+MIN_TASKS_FOR_WORKERS = 8  # fewer tasks finish before a local cluster has started
+
+
+def default_workers(asked: int | None, tasks: int) -> int:
+    """``--workers``: as asked, or by default one local Dask worker process per CPU when dask.distributed
+    is installed (judgelog[dask]) and there are :data:`MIN_TASKS_FOR_WORKERS` tasks or more, else 1 (this
+    process). The output is the same either way."""
+    if asked is not None:
+        return asked
+    import importlib.util
+
+    if tasks < MIN_TASKS_FOR_WORKERS or importlib.util.find_spec("distributed") is None:
+        return 1
+    return max(1, min(os.cpu_count() or 1, tasks))
 
 
 @dataclass(frozen=True)
@@ -40,10 +56,19 @@ class Job:
     scope: dict = field(default_factory=dict, hash=False)
     scope_source: str = "<scope>"
     all_found: bool = False
+    reference: bool = False  # the reference enumerator instead of the clingo search
 
     def fingerprint(self) -> str:
         text = json.dumps(
-            [list(self.rules), self.include_library, self.library, self.backend, self.scope, self.all_found],
+            [
+                list(self.rules),
+                self.include_library,
+                self.library,
+                self.backend,
+                self.scope,
+                self.all_found,
+                self.reference,
+            ],
             sort_keys=True,
             default=str,
         )
@@ -65,15 +90,20 @@ def _scope(job: Job) -> Scope:
     )
 
 
-def check_task(job: Job, task: Task) -> dict:
-    """One task, checked in whatever process runs it."""
-    from .verify import run_task
-
+def check_task(job: Job, task: Task | Shape) -> dict:
+    """One task, checked in whatever process runs it: a board shape searched by clingo, or a task of the
+    reference enumerator."""
     engine = _engine(job.rules, job.include_library, job.library, job.backend)
-    return run_task(engine, _scope(job), task, all_found=job.all_found)
+    if isinstance(task, Task):
+        from .verify import run_task
+
+        return run_task(engine, _scope(job), task, all_found=job.all_found)
+    from .verify_search import search_shape
+
+    return search_shape(engine, _scope(job), task, all_found=job.all_found)
 
 
-def _saved(folder: str | None, job: Job, task: Task) -> dict | None:
+def _saved(folder: str | None, job: Job, task: Task | Shape) -> dict | None:
     if not folder:
         return None
     path = os.path.join(folder, "tasks", task.name + ".json")
@@ -85,7 +115,7 @@ def _saved(folder: str | None, job: Job, task: Task) -> dict | None:
     return data.get("result") if data.get("job") == job.fingerprint() else None
 
 
-def _save(folder: str | None, job: Job, task: Task, result: dict) -> None:
+def _save(folder: str | None, job: Job, task: Task | Shape, result: dict) -> None:
     if not folder:
         return
     os.makedirs(os.path.join(folder, "tasks"), exist_ok=True)
@@ -98,7 +128,7 @@ def _save(folder: str | None, job: Job, task: Task, result: dict) -> None:
 
 def run_job(
     job: Job,
-    tasks: Sequence[Task],
+    tasks: Sequence[Task] | Sequence[Shape],
     *,
     workers: int = 1,
     scheduler: str | None = None,
@@ -106,7 +136,7 @@ def run_job(
     progress: Callable[[int, str], None] | None = None,
 ) -> list[dict]:
     """The results of all tasks, in task order. ``workers`` <= 1 without a scheduler: in this process."""
-    results: dict[Task, dict] = {}
+    results: dict[Task | Shape, dict] = {}
     todo = []
     for task in tasks:
         saved = _saved(folder, job, task)
@@ -129,11 +159,11 @@ def run_job(
 
 def _run_dask(
     job: Job,
-    todo: list[Task],
+    todo: list,
     workers: int,
     scheduler: str | None,
     folder: str | None,
-    results: dict[Task, dict],
+    results: dict,
     progress: Callable[[int, str], None] | None,
     done: int,
 ) -> int:

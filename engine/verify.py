@@ -274,8 +274,10 @@ def run_task(engine: Engine, scope: Scope, task: Task, *, all_found: bool = Fals
     run = _Run(engine, scope, properties_of(engine), groups, board_fields, found=[])
     if scope.properties:
         run.props = {k: v for k, v in run.props.items() if k in scope.properties}
+    nboards = 0
     for board in boards(scope, task):
-        autos = automorphisms(board)
+        nboards += 1
+        autos = automorphisms(board, scope.players)
         base = board_dict(scope, board)
         for designations in _assignments(run, board, board_fields, {}):
             data = dict(base)
@@ -284,13 +286,28 @@ def run_task(engine: Engine, scope: Scope, task: Task, *, all_found: bool = Fals
             seen: set = set()
             steps = [{"board": designations}] if any(designations.values()) else []
             _declare(run, board, state, steps, {}, 0, seen, autos)
-    found = sorted(run.found, key=order_key)
+    from .verify_search import canonical
+
+    found = sorted((canonical(c, board_of(run.scope, c), scope.players) for c in run.found), key=order_key)
     if not all_found:
         least: dict[str, dict] = {}
         for c in found:
             least.setdefault(c["property"], c)
         found = sorted(least.values(), key=order_key)
-    return {"task": task.name, "states": run.states, "counterexamples": found}
+    return {"task": task.name, "states": run.states, "boards": nboards, "counterexamples": found}
+
+
+def board_of(scope: Scope, c: dict) -> tuple[Spec, ...]:
+    """The board of a counterexample, back from its scenario form."""
+    from .boards import _specs
+
+    wanted = c["board"]
+    by_dict = {repr(board_dict(scope, [s])["objects"]["c1"]): s for s in _specs(scope)}
+    out = []
+    for obj in wanted["objects"].values():
+        one = dict(obj, name="Creature 1")
+        out.append(by_dict[repr(one)])
+    return tuple(out)
 
 
 def order_key(c: dict) -> tuple:
@@ -317,8 +334,10 @@ def merge(scope: Scope, results: Sequence[dict], *, all_found: bool = False) -> 
     return {
         "scope": scope.to_dict(),
         "tasks": len(results),
-        "states": sum(r["states"] for r in results),
+        "boards": sum(r.get("boards", 0) for r in results),
+        "states": sum(r.get("states", 0) for r in results),
         "counterexamples": found,
+        "fallback": [(r["task"], what) for r in results for what in r.get("fallback", ())],
     }
 
 

@@ -29,8 +29,8 @@ def _rel(path: str, folder: str) -> str:
 
 
 def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any]) -> int:
-    from .boards import tasks
-    from .distribute import Job, run_job
+    from .boards import shapes, tasks
+    from .distribute import Job, default_workers, run_job
     from .engine import Engine
     from .scope import default_scope_path, load_scope
     from .verify import merge, properties_of
@@ -64,7 +64,7 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
             f"unknown property {unknown[0]!r}",
             hint=f"did you mean {near!r}?" if near else "properties: " + ", ".join(sorted(props)),
         )
-    if args.workers < 1:
+    if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be 1 or more, got {args.workers}")
     job = Job(
         rules=tuple(os.path.abspath(r) for r in args.rules),
@@ -74,11 +74,17 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
         scope=raw,
         scope_source=shown_scope,
         all_found=args.all,
+        reference=args.reference,
     )
-    todo = tasks(scope)
+    todo: list = list(tasks(scope)) if args.reference else list(shapes(scope))
     progress = progress_factory(len(todo))
     results = run_job(
-        job, todo, workers=args.workers, scheduler=args.scheduler, folder=args.output, progress=progress.tick
+        job,
+        todo,
+        workers=default_workers(args.workers, len(todo)),
+        scheduler=args.scheduler,
+        folder=args.output,
+        progress=progress.tick,
     )
     progress.done()
     result = merge(scope, results, all_found=args.all)
@@ -88,7 +94,9 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
         "scope": result["scope"],
         "properties": sorted(checked),
         "tasks": result["tasks"],
-        "boards": result["states"],
+        "boards": result["boards"],
+        "search": "reference enumerator" if args.reference else "clingo",
+        "fallback": [{"task": t, "reason": why} for t, why in result["fallback"]],
         "counterexamples": [
             {
                 "property": c["property"],
@@ -106,6 +114,8 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
         f"{scope.min_creatures}-{scope.creatures} creatures, keywords: "
         f"{', '.join(k.text() for k in scope.keywords) or 'none'}"
     ]
+    for task, why in result["fallback"]:
+        lines.append(f"note: task {task}: the search cannot follow {why}; checked by the reference enumerator")
     for c, f in zip(result["counterexamples"], written):
         prop = props.get(c["property"])
         cites = f" (CR {', '.join(prop.cites)})" if prop and prop.cites else ""
@@ -118,10 +128,10 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
         broken = len({c["property"] for c in result["counterexamples"]})
         lines.append(
             f"{len(result['counterexamples'])} counterexample(s) to {broken} propert"
-            f"{'y' if broken == 1 else 'ies'} among {result['states']} boards ({result['tasks']} tasks)"
+            f"{'y' if broken == 1 else 'ies'} among {result['boards']} boards ({result['tasks']} tasks)"
         )
     else:
-        lines.append(f"no counterexample among {result['states']} boards ({result['tasks']} tasks)")
+        lines.append(f"no counterexample among {result['boards']} boards ({result['tasks']} tasks)")
     if args.format == "json":
         from .outputs import stamp
 
