@@ -28,6 +28,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from .ast import (
@@ -84,6 +85,17 @@ class Program:
 
     def body(self, rule: Rule) -> tuple:
         return self.ordered_bodies.get(id(rule), rule.body)
+
+    @cached_property
+    def rule_facts(self) -> dict[tuple, Rule]:
+        """The facts the rule files state (a rule without body whose head is ground), each with the first
+        rule that states it."""
+        facts: dict[tuple, Rule] = {}
+        for rule in self.rules:
+            values = tuple(a.value for a in rule.head.args if isinstance(a, Const))
+            if not rule.body and len(values) == len(rule.head.args):
+                facts.setdefault((rule.head.pred,) + values, rule)
+        return facts
 
     def __getstate__(self) -> dict:
         # ids do not survive pickling (the library cache): keep the ordered bodies by the rule's position,

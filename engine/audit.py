@@ -28,7 +28,8 @@ import networkx as nx
 
 from .analysis import Program, bound_after
 from .ast import Atom, Const, Negation, Rule, format_value
-from .errors import EXIT_NEGATIVE, EXIT_OK, UsageError
+from .errors import UsageError
+from .exits import EXIT_NEGATIVE, EXIT_OK
 
 if TYPE_CHECKING:
     from .effects import Event

@@ -17,15 +17,13 @@ if TYPE_CHECKING:
     from .recursion import Limits
     from .state import State
 from .errors import (
-    EXIT_LOAD,
-    EXIT_NEGATIVE,
-    EXIT_OK,
     Diagnostic,
     JudgelogError,
     ScenarioError,
     UsageError,
     render_diagnostics,
 )
+from .exits import EXIT_LOAD, EXIT_NEGATIVE, EXIT_OK
 from .replay import run_actions
 from .validation import check_constants
 

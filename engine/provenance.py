@@ -15,16 +15,36 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, overload
 
-from .ast import Atom, BinOp, Comparison, Const, Negation, Rule, Span, Var, arith, format_value
+from .ast import Atom, BinOp, Comparison, Const, Literal, Negation, Rule, Span, Term, Var, arith, format_value
 from .errors import QueryError
 
-__all__ = ["Proof", "Displacement", "WhyNot", "Prover", "MAX_PROOF_DEPTH"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .engine import Evaluator
+
+__all__ = ["Proof", "ProofKind", "Displacement", "WhyNot", "Prover", "MAX_PROOF_DEPTH"]
 
 MAX_PROOF_DEPTH = 200
 
 
-def _atom_text(pred: str, args: Sequence) -> str:
+# a variable binding: variable name -> value
+Binding = dict[str, Any]
+
+
+class ProofKind(StrEnum):
+    """What a node of a proof tree is; its value is the word the text and JSON outputs show."""
+
+    RULE = "rule"  # derived by a rule (Proof.rule_obj)
+    FACT = "fact"  # a scenario fact, a fact an action made, or a rule-file fact
+    ABSENT = "absent"  # a negated atom that does not hold
+    COMPARISON = "comparison"
+    AGGREGATE = "aggregate"  # derived by an aggregate rule, over the bindings shown
+    TRUNCATED = "truncated"  # holds, deeper than MAX_PROOF_DEPTH steps: its proof is cut
+
+
+def _atom_text(pred: str, args: Sequence[Any]) -> str:
     return f"{pred}({', '.join(format_value(a) for a in args)})"
 
 
@@ -50,13 +70,13 @@ class Displacement:
 class Proof:
     """A node of a proof tree.
 
-    ``kind`` is ``rule`` (derived by :attr:`rule_obj`), ``fact`` (a scenario or rule-file fact),
-    ``absent`` (a negated atom that does not hold), ``comparison``, ``aggregate``, ``cycle`` or
+    ``kind`` (a :class:`ProofKind`) is ``rule`` (derived by :attr:`rule_obj`), ``fact`` (a scenario or
+    rule-file fact), ``absent`` (a negated atom that does not hold), ``comparison``, ``aggregate`` or
     ``truncated`` (an atom that holds, deeper than :data:`MAX_PROOF_DEPTH` steps: its proof is cut).
     """
 
     atom: str
-    kind: str
+    kind: ProofKind
     rule_obj: Rule | None = None
     bindings: tuple[tuple[str, object], ...] = ()
     premises: tuple[Proof, ...] = ()
@@ -73,7 +93,7 @@ class Proof:
     def cites(self) -> tuple[str, ...]:
         return self.rule_obj.cites if self.rule_obj is not None else ()
 
-    def walk(self):
+    def walk(self) -> Iterator[Proof]:
         """Every node of the tree, depth first (displacement proofs included)."""
         yield self
         for p in self.premises:
@@ -84,8 +104,8 @@ class Proof:
     def all_cites(self) -> set[str]:
         return {c for node in self.walk() for c in node.cites}
 
-    def to_dict(self) -> dict:
-        data = {"atom": self.atom, "kind": self.kind}
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"atom": self.atom, "kind": self.kind.value}
         if self.fact is not None:
             data["term"] = {"pred": self.fact[0], "args": list(self.fact[1:])}
         if self.sentence:
@@ -109,7 +129,7 @@ class Proof:
 
     def _lines(self, indent: int) -> list[str]:
         pad = "  " * indent
-        if self.kind == "rule" or self.kind == "aggregate":
+        if self.kind in (ProofKind.RULE, ProofKind.AGGREGATE) and self.rule_obj is not None:
             rule = self.rule_obj
             cites = ", ".join(rule.cites) if rule.cites else "no CR"
             head = f"{pad}{self.atom}  <- {rule.name or '(unnamed rule)'} [CR {cites}] {rule.span.short()}"
@@ -129,17 +149,17 @@ class Proof:
                 else:
                     lines.append(f"{pad}     because {d.blocked_by.atom} holds:")
                     lines.extend(d.blocked_by._lines(indent + 3))
-        elif self.kind == "fact":
+        elif self.kind is ProofKind.FACT:
             where = self.origin.short() if self.origin else "?"
             made = ""
             if self.rule_obj is not None and self.rule_obj.body:
                 made = f", made by {self.rule_obj.name} [CR {', '.join(self.rule_obj.cites)}]"
             lines = [f"{pad}{self.atom}  [fact] {where}{made}"]
-        elif self.kind == "absent":
+        elif self.kind is ProofKind.ABSENT:
             lines = [f"{pad}not {self.atom}  [absent]"]
-        elif self.kind == "comparison":
+        elif self.kind is ProofKind.COMPARISON:
             lines = [f"{pad}{self.atom}  [comparison]"]
-        elif self.kind == "truncated":
+        elif self.kind is ProofKind.TRUNCATED:
             lines = [f"{pad}{self.atom}  [holds; proof deeper than {MAX_PROOF_DEPTH} steps not shown]"]
         else:
             lines = [f"{pad}{self.atom}  [{self.kind}]"]
@@ -171,20 +191,15 @@ class WhyNot:
 class Prover:
     """Builds proofs for one materialised state (inside a backend session)."""
 
-    def __init__(self, backend, view, origins: dict[tuple, Span], causes: dict[tuple, str] | None = None) -> None:
+    def __init__(
+        self, backend: Evaluator, view: Any, origins: dict[tuple, Span], causes: dict[tuple, str] | None = None
+    ) -> None:
         self.causes = causes or {}
         self.backend = backend
         self.program = backend.program
         self.view = view
         self.origins = origins
-        facts = getattr(backend, "_rule_facts", None)  # the rule-file facts, computed once per backend
-        if facts is None:
-            facts = {}
-            for rule in self.program.rules:
-                if not rule.body and all(isinstance(a, Const) for a in rule.head.args):
-                    facts.setdefault((rule.head.pred,) + tuple(a.value for a in rule.head.args), rule)
-            backend._rule_facts = facts
-        self._rule_facts: dict[tuple, Rule] = facts
+        self._rule_facts = self.program.rule_facts
 
     def sentence(self, fact: tuple) -> str:
         decl = self.program.decl(fact[0])
@@ -199,17 +214,22 @@ class Prover:
         if fact in self.origins or fact in (self.view.facts or ()):
             made_by = self.program.rule_by_name.get(self.causes.get(fact, ""))
             return Proof(
-                text, "fact", rule_obj=made_by, origin=self.origins.get(fact), sentence=self.sentence(fact), fact=fact
+                text,
+                ProofKind.FACT,
+                rule_obj=made_by,
+                origin=self.origins.get(fact),
+                sentence=self.sentence(fact),
+                fact=fact,
             )
         rule_fact = self._rule_facts.get(fact)
         if rule_fact is not None:
             return Proof(
-                text, "fact", rule_obj=rule_fact, origin=rule_fact.span, sentence=self.sentence(fact), fact=fact
+                text, ProofKind.FACT, rule_obj=rule_fact, origin=rule_fact.span, sentence=self.sentence(fact), fact=fact
             )
         if fact in path:
             return None
         if depth > MAX_PROOF_DEPTH:  # the atom holds (every premise asked for does); stop showing why
-            return Proof(text, "truncated", sentence=self.sentence(fact), fact=fact)
+            return Proof(text, ProofKind.TRUNCATED, sentence=self.sentence(fact), fact=fact)
         contributions = self.backend.aggregate_contributions(self.view, fact)
         if contributions:
             return self._prove_aggregate(fact, contributions, path | {fact}, depth)
@@ -220,7 +240,7 @@ class Prover:
             shown = tuple((k, v) for k, v in sorted(binding.items()) if not k.startswith("_"))
             return Proof(
                 text,
-                "rule",
+                ProofKind.RULE,
                 rule,
                 shown,
                 tuple(premises),
@@ -257,20 +277,20 @@ class Prover:
                 atom = _partial(lit.atom, binding)
                 if self.backend.holds(self.view, atom):  # would make the proof cite a false premise
                     return None
-                out.append(Proof(str(atom), "absent", sentence=self._neg_sentence(atom)))
+                out.append(Proof(str(atom), ProofKind.ABSENT, sentence=self._neg_sentence(atom)))
             else:
                 left, right = _eval(lit.left, binding), _eval(lit.right, binding)
-                out.append(Proof(f"{format_value(left)} {lit.op} {format_value(right)}", "comparison"))
+                out.append(Proof(f"{format_value(left)} {lit.op} {format_value(right)}", ProofKind.COMPARISON))
         return out
 
     def _neg_sentence(self, atom: Atom) -> str:
         decl = self.program.decl(atom.pred)
         if decl is None or not decl.template:
             return ""
-        args = ["any" if isinstance(a, Var) else a.value for a in atom.args]
+        args = [a.value if isinstance(a, Const) else "any" for a in atom.args]
         return "not: " + decl.sentence(args)
 
-    def _prove_aggregate(self, fact, contributions, path, depth) -> Proof:
+    def _prove_aggregate(self, fact: tuple, contributions: list[Binding], path: frozenset, depth: int) -> Proof:
         rule = contributions[0]["__rule__"]
         premises = []
         for binding in contributions[:20]:
@@ -279,7 +299,7 @@ class Prover:
                 premises.extend(sub)
         return Proof(
             _atom_text(fact[0], fact[1:]),
-            "aggregate",
+            ProofKind.AGGREGATE,
             rule,
             (("over", f"{len(contributions)} binding(s)"),),
             tuple(premises),
@@ -313,7 +333,7 @@ class Prover:
                 break
         return tuple(out)
 
-    def _first_binding(self, body, fixed: dict) -> dict | None:
+    def _first_binding(self, body: Sequence[Literal], fixed: Binding) -> Binding | None:
         lits = [_partial_lit(lit, fixed) for lit in body]
         names = sorted(
             {v.name for lit in lits for v in _vars_of(lit) if not v.name.startswith("_")}
@@ -331,14 +351,14 @@ class Prover:
         if fact in self._rule_facts:
             return self._rule_facts[fact]
         candidates = [
-            r
+            (r, fixed)
             for r in self.program.rules_by_head.get(fact[0], ())
-            if r.body and r.aggregate is None and _unify_head(r.head, fact[1:]) is not None
+            if r.body and r.aggregate is None and (fixed := _unify_head(r.head, fact[1:])) is not None
         ]
         if len(candidates) == 1:
-            return candidates[0]
-        for rule in candidates:
-            if self.backend.why_rows(self.view, rule, _unify_head(rule.head, fact[1:]), limit=1):
+            return candidates[0][0]
+        for rule, fixed in candidates:
+            if self.backend.why_rows(self.view, rule, fixed, limit=1):
                 return rule
         return None
 
@@ -365,7 +385,7 @@ class Prover:
 
     MAX_SHOWN = 5
 
-    def _bindings(self, prefix, fixed) -> list[dict]:
+    def _bindings(self, prefix: Sequence[Literal], fixed: Binding) -> list[Binding]:
         """Up to MAX_SHOWN bindings of the variables the literals that held (``prefix``) bind."""
         lits = [_partial_lit(lit, fixed) for lit in prefix]
         if not lits:
@@ -378,11 +398,10 @@ class Prover:
         rows = self.backend.ask(self.view, lits, names) if lits else [()]
         return [dict(fixed, **dict(zip(names, row))) for row in rows[: self.MAX_SHOWN]]
 
-    def _why_fails(self, lit, prefix, fixed) -> list[str]:
+    def _why_fails(self, lit: Literal, prefix: Sequence[Literal], fixed: Binding) -> list[str]:
         """What a failing literal met: each binding the earlier literals gave, with the values found."""
         lines: list[str] = []
         for binding in self._bindings(prefix, fixed):
-            shown = _partial_lit(lit, binding)
             wanted = sorted(n for n in _vars_names(lit) if n in binding and n not in fixed and not n.startswith("_"))
             where = (" with " + ", ".join(f"{n} = {format_value(binding[n])}" for n in wanted)) if wanted else ""
             if isinstance(lit, Comparison):
@@ -392,14 +411,17 @@ class Prover:
                     if left is None or right is None
                     else f": {format_value(left)} {lit.op} {format_value(right)} is false"
                 )
-                lines.append(f"{shown}{where}{values}")
+                lines.append(f"{_partial_lit(lit, binding)}{where}{values}")
             elif isinstance(lit, Negation):
-                lines.append(f"{shown}{where}: {shown.atom} holds")
-                ground = _ground_or_none(shown.atom)
+                negated = _partial_lit(lit, binding)
+                lines.append(f"{negated}{where}: {negated.atom} holds")
+                ground = _ground_or_none(negated.atom)
                 if ground is not None and self.backend.holds(self.view, _const_atom(ground)):
                     proof = self.prove(ground)
-                    lines.extend("    " + text for text in proof.to_text().splitlines())
+                    if proof is not None:
+                        lines.extend("    " + text for text in proof.to_text().splitlines())
             else:
+                shown = _partial_lit(lit, binding)
                 lines.append(f"{shown}{where}: no such fact" + self._found(shown))
                 ground = _ground_or_none(shown)
                 if ground is not None:
@@ -452,18 +474,18 @@ class Prover:
         seqs = sorted(set(seqs))
         lines = []
         for n in seqs:
-            kind = self.backend.ask(self.view, [Atom("event", (Const(n), Var("K"), Var("S")))], ["K", "S"])
+            found = self.backend.ask(self.view, [Atom("event", (Const(n), Var("K"), Var("S")))], ["K", "S"])
             cause = self.backend.ask(self.view, [Atom("event_cause", (Const(n), Var("R")))], ["R"])
             rule = self.program.rule_by_name.get(cause[0][0]) if cause else None
-            event = ("event", n) + tuple(kind[0]) if kind else None
+            event = ("event", n) + tuple(found[0]) if found else None
             origin = self.origins.get(event) if event else None
             by = f" by rule {rule.name} [CR {', '.join(rule.cites)}] {rule.span.short()}" if rule else ""
             at = f" (the action at {origin.short()})" if origin else ""
-            what = kind[0][0] if kind else "removed"
+            what = found[0][0] if found else "removed"
             lines.append(f"  {text} was {what} at event {n}{by}{at}")
         return lines
 
-    def _satisfiable(self, body, fixed) -> bool:
+    def _satisfiable(self, body: Sequence[Literal], fixed: Binding) -> bool:
         from .analysis import order_body
 
         lits = [_partial_lit(lit, fixed) for lit in body]
@@ -476,12 +498,12 @@ class Prover:
 
 
 # -- helpers ---------------------------------------------------------------
-def _none(view, fact):
+def _none(view: Any, fact: tuple) -> None:
     return None
 
 
-def _unify_head(head: Atom, values: Sequence) -> dict | None:
-    binding: dict = {}
+def _unify_head(head: Atom, values: Sequence[Any]) -> Binding | None:
+    binding: Binding = {}
     for arg, value in zip(head.args, values):
         if value is None:
             continue
@@ -497,7 +519,7 @@ def _unify_head(head: Atom, values: Sequence) -> dict | None:
     return binding
 
 
-def _eval(term, binding):
+def _eval(term: Term, binding: Binding) -> Any:
     if isinstance(term, Var):
         return binding.get(term.name, term.name)
     if isinstance(term, Const):
@@ -510,7 +532,7 @@ def _eval(term, binding):
     raise QueryError(f"cannot evaluate {term}")
 
 
-def _eval_or_none(term, binding):
+def _eval_or_none(term: Term, binding: Binding) -> Any:
     try:
         value = _eval(term, binding)
     except QueryError:
@@ -519,9 +541,8 @@ def _eval_or_none(term, binding):
 
 
 def _ground_or_none(atom: Atom) -> tuple | None:
-    if not all(isinstance(a, Const) for a in atom.args):
-        return None
-    return (atom.pred,) + tuple(a.value for a in atom.args)
+    values = tuple(a.value for a in atom.args if isinstance(a, Const))
+    return (atom.pred,) + values if len(values) == len(atom.args) else None
 
 
 def _const_atom(fact: tuple) -> Atom:
@@ -532,12 +553,12 @@ def _fact_text(fact: tuple) -> str:
     return f"{fact[0]}({', '.join(format_value(v) for v in fact[1:])})"
 
 
-def _ground(atom: Atom, binding: dict) -> tuple:
+def _ground(atom: Atom, binding: Binding) -> tuple:
     return (atom.pred,) + tuple(_eval(a, binding) for a in atom.args)
 
 
-def _partial(atom: Atom, binding: dict) -> Atom:
-    args = []
+def _partial(atom: Atom, binding: Binding) -> Atom:
+    args: list[Term] = []
     for a in atom.args:
         if isinstance(a, Var) and a.name in binding:
             args.append(Const(binding[a.name]))
@@ -546,7 +567,7 @@ def _partial(atom: Atom, binding: dict) -> Atom:
     return Atom(atom.pred, tuple(args), atom.span)
 
 
-def _partial_term(term, binding):
+def _partial_term(term: Term, binding: Binding) -> Term:
     if isinstance(term, Var) and term.name in binding:
         return Const(binding[term.name])
     if isinstance(term, BinOp):
@@ -554,7 +575,15 @@ def _partial_term(term, binding):
     return term
 
 
-def _partial_lit(lit, binding):
+@overload
+def _partial_lit(lit: Atom, binding: Binding) -> Atom: ...
+@overload
+def _partial_lit(lit: Negation, binding: Binding) -> Negation: ...
+@overload
+def _partial_lit(lit: Comparison, binding: Binding) -> Comparison: ...
+@overload
+def _partial_lit(lit: Literal, binding: Binding) -> Literal: ...
+def _partial_lit(lit: Literal, binding: Binding) -> Literal:
     if isinstance(lit, Atom):
         return _partial(lit, binding)
     if isinstance(lit, Negation):
@@ -562,19 +591,19 @@ def _partial_lit(lit, binding):
     return Comparison(lit.op, _partial_term(lit.left, binding), _partial_term(lit.right, binding), lit.span)
 
 
-def _vars_of(lit):
-    atom = lit.atom if isinstance(lit, Negation) else lit
-    if isinstance(atom, Atom):
-        terms = atom.args
-    else:
+def _vars_of(lit: Literal) -> list[Var]:
+    terms: Sequence[Term]
+    if isinstance(lit, Comparison):
         terms = (lit.left, lit.right)
-    out = []
+    else:
+        terms = (lit.atom if isinstance(lit, Negation) else lit).args
+    out: list[Var] = []
     for t in terms:
         out.extend(_term_var_objs(t))
     return out
 
 
-def _term_var_objs(t):
+def _term_var_objs(t: Term) -> list[Var]:
     if isinstance(t, Var):
         return [t]
     if isinstance(t, BinOp):
@@ -582,5 +611,5 @@ def _term_var_objs(t):
     return []
 
 
-def _vars_names(lit) -> set:
+def _vars_names(lit: Literal) -> set[str]:
     return {v.name for v in _vars_of(lit)}

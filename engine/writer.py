@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 from .ast import format_value
-from .errors import JudgelogError, UsageError
+from .errors import ScenarioError, UsageError
 
 if TYPE_CHECKING:
     from .interface import Field, Interface
@@ -126,7 +126,10 @@ def state_to_scenario(state: State) -> dict:
     covered = compile_scenario(data, path="<written>", interface=face).facts
     extra = covered - facts
     if extra:
-        raise JudgelogError(f"cannot write this state as a scenario: it would add {sorted(extra)[:3]}")
+        raise ScenarioError(
+            f"cannot write this state as a scenario: it would add {sorted(extra)[:3]}",
+            hint="the scenario format gives these facts whenever it is loaded; the state lacks them",
+        )
     rest = facts - covered
     if rest:
         data["facts"] = sorted(_atom(f) for f in rest)
