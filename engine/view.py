@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 import networkx as nx
 
-from .provenance import ProofKind
+from .proof import ProofKind
 
 if TYPE_CHECKING:
     from .state import State
