@@ -17,9 +17,7 @@ from typing import Any
 
 from .ast import Rule, Span, format_value
 
-__all__ = ["Proof", "ProofKind", "Displacement", "WhyNot", "MAX_PROOF_DEPTH", "atom_text"]
-
-MAX_PROOF_DEPTH = 200
+__all__ = ["Proof", "ProofKind", "Displacement", "WhyNot", "atom_text"]
 
 
 class ProofKind(StrEnum):
@@ -30,7 +28,7 @@ class ProofKind(StrEnum):
     ABSENT = "absent"  # a negated atom that does not hold
     COMPARISON = "comparison"
     AGGREGATE = "aggregate"  # derived by an aggregate rule, over the bindings shown
-    TRUNCATED = "truncated"  # holds, deeper than MAX_PROOF_DEPTH steps: its proof is cut
+    TRUNCATED = "truncated"  # holds, deeper than the prover goes (Proof.cut_at steps): its proof is cut
 
 
 def atom_text(pred: str, args: Sequence[Any]) -> str:
@@ -61,7 +59,8 @@ class Proof:
 
     ``kind`` (a :class:`ProofKind`) is ``rule`` (derived by :attr:`rule_obj`), ``fact`` (a scenario or
     rule-file fact), ``absent`` (a negated atom that does not hold), ``comparison``, ``aggregate`` or
-    ``truncated`` (an atom that holds, deeper than :data:`MAX_PROOF_DEPTH` steps: its proof is cut).
+    ``truncated`` (an atom that holds, deeper than ``cut_at`` steps, judgelog.provenance.MAX_PROOF_DEPTH: its
+    proof is cut).
     """
 
     atom: str
@@ -73,6 +72,7 @@ class Proof:
     sentence: str = ""
     displaced: tuple[Displacement, ...] = ()
     fact: tuple | None = field(default=None, compare=False)
+    cut_at: int = field(default=0, compare=False, repr=False)  # truncated: the depth that cut the proof
 
     @property
     def rule(self) -> str | None:
@@ -149,7 +149,7 @@ class Proof:
         elif self.kind is ProofKind.COMPARISON:
             lines = [f"{pad}{self.atom}  [comparison]"]
         elif self.kind is ProofKind.TRUNCATED:
-            lines = [f"{pad}{self.atom}  [holds; proof deeper than {MAX_PROOF_DEPTH} steps not shown]"]
+            lines = [f"{pad}{self.atom}  [holds; proof deeper than {self.cut_at} steps not shown]"]
         else:
             lines = [f"{pad}{self.atom}  [{self.kind}]"]
         for p in self.premises:

@@ -19,13 +19,15 @@ from typing import TYPE_CHECKING, Any, overload
 
 from .ast import Atom, BinOp, Comparison, Const, Literal, Negation, Rule, Span, Term, Var, arith, format_value
 from .errors import QueryError
-from .proof import MAX_PROOF_DEPTH, Displacement, Proof, ProofKind, WhyNot, atom_text
+from .proof import Displacement, Proof, ProofKind, WhyNot, atom_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from .engine import Evaluator
 
 # the proof values are judgelog.proof's; named here too, where they have always been importable from
 __all__ = ["Proof", "ProofKind", "Displacement", "WhyNot", "Prover", "MAX_PROOF_DEPTH"]
+
+MAX_PROOF_DEPTH = 200
 
 # a variable binding: variable name -> value
 Binding = dict[str, Any]
@@ -72,7 +74,7 @@ class Prover:
         if fact in path:
             return None
         if depth > MAX_PROOF_DEPTH:  # the atom holds (every premise asked for does); stop showing why
-            return Proof(text, ProofKind.TRUNCATED, sentence=self.sentence(fact), fact=fact)
+            return Proof(text, ProofKind.TRUNCATED, sentence=self.sentence(fact), fact=fact, cut_at=MAX_PROOF_DEPTH)
         contributions = self.backend.aggregate_contributions(self.view, fact)
         if contributions:
             return self._prove_aggregate(fact, contributions, path | {fact}, depth)
