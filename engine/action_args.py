@@ -33,7 +33,7 @@ NONE = "none"
 def argument_facts(action: dict, new_object: Callable[[dict], str]) -> list[tuple]:
     """``action(KIND)`` and the ``act_*`` facts of the arguments; ``new_object(spec)`` reads an ``object:``
     the action brings and gives its id."""
-    out = [("action", action.get("do"))]
+    out: list[tuple] = [("action", action.get("do"))]
     for key, value in action.items():
         if key in RESERVED:
             continue
@@ -48,7 +48,7 @@ def argument_facts(action: dict, new_object: Callable[[dict], str]) -> list[tupl
     return out
 
 
-def token_ids(value) -> list[str]:
+def token_ids(value: object) -> list[str]:
     """The `as:` of an action: one id or a list of ids for the tokens it creates, in order."""
     if value is None:
         return []
@@ -63,17 +63,17 @@ def token_ids(value) -> list[str]:
     return list(ids)
 
 
-def flatten(key: str, value) -> list[tuple]:
+def flatten(key: str, value: object) -> list[tuple]:
     """The ``act_*`` facts of one argument: a scalar, a list, a mapping, a list of lists or a mapping of
     lists or mappings (``none`` for an empty value)."""
 
-    def scalar(v):
+    def scalar(v: object) -> str | int:
         if isinstance(v, bool) or not isinstance(v, (str, int)) and v is not None:
             raise UsageError(f"argument {key!r}: expected ids or numbers, got {v!r}")
         return NONE if v is None else v
 
+    out: list[tuple] = []
     if isinstance(value, dict):
-        out = []
         for k, v in value.items():
             if isinstance(v, dict):
                 out += [("act_map2", key, scalar(k), scalar(k2), scalar(v2)) for k2, v2 in v.items()]
@@ -83,7 +83,6 @@ def flatten(key: str, value) -> list[tuple]:
                 out.append(("act_map", key, scalar(k), scalar(v)))
         return out
     if isinstance(value, list):
-        out = []
         for i, v in enumerate(value):
             if isinstance(v, list):
                 out += [("act_list2", key, i, j, scalar(x)) for j, x in enumerate(v)]
@@ -93,7 +92,7 @@ def flatten(key: str, value) -> list[tuple]:
     return [("act_arg", key, scalar(value))]
 
 
-def leaves(value):
+def leaves(value: object) -> list[object]:
     """The scalars of an argument, in order."""
     if isinstance(value, dict):
         return [x for v in value.values() for x in leaves(v)]
@@ -102,7 +101,7 @@ def leaves(value):
     return [value]
 
 
-def given_choice(choose, name: str, nchoices: int):
+def given_choice(choose: object, name: str, nchoices: int) -> tuple[object, bool]:
     """(what ``choose:`` gives for the decision ``name``, whether it gives anything); a bare value answers
     the only decision of a step."""
     if isinstance(choose, dict):
@@ -114,7 +113,7 @@ def given_choice(choose, name: str, nchoices: int):
     return None, False
 
 
-def unused_choices(choose, used: set) -> list[str]:
+def unused_choices(choose: object, used: set[str]) -> list[str]:
     """The ``choose:`` keys no step asked for."""
     if isinstance(choose, dict):
         return sorted(k for k in choose if k not in used)

@@ -482,7 +482,7 @@ def dynamic_audit(engine: Engine, path: str, *, keyword: str | None = None, only
         "name": state.name,
         "keyword": keyword,
         "only": only,
-        "actions": len(state.meta["scenario"].actions) if "scenario" in state.meta else 0,
+        "actions": len(state.meta.scenario.actions) if state.meta.scenario is not None else 0,
         "events": [e.to_dict() for e in events],
         "event_rules": event_rules,
         "rules_total": len(rules),

@@ -133,7 +133,7 @@ def list_choices(state: State, what: str, *, limit: int = 50, progress: Progress
 
 
 def _action_choice(state: State, space: ChoiceSpace) -> tuple[dict, str]:
-    from .runtime import probe_choice
+    from .runtime import ChoiceMode, probe_choice
 
     what, kind = space.name, space.action
     action: dict = {"do": kind}
@@ -152,17 +152,17 @@ def _action_choice(state: State, space: ChoiceSpace) -> tuple[dict, str]:
     data = {
         "decision": what,
         "choice": needed.name,
-        "mode": needed.mode,
+        "mode": needed.mode.value,
         "cr": needed.cr,
         "options": options,
         "max": needed.limit,
     }
     mode = {
-        "one": "choose exactly one",
-        "may": "choose one or none",
-        "any": "choose any number (none allowed)",
-        "up_to": f"choose up to {needed.limit}",
-    }.get(needed.mode, needed.mode)
+        ChoiceMode.ONE: "choose exactly one",
+        ChoiceMode.MAY: "choose one or none",
+        ChoiceMode.ANY: "choose any number (none allowed)",
+        ChoiceMode.UP_TO: f"choose up to {needed.limit}",
+    }[needed.mode]
     lines = [f"{what}: {needed.name} — {mode}" + (f" (CR {needed.cr})" if needed.cr else "")]
     lines += [f"  {o}" for o in options] or ["  (no legal option)"]
     return data, "\n".join(lines)

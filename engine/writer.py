@@ -194,7 +194,7 @@ def _atom(fact: tuple) -> str:
 
 def write_scenario(state: State, path: str) -> None:
     data = state_to_scenario(state)
-    scenario = state.meta.get("scenario")
+    scenario = state.meta.scenario
     if scenario is not None and scenario.rules:
         # the scenario's own rule files (its rules: key), relative to the written file, so that it loads
         # back with the same rules
