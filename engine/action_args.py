@@ -1,5 +1,5 @@
 """An action's arguments as the rules see them: ``act_*`` facts, the ids ``as:`` names for the tokens it
-creates, and what ``choose:`` gives for each decision.
+creates, what ``choose:`` gives for each decision, and how many options a decision takes (ChoiceMode).
 
 >>> argument_facts({"do": "declare_blockers", "blockers": {"bears": "wurm"}}, lambda spec: "new")
 [('action', 'declare_blockers'), ('act_map', 'blockers', 'bears', 'wurm')]
@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from enum import StrEnum
 
-from .errors import UsageError
+from .errors import RuleError, UsageError
 
 __all__ = [
+    "ChoiceMode",
     "RESERVED",
     "NONE",
     "argument_facts",
@@ -28,6 +30,24 @@ __all__ = [
 # the keys any action takes besides its own arguments: do, choose, order, expect_error, as
 RESERVED = ("do", "choose", "order", "expect_error", "as")
 NONE = "none"
+
+
+class ChoiceMode(StrEnum):
+    """How many options a choice takes (``choice_mode/2``; ``one`` when the rules give none)."""
+
+    ONE = "one"  # exactly one
+    MAY = "may"  # one or none
+    ANY = "any"  # any number, none included
+    UP_TO = "up_to"  # at most choice_max
+
+    @classmethod
+    def of(cls, name: str, mode: object) -> ChoiceMode:
+        """The mode the rules give choice ``name``; a mode the runtime does not know is an error of the rules."""
+        try:
+            return cls(str(mode))
+        except ValueError:
+            known = ", ".join(cls)
+            raise RuleError(f"choice {name!r} has an unknown mode {mode!r}", hint=f"one of {known}") from None
 
 
 def argument_facts(action: dict, new_object: Callable[[dict], str]) -> list[tuple]:

@@ -133,7 +133,8 @@ def list_choices(state: State, what: str, *, limit: int = 50, progress: Progress
 
 
 def _action_choice(state: State, space: ChoiceSpace) -> tuple[dict, str]:
-    from .runtime import ChoiceMode, probe_choice
+    from .action_args import ChoiceMode
+    from .runtime import probe_choice
 
     what, kind = space.name, space.action
     action: dict = {"do": kind}

@@ -16,15 +16,14 @@ are values).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from .action_args import NONE, RESERVED, argument_facts, given_choice, leaves, token_ids, unused_choices
+from .action_args import NONE, RESERVED, ChoiceMode, argument_facts, given_choice, leaves, token_ids, unused_choices
 from .analysis import suggest
 from .ast import Span
 from .change import Change, Event
 from .effects import apply_primitive
-from .errors import ActionError, RuleError, UsageError
+from .errors import ActionError, UsageError
 from .replay import run_actions
 from .stack_order import stack_order
 
@@ -32,7 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .state import State
     from .yamlsrc import Located
 
-__all__ = ["apply_action", "run_actions", "ChoiceMode", "MAX_STEPS", "MAX_SBA_ROUNDS"]
+__all__ = ["apply_action", "run_actions", "MAX_STEPS", "MAX_SBA_ROUNDS"]
 
 MAX_STEPS = 50
 # sees every fact set the rules are evaluated on (judgelog.coverage passes one in)
@@ -56,24 +55,6 @@ TRANSIENT = (
     "pending_object",
     "recent_event",
 )
-
-
-class ChoiceMode(StrEnum):
-    """How many options a choice takes (``choice_mode/2``; ``one`` when the rules give none)."""
-
-    ONE = "one"  # exactly one
-    MAY = "may"  # one or none
-    ANY = "any"  # any number, none included
-    UP_TO = "up_to"  # at most choice_max
-
-    @classmethod
-    def of(cls, name: str, mode: object) -> ChoiceMode:
-        """The mode the rules give choice ``name``; a mode the runtime does not know is an error of the rules."""
-        try:
-            return cls(str(mode))
-        except ValueError:
-            known = ", ".join(cls)
-            raise RuleError(f"choice {name!r} has an unknown mode {mode!r}", hint=f"one of {known}") from None
 
 
 class ChoiceNeeded(Exception):
