@@ -42,6 +42,8 @@ def main(dist: str) -> int:
             missing.append(f"{wheel.name}: {path}")
         if top in SDIST_TOPS and path not in in_sdist:
             missing.append(f"{sdist.name}: {path}")
+    if "judgelog/py.typed" not in in_wheel:  # tracked too, but named: without it no user's mypy reads our types
+        missing.append(f"{wheel.name}: judgelog/py.typed (the PEP 561 marker of a typed package)")
     licenses = [n for n in in_wheel if n.endswith("/LICENSE") and ".dist-info/" in n]
     if not licenses:
         missing.append(f"{wheel.name}: the LICENSE file in .dist-info")

@@ -26,8 +26,8 @@ from .errors import (
 _LAZY = {
     "Engine": ".engine",
     "State": ".state",
-    "Proof": ".provenance",
-    "WhyNot": ".provenance",
+    "Proof": ".proof",
+    "WhyNot": ".proof",
     "Limits": ".recursion",
 }
 

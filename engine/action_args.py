@@ -1,5 +1,5 @@
 """An action's arguments as the rules see them: ``act_*`` facts, the ids ``as:`` names for the tokens it
-creates, and what ``choose:`` gives for each decision.
+creates, what ``choose:`` gives for each decision, and how many options a decision takes (ChoiceMode).
 
 >>> argument_facts({"do": "declare_blockers", "blockers": {"bears": "wurm"}}, lambda spec: "new")
 [('action', 'declare_blockers'), ('act_map', 'blockers', 'bears', 'wurm')]
@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from enum import StrEnum
 
-from .errors import UsageError
+from .errors import RuleError, UsageError
 
 __all__ = [
+    "ChoiceMode",
     "RESERVED",
     "NONE",
     "argument_facts",
@@ -30,10 +32,28 @@ RESERVED = ("do", "choose", "order", "expect_error", "as")
 NONE = "none"
 
 
+class ChoiceMode(StrEnum):
+    """How many options a choice takes (``choice_mode/2``; ``one`` when the rules give none)."""
+
+    ONE = "one"  # exactly one
+    MAY = "may"  # one or none
+    ANY = "any"  # any number, none included
+    UP_TO = "up_to"  # at most choice_max
+
+    @classmethod
+    def of(cls, name: str, mode: object) -> ChoiceMode:
+        """The mode the rules give choice ``name``; a mode the runtime does not know is an error of the rules."""
+        try:
+            return cls(str(mode))
+        except ValueError:
+            known = ", ".join(cls)
+            raise RuleError(f"choice {name!r} has an unknown mode {mode!r}", hint=f"one of {known}") from None
+
+
 def argument_facts(action: dict, new_object: Callable[[dict], str]) -> list[tuple]:
     """``action(KIND)`` and the ``act_*`` facts of the arguments; ``new_object(spec)`` reads an ``object:``
     the action brings and gives its id."""
-    out = [("action", action.get("do"))]
+    out: list[tuple] = [("action", action.get("do"))]
     for key, value in action.items():
         if key in RESERVED:
             continue
@@ -48,7 +68,7 @@ def argument_facts(action: dict, new_object: Callable[[dict], str]) -> list[tupl
     return out
 
 
-def token_ids(value) -> list[str]:
+def token_ids(value: object) -> list[str]:
     """The `as:` of an action: one id or a list of ids for the tokens it creates, in order."""
     if value is None:
         return []
@@ -63,17 +83,17 @@ def token_ids(value) -> list[str]:
     return list(ids)
 
 
-def flatten(key: str, value) -> list[tuple]:
+def flatten(key: str, value: object) -> list[tuple]:
     """The ``act_*`` facts of one argument: a scalar, a list, a mapping, a list of lists or a mapping of
     lists or mappings (``none`` for an empty value)."""
 
-    def scalar(v):
+    def scalar(v: object) -> str | int:
         if isinstance(v, bool) or not isinstance(v, (str, int)) and v is not None:
             raise UsageError(f"argument {key!r}: expected ids or numbers, got {v!r}")
         return NONE if v is None else v
 
+    out: list[tuple] = []
     if isinstance(value, dict):
-        out = []
         for k, v in value.items():
             if isinstance(v, dict):
                 out += [("act_map2", key, scalar(k), scalar(k2), scalar(v2)) for k2, v2 in v.items()]
@@ -83,7 +103,6 @@ def flatten(key: str, value) -> list[tuple]:
                 out.append(("act_map", key, scalar(k), scalar(v)))
         return out
     if isinstance(value, list):
-        out = []
         for i, v in enumerate(value):
             if isinstance(v, list):
                 out += [("act_list2", key, i, j, scalar(x)) for j, x in enumerate(v)]
@@ -93,7 +112,7 @@ def flatten(key: str, value) -> list[tuple]:
     return [("act_arg", key, scalar(value))]
 
 
-def leaves(value):
+def leaves(value: object) -> list[object]:
     """The scalars of an argument, in order."""
     if isinstance(value, dict):
         return [x for v in value.values() for x in leaves(v)]
@@ -102,7 +121,7 @@ def leaves(value):
     return [value]
 
 
-def given_choice(choose, name: str, nchoices: int):
+def given_choice(choose: object, name: str, nchoices: int) -> tuple[object, bool]:
     """(what ``choose:`` gives for the decision ``name``, whether it gives anything); a bare value answers
     the only decision of a step."""
     if isinstance(choose, dict):
@@ -114,7 +133,7 @@ def given_choice(choose, name: str, nchoices: int):
     return None, False
 
 
-def unused_choices(choose, used: set) -> list[str]:
+def unused_choices(choose: object, used: set[str]) -> list[str]:
     """The ``choose:`` keys no step asked for."""
     if isinstance(choose, dict):
         return sorted(k for k in choose if k not in used)

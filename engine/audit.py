@@ -28,7 +28,8 @@ import networkx as nx
 from .analysis import bound_after
 from .ast import Atom, Const, Negation, Rule, format_value
 from .audit_report import dependency_dot, diff_text, dynamic_text, static_text
-from .errors import EXIT_NEGATIVE, EXIT_OK, UsageError
+from .errors import UsageError
+from .exits import EXIT_NEGATIVE, EXIT_OK
 from .program import Program
 
 if TYPE_CHECKING:
@@ -481,7 +482,7 @@ def dynamic_audit(engine: Engine, path: str, *, keyword: str | None = None, only
         "name": state.name,
         "keyword": keyword,
         "only": only,
-        "actions": len(state.meta["scenario"].actions) if "scenario" in state.meta else 0,
+        "actions": len(state.meta.scenario.actions) if state.meta.scenario is not None else 0,
         "events": [e.to_dict() for e in events],
         "event_rules": event_rules,
         "rules_total": len(rules),

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import itertools
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import pyDatalog.pyEngine as _E
@@ -61,7 +61,7 @@ from .planning import (
     why_vars,
 )
 from .program import Program
-from .recursion import DEFAULT_LIMITS, Limits, recursive_components
+from .recursion import DEFAULT_LIMITS, Component, Limits, recursive_components
 from .threadview import ThreadView
 from .variants import Variants
 
@@ -140,7 +140,9 @@ class Backend(Variants, Liveness):
         # aggregates and recursive components, computed in dependency order (judgelog.materialise), again
         # only when a fact of a predicate they (transitively) read changes
         self._agg_rules = program.aggregate_rules()
-        order = [((program.strata.get(r.head.pred, 0), 0, 0), r) for r in self._agg_rules]
+        order: list[tuple[tuple[int, int, int], Rule | Component]] = [
+            ((program.strata.get(r.head.pred, 0), 0, 0), r) for r in self._agg_rules
+        ]
         order += [((max(program.strata.get(p, 0) for p in c.preds), 1, c.order), c) for c in self._components]
         self.materialise_order = tuple(task for _, task in sorted(order, key=lambda item: item[0]))
         computed_rules = self._agg_rules + [r for c in self._components for r in c.rules]
@@ -181,7 +183,7 @@ class Backend(Variants, Liveness):
 
     # -- materialisation -------------------------------------------------
     @contextmanager
-    def session(self, facts: frozenset):
+    def session(self, facts: frozenset) -> Iterator[ThreadView]:
         """Make ``facts`` the contents of this backend's predicates for the duration of the block."""
         if _E.Python_resolvers and any(key.startswith(self.prefix) for key in _E.Python_resolvers):
             raise UsageError(

@@ -15,10 +15,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
 from .ast import Atom, Const
-from .errors import UsageError
+from .errors import RuleError, UsageError
 
 if TYPE_CHECKING:
     from .state import State
@@ -32,18 +33,27 @@ class Progress(Protocol):
     def done(self) -> None: ...
 
 
-__all__ = ["list_choices", "ChoiceSpace", "choice_spaces"]
+__all__ = ["list_choices", "ChoiceSpace", "SpaceKind", "choice_spaces"]
 
 MAX_ELEMENTS = 16
 RESOLVE = "resolve"  # the runtime's own action: the top of the stack resolves
 
 
+class SpaceKind(StrEnum):
+    """How a choice space is enumerated (the second argument of ``choice_space/3``, or ``action``)."""
+
+    ACTION = "action"
+    ASSIGNMENT = "assignment"
+    SET_PARTITION = "set_partition"
+    SUBSET = "subset"
+
+
 @dataclass(frozen=True)
 class ChoiceSpace:
-    """A declared choice space: ``kind`` is assignment, set_partition, subset or action."""
+    """A declared choice space, enumerated as its ``kind`` says."""
 
     name: str
-    kind: str
+    kind: SpaceKind
     cr: str = ""
     action: str = ""
     fields: dict[str, str] = field(default_factory=dict)  # elements/options/parts/sample -> JSON key
@@ -71,16 +81,16 @@ def choice_spaces(state: State) -> dict[str, ChoiceSpace]:
     nouns = {space: (str(e), str(p)) for space, e, p in _rows(state, "choice_space_noun")}
     probes = {space: (str(p), str(label)) for space, p, label in _rows(state, "choice_space_probe")}
     out = {
-        str(a): ChoiceSpace(str(a), "action", action=str(a))
+        str(a): ChoiceSpace(str(a), SpaceKind.ACTION, action=str(a))
         for a in sorted(str(r["K"]) for r in state.query("action_known(K)"))
     }
     for space, action in _rows(state, "choice_space_action"):
-        out[str(space)] = ChoiceSpace(str(space), "action", action=str(action))
+        out[str(space)] = ChoiceSpace(str(space), SpaceKind.ACTION, action=str(action))
     for space, kind, cr in _rows(state, "choice_space"):
         element, part = nouns.get(space, ("element", "part"))
         out[str(space)] = ChoiceSpace(
             str(space),
-            str(kind),
+            _space_kind(str(space), str(kind)),
             str(cr),
             fields=fields.get(space, {}),
             texts=texts.get(space, {}),
@@ -89,6 +99,14 @@ def choice_spaces(state: State) -> dict[str, ChoiceSpace]:
             probe=probes.get(space),
         )
     return out
+
+
+def _space_kind(space: str, kind: str) -> SpaceKind:
+    try:
+        return SpaceKind(kind)
+    except ValueError:
+        kinds = ", ".join(k for k in SpaceKind if k is not SpaceKind.ACTION)
+        raise RuleError(f"choice space {space!r} has an unknown kind {kind!r}", hint=f"one of {kinds}") from None
 
 
 def list_choices(state: State, what: str, *, limit: int = 50, progress: Progress | None = None) -> tuple[dict, str]:
@@ -106,13 +124,16 @@ def list_choices(state: State, what: str, *, limit: int = 50, progress: Progress
             f"unknown decision {what!r}",
             hint=(f"did you mean {near!r}? " if near else "") + "choices: " + ", ".join(sorted(spaces)),
         )
-    run = {"assignment": _assignment, "set_partition": _set_partition, "subset": _subset}.get(space.kind)
+    run = {SpaceKind.ASSIGNMENT: _assignment, SpaceKind.SET_PARTITION: _set_partition, SpaceKind.SUBSET: _subset}.get(
+        space.kind
+    )
     if run is None:
         return _action_choice(state, space)
     return run(state, space, limit, progress)
 
 
 def _action_choice(state: State, space: ChoiceSpace) -> tuple[dict, str]:
+    from .action_args import ChoiceMode
     from .runtime import probe_choice
 
     what, kind = space.name, space.action
@@ -132,17 +153,17 @@ def _action_choice(state: State, space: ChoiceSpace) -> tuple[dict, str]:
     data = {
         "decision": what,
         "choice": needed.name,
-        "mode": needed.mode,
+        "mode": needed.mode.value,
         "cr": needed.cr,
         "options": options,
         "max": needed.limit,
     }
     mode = {
-        "one": "choose exactly one",
-        "may": "choose one or none",
-        "any": "choose any number (none allowed)",
-        "up_to": f"choose up to {needed.limit}",
-    }.get(needed.mode, needed.mode)
+        ChoiceMode.ONE: "choose exactly one",
+        ChoiceMode.MAY: "choose one or none",
+        ChoiceMode.ANY: "choose any number (none allowed)",
+        ChoiceMode.UP_TO: f"choose up to {needed.limit}",
+    }[needed.mode]
     lines = [f"{what}: {needed.name} — {mode}" + (f" (CR {needed.cr})" if needed.cr else "")]
     lines += [f"  {o}" for o in options] or ["  (no legal option)"]
     return data, "\n".join(lines)

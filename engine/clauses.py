@@ -12,6 +12,8 @@ and clauses from the syntax tree. Names are given by the caller (judgelog.backen
 
 from __future__ import annotations
 
+from typing import Any
+
 import pyDatalog.pyEngine as _E
 
 from .ast import Atom, BinOp, Comparison, Const, Term, Var
@@ -20,11 +22,14 @@ from .planning import fold_constants
 
 __all__ = ["new_pred", "compile_term", "compile_atom", "compile_comparison", "bridge", "ask_literal"]
 
+# pyDatalog's engine objects (predicates, terms, literals, clauses): pyDatalog ships no types
+Engine = Any
+
 _OPS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _MIRROR = {"=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
-def new_pred(name: str, arity: int):
+def new_pred(name: str, arity: int) -> Engine:
     """A new engine predicate ``name`` of ``arity`` arguments in the thread's database."""
     pred = _E.Pred(name, arity)
     pred.prearity = arity
@@ -32,7 +37,7 @@ def new_pred(name: str, arity: int):
     return pred
 
 
-def compile_term(term: Term):
+def compile_term(term: Term) -> Engine:
     if isinstance(term, Var):
         return _E.Var(term.name)
     if isinstance(term, Const):
@@ -45,12 +50,12 @@ def compile_term(term: Term):
     raise TypeError(f"cannot compile term {term!r}")
 
 
-def compile_atom(name: str, atom: Atom):
+def compile_atom(name: str, atom: Atom) -> Engine:
     """``atom``'s arguments under the engine name ``name`` (``~name`` for a negated call)."""
     return _E.Literal(name, [compile_term(a) for a in atom.args])
 
 
-def compile_comparison(lit: Comparison):
+def compile_comparison(lit: Comparison) -> Engine:
     """pyDatalog needs a variable or a constant on the left of a comparison: fold constant sums, put a lone
     sum on the right, and compare two sums as 0 op (right - left) (integers; both are bound)."""
     left, right, op = fold_constants(lit.left), fold_constants(lit.right), lit.op
@@ -62,13 +67,13 @@ def compile_comparison(lit: Comparison):
     return _E.Literal(_OPS[op], [compile_term(left), compile_term(right)])
 
 
-def bridge(edb, name: str, arity: int):
+def bridge(edb: Engine, name: str, arity: int) -> Engine:
     """Assert ``name(X0, ...) <= edb(X0, ...)``: the facts of ``edb`` hold for ``name`` too."""
     xs = [_E.Var(f"X{i}") for i in range(arity)]
     return _E.assert_(_E.Clause(_E.Literal(name, xs), [_E.Literal(edb, xs)]))
 
 
-def ask_literal(literal):
+def ask_literal(literal: Engine) -> Engine:
     """pyDatalog's answer to a literal; a comparison of a word with a number is the user's error."""
     try:
         return literal.ask()

@@ -1,7 +1,8 @@
 """The ``judgelog`` command line. Every verb takes ``--rules PATH`` (repeatable) and ``--format text|json``.
 
-Exit codes: 0 ok; 1 a negative result (a test failed, ``check`` found errors, an atom does not hold, an action
-was refused); 2 usage error; 3 input could not be loaded; 4 internal error. Bad input never prints a traceback.
+Exit codes (judgelog.exits): 0 ok; 1 a negative result (a test failed, ``check`` found errors, an atom does not
+hold, an action was refused); 2 usage error; 3 input could not be loaded; 4 internal error; 5 a limit was
+reached. Bad input never prints a traceback.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from .errors import EXIT_INTERNAL, EXIT_LOAD, EXIT_OK, EXIT_USAGE, JudgelogError
+from .errors import JudgelogError
+from .exits import EXIT_INTERNAL, EXIT_LOAD, EXIT_OK, EXIT_USAGE, exit_code
 
 __all__ = ["main", "build_parser"]
 
@@ -254,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return handler(args)
     except JudgelogError as exc:
         _report(exc, args)
-        return exc.exit_code
+        return exit_code(exc)
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return 130

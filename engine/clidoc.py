@@ -14,12 +14,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import errors
+from . import errors, exits
 from .cli import build_parser
 
 __all__ = ["render", "main", "EXIT_MEANINGS", "NEGATIVE"]
 
-EXIT_MEANINGS = {  # every EXIT_* constant of judgelog.errors, in words
+EXIT_MEANINGS = {  # every EXIT_* constant of judgelog.exits, in words
     "EXIT_OK": "success",
     "EXIT_NEGATIVE": "a negative result: no answer, an atom that does not hold, a failed test, errors found "
     "by `check`, a refused action, a conflict found by `audit`",
@@ -147,9 +147,11 @@ def render() -> str:
     classes: dict[int, list[str]] = {}
     for cls in vars(errors).values():  # the error classes of judgelog.errors, in the order they are defined
         if isinstance(cls, type) and issubclass(cls, errors.JudgelogError) and cls is not errors.JudgelogError:
-            classes.setdefault(cls.exit_code, []).append(cls.__name__)
-    for name in sorted((n for n in dir(errors) if n.startswith("EXIT_")), key=lambda n: getattr(errors, n)):
-        code = getattr(errors, name)
+            classes.setdefault(exits.exit_code(cls), []).append(cls.__name__)
+    for name in sorted(
+        (n for n in dir(exits) if n.startswith("EXIT_") and n != "EXIT_CODES"), key=lambda n: getattr(exits, n)
+    ):
+        code = getattr(exits, name)
         raised = ", ".join(f"`{c}`" for c in classes.get(code, []))
         out.append(f"| {code} | `{name}` | {_cell(EXIT_MEANINGS[name])} | {raised} |")
     out.append("")

@@ -18,15 +18,13 @@ if TYPE_CHECKING:
     from .state import State
 from .constants import check_constants
 from .errors import (
-    EXIT_LOAD,
-    EXIT_NEGATIVE,
-    EXIT_OK,
     Diagnostic,
     JudgelogError,
     ScenarioError,
     UsageError,
     render_diagnostics,
 )
+from .exits import EXIT_LOAD, EXIT_NEGATIVE, EXIT_OK
 from .replay import run_actions
 
 __all__ = [
@@ -83,8 +81,8 @@ def _emit(args: argparse.Namespace, data: dict | None, text: str) -> None:
 
 def _warn(state: State) -> None:
     """Print the scenario's warnings (S200: a card whose rules text is not modelled in full) to stderr."""
-    scenario = state.meta.get("scenario")
-    for w in getattr(scenario, "warnings", ()):
+    scenario = state.meta.scenario
+    for w in scenario.warnings if scenario is not None else ():
         sys.stderr.write(w.render() + "\n")
 
 
@@ -100,11 +98,11 @@ def _run(args: argparse.Namespace, engine: Engine, *, apply_actions: bool = True
     limit = getattr(args, "actions", None)
     if limit is not None and limit < 0:
         raise UsageError("--actions takes a number of actions, 0 or more")
-    scenario = state.meta["scenario"]
-    if limit is not None and limit > len(scenario.actions):
+    actions = state.meta.scenario.actions if state.meta.scenario is not None else []
+    if limit is not None and limit > len(actions):
         raise UsageError(
-            f"--actions {limit}: {args.scenario} has {len(scenario.actions)} action(s)",
-            hint=f"give a number from 0 to {len(scenario.actions)}",
+            f"--actions {limit}: {args.scenario} has {len(actions)} action(s)",
+            hint=f"give a number from 0 to {len(actions)}",
         )
     if apply_actions and not getattr(args, "before_actions", False):
         return run_actions(state, limit=limit)

@@ -19,11 +19,16 @@ unknown object 'baers': no object, player or ability of the state is called that
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence, Set
+from typing import TYPE_CHECKING
 
 from .analysis import suggest
-from .ast import Aggregate, Atom, BinOp, Comparison, Const, Negation
+from .ast import Aggregate, Atom, BinOp, Comparison, Const, Literal, Negation, Span, Term
 from .errors import Diagnostic, QueryError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .analysis import Program
+    from .state import State
 
 __all__ = [
     "program_constants",
@@ -48,7 +53,7 @@ _PROGRAM_CACHE: dict[int, tuple[object, frozenset]] = {}
 
 
 # -- the known constants ---------------------------------------------------------------------------------
-def _term_constants(term, out: set) -> None:
+def _term_constants(term: Term, out: set[object]) -> None:
     if isinstance(term, Const):
         out.add(term.value)
     elif isinstance(term, BinOp):
@@ -56,7 +61,7 @@ def _term_constants(term, out: set) -> None:
         _term_constants(term.right, out)
 
 
-def _literal_constants(lit, out: set) -> None:
+def _literal_constants(lit: Literal, out: set[object]) -> None:
     if isinstance(lit, Negation):
         lit = lit.atom
     if isinstance(lit, Atom):
@@ -67,12 +72,12 @@ def _literal_constants(lit, out: set) -> None:
         _term_constants(lit.right, out)
 
 
-def program_constants(program) -> frozenset:
+def program_constants(program: Program) -> frozenset[str]:
     """Every constant written in the loaded rules and declarations (cached per program)."""
     hit = _PROGRAM_CACHE.get(id(program))
     if hit is not None and hit[0] is program:
         return hit[1]
-    out: set = set()
+    out: set[object] = set()
     for rule in program.rules:
         out.update(([rule.name] if rule.name else []) + list(rule.cites))  # event_cause/2 names rules
         _literal_constants(rule.head, out)
@@ -83,13 +88,13 @@ def program_constants(program) -> frozenset:
     return found
 
 
-def _engine_words() -> frozenset:
+def _engine_words() -> frozenset[str]:
     from .effects import EVENT_WORDS
 
     return EVENT_WORDS
 
 
-def known_constants(state, *, extra: Iterable = ()) -> set:
+def known_constants(state: State, *, extra: Iterable[object] = ()) -> set[str]:
     """The string constants a question about ``state`` may name (see the module's text)."""
     known = set(program_constants(state.engine.program)) | set(state.engine.interface.keywords)
     known |= {a for f in state.facts for a in f[1:] if isinstance(a, str)}
@@ -98,7 +103,7 @@ def known_constants(state, *, extra: Iterable = ()) -> set:
     return known
 
 
-def _ids(state) -> list[str]:
+def _ids(state: State) -> list[str]:
     return sorted({f[1] for f in state.facts if f[0] in ("permanent", "player") and isinstance(f[1], str)})
 
 
@@ -106,7 +111,7 @@ def _ids(state) -> list[str]:
 ID_TYPES = ("object", "player", "ability")
 
 
-def typed_ids(state, *, extra: Iterable = ()) -> dict[str, set[str]]:
+def typed_ids(state: State, *, extra: Iterable[object] = ()) -> dict[str, set[str]]:
     """The ids of the state by declared type: every constant at an ``object``/``player``/``ability`` position
     of a fact (an object that left the battlefield stays known through its events), plus ``extra`` objects."""
     program = state.engine.program
@@ -126,14 +131,19 @@ def typed_ids(state, *, extra: Iterable = ()) -> dict[str, set[str]]:
 
 
 def unknown_constants(
-    body: Sequence, known: set, *, allow_auto: bool = False, program=None, ids: dict[str, set[str]] | None = None
+    body: Sequence[Literal],
+    known: Set[str],
+    *,
+    allow_auto: bool = False,
+    program: Program | None = None,
+    ids: dict[str, set[str]] | None = None,
 ) -> list[tuple[Const, str]]:
     """The string constants of a query body (or one atom) that name nothing known, each with the declared
     type of its position. With ``program`` and ``ids``, a constant at an object, player or ability position
     must be such an id of the state (``worm`` is a creature type, but no object is called that)."""
     found: list[tuple[Const, str]] = []
 
-    def visit(term, typ: str) -> None:
+    def visit(term: Term, typ: str) -> None:
         if isinstance(term, Const):
             value = term.value
             if not isinstance(value, str) or (allow_auto and AUTO_ID_RE.match(value)):
@@ -164,7 +174,9 @@ def unknown_constants(
     return found
 
 
-def unknown_message(value, state, known, typ: str = "", ids: dict[str, set[str]] | None = None) -> tuple[str, str]:
+def unknown_message(
+    value: object, state: State, known: Set[str], typ: str = "", ids: dict[str, set[str]] | None = None
+) -> tuple[str, str]:
     """The message and hint for an unknown constant: the nearest id or known word, else a list of ids."""
     if ids is not None and typ in ids:
         pool = sorted(ids[typ])
@@ -187,7 +199,13 @@ def unknown_message(value, state, known, typ: str = "", ids: dict[str, set[str]]
     return message, hint
 
 
-def check_constants(state, query, *, extra: Iterable = (), span_of=None) -> None:
+def check_constants(
+    state: State,
+    query: str | Atom | Sequence[Literal],
+    *,
+    extra: Iterable[object] = (),
+    span_of: Callable[[Const], Span] | None = None,
+) -> None:
     """Raise :class:`QueryError` (exit 2) when the query (text, parsed body or atom) names an unknown constant.
 
     ``span_of(const)`` may map each constant to its place in a file (for queries written in scenarios)."""

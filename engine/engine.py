@@ -27,7 +27,7 @@ from .program import Program
 from .recursion import DEFAULT_LIMITS, Limits
 from .safefiles import allowing
 from .scenario import Scenario, compile_scenario, load_scenario
-from .state import State
+from .state import State, StateMeta
 from .validation import raise_for, scenario_problems
 
 __all__ = ["Engine", "BACKENDS"]
@@ -131,7 +131,7 @@ class Engine:
         if not engine.properties and _expects_properties(scenario) and not _derives_properties(engine):
             engine = engine.with_properties()  # a counterexample of judgelog verify names its property
         engine.check_facts(scenario)
-        meta = {"scenario": scenario}
+        meta = StateMeta(scenario=scenario)
         state = State(engine, scenario.facts, scenario.origins, name=scenario.name, path=scenario.path, meta=meta)
         # actions and expectations are checked before anything runs: a typo is never a rules answer
         raise_for(scenario_problems(state), scenario.path)

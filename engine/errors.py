@@ -1,8 +1,9 @@
 """One error hierarchy for everything judgelog refuses.
 
 Every error a user can cause is a :class:`JudgelogError`; the command line turns it into a message and an
-exit code, never a traceback.  Errors that point into a file carry :class:`Diagnostic` objects, each with a
-source span, a code documented in ``docs/errors.md`` and, where we can, a hint.
+exit code (judgelog.exits), never a traceback.  Errors that point into a file carry :class:`Diagnostic`
+objects, each with a source span, a registered code (judgelog.codes, documented in ``docs/errors.md``) and,
+where we can, a hint.
 
 >>> from judgelog.ast import Span
 >>> d = Diagnostic("E003", "arity mismatch", Span("x.dl", 3, 5), hint="declared with 2 arguments")
@@ -19,6 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .codes import lookup
+
 if TYPE_CHECKING:  # pragma: no cover
     from .ast import Span
 
@@ -32,20 +35,8 @@ __all__ = [
     "QueryError",
     "ActionError",
     "LimitError",
-    "EXIT_OK",
-    "EXIT_NEGATIVE",
-    "EXIT_USAGE",
-    "EXIT_LOAD",
-    "EXIT_INTERNAL",
-    "EXIT_LIMIT",
+    "render_diagnostics",
 ]
-
-EXIT_OK = 0
-EXIT_NEGATIVE = 1
-EXIT_USAGE = 2
-EXIT_LOAD = 3
-EXIT_INTERNAL = 4
-EXIT_LIMIT = 5  # evaluation reached a configured limit (judgelog.recursion.Limits)
 
 
 @dataclass(frozen=True)
@@ -57,7 +48,10 @@ class Diagnostic:
     span: Span | None = None
     hint: str | None = None
     severity: str = "error"
-    notes: tuple = field(default_factory=tuple)
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        lookup(self.code)  # a code the registry lacks would reach a user undocumented
 
     @property
     def is_error(self) -> bool:
@@ -79,7 +73,7 @@ class Diagnostic:
             out.append(f"  hint: {self.hint}")
         return "\n".join(out)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"code": self.code, "severity": self.severity, "message": self.message}
         if self.span is not None:
             data.update(file=self.span.file, line=self.span.line, col=self.span.col)
@@ -91,9 +85,8 @@ class Diagnostic:
 
 
 class JudgelogError(Exception):
-    """Base class of every error judgelog reports to a user."""
-
-    exit_code = EXIT_INTERNAL
+    """Base class of every error judgelog reports to a user; raise one of its subclasses, which say what
+    kind of problem it is (the command line's exit code follows from the class: judgelog.exits)."""
 
     def __init__(self, message: str, *, diagnostics: Sequence[Diagnostic] = (), hint: str | None = None) -> None:
         super().__init__(message)
@@ -120,13 +113,9 @@ class JudgelogError(Exception):
 class UsageError(JudgelogError):
     """The command or API was called with arguments that make no sense."""
 
-    exit_code = EXIT_USAGE
-
 
 class LoadError(JudgelogError):
     """An input could not be loaded: missing file, syntax error, schema error."""
-
-    exit_code = EXIT_LOAD
 
 
 class RuleError(LoadError):
@@ -149,8 +138,6 @@ class ActionError(JudgelogError):
     scenario's actions adds where the action is (``index``, ``span``) and the events up to it (``events``,
     as text) with :meth:`in_context`.
     """
-
-    exit_code = EXIT_NEGATIVE
 
     def __init__(
         self,
@@ -221,10 +208,8 @@ class LimitError(JudgelogError):
     """Evaluation reached a configured limit (judgelog.recursion.Limits); ``code`` says which: L001 derived
     facts, L002 time, L003 the size of a computed integer."""
 
-    exit_code = EXIT_LIMIT
-
     def __init__(self, code: str, message: str, *, hint: str | None = None) -> None:
-        super().__init__(f"[{code}] {message}", hint=hint)
+        super().__init__(f"[{lookup(code)}] {message}", hint=hint)
         self.code = code
 
     def to_dict(self) -> dict:

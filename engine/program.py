@@ -27,11 +27,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import networkx as nx
 
-from .ast import Atom, Decl, Negation, Rule, RuleFile
+from .ast import Atom, Const, Decl, Negation, Rule, RuleFile
 
 if TYPE_CHECKING:
     from .interface import Interface
@@ -97,6 +98,17 @@ class Program:
 
     def body(self, rule: Rule) -> tuple:
         return self.ordered_bodies.get(id(rule), rule.body)
+
+    @cached_property
+    def rule_facts(self) -> dict[tuple, Rule]:
+        """The facts the rule files state (a rule without body whose head is ground), each with the first
+        rule that states it."""
+        facts: dict[tuple, Rule] = {}
+        for rule in self.rules:
+            values = tuple(a.value for a in rule.head.args if isinstance(a, Const))
+            if not rule.body and len(values) == len(rule.head.args):
+                facts.setdefault((rule.head.pred,) + values, rule)
+        return facts
 
     @property
     def graph(self) -> nx.DiGraph:

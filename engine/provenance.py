@@ -1,4 +1,5 @@
-"""Proofs: why an atom holds (a tree of rules and facts) and why it does not (which body literals fail).
+"""Building proofs (judgelog.proof): why an atom holds (a tree of rules and facts) and why it does not (which
+body literals fail).
 
 pyDatalog has no provenance of its own. For every rule the backend keeps a twin ``why`` clause whose head
 lists all the rule's variables; it costs nothing until asked. To prove ``h(c...)`` we take each rule for
@@ -14,177 +15,36 @@ what blocked them (e.g. 510.1c displaced by 702.22j).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, overload
 
-from .ast import Atom, BinOp, Comparison, Const, Negation, Rule, Span, Var, arith, format_value
+from .ast import Atom, BinOp, Comparison, Const, Literal, Negation, Rule, Span, Term, Var, arith, format_value
 from .errors import QueryError
+from .proof import Displacement, Proof, ProofKind, WhyNot, atom_text
 
-__all__ = ["Proof", "Displacement", "WhyNot", "Prover", "MAX_PROOF_DEPTH"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .engine import Evaluator
+
+# the proof values are judgelog.proof's; named here too, where they have always been importable from
+__all__ = ["Proof", "ProofKind", "Displacement", "WhyNot", "Prover", "MAX_PROOF_DEPTH"]
 
 MAX_PROOF_DEPTH = 200
 
-
-def _atom_text(pred: str, args: Sequence) -> str:
-    return f"{pred}({', '.join(format_value(a) for a in args)})"
-
-
-@dataclass(frozen=True)
-class Displacement:
-    """A default rule that would have applied but for an exception."""
-
-    rule: Rule
-    blocked_by: Proof  # proof of the atom whose negation failed
-    would_give: str  # the atom the default would have derived
-
-    def to_dict(self) -> dict:
-        return {
-            "rule": self.rule.name,
-            "cites": list(self.rule.cites),
-            "at": self.rule.span.short(),
-            "would_give": self.would_give,
-            "blocked_by": self.blocked_by.to_dict(),
-        }
-
-
-@dataclass(frozen=True)
-class Proof:
-    """A node of a proof tree.
-
-    ``kind`` is ``rule`` (derived by :attr:`rule_obj`), ``fact`` (a scenario or rule-file fact),
-    ``absent`` (a negated atom that does not hold), ``comparison``, ``aggregate``, ``cycle`` or
-    ``truncated`` (an atom that holds, deeper than :data:`MAX_PROOF_DEPTH` steps: its proof is cut).
-    """
-
-    atom: str
-    kind: str
-    rule_obj: Rule | None = None
-    bindings: tuple[tuple[str, object], ...] = ()
-    premises: tuple[Proof, ...] = ()
-    origin: Span | None = None
-    sentence: str = ""
-    displaced: tuple[Displacement, ...] = ()
-    fact: tuple | None = field(default=None, compare=False)
-
-    @property
-    def rule(self) -> str | None:
-        return self.rule_obj.name if self.rule_obj is not None else None
-
-    @property
-    def cites(self) -> tuple[str, ...]:
-        return self.rule_obj.cites if self.rule_obj is not None else ()
-
-    def walk(self):
-        """Every node of the tree, depth first (displacement proofs included)."""
-        yield self
-        for p in self.premises:
-            yield from p.walk()
-        for d in self.displaced:
-            yield from d.blocked_by.walk()
-
-    def all_cites(self) -> set[str]:
-        return {c for node in self.walk() for c in node.cites}
-
-    def to_dict(self) -> dict:
-        data = {"atom": self.atom, "kind": self.kind}
-        if self.fact is not None:
-            data["term"] = {"pred": self.fact[0], "args": list(self.fact[1:])}
-        if self.sentence:
-            data["sentence"] = self.sentence
-        if self.rule_obj is not None:
-            data["rule"] = self.rule_obj.name
-            data["cites"] = list(self.rule_obj.cites)
-            data["at"] = self.rule_obj.span.short()
-        if self.bindings:
-            data["bindings"] = {k: v for k, v in self.bindings}
-        if self.origin is not None:
-            data["at"] = self.origin.short()
-        if self.premises:
-            data["premises"] = [p.to_dict() for p in self.premises]
-        if self.displaced:
-            data["displaces"] = [d.to_dict() for d in self.displaced]
-        return data
-
-    def to_text(self, indent: int = 0) -> str:
-        return "\n".join(self._lines(indent))
-
-    def _lines(self, indent: int) -> list[str]:
-        pad = "  " * indent
-        if self.kind == "rule" or self.kind == "aggregate":
-            rule = self.rule_obj
-            cites = ", ".join(rule.cites) if rule.cites else "no CR"
-            head = f"{pad}{self.atom}  <- {rule.name or '(unnamed rule)'} [CR {cites}] {rule.span.short()}"
-            lines = [head]
-            if self.sentence:
-                lines.append(f'{pad}   "{self.sentence}"')
-            if self.bindings:
-                lines.append(f"{pad}   with " + ", ".join(f"{k}={format_value(v)}" for k, v in self.bindings))
-            premise_atoms = {p.atom for p in self.premises}
-            for d in self.displaced:
-                dc = ", ".join(d.rule.cites)
-                lines.append(
-                    f"{pad}   displaces {d.rule.name} [CR {dc}] {d.rule.span.short()}, which would give {d.would_give},"
-                )
-                if d.blocked_by.atom in premise_atoms:
-                    lines.append(f"{pad}     because {d.blocked_by.atom} holds (proved below)")
-                else:
-                    lines.append(f"{pad}     because {d.blocked_by.atom} holds:")
-                    lines.extend(d.blocked_by._lines(indent + 3))
-        elif self.kind == "fact":
-            where = self.origin.short() if self.origin else "?"
-            made = ""
-            if self.rule_obj is not None and self.rule_obj.body:
-                made = f", made by {self.rule_obj.name} [CR {', '.join(self.rule_obj.cites)}]"
-            lines = [f"{pad}{self.atom}  [fact] {where}{made}"]
-        elif self.kind == "absent":
-            lines = [f"{pad}not {self.atom}  [absent]"]
-        elif self.kind == "comparison":
-            lines = [f"{pad}{self.atom}  [comparison]"]
-        elif self.kind == "truncated":
-            lines = [f"{pad}{self.atom}  [holds; proof deeper than {MAX_PROOF_DEPTH} steps not shown]"]
-        else:
-            lines = [f"{pad}{self.atom}  [{self.kind}]"]
-        for p in self.premises:
-            lines.extend(p._lines(indent + 1))
-        return lines
-
-
-@dataclass(frozen=True)
-class WhyNot:
-    """For one rule whose head matches: which body literals hold and which fail."""
-
-    rule: Rule
-    literals: tuple[tuple[str, bool], ...]
-    # for each literal: lines that show a failing one with values (bindings, facts found, the proof of a
-    # negated atom that holds, the event that removed an absent fact); empty for a literal that holds
-    details: tuple[tuple[str, ...], ...] = ()
-
-    def to_dict(self) -> dict:
-        details = self.details or tuple(() for _ in self.literals)
-        return {
-            "rule": self.rule.name,
-            "cites": list(self.rule.cites),
-            "at": self.rule.span.short(),
-            "literals": [{"literal": t, "holds": ok, "details": list(d)} for (t, ok), d in zip(self.literals, details)],
-        }
+# a variable binding: variable name -> value
+Binding = dict[str, Any]
 
 
 class Prover:
     """Builds proofs for one materialised state (inside a backend session)."""
 
-    def __init__(self, backend, view, origins: dict[tuple, Span], causes: dict[tuple, str] | None = None) -> None:
+    def __init__(
+        self, backend: Evaluator, view: Any, origins: dict[tuple, Span], causes: dict[tuple, str] | None = None
+    ) -> None:
         self.causes = causes or {}
         self.backend = backend
         self.program = backend.program
         self.view = view
         self.origins = origins
-        facts = getattr(backend, "_rule_facts", None)  # the rule-file facts, computed once per backend
-        if facts is None:
-            facts = {}
-            for rule in self.program.rules:
-                if not rule.body and all(isinstance(a, Const) for a in rule.head.args):
-                    facts.setdefault((rule.head.pred,) + tuple(a.value for a in rule.head.args), rule)
-            backend._rule_facts = facts
-        self._rule_facts: dict[tuple, Rule] = facts
+        self._rule_facts = self.program.rule_facts
 
     def sentence(self, fact: tuple) -> str:
         decl = self.program.decl(fact[0])
@@ -195,21 +55,26 @@ class Prover:
         return self._prove(fact, frozenset(), 0, with_displaced)
 
     def _prove(self, fact: tuple, path: frozenset, depth: int, with_displaced: bool = False) -> Proof | None:
-        text = _atom_text(fact[0], fact[1:])
+        text = atom_text(fact[0], fact[1:])
         if fact in self.origins or fact in (self.view.facts or ()):
             made_by = self.program.rule_by_name.get(self.causes.get(fact, ""))
             return Proof(
-                text, "fact", rule_obj=made_by, origin=self.origins.get(fact), sentence=self.sentence(fact), fact=fact
+                text,
+                ProofKind.FACT,
+                rule_obj=made_by,
+                origin=self.origins.get(fact),
+                sentence=self.sentence(fact),
+                fact=fact,
             )
         rule_fact = self._rule_facts.get(fact)
         if rule_fact is not None:
             return Proof(
-                text, "fact", rule_obj=rule_fact, origin=rule_fact.span, sentence=self.sentence(fact), fact=fact
+                text, ProofKind.FACT, rule_obj=rule_fact, origin=rule_fact.span, sentence=self.sentence(fact), fact=fact
             )
         if fact in path:
             return None
         if depth > MAX_PROOF_DEPTH:  # the atom holds (every premise asked for does); stop showing why
-            return Proof(text, "truncated", sentence=self.sentence(fact), fact=fact)
+            return Proof(text, ProofKind.TRUNCATED, sentence=self.sentence(fact), fact=fact, cut_at=MAX_PROOF_DEPTH)
         contributions = self.backend.aggregate_contributions(self.view, fact)
         if contributions:
             return self._prove_aggregate(fact, contributions, path | {fact}, depth)
@@ -220,7 +85,7 @@ class Prover:
             shown = tuple((k, v) for k, v in sorted(binding.items()) if not k.startswith("_"))
             return Proof(
                 text,
-                "rule",
+                ProofKind.RULE,
                 rule,
                 shown,
                 tuple(premises),
@@ -257,20 +122,20 @@ class Prover:
                 atom = _partial(lit.atom, binding)
                 if self.backend.holds(self.view, atom):  # would make the proof cite a false premise
                     return None
-                out.append(Proof(str(atom), "absent", sentence=self._neg_sentence(atom)))
+                out.append(Proof(str(atom), ProofKind.ABSENT, sentence=self._neg_sentence(atom)))
             else:
                 left, right = _eval(lit.left, binding), _eval(lit.right, binding)
-                out.append(Proof(f"{format_value(left)} {lit.op} {format_value(right)}", "comparison"))
+                out.append(Proof(f"{format_value(left)} {lit.op} {format_value(right)}", ProofKind.COMPARISON))
         return out
 
     def _neg_sentence(self, atom: Atom) -> str:
         decl = self.program.decl(atom.pred)
         if decl is None or not decl.template:
             return ""
-        args = ["any" if isinstance(a, Var) else a.value for a in atom.args]
+        args = [a.value if isinstance(a, Const) else "any" for a in atom.args]
         return "not: " + decl.sentence(args)
 
-    def _prove_aggregate(self, fact, contributions, path, depth) -> Proof:
+    def _prove_aggregate(self, fact: tuple, contributions: list[Binding], path: frozenset, depth: int) -> Proof:
         rule = contributions[0]["__rule__"]
         premises = []
         for binding in contributions[:20]:
@@ -278,8 +143,8 @@ class Prover:
             if sub:
                 premises.extend(sub)
         return Proof(
-            _atom_text(fact[0], fact[1:]),
-            "aggregate",
+            atom_text(fact[0], fact[1:]),
+            ProofKind.AGGREGATE,
             rule,
             (("over", f"{len(contributions)} binding(s)"),),
             tuple(premises),
@@ -308,12 +173,12 @@ class Prover:
                 blocker = self._prove(_ground(neg.atom, found), frozenset(), 0)
                 if blocker is None:
                     continue
-                would = _atom_text(fact[0], [_eval(a, found) for a in rule.head.args])
+                would = atom_text(fact[0], [_eval(a, found) for a in rule.head.args])
                 out.append(Displacement(rule, blocker, would))
                 break
         return tuple(out)
 
-    def _first_binding(self, body, fixed: dict) -> dict | None:
+    def _first_binding(self, body: Sequence[Literal], fixed: Binding) -> Binding | None:
         lits = [_partial_lit(lit, fixed) for lit in body]
         names = sorted(
             {v.name for lit in lits for v in _vars_of(lit) if not v.name.startswith("_")}
@@ -331,14 +196,14 @@ class Prover:
         if fact in self._rule_facts:
             return self._rule_facts[fact]
         candidates = [
-            r
+            (r, fixed)
             for r in self.program.rules_by_head.get(fact[0], ())
-            if r.body and r.aggregate is None and _unify_head(r.head, fact[1:]) is not None
+            if r.body and r.aggregate is None and (fixed := _unify_head(r.head, fact[1:])) is not None
         ]
         if len(candidates) == 1:
-            return candidates[0]
-        for rule in candidates:
-            if self.backend.why_rows(self.view, rule, _unify_head(rule.head, fact[1:]), limit=1):
+            return candidates[0][0]
+        for rule, fixed in candidates:
+            if self.backend.why_rows(self.view, rule, fixed, limit=1):
                 return rule
         return None
 
@@ -365,7 +230,7 @@ class Prover:
 
     MAX_SHOWN = 5
 
-    def _bindings(self, prefix, fixed) -> list[dict]:
+    def _bindings(self, prefix: Sequence[Literal], fixed: Binding) -> list[Binding]:
         """Up to MAX_SHOWN bindings of the variables the literals that held (``prefix``) bind."""
         lits = [_partial_lit(lit, fixed) for lit in prefix]
         if not lits:
@@ -378,11 +243,10 @@ class Prover:
         rows = self.backend.ask(self.view, lits, names) if lits else [()]
         return [dict(fixed, **dict(zip(names, row))) for row in rows[: self.MAX_SHOWN]]
 
-    def _why_fails(self, lit, prefix, fixed) -> list[str]:
+    def _why_fails(self, lit: Literal, prefix: Sequence[Literal], fixed: Binding) -> list[str]:
         """What a failing literal met: each binding the earlier literals gave, with the values found."""
         lines: list[str] = []
         for binding in self._bindings(prefix, fixed):
-            shown = _partial_lit(lit, binding)
             wanted = sorted(n for n in _vars_names(lit) if n in binding and n not in fixed and not n.startswith("_"))
             where = (" with " + ", ".join(f"{n} = {format_value(binding[n])}" for n in wanted)) if wanted else ""
             if isinstance(lit, Comparison):
@@ -392,14 +256,17 @@ class Prover:
                     if left is None or right is None
                     else f": {format_value(left)} {lit.op} {format_value(right)} is false"
                 )
-                lines.append(f"{shown}{where}{values}")
+                lines.append(f"{_partial_lit(lit, binding)}{where}{values}")
             elif isinstance(lit, Negation):
-                lines.append(f"{shown}{where}: {shown.atom} holds")
-                ground = _ground_or_none(shown.atom)
+                negated = _partial_lit(lit, binding)
+                lines.append(f"{negated}{where}: {negated.atom} holds")
+                ground = _ground_or_none(negated.atom)
                 if ground is not None and self.backend.holds(self.view, _const_atom(ground)):
                     proof = self.prove(ground)
-                    lines.extend("    " + text for text in proof.to_text().splitlines())
+                    if proof is not None:
+                        lines.extend("    " + text for text in proof.to_text().splitlines())
             else:
+                shown = _partial_lit(lit, binding)
                 lines.append(f"{shown}{where}: no such fact" + self._found(shown))
                 ground = _ground_or_none(shown)
                 if ground is not None:
@@ -452,18 +319,18 @@ class Prover:
         seqs = sorted(set(seqs))
         lines = []
         for n in seqs:
-            kind = self.backend.ask(self.view, [Atom("event", (Const(n), Var("K"), Var("S")))], ["K", "S"])
+            found = self.backend.ask(self.view, [Atom("event", (Const(n), Var("K"), Var("S")))], ["K", "S"])
             cause = self.backend.ask(self.view, [Atom("event_cause", (Const(n), Var("R")))], ["R"])
             rule = self.program.rule_by_name.get(cause[0][0]) if cause else None
-            event = ("event", n) + tuple(kind[0]) if kind else None
+            event = ("event", n) + tuple(found[0]) if found else None
             origin = self.origins.get(event) if event else None
             by = f" by rule {rule.name} [CR {', '.join(rule.cites)}] {rule.span.short()}" if rule else ""
             at = f" (the action at {origin.short()})" if origin else ""
-            what = kind[0][0] if kind else "removed"
+            what = found[0][0] if found else "removed"
             lines.append(f"  {text} was {what} at event {n}{by}{at}")
         return lines
 
-    def _satisfiable(self, body, fixed) -> bool:
+    def _satisfiable(self, body: Sequence[Literal], fixed: Binding) -> bool:
         from .analysis import order_body
 
         lits = [_partial_lit(lit, fixed) for lit in body]
@@ -476,12 +343,12 @@ class Prover:
 
 
 # -- helpers ---------------------------------------------------------------
-def _none(view, fact):
+def _none(view: Any, fact: tuple) -> None:
     return None
 
 
-def _unify_head(head: Atom, values: Sequence) -> dict | None:
-    binding: dict = {}
+def _unify_head(head: Atom, values: Sequence[Any]) -> Binding | None:
+    binding: Binding = {}
     for arg, value in zip(head.args, values):
         if value is None:
             continue
@@ -497,7 +364,7 @@ def _unify_head(head: Atom, values: Sequence) -> dict | None:
     return binding
 
 
-def _eval(term, binding):
+def _eval(term: Term, binding: Binding) -> Any:
     if isinstance(term, Var):
         return binding.get(term.name, term.name)
     if isinstance(term, Const):
@@ -510,7 +377,7 @@ def _eval(term, binding):
     raise QueryError(f"cannot evaluate {term}")
 
 
-def _eval_or_none(term, binding):
+def _eval_or_none(term: Term, binding: Binding) -> Any:
     try:
         value = _eval(term, binding)
     except QueryError:
@@ -519,9 +386,8 @@ def _eval_or_none(term, binding):
 
 
 def _ground_or_none(atom: Atom) -> tuple | None:
-    if not all(isinstance(a, Const) for a in atom.args):
-        return None
-    return (atom.pred,) + tuple(a.value for a in atom.args)
+    values = tuple(a.value for a in atom.args if isinstance(a, Const))
+    return (atom.pred,) + values if len(values) == len(atom.args) else None
 
 
 def _const_atom(fact: tuple) -> Atom:
@@ -532,12 +398,12 @@ def _fact_text(fact: tuple) -> str:
     return f"{fact[0]}({', '.join(format_value(v) for v in fact[1:])})"
 
 
-def _ground(atom: Atom, binding: dict) -> tuple:
+def _ground(atom: Atom, binding: Binding) -> tuple:
     return (atom.pred,) + tuple(_eval(a, binding) for a in atom.args)
 
 
-def _partial(atom: Atom, binding: dict) -> Atom:
-    args = []
+def _partial(atom: Atom, binding: Binding) -> Atom:
+    args: list[Term] = []
     for a in atom.args:
         if isinstance(a, Var) and a.name in binding:
             args.append(Const(binding[a.name]))
@@ -546,7 +412,7 @@ def _partial(atom: Atom, binding: dict) -> Atom:
     return Atom(atom.pred, tuple(args), atom.span)
 
 
-def _partial_term(term, binding):
+def _partial_term(term: Term, binding: Binding) -> Term:
     if isinstance(term, Var) and term.name in binding:
         return Const(binding[term.name])
     if isinstance(term, BinOp):
@@ -554,7 +420,15 @@ def _partial_term(term, binding):
     return term
 
 
-def _partial_lit(lit, binding):
+@overload
+def _partial_lit(lit: Atom, binding: Binding) -> Atom: ...
+@overload
+def _partial_lit(lit: Negation, binding: Binding) -> Negation: ...
+@overload
+def _partial_lit(lit: Comparison, binding: Binding) -> Comparison: ...
+@overload
+def _partial_lit(lit: Literal, binding: Binding) -> Literal: ...
+def _partial_lit(lit: Literal, binding: Binding) -> Literal:
     if isinstance(lit, Atom):
         return _partial(lit, binding)
     if isinstance(lit, Negation):
@@ -562,19 +436,19 @@ def _partial_lit(lit, binding):
     return Comparison(lit.op, _partial_term(lit.left, binding), _partial_term(lit.right, binding), lit.span)
 
 
-def _vars_of(lit):
-    atom = lit.atom if isinstance(lit, Negation) else lit
-    if isinstance(atom, Atom):
-        terms = atom.args
-    else:
+def _vars_of(lit: Literal) -> list[Var]:
+    terms: Sequence[Term]
+    if isinstance(lit, Comparison):
         terms = (lit.left, lit.right)
-    out = []
+    else:
+        terms = (lit.atom if isinstance(lit, Negation) else lit).args
+    out: list[Var] = []
     for t in terms:
         out.extend(_term_var_objs(t))
     return out
 
 
-def _term_var_objs(t):
+def _term_var_objs(t: Term) -> list[Var]:
     if isinstance(t, Var):
         return [t]
     if isinstance(t, BinOp):
@@ -582,5 +456,5 @@ def _term_var_objs(t):
     return []
 
 
-def _vars_names(lit) -> set:
+def _vars_names(lit: Literal) -> set[str]:
     return {v.name for v in _vars_of(lit)}

@@ -91,7 +91,7 @@ def run_actions(state: Any, *, limit: int | None = None) -> tuple[Any, list[Even
     """Apply a scenario's ``actions:`` (the first ``limit`` of them) in order: ``(final_state, events)``.
     An unexpected refusal is raised as it is, with the action's place and the events before it; an
     ``expect_error`` that does not hold is an :class:`ActionError`."""
-    scenario = state.meta.get("scenario")
+    scenario = state.meta.scenario
     actions = list(scenario.actions if scenario else [])[:limit]
     events: list[Event] = []
     for step in replay(state, actions):

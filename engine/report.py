@@ -132,7 +132,7 @@ def report_html(
         else:
             proofs.append(_node(proof, 0))
     name = title or state.name or state.path
-    scenario = state.meta.get("scenario")
+    scenario = state.meta.scenario
     source = _e(scenario.path) if scenario is not None else ""
     return "\n".join(
         [

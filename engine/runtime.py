@@ -15,9 +15,10 @@ are values).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
-from .action_args import NONE, RESERVED, argument_facts, given_choice, leaves, token_ids, unused_choices
+from .action_args import NONE, RESERVED, ChoiceMode, argument_facts, given_choice, leaves, token_ids, unused_choices
 from .analysis import suggest
 from .ast import Span
 from .change import Change, Event
@@ -25,6 +26,10 @@ from .effects import apply_primitive
 from .errors import ActionError, UsageError
 from .replay import run_actions
 from .stack_order import stack_order
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import State
+    from .yamlsrc import Located
 
 __all__ = ["apply_action", "run_actions", "MAX_STEPS", "MAX_SBA_ROUNDS"]
 
@@ -55,7 +60,7 @@ TRANSIENT = (
 class ChoiceNeeded(Exception):
     """Raised in probe mode at the first choice the caller did not make (for ``judgelog choices``)."""
 
-    def __init__(self, name: str, options: list, mode: str, limit, cr) -> None:
+    def __init__(self, name: str, options: list[Any], mode: ChoiceMode, limit: int | None, cr: str | None) -> None:
         super().__init__(name)
         self.name, self.options, self.mode, self.limit, self.cr = name, options, mode, limit, cr
 
@@ -67,8 +72,8 @@ class _Run:
 
     def __init__(
         self,
-        state,
-        action: dict,
+        state: State,
+        action: dict[str, Any],
         span: Span | None,
         *,
         observer: Observer | None = None,
@@ -95,7 +100,7 @@ class _Run:
         self.token_ids: list[str] = token_ids(action.get("as"))  # ids for the tokens the action creates
 
     # -- asking the rules -------------------------------------------------
-    def ask(self, facts, text: str) -> list[dict]:
+    def ask(self, facts: Iterable[tuple], text: str) -> list[dict[str, Any]]:
         from .parser import parse_body
 
         body, names = self.engine.check_query(parse_body(text), text=text)
@@ -106,11 +111,11 @@ class _Run:
             rows = self.engine.backend.ask(view, body, names)
         return [dict(zip(names, r)) for r in rows]
 
-    def cause(self, facts, fact: tuple) -> tuple[str, tuple[str, ...]]:
+    def cause(self, facts: Iterable[tuple], fact: tuple) -> tuple[str, tuple[str, ...]]:
         """The rule (name, cites) that derives ``fact`` here."""
         return self._causes_of(facts, [fact])[0]
 
-    def _causes_of(self, facts, wanted: list[tuple]) -> list[tuple[str, tuple[str, ...]]]:
+    def _causes_of(self, facts: Iterable[tuple], wanted: list[tuple]) -> list[tuple[str, tuple[str, ...]]]:
         """The rules that derive each of ``wanted`` (all asked in one session)."""
         from .provenance import Prover
 
@@ -146,7 +151,7 @@ class _Run:
         return oid
 
     # -- the loop -----------------------------------------------------------
-    def run(self):
+    def run(self) -> tuple[State, list[Event]]:
         self._validate()
         base = set(self.state.facts)
         args = self.arg_facts()
@@ -156,7 +161,7 @@ class _Run:
         if self.kind == "resolve":
             facts |= self._resolving(facts)
         choose = self.action.get("choose")
-        used_choices = set()
+        used_choices: set[str] = set()
         step = 1
         while True:
             if step > MAX_STEPS:
@@ -202,15 +207,17 @@ class _Run:
         state (judgelog.validation): a typo is an input error, never a rules refusal."""
         from .validation import action_problems
 
-        scenario = self.state.meta.get("scenario")
-        doc, base = getattr(scenario, "doc", None), ()
-        if doc is not None and self.span is not None:
+        scenario = self.state.meta.scenario
+        doc: Located | None = None
+        base: tuple[str | int, ...] = ()
+        if scenario is not None and scenario.doc is not None and self.span is not None:
             base = next((("actions", i) for i, (_a, s) in enumerate(scenario.actions) if s == self.span), ())
-        diags = action_problems(self.state, self.action, doc=doc if base else None, base=base, span=self.span)
+            doc = scenario.doc if base else None
+        diags = action_problems(self.state, self.action, doc=doc, base=base, span=self.span)
         if diags:
             raise UsageError("; ".join(d.message for d in diags), diagnostics=diags, hint=diags[0].hint)
 
-    def _check_params(self, facts) -> None:
+    def _check_params(self, facts: set[tuple]) -> None:
         keywords = self.engine.interface.keywords
         for r in self.ask(facts, f"action_param_type({self.kind}, K, T)"):
             value = self.action.get(r["K"])
@@ -239,7 +246,7 @@ class _Run:
                     hint=(f"did you mean {near!r}? " if near else "") + "arguments: " + ", ".join(sorted(params)),
                 )
 
-    def _violations(self, facts) -> None:
+    def _violations(self, facts: set[tuple]) -> None:
         rows = self.ask(facts, "violation(C, S)")
         if not rows:
             return
@@ -279,14 +286,14 @@ class _Run:
                     )
         return out
 
-    def _choices(self, facts, choose, used: set) -> set:
+    def _choices(self, facts: set[tuple], choose: object, used: set[str]) -> set[tuple]:
         rows = self.ask(facts, "choice(N, O)")
         names = sorted({r["N"] for r in rows} | {r["N"] for r in self.ask(facts, "choice_mode(N, _)")})
         names = [n for n in names if not any(f[0] in ("chosen", "chose_nothing") and f[1] == n for f in facts)]
-        out = set()
+        out: set[tuple] = set()
         for name in names:
             options = [r["O"] for r in rows if r["N"] == name]
-            mode = next((r["M"] for r in self.ask(facts, f"choice_mode({name}, M)")), "one")
+            mode = ChoiceMode.of(name, next((r["M"] for r in self.ask(facts, f"choice_mode({name}, M)")), "one"))
             limit = next((r["X"] for r in self.ask(facts, f"choice_max({name}, X)")), None)
             cr = next((r["R"] for r in self.ask(facts, f"choice_cr({name}, R)")), None)
             given, present = given_choice(choose, name, len(names))
@@ -302,14 +309,23 @@ class _Run:
                 self.next_seq += 1
         return out
 
-    def _check_choice(self, name, options, mode, limit, cr, given, present) -> list:
-        shown = [str(o) for o in options] + ([NONE] if mode in ("may",) else [])
-        if not present and self.probe and (options or mode not in ("one",)):
+    def _check_choice(
+        self,
+        name: str,
+        options: list[Any],
+        mode: ChoiceMode,
+        limit: int | None,
+        cr: str | None,
+        given: object,
+        present: bool,
+    ) -> list[Any]:
+        shown = [str(o) for o in options] + ([NONE] if mode is ChoiceMode.MAY else [])
+        if not present and self.probe and (options or mode is not ChoiceMode.ONE):
             raise ChoiceNeeded(name, options, mode, limit, cr)
         if not present:
             if not options:
                 return []
-            if mode == "one" and len(options) == 1:
+            if mode is ChoiceMode.ONE and len(options) == 1:
                 return [options[0]]
             raise ActionError(
                 f"{self.kind}: a choice is required for {name}",
@@ -323,20 +339,20 @@ class _Run:
                 raise ActionError(f"{self.kind}: {v!r} is not a legal choice for {name}", cr=cr, options=shown)
         if len(set(values)) != len(values):
             raise ActionError(f"{self.kind}: {name} lists the same option twice", cr=cr)
-        if mode == "one" and len(values) != 1:
+        if mode is ChoiceMode.ONE and len(values) != 1:
             raise ActionError(f"{self.kind}: choose exactly one {name}", cr=cr, options=shown)
-        if mode == "may" and len(values) > 1:
+        if mode is ChoiceMode.MAY and len(values) > 1:
             raise ActionError(f"{self.kind}: choose at most one {name}", cr=cr, options=shown)
         if limit is not None and len(values) > limit:
             raise ActionError(f"{self.kind}: choose at most {limit} for {name}", cr=cr, options=shown)
         return values
 
-    def _effects(self, facts, query: str, *, rule_prefix: str = "") -> set:
+    def _effects(self, facts: set[tuple], query: str, *, rule_prefix: str = "") -> set[tuple]:
         rows = self.ask(facts, query)
         if not rows:
             return facts
         pred = query.split("(")[0]
-        specs = [tuple(["token_spec", r["S"], r["F"], r["V"]]) for r in self.ask(facts, "token_spec(S, F, V)")]
+        specs: list[tuple] = [("token_spec", r["S"], r["F"], r["V"]) for r in self.ask(facts, "token_spec(S, F, V)")]
         if any(r["P"] == "begin_effect" for r in rows):
             specs += [("effect_spec", r["S"], r["K"], r["V"]) for r in self.ask(facts, "effect_spec(S, K, V)")]
         if any(r["P"] == "create_token" for r in rows):
@@ -349,7 +365,7 @@ class _Run:
         ordered = sorted(rows, key=lambda r: (r["I"], repr((r["P"], r["A"], r["B"], r["C"]))))
         effect_facts = [(pred, r["I"], r["P"], r["A"], r["B"], r["C"]) for r in ordered]
         rules = self._causes_of(facts, effect_facts)  # before the primitives change anything
-        causes = []
+        causes: list[tuple[int, int, tuple[str, tuple[str, ...]]]] = []
         for r, cause in zip(ordered, rules):
             before, logged = len(change.events), len(change.facts.log)
             apply_primitive(change, r["P"], r["A"], r["B"], r["C"], spec_facts=specs)
@@ -360,7 +376,7 @@ class _Run:
                         self.causes[made] = cause[0]
         return self._record(change, causes)
 
-    def _record(self, change: Change, causes) -> set:
+    def _record(self, change: Change, causes: list[tuple[int, int, tuple[str, tuple[str, ...]]]]) -> set[tuple]:
         recent = set()
         for i, (kind, subject, details) in enumerate(change.events):
             rule, cites = next(((c[0], c[1]) for lo, hi, c in causes if lo <= i < hi), ("", ()))
@@ -368,7 +384,7 @@ class _Run:
             self.next_seq += 1
             self.events.append(event)
             recent.add(("recent_event", event.seq))
-        facts = change.facts
+        facts: set[tuple] = change.facts
         if recent:
             event_facts = {f for e in self.events[-len(recent) :] for f in e.facts()}
             # only these events are recent for triggers: a state-based round's facts still hold the
@@ -378,7 +394,7 @@ class _Run:
             facts = self._results(facts - earlier, self.events[-len(recent) :])
         return facts
 
-    def _results(self, facts, events: list[Event]) -> set:
+    def _results(self, facts: set[tuple], events: list[Event]) -> set[tuple]:
         """Apply what the events just recorded do at once (event_result/5, e.g. damage: CR 120.3)."""
         kinds = self.engine.interface.result_kinds
         if not any(e.kind in kinds for e in events):
@@ -388,7 +404,7 @@ class _Run:
         return {f for f in out if f not in added or f[0] not in ("recent_event",)}
 
     # -- triggers and the stack -------------------------------------------------
-    def _collect_triggers(self, facts) -> None:
+    def _collect_triggers(self, facts: set[tuple]) -> None:
         """Each triggered ability waits with a stable identity: source, kind, subject and instance. A keyword
         whose declaration says each instance acts (keyword_instances(K, each)) triggers once per instance
         (keyword_instance/3), each instance with its own parameters (keyword_instance_param/5)."""
@@ -400,13 +416,13 @@ class _Run:
                 for k in self.ask(facts, f"trigger_arg({_q(source)}, {_q(kind)}, {_q(subject)}, K2, V)")
             ]
             controller = next((c["P"] for c in self.ask(facts, f"controller({_q(source)}, P)")), None)
-            instances = [None]
+            instances: list[object] = [None]
             if face.instances(kind) == "each" and kind in face.keywords:
                 found = [i["I"] for i in self.ask(facts, f"keyword_instance({_q(source)}, {_q(kind)}, I)")]
                 # a trigger whose subject names one instance (fabricate) is that instance's already
                 instances = [None] if not found or subject in found else found
             for inst in instances:
-                extra = []
+                extra: list[tuple] = []
                 if inst is not None:
                     given = {a[1] for a in args}
                     extra = [("ability_arg", "instance", inst)] + [
@@ -416,7 +432,7 @@ class _Run:
                     ]
                 self.pending_triggers.append((self.next_seq, (source, kind, subject, controller, inst), args + extra))
 
-    def _stack_triggers(self, facts) -> set:
+    def _stack_triggers(self, facts: set[tuple]) -> set[tuple]:
         """Put waiting triggered abilities on the stack (603.3): in APNAP order (apnap_rank, 603.3b), each
         player's in the order they triggered unless ``order:`` names them (top of the stack first)."""
         if not self.pending_triggers:
@@ -461,22 +477,22 @@ class _Run:
         return facts
 
     def _order_where(self, j: int) -> str:
-        scenario = self.state.meta.get("scenario")
-        doc = getattr(scenario, "doc", None)
-        if doc is None or self.span is None:
+        scenario = self.state.meta.scenario
+        doc = scenario.doc if scenario is not None else None
+        if scenario is None or doc is None or self.span is None:
             return f"{self.span.location()}: " if self.span is not None else ""
         for i, (_action, span) in enumerate(scenario.actions):
             if span == self.span:
                 return f"{doc.span(('actions', i, 'order', j)).location()}: "
         return f"{self.span.location()}: "
 
-    def _resolving(self, facts) -> set:
+    def _resolving(self, facts: set[tuple]) -> set[tuple]:
         top = self.ask(facts, "top_of_stack(I)")
         if not top:
             raise ActionError("resolve: the stack is empty", cr="608.1")
         return {("resolving", top[0]["I"])}
 
-    def _finish_resolve(self, facts) -> set:
+    def _finish_resolve(self, facts: set[tuple]) -> set[tuple]:
         """608.2n: the ability leaves the stack (leaves_stack/1): every input fact about it goes."""
         for r in self.ask(facts, "leaves_stack(I)"):
             aid = r["I"]
@@ -491,7 +507,9 @@ class _Run:
             self.next_seq += 1
         return facts
 
-    def _state_based(self, facts, choose=None, used_choices: set | None = None) -> set:
+    def _state_based(
+        self, facts: set[tuple], choose: object = None, used_choices: set[str] | None = None
+    ) -> set[tuple]:
         """Apply standing designations and state-based actions until none applies (704.3). A choice a
         state-based action needs (the legend rule, 704.5j) is an action choice: the runtime asserts
         ``state_check`` while it asks, and takes the value from the action's ``choose:``."""
@@ -511,13 +529,15 @@ class _Run:
         raise ActionError(f"state-based actions did not settle in {MAX_SBA_ROUNDS} rounds")
 
 
-def _q(value) -> str:
+def _q(value: object) -> str:
     from .ast import format_value
 
     return format_value(value)
 
 
-def probe_choice(state, action: dict, *, list_options: OptionLister | None = None):
+def probe_choice(
+    state: State, action: dict[str, Any], *, list_options: OptionLister | None = None
+) -> ChoiceNeeded | None:
     """The first choice ``action`` would ask for, as a :class:`ChoiceNeeded`, or None if it needs none.
     ``list_options``: as for :func:`apply_action`."""
     run = _Run(state, action, None, list_options=list_options)
@@ -533,13 +553,13 @@ MAX_FOLLOW_UPS = 8
 
 
 def apply_action(
-    state,
-    action,
+    state: State,
+    action: dict[str, Any],
     *,
     span: Span | None = None,
     observer: Observer | None = None,
     list_options: OptionLister | None = None,
-):
+) -> tuple[State, list[Event]]:
     """Apply one action to a state: ``(new_state, events)``; the state itself never changes.
 
     ``observer(facts)`` is called with every fact set the rules are evaluated on (rule coverage);

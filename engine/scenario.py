@@ -13,14 +13,15 @@ proofs can point back into the scenario.
 from __future__ import annotations
 
 import os
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .analysis import suggest
-from .ast import Span
+from .ast import Const, Span
 from .catalog import CardCatalog, default_catalog
 from .errors import Diagnostic, ScenarioError
-from .interface import Interface, default_interface, with_keywords
+from .interface import Field, Interface, default_interface, with_keywords
 from .named_files import scenario_rules
 from .scenario_objects import compile_object, counter_facts
 from .scenario_reader import ScenarioReader, show
@@ -70,13 +71,17 @@ class Scenario:
     warnings: list[Diagnostic] = field(default_factory=list)  # e.g. S200: a card not modelled in full
 
 
-def _face(interface: Interface | None, keywords) -> Interface:
+def _face(interface: Interface | None, keywords: Iterable[str] | None) -> Interface:
     face = interface if interface is not None else default_interface()
     return with_keywords(face, keywords) if keywords else face
 
 
 def load_scenario(
-    path: str, *, catalog: CardCatalog | None = None, interface: Interface | None = None, keywords=None
+    path: str,
+    *,
+    catalog: CardCatalog | None = None,
+    interface: Interface | None = None,
+    keywords: Iterable[str] | None = None,
 ) -> Scenario:
     """Load and compile a scenario file. ``interface``: what the loaded rules declare (keywords, scenario
     fields; an engine passes its own, ``Engine.interface``); the shipped library's by default.
@@ -91,7 +96,7 @@ def compile_scenario(
     path: str = "<scenario>",
     catalog: CardCatalog | None = None,
     interface: Interface | None = None,
-    keywords=None,
+    keywords: Iterable[str] | None = None,
 ) -> Scenario:
     """Compile an already-parsed mapping (``Engine.state_from_dict``) or YAML text."""
     if isinstance(data, str):
@@ -128,7 +133,8 @@ def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
     expects = _entries(ctx, data, "expect", None)
     if ctx.diags:
         raise ScenarioError(f"{len(ctx.diags)} problem(s) in {doc.path}", diagnostics=ctx.diags)
-    name = data.get("name") if isinstance(data.get("name"), str) else os.path.basename(doc.path)
+    given = data.get("name")
+    name = given if isinstance(given, str) else os.path.basename(doc.path)
     return Scenario(
         doc.path, name, frozenset(ctx.facts), dict(ctx.facts), actions, expects, rules, doc, warnings=list(ctx.warnings)
     )
@@ -136,8 +142,9 @@ def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
 
 def _players(ctx: ScenarioReader, data: dict) -> list[str]:
     players: list[str] = []
-    raw = data.get("players", ["alice", "bob"] if "players" not in data else None)
-    if "players" in data and not ctx.want(raw, "list", ("players",), "players"):
+    raw = data.get("players", ["alice", "bob"])
+    if not isinstance(raw, list):
+        ctx.want(raw, "list", ("players",), "players")  # says what it is instead
         return players
     for i, p in enumerate(raw):
         pid = ctx.ident(p, ("players", i), "a player id")
@@ -216,7 +223,7 @@ def _life(ctx: ScenarioReader, data: dict, players: list[str]) -> None:
                     ctx.add(fact, fpath)
 
 
-def _ref(ctx: ScenarioReader, value, ids, path, what) -> str | None:
+def _ref(ctx: ScenarioReader, value: object, ids: Collection[object], path: tuple, what: str) -> str | None:
     if not isinstance(value, str) or value not in ids:
         names = [i for i in ids if isinstance(i, str)]
         near = suggest(str(value), names) if isinstance(value, str) else None
@@ -240,7 +247,9 @@ def _combat(ctx: ScenarioReader, data: dict, players: list[str], objects: dict[s
     _fields(ctx, combat, fields, ("combat",), players, objects)
 
 
-def _fields(ctx: ScenarioReader, data: dict, fields, base: tuple, players: list[str], objects: dict[str, dict]) -> None:
+def _fields(
+    ctx: ScenarioReader, data: dict, fields: Sequence[Field], base: tuple, players: list[str], objects: dict[str, dict]
+) -> None:
     """The designation fields the rules declare (scenario_field/4), each compiled by its shape."""
     keys: dict[str, set] = {}  # field -> the ids it lists first (what other fields may refer to)
     for f in sorted(fields, key=lambda f: _ref_depth(f, fields)):
@@ -250,7 +259,7 @@ def _fields(ctx: ScenarioReader, data: dict, fields, base: tuple, players: list[
             continue
         path = base + (f.name,)
 
-        def ref(value, pos, vpath, f=f):
+        def ref(value: object, pos: int, vpath: tuple, f: Field = f) -> str | None:
             r = f.ref(pos)
             ids = {"object": objects, "player": players, "target": set(players) | set(objects)}.get(r.what)
             if ids is None:
@@ -314,7 +323,7 @@ def _fields(ctx: ScenarioReader, data: dict, fields, base: tuple, players: list[
                     ctx.add((f.pred, a, b), ppath)
 
 
-def _ref_depth(f, fields) -> int:
+def _ref_depth(f: Field, fields: Sequence[Field]) -> int:
     """Fields that refer to another field's ids are compiled after it."""
     names = {g.name for g in fields}
     return sum(1 for r in f.refs if r.what in names)
@@ -353,7 +362,7 @@ def _stack(ctx: ScenarioReader, data: dict, players: list[str], objects: dict[st
 
 def _raw_facts(ctx: ScenarioReader, data: dict) -> None:
     """``facts:`` holds any other state facts as rule-language atoms, e.g. "granted_keyword(hero, flying)"."""
-    from .ast import Atom, Const
+    from .ast import Atom
     from .errors import QueryError
     from .parser import parse_body
 
@@ -372,12 +381,12 @@ def _raw_facts(ctx: ScenarioReader, data: dict) -> None:
         if len(body) != 1 or not isinstance(body[0], Atom) or not all(isinstance(a, Const) for a in body[0].args):
             ctx.error(path, f"a fact is one atom with constant arguments, got {text!r}")
             continue
-        ctx.add((body[0].pred,) + tuple(a.value for a in body[0].args), path)
+        ctx.add((body[0].pred,) + tuple(a.value for a in body[0].args if isinstance(a, Const)), path)
 
 
 def _entries(ctx: ScenarioReader, data: dict, key: str, required: str | None) -> list[tuple[dict, Span]]:
     raw = data.get(key, []) or []
-    out = []
+    out: list[tuple[dict, Span]] = []
     if not ctx.want(raw, "list", (key,), key):
         return out
     for i, item in enumerate(raw):

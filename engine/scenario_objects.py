@@ -50,7 +50,7 @@ OBJECT_KEYS = (
 COUNTER_ALIASES = {"+1/+1": "p1p1", "-1/-1": "m1m1", "p1p1": "p1p1", "m1m1": "m1m1"}
 
 
-def normalize_counter_kind(kind) -> str | None:
+def normalize_counter_kind(kind: object) -> str | None:
     """A counter kind as the rules name it (``+1/+1`` is ``p1p1``), or None when it is no kind."""
     if not isinstance(kind, str):
         return None
@@ -160,10 +160,11 @@ def compile_object(
     return out
 
 
-def _keywords(ctx: ScenarioReader, oid: str, values, path: tuple, inline: bool) -> list[tuple[tuple, tuple]]:
-    out = []
+def _keywords(ctx: ScenarioReader, oid: str, values: object, path: tuple, inline: bool) -> list[tuple[tuple, tuple]]:
+    out: list[tuple[tuple, tuple]] = []
     kpath = path + ("keywords",)
-    if not ctx.want(values, "list", kpath, "keywords"):
+    if not isinstance(values, list):
+        ctx.want(values, "list", kpath, "keywords")  # says what it is instead
         return out
     face = ctx.face
     seen: dict[str, int] = {}
@@ -223,7 +224,7 @@ def _keywords(ctx: ScenarioReader, oid: str, values, path: tuple, inline: bool) 
     return out
 
 
-def _keyword_params(ctx: ScenarioReader, name: str, param, path) -> list[tuple[str, Any]] | None:
+def _keyword_params(ctx: ScenarioReader, name: str, param: object, path: tuple) -> list[tuple[str, Any]] | None:
     """The parameter of ``{name: param}``, read with the grammar the keyword's rule file declares."""
     face = ctx.face
     forms = face.keyword_forms.get(name, ())
@@ -254,9 +255,9 @@ def _keyword_params(ctx: ScenarioReader, name: str, param, path) -> list[tuple[s
     return None
 
 
-def counter_facts(ctx: ScenarioReader, owner: str, counters: dict, path) -> list[tuple[tuple, tuple]]:
+def counter_facts(ctx: ScenarioReader, owner: str, counters: dict, path: tuple) -> list[tuple[tuple, tuple]]:
     """``counter`` facts of a ``counters:`` mapping (of an object or a player), kinds normalised."""
-    out = []
+    out: list[tuple[tuple, tuple]] = []
     totals: dict[str, int] = {}
     for kind, n in counters.items():
         cpath = path + (kind,)

@@ -13,6 +13,7 @@ a player id must be a lower_snake id, got 1
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from .analysis import suggest
 from .ast import Span
@@ -48,18 +49,18 @@ class ScenarioReader:
             doc.marks[()] = span
         return cls(doc, catalog, face)
 
-    def error(self, path, message, hint=None, *, key: bool = False) -> None:
+    def error(self, path: tuple, message: str, hint: str | None = None, *, key: bool = False) -> None:
         span = self.doc.key_span(path) if key else self.doc.span(path)
         self.diags.append(Diagnostic("S100", message, span, hint=hint))
 
-    def add(self, fact: tuple, path) -> None:
+    def add(self, fact: tuple, path: tuple) -> None:
         """Add a fact and what recording it gives (record_symmetric, record_implies: the same table the
         record primitive uses, so a designation from a file and one made by an action agree)."""
         for made in self.face.recorded(fact):
             if made not in self.facts:
                 self.facts[made] = self.doc.span(path)
 
-    def check_keys(self, value: dict, allowed, path, what: str, *, fields: bool = False) -> None:
+    def check_keys(self, value: dict, allowed: Sequence[str], path: tuple, what: str, *, fields: bool = False) -> None:
         for key in value:
             if key not in allowed:
                 near = suggest(str(key), allowed)
@@ -73,7 +74,7 @@ class ScenarioReader:
                     key=True,
                 )
 
-    def want(self, value, kind, path, what) -> bool:
+    def want(self, value: object, kind: str, path: tuple, what: str) -> bool:
         ok = {
             "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
             "str": lambda v: isinstance(v, str),
@@ -99,7 +100,7 @@ class ScenarioReader:
             self.error(path, f"{what} must be {names[kind]}, got {show(value)}", hints[kind])
         return ok
 
-    def ident(self, value, path, what) -> str | None:
+    def ident(self, value: object, path: tuple, what: str) -> str | None:
         if not isinstance(value, str) or not ID_RE.match(value):
             self.error(
                 path,
@@ -110,7 +111,7 @@ class ScenarioReader:
         return value
 
 
-def show(value) -> str:
+def show(value: object) -> str:
     """A value as a problem quotes it (cut short)."""
     text = repr(value)
     return text if len(text) < 60 else text[:57] + "..."

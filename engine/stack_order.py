@@ -11,13 +11,16 @@ they triggered unless the action's ``order:`` names them, top of the stack first
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from .errors import ActionError, UsageError
 
 __all__ = ["stack_order"]
 
 
-def stack_order(pending: list, named: dict, ranks: dict, order, where: Callable[[int], str]) -> list:
+def stack_order(
+    pending: list[tuple], named: dict[int, str], ranks: dict[Any, int], order: object, where: Callable[[int], str]
+) -> list[tuple]:
     """The order abilities go on the stack (first = bottom). ``order:`` lists abilities top first: a
     source id (all its abilities), [source, kind], [source, kind, subject], or an ability id.
 
@@ -53,13 +56,13 @@ def stack_order(pending: list, named: dict, ranks: dict, order, where: Callable[
     )
 
 
-def _entry_shape(entry) -> bool:
+def _entry_shape(entry: object) -> bool:
     if isinstance(entry, list):
         return 2 <= len(entry) <= 3 and all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in entry)
     return isinstance(entry, (str, int)) and not isinstance(entry, bool)
 
 
-def _names(entry, trigger, aid: str) -> bool:
+def _names(entry: object, trigger: tuple, aid: str) -> bool:
     """Whether an ``order:`` entry names this waiting ability."""
     source, kind, subject = trigger[1][0], trigger[1][1], trigger[1][2]
     if isinstance(entry, (str, int)) and not isinstance(entry, bool):

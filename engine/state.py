@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .ast import Atom, Const, Literal, Span, Var
@@ -25,13 +26,22 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .change import Event
     from .engine import Engine
+    from .scenario import Scenario
 
 # a query: its text, or the literals of a parsed body
 Query = str | Sequence[Literal]
 
-__all__ = ["State", "MAX_ANSWERS"]
+__all__ = ["State", "StateMeta", "MAX_ANSWERS"]
 
 MAX_ANSWERS = 100_000
+
+
+@dataclass(frozen=True)
+class StateMeta:
+    """What a state knows besides its facts: the scenario it was loaded from (None for a state made from a
+    mapping or by a program), kept by the states actions make from it."""
+
+    scenario: Scenario | None = None
 
 
 class State:
@@ -45,7 +55,7 @@ class State:
         *,
         name: str = "",
         path: str = "",
-        meta: dict | None = None,
+        meta: StateMeta | None = None,
         events: tuple = (),
         causes: dict[tuple, str] | None = None,
     ) -> None:
@@ -55,7 +65,7 @@ class State:
         self._causes = dict(causes or {})  # fact made by an action -> name of the rule that made it
         self.name = name
         self.path = path
-        self.meta = dict(meta or {})
+        self.meta = meta or StateMeta()
         self.events = tuple(events)
 
     # -- identity --------------------------------------------------------
@@ -148,7 +158,7 @@ class State:
         origins: dict[tuple, Span] | None = None,
         *,
         events: tuple = (),
-        meta: dict | None = None,
+        meta: StateMeta | None = None,
         causes: dict[tuple, str] | None = None,
     ) -> State:
         facts = frozenset(facts)

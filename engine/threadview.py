@@ -74,3 +74,10 @@ class ThreadView:
         self.ns_dirty = False  # a fact count reached or left 0 since the namespace was found
         self.ns_ids = itertools.count(1)
         self.materialised = False  # the computed facts match self.facts
+
+    @property
+    def namespace(self) -> Namespace:
+        """The namespace of the facts now, which every question finds before it compiles anything."""
+        if self.ns is None:
+            raise RuntimeError("no namespace yet: the backend compiles only inside a session")
+        return self.ns

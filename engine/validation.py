@@ -13,6 +13,9 @@ did-you-mean.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Set
+from typing import TYPE_CHECKING, Any
+
 from .action_args import RESERVED as RESERVED_ARGS  # do, choose, order, expect_error, as: any action takes them
 from .analysis import suggest
 from .ast import Atom, Const, Span
@@ -24,6 +27,11 @@ from .constants import (
     unknown_message,
 )
 from .errors import Diagnostic, QueryError, ScenarioError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .analysis import Program
+    from .state import State
+    from .yamlsrc import Located
 
 __all__ = [
     "scenario_problems",
@@ -40,13 +48,13 @@ NEW_OBJECT = "new_object"
 _CHOICE_PREDS = ("choice", "choice_mode", "choice_max", "choice_cr")
 
 
-def choice_names(program) -> frozenset[str]:
+def choice_names(program: Program) -> frozenset[str]:
     """The decisions any loaded rule offers (the first argument of choice/2 and its companions)."""
-    out = set()
+    out: set[str] = set()
     for rule in program.rules:
         head = rule.head
         if head.pred in _CHOICE_PREDS and head.args and isinstance(head.args[0], Const):
-            out.add(head.args[0].value)
+            out.add(str(head.args[0].value))
     return frozenset(out)
 
 
@@ -54,17 +62,17 @@ def choice_names(program) -> frozenset[str]:
 class _Where:
     """Maps a path inside one action (or expect entry) to a span in its file."""
 
-    def __init__(self, doc, base: tuple, fallback: Span | None) -> None:
+    def __init__(self, doc: Located | None, base: tuple, fallback: Span | None) -> None:
         self.doc, self.base, self.fallback = doc, base, fallback
 
-    def at(self, *path, key: bool = False) -> Span | None:
+    def at(self, *path: object, key: bool = False) -> Span | None:
         if self.doc is None:
             return self.fallback
         full = self.base + tuple(path)
         return self.doc.key_span(full) if key else self.doc.span(full)
 
 
-def _walk(value, path=()):
+def _walk(value: object, path: tuple = ()) -> Iterator[tuple[tuple, object, bool]]:
     """(path, leaf, is_key) for every scalar of an argument: mapping keys, then values, in order."""
     if isinstance(value, dict):
         for k, v in value.items():
@@ -80,31 +88,34 @@ def _walk(value, path=()):
 class _Facts:
     """What the rules say about actions, asked once per state."""
 
-    def __init__(self, state) -> None:
+    def __init__(self, state: State) -> None:
         self.state = state
         ask = state.query
-        self.known_actions = sorted({r["K"] for r in ask("action_known(K)")})
+        # the answers are atoms of the rules (action names, argument keys, type words): strings
+        self.known_actions = sorted({str(r["K"]) for r in ask("action_known(K)")})
         self.params: dict[str, set[str]] = {}
         for r in ask("action_param(A, K)"):
-            self.params.setdefault(r["A"], set()).add(r["K"])
-        self.types: dict[tuple[str, str], str] = {(r["A"], r["K"]): r["T"] for r in ask("action_param_type(A, K, T)")}
+            self.params.setdefault(str(r["A"]), set()).add(str(r["K"]))
+        self.types: dict[tuple[str, str], str] = {
+            (str(r["A"]), str(r["K"])): str(r["T"]) for r in ask("action_param_type(A, K, T)")
+        }
         self.key_types: dict[tuple[str, str], str] = {
-            (r["A"], r["K"]): r["T"] for r in ask("action_param_key_type(A, K, T)")
+            (str(r["A"]), str(r["K"])): str(r["T"]) for r in ask("action_param_key_type(A, K, T)")
         }
         self.choices = choice_names(state.engine.program)
 
 
 def action_problems(
-    state,
-    action: dict,
+    state: State,
+    action: dict[str, Any],
     *,
-    introduced: set[str] = frozenset(),
-    doc=None,
+    introduced: Set[str] = frozenset(),
+    doc: Located | None = None,
     base: tuple = (),
     span: Span | None = None,
     lenient: bool = False,
     facts: _Facts | None = None,
-    known: set | None = None,
+    known: Set[str] | None = None,
 ) -> list[Diagnostic]:
     """Every problem of one action in ``state``: its name, argument keys and types, the constants it names
     and its ``choose:``. ``introduced``: ids that earlier actions create by name; ``lenient``: accept an id
@@ -114,7 +125,7 @@ def action_problems(
     where = _Where(doc, base, span)
     diags: list[Diagnostic] = []
 
-    def problem(message, at, hint=None) -> None:
+    def problem(message: str, at: Span | None, hint: str | None = None) -> None:
         diags.append(Diagnostic("S102", message, at, hint=hint))
 
     kind = action.get("do")
@@ -126,6 +137,7 @@ def action_problems(
             f"did you mean {near!r}?" if near else "actions: " + ", ".join(facts.known_actions),
         )
         return diags
+    kind = str(kind)  # a known action's name
     params = facts.params.get(kind, set())
     known = set(known if known is not None else known_constants(state)) | set(introduced)
     players = {f[1] for f in state.facts if f[0] == "player"}
@@ -201,7 +213,9 @@ def action_problems(
     return diags
 
 
-def _choose_problems(state, action, kind, where, facts, known, lenient) -> list[Diagnostic]:
+def _choose_problems(
+    state: State, action: dict[str, Any], kind: str, where: _Where, facts: _Facts, known: Set[str], lenient: bool
+) -> list[Diagnostic]:
     choose = action.get("choose")
     diags: list[Diagnostic] = []
     if choose is None:
@@ -239,9 +253,9 @@ def _choose_problems(state, action, kind, where, facts, known, lenient) -> list[
     return diags
 
 
-def _introduces(action: dict) -> set[str]:
+def _introduces(action: dict[str, Any]) -> set[str]:
     """Ids an action creates by name (``object: {id: ...}``, ``as:``)."""
-    out = set()
+    out: set[str] = set()
     objects = action.get("object")
     for spec in objects if isinstance(objects, list) else [objects]:
         if isinstance(spec, dict) and isinstance(spec.get("id"), str):
@@ -251,12 +265,12 @@ def _introduces(action: dict) -> set[str]:
     return out
 
 
-def _strings(value) -> set[str]:
+def _strings(value: object) -> set[str]:
     return {leaf for _p, leaf, _k in _walk(value) if isinstance(leaf, str)}
 
 
 # -- expect entries ---------------------------------------------------------------------------------------
-def _query_span(doc, path: tuple, const_span: Span) -> Span:
+def _query_span(doc: Located, path: tuple, const_span: Span) -> Span:
     """Where a constant of a query written as a YAML string sits in the file (same line, one line strings)."""
     at = doc.span(path)
     text = getattr(doc, "text", "") or ""
@@ -270,13 +284,13 @@ def _query_span(doc, path: tuple, const_span: Span) -> Span:
 
 
 def expect_problems(
-    state,
-    entry: dict,
+    state: State,
+    entry: dict[str, Any],
     index: int,
-    doc,
+    doc: Located | None,
     base: tuple,
     span: Span | None,
-    known: set,
+    known: Set[str],
     lenient: bool = True,
     ids: dict[str, set[str]] | None = None,
 ) -> list[Diagnostic]:
@@ -387,9 +401,9 @@ def expect_problems(
 
 
 # -- a whole scenario -----------------------------------------------------------------------------------------
-def scenario_problems(state) -> list[Diagnostic]:
+def scenario_problems(state: State) -> list[Diagnostic]:
     """Every problem of the scenario's ``actions:`` and ``expect:`` entries, checked before anything runs."""
-    scenario = state.meta.get("scenario")
+    scenario = state.meta.scenario
     if scenario is None or not (scenario.actions or scenario.expects):
         return []
     doc = scenario.doc
@@ -398,6 +412,7 @@ def scenario_problems(state) -> list[Diagnostic]:
     introduced: set[str] = set()
     mentioned: set[str] = set()
     facts = _Facts(state) if scenario.actions else None
+    types = facts.types if facts is not None else {}
     for i, (action, span) in enumerate(scenario.actions):
         diags.extend(
             action_problems(
@@ -414,7 +429,7 @@ def scenario_problems(state) -> list[Diagnostic]:
         )
         introduced |= _introduces(action)
         # the words a new object's characteristics give (its name, types): an expectation may ask for them
-        mentioned |= _strings([v for k, v in action.items() if facts.types.get((action.get("do"), k)) == NEW_OBJECT])
+        mentioned |= _strings([v for k, v in action.items() if types.get((str(action.get("do")), k)) == NEW_OBJECT])
     known = base_known | introduced | mentioned
     ids = typed_ids(state, extra=introduced)
     for i, (entry, span) in enumerate(scenario.expects):

@@ -13,17 +13,18 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import pyDatalog.pyEngine as _E
 
 from .analysis import bound_after
 from .analysis import ready as _ready
-from .ast import Atom, Comparison, Const, Negation, Rule, Var, literal_vars
+from .ast import Atom, Comparison, Const, Literal, Negation, Rule, Var, literal_vars
 from .clauses import bridge, compile_atom, compile_comparison, compile_term, new_pred
 from .materialise import DELTA
 from .planning import (
-    IMPOSSIBLE,
     UNFOLD_DEPTH,
+    Impossible,
     binding_pattern,
     divisors,
     probe_alive,
@@ -57,10 +58,10 @@ class Variants:
     def pname(self, pred: str) -> str:
         return self.prefix + pred
 
-    def _literal(self, atom: Atom, negated: bool = False):
+    def _literal(self, atom: Atom, negated: bool = False) -> Any:
         return compile_atom(("~" if negated else "") + self.pname(atom.pred), atom)
 
-    def _body_literal(self, lit):
+    def _body_literal(self, lit: Literal) -> Any:
         if isinstance(lit, Atom):
             return self._literal(lit)
         if isinstance(lit, Negation):
@@ -73,23 +74,23 @@ class Variants:
         namespace (compiled before the next ask)."""
         if pred not in self._idb:
             return self.pname(pred)
-        key = (pred, pattern, view.ns.id)
+        key = (pred, pattern, view.namespace.id)
         if key not in view.variants:
             view.variants.add(key)
             view.pending.append(key)
-        return variant_name(self.pname(pred), pattern, view.ns.id)
+        return variant_name(self.pname(pred), pattern, view.namespace.id)
 
     def _dead(self, view: ThreadView, atom: Atom, now: bool) -> bool:
         """Can ``atom`` have no instance at all in the current namespace (see Namespace), or, with ``now``
         (a query, compiled for this state only), in the facts now?"""
         pred = atom.pred
         if pred in self._idb:
-            return pred not in view.ns.alive
+            return pred not in view.namespace.alive
         if pred in self._static_facts or pred.endswith(DELTA):
             return False
         probe = probe_of(atom)
         if probe in self._probe_set:
-            return probe in view.ns.dead_probes
+            return probe in view.namespace.dead_probes
         return now and not probe_alive(view.counts, probe, self._probe_pos)
 
     def _plan(self, view: ThreadView, body: Sequence, bound: Iterable[str], now: bool = False) -> list | None:
@@ -106,7 +107,7 @@ class Variants:
             if isinstance(lit, Atom) and self._dead(view, lit, now):
                 return None
 
-        def emit(lit) -> None:
+        def emit(lit: Literal) -> None:
             if isinstance(lit, Comparison):
                 for divisor in divisors(lit.left) + divisors(lit.right):  # no value when dividing by 0
                     out.append(self._body_literal(Comparison("!=", divisor, Const(0))))
@@ -139,7 +140,7 @@ class Variants:
             emit(lit)
         return out
 
-    def _rank(self, lit, bound: set[str], index: int) -> tuple:
+    def _rank(self, lit: Literal, bound: set[str], index: int) -> tuple:
         """Smallest first: checks (every named argument known) before atoms that bind new variables;
         among those, atoms joined on a known variable, then atoms with only constants known (a constant
         such as ``banding`` selects a category, a known variable one object), then the rest as written;
@@ -175,14 +176,14 @@ class Variants:
             view.ns = current
 
     def _compile_variant(self, view: ThreadView, pred: str, pattern: tuple[bool, ...]) -> None:
-        name = variant_name(self.pname(pred), pattern, view.ns.id)
+        name = variant_name(self.pname(pred), pattern, view.namespace.id)
         new_pred(name, len(pattern))
-        ns = view.ns
+        ns = view.namespace
         ns.preds.append((name, len(pattern)))
         if pred in view.edb:
             ns.clauses.append(bridge(view.edb[pred], name, len(pattern)))
         for rule in self._rules_for.get(pred, ()):
-            if rule.body and id(rule) in view.ns.dead_rules:
+            if rule.body and id(rule) in view.namespace.dead_rules:
                 continue
             bound = {a.name for a, known in zip(rule.head.args, pattern) if known and isinstance(a, Var)}
             body = self._plan(view, self.program.body(rule), bound) if rule.body else []
@@ -193,26 +194,26 @@ class Variants:
 
     def _why_variant(self, view: ThreadView, rule: Rule, pattern: tuple[bool, ...]) -> str:
         name, _ = self.why_rules[id(rule)]
-        key = (id(rule), pattern, view.ns.id)
+        key = (id(rule), pattern, view.namespace.id)
         if key not in view.variants:
             view.variants.add(key)
             view.pending.append(key)
-        return variant_name(name, pattern, view.ns.id)
+        return variant_name(name, pattern, view.namespace.id)
 
     def _compile_why_variant(self, view: ThreadView, rule_id: int, pattern: tuple[bool, ...]) -> None:
         rule = self._rule_by_id[rule_id]
         name, names = self.why_rules[rule_id]
-        vname = variant_name(name, pattern, view.ns.id)
+        vname = variant_name(name, pattern, view.namespace.id)
         new_pred(vname, len(names))
-        view.ns.preds.append((vname, len(names)))
-        if rule_id in view.ns.dead_rules:
+        view.namespace.preds.append((vname, len(names)))
+        if rule_id in view.namespace.dead_rules:
             return
         bound = {n for n, known in zip(names, pattern) if known}
         body = self._plan(view, self.program.body(rule), bound)
         if body is not None:
-            view.ns.clauses.append(_E.assert_(_E.Clause(_E.Literal(vname, [_E.Var(n) for n in names]), body)))
+            view.namespace.clauses.append(_E.assert_(_E.Clause(_E.Literal(vname, [_E.Var(n) for n in names]), body)))
 
-    def fact_pred(self, view: ThreadView, pred: str):
+    def fact_pred(self, view: ThreadView, pred: str) -> Any:  # a pyDatalog predicate
         """The engine predicate that holds ``pred``'s facts: the predicate itself, or for a derived predicate
         its ``@edb`` predicate, bridged into the plain predicate and into every variant."""
         if pred not in self._idb:
@@ -234,12 +235,12 @@ class Variants:
     def _single_rule(self, view: ThreadView, pred: str) -> Rule | None:
         """The one rule that can derive ``pred`` in the current namespace, if ``pred`` has no facts of its
         own there; calls to such a predicate are replaced by the rule's body (one subgoal less per call)."""
-        cache = view.ns.single
+        cache = view.namespace.single
         if pred in cache:
             return cache[pred]
         rule = None
-        if pred in self._idb and pred not in self._static_facts and pred not in view.ns.with_facts:
-            live = [r for r in self._rules_for.get(pred, ()) if r.body and id(r) not in view.ns.dead_rules]
+        if pred in self._idb and pred not in self._static_facts and pred not in view.namespace.with_facts:
+            live = [r for r in self._rules_for.get(pred, ()) if r.body and id(r) not in view.namespace.dead_rules]
             if len(live) == 1 and all(isinstance(a, (Var, Const)) for a in live[0].head.args):
                 rule = live[0]
         cache[pred] = rule
@@ -263,12 +264,12 @@ class Variants:
             inner = unfold(atom, rule, self.program.body(rule), next(self._unfolds), negated)
             if inner is None:  # not unfoldable here: keep the call
                 out.append(lit)
-            elif inner is IMPOSSIBLE:
+            elif isinstance(inner, Impossible):
                 if not negated:
                     return None
                 # not (an atom that cannot hold): true, dropped
             else:
-                inner = [Negation(inner[0])] if negated else inner
+                inner = [Negation(inner[0])] if negated and isinstance(inner[0], Atom) else inner  # one atom
                 expanded = self._expand(view, inner, depth + 1, chain | {atom.pred})
                 if expanded is None:
                     if not negated:

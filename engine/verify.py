@@ -65,11 +65,11 @@ def properties_of(engine: Engine) -> dict[str, Property]:
     state = engine.state_from_dict({"players": ["p1", "p2"]})
     cites: dict[str, list[str]] = {}
     for row in state.query("property_cr(P, C)"):
-        cites.setdefault(row["P"], []).append(str(row["C"]))
-    stages = {row["P"]: row["S"] for row in state.query("property_stage(P, S)")}
+        cites.setdefault(str(row["P"]), []).append(str(row["C"]))
+    stages = {str(row["P"]): str(row["S"]) for row in state.query("property_stage(P, S)")}
     out = {}
     for row in state.query("property(P, T)"):
-        name = row["P"]
+        name = str(row["P"])
         out[name] = Property(name, str(row["T"]), tuple(sorted(cites.get(name, []))), stages.get(name, "board"))
     for pred, decl in sorted(engine.program.decls.items()):
         if decl.functional:
@@ -87,9 +87,9 @@ def properties_of(engine: Engine) -> dict[str, Property]:
 
 def violations(state: State, props: dict[str, Property], stage: str) -> list[tuple[str, tuple]]:
     """The violations of the properties of ``stage`` in a state: (property, witnesses)."""
-    out = []
+    out: list[tuple[str, tuple]] = []
     for row in state.query("property_violation(P, A, B)", limit=10**6):
-        prop = props.get(row["P"])
+        prop = props.get(str(row["P"]))
         if prop is not None and prop.stage == stage:
             out.append((prop.name, (row["A"], row["B"])))
     if stage != DECLARATION:
@@ -98,6 +98,8 @@ def violations(state: State, props: dict[str, Property], stage: str) -> list[tup
                 continue
             pred = prop.name.split(":", 1)[1]
             decl = state.engine.program.decl(pred)
+            if decl is None:  # a functional property names a declared predicate
+                continue
             names = [f"V{i}" for i in range(decl.arity)]
             groups: dict[tuple, set] = {}
             for row in state.query(f"{pred}({', '.join(names)})", limit=10**6):
@@ -120,7 +122,7 @@ def _declaring_actions(engine: Engine, scope: Scope) -> tuple[list[tuple[str, li
     taken: dict[str, str] = {}
     for row in state.query("action_param(K, F)"):
         taken.setdefault(str(row["F"]), str(row["K"]))
-    fields = [face.field(n) for n in scope.declare]
+    fields = [f for n in scope.declare if (f := face.field(n)) is not None]  # the scope names declared fields
     names = {f.name for f in fields}
 
     def depth(f: Field) -> int:
@@ -367,15 +369,20 @@ def counterexample_scenario(engine: Engine, c: dict, props: dict[str, Property],
         for action in actions:
             state, _ = state.apply(action)
         face = engine.interface
-        facts = [fact for k, v in combat.items() for fact in _facts_of(face, face.field(k), v)]
+        facts = [
+            fact
+            for k, v in combat.items()
+            if (field := face.field(k)) is not None  # a declared field: the scope took its name from them
+            for fact in _facts_of(face, field, v)
+        ]
         written = state.with_facts(state.facts | frozenset(facts)).to_scenario()
         written.pop("name", None)
         data = {**{k: data[k] for k in ("name", "description", "rules") if k in data}, **written}
     elif actions:
         data["actions"] = actions
-    if c["property"].startswith("functional:"):
-        pred = c["property"].split(":", 1)[1]
-        decl = engine.program.decl(pred)
+    kind, _, pred = c["property"].partition(":")
+    decl = engine.program.decl(pred) if kind == "functional" else None
+    if decl is not None:
         keys = prop.functional if prop else (0,)
         wit = list(c["witnesses"])
         args = [wit[keys.index(i)] if i in keys else f"V{i}" for i in range(decl.arity)]

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from .errors import EXIT_NEGATIVE, EXIT_OK, UsageError
+from .errors import UsageError
+from .exits import EXIT_NEGATIVE, EXIT_OK
 
 if TYPE_CHECKING:
     from .engine import Engine

@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING
 
 import networkx as nx
 
+from .proof import ProofKind
+
 if TYPE_CHECKING:
     from .state import State
 
@@ -70,7 +72,7 @@ def _proof_of_premise(state: State, fact: tuple) -> tuple[str, str, str]:
     proof = state.explain(fact)
     if proof is None:
         return "", "", ""
-    first = next((p for p in proof.premises if p.kind in ("rule", "fact")), None)
+    first = next((p for p in proof.premises if p.kind in (ProofKind.RULE, ProofKind.FACT)), None)
     if first is None or first.rule_obj is None or first.fact is None:
         return "", "", ""
     first = state.explain(first.fact) or first

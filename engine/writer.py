@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 from .ast import format_value
-from .errors import JudgelogError, UsageError
+from .errors import ScenarioError, UsageError
 
 if TYPE_CHECKING:
     from .interface import Field, Interface
@@ -126,7 +126,10 @@ def state_to_scenario(state: State) -> dict:
     covered = compile_scenario(data, path="<written>", interface=face).facts
     extra = covered - facts
     if extra:
-        raise JudgelogError(f"cannot write this state as a scenario: it would add {sorted(extra)[:3]}")
+        raise ScenarioError(
+            f"cannot write this state as a scenario: it would add {sorted(extra)[:3]}",
+            hint="the scenario format gives these facts whenever it is loaded; the state lacks them",
+        )
     rest = facts - covered
     if rest:
         data["facts"] = sorted(_atom(f) for f in rest)
@@ -191,7 +194,7 @@ def _atom(fact: tuple) -> str:
 
 def write_scenario(state: State, path: str) -> None:
     data = state_to_scenario(state)
-    scenario = state.meta.get("scenario")
+    scenario = state.meta.scenario
     if scenario is not None and scenario.rules:
         # the scenario's own rule files (its rules: key), relative to the written file, so that it loads
         # back with the same rules

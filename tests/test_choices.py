@@ -2,8 +2,9 @@
 
 import pytest
 
-from judgelog.choices import list_choices
-from judgelog.errors import UsageError
+from judgelog import Engine
+from judgelog.choices import SpaceKind, list_choices
+from judgelog.errors import RuleError, UsageError
 
 
 def _band_board(n_banding, n_plain, quality_wolves=0):
@@ -97,3 +98,35 @@ def test_action_choice_probe(engine):
     with pytest.raises(UsageError) as err:
         list_choices(state, "amas")
     assert "did you mean 'amass'" in str(err.value.hint)
+
+
+ARMY_BOARD = {
+    "players": ["alice", "bob"],
+    "objects": {"a2": {"card": "Universal Automaton", "controller": "alice"}},
+}
+
+
+def test_the_choices_report_names_the_mode(engine):
+    data, text = list_choices(engine.state_from_dict(ARMY_BOARD), "amass")
+    assert data["mode"] == "one" and type(data["mode"]) is str  # the JSON output's word
+    assert "army — choose exactly one" in text
+
+
+def test_a_space_kind_the_engine_does_not_know_is_an_error_of_the_rules(tmp_path):
+    rules = tmp_path / "odd_space.dl"
+    rules.write_text('@name odd.space\n@cr 702.22c\nchoice_space(odd, shuffle, "702.22c").\n', encoding="utf-8")
+    state = Engine(rules=[str(rules)]).state_from_dict(ARMY_BOARD)
+    with pytest.raises(RuleError, match="choice space 'odd' has an unknown kind 'shuffle'") as err:
+        list_choices(state, "odd")
+    assert err.value.hint == "one of " + ", ".join(k for k in SpaceKind if k is not SpaceKind.ACTION)
+
+
+def test_a_choice_mode_the_runtime_does_not_know_is_an_error_of_the_rules(tmp_path):
+    rules = tmp_path / "odd_mode.dl"  # a_choice: asked before the army (decisions are asked in name order)
+    rules.write_text(
+        "@name odd.mode\n@cr 701.47a\nchoice_mode(a_choice, sometimes) :- amassing(_, _, _, 2).\n",
+        encoding="utf-8",
+    )
+    state = Engine(rules=[str(rules)]).state_from_dict(ARMY_BOARD)
+    with pytest.raises(RuleError, match="choice 'a_choice' has an unknown mode 'sometimes'"):
+        list_choices(state, "amass")

@@ -1,5 +1,6 @@
-"""docs/errors.md stays true: every code the engine emits is documented, and every example taken from
-tests/broken_rules/ is exactly what ``judgelog check`` prints for that file."""
+"""docs/errors.md stays true: it documents exactly the codes of the registry (judgelog.codes), each in the
+section the registry names, and every example taken from tests/broken_rules/ is exactly what
+``judgelog check`` prints for that file."""
 
 from __future__ import annotations
 
@@ -10,20 +11,32 @@ import pytest
 from helpers import run_cli
 from paths import ROOT
 
-import judgelog
+from judgelog.codes import CODES, doc_anchor
+from judgelog.errors import Diagnostic, LimitError
 
 DOC = ROOT / "docs" / "errors.md"
 TEXT = DOC.read_text(encoding="utf-8")
-ENGINE = Path(judgelog.__file__).resolve().parent
 
 HEADER = re.compile(r"^(tests/broken_rules/\S+?):\d+:\d+: (error|warning)\[[A-Z]\d{3}\]: ")
 
 
-def emitted_codes():
-    codes = set()
-    for source in ENGINE.glob("*.py"):
-        codes |= set(re.findall(r'Diagnostic\(\s*"([ESQ]\d{3})"', source.read_text(encoding="utf-8")))
-    return codes
+CODE = r"[A-Z]\d{3}"
+
+
+def headings():
+    """Each section heading of the document: its anchor -> its text."""
+    return {doc_anchor(h): h for h in re.findall(r"^#{2,3} (.+)$", TEXT, re.MULTILINE)}
+
+
+def documented_codes():
+    """Every code a section heading names: ``### E001 syntax error``, ``### Limits (L001-L003)`` (a range)."""
+    out = {}
+    for anchor, heading in headings().items():
+        for first, last in re.findall(rf"\b({CODE})(?:-({CODE}))?\b", heading):
+            last = last or first
+            for n in range(int(first[1:]), int(last[1:]) + 1):
+                out[f"{first[0]}{n:03d}"] = anchor
+    return out
 
 
 def example_blocks():
@@ -45,16 +58,27 @@ def example_blocks():
     return [(file, "\n".join(block)) for file, block in out]
 
 
-def test_every_emitted_code_is_documented():
-    codes = emitted_codes()
-    assert {"E001", "E005", "E014", "S100", "S101"} <= codes  # the scan works
-    for code in sorted(codes):
-        assert re.search(rf"^### {code} ", TEXT, re.MULTILINE), f"docs/errors.md does not document {code}"
+def test_every_registered_code_is_documented_in_its_section():
+    sections = headings()
+    for entry in CODES.values():
+        assert entry.anchor in sections, f"docs/errors.md has no section #{entry.anchor} for {entry.code}"
+        assert documented_codes().get(entry.code) == entry.anchor, f"#{entry.anchor} does not name {entry.code}"
 
 
-def test_every_documented_code_exists():
-    documented = set(re.findall(r"^### ([ESQ]\d{3}) ", TEXT, re.MULTILINE))
-    assert documented == emitted_codes()
+def test_every_documented_code_is_registered():
+    documented = documented_codes()
+    assert {"E001", "E016", "L002", "I001", "S100", "Q001", "S200"} <= set(documented)  # the scan works
+    assert set(documented) == set(CODES)
+    # the table at the top links each code to its section
+    for code, anchor in re.findall(rf"^\| \[({CODE})\S*\]\(#([\w-]+)\)", TEXT, re.MULTILINE):
+        assert CODES[code].anchor == anchor, code
+
+
+def test_a_code_the_registry_lacks_is_refused_where_it_is_made():
+    with pytest.raises(ValueError, match="E999 is not a registered error code"):
+        Diagnostic("E999", "a message")
+    with pytest.raises(ValueError, match="L999"):
+        LimitError("L999", "a message")
 
 
 EXAMPLES = example_blocks()

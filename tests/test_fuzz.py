@@ -525,7 +525,7 @@ def test_actions_with_mutated_arguments(engine, data):
     except JudgelogError as exc:
         assert_positioned(exc, "a.yaml")
         return
-    for action, span in state.meta["scenario"].actions:
+    for action, span in state.meta.scenario.actions:
         try:
             with watchdog("apply", action):
                 state, _ = state.apply(action, span=span)

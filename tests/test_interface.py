@@ -10,6 +10,7 @@ from paths import ROOT
 
 from judgelog import Engine
 from judgelog.errors import ScenarioError
+from judgelog.exits import exit_code
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +54,16 @@ def test_the_writer_uses_the_same_table(engine, tmp_path):
     assert data["combat"] == {"attackers": {"wurm": "bob"}, "blockers": {"bears": ["wurm"]}}
     assert "facts" not in data  # became_blocked(wurm) is given by the blockers: field again
     assert engine.state_from_dict(data).facts == state.facts
+
+
+def test_a_state_the_format_cannot_write_is_a_scenario_error(engine):
+    """The scenario format gives an active player; a state without one is refused as a scenario problem
+    (exit 3 on the command line), not as an internal error."""
+    state = engine.state_from_dict(BOARD)
+    lacking = state.with_facts(f for f in state.facts if f[0] != "active_player")
+    with pytest.raises(ScenarioError, match="it would add .*active_player") as info:
+        lacking.to_scenario()
+    assert exit_code(info.value) == 3
 
 
 def test_keyword_grammar_comes_from_the_rule_files(engine):

@@ -14,7 +14,7 @@ from paths import ROOT, SCENARIOS
 
 import judgelog
 from judgelog import UsageError, extras
-from judgelog.errors import EXIT_USAGE
+from judgelog.exits import EXIT_USAGE, exit_code
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 PROJECT = PYPROJECT["project"]
@@ -66,7 +66,7 @@ def test_a_missing_extra_is_a_usage_error_naming_the_install(extra, module, monk
     monkeypatch.setitem(sys.modules, module, None)  # as if it were not installed
     with pytest.raises(UsageError) as info:
         extras.require(module, extra=extra, purpose="this verb")
-    assert info.value.exit_code == EXIT_USAGE == 2
+    assert exit_code(info.value) == EXIT_USAGE == 2
     assert info.value.message == f"this verb needs {module}, which is not installed"
     assert info.value.hint == f'install it with: pip install "judgelog[{extra}]"'
 

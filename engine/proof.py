@@ -1,0 +1,177 @@
+"""Proof trees as values: why an atom holds (:class:`Proof`, with the defaults it displaced) and why it
+does not (:class:`WhyNot`); built by judgelog.provenance, shown as text, JSON and HTML.
+
+>>> leaf = Proof("tapped(bear)", ProofKind.FACT)
+>>> leaf.to_dict()
+{'atom': 'tapped(bear)', 'kind': 'fact'}
+>>> print(Proof("blocking(bear, hero)", ProofKind.ABSENT).to_text())
+not blocking(bear, hero)  [absent]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from .ast import Rule, Span, format_value
+
+__all__ = ["Proof", "ProofKind", "Displacement", "WhyNot", "atom_text"]
+
+
+class ProofKind(StrEnum):
+    """What a node of a proof tree is; its value is the word the text and JSON outputs show."""
+
+    RULE = "rule"  # derived by a rule (Proof.rule_obj)
+    FACT = "fact"  # a scenario fact, a fact an action made, or a rule-file fact
+    ABSENT = "absent"  # a negated atom that does not hold
+    COMPARISON = "comparison"
+    AGGREGATE = "aggregate"  # derived by an aggregate rule, over the bindings shown
+    TRUNCATED = "truncated"  # holds, deeper than the prover goes (Proof.cut_at steps): its proof is cut
+
+
+def atom_text(pred: str, args: Sequence[Any]) -> str:
+    return f"{pred}({', '.join(format_value(a) for a in args)})"
+
+
+@dataclass(frozen=True)
+class Displacement:
+    """A default rule that would have applied but for an exception."""
+
+    rule: Rule
+    blocked_by: Proof  # proof of the atom whose negation failed
+    would_give: str  # the atom the default would have derived
+
+    def to_dict(self) -> dict:
+        return {
+            "rule": self.rule.name,
+            "cites": list(self.rule.cites),
+            "at": self.rule.span.short(),
+            "would_give": self.would_give,
+            "blocked_by": self.blocked_by.to_dict(),
+        }
+
+
+@dataclass(frozen=True)
+class Proof:
+    """A node of a proof tree.
+
+    ``kind`` (a :class:`ProofKind`) is ``rule`` (derived by :attr:`rule_obj`), ``fact`` (a scenario or
+    rule-file fact), ``absent`` (a negated atom that does not hold), ``comparison``, ``aggregate`` or
+    ``truncated`` (an atom that holds, deeper than ``cut_at`` steps, judgelog.provenance.MAX_PROOF_DEPTH: its
+    proof is cut).
+    """
+
+    atom: str
+    kind: ProofKind
+    rule_obj: Rule | None = None
+    bindings: tuple[tuple[str, object], ...] = ()
+    premises: tuple[Proof, ...] = ()
+    origin: Span | None = None
+    sentence: str = ""
+    displaced: tuple[Displacement, ...] = ()
+    fact: tuple | None = field(default=None, compare=False)
+    cut_at: int = field(default=0, compare=False, repr=False)  # truncated: the depth that cut the proof
+
+    @property
+    def rule(self) -> str | None:
+        return self.rule_obj.name if self.rule_obj is not None else None
+
+    @property
+    def cites(self) -> tuple[str, ...]:
+        return self.rule_obj.cites if self.rule_obj is not None else ()
+
+    def walk(self) -> Iterator[Proof]:
+        """Every node of the tree, depth first (displacement proofs included)."""
+        yield self
+        for p in self.premises:
+            yield from p.walk()
+        for d in self.displaced:
+            yield from d.blocked_by.walk()
+
+    def all_cites(self) -> set[str]:
+        return {c for node in self.walk() for c in node.cites}
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"atom": self.atom, "kind": self.kind.value}
+        if self.fact is not None:
+            data["term"] = {"pred": self.fact[0], "args": list(self.fact[1:])}
+        if self.sentence:
+            data["sentence"] = self.sentence
+        if self.rule_obj is not None:
+            data["rule"] = self.rule_obj.name
+            data["cites"] = list(self.rule_obj.cites)
+            data["at"] = self.rule_obj.span.short()
+        if self.bindings:
+            data["bindings"] = {k: v for k, v in self.bindings}
+        if self.origin is not None:
+            data["at"] = self.origin.short()
+        if self.premises:
+            data["premises"] = [p.to_dict() for p in self.premises]
+        if self.displaced:
+            data["displaces"] = [d.to_dict() for d in self.displaced]
+        return data
+
+    def to_text(self, indent: int = 0) -> str:
+        return "\n".join(self._lines(indent))
+
+    def _lines(self, indent: int) -> list[str]:
+        pad = "  " * indent
+        if self.kind in (ProofKind.RULE, ProofKind.AGGREGATE) and self.rule_obj is not None:
+            rule = self.rule_obj
+            cites = ", ".join(rule.cites) if rule.cites else "no CR"
+            head = f"{pad}{self.atom}  <- {rule.name or '(unnamed rule)'} [CR {cites}] {rule.span.short()}"
+            lines = [head]
+            if self.sentence:
+                lines.append(f'{pad}   "{self.sentence}"')
+            if self.bindings:
+                lines.append(f"{pad}   with " + ", ".join(f"{k}={format_value(v)}" for k, v in self.bindings))
+            premise_atoms = {p.atom for p in self.premises}
+            for d in self.displaced:
+                dc = ", ".join(d.rule.cites)
+                lines.append(
+                    f"{pad}   displaces {d.rule.name} [CR {dc}] {d.rule.span.short()}, which would give {d.would_give},"
+                )
+                if d.blocked_by.atom in premise_atoms:
+                    lines.append(f"{pad}     because {d.blocked_by.atom} holds (proved below)")
+                else:
+                    lines.append(f"{pad}     because {d.blocked_by.atom} holds:")
+                    lines.extend(d.blocked_by._lines(indent + 3))
+        elif self.kind is ProofKind.FACT:
+            where = self.origin.short() if self.origin else "?"
+            made = ""
+            if self.rule_obj is not None and self.rule_obj.body:
+                made = f", made by {self.rule_obj.name} [CR {', '.join(self.rule_obj.cites)}]"
+            lines = [f"{pad}{self.atom}  [fact] {where}{made}"]
+        elif self.kind is ProofKind.ABSENT:
+            lines = [f"{pad}not {self.atom}  [absent]"]
+        elif self.kind is ProofKind.COMPARISON:
+            lines = [f"{pad}{self.atom}  [comparison]"]
+        elif self.kind is ProofKind.TRUNCATED:
+            lines = [f"{pad}{self.atom}  [holds; proof deeper than {self.cut_at} steps not shown]"]
+        else:
+            lines = [f"{pad}{self.atom}  [{self.kind}]"]
+        for p in self.premises:
+            lines.extend(p._lines(indent + 1))
+        return lines
+
+
+@dataclass(frozen=True)
+class WhyNot:
+    """For one rule whose head matches: which body literals hold and which fail."""
+
+    rule: Rule
+    literals: tuple[tuple[str, bool], ...]
+    # for each literal: lines that show a failing one with values (bindings, facts found, the proof of a
+    # negated atom that holds, the event that removed an absent fact); empty for a literal that holds
+    details: tuple[tuple[str, ...], ...] = ()
+
+    def to_dict(self) -> dict:
+        details = self.details or tuple(() for _ in self.literals)
+        return {
+            "rule": self.rule.name,
+            "cites": list(self.rule.cites),
+            "at": self.rule.span.short(),
+            "literals": [{"literal": t, "holds": ok, "details": list(d)} for (t, ok), d in zip(self.literals, details)],
+        }
