@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 import networkx as nx
 
-from .ast import Atom, Decl, Negation, Rule, RuleFile
+from .ast import Atom, Const, Decl, Negation, Rule, RuleFile
 
 if TYPE_CHECKING:
     from .interface import Interface
@@ -84,6 +84,7 @@ class Program:
     # the interface the program's facts declare, read once (judgelog.interface.interface_of)
     interface: Interface | None = field(default=None, compare=False, repr=False)
     _graph: nx.DiGraph | None = field(default=None, compare=False, repr=False)
+    _fact_rules: dict[tuple, Rule] | None = field(default=None, compare=False, repr=False)
 
     def decl(self, pred: str) -> Decl | None:
         return self.decls.get(pred)
@@ -105,6 +106,17 @@ class Program:
             self._graph = dependency_graph(self.rules)
         return self._graph
 
+    @property
+    def fact_rules(self) -> dict[tuple, Rule]:
+        """The ground facts the rule files state (bodiless rules), each with the first rule stating it."""
+        if self._fact_rules is None:
+            facts: dict[tuple, Rule] = {}
+            for rule in self.rules:
+                if not rule.body and all(isinstance(a, Const) for a in rule.head.args):
+                    facts.setdefault((rule.head.pred,) + tuple(a.value for a in rule.head.args), rule)
+            self._fact_rules = facts
+        return self._fact_rules
+
     def components(self) -> list[frozenset[str]]:
         """The strongly connected components of :attr:`graph`, dependencies first."""
         return components(self.graph)
@@ -125,7 +137,7 @@ class Program:
         state["ordered_bodies"] = {
             i: self.ordered_bodies[id(r)] for i, r in enumerate(self.rules) if id(r) in self.ordered_bodies
         }
-        state["_graph"] = None
+        state["_graph"] = state["_fact_rules"] = None
         return state
 
     def __setstate__(self, state: dict) -> None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from .ast import Atom, BinOp, Comparison, Const, Negation, Rule, Span, Var, arith, format_value
 from .errors import QueryError
 
-__all__ = ["Proof", "Displacement", "WhyNot", "Prover", "MAX_PROOF_DEPTH"]
+__all__ = ["Proof", "Displacement", "WhyNot", "Prover", "ground", "MAX_PROOF_DEPTH"]
 
 MAX_PROOF_DEPTH = 200
 
@@ -177,14 +177,7 @@ class Prover:
         self.program = backend.program
         self.view = view
         self.origins = origins
-        facts = getattr(backend, "_rule_facts", None)  # the rule-file facts, computed once per backend
-        if facts is None:
-            facts = {}
-            for rule in self.program.rules:
-                if not rule.body and all(isinstance(a, Const) for a in rule.head.args):
-                    facts.setdefault((rule.head.pred,) + tuple(a.value for a in rule.head.args), rule)
-            backend._rule_facts = facts
-        self._rule_facts: dict[tuple, Rule] = facts
+        self._rule_facts: dict[tuple, Rule] = self.program.fact_rules
 
     def sentence(self, fact: tuple) -> str:
         decl = self.program.decl(fact[0])
@@ -211,7 +204,7 @@ class Prover:
         if depth > MAX_PROOF_DEPTH:  # the atom holds (every premise asked for does); stop showing why
             return Proof(text, "truncated", sentence=self.sentence(fact), fact=fact)
         contributions = self.backend.aggregate_contributions(self.view, fact)
-        if contributions:
+        if contributions is not None and contributions.bindings:
             return self._prove_aggregate(fact, contributions, path | {fact}, depth)
         for rule, binding in self._derivations(fact):
             premises = self._premises(rule, binding, path | {fact}, depth)
@@ -249,7 +242,7 @@ class Prover:
         out = []
         for lit in rule.body:
             if isinstance(lit, Atom):
-                sub = self._prove(_ground(lit, binding), path, depth + 1)
+                sub = self._prove(ground(lit, binding), path, depth + 1)
                 if sub is None:
                     return None
                 out.append(sub)
@@ -271,9 +264,9 @@ class Prover:
         return "not: " + decl.sentence(args)
 
     def _prove_aggregate(self, fact, contributions, path, depth) -> Proof:
-        rule = contributions[0]["__rule__"]
+        rule = contributions.rule
         premises = []
-        for binding in contributions[:20]:
+        for binding in contributions.bindings[:20]:
             sub = self._premises(rule, binding, path, depth)
             if sub:
                 premises.extend(sub)
@@ -281,7 +274,7 @@ class Prover:
             _atom_text(fact[0], fact[1:]),
             "aggregate",
             rule,
-            (("over", f"{len(contributions)} binding(s)"),),
+            (("over", f"{len(contributions.bindings)} binding(s)"),),
             tuple(premises),
             sentence=self.sentence(fact),
             fact=fact,
@@ -305,7 +298,7 @@ class Prover:
                 found = self._first_binding(flipped, fixed)
                 if found is None:
                     continue
-                blocker = self._prove(_ground(neg.atom, found), frozenset(), 0)
+                blocker = self._prove(ground(neg.atom, found), frozenset(), 0)
                 if blocker is None:
                     continue
                 would = _atom_text(fact[0], [_eval(a, found) for a in rule.head.args])
@@ -532,7 +525,8 @@ def _fact_text(fact: tuple) -> str:
     return f"{fact[0]}({', '.join(format_value(v) for v in fact[1:])})"
 
 
-def _ground(atom: Atom, binding: dict) -> tuple:
+def ground(atom: Atom, binding: dict) -> tuple:
+    """The fact ``atom`` stands for under ``binding`` (every variable bound; arithmetic evaluated)."""
     return (atom.pred,) + tuple(_eval(a, binding) for a in atom.args)
 
 
