@@ -21,9 +21,15 @@ __all__ = ["CoverageReport", "rules_used", "coverage_report"]
 
 def rules_used(engine: Engine, states: Iterable[frozenset], candidates: Iterable[Rule]) -> set[int]:
     """ids of the ``candidates`` rules whose body has a solution in at least one of ``states``."""
+    from .ast import Atom
+
     backend = engine.backend
     program = engine.program
     left = [r for r in candidates if r.body]
+    # a positive body atom of a predicate no rule derives holds only if the state has a fact of it: a
+    # state that lacks one cannot fire the rule, and is not asked
+    derived = {r.head.pred for r in program.rules}
+    given = {id(r): {lit.pred for lit in r.body if isinstance(lit, Atom) and lit.pred not in derived} for r in left}
     used: set[int] = set()
     unique: dict[frozenset, None] = {}
     for facts in states:
@@ -31,9 +37,15 @@ def rules_used(engine: Engine, states: Iterable[frozenset], candidates: Iterable
     for facts in unique:
         if not left:
             break
+        present = {fact[0] for fact in facts}
+        if not any(given[id(rule)] <= present for rule in left):
+            continue
         with backend.session(facts) as view:
             still = []
             for rule in left:
+                if not given[id(rule)] <= present:
+                    still.append(rule)
+                    continue
                 if rule.aggregate is not None:
                     fired = bool(backend.ask(view, program.body(rule), []))
                 else:
