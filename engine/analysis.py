@@ -230,35 +230,40 @@ def analyze(
     return prog, diags
 
 
+def _declaration_problem(
+    atom: Atom, program: Program, *, unknown: tuple[str, str], arity_hint: Callable[[Decl], str]
+) -> Diagnostic | None:
+    """E002 when ``atom``'s predicate is not declared (``unknown``: the message, and the hint when no declared
+    name is near), E003 when its arity is not the declared one (``arity_hint`` of the declaration)."""
+    decl = program.decls.get(atom.pred)
+    if decl is None:
+        message, fallback = unknown
+        near = suggest(atom.pred, program.decls)
+        return Diagnostic("E002", message, atom.span, hint=f"did you mean {near!r}?" if near else fallback)
+    if decl.arity != atom.arity:
+        message = f"{atom.pred} takes {decl.arity} argument(s), given {atom.arity}"
+        return Diagnostic("E003", message, atom.span, hint=arity_hint(decl))
+    return None
+
+
 def _check_atoms(rule: Rule, prog: Program) -> list[Diagnostic]:
     out = []
     atoms = [rule.head] + [
         lit.atom if isinstance(lit, Negation) else lit for lit in rule.body if isinstance(lit, (Atom, Negation))
     ]
     for i, atom in enumerate(atoms):
-        decl = prog.decls.get(atom.pred)
-        if decl is None:
-            near = suggest(atom.pred, prog.decls)
-            out.append(
-                Diagnostic(
-                    "E002",
-                    f"undeclared predicate {atom.pred!r}",
-                    atom.span,
-                    hint=f"did you mean {near!r}?" if near else f'declare it: .decl {atom.pred}(...) "sentence"',
-                )
-            )
+        problem = _declaration_problem(
+            atom,
+            prog,
+            unknown=(f"undeclared predicate {atom.pred!r}", f'declare it: .decl {atom.pred}(...) "sentence"'),
+            arity_hint=lambda d: (
+                f"declared at {d.span.location()}: {d.pred}({', '.join(p.name + ': ' + p.type for p in d.params)})"
+            ),
+        )
+        if problem is not None:
+            out.append(problem)
             continue
-        if decl.arity != atom.arity:
-            out.append(
-                Diagnostic(
-                    "E003",
-                    f"{atom.pred} takes {decl.arity} argument(s), given {atom.arity}",
-                    atom.span,
-                    hint=f"declared at {decl.span.location()}: "
-                    f"{atom.pred}({', '.join(p.name + ': ' + p.type for p in decl.params)})",
-                )
-            )
-            continue
+        decl = prog.decls[atom.pred]
         for param, arg in zip(decl.params, atom.args):
             if isinstance(arg, Aggregate):
                 if i != 0:
@@ -460,26 +465,14 @@ def check_query(program: Program, body: Sequence, *, text: str | None = None) ->
         atom = lit.atom if isinstance(lit, Negation) else lit
         if not isinstance(atom, Atom):
             continue
-        decl = program.decl(atom.pred)
-        if decl is None:
-            near = suggest(atom.pred, program.decls)
-            diags.append(
-                Diagnostic(
-                    "E002",
-                    f"unknown predicate {atom.pred!r}",
-                    atom.span,
-                    hint=f"did you mean {near!r}?" if near else "list them with: judgelog rules",
-                )
-            )
-        elif decl.arity != atom.arity:
-            diags.append(
-                Diagnostic(
-                    "E003",
-                    f"{atom.pred} takes {decl.arity} argument(s), given {atom.arity}",
-                    atom.span,
-                    hint=f"{atom.pred}({', '.join(p.name for p in decl.params)})",
-                )
-            )
+        problem = _declaration_problem(
+            atom,
+            program,
+            unknown=(f"unknown predicate {atom.pred!r}", "list them with: judgelog rules"),
+            arity_hint=lambda d: f"{d.pred}({', '.join(p.name for p in d.params)})",
+        )
+        if problem is not None:
+            diags.append(problem)
     diags.extend(arithmetic_problems(body, program.decls, INT_TYPES))
     positive = bound_after(body, set())
     positive = bound_after(list(body) * 2, positive)

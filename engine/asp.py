@@ -57,7 +57,6 @@ __all__ = [
     "bridge",
     "derived_with_facts",
     "value_text",
-    "dependencies",
     "ASP_OPS",
 ]
 
@@ -240,23 +239,6 @@ def compile_constraint(body: Sequence, *, names: AspNames = AspNames()) -> str:
     return f":- {_body(body, _Vars(body), names)}."
 
 
-def dependencies(program: Program, preds: Iterable[str]) -> set[str]:
-    """``preds`` and every predicate their rules read, transitively (a program slice)."""
-    seen: set[str] = set()
-    stack = list(preds)
-    while stack:
-        pred = stack.pop()
-        if pred in seen:
-            continue
-        seen.add(pred)
-        for rule in program.rules_by_head.get(pred, ()):
-            for lit in rule.body:
-                atom = lit.atom if isinstance(lit, Negation) else lit
-                if isinstance(atom, Atom) and atom.pred not in seen:
-                    stack.append(atom.pred)
-    return seen
-
-
 def derived_with_facts(program: Program, facts: Iterable[tuple]) -> frozenset:
     """Predicates that rules derive and that are also given facts."""
     return frozenset({f[0] for f in facts} & set(program.rules_by_head))
@@ -271,7 +253,7 @@ def compile_program(
     facts = list(facts)
     if names is None:
         names = AspNames(derived_with_facts=derived_with_facts(program, facts))
-    wanted = dependencies(program, preds) if preds is not None else None
+    wanted = program.dependencies(preds) if preds is not None else None
     out: list[str] = []
     for index, rule in enumerate(program.rules):
         if wanted is None or rule.head.pred in wanted:

@@ -31,6 +31,7 @@ from .audit_report import dependency_dot, diff_text, dynamic_text, static_text
 from .errors import UsageError
 from .exits import EXIT_NEGATIVE, EXIT_OK
 from .program import Program
+from .provenance import ground
 
 if TYPE_CHECKING:
     from .change import Event
@@ -200,7 +201,7 @@ def static_audit(program: Program) -> dict:
                     reads.setdefault(rule.span.file, {}).setdefault(other.span.file, set()).add(pred)
                 if group_of(other) != group_of(rule):
                     group_reads.setdefault(group_of(rule), {}).setdefault(group_of(other), set()).add(pred)
-    used = {p for r in rules for p, _ in _body_preds(r)}
+    used = {p for p in program.graph if program.graph.out_degree(p)}  # read by some rule
     possible = possible_predicates(program)
     strata: dict[int, list[str]] = {}
     for pred in sorted(derivers):
@@ -255,12 +256,6 @@ def _fact_text(fact: tuple) -> str:
     return f"{fact[0]}({', '.join(format_value(a) for a in fact[1:])})"
 
 
-def _ground(atom: Atom, binding: dict) -> tuple:
-    from .provenance import _ground as ground
-
-    return ground(atom, binding)
-
-
 def _final_state(engine: Engine, path: str) -> tuple[State, list[Event]]:
     from .replay import run_actions
 
@@ -288,7 +283,7 @@ def _firings(state: State) -> tuple[dict[int, set[tuple]], dict[tuple, list[Rule
             if rule.aggregate is not None:
                 facts = backend.aggregate_facts(view, rule)
             else:
-                facts = {_ground(rule.head, b) for b in rows}
+                facts = {ground(rule.head, b) for b in rows}
             if facts:
                 fired[id(rule)] = facts
                 bindings[id(rule)] = rows[:MAX_ROWS]
@@ -392,7 +387,7 @@ def dynamic_audit(engine: Engine, path: str, *, keyword: str | None = None, only
             for lit in rule.body:
                 if not isinstance(lit, Atom):
                     continue
-                fact = _ground(lit, binding)
+                fact = ground(lit, binding)
                 for other in by_fact.get(fact, ()):
                     pair = (group_of(rule), group_of(other))
                     if pair[0] != pair[1]:
@@ -416,7 +411,7 @@ def dynamic_audit(engine: Engine, path: str, *, keyword: str | None = None, only
             names = sorted(bound_after(flipped, set()))
             for row in backend.ask(view, flipped, names)[:MAX_ROWS]:
                 binding = dict(zip(names, row))
-                would, because = _ground(default.head, binding), _ground(neg.atom, binding)
+                would, because = ground(default.head, binding), ground(neg.atom, binding)
                 if (default.name, would, because) in seen:
                     continue
                 seen.add((default.name, would, because))

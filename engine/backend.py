@@ -47,12 +47,13 @@ import pyDatalog.pyEngine as _E
 from .analysis import order_body
 from .ast import Atom, Const, Negation, Rule
 from .clauses import ask_literal, compile_term, new_pred
-from .database import _TL, quiet_gc
+from .database import THREAD, quiet_gc
 from .database import our_database as _our_database
 from .errors import UsageError
 from .liveness import Liveness
 from .materialise import materialise, retract_computed
 from .planning import (
+    Contributions,
     binding_pattern,
     checked_rows,
     literal_terms,
@@ -83,7 +84,7 @@ class Backend(Variants, Liveness):
         # name, so a predictable name would let a user's function answer for judgelog's predicates
         self.prefix = f"j{self.id}{secrets.token_hex(6)}_"
         self.why_rules: dict[int, tuple[str, tuple[str, ...]]] = {}  # id(rule) -> (why pred, var names)
-        self.aggregates: dict[int, dict[tuple, list[dict]]] = {}  # per view (its id): fact -> contributions
+        self.aggregates: dict[int, dict[tuple, Contributions]] = {}  # per view (its id): fact -> contributions
         for index, rule in enumerate(program.rules):
             if rule.body and rule.aggregate is None:
                 self.why_rules[id(rule)] = (f"{self.prefix}_why{index}", why_vars(rule, program))
@@ -162,10 +163,10 @@ class Backend(Variants, Liveness):
 
     # -- per-thread setup ------------------------------------------------
     def _view(self) -> ThreadView:
-        view = _TL.engines.get(self.id)
+        view = THREAD.engines.get(self.id)
         if view is None:
             view = ThreadView()
-            _TL.engines[self.id] = view
+            THREAD.engines[self.id] = view
             self._install(view)
             view.ns = self._namespace(view)
         return view
@@ -226,16 +227,12 @@ class Backend(Variants, Liveness):
             materialise(self, view, facts, self.limits)  # on an error, view.materialised stays False: the
             view.materialised = True  # next question retracts the partial results and computes them again
 
-    def aggregate_contributions(self, view: ThreadView, fact: Fact) -> list[dict]:
-        return self.aggregates.get(id(view), {}).get(fact, [])
+    def aggregate_contributions(self, view: ThreadView, fact: Fact) -> Contributions | None:
+        return self.aggregates.get(id(view), {}).get(fact)
 
     def aggregate_facts(self, view: ThreadView, rule: Rule) -> set[Fact]:
         """The facts an aggregate rule derives in the materialised state."""
-        return {
-            f
-            for f, contributions in self.aggregates.get(id(view), {}).items()
-            if any(c.get("__rule__") is rule for c in contributions)
-        }
+        return {f for f, contributions in self.aggregates.get(id(view), {}).items() if contributions.rule is rule}
 
     @staticmethod
     def derivation(view: ThreadView, fact: Fact) -> tuple[Rule, dict] | None:

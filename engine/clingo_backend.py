@@ -26,11 +26,11 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from .analysis import bound_after, order_body
-from .asp import AspNames, bridge, compile_constraint, compile_facts, compile_rule, dependencies, derived_with_facts
+from .asp import AspNames, bridge, compile_constraint, compile_facts, compile_rule, derived_with_facts
 from .ast import Aggregate, Atom, Comparison, Const, Negation, Rule, Var
 from .extras import require
 from .joins import Relations, answers
-from .planning import aggregate_value, group_by_head, row_sort_key, why_vars
+from .planning import Contributions, aggregate_value, group_by_head, row_sort_key, why_vars
 from .program import Program
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ class _View:
         self.ground: set[str] = set()  # predicates whose rules are ground in ctl
         self.serial = 0
         self.answers: dict[tuple, list[tuple]] = {}
-        self.contributions: dict[tuple, list[dict]] = {}
+        self.contributions: dict[tuple, Contributions | None] = {}
         self.relations: Relations | None = None
 
 
@@ -120,7 +120,7 @@ class ClingoBackend:
                 continue
             deps = self._deps.get(pred)
             if deps is None:
-                deps = self._deps[pred] = frozenset(dependencies(self.program, [pred]))
+                deps = self._deps[pred] = frozenset(self.program.dependencies([pred]))
             need |= deps
         need -= view.ground
         view.ground |= need
@@ -216,7 +216,7 @@ class ClingoBackend:
             for lit in forbidden
             if isinstance(lit, (Atom, Negation))
         }
-        wanted = dependencies(program, preds)
+        wanted = program.dependencies(preds)
         chosen = [compile_facts([c], names=names)[:-1] for c in candidates]
         parts = [
             compile_facts(sorted(facts - set(candidates), key=repr), names=names),
@@ -244,11 +244,12 @@ class ClingoBackend:
         names = sorted(bound_after(body, set()))
         return group_by_head(rule, names, self.ask(view, _fixed(body, fixed), names))
 
-    def aggregate_contributions(self, view: _View, fact: tuple) -> list[dict]:
-        """The body bindings an aggregate fact was computed from (the first rule's marked ``__rule__``)."""
+    def aggregate_contributions(self, view: _View, fact: tuple) -> Contributions | None:
+        """The body bindings an aggregate fact was computed from, and the first rule that derives it."""
         if fact in view.contributions:
             return view.contributions[fact]
         out: list[dict] = []
+        first: Rule | None = None
         for rule in self.program.rules_by_head.get(fact[0], ()):
             agg = rule.aggregate
             if agg is None or len(rule.head.args) != len(fact) - 1:
@@ -267,9 +268,11 @@ class ClingoBackend:
                         aggregate_value(agg, bindings) if isinstance(a, Aggregate) else next(it) for a in rule.head.args
                     )
                     if (rule.head.pred,) + args == fact:
-                        out.extend([dict(b, __rule__=rule) for b in bindings] if not out else bindings)
-        view.contributions[fact] = out
-        return out
+                        first = rule if first is None else first
+                        out.extend(bindings)
+        found = Contributions(first, out) if out else None
+        view.contributions[fact] = found
+        return found
 
     def aggregate_facts(self, view: _View, rule: Rule) -> set[tuple]:
         """The facts an aggregate rule derives in this state."""

@@ -14,9 +14,9 @@ from contextlib import contextmanager
 
 from pyDatalog import Logic as _Logic
 
-__all__ = ["quiet_gc", "our_database"]
+__all__ = ["quiet_gc", "our_database", "THREAD"]
 
-_TL = threading.local()  # .logic: judgelog's own pyDatalog database for this thread; .engines: per backend
+THREAD = threading.local()  # .logic: judgelog's own pyDatalog database for this thread; .engines: per backend
 
 
 _GC_LOCK = threading.Lock()
@@ -50,7 +50,7 @@ def quiet_gc() -> Iterator[None]:
 def our_database() -> Iterator[None]:
     """Install judgelog's pyDatalog database for this thread, restoring the caller's afterwards."""
     previous = getattr(_Logic.tl, "logic", None)
-    ours = getattr(_TL, "logic", None)
+    ours = getattr(THREAD, "logic", None)
     if ours is None:
         if previous is None:
             # judgelog is first in this thread: give the user an empty database of their own, so that
@@ -59,8 +59,8 @@ def our_database() -> Iterator[None]:
             previous = _Logic.tl.logic
         _Logic()  # a new, empty database for this thread (also sets up the engine's thread state)
         ours = _Logic.tl.logic
-        _TL.logic = ours
-        _TL.engines = {}
+        THREAD.logic = ours
+        THREAD.engines = {}
     elif previous is not ours:
         _Logic.tl.logic = ours
     try:

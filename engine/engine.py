@@ -23,6 +23,7 @@ from .contract import contract_problems
 from .errors import RuleError, UsageError
 from .interface import interface_of
 from .library import load_program
+from .planning import Contributions
 from .program import Program
 from .recursion import DEFAULT_LIMITS, Limits
 from .safefiles import allowing
@@ -49,7 +50,7 @@ class Evaluator(Protocol):
 
     def why_rows(self, view: Any, rule: Rule, fixed: dict[str, object], limit: int = 64) -> list[dict]: ...
 
-    def aggregate_contributions(self, view: Any, fact: tuple) -> list[dict]: ...
+    def aggregate_contributions(self, view: Any, fact: tuple) -> Contributions | None: ...
 
     def aggregate_facts(self, view: Any, rule: Rule) -> set[tuple]: ...
 

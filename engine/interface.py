@@ -23,7 +23,7 @@ from functools import lru_cache
 from .ast import Atom, Const, Negation
 from .program import Program
 
-__all__ = ["Interface", "Field", "FieldRef", "interface_of", "default_interface"]
+__all__ = ["Interface", "Field", "FieldRef", "interface_of", "default_interface", "keyword_constants", "KEYWORD_TYPE"]
 
 # where a keyword name stands in atoms about keywords: any argument declared with this type
 KEYWORD_TYPE = "keyword"
@@ -133,19 +133,23 @@ def _facts(program: Program, pred: str) -> list[tuple]:
 def mentioned_keywords(program: Program) -> frozenset[str]:
     """Keyword constants that rules write in an argument declared with type ``keyword``
     (``has_keyword(A, shadow)``): a rule that tests a keyword implements it."""
+    return frozenset(keyword_constants(program, (lit for r in program.rules for lit in (r.head,) + tuple(r.body))))
+
+
+def keyword_constants(program: Program, literals: Iterable) -> set[str]:
+    """The constants ``literals`` write in an argument their predicate declares with type ``keyword``."""
     found = set()
-    for rule in program.rules:
-        for lit in (rule.head,) + tuple(rule.body):
-            atom = lit.atom if isinstance(lit, Negation) else lit
-            if not isinstance(atom, Atom):
-                continue
-            decl = program.decl(atom.pred)
-            if decl is None or decl.arity != atom.arity:
-                continue
-            for param, arg in zip(decl.params, atom.args):
-                if param.type == KEYWORD_TYPE and isinstance(arg, Const) and isinstance(arg.value, str):
-                    found.add(arg.value)
-    return frozenset(found)
+    for lit in literals:
+        atom = lit.atom if isinstance(lit, Negation) else lit
+        if not isinstance(atom, Atom):
+            continue
+        decl = program.decl(atom.pred)
+        if decl is None or decl.arity != atom.arity:
+            continue
+        for param, arg in zip(decl.params, atom.args):
+            if param.type == KEYWORD_TYPE and isinstance(arg, Const) and isinstance(arg.value, str):
+                found.add(arg.value)
+    return found
 
 
 def interface_of(program: Program) -> Interface:

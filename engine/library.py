@@ -73,24 +73,13 @@ def collect_files(paths: Iterable[str]) -> tuple[list[str], list[Diagnostic]]:
                         files.append(os.path.join(root, name))
         elif os.path.isfile(path):
             files.append(path)
-        elif os.path.exists(path):
-            diags.append(
-                Diagnostic(
-                    "E010",
-                    f"cannot read {path}: it is not a regular file",
-                    Span(path, 1, 1),
-                    hint="name a rule file (.dl) or a folder of them",
-                )
-            )
         else:
-            diags.append(
-                Diagnostic(
-                    "E010",
-                    f"no such rule file or folder: {path}",
-                    Span(path, 1, 1),
-                    hint="check the path given to --rules",
-                )
+            message, hint = (
+                (f"cannot read {path}: it is not a regular file", "name a rule file (.dl) or a folder of them")
+                if os.path.exists(path)
+                else (f"no such rule file or folder: {path}", "check the path given to --rules")
             )
+            diags.append(Diagnostic("E010", message, Span(path, 1, 1), hint=hint))
     return files, diags
 
 

@@ -24,7 +24,7 @@ from .analysis import bound_after
 from .ast import Aggregate, Atom, BinOp, Const, Literal, Rule, Term, Var
 from .clauses import new_pred
 from .errors import QueryError
-from .planning import aggregate_value, group_by_head, row_sort_key, why_vars
+from .planning import Contributions, aggregate_value, group_by_head, row_sort_key, why_vars
 from .recursion import Component, LimitError, Limits
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,7 +40,7 @@ def materialise(backend: Backend, view: ThreadView, facts: frozenset, limits: Li
     """Compute (and assert) the aggregate facts and the recursive components for ``facts``, in order."""
     view.computed_count = 0
     deadline = None if limits.seconds is None else time.monotonic() + limits.seconds
-    contributions: dict[tuple, list[dict]] = {}
+    contributions: dict[tuple, Contributions] = {}
     backend.aggregates[id(view)] = contributions
     for task in backend.materialise_order:
         if isinstance(task, Component):
@@ -69,7 +69,7 @@ def _aggregate_rule(
     view: ThreadView,
     facts: frozenset,
     rule: Rule,
-    contributions: dict[tuple, list[dict]],
+    contributions: dict[tuple, Contributions],
     limits: Limits,
 ) -> None:
     agg = rule.aggregate
@@ -84,10 +84,10 @@ def _aggregate_rule(
         args = tuple(value if isinstance(a, Aggregate) else next(it) for a in rule.head.args)
         fact = (rule.head.pred,) + args
         if fact in view.computed or fact in facts:
-            contributions.setdefault(fact, []).extend(bindings)
+            contributions.setdefault(fact, Contributions(None, [])).bindings.extend(bindings)
             continue
         _assert(backend, view, fact)
-        contributions[fact] = [dict(b, __rule__=rule) for b in bindings]
+        contributions[fact] = Contributions(rule, list(bindings))
 
 
 def _fixpoint(

@@ -19,7 +19,7 @@ error at the end of the statement, and so report every syntax error of a file at
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal as TypingLiteral
 from typing import NoReturn, overload
@@ -209,37 +209,33 @@ class _Parser:
         pos = self.pos
         while self.tokens[pos].kind == "nl":
             pos += 1
-        depth = 0
-        for nxt in self.tokens[pos + 1 :]:
+        for nxt, depth in self._nesting(pos + 1):
             if nxt.kind == "eof":
                 return False
-            if nxt.kind == "op" and nxt.text == "(":
-                depth += 1
-            elif nxt.kind == "op" and nxt.text == ")":
-                depth -= 1
-                if depth == 0:
-                    continue
-            elif depth == 0 and nxt.kind != "nl":
+            if depth == 0 and nxt.kind != "nl" and not (nxt.kind == "op" and nxt.text in ("(", ")")):
                 return nxt.kind == "op" and nxt.text in ("=", "!=", "<", "<=", ">", ">=", "==", "+", "-", "*", "/")
         return False
 
     def _two_args(self) -> bool:
         """After ``min``/``max``: is the parenthesis a list of two values (not the aggregate ``min(V)``)?"""
-        depth, pos = 0, self.pos
-        while pos < len(self.tokens):
-            tok = self.tokens[pos]
+        for tok, depth in self._nesting(self.pos):
             if tok.kind == "eof" or (tok.kind == "op" and tok.text == "." and depth == 1):
                 return False
+            if tok.kind == "op" and tok.text == ")" and depth == 0:
+                return False
+            if tok.kind == "op" and tok.text == "," and depth == 1:
+                return True
+        return False
+
+    def _nesting(self, pos: int) -> Iterator[tuple[Token, int]]:
+        """The tokens from ``pos`` on, each with the number of parentheses open after it."""
+        depth = 0
+        for tok in self.tokens[pos:]:
             if tok.kind == "op" and tok.text == "(":
                 depth += 1
             elif tok.kind == "op" and tok.text == ")":
                 depth -= 1
-                if depth == 0:
-                    return False
-            elif tok.kind == "op" and tok.text == "," and depth == 1:
-                return True
-            pos += 1
-        return False
+            yield tok, depth
 
     def expr(self) -> Term:
         return self._chain(("+", "-"), self.product)

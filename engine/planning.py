@@ -4,6 +4,7 @@ predicates, liveness probes, constant folding, and the deterministic order of an
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .analysis import bound_after
@@ -26,6 +27,7 @@ from .errors import QueryError
 from .program import Program
 
 __all__ = [
+    "Contributions",
     "IMPOSSIBLE",
     "UNFOLD_DEPTH",
     "binding_pattern",
@@ -209,6 +211,15 @@ def head_value(term: Term) -> object:
     if not isinstance(term, Const):
         raise TypeError(f"an aggregate rule's head holds arithmetic: {term}")
     return term.value
+
+
+@dataclass(frozen=True)
+class Contributions:
+    """What an aggregate fact was computed from: the body bindings of the rule(s) that derive it, and the rule
+    that derived it first (None for a fact that was also given as input)."""
+
+    rule: Rule | None
+    bindings: list[dict[str, Any]]
 
 
 def group_by_head(rule: Rule, names: Sequence[str], rows: Iterable[Sequence[Any]]) -> dict[tuple, list[dict[str, Any]]]:

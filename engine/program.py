@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING
 
 import networkx as nx
@@ -85,6 +84,7 @@ class Program:
     # the interface the program's facts declare, read once (judgelog.interface.interface_of)
     interface: Interface | None = field(default=None, compare=False, repr=False)
     _graph: nx.DiGraph | None = field(default=None, compare=False, repr=False)
+    _fact_rules: dict[tuple, Rule] | None = field(default=None, compare=False, repr=False)
 
     def decl(self, pred: str) -> Decl | None:
         return self.decls.get(pred)
@@ -99,23 +99,24 @@ class Program:
     def body(self, rule: Rule) -> tuple:
         return self.ordered_bodies.get(id(rule), rule.body)
 
-    @cached_property
-    def rule_facts(self) -> dict[tuple, Rule]:
-        """The facts the rule files state (a rule without body whose head is ground), each with the first
-        rule that states it."""
-        facts: dict[tuple, Rule] = {}
-        for rule in self.rules:
-            values = tuple(a.value for a in rule.head.args if isinstance(a, Const))
-            if not rule.body and len(values) == len(rule.head.args):
-                facts.setdefault((rule.head.pred,) + values, rule)
-        return facts
-
     @property
     def graph(self) -> nx.DiGraph:
         """The predicate dependency graph of the rules (built once; see the module's text)."""
         if self._graph is None:
             self._graph = dependency_graph(self.rules)
         return self._graph
+
+    @property
+    def fact_rules(self) -> dict[tuple, Rule]:
+        """The ground facts the rule files state (bodiless rules), each with the first rule stating it."""
+        if self._fact_rules is None:
+            facts: dict[tuple, Rule] = {}
+            for rule in self.rules:
+                values = tuple(a.value for a in rule.head.args if isinstance(a, Const))
+                if not rule.body and len(values) == len(rule.head.args):
+                    facts.setdefault((rule.head.pred,) + values, rule)
+            self._fact_rules = facts
+        return self._fact_rules
 
     def components(self) -> list[frozenset[str]]:
         """The strongly connected components of :attr:`graph`, dependencies first."""
@@ -137,7 +138,7 @@ class Program:
         state["ordered_bodies"] = {
             i: self.ordered_bodies[id(r)] for i, r in enumerate(self.rules) if id(r) in self.ordered_bodies
         }
-        state["_graph"] = None
+        state["_graph"] = state["_fact_rules"] = None
         return state
 
     def __setstate__(self, state: dict) -> None:

@@ -23,9 +23,10 @@ from .proof import Displacement, Proof, ProofKind, WhyNot, atom_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from .engine import Evaluator
+    from .planning import Contributions
 
 # the proof values are judgelog.proof's; named here too, where they have always been importable from
-__all__ = ["Proof", "ProofKind", "Displacement", "WhyNot", "Prover", "MAX_PROOF_DEPTH"]
+__all__ = ["Proof", "ProofKind", "Displacement", "WhyNot", "Prover", "ground", "MAX_PROOF_DEPTH"]
 
 MAX_PROOF_DEPTH = 200
 
@@ -44,7 +45,7 @@ class Prover:
         self.program = backend.program
         self.view = view
         self.origins = origins
-        self._rule_facts = self.program.rule_facts
+        self._rule_facts: dict[tuple, Rule] = self.program.fact_rules
 
     def sentence(self, fact: tuple) -> str:
         decl = self.program.decl(fact[0])
@@ -76,7 +77,7 @@ class Prover:
         if depth > MAX_PROOF_DEPTH:  # the atom holds (every premise asked for does); stop showing why
             return Proof(text, ProofKind.TRUNCATED, sentence=self.sentence(fact), fact=fact, cut_at=MAX_PROOF_DEPTH)
         contributions = self.backend.aggregate_contributions(self.view, fact)
-        if contributions:
+        if contributions is not None and contributions.rule is not None and contributions.bindings:
             return self._prove_aggregate(fact, contributions, path | {fact}, depth)
         for rule, binding in self._derivations(fact):
             premises = self._premises(rule, binding, path | {fact}, depth)
@@ -114,7 +115,7 @@ class Prover:
         out = []
         for lit in rule.body:
             if isinstance(lit, Atom):
-                sub = self._prove(_ground(lit, binding), path, depth + 1)
+                sub = self._prove(ground(lit, binding), path, depth + 1)
                 if sub is None:
                     return None
                 out.append(sub)
@@ -135,10 +136,11 @@ class Prover:
         args = [a.value if isinstance(a, Const) else "any" for a in atom.args]
         return "not: " + decl.sentence(args)
 
-    def _prove_aggregate(self, fact: tuple, contributions: list[Binding], path: frozenset, depth: int) -> Proof:
-        rule = contributions[0]["__rule__"]
+    def _prove_aggregate(self, fact: tuple, contributions: Contributions, path: frozenset, depth: int) -> Proof:
+        rule = contributions.rule
+        assert rule is not None  # the caller asks only for contributions a rule made
         premises = []
-        for binding in contributions[:20]:
+        for binding in contributions.bindings[:20]:
             sub = self._premises(rule, binding, path, depth)
             if sub:
                 premises.extend(sub)
@@ -146,7 +148,7 @@ class Prover:
             atom_text(fact[0], fact[1:]),
             ProofKind.AGGREGATE,
             rule,
-            (("over", f"{len(contributions)} binding(s)"),),
+            (("over", f"{len(contributions.bindings)} binding(s)"),),
             tuple(premises),
             sentence=self.sentence(fact),
             fact=fact,
@@ -170,7 +172,7 @@ class Prover:
                 found = self._first_binding(flipped, fixed)
                 if found is None:
                     continue
-                blocker = self._prove(_ground(neg.atom, found), frozenset(), 0)
+                blocker = self._prove(ground(neg.atom, found), frozenset(), 0)
                 if blocker is None:
                     continue
                 would = atom_text(fact[0], [_eval(a, found) for a in rule.head.args])
@@ -398,7 +400,8 @@ def _fact_text(fact: tuple) -> str:
     return f"{fact[0]}({', '.join(format_value(v) for v in fact[1:])})"
 
 
-def _ground(atom: Atom, binding: Binding) -> tuple:
+def ground(atom: Atom, binding: Binding) -> tuple:
+    """The fact ``atom`` stands for under ``binding`` (every variable bound; arithmetic evaluated)."""
     return (atom.pred,) + tuple(_eval(a, binding) for a in atom.args)
 
 

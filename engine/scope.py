@@ -21,10 +21,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .analysis import suggest
-from .ast import Atom, Negation
 from .catalog import facts_dir
 from .errors import UsageError
-from .interface import KEYWORD_TYPE, Interface
+from .interface import Interface, keyword_constants
 from .program import Program
 
 if TYPE_CHECKING:
@@ -123,29 +122,10 @@ def property_keywords(program: Program) -> frozenset[str]:
     """Keywords the properties can see: the keyword constants written in the rules that property_violation
     and the functional predicates depend on (positively or through negation), transitively."""
     start = ["property_violation"] + [name for name, d in program.decls.items() if d.functional]
-    seen = set()
-    todo = list(start)
-    found = set()
-    while todo:
-        pred = todo.pop()
-        if pred in seen:
-            continue
-        seen.add(pred)
-        for rule in program.rules_by_head.get(pred, ()):
-            for lit in rule.body:  # a keyword a rule tests, not one it gives (a head)
-                atom = lit.atom if isinstance(lit, Negation) else lit
-                if not isinstance(atom, Atom):
-                    continue
-                if atom.pred not in seen:
-                    todo.append(atom.pred)
-                decl = program.decl(atom.pred)
-                if decl is None or decl.arity != atom.arity:
-                    continue
-                for param, arg in zip(decl.params, atom.args):
-                    value = getattr(arg, "value", None)
-                    if param.type == KEYWORD_TYPE and isinstance(value, str) and not hasattr(arg, "name"):
-                        found.add(value)
-    return frozenset(found)
+    # a keyword a rule tests (its body), not one it gives (its head)
+    rules = [r for pred in program.dependencies(start) for r in program.rules_by_head.get(pred, ())]
+    tested = (lit for r in rules for lit in r.body)
+    return frozenset(keyword_constants(program, tested))
 
 
 def _err(source: str, message: str, hint: str | None = None) -> NoReturn:

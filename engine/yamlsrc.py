@@ -150,12 +150,7 @@ def load_text(text: str, path: str = "<scenario>") -> Located:
     except _TooDeep as exc:
         raise _too_deep(path, Span(path, exc.mark.line + 1, exc.mark.column + 1)) from None
     except RecursionError:
-        raise ScenarioError(
-            f"invalid YAML in {path}: nested too deeply (at most {MAX_YAML_DEPTH} levels)",
-            diagnostics=[
-                Diagnostic("S001", f"YAML nested too deeply (at most {MAX_YAML_DEPTH} levels)", Span(path, 1, 1))
-            ],
-        ) from None
+        raise _nested_too_deeply(path, "YAML") from None
     except yaml.YAMLError as exc:
         raise ScenarioError(f"invalid YAML in {path}: {exc}") from None
     doc = Located(None, path, text=text)
@@ -164,6 +159,16 @@ def load_text(text: str, path: str = "<scenario>") -> Located:
         return doc
     doc.value = _convert(node, (), doc, yaml.constructor.SafeConstructor(), 0)
     return doc
+
+
+def _nested_too_deeply(path: str, syntax: str) -> ScenarioError:
+    """The parser itself ran out of stack (``syntax``: YAML or JSON)."""
+    return ScenarioError(
+        f"invalid {syntax} in {path}: nested too deeply (at most {MAX_YAML_DEPTH} levels)",
+        diagnostics=[
+            Diagnostic("S001", f"{syntax} nested too deeply (at most {MAX_YAML_DEPTH} levels)", Span(path, 1, 1))
+        ],
+    )
 
 
 def _too_deep(path: str, span: Span) -> ScenarioError:
@@ -293,12 +298,7 @@ def load_json_text(text: str, path: str = "<scenario>") -> Located:
         except ScenarioError:
             raise error from None
     except RecursionError:
-        raise ScenarioError(
-            f"invalid JSON in {path}: nested too deeply (at most {MAX_YAML_DEPTH} levels)",
-            diagnostics=[
-                Diagnostic("S001", f"JSON nested too deeply (at most {MAX_YAML_DEPTH} levels)", Span(path, 1, 1))
-            ],
-        ) from None
+        raise _nested_too_deeply(path, "JSON") from None
     doc = Located(value, path, text=text)
     _json_marks(doc)
     return doc

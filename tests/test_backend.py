@@ -240,8 +240,8 @@ def test_user_pydatalog_after_judgelog_in_a_fresh_thread(engine):
             # ...which is not judgelog's: its database holds only judgelog's (prefixed) predicates
             from judgelog import backend
 
-            result["separate"] = backend._TL.logic is not Logic.tl.logic and not any(
-                name.startswith("dragon") for name in backend._TL.logic.Db
+            result["separate"] = backend.THREAD.logic is not Logic.tl.logic and not any(
+                name.startswith("dragon") for name in backend.THREAD.logic.Db
             )
             pyDatalog.clear()
             pyDatalog.assert_fact("creature", "roc")
