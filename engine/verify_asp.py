@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from .asp import compile_rule, dependencies, value_text
+from .asp import compile_rule, value_text
 from .ast import Atom, Negation, Rule, Var
 from .boards import Shape, Spec, _specs, board_dict, creature_ids, players_of
 from .scope import Scope
@@ -52,7 +52,16 @@ __all__ = ["Compiled", "compile_search", "SUPPORTED_PRIMITIVES", "SBA_ROUNDS"]
 
 SUPPORTED_PRIMITIVES = ("record", "forget", "tap", "remove_from_combat", "gain_control", "remove_keyword")
 SBA_ROUNDS = 3
-TRANSIENT_PREDS = ("action", "act_arg", "act_list", "act_map", "act_map_list", "act_map2", "act_list2", "step")
+TRANSIENT_PREDS: tuple[str, ...] = (
+    "action",
+    "act_arg",
+    "act_list",
+    "act_map",
+    "act_map_list",
+    "act_map2",
+    "act_list2",
+    "step",
+)
 TRANSIENT_PREDS += ("state_check", "recent_event", "resolving", "chosen", "chose_nothing", "created", "pending_object")
 CTX = "Ctx_"
 
@@ -102,7 +111,7 @@ def _with_ctx(rule: Rule) -> Rule:
 def _needed_preds(program: Any, props: dict[str, Property]) -> set[str]:
     wanted = ["property_violation", "violation", "effect", "state_based", "standing", "step_exists", "choice"]
     wanted += ["triggers"] + [p.name.split(":", 1)[1] for p in props.values() if p.functional]
-    return dependencies(program, [w for w in wanted if w in program.decls])
+    return program.dependencies([w for w in wanted if w in program.decls])
 
 
 def _spec_facts(engine: Engine, scope: Scope, spec: Spec) -> list[tuple]:
@@ -112,7 +121,15 @@ def _spec_facts(engine: Engine, scope: Scope, spec: Spec) -> list[tuple]:
 
 
 class _Builder:
-    def __init__(self, engine: Engine, scope: Scope, shape: Shape, props: dict[str, Property], groups, board_fields):
+    def __init__(
+        self,
+        engine: Engine,
+        scope: Scope,
+        shape: Shape,
+        props: dict[str, Property],
+        groups: list[tuple[str, list[Field]]],
+        board_fields: list[Field],
+    ) -> None:
         self.engine, self.scope, self.shape, self.props = engine, scope, shape, props
         self.face: Interface = engine.interface
         self.groups, self.board_fields = groups, board_fields
@@ -164,8 +181,8 @@ class _Builder:
                 self.emit(f"h({c0},{_fact_term(f[0], args)}) :- spec(O,{s}){name}.")
         self.emit("kw_on_board(K) :- spec(_,S), spec_kw(S,K).")
         self.emit("#minimize { N@2,O : spec(O,S), spec_kwn(S,N) }.")
-        for f in self.board_fields:
-            self.designation(f, c0, board=True)
+        for board_field in self.board_fields:
+            self.designation(board_field, c0, board=True)
         return c0
 
     # -- designations --------------------------------------------------------------------------------------
@@ -340,10 +357,10 @@ class _Builder:
         )
         # leaving combat (remove_from_combat, gain_control)
         for pred in self.face.ends_with_combat:
-            arity = self.inputs.get(pred)
-            if arity is None:
+            width = self.inputs.get(pred)
+            if width is None:
                 continue
-            rest = ",".join(f"X{i}" for i in range(1, arity))
+            rest = ",".join(f"X{i}" for i in range(1, width))
             fact = f"f_{pred}(O{',' + rest if rest else ''})"
             self.emit(f"leaves(C,D,O,{fact}) :- leave(C,D,O), h(C,{fact}).")
         self.emit("del(D,F) :- leaves(_,D,_,F).")
@@ -406,7 +423,7 @@ def compile_search(engine: Engine, scope: Scope, shape: Shape, props: dict[str, 
         b.emit(f"check({prop},declaration) :- decl({g}), alive({stage - 1}).")
         guard = f"decl({g})"
 
-        def args(x: int, fields=fields, guard=guard, kind=kind) -> None:
+        def args(x: int, fields: list[Field] = fields, guard: str = guard, kind: str = kind) -> None:
             b.emit(f"h({x},f_action({_q(kind)})) :- {guard}.")
             for f in fields:
                 b.arg_facts(f, x, guard)
@@ -484,9 +501,9 @@ def compile_search(engine: Engine, scope: Scope, shape: Shape, props: dict[str, 
             b.emit(compile_rule(_with_ctx(rule), index))
     for pred, decl in sorted(program.decls.items()):
         if decl.is_input or pred in b.fact_preds:
-            xs = ",".join(f"X{i}" for i in range(decl.arity))
-            term = f"f_{pred}({xs})" if xs else f"f_{pred}"
-            b.emit(f"j_{pred}(C{',' + xs if xs else ''}) :- h(C,{term}).")
+            cols = ",".join(f"X{i}" for i in range(decl.arity))
+            term = f"f_{pred}({cols})" if cols else f"f_{pred}"
+            b.emit(f"j_{pred}(C{',' + cols if cols else ''}) :- h(C,{term}).")
     b.emit("#show spec/2. #show follow/1. #show vat/2. #show unsupported/2.")
     for _kind, fields in list(groups) + [("", board_fields)]:
         for f in fields:

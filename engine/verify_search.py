@@ -28,6 +28,7 @@ from .scope import Scope
 if TYPE_CHECKING:
     from .boards import Shape
     from .engine import Engine
+    from .interface import Field
     from .verify import Property
     from .verify_asp import _Ctx
 
@@ -220,7 +221,14 @@ def canonical_board(found: Found, scope: Scope) -> Found:
     return found
 
 
-def replay(engine: Engine, scope: Scope, props: dict[str, Property], found: Found, groups, board_fields) -> list[dict]:
+def replay(
+    engine: Engine,
+    scope: Scope,
+    props: dict[str, Property],
+    found: Found,
+    groups: list[tuple[str, list[Field]]],
+    board_fields: list[Field],
+) -> list[dict]:
     """The counterexamples along the one path a model describes, found by the reference semantics (the
     same records as the enumerator's ``_record``)."""
     from .boards import _specs
