@@ -262,8 +262,19 @@ class _Run:
                 where.append(f"CR {cr}")
             messages.append(f"{text} ({'; '.join(where)})" if where else text)
         cr = crs[0] if len(set(crs)) == 1 else None
+        bare = sorted({str(r["C"]) for r in rows if r["C"] not in info})
+        hint = (
+            f'no violation_info fact describes {", ".join(bare)}: add violation_info({bare[0]}, "CR", "text") '
+            "to the rule file that derives it, so the refusal says which rule it breaks"
+            if bare
+            else None
+        )
         raise ActionError(
-            f"{self.kind} refused: " + "; ".join(messages), cr=cr, refused_by=refused_by, options=self._legal_options()
+            f"{self.kind} refused: " + "; ".join(messages),
+            cr=cr,
+            refused_by=refused_by,
+            options=self._legal_options(),
+            hint=hint,
         )
 
     def _legal_options(self) -> list[str]:
@@ -296,7 +307,9 @@ class _Run:
             given, present = _given(choose, name, len(names))
             if present:
                 used.add(name)
-            values = self._check_choice(name, options, mode, limit, cr, given, present)
+            unknown = [k for k in choose if k not in names] if isinstance(choose, dict) else []
+            misnamed = [k for k in unknown if suggest(str(k), [name])]
+            values = self._check_choice(name, options, mode, limit, cr, given, present, misnamed=misnamed)
             if not values:
                 out.add(("chose_nothing", name))
             out |= {("chosen", name, v) for v in values}
@@ -306,7 +319,7 @@ class _Run:
                 self.next_seq += 1
         return out
 
-    def _check_choice(self, name, options, mode, limit, cr, given, present) -> list:
+    def _check_choice(self, name, options, mode, limit, cr, given, present, *, misnamed=()) -> list:
         shown = [str(o) for o in options] + ([NONE] if mode in ("may",) else [])
         if not present and self.probe and (options or mode not in ("one",)):
             raise ChoiceNeeded(name, options, mode, limit, cr)
@@ -315,11 +328,14 @@ class _Run:
                 return []
             if mode == "one" and len(options) == 1:
                 return [options[0]]
+            hint = f"add choose: {{{name}: ...}}"
+            if misnamed:
+                hint = f"choose: names {misnamed[0]!r}, but the choice is called {name!r}: choose: {{{name}: ...}}"
             raise ActionError(
                 f"{self.kind}: a choice is required for {name}",
                 cr=cr,
                 options=shown,
-                hint=f"add choose: {{{name}: ...}}",
+                hint=hint,
             )
         values = given if isinstance(given, list) else ([] if given in (None, NONE) else [given])
         for v in values:
