@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+
+import networkx as nx
 
 from .ast import (
     Aggregate,
@@ -41,68 +41,20 @@ from .ast import (
     Negation,
     Rule,
     RuleFile,
+    Span,
+    Term,
     Var,
     literal_vars,
     term_vars,
 )
-from .errors import Diagnostic
+from .errors import Diagnostic, QueryError
+from .program import Program
+from .recursion import unbounded_arithmetic
 from .typecheck import arithmetic_problems
 
-if TYPE_CHECKING:
-    from .interface import Interface
-
-__all__ = ["Program", "analyze", "order_body", "bound_after", "INT_TYPES"]
+__all__ = ["analyze", "check_query", "suggest", "ready", "order_body", "bound_after", "INT_TYPES"]
 
 INT_TYPES = {"int", "integer", "number", "n"}
-
-
-@dataclass
-class Program:
-    """An analysed rule set: declarations, rules, and derived structure."""
-
-    decls: dict[str, Decl] = field(default_factory=dict)
-    rules: list[Rule] = field(default_factory=list)
-    files: list[RuleFile] = field(default_factory=list)
-    sources: dict[str, str] = field(default_factory=dict)
-    strata: dict[str, int] = field(default_factory=dict)
-    rules_by_head: dict[str, list[Rule]] = field(default_factory=dict)
-    rule_by_name: dict[str, Rule] = field(default_factory=dict)
-    ordered_bodies: dict[int, tuple] = field(default_factory=dict)  # id(rule) -> body in evaluation order
-    edges: set[tuple[str, str, bool]] = field(default_factory=set)  # (body pred, head pred, negative)
-    # the interface the program's facts declare, read once (judgelog.interface.interface_of)
-    interface: Interface | None = field(default=None, compare=False, repr=False)
-
-    def decl(self, pred: str) -> Decl | None:
-        return self.decls.get(pred)
-
-    def is_input(self, pred: str) -> bool:
-        decl = self.decls.get(pred)
-        return bool(decl and decl.is_input)
-
-    def derived(self, pred: str) -> bool:
-        return pred in self.rules_by_head
-
-    def body(self, rule: Rule) -> tuple:
-        return self.ordered_bodies.get(id(rule), rule.body)
-
-    def __getstate__(self) -> dict:
-        # ids do not survive pickling (the library cache): keep the ordered bodies by the rule's position,
-        # or an unpickled rule could find the body of another rule that once had its id
-        state = dict(self.__dict__)
-        state["ordered_bodies"] = {
-            i: self.ordered_bodies[id(r)] for i, r in enumerate(self.rules) if id(r) in self.ordered_bodies
-        }
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        bodies = state.pop("ordered_bodies", {})
-        self.__dict__.update(state)
-        self.ordered_bodies = {id(self.rules[i]): body for i, body in bodies.items()}
-
-    def aggregate_rules(self) -> list[Rule]:
-        """Rules with an aggregate head, in an order where each one's inputs come first."""
-        rules = [r for r in self.rules if r.aggregate is not None]
-        return sorted(rules, key=lambda r: self.strata.get(r.head.pred, 0))
 
 
 def suggest(word: str, choices: Iterable[str]) -> str | None:
@@ -274,8 +226,6 @@ def analyze(
                 )
             )
     diags.extend(_stratify(prog))
-    from .recursion import unbounded_arithmetic  # (recursion.py reads the analysed program)
-
     diags.extend(unbounded_arithmetic(prog))
     return prog, diags
 
@@ -424,22 +374,15 @@ def _show(name: str) -> str:
 
 def _stratify(prog: Program) -> list[Diagnostic]:
     """Compute strata; report every negative (or aggregate) edge inside a recursive component."""
-    graph: dict[str, set[str]] = {}
+    graph = prog.graph  # body pred -> head pred
     neg_edges: dict[tuple[str, str], tuple[Rule, Literal]] = {}
     for rule in prog.rules:
-        head = rule.head.pred
-        graph.setdefault(head, set())
-        nonmono = rule.aggregate is not None
         for lit in rule.body:
-            if isinstance(lit, (Atom, Negation)):
+            if isinstance(lit, (Atom, Negation)) and (isinstance(lit, Negation) or rule.aggregate is not None):
                 atom = lit.atom if isinstance(lit, Negation) else lit
-                negative = isinstance(lit, Negation) or nonmono
-                graph[head].add(atom.pred)
-                graph.setdefault(atom.pred, set())
-                prog.edges.add((atom.pred, head, negative))
-                if negative:
-                    neg_edges.setdefault((head, atom.pred), (rule, lit))
-    comp = _scc(graph)
+                neg_edges.setdefault((rule.head.pred, atom.pred), (rule, lit))
+    comps = prog.components()  # dependencies first
+    comp = {pred: number for number, members in enumerate(comps) for pred in members}
     out = []
     seen_cycles = set()
     for (head, body_pred), (rule, lit) in sorted(
@@ -452,7 +395,6 @@ def _stratify(prog: Program) -> list[Diagnostic]:
         if key in seen_cycles:
             continue
         seen_cycles.add(key)
-        steps = [head] + cycle[1:] if cycle[0] == body_pred else cycle
         text = _cycle_text(head, body_pred, cycle, neg_edges)
         out.append(
             Diagnostic(
@@ -463,22 +405,17 @@ def _stratify(prog: Program) -> list[Diagnostic]:
                 "with an input fact or split the predicate",
             )
         )
-        del steps
     # strata: longest chain of negative edges below each predicate (on the condensation)
-    order = _topo(graph, comp)
     strata: dict[int, int] = {}
-    members: dict[int, list[str]] = {}
-    for pred, c in comp.items():
-        members.setdefault(c, []).append(pred)
-    for c in order:
+    for number, members in enumerate(comps):
         level = 0
-        for pred in members[c]:
-            for dep in graph[pred]:
-                if comp[dep] == c:
+        for pred in members:
+            for dep in graph.predecessors(pred):
+                if comp[dep] == number:
                     continue
-                neg = any(e == (dep, pred, True) for e in [(dep, pred, True)] if e in prog.edges)
-                level = max(level, strata.get(comp[dep], 0) + (1 if neg else 0))
-        strata[c] = level
+                negative = graph.edges[dep, pred]["negative"]
+                level = max(level, strata.get(comp[dep], 0) + (1 if negative else 0))
+        strata[number] = level
     prog.strata = {pred: strata[c] for pred, c in comp.items()}
     return out
 
@@ -493,8 +430,9 @@ def _cycle_text(head: str, body_pred: str, cycle: list[str], neg_edges: Collecti
     return " -> ".join(parts)
 
 
-def _path(graph: dict[str, set[str]], start: str, goal: str, comp: dict[str, int]) -> list[str] | None:
-    """A dependency path start -> ... -> goal inside one component (breadth first, deterministic)."""
+def _path(graph: nx.DiGraph, start: str, goal: str, comp: dict[str, int]) -> list[str] | None:
+    """A dependency path start -> ... -> goal inside one component (each step to a predicate the previous
+    one reads; breadth first, deterministic)."""
     from collections import deque
 
     queue = deque([[start]])
@@ -503,7 +441,7 @@ def _path(graph: dict[str, set[str]], start: str, goal: str, comp: dict[str, int
         path = queue.popleft()
         if path[-1] == goal and len(path) > 1 or (path[-1] == goal and start == goal):
             return path
-        for nxt in sorted(graph.get(path[-1], ())):
+        for nxt in sorted(graph.predecessors(path[-1])):
             if comp.get(nxt) != comp[start]:
                 continue
             if nxt == goal:
@@ -514,54 +452,81 @@ def _path(graph: dict[str, set[str]], start: str, goal: str, comp: dict[str, int
     return None
 
 
-def _scc(graph: dict[str, set[str]]) -> dict[str, int]:
-    """Tarjan's strongly connected components, iterative; returns node -> component number."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    comp: dict[str, int] = {}
-    counter = 0
-    ncomp = 0
-    for root in sorted(graph):
-        if root in index:
+def check_query(program: Program, body: Sequence, *, text: str | None = None) -> tuple[tuple, list[str]]:
+    """Validate a query body against the program; return it and its answer variables (in order)."""
+    diags: list[Diagnostic] = []
+    span = Span("<query>", 1, 1)
+    for lit in body:
+        atom = lit.atom if isinstance(lit, Negation) else lit
+        if not isinstance(atom, Atom):
             continue
-        work = [(root, iter(sorted(graph[root])))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, it = work[-1]
-            advanced = False
-            for nxt in it:
-                if nxt not in index:
-                    index[nxt] = low[nxt] = counter
-                    counter += 1
-                    stack.append(nxt)
-                    on_stack.add(nxt)
-                    work.append((nxt, iter(sorted(graph.get(nxt, ())))))
-                    advanced = True
-                    break
-                if nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    comp[member] = ncomp
-                    if member == node:
-                        break
-                ncomp += 1
-    return comp
+        decl = program.decl(atom.pred)
+        if decl is None:
+            near = suggest(atom.pred, program.decls)
+            diags.append(
+                Diagnostic(
+                    "E002",
+                    f"unknown predicate {atom.pred!r}",
+                    atom.span,
+                    hint=f"did you mean {near!r}?" if near else "list them with: judgelog rules",
+                )
+            )
+        elif decl.arity != atom.arity:
+            diags.append(
+                Diagnostic(
+                    "E003",
+                    f"{atom.pred} takes {decl.arity} argument(s), given {atom.arity}",
+                    atom.span,
+                    hint=f"{atom.pred}({', '.join(p.name for p in decl.params)})",
+                )
+            )
+    diags.extend(arithmetic_problems(body, program.decls, INT_TYPES))
+    positive = bound_after(body, set())
+    positive = bound_after(list(body) * 2, positive)
+    for lit in body:
+        if isinstance(lit, (Negation, Comparison)):
+            for name in sorted(literal_vars(lit)):
+                # '_' means "any value" in a negation; in a comparison it can never be bound
+                anonymous = name.startswith("_")
+                if (not anonymous or isinstance(lit, Comparison)) and name not in positive:
+                    shown = "_" if anonymous else name
+                    diags.append(
+                        Diagnostic(
+                            "E004",
+                            f"variable {shown} is not bound by a positive atom",
+                            getattr(lit, "span", span),
+                            hint="add an atom that binds it"
+                            + ("" if isinstance(lit, Comparison) else ", or write _ for 'any value'"),
+                        )
+                    )
+    if diags:
+        raise QueryError(f"invalid query {text or ''}".strip(), diagnostics=diags)
+    names: list[str] = []
+    for lit in body:
+        for name in _ordered_vars(lit):
+            if not name.startswith("_") and name not in names and name in positive:
+                names.append(name)
+    ordered, _ = order_body(body)
+    return ordered, names
 
 
-def _topo(graph: dict[str, set[str]], comp: dict[str, int]) -> list[int]:
-    """Components in dependency order (dependencies first). Tarjan numbers them that way already."""
-    return sorted(set(comp.values()))
+def _ordered_vars(lit: Literal) -> list[str]:
+    out: list[str] = []
+
+    def visit(term: Term) -> None:
+        if isinstance(term, Var):
+            out.append(term.name)
+        elif isinstance(term, BinOp):
+            visit(term.left)
+            visit(term.right)
+
+    if isinstance(lit, Atom):
+        for a in lit.args:
+            visit(a)
+    elif isinstance(lit, Negation):
+        for a in lit.atom.args:
+            visit(a)
+    else:
+        visit(lit.left)
+        visit(lit.right)
+    return out

@@ -40,8 +40,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .analysis import Program
 from .ast import Aggregate, Atom, BinOp, Const, Literal, Negation, Rule, Term, Var, literal_vars
+from .program import Program
 
 if TYPE_CHECKING:
     import clingo

@@ -39,91 +39,40 @@ from __future__ import annotations
 
 import itertools
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from contextlib import contextmanager
 
 import pyDatalog.pyEngine as _E
 
-from .analysis import Program, bound_after, order_body
-from .analysis import ready as _ready
-from .ast import Atom, BinOp, Comparison, Const, Negation, Rule, Var, literal_vars
+from .analysis import order_body
+from .ast import Atom, Const, Negation, Rule
+from .clauses import ask_literal, compile_term, new_pred
 from .database import _TL, quiet_gc
 from .database import our_database as _our_database
-from .errors import QueryError, UsageError
-from .liveness import Liveness, _Namespace
-from .materialise import DELTA, materialise, retract_computed
+from .errors import UsageError
+from .liveness import Liveness
+from .materialise import materialise, retract_computed
 from .planning import (
-    _IMPOSSIBLE,
-    _UNFOLD_DEPTH,
-    _checked,
-    _divisors,
-    _fold,
-    _literal_terms,
-    _pattern,
-    _probe,
-    _probe_alive,
-    _sort_key,
-    _unfold,
-    _variant_name,
-    _why_vars,
+    binding_pattern,
+    checked_rows,
+    literal_terms,
+    probe_of,
+    row_sort_key,
+    why_vars,
 )
+from .program import Program
 from .recursion import DEFAULT_LIMITS, Limits, recursive_components
+from .threadview import ThreadView
+from .variants import Variants
 
 __all__ = ["Backend", "Fact", "quiet_gc"]
 
 Fact = tuple  # (pred, arg, ...)
 
 _ENGINE_IDS = itertools.count(1)
-_OPS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-_MIRROR = {"=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
-class _ThreadView:
-    """What one backend has put in one thread's database."""
-
-    __slots__ = (
-        "preds",
-        "facts",
-        "computed",
-        "query_ids",
-        "fact_preds",
-        "variants",
-        "pending",
-        "edb",
-        "counts",
-        "ns",
-        "ns_dirty",
-        "namespaces",
-        "namespaces_by_id",
-        "materialised",
-        "ns_ids",
-        "derivations",
-        "delta_preds",
-        "computed_count",
-    )
-
-    def __init__(self) -> None:
-        self.preds: dict[str, object] = {}
-        self.fact_preds: dict[str, object] = {}  # where a predicate's facts are asserted (see Backend._fact_pred)
-        self.facts: frozenset | None = None
-        self.computed: set = set()  # facts asserted by judgelog.materialise (aggregates, recursive predicates)
-        self.derivations: dict[tuple, tuple] = {}  # recursive fact -> (rule, binding) that first derived it
-        self.delta_preds: dict[str, object] = {}
-        self.computed_count = 0
-        self.query_ids = itertools.count(1)
-        self.variants: set[tuple] = set()  # (pred or id(rule), pattern, namespace id) compiled in this thread
-        self.pending: list[tuple] = []  # variants named but not compiled yet
-        self.edb: dict[str, object] = {}  # derived predicate -> its @edb fact predicate
-        self.counts: dict = {}  # facts now: pred -> n, and (pred, position, value) -> n for probed positions
-        self.ns: _Namespace | None = None  # the namespace of the facts now
-        self.namespaces: dict[tuple, _Namespace] = {}
-        self.namespaces_by_id: dict[int, _Namespace] = {}
-        self.ns_dirty = False  # a fact count reached or left 0 since the namespace was found
-        self.ns_ids = itertools.count(1)
-        self.materialised = False  # the computed facts match self.facts
-
-
-class Backend(Liveness):
+class Backend(Variants, Liveness):
     """One compiled program. Thread-safe: every thread gets its own materialisation."""
 
     def __init__(self, program: Program, *, limits: Limits = DEFAULT_LIMITS) -> None:
@@ -137,7 +86,7 @@ class Backend(Liveness):
         self.aggregates: dict[int, dict[tuple, list[dict]]] = {}  # per view (its id): fact -> contributions
         for index, rule in enumerate(program.rules):
             if rule.body and rule.aggregate is None:
-                self.why_rules[id(rule)] = (f"{self.prefix}_why{index}", _why_vars(rule, program))
+                self.why_rules[id(rule)] = (f"{self.prefix}_why{index}", why_vars(rule, program))
         # predicates with rules that have a body: called through binding-pattern variants
         # (recursive predicates are computed bottom-up by judgelog.materialise and hold plain facts)
         self._components = recursive_components(program)
@@ -153,7 +102,7 @@ class Backend(Liveness):
             a.value
             for r in program.rules
             for lit in (r.head,) + tuple(r.body)
-            for a in _literal_terms(lit)
+            for a in literal_terms(lit)
             if isinstance(a, Const)
         )
         self._unfolds = itertools.count(1)
@@ -179,7 +128,7 @@ class Backend(Liveness):
                     continue
                 if atom.pred in self._static_facts:
                     continue
-                probe = _probe(atom)
+                probe = probe_of(atom)
                 probes.append(probe)
                 for i, _ in probe[1]:
                     self._probe_pos.setdefault(atom.pred, set()).add(i)
@@ -195,24 +144,13 @@ class Backend(Liveness):
         order += [((max(program.strata.get(p, 0) for p in c.preds), 1, c.order), c) for c in self._components]
         self.materialise_order = tuple(task for _, task in sorted(order, key=lambda item: item[0]))
         computed_rules = self._agg_rules + [r for c in self._components for r in c.rules]
-        deps: set[str] = {r.head.pred for r in computed_rules}
-        stack = [
+        read = {
             lit.atom.pred if isinstance(lit, Negation) else lit.pred
             for r in computed_rules
             for lit in r.body
             if isinstance(lit, (Atom, Negation))
-        ]
-        while stack:
-            pred = stack.pop()
-            if pred not in deps:
-                deps.add(pred)
-                stack.extend(
-                    lit.atom.pred if isinstance(lit, Negation) else lit.pred
-                    for r in program.rules_by_head.get(pred, ())
-                    for lit in r.body
-                    if isinstance(lit, (Atom, Negation))
-                )
-        self._agg_deps = frozenset(deps)
+        }
+        self._agg_deps = frozenset({r.head.pred for r in computed_rules} | program.dependencies(read))
         # derived predicates that may also be given facts (scenario input, aggregates): bridged up front
         self._edb_up_front = frozenset(
             p
@@ -220,283 +158,26 @@ class Backend(Liveness):
             if program.is_input(p) or any(r.aggregate is not None for r in program.rules_by_head.get(p, ()))
         )
 
-    # -- naming --------------------------------------------------------
-    def pname(self, pred: str) -> str:
-        return self.prefix + pred
-
     # -- per-thread setup ------------------------------------------------
-    def _view(self) -> _ThreadView:
+    def _view(self) -> ThreadView:
         view = _TL.engines.get(self.id)
         if view is None:
-            view = _ThreadView()
+            view = ThreadView()
             _TL.engines[self.id] = view
             self._install(view)
             view.ns = self._namespace(view)
         return view
 
-    def _install(self, view: _ThreadView) -> None:
+    def _install(self, view: ThreadView) -> None:
         prog = self.program
         for pred, decl in prog.decls.items():
-            view.preds[pred] = self._pred(self.pname(pred), decl.arity)
+            view.preds[pred] = new_pred(self.pname(pred), decl.arity)
             view.fact_preds[pred] = view.preds[pred]
         for pred in sorted(self._edb_up_front):
-            self._fact_pred(view, pred)
+            self.fact_pred(view, pred)
         for rule in prog.rules:  # facts written in rule files; rules are compiled as variants, on demand
             if not rule.body and rule.aggregate is None and rule.head.pred not in self._idb:
                 _E.assert_(_E.Clause(self._literal(rule.head), []))
-
-    @staticmethod
-    def _pred(name: str, arity: int):
-        pred = _E.Pred(name, arity)
-        pred.prearity = arity
-        _E.insert(pred)
-        return pred
-
-    def _term(self, term):
-        if isinstance(term, Var):
-            return _E.Var(term.name)
-        if isinstance(term, Const):
-            return _E.Const(term.value)
-        if isinstance(term, BinOp):
-            left, right = self._term(term.left), self._term(term.right)
-            if term.op in ("min", "max"):  # a function of both values: pyDatalog calls it once both are known
-                return _E.Operation(_E.Const(min if term.op == "min" else max), "(", _E.VarTuple([left, right]))
-            return _E.Operation(left, "//" if term.op == "/" else term.op, right)
-        raise TypeError(f"cannot compile term {term!r}")
-
-    def _literal(self, atom: Atom, negated: bool = False):
-        name = ("~" if negated else "") + self.pname(atom.pred)
-        return _E.Literal(name, [self._term(a) for a in atom.args])
-
-    def _body_literal(self, lit):
-        if isinstance(lit, Atom):
-            return self._literal(lit)
-        if isinstance(lit, Negation):
-            return self._literal(lit.atom, negated=True)
-        # pyDatalog needs a variable or a constant on the left of a comparison: fold constant sums, put a
-        # lone sum on the right, and compare two sums as 0 op (right - left) (integers; both are bound)
-        left, right, op = _fold(lit.left), _fold(lit.right), lit.op
-        if isinstance(left, BinOp):
-            if isinstance(right, BinOp):
-                left, right = Const(0), BinOp("-", right, left)
-            else:
-                left, right, op = right, left, _MIRROR[op]
-        return _E.Literal(_OPS[op], [self._term(left), self._term(right)])
-
-    # -- binding-pattern variants and pruning --------------------------------
-    def _variant(self, view: _ThreadView, pred: str, pattern: tuple[bool, ...]) -> str:
-        """The engine name to call ``pred`` with ``pattern`` known arguments in the current state's
-        namespace (compiled before the next ask)."""
-        if pred not in self._idb:
-            return self.pname(pred)
-        key = (pred, pattern, view.ns.id)
-        if key not in view.variants:
-            view.variants.add(key)
-            view.pending.append(key)
-        return _variant_name(self.pname(pred), pattern, view.ns.id)
-
-    def _dead(self, view: _ThreadView, atom: Atom, now: bool) -> bool:
-        """Can ``atom`` have no instance at all in the current namespace (see _Namespace), or, with ``now``
-        (a query, compiled for this state only), in the facts now?"""
-        pred = atom.pred
-        if pred in self._idb:
-            return pred not in view.ns.alive
-        if pred in self._static_facts or pred.endswith(DELTA):
-            return False
-        probe = _probe(atom)
-        if probe in self._probe_set:
-            return probe in view.ns.dead_probes
-        return now and not _probe_alive(view.counts, probe, self._probe_pos)
-
-    def _plan(self, view: _ThreadView, body: Sequence, bound: Iterable[str], now: bool = False) -> list | None:
-        """Compile ``body`` for evaluation with ``bound`` variables known: unfolding, order and variants.
-        None when a positive literal can have no instance (the body cannot hold). ``now``: a query's body,
-        compiled for the facts now rather than for the namespace."""
-        bound = set(bound)
-        expanded = self._expand(view, body)
-        if expanded is None:
-            return None
-        waiting = list(expanded)
-        out = []
-        for lit in waiting:
-            if isinstance(lit, Atom) and self._dead(view, lit, now):
-                return None
-
-        def emit(lit) -> None:
-            if isinstance(lit, Comparison):
-                for divisor in _divisors(lit.left) + _divisors(lit.right):  # no value when dividing by 0
-                    out.append(self._body_literal(Comparison("!=", divisor, Const(0))))
-                out.append(self._body_literal(lit))
-            elif not (isinstance(lit, Negation) and self._dead(view, lit.atom, now)):  # "not" is true: drop it
-                atom = lit.atom if isinstance(lit, Negation) else lit
-                name = self._variant(view, atom.pred, _pattern(atom, bound))
-                out.append(
-                    _E.Literal(("~" if isinstance(lit, Negation) else "") + name, [self._term(a) for a in atom.args])
-                )
-            bound.update(bound_after([lit], bound))
-
-        while waiting:
-            progress = True
-            while progress:  # comparisons as soon as their variables are bound
-                progress = False
-                for lit in list(waiting):
-                    if isinstance(lit, Comparison) and _ready(lit, bound):
-                        waiting.remove(lit)
-                        emit(lit)
-                        progress = True
-            if not waiting:
-                break
-            index, best = min(enumerate(waiting), key=lambda item: self._rank(item[1], bound, item[0]))
-            if self._rank(best, bound, index)[0] == 9:
-                break
-            waiting.remove(best)
-            emit(best)
-        for lit in waiting:  # never ready (an unsafe query): keep pyDatalog's own behaviour, last
-            emit(lit)
-        return out
-
-    def _rank(self, lit, bound: set[str], index: int) -> tuple:
-        """Smallest first: checks (every named argument known) before atoms that bind new variables;
-        among those, atoms joined on a known variable, then atoms with only constants known (a constant
-        such as ``banding`` selects a category, a known variable one object), then the rest as written;
-        within a class, fewest unknown arguments, facts before derived, then as written."""
-        if isinstance(lit, Comparison):
-            return (9, 0, 0, index)
-        if isinstance(lit, Negation):
-            return (1, 0, 0, index) if _ready(lit, bound) else (9, 0, 0, index)
-        named = {v for v in literal_vars(lit) if not v.startswith("_")}
-        unknown = named - bound
-        derived = 1 if lit.pred in self._idb else 0
-        if not unknown:
-            return (derived, 0, 0, index)
-        if len(unknown) < len(named) or any(
-            isinstance(a, Const) and a.value not in self._rule_consts for a in lit.args
-        ):
-            return (2, len(unknown), derived, index)  # joined on a known object (a variable or an id)
-        if any(isinstance(a, Const) for a in lit.args):
-            return (3, len(unknown), derived, index)  # only a constant of the rules known (a category)
-        return (4, 0, 0, index)  # nothing known: as written
-
-    def _compile_pending(self, view: _ThreadView) -> None:
-        current = view.ns
-        try:
-            while view.pending:
-                key, pattern, ns_id = view.pending.pop()
-                view.ns = view.namespaces_by_id[ns_id]
-                if isinstance(key, str):
-                    self._compile_variant(view, key, pattern)
-                else:
-                    self._compile_why_variant(view, key, pattern)
-        finally:
-            view.ns = current
-
-    def _compile_variant(self, view: _ThreadView, pred: str, pattern: tuple[bool, ...]) -> None:
-        name = _variant_name(self.pname(pred), pattern, view.ns.id)
-        self._pred(name, len(pattern))
-        ns = view.ns
-        ns.preds.append((name, len(pattern)))
-        if pred in view.edb:
-            ns.clauses.append(self._bridge(view.edb[pred], name, len(pattern)))
-        for rule in self._rules_for.get(pred, ()):
-            if rule.body and id(rule) in view.ns.dead_rules:
-                continue
-            bound = {a.name for a, known in zip(rule.head.args, pattern) if known and isinstance(a, Var)}
-            body = self._plan(view, self.program.body(rule), bound) if rule.body else []
-            if body is not None:
-                ns.clauses.append(
-                    _E.assert_(_E.Clause(_E.Literal(name, [self._term(a) for a in rule.head.args]), body))
-                )
-
-    def _why_variant(self, view: _ThreadView, rule: Rule, pattern: tuple[bool, ...]) -> str:
-        name, _ = self.why_rules[id(rule)]
-        key = (id(rule), pattern, view.ns.id)
-        if key not in view.variants:
-            view.variants.add(key)
-            view.pending.append(key)
-        return _variant_name(name, pattern, view.ns.id)
-
-    def _compile_why_variant(self, view: _ThreadView, rule_id: int, pattern: tuple[bool, ...]) -> None:
-        rule = self._rule_by_id[rule_id]
-        name, names = self.why_rules[rule_id]
-        vname = _variant_name(name, pattern, view.ns.id)
-        self._pred(vname, len(names))
-        view.ns.preds.append((vname, len(names)))
-        if rule_id in view.ns.dead_rules:
-            return
-        bound = {n for n, known in zip(names, pattern) if known}
-        body = self._plan(view, self.program.body(rule), bound)
-        if body is not None:
-            view.ns.clauses.append(_E.assert_(_E.Clause(_E.Literal(vname, [_E.Var(n) for n in names]), body)))
-
-    def _fact_pred(self, view: _ThreadView, pred: str):
-        """The engine predicate that holds ``pred``'s facts: the predicate itself, or for a derived predicate
-        its ``@edb`` predicate, bridged into the plain predicate and into every variant."""
-        if pred not in self._idb:
-            return view.fact_preds[pred]
-        edb = view.edb.get(pred)
-        if edb is None:
-            arity = self.program.decls[pred].arity
-            edb = self._pred(f"{self.pname(pred)}@edb", arity)
-            view.edb[pred] = edb
-            view.fact_preds[pred] = edb
-            self._bridge(edb, self.pname(pred), arity)
-            for key in view.variants:
-                if key[0] == pred and key not in view.pending:
-                    clause = self._bridge(edb, _variant_name(self.pname(pred), key[1], key[2]), arity)
-                    view.namespaces_by_id[key[2]].clauses.append(clause)
-        return edb
-
-    # -- unfolding -----------------------------------------------------------
-    def _single_rule(self, view: _ThreadView, pred: str) -> Rule | None:
-        """The one rule that can derive ``pred`` in the current namespace, if ``pred`` has no facts of its
-        own there; calls to such a predicate are replaced by the rule's body (one subgoal less per call)."""
-        cache = view.ns.single
-        if pred in cache:
-            return cache[pred]
-        rule = None
-        if pred in self._idb and pred not in self._static_facts and pred not in view.ns.with_facts:
-            live = [r for r in self._rules_for.get(pred, ()) if r.body and id(r) not in view.ns.dead_rules]
-            if len(live) == 1 and all(isinstance(a, (Var, Const)) for a in live[0].head.args):
-                rule = live[0]
-        cache[pred] = rule
-        return rule
-
-    def _expand(
-        self, view: _ThreadView, body: Sequence, depth: int = 0, chain: frozenset[str] = frozenset()
-    ) -> list | None:
-        """``body`` with the atoms of single-rule predicates unfolded (positive atoms; negated atoms when the
-        rule's body is one positive atom); None when an unfolded atom cannot hold."""
-        out: list = []
-        for lit in body:
-            atom = lit.atom if isinstance(lit, Negation) else lit
-            rule = None
-            if isinstance(atom, Atom) and depth < _UNFOLD_DEPTH and atom.pred not in chain:
-                rule = self._single_rule(view, atom.pred)
-            if rule is None:
-                out.append(lit)
-                continue
-            negated = isinstance(lit, Negation)
-            inner = _unfold(atom, rule, self.program.body(rule), next(self._unfolds), negated)
-            if inner is None:  # not unfoldable here: keep the call
-                out.append(lit)
-            elif inner is _IMPOSSIBLE:
-                if not negated:
-                    return None
-                # not (an atom that cannot hold): true, dropped
-            else:
-                inner = [Negation(inner[0])] if negated else inner
-                expanded = self._expand(view, inner, depth + 1, chain | {atom.pred})
-                if expanded is None:
-                    if not negated:
-                        return None
-                else:
-                    out.extend(expanded)
-        return out
-
-    @staticmethod
-    def _bridge(edb, name: str, arity: int):
-        xs = [_E.Var(f"X{i}") for i in range(arity)]
-        return _E.assert_(_E.Clause(_E.Literal(name, xs), [_E.Literal(edb, xs)]))
 
     # -- materialisation -------------------------------------------------
     @contextmanager
@@ -514,7 +195,7 @@ class Backend(Liveness):
                 self._sync(view, facts)
             yield view
 
-    def _sync(self, view: _ThreadView, facts: frozenset) -> None:
+    def _sync(self, view: ThreadView, facts: frozenset) -> None:
         old = view.facts if view.facts is not None else frozenset()
         removed = old - facts
         # an equal set (a new frozenset of the same facts) costs one pass: old <= facts and same size
@@ -526,7 +207,7 @@ class Backend(Liveness):
         redo = not view.materialised or not changed.isdisjoint(self._agg_deps)
         preds = view.fact_preds
         for pred in {p for p in changed if p in self._idb and p not in view.edb}:
-            self._fact_pred(view, pred)
+            self.fact_pred(view, pred)
         if redo:
             retract_computed(self, view)
             view.materialised = False
@@ -543,10 +224,10 @@ class Backend(Liveness):
             materialise(self, view, facts, self.limits)  # on an error, view.materialised stays False: the
             view.materialised = True  # next question retracts the partial results and computes them again
 
-    def aggregate_contributions(self, view: _ThreadView, fact: Fact) -> list[dict]:
+    def aggregate_contributions(self, view: ThreadView, fact: Fact) -> list[dict]:
         return self.aggregates.get(id(view), {}).get(fact, [])
 
-    def aggregate_facts(self, view: _ThreadView, rule: Rule) -> set[Fact]:
+    def aggregate_facts(self, view: ThreadView, rule: Rule) -> set[Fact]:
         """The facts an aggregate rule derives in the materialised state."""
         return {
             f
@@ -555,15 +236,15 @@ class Backend(Liveness):
         }
 
     @staticmethod
-    def derivation(view: _ThreadView, fact: Fact) -> tuple[Rule, dict] | None:
+    def derivation(view: ThreadView, fact: Fact) -> tuple[Rule, dict] | None:
         """The rule and body binding that first derived a fact of a recursive predicate."""
         return view.derivations.get(fact)
 
     # -- asking ----------------------------------------------------------
-    def _ask_body(self, view: _ThreadView, body: Sequence, names: Sequence[str]) -> list[tuple]:
+    def ask_body(self, view: ThreadView, body: Sequence, names: Sequence[str]) -> list[tuple]:
         """All distinct bindings of ``names`` satisfying ``body`` (already in evaluation order)."""
         qname = f"{self.prefix}_q{next(view.query_ids)}"
-        self._pred(qname, len(names))
+        new_pred(qname, len(names))
         head = _E.Literal(qname, [_E.Var(n) for n in names])
         planned = self._plan(view, body, (), now=True)
         if planned is None:  # a positive literal cannot hold in this state
@@ -572,52 +253,41 @@ class Backend(Liveness):
         self._compile_pending(view)
         _E.assert_(clause)
         try:
-            result = _ask(head)
+            result = ask_literal(head)
         finally:
             _E.retract(clause)
             _E.remove(_E.Pred(qname, len(names)))
         if result is True or result is None:
             return []
-        return _checked([tuple(row) for row in result])
+        return checked_rows([tuple(row) for row in result])
 
-    def ask(self, view: _ThreadView, body: Sequence, names: Sequence[str]) -> list[tuple]:
+    def ask(self, view: ThreadView, body: Sequence, names: Sequence[str]) -> list[tuple]:
         ordered, _ = order_body(body)
-        return sorted(set(self._ask_body(view, ordered, names)), key=_sort_key)
+        return sorted(set(self.ask_body(view, ordered, names)), key=row_sort_key)
 
-    def holds(self, view: _ThreadView, atom: Atom) -> bool:
+    def holds(self, view: ThreadView, atom: Atom) -> bool:
         """Is an atom (constants, possibly anonymous variables) true?"""
         return bool(self.ask_atom(view, atom))
 
-    def ask_atom(self, view: _ThreadView, atom: Atom) -> list[tuple]:
+    def ask_atom(self, view: ThreadView, atom: Atom) -> list[tuple]:
         """Rows of full argument tuples matching ``atom`` (constants and variables)."""
         if self._dead(view, atom, True):
             return []
-        name = self._variant(view, atom.pred, _pattern(atom, set()))
+        name = self._variant(view, atom.pred, binding_pattern(atom, set()))
         self._compile_pending(view)
-        result = _ask(_E.Literal(name, [self._term(a) for a in atom.args]))
+        result = ask_literal(_E.Literal(name, [compile_term(a) for a in atom.args]))
         if not result or result is True:
             return []
-        return sorted(set(tuple(r) for r in result), key=_sort_key)
+        return sorted(set(tuple(r) for r in result), key=row_sort_key)
 
-    def why_rows(self, view: _ThreadView, rule: Rule, fixed: dict[str, object], limit: int = 64) -> list[dict]:
+    def why_rows(self, view: ThreadView, rule: Rule, fixed: dict[str, object], limit: int = 64) -> list[dict]:
         """Bindings of all of ``rule``'s body variables given some of them (for proofs)."""
         _, names = self.why_rules[id(rule)]
         name = self._why_variant(view, rule, tuple(n in fixed for n in names))
         self._compile_pending(view)
         terms = [_E.Const(fixed[n]) if n in fixed else _E.Var(n) for n in names]
-        result = _ask(_E.Literal(name, terms))
+        result = ask_literal(_E.Literal(name, terms))
         if not result or result is True:
             return []
-        rows = sorted(set(tuple(r) for r in result), key=_sort_key)[:limit]
+        rows = sorted(set(tuple(r) for r in result), key=row_sort_key)[:limit]
         return [dict(zip(names, row)) for row in rows]
-
-
-def _ask(literal):
-    """pyDatalog's answer to a literal; a comparison of a word with a number is the user's error."""
-    try:
-        return literal.ask()
-    except TypeError as exc:  # pyDatalog compares a word with a number
-        raise QueryError(
-            f"a comparison mixes numbers and words ({exc})",
-            hint="compare numbers with numbers; check the arguments given",
-        ) from None

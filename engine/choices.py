@@ -124,7 +124,7 @@ def _action_choice(state: State, space: ChoiceSpace) -> tuple[dict, str]:
             action["player"] = active[0]["P"]
         if "n" in params:
             action["n"] = 1
-    needed = probe_choice(state, action)
+    needed = probe_choice(state, action, list_options=list_choices)
     if needed is None:
         data: dict[str, object] = {"decision": what, "choice": None, "options": []}
         return data, f"{what}: nothing to choose now"

@@ -25,12 +25,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from .analysis import Program, bound_after, order_body
+from .analysis import bound_after, order_body
 from .asp import AspNames, bridge, compile_constraint, compile_facts, compile_rule, dependencies, derived_with_facts
 from .ast import Aggregate, Atom, Comparison, Const, Negation, Rule, Var
 from .extras import require
 from .joins import Relations, answers
-from .planning import _aggregate, _sort_key, _why_vars, group_by_head
+from .planning import aggregate_value, group_by_head, row_sort_key, why_vars
+from .program import Program
 
 if TYPE_CHECKING:
     import clingo
@@ -65,7 +66,7 @@ class ClingoBackend:
         self._clingo = require("clingo", extra="clingo", purpose="the clingo backend (--backend clingo)")
         self.program = program
         self.why_rules: dict[int, tuple[str | None, tuple[str, ...]]] = {
-            id(rule): (None, _why_vars(rule, program)) for rule in program.rules if rule.body and rule.aggregate is None
+            id(rule): (None, why_vars(rule, program)) for rule in program.rules if rule.body and rule.aggregate is None
         }
         self._index = {id(rule): i for i, rule in enumerate(program.rules)}
         self._text: dict[str, str] = {}  # predicate -> its rules in ASP
@@ -171,7 +172,7 @@ class ClingoBackend:
             )
             ordered, _ = order_body(body)
             assert view.relations is not None  # set by _new_view
-            rows = sorted(answers(view.relations, ordered, names), key=_sort_key)
+            rows = sorted(answers(view.relations, ordered, names), key=row_sort_key)
             view.answers[key] = rows
         return list(rows)
 
@@ -263,7 +264,7 @@ class ClingoBackend:
                 for key, bindings in self._groups(view, rule, fixed).items():
                     it = iter(key)
                     args = tuple(
-                        _aggregate(agg, bindings) if isinstance(a, Aggregate) else next(it) for a in rule.head.args
+                        aggregate_value(agg, bindings) if isinstance(a, Aggregate) else next(it) for a in rule.head.args
                     )
                     if (rule.head.pred,) + args == fact:
                         out.extend([dict(b, __rule__=rule) for b in bindings] if not out else bindings)
@@ -277,7 +278,7 @@ class ClingoBackend:
             it = iter(key)
             out.add(
                 (rule.head.pred,)
-                + tuple(_aggregate(a, bindings) if isinstance(a, Aggregate) else next(it) for a in rule.head.args)
+                + tuple(aggregate_value(a, bindings) if isinstance(a, Aggregate) else next(it) for a in rule.head.args)
             )
         return out
 

@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Any
 from .ast import format_value
 
 if TYPE_CHECKING:
-    from .effects import Event
+    from .change import Event
     from .engine import Engine
     from .recursion import Limits
     from .state import State
+from .constants import check_constants
 from .errors import (
     EXIT_LOAD,
     EXIT_NEGATIVE,
@@ -27,7 +28,6 @@ from .errors import (
     render_diagnostics,
 )
 from .replay import run_actions
-from .validation import check_constants
 
 __all__ = [
     "cmd_query",
@@ -221,15 +221,13 @@ def cmd_test(args: argparse.Namespace) -> int:
     files = _scenario_files(paths)
     results = []
     progress = _Progress(len(files))
-    from contextlib import AbstractContextManager, nullcontext
+    from .coverage import coverage_report
 
-    from .coverage import collect_states, coverage_report
-
-    seen: AbstractContextManager[list[frozenset]] = collect_states() if args.coverage else nullcontext([])
-    with seen as states:
-        for i, path in enumerate(files):
-            progress.tick(i, path)
-            results.extend(run_scenario_file(engine, path))
+    states: list[frozenset] = []  # every state the rules were evaluated on, for --coverage
+    observer = states.append if args.coverage else None
+    for i, path in enumerate(files):
+        progress.tick(i, path)
+        results.extend(run_scenario_file(engine, path, observer=observer))
     progress.done()
     report = coverage_report(engine, states) if args.coverage else None
     passed = sum(1 for r in results if r.passed)
@@ -513,7 +511,15 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from .audit import run_audit
 
     engine = _engine(args)
-    data, text, code = run_audit(engine, args)
+    data, text, code = run_audit(
+        engine,
+        scenario=args.scenario,
+        diff=args.diff,
+        dot=args.dot,
+        format=args.format,
+        keyword=args.keyword,
+        only=args.only,
+    )
     _emit(args, data, text)
     return code
 

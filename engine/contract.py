@@ -13,9 +13,10 @@ than failing later in the middle of an action.
 
 from __future__ import annotations
 
-from .analysis import INT_TYPES, Program, suggest
+from .analysis import INT_TYPES, suggest
 from .ast import Const, Span
 from .errors import Diagnostic
+from .program import Program
 
 __all__ = ["ENGINE_NEEDS", "EFFECT_PREDICATES", "contract_problems", "CONTRACT_CODE", "PRIMITIVE_CODE"]
 

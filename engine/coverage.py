@@ -2,13 +2,13 @@
 
 A rule is *used* when its body has a solution in some state the tests went through: each scenario's
 state as loaded, every intermediate state its actions were evaluated in (action facts included, so the
-rules of actions, choices and violations count), and its final state.
+rules of actions, choices and violations count), and its final state. The states are collected by the
+observer the caller passes in (``run_scenario_file(engine, path, observer=states.append)``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -16,21 +16,7 @@ if TYPE_CHECKING:
     from .ast import Rule
     from .engine import Engine
 
-__all__ = ["CoverageReport", "collect_states", "rules_used", "coverage_report"]
-
-
-@contextmanager
-def collect_states() -> Iterator[list[frozenset]]:
-    """Record every fact set the runtime evaluates rules on while the block runs."""
-    from . import runtime
-
-    seen: list[frozenset] = []
-    previous = runtime.STATE_OBSERVER
-    runtime.STATE_OBSERVER = seen.append
-    try:
-        yield seen
-    finally:
-        runtime.STATE_OBSERVER = previous
+__all__ = ["CoverageReport", "rules_used", "coverage_report"]
 
 
 def rules_used(engine: Engine, states: Iterable[frozenset], candidates: Iterable[Rule]) -> set[int]:

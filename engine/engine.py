@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from dataclasses import replace
 from typing import Any, Protocol
 
-from .analysis import Program
+from .analysis import check_query
 from .ast import Atom, Literal, Rule
 from .backend import Backend
 from .catalog import default_catalog, facts_dir
@@ -23,10 +23,11 @@ from .contract import contract_problems
 from .errors import RuleError, UsageError
 from .interface import interface_of
 from .library import load_program
+from .program import Program
 from .recursion import DEFAULT_LIMITS, Limits
 from .safefiles import allowing
 from .scenario import Scenario, compile_scenario, load_scenario
-from .state import State, check_query
+from .state import State
 from .validation import raise_for, scenario_problems
 
 __all__ = ["Engine", "BACKENDS"]

@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from .analysis import Program
 from .ast import Atom, Const, Negation
+from .program import Program
 
 __all__ = ["Interface", "Field", "FieldRef", "interface_of", "default_interface"]
 

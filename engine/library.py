@@ -16,11 +16,12 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import cache
-from .analysis import Program, analyze
+from .analysis import analyze
 from .ast import Include, RuleFile, Span
 from .catalog import default_catalog, rules_dir
 from .errors import Diagnostic, RuleError
 from .parser import parse_text
+from .program import Program
 from .safefiles import MAX_RULE_BYTES, read_text
 
 __all__ = [

@@ -7,38 +7,15 @@ from it. Fact counts kept up to date by the backend's diff decide when the names
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pyDatalog.pyEngine as _E
 
 from .ast import Rule
-from .planning import _probe_alive
-
-if TYPE_CHECKING:
-    from .backend import _ThreadView
+from .planning import probe_alive
+from .threadview import Namespace, ThreadView
 
 __all__ = ["Liveness"]
 
 _MAX_NAMESPACES = 256  # compiled namespaces kept per thread and engine (least recently used dropped)
-
-
-class _Namespace:
-    """What cannot hold in a family of states: fact atoms of the rule bodies with no matching fact, hence
-    the derived predicates that may hold and the rules that cannot fire. Variants compiled for a namespace
-    leave the dead rules out and drop ``not`` of atoms that cannot hold, so a board pays only for the rules
-    its facts can trigger."""
-
-    __slots__ = ("id", "key", "dead_probes", "alive", "dead_rules", "with_facts", "single", "clauses", "preds")
-
-    def __init__(self, ns_id: int, key: tuple, alive: frozenset, dead_rules: frozenset) -> None:
-        self.id = ns_id
-        self.key = key
-        self.dead_probes, self.with_facts = key  # with_facts: derived predicates with facts of their own
-        self.alive = alive
-        self.dead_rules = dead_rules
-        self.single: dict[str, Rule | None] = {}  # predicate -> its only possible rule (see _single_rule)
-        self.clauses: list = []  # what was compiled for this namespace (retracted when it is dropped)
-        self.preds: list[tuple[str, int]] = []
 
 
 class Liveness:
@@ -48,15 +25,15 @@ class Liveness:
     _idb: frozenset[str]  # derived predicates
     _static_facts: frozenset[str]  # predicates with facts from the rule files or aggregates: always alive
     _probe_pos: dict[str, set[int]]  # predicate -> argument positions whose values are counted
-    _probes: tuple[tuple, ...]  # the fact atoms of rule bodies, reduced (judgelog.planning._probe)
+    _probes: tuple[tuple, ...]  # the fact atoms of rule bodies, reduced (judgelog.planning.probe_of)
     _rule_info: list[tuple[Rule, tuple, tuple[str, ...]]]  # (rule, positive probes, derived preds)
 
     # -- which rules can fire in a state ------------------------------------
-    def _namespace(self, view: _ThreadView) -> _Namespace:
+    def _namespace(self, view: ThreadView) -> Namespace:
         """The namespace for the facts now in ``view``: states whose facts leave the same rules dead share
         it (and its compiled variants)."""
         counts = view.counts
-        dead_probes = frozenset(p for p in self._probes if not _probe_alive(counts, p, self._probe_pos))
+        dead_probes = frozenset(p for p in self._probes if not probe_alive(counts, p, self._probe_pos))
         with_facts = frozenset(p for p in view.edb if counts.get(p, 0) > 0)
         key = (dead_probes, with_facts)
         ns = view.namespaces.pop(key, None)
@@ -65,13 +42,13 @@ class Liveness:
                 old = next(k for k, v in view.namespaces.items() if v is not view.ns)
                 self._drop_namespace(view, view.namespaces.pop(old))
             alive, dead_rules = self._liveness(dead_probes, with_facts)
-            ns = _Namespace(next(view.ns_ids), key, alive, dead_rules)
+            ns = Namespace(next(view.ns_ids), key, alive, dead_rules)
             view.namespaces_by_id[ns.id] = ns
         view.namespaces[key] = ns  # (re)inserted last: most recently used
         return ns
 
     @staticmethod
-    def _drop_namespace(view: _ThreadView, ns: _Namespace) -> None:
+    def _drop_namespace(view: ThreadView, ns: Namespace) -> None:
         """Retract what was compiled for a namespace no state has used for long (bounded memory for a
         long-lived process that sees many different boards)."""
         for clause in ns.clauses:
@@ -116,7 +93,7 @@ class Liveness:
         dead = frozenset(id(info[0]) for i, info in enumerate(self._rule_info) if i not in live_rules)
         return frozenset(alive), dead
 
-    def _count(self, view: _ThreadView, fact: tuple, delta: int) -> None:
+    def _count(self, view: ThreadView, fact: tuple, delta: int) -> None:
         """Keep the fact counts up to date; a count that reaches or leaves 0 may change the namespace."""
         counts = view.counts
         pred = fact[0]

@@ -22,19 +22,21 @@ import pyDatalog.pyEngine as _E
 
 from .analysis import bound_after
 from .ast import Aggregate, Atom, BinOp, Const, Literal, Rule, Term, Var
+from .clauses import new_pred
 from .errors import QueryError
-from .planning import _aggregate, _sort_key, _why_vars, group_by_head
+from .planning import aggregate_value, group_by_head, row_sort_key, why_vars
 from .recursion import Component, LimitError, Limits
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .backend import Backend, _ThreadView
+    from .backend import Backend
+    from .threadview import ThreadView
 
 __all__ = ["materialise", "DELTA"]
 
 DELTA = "@delta"  # suffix of the predicate holding a recursive predicate's facts new in the last round
 
 
-def materialise(backend: Backend, view: _ThreadView, facts: frozenset, limits: Limits) -> None:
+def materialise(backend: Backend, view: ThreadView, facts: frozenset, limits: Limits) -> None:
     """Compute (and assert) the aggregate facts and the recursive components for ``facts``, in order."""
     view.computed_count = 0
     deadline = None if limits.seconds is None else time.monotonic() + limits.seconds
@@ -47,7 +49,7 @@ def materialise(backend: Backend, view: _ThreadView, facts: frozenset, limits: L
             _aggregate_rule(backend, view, facts, task, contributions, limits)
 
 
-def retract_computed(backend: Backend, view: _ThreadView) -> None:
+def retract_computed(backend: Backend, view: ThreadView) -> None:
     preds = view.fact_preds
     for fact in view.computed:
         _E.retract(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
@@ -56,15 +58,15 @@ def retract_computed(backend: Backend, view: _ThreadView) -> None:
     backend.aggregates.pop(id(view), None)
 
 
-def _assert(backend: Backend, view: _ThreadView, fact: tuple) -> None:
-    target = backend._fact_pred(view, fact[0])
+def _assert(backend: Backend, view: ThreadView, fact: tuple) -> None:
+    target = backend.fact_pred(view, fact[0])
     _E.assert_(_E.Clause(_E.Literal(target, [_E.Const(a) for a in fact[1:]]), []))
     view.computed.add(fact)
 
 
 def _aggregate_rule(
     backend: Backend,
-    view: _ThreadView,
+    view: ThreadView,
     facts: frozenset,
     rule: Rule,
     contributions: dict[tuple, list[dict]],
@@ -74,9 +76,9 @@ def _aggregate_rule(
     assert agg is not None  # materialise_order holds components and aggregate rules
     body = backend.program.body(rule)
     names = sorted(bound_after(body, set()))
-    rows = sorted(set(backend._ask_body(view, body, names)), key=_sort_key)  # proofs list them in order
+    rows = sorted(set(backend.ask_body(view, body, names)), key=row_sort_key)  # proofs list them in order
     for key, bindings in group_by_head(rule, names, rows).items():
-        value = _aggregate(agg, bindings)
+        value = aggregate_value(agg, bindings)
         _check_value(value, rule, limits)
         it = iter(key)
         args = tuple(value if isinstance(a, Aggregate) else next(it) for a in rule.head.args)
@@ -89,7 +91,7 @@ def _aggregate_rule(
 
 
 def _fixpoint(
-    backend: Backend, view: _ThreadView, facts: frozenset, comp: Component, limits: Limits, deadline: float | None
+    backend: Backend, view: ThreadView, facts: frozenset, comp: Component, limits: Limits, deadline: float | None
 ) -> None:
     program = backend.program
     known: set[tuple] = set()
@@ -102,12 +104,12 @@ def _fixpoint(
     for pred in sorted(comp.preds):
         name = backend.pname(pred) + DELTA
         if name not in view.delta_preds:
-            view.delta_preds[name] = backend._pred(name, program.decls[pred].arity)
+            view.delta_preds[name] = new_pred(name, program.decls[pred].arity)
         deltas[pred] = name
     plans = []  # (rule, body with one recursive atom read from the delta, variable names)
     for rule in comp.rules:
         body = program.body(rule)
-        names = _why_vars(rule, program)
+        names = why_vars(rule, program)
         for i, lit in enumerate(body):
             if isinstance(lit, Atom) and lit.pred in comp.preds:
                 delta = Atom(lit.pred + DELTA, lit.args, lit.span)
@@ -115,7 +117,7 @@ def _fixpoint(
     new: list[tuple] = []
 
     def fire(rule: Rule, body: Sequence[Literal], names: Sequence[str]) -> None:
-        for row in backend._ask_body(view, body, names):
+        for row in backend.ask_body(view, body, names):
             if limits.int_digits is not None:
                 for value in row:
                     _check_value(value, rule, limits)
@@ -144,7 +146,7 @@ def _fixpoint(
             )
 
     for rule in comp.rules:
-        fire(rule, program.body(rule), _why_vars(rule, program))
+        fire(rule, program.body(rule), why_vars(rule, program))
     delta_facts: list[tuple] = []
     try:
         while new:

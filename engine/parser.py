@@ -1,6 +1,6 @@
 """Parser of the rule language (``.dl`` files) and of queries.
 
-A small tokenizer and a recursive-descent parser that keep line and column of everything, recover after an
+A recursive-descent parser over the tokens of judgelog.lexer that keep line and column of everything, recover after an
 error at the end of the statement, and so report every syntax error of a file at once.
 
 >>> f = parse_text('''
@@ -42,6 +42,7 @@ from .ast import (
     Var,
 )
 from .errors import Diagnostic, QueryError, RuleError
+from .lexer import Token, glue, tokenize, unquote
 
 __all__ = ["parse_text", "parse_file", "parse_body", "parse_atom", "ParseResult", "MAX_DEPTH"]
 
@@ -50,72 +51,6 @@ MAX_INT_DIGITS = 100  # longer integers are refused (Python refuses to convert v
 AGGREGATES = ("sum", "count", "min", "max")
 _CR_RE = re.compile(r"^\d{3}(\.\d+[a-z]?)?$")
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$")
-
-_TOKEN_RE = re.compile(
-    r"""
-    (?P<ws>[ \t\r]+)
-  | (?P<nl>\n)
-  | (?P<doc>\#\#[^\n]*)
-  | (?P<comment>\#[^\n]*)
-  | (?P<annot>@[a-z_]+)
-  | (?P<directive>\.(?:decl|include)\b)
-  | (?P<string>"(?:[^"\\\n]|\\.)*")
-  | (?P<badstring>"[^\n]*)
-  | (?P<int>\d+)
-  | (?P<var>[A-Z_][A-Za-z0-9_]*)
-  | (?P<atom>[a-z][A-Za-z0-9_]*)
-  | (?P<op>:-|!=|<=|>=|==|[<>=+\-*/(),.:\[\]])
-  | (?P<other>.)
-    """,
-    re.VERBOSE,
-)
-
-
-@dataclass(frozen=True)
-class Token:
-    kind: str
-    text: str
-    line: int
-    col: int
-
-
-def tokenize(text: str, path: str, diags: list[Diagnostic]) -> list[Token]:
-    tokens: list[Token] = []
-    line, line_start = 1, 0
-    for match in _TOKEN_RE.finditer(text):
-        kind = match.lastgroup
-        value = match.group()
-        col = match.start() - line_start + 1
-        if kind == "nl":
-            tokens.append(Token("nl", value, line, col))
-            line += 1
-            line_start = match.end()
-            continue
-        if kind in ("ws", "comment"):
-            continue
-        if kind == "badstring":
-            diags.append(
-                Diagnostic(
-                    "E001",
-                    "unterminated string",
-                    Span(path, line, col),
-                    hint='close the string with " on the same line',
-                )
-            )
-            continue
-        if kind == "other":
-            diags.append(
-                Diagnostic(
-                    "E001",
-                    f"unexpected character {value!r}",
-                    Span(path, line, col),
-                    hint="the rule language uses letters, digits, _ and ( ) , . :- = != < <= > >= + - * /",
-                )
-            )
-            continue
-        tokens.append(Token(kind or "other", value, line, col))
-    tokens.append(Token("eof", "", line, len(text) - line_start + 1))
-    return tokens
 
 
 class _Stop(Exception):
@@ -222,7 +157,7 @@ class _Parser:
             return Const(tok.text, self.span(tok))
         if tok.kind == "string":
             self.next()
-            return Const(_unquote(tok.text), self.span(tok))
+            return Const(unquote(tok.text), self.span(tok))
         if tok.kind == "int":
             self.next()
             return Const(self.integer(tok), self.span(tok))
@@ -413,7 +348,7 @@ class _Parser:
         self.expect(")", "',' or ')'")
         template = ""
         if self.peek().kind == "string":
-            template = _unquote(self.next().text)
+            template = unquote(self.next().text)
         is_input = False
         functional: tuple[str, ...] = ()
         while self.peek().kind == "atom" and self.peek().line == tok.line:
@@ -455,7 +390,7 @@ class _Parser:
         self.next()
         if self.peek().text == "." and self.peek().kind == "op":
             self.next()
-        return Include(_unquote(path.text), self.span(tok))
+        return Include(unquote(path.text), self.span(tok))
 
     def parse_file(self) -> tuple[list[Decl | Rule | Include], str]:
         items: list[Decl | Rule | Include] = []
@@ -534,7 +469,7 @@ class _Parser:
                 continue
             values.append(nxt)
         # values were split by the tokenizer ("702.22j" -> 702 . 22j); glue tokens that touch
-        words = _glue(values)
+        words = glue(values)
         span = self.span(tok)
         if kind == "name":
             if len(words) != 1 or not _NAME_RE.match(words[0][0]):
@@ -570,23 +505,6 @@ class _Parser:
             Diagnostic("E001", f"unknown annotation {tok.text!r}", span, hint="annotations are @name and @cr")
         )
         return name, cites
-
-
-def _glue(tokens: list[Token]) -> list[tuple[str, int]]:
-    words: list[tuple[str, int]] = []
-    end = None
-    for tok in tokens:
-        if words and end == (tok.line, tok.col):
-            words[-1] = (words[-1][0] + tok.text, words[-1][1])
-        else:
-            words.append((tok.text, tok.col))
-        end = (tok.line, tok.col + len(tok.text))
-    return words
-
-
-def _unquote(text: str) -> str:
-    body = text[1:-1]
-    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t", "r": "\r"}.get(m.group(1), m.group(1)), body)
 
 
 @dataclass(frozen=True)

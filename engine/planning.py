@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .analysis import Program, bound_after
+from .analysis import bound_after
 from .ast import (
     Aggregate,
     Atom,
@@ -23,52 +23,53 @@ from .ast import (
     term_vars,
 )
 from .errors import QueryError
+from .program import Program
 
 __all__ = [
-    "_IMPOSSIBLE",
-    "_UNFOLD_DEPTH",
-    "_pattern",
-    "_pattern_text",
-    "_unfold",
-    "_literal_terms",
-    "_variant_name",
-    "_probe",
-    "_probe_alive",
-    "_fold",
-    "_checked",
-    "_why_vars",
-    "_aggregate",
-    "_head_value",
-    "_value_key",
-    "_sort_key",
+    "IMPOSSIBLE",
+    "UNFOLD_DEPTH",
+    "binding_pattern",
+    "pattern_text",
+    "unfold",
+    "literal_terms",
+    "variant_name",
+    "probe_of",
+    "probe_alive",
+    "fold_constants",
+    "checked_rows",
+    "why_vars",
+    "aggregate_value",
+    "head_value",
+    "value_key",
+    "row_sort_key",
 ]
 
 
-def _pattern(atom: Atom, bound: set[str]) -> tuple[bool, ...]:
+def binding_pattern(atom: Atom, bound: set[str]) -> tuple[bool, ...]:
     """Which arguments of ``atom`` are known when it is called with ``bound`` variables known."""
     return tuple(isinstance(a, Const) or (not isinstance(a, Aggregate) and term_vars(a) <= bound) for a in atom.args)
 
 
-def _pattern_text(pattern: tuple[bool, ...]) -> str:
+def pattern_text(pattern: tuple[bool, ...]) -> str:
     return "".join("b" if known else "f" for known in pattern)
 
 
-_UNFOLD_DEPTH = 6
+UNFOLD_DEPTH = 6
 
 
-class _Impossible:
-    """What _unfold gives for a call no fact can match (a constant of the head differs from the call's)."""
+class Impossible:
+    """What unfold gives for a call no fact can match (a constant of the head differs from the call's)."""
 
 
-_IMPOSSIBLE = _Impossible()
+IMPOSSIBLE = Impossible()
 
 
-def _unfold(
+def unfold(
     call: Atom, rule: Rule, body: Sequence[Literal], serial: int, negated: bool
-) -> list[Literal] | _Impossible | None:
+) -> list[Literal] | Impossible | None:
     """The literals that replace ``call`` by the body of ``rule`` (its only possible rule): head arguments
     matched against the call's, the rule's other variables renamed apart (``X#n``: no rule variable can be
-    spelt so). ``_IMPOSSIBLE`` when a constant of the head differs from the call's; None when the call
+    spelt so). ``IMPOSSIBLE`` when a constant of the head differs from the call's; None when the call
     cannot be unfolded (an arithmetic argument; under ``not``, a body other than one positive atom)."""
     if negated and (len(body) != 1 or not isinstance(body[0], Atom)):
         return None
@@ -96,7 +97,7 @@ def _unfold(
                 mapping[head_arg.name] = arg
         elif isinstance(arg, Const) and isinstance(head_arg, Const):
             if arg.value != head_arg.value:
-                return _IMPOSSIBLE
+                return IMPOSSIBLE
         else:
             extra.append(Comparison("=", arg, head_arg))
     if negated and extra:
@@ -125,7 +126,7 @@ def _unfold(
     return out
 
 
-def _literal_terms(lit: Literal) -> tuple[Term, ...]:
+def literal_terms(lit: Literal) -> tuple[Term, ...]:
     if isinstance(lit, Negation):
         lit = lit.atom
     if isinstance(lit, Atom):
@@ -133,11 +134,11 @@ def _literal_terms(lit: Literal) -> tuple[Term, ...]:
     return (lit.left, lit.right)
 
 
-def _variant_name(name: str, pattern: tuple[bool, ...], ns_id: int) -> str:
-    return f"{name}@{_pattern_text(pattern)}@{ns_id}"
+def variant_name(name: str, pattern: tuple[bool, ...], ns_id: int) -> str:
+    return f"{name}@{pattern_text(pattern)}@{ns_id}"
 
 
-def _probe(atom: Atom) -> tuple:
+def probe_of(atom: Atom) -> tuple:
     """A fact atom reduced to what decides whether it can match: the predicate and its constant arguments
     (floats left out: pyDatalog rounds them)."""
     return (
@@ -146,7 +147,7 @@ def _probe(atom: Atom) -> tuple:
     )
 
 
-def _probe_alive(counts: dict, probe: tuple, positions: dict[str, set[int]]) -> bool:
+def probe_alive(counts: dict, probe: tuple, positions: dict[str, set[int]]) -> bool:
     pred, consts = probe
     if counts.get(pred, 0) <= 0:
         return False
@@ -154,12 +155,12 @@ def _probe_alive(counts: dict, probe: tuple, positions: dict[str, set[int]]) -> 
     return all(counts.get((pred, i, v), 0) > 0 for i, v in consts if i in counted)
 
 
-def _fold(term: Term) -> Term:
+def fold_constants(term: Term) -> Term:
     """Arithmetic on integer constants, computed (pyDatalog leaves a constant expression alone); a division
     by the constant 0 stays (the backend's guard makes it hold for nothing)."""
     if not isinstance(term, BinOp):
         return term
-    left, right = _fold(term.left), _fold(term.right)
+    left, right = fold_constants(term.left), fold_constants(term.right)
     if (
         isinstance(left, Const)
         and isinstance(right, Const)
@@ -172,15 +173,15 @@ def _fold(term: Term) -> Term:
     return BinOp(term.op, left, right, term.span)
 
 
-def _divisors(term: Term) -> list[Term]:
+def divisors(term: Term) -> list[Term]:
     """The divisors of every ``/`` in a term (each must not be 0 for the term to have a value)."""
     if not isinstance(term, BinOp):
         return []
     own = [term.right] if term.op == "/" else []
-    return own + _divisors(term.left) + _divisors(term.right)
+    return own + divisors(term.left) + divisors(term.right)
 
 
-def _checked(rows: list[tuple]) -> list[tuple]:
+def checked_rows(rows: list[tuple]) -> list[tuple]:
     """pyDatalog answers ``X = a + 1`` with an exception object as the value of X: refuse it."""
     for row in rows:
         for value in row:
@@ -192,7 +193,7 @@ def _checked(rows: list[tuple]) -> list[tuple]:
     return rows
 
 
-def _why_vars(rule: Rule, program: Program) -> tuple[str, ...]:
+def why_vars(rule: Rule, program: Program) -> tuple[str, ...]:
     body = program.body(rule)
     bound = bound_after(body, set())
     ordered = []
@@ -203,7 +204,7 @@ def _why_vars(rule: Rule, program: Program) -> tuple[str, ...]:
     return tuple(ordered)
 
 
-def _head_value(term: Term) -> object:
+def head_value(term: Term) -> object:
     """The value of a constant argument of an aggregate rule's head (its other arguments are variables)."""
     if not isinstance(term, Const):
         raise TypeError(f"an aggregate rule's head holds arithmetic: {term}")
@@ -217,7 +218,7 @@ def group_by_head(rule: Rule, names: Sequence[str], rows: Iterable[Sequence[Any]
     for row in rows:
         binding = dict(zip(names, row))
         key = tuple(
-            binding[a.name] if isinstance(a, Var) else _head_value(a)
+            binding[a.name] if isinstance(a, Var) else head_value(a)
             for a in rule.head.args
             if not isinstance(a, Aggregate)
         )
@@ -225,7 +226,7 @@ def group_by_head(rule: Rule, names: Sequence[str], rows: Iterable[Sequence[Any]
     return groups
 
 
-def _aggregate(agg: Aggregate, bindings: list[dict[str, Any]]) -> Any:
+def aggregate_value(agg: Aggregate, bindings: list[dict[str, Any]]) -> Any:
     if agg.func == "count":
         return len(bindings)
     assert agg.var is not None  # the parser gives sum, min and max their variable
@@ -233,13 +234,13 @@ def _aggregate(agg: Aggregate, bindings: list[dict[str, Any]]) -> Any:
     if agg.func == "sum":
         return sum(v for v in values if isinstance(v, int))
     if agg.func == "min":
-        return min(values, key=_value_key)
-    return max(values, key=_value_key)
+        return min(values, key=value_key)
+    return max(values, key=value_key)
 
 
-def _value_key(value: object) -> tuple[int, Any, str]:
+def value_key(value: object) -> tuple[int, Any, str]:
     return (0, value, "") if isinstance(value, int) else (1, 0, str(value))
 
 
-def _sort_key(row: Iterable[object]) -> tuple[tuple[int, Any, str], ...]:
-    return tuple(_value_key(v) for v in row)
+def row_sort_key(row: Iterable[object]) -> tuple[tuple[int, Any, str], ...]:
+    return tuple(value_key(v) for v in row)

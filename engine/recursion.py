@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .analysis import Program, _scc
 from .ast import Atom, BinOp, Comparison, Rule, Var, term_vars
 from .errors import Diagnostic, LimitError
+from .program import Program, components
 
 __all__ = ["Component", "Limits", "LimitError", "recursive_components", "unbounded_arithmetic", "DEFAULT_LIMITS"]
 
@@ -63,24 +63,13 @@ DEFAULT_LIMITS = Limits()
 
 
 def recursive_components(program: Program) -> list[Component]:
-    """The recursive components of ``program`` (rules with a body and no aggregate), dependencies first."""
-    graph: dict[str, set[str]] = {}
-    for rule in program.rules:
-        if rule.aggregate is not None:
-            continue
-        graph.setdefault(rule.head.pred, set())
-        for lit in rule.body:
-            if isinstance(lit, Atom):  # positive atoms: recursion through not is refused by stratification
-                graph[rule.head.pred].add(lit.pred)
-                graph.setdefault(lit.pred, set())
-    comp = _scc(graph)
-    members: dict[int, list[str]] = {}
-    for pred, number in comp.items():
-        members.setdefault(number, []).append(pred)
+    """The recursive components of ``program`` (rules with a body and no aggregate), dependencies first:
+    the components of the program's graph cut to the atoms such rules read positively."""
+    graph = program.graph
+    positive = graph.edge_subgraph((u, v) for u, v, positive in graph.edges(data="positive") if positive)
     out = []
-    for number in sorted(members):
-        preds = frozenset(members[number])
-        if len(preds) == 1 and not (set(preds) & graph[next(iter(preds))]):
+    for number, preds in enumerate(components(positive)):
+        if len(preds) == 1 and not positive.has_edge(next(iter(preds)), next(iter(preds))):
             continue  # not recursive
         rules = tuple(r for r in program.rules if r.head.pred in preds and r.body and r.aggregate is None)
         out.append(Component(preds, rules, number))

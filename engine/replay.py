@@ -8,12 +8,12 @@ refused with a message that mentions its text (or the CR number it names), and t
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .ast import Span
-from .effects import Event
+from .change import Event
 from .errors import ActionError, JudgelogError
 
 __all__ = ["Step", "replay", "run_actions", "refusal_matches"]
@@ -68,13 +68,15 @@ class Step:
         return (self.error is None) == (self.expected is not None)
 
 
-def replay(state: Any, actions: Sequence[tuple[dict, Span]]) -> Iterator[Step]:
+def replay(
+    state: Any, actions: Sequence[tuple[dict, Span]], *, observer: Callable[[frozenset], None] | None = None
+) -> Iterator[Step]:
     """Apply ``(action, span)`` pairs in order, yielding a :class:`Step` each; stop after the first one that
-    :attr:`~Step.derails`."""
+    :attr:`~Step.derails`. ``observer``: passed to every :meth:`~judgelog.state.State.apply`."""
     for index, (action, span) in enumerate(actions):
         plain = {k: v for k, v in action.items() if k != "expect_error"}
         try:
-            after, events = state.apply(plain, span=span)
+            after, events = state.apply(plain, span=span, observer=observer)
         except JudgelogError as exc:
             step = Step(index, action, span, state, error=exc)
         else:

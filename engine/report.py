@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from .errors import QueryError
 
 if TYPE_CHECKING:
-    from .effects import Event
+    from .change import Event
     from .provenance import Proof
     from .state import State
 

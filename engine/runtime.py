@@ -15,23 +15,25 @@ are values).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
+from .action_args import NONE, RESERVED, argument_facts, given_choice, leaves, token_ids, unused_choices
 from .analysis import suggest
 from .ast import Span
-from .effects import Change, Event, apply_primitive
+from .change import Change, Event
+from .effects import apply_primitive
 from .errors import ActionError, UsageError
 from .replay import run_actions
+from .stack_order import stack_order
 
 __all__ = ["apply_action", "run_actions", "MAX_STEPS", "MAX_SBA_ROUNDS"]
 
 MAX_STEPS = 50
-STATE_OBSERVER: Callable[[frozenset], None] | None = (
-    None  # set by judgelog.coverage to see every fact set the rules are evaluated on
-)
+# sees every fact set the rules are evaluated on (judgelog.coverage passes one in)
+Observer = Callable[[frozenset], None]
+# the legal options of a decision in a state, for a refusal (judgelog.choices.list_choices)
+OptionLister = Callable[..., tuple[dict, str]]
 MAX_SBA_ROUNDS = 100
-RESERVED = ("do", "choose", "order", "expect_error", "as")
 TRANSIENT = (
     "action",
     "act_arg",
@@ -48,7 +50,6 @@ TRANSIENT = (
     "pending_object",
     "recent_event",
 )
-NONE = "none"
 
 
 class ChoiceNeeded(Exception):
@@ -64,7 +65,17 @@ class _Run:
 
     probe = False
 
-    def __init__(self, state, action: dict, span: Span | None) -> None:
+    def __init__(
+        self,
+        state,
+        action: dict,
+        span: Span | None,
+        *,
+        observer: Observer | None = None,
+        list_options: OptionLister | None = None,
+    ) -> None:
+        self.observer = observer
+        self.list_options = list_options
         self.state = state
         self.engine = state.engine
         self.action = action
@@ -81,7 +92,7 @@ class _Run:
         self.inputs = {p: d.arity for p, d in self.engine.program.decls.items() if d.is_input}
         self.causes: dict[tuple, str] = {}  # fact made by this action -> the rule whose effect made it
         self.follow_up: dict[str, object] = {}  # rules ask for the action to be applied again with these args
-        self.token_ids: list[str] = _token_ids(action.get("as"))  # ids for the tokens the action creates
+        self.token_ids: list[str] = token_ids(action.get("as"))  # ids for the tokens the action creates
 
     # -- asking the rules -------------------------------------------------
     def ask(self, facts, text: str) -> list[dict]:
@@ -89,8 +100,8 @@ class _Run:
 
         body, names = self.engine.check_query(parse_body(text), text=text)
         frozen = frozenset(facts)
-        if STATE_OBSERVER is not None:
-            STATE_OBSERVER(frozen)
+        if self.observer is not None:
+            self.observer(frozen)
         with self.engine.backend.session(frozen) as view:
             rows = self.engine.backend.ask(view, body, names)
         return [dict(zip(names, r)) for r in rows]
@@ -110,28 +121,13 @@ class _Run:
 
     # -- arguments --------------------------------------------------------
     def arg_facts(self) -> list[tuple]:
-        out = [("action", self.kind)]
-        for key, value in self.action.items():
-            if key in RESERVED:
-                continue
-            if key == "object" and isinstance(value, dict):
-                out.append(("act_arg", key, self._pending(value)))
-                continue
-            if key == "object" and isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-                # several objects at once (they enter at the same time, each seeing the others: 603.6a)
-                out.extend(("act_list", key, i, self._pending(v)) for i, v in enumerate(value))
-                continue
-            out.extend(_flatten(key, value))
-        return out
+        return argument_facts(self.action, self._pending)
 
     def _pending(self, spec: dict) -> str:
-        from .scenario import _Ctx, compile_object
-        from .yamlsrc import Located
+        from .scenario_objects import compile_object
+        from .scenario_reader import ScenarioReader
 
-        doc = Located({"object": spec}, self.span.file if self.span else "<action>")
-        if self.span:
-            doc.marks[()] = self.span
-        ctx = _Ctx(doc, self.engine.catalog, self.engine.interface)
+        ctx = ScenarioReader.for_action(spec, self.span, self.engine.catalog, self.engine.interface)
         players = sorted(f[1] for f in self.state.facts if f[0] == "player")
         oid = spec.get("id")
         if oid is None:
@@ -187,7 +183,7 @@ class _Run:
                 f"created ({', '.join(self.token_ids)})",
                 hint="name one id per token the action creates",
             )
-        unused = _unused_choices(choose, used_choices)
+        unused = unused_choices(choose, used_choices)
         if unused:
             raise ActionError(
                 f"{self.kind}: nothing to choose for {', '.join(unused)}",
@@ -221,10 +217,10 @@ class _Run:
             if (
                 value is not None
                 and r["T"] == "int"
-                and not all(isinstance(v, int) and not isinstance(v, bool) for v in _leaves(value))
+                and not all(isinstance(v, int) and not isinstance(v, bool) for v in leaves(value))
             ):
                 raise UsageError(f"{self.kind}: {r['K']} must be an integer, got {value!r}")
-            for v in _leaves(value) if value is not None and r["T"] == "keyword" else ():
+            for v in leaves(value) if value is not None and r["T"] == "keyword" else ():
                 if v not in keywords:  # a keyword is valid exactly when a loaded rule file declares it
                     near = suggest(str(v), keywords)
                     raise UsageError(
@@ -279,11 +275,11 @@ class _Run:
 
     def _legal_options(self) -> list[str]:
         """The legal options of the decision the rules name for a refused action (refusal_options/2)."""
-        from .choices import list_choices
-
         out: list[str] = []
+        if self.list_options is None:
+            return out
         for r in self.ask(self.state.facts, f"refusal_options({_q(self.kind)}, D)"):
-            data, _text = list_choices(self.state, r["D"], limit=20)
+            data, _text = self.list_options(self.state, r["D"], limit=20)
             if data.get("options"):
                 out.extend(str(o) for o in data["options"])
             for value in data.values():
@@ -304,7 +300,7 @@ class _Run:
             mode = next((r["M"] for r in self.ask(facts, f"choice_mode({name}, M)")), "one")
             limit = next((r["X"] for r in self.ask(facts, f"choice_max({name}, X)")), None)
             cr = next((r["R"] for r in self.ask(facts, f"choice_cr({name}, R)")), None)
-            given, present = _given(choose, name, len(names))
+            given, present = given_choice(choose, name, len(names))
             if present:
                 used.add(name)
             unknown = [k for k in choose if k not in names] if isinstance(choose, dict) else []
@@ -452,7 +448,7 @@ class _Run:
             ids.append(f"ability_{k}")
             used.add(ids[-1])
         named = dict(zip((id(t) for t in pending), ids))
-        placed = self._ordered(pending, named, ranks)
+        placed = stack_order(pending, named, ranks, self.action.get("order"), self._order_where)
         causes = dict(zip(ranks, self._causes_of(facts, [("apnap_rank", p, n) for p, n in ranks.items()])))
         for t in placed:
             _seq, (source, kind, subject, controller, _inst), args = t
@@ -479,39 +475,6 @@ class _Run:
             )
             self.next_seq += 1
         return facts
-
-    def _ordered(self, pending, named, ranks) -> list:
-        """The order abilities go on the stack (first = bottom). ``order:`` lists abilities top first: a
-        source id (all its abilities), [source, kind], [source, kind, subject], or an ability id."""
-        order = self.action.get("order")
-        if order is None:
-            return pending
-        if not isinstance(order, list) or not all(_entry_shape(e) for e in order):
-            raise UsageError(
-                f"order: must be a list of abilities (a source id, [source, kind], [source, kind, "
-                f"subject] or an ability id), top of the stack first, got {order!r}",
-                hint="e.g. order: [[hero, my_trigger], ability_3, other_source]",
-            )
-        rank: dict[int, tuple[int, int]] = {}
-        for j, entry in enumerate(order):
-            hits = [t for t in pending if _names(entry, t, named[id(t)])]
-            if not hits:
-                shown = [f"{named[id(t)]} ([{t[1][0]}, {t[1][1]}])" for t in pending]
-                where = self._order_where(j)
-                raise ActionError(
-                    f"{where}order: {entry!r} names no ability that triggered",
-                    hint="abilities waiting: " + ", ".join(shown),
-                )
-            for t in hits:
-                rank.setdefault(id(t), (j, t[0]))
-        # within each player's group: unnamed first (in trigger order), then named, the first named on top
-        return sorted(
-            pending,
-            key=lambda t: (
-                ranks.get(t[1][3], len(ranks)),
-                (0, t[0]) if id(t) not in rank else (1, -rank[id(t)][0], t[0]),
-            ),
-        )
 
     def _order_where(self, j: int) -> str:
         scenario = self.state.meta.get("scenario")
@@ -564,99 +527,16 @@ class _Run:
         raise ActionError(f"state-based actions did not settle in {MAX_SBA_ROUNDS} rounds")
 
 
-def _entry_shape(entry) -> bool:
-    if isinstance(entry, list):
-        return 2 <= len(entry) <= 3 and all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in entry)
-    return isinstance(entry, (str, int)) and not isinstance(entry, bool)
-
-
-def _names(entry, trigger, aid: str) -> bool:
-    """Whether an ``order:`` entry names this waiting ability."""
-    source, kind, subject = trigger[1][0], trigger[1][1], trigger[1][2]
-    if isinstance(entry, (str, int)) and not isinstance(entry, bool):
-        return entry in (source, aid)
-    if isinstance(entry, list) and 2 <= len(entry) <= 3:
-        return [source, kind, subject][: len(entry)] == entry
-    return False
-
-
-def _token_ids(value) -> list[str]:
-    """The `as:` of an action: one id or a list of ids for the tokens it creates, in order."""
-    if value is None:
-        return []
-    ids = value if isinstance(value, list) else [value]
-    for oid in ids:
-        if not isinstance(oid, str) or not re.match(r"^[a-z][a-z0-9_]*$", oid):
-            raise UsageError(
-                f"as: {oid!r} is not an object id", hint="write lower_snake ids, e.g. as: [token1, token2]"
-            )
-    if len(set(ids)) != len(ids):
-        raise UsageError("as: names the same id twice", hint="give each token its own id")
-    return list(ids)
-
-
 def _q(value) -> str:
     from .ast import format_value
 
     return format_value(value)
 
 
-def _flatten(key: str, value) -> list[tuple]:
-    def scalar(v):
-        if isinstance(v, bool) or not isinstance(v, (str, int)) and v is not None:
-            raise UsageError(f"argument {key!r}: expected ids or numbers, got {v!r}")
-        return NONE if v is None else v
-
-    if isinstance(value, dict):
-        out = []
-        for k, v in value.items():
-            if isinstance(v, dict):
-                out += [("act_map2", key, scalar(k), scalar(k2), scalar(v2)) for k2, v2 in v.items()]
-            elif isinstance(v, list):
-                out += [("act_map_list", key, scalar(k), i, scalar(x)) for i, x in enumerate(v)]
-            else:
-                out.append(("act_map", key, scalar(k), scalar(v)))
-        return out
-    if isinstance(value, list):
-        out = []
-        for i, v in enumerate(value):
-            if isinstance(v, list):
-                out += [("act_list2", key, i, j, scalar(x)) for j, x in enumerate(v)]
-            else:
-                out.append(("act_list", key, i, scalar(v)))
-        return out
-    return [("act_arg", key, scalar(value))]
-
-
-def _leaves(value):
-    if isinstance(value, dict):
-        return [x for v in value.values() for x in _leaves(v)]
-    if isinstance(value, list):
-        return [x for v in value for x in _leaves(v)]
-    return [value]
-
-
-def _given(choose, name: str, nchoices: int):
-    if isinstance(choose, dict):
-        if name in choose:
-            return choose[name], True
-        return None, False
-    if choose is not None and nchoices == 1:
-        return choose, True
-    return None, False
-
-
-def _unused_choices(choose, used: set) -> list[str]:
-    if isinstance(choose, dict):
-        return sorted(k for k in choose if k not in used)
-    if choose is not None and not used:
-        return ["choose"]
-    return []
-
-
-def probe_choice(state, action: dict):
-    """The first choice ``action`` would ask for, as a :class:`ChoiceNeeded`, or None if it needs none."""
-    run = _Run(state, action, None)
+def probe_choice(state, action: dict, *, list_options: OptionLister | None = None):
+    """The first choice ``action`` would ask for, as a :class:`ChoiceNeeded`, or None if it needs none.
+    ``list_options``: as for :func:`apply_action`."""
+    run = _Run(state, action, None, list_options=list_options)
     run.probe = True
     try:
         run.run()
@@ -668,8 +548,19 @@ def probe_choice(state, action: dict):
 MAX_FOLLOW_UPS = 8
 
 
-def apply_action(state, action, *, span: Span | None = None):
+def apply_action(
+    state,
+    action,
+    *,
+    span: Span | None = None,
+    observer: Observer | None = None,
+    list_options: OptionLister | None = None,
+):
     """Apply one action to a state: ``(new_state, events)``; the state itself never changes.
+
+    ``observer(facts)`` is called with every fact set the rules are evaluated on (rule coverage);
+    ``list_options(state, decision, limit=N)`` lists the legal options a refusal names (refusal_options/2):
+    :meth:`State.apply <judgelog.state.State.apply>` passes judgelog.choices.list_choices.
 
     When the rules derive ``follow_up(Key, Value)`` as the last step begins, the same action is applied again,
     after state-based actions, with that argument (e.g. a combat damage action without ``step:`` goes on
@@ -679,7 +570,7 @@ def apply_action(state, action, *, span: Span | None = None):
         raise UsageError(f"an action is a mapping with do: and the action's name, got {action!r}")
     events: list[Event] = []
     for _ in range(MAX_FOLLOW_UPS):
-        run = _Run(state, action, span)
+        run = _Run(state, action, span, observer=observer, list_options=list_options)
         state, new = run.run()
         events.extend(new)
         if not run.follow_up:

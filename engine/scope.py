@@ -20,11 +20,12 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from .analysis import Program, suggest
+from .analysis import suggest
 from .ast import Atom, Negation
 from .catalog import facts_dir
 from .errors import UsageError
 from .interface import KEYWORD_TYPE, Interface
+from .program import Program
 
 if TYPE_CHECKING:
     from .engine import Engine

@@ -11,21 +11,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
-from .analysis import INT_TYPES, Program, bound_after, order_body, suggest
-from .ast import Atom, Comparison, Const, Literal, Negation, Span, Term, Var, literal_vars
-from .errors import Diagnostic, QueryError
+from .ast import Atom, Const, Literal, Span, Var
+from .errors import QueryError
 from .parser import parse_atom, parse_body
 from .provenance import Proof, Prover, WhyNot
-from .typecheck import arithmetic_problems
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
 
-    from .effects import Event
+    from .change import Event
     from .engine import Engine
 
 # a query: its text, or the literals of a parsed body
@@ -118,11 +116,19 @@ class State:
             rows = self.engine.backend.ask(view, (atom,), names)
         return [(pred,) + row for row in rows]
 
-    def apply(self, action: dict[str, Any], *, span: Span | None = None) -> tuple[State, list[Event]]:
-        """Apply an action (a mapping with ``do:``); returns ``(new_state, events)``. See judgelog.runtime."""
+    def apply(
+        self,
+        action: dict[str, Any],
+        *,
+        span: Span | None = None,
+        observer: Callable[[frozenset], None] | None = None,
+    ) -> tuple[State, list[Event]]:
+        """Apply an action (a mapping with ``do:``); returns ``(new_state, events)``. See judgelog.runtime.
+        ``observer(facts)`` sees every fact set the rules are evaluated on (rule coverage)."""
+        from .choices import list_choices
         from .runtime import apply_action
 
-        return apply_action(self, action, span=span)
+        return apply_action(self, action, span=span, observer=observer, list_options=list_choices)
 
     def graph(self) -> nx.MultiDiGraph:
         """The combat graph (networkx MultiDiGraph) built from derived facts; see judgelog.graph."""
@@ -186,85 +192,3 @@ class State:
 
 def _fact_atom(fact: tuple) -> Atom:
     return Atom(fact[0], tuple(Const(v) for v in fact[1:]))
-
-
-def check_query(program: Program, body: Sequence, *, text: str | None = None) -> tuple[tuple, list[str]]:
-    """Validate a query body against the program; return it and its answer variables (in order)."""
-    diags: list[Diagnostic] = []
-    span = Span("<query>", 1, 1)
-    for lit in body:
-        atom = lit.atom if isinstance(lit, Negation) else lit
-        if not isinstance(atom, Atom):
-            continue
-        decl = program.decl(atom.pred)
-        if decl is None:
-            near = suggest(atom.pred, program.decls)
-            diags.append(
-                Diagnostic(
-                    "E002",
-                    f"unknown predicate {atom.pred!r}",
-                    atom.span,
-                    hint=f"did you mean {near!r}?" if near else "list them with: judgelog rules",
-                )
-            )
-        elif decl.arity != atom.arity:
-            diags.append(
-                Diagnostic(
-                    "E003",
-                    f"{atom.pred} takes {decl.arity} argument(s), given {atom.arity}",
-                    atom.span,
-                    hint=f"{atom.pred}({', '.join(p.name for p in decl.params)})",
-                )
-            )
-    diags.extend(arithmetic_problems(body, program.decls, INT_TYPES))
-    positive = bound_after(body, set())
-    positive = bound_after(list(body) * 2, positive)
-    for lit in body:
-        if isinstance(lit, (Negation, Comparison)):
-            for name in sorted(literal_vars(lit)):
-                # '_' means "any value" in a negation; in a comparison it can never be bound
-                anonymous = name.startswith("_")
-                if (not anonymous or isinstance(lit, Comparison)) and name not in positive:
-                    shown = "_" if anonymous else name
-                    diags.append(
-                        Diagnostic(
-                            "E004",
-                            f"variable {shown} is not bound by a positive atom",
-                            getattr(lit, "span", span),
-                            hint="add an atom that binds it"
-                            + ("" if isinstance(lit, Comparison) else ", or write _ for 'any value'"),
-                        )
-                    )
-    if diags:
-        raise QueryError(f"invalid query {text or ''}".strip(), diagnostics=diags)
-    names: list[str] = []
-    for lit in body:
-        for name in _ordered_vars(lit):
-            if not name.startswith("_") and name not in names and name in positive:
-                names.append(name)
-    ordered, _ = order_body(body)
-    return ordered, names
-
-
-def _ordered_vars(lit: Literal) -> list[str]:
-    from .ast import BinOp
-
-    out: list[str] = []
-
-    def visit(term: Term) -> None:
-        if isinstance(term, Var):
-            out.append(term.name)
-        elif isinstance(term, BinOp):
-            visit(term.left)
-            visit(term.right)
-
-    if isinstance(lit, Atom):
-        for a in lit.args:
-            visit(a)
-    elif isinstance(lit, Negation):
-        for a in lit.atom.args:
-            visit(a)
-    else:
-        visit(lit.left)
-        visit(lit.right)
-    return out

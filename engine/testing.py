@@ -5,7 +5,7 @@ Each entry is one case; ``judgelog test`` prints one line per case and ends with
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -64,7 +64,7 @@ def check_expect(state: State, entry: dict) -> str | None:
     for key in EXPECT_KINDS:
         if key in entry and not isinstance(entry[key], str):
             return f'{key} must be a query written as text, such as "controller(hero, P)", got {entry[key]!r}'
-    from .validation import check_constants
+    from .constants import check_constants
 
     for key in EXPECT_KINDS:  # a misspelled id is an input error, never a passing "absent"
         if isinstance(entry.get(key), str):
@@ -132,8 +132,11 @@ def _fmt_answers(answers: Sequence[dict[str, object]]) -> str:
     )
 
 
-def run_scenario_file(engine: Engine, path: str) -> list[CaseResult]:
-    """All cases of one scenario file. A file that cannot load is one failed case."""
+def run_scenario_file(
+    engine: Engine, path: str, *, observer: Callable[[frozenset], None] | None = None
+) -> list[CaseResult]:
+    """All cases of one scenario file. A file that cannot load is one failed case. ``observer(facts)`` sees
+    the state as loaded, every fact set the actions are evaluated on, and the final state (rule coverage)."""
     from .scenario import load_scenario
 
     try:
@@ -141,15 +144,13 @@ def run_scenario_file(engine: Engine, path: str) -> list[CaseResult]:
         state = engine.state_from_scenario(scenario)
     except JudgelogError as exc:
         return [CaseResult(path, "load", False, exc.render(sources={}), kind="load")]
-    from . import runtime
-
-    if runtime.STATE_OBSERVER is not None:
-        runtime.STATE_OBSERVER(state.facts)
+    if observer is not None:
+        observer(state.facts)
     results: list[CaseResult] = []
     failure: str | None = None
     events: list[str] = []
     done = 0
-    for step in replay(state, scenario.actions):
+    for step in replay(state, scenario.actions, observer=observer):
         done = step.index + 1
         label = f"action[{step.index}] (line {step.span.line}) {step.action.get('do')}"
         if step.expected is not None:
@@ -176,8 +177,8 @@ def run_scenario_file(engine: Engine, path: str) -> list[CaseResult]:
             if action.get("expect_error") is not None:
                 label = f"action[{index}] (line {span.line}) {action.get('do')} expect_error"
                 results.append(CaseResult(path, label, False, failure, "action", index, span.line))
-    if runtime.STATE_OBSERVER is not None:
-        runtime.STATE_OBSERVER(state.facts)
+    if observer is not None:
+        observer(state.facts)
     for index, (entry, span) in enumerate(scenario.expects):
         label = entry.get("name") or _label(entry, index, span.line)
         if failure is not None:

@@ -4,8 +4,6 @@ derivations named) and ``--diff A B``."""
 
 from __future__ import annotations
 
-import argparse
-
 import pytest
 import yaml
 from helpers import run_cli
@@ -72,10 +70,9 @@ def test_static_finds_unfireable_uncited_and_undeclared(tmp_path):
 
 def test_dot_option(tmp_path):
     out = tmp_path / "rules.dot"
-    args = argparse.Namespace(scenario=None, diff=None, dot=str(out), format="text")
-    data, _, code = run_audit(Engine(), args)
+    data, _, code = run_audit(Engine(), dot=str(out), format="text")
     first = out.read_bytes()
-    run_audit(Engine(), args)
+    run_audit(Engine(), dot=str(out), format="text")
     assert code == 0 and data["dot"] == str(out) and out.read_bytes() == first
     assert b'"rule:banding.blocked_by_banding"' in first and b"cluster_rules/keywords/banding.dl" in first
 
@@ -151,7 +148,7 @@ def test_diff_shows_the_damage_assigner_changing(capsys, tmp_path):
 
 def test_scenario_and_diff_together_is_a_usage_error(capsys, tmp_path):
     with pytest.raises(UsageError):
-        run_audit(Engine(), argparse.Namespace(scenario=str(BANDING), diff=[str(BANDING), str(BANDING)]))
+        run_audit(Engine(), scenario=str(BANDING), diff=[str(BANDING), str(BANDING)])
     assert run_cli(capsys, ["audit", BANDING, "--diff", BANDING, BANDING]).code == 2
 
 

@@ -36,6 +36,8 @@ WITHOUT_EXAMPLES = frozenset(
         "provenance",
         "runtime",
         "testing",
+        "threadview",
+        "variants",
         "verify_report",
         "writer",
     )

@@ -7,7 +7,8 @@ table of tested primitives in step with the module.
 
 import pytest
 
-from judgelog.effects import PRIMITIVES, Change, apply_primitive, object_facts
+from judgelog.change import Change, object_facts
+from judgelog.effects import PRIMITIVES, apply_primitive
 from judgelog.errors import ActionError
 from judgelog.interface import Interface
 

@@ -8,20 +8,20 @@ from judgelog.ast import Aggregate, Atom, BinOp, Comparison, Const, Negation, Va
 from judgelog.errors import QueryError
 from judgelog.parser import parse_atom, parse_body, parse_text
 from judgelog.planning import (
-    _IMPOSSIBLE,
-    _aggregate,
-    _checked,
-    _fold,
-    _literal_terms,
-    _pattern,
-    _pattern_text,
-    _probe,
-    _probe_alive,
-    _sort_key,
-    _unfold,
-    _value_key,
-    _variant_name,
-    _why_vars,
+    IMPOSSIBLE,
+    aggregate_value,
+    binding_pattern,
+    checked_rows,
+    fold_constants,
+    literal_terms,
+    pattern_text,
+    probe_alive,
+    probe_of,
+    row_sort_key,
+    unfold,
+    value_key,
+    variant_name,
+    why_vars,
 )
 
 
@@ -36,83 +36,83 @@ def texts(literals) -> list:
 
 def test_a_pattern_says_which_arguments_are_known():
     atom = Atom("p", (Var("X"), Var("Y"), Const("a"), BinOp("+", Var("X"), Var("Z"))))
-    assert _pattern(atom, set()) == (False, False, True, False)
-    assert _pattern(atom, {"X"}) == (True, False, True, False)
-    assert _pattern(atom, {"X", "Z"}) == (True, False, True, True)
-    assert _pattern_text(_pattern(atom, {"Y"})) == "fbbf"
-    assert _variant_name("p", (True, False), 3) == "p@bf@3"
+    assert binding_pattern(atom, set()) == (False, False, True, False)
+    assert binding_pattern(atom, {"X"}) == (True, False, True, False)
+    assert binding_pattern(atom, {"X", "Z"}) == (True, False, True, True)
+    assert pattern_text(binding_pattern(atom, {"Y"})) == "fbbf"
+    assert variant_name("p", (True, False), 3) == "p@bf@3"
     counted = Atom("total", (Var("X"), Aggregate("count", None)))
-    assert _pattern(counted, {"X"}) == (True, False)  # an aggregate is never known beforehand
+    assert binding_pattern(counted, {"X"}) == (True, False)  # an aggregate is never known beforehand
 
 
 def test_unfolding_matches_head_arguments_and_renames_the_rest_apart():
     r = rule("q(X, Y) :- r(X, Z), s(Z, Y), Z != 0.")
-    out = _unfold(parse_atom("q(a, W)"), r, r.body, 7, False)
+    out = unfold(parse_atom("q(a, W)"), r, r.body, 7, False)
     assert texts(out) == ["r(a, Z#7)", "s(Z#7, W)", "Z#7 != 0"]
 
 
 def test_unfolding_a_repeated_head_variable_adds_an_equality():
     r = rule("same(X, X) :- thing(X).")
-    assert texts(_unfold(parse_atom("same(A, B)"), r, r.body, 1, False)) == ["A = B", "thing(A)"]
+    assert texts(unfold(parse_atom("same(A, B)"), r, r.body, 1, False)) == ["A = B", "thing(A)"]
     r = rule("q(a, X) :- thing(X).")
-    assert texts(_unfold(parse_atom("q(A, b)"), r, r.body, 1, False)) == ["A = a", "thing(b)"]
+    assert texts(unfold(parse_atom("q(A, b)"), r, r.body, 1, False)) == ["A = a", "thing(b)"]
 
 
 def test_unfolding_against_a_different_constant_is_impossible():
     r = rule("q(a, X) :- thing(X).")
-    assert _unfold(parse_atom("q(b, Y)"), r, r.body, 1, False) is _IMPOSSIBLE
-    assert _unfold(parse_atom("q(a, Y)"), r, r.body, 1, False) is not _IMPOSSIBLE
+    assert unfold(parse_atom("q(b, Y)"), r, r.body, 1, False) is IMPOSSIBLE
+    assert unfold(parse_atom("q(a, Y)"), r, r.body, 1, False) is not IMPOSSIBLE
 
 
 def test_what_cannot_be_unfolded():
     r = rule("q(X) :- thing(X), other(X).")
-    assert _unfold(Atom("q", (BinOp("+", Var("Y"), Const(1)),)), r, r.body, 1, False) is None  # an arithmetic argument
-    assert _unfold(parse_atom("q(Y)"), r, r.body, 1, True) is None  # under not: more than one atom
+    assert unfold(Atom("q", (BinOp("+", Var("Y"), Const(1)),)), r, r.body, 1, False) is None  # an arithmetic argument
+    assert unfold(parse_atom("q(Y)"), r, r.body, 1, True) is None  # under not: more than one atom
     tested = rule("q(X) :- thing(X), X > 2.")
-    assert _unfold(parse_atom("q(_)"), tested, tested.body, 1, False) is None  # "any value" reaching a test
+    assert unfold(parse_atom("q(_)"), tested, tested.body, 1, False) is None  # "any value" reaching a test
     one = rule("q(X, a) :- thing(X).")
-    assert _unfold(parse_atom("q(Y, Z)"), one, one.body, 1, True) is None  # under not with an equality
+    assert unfold(parse_atom("q(Y, Z)"), one, one.body, 1, True) is None  # under not with an equality
 
 
 def test_unfolding_under_not_keeps_the_rest_anonymous():
     r = rule("q(X) :- link(X, Y).")
-    (out,) = _unfold(parse_atom("q(a)"), r, r.body, 4, True)
+    (out,) = unfold(parse_atom("q(a)"), r, r.body, 4, True)
     assert out == Atom("link", (Const("a"), Var("_Y#4")))
 
 
 def test_literal_terms():
     atom, neg, cmp_ = parse_body("p(X, 1), not r(X), X < 3")
-    assert _literal_terms(atom) == atom.args
-    assert _literal_terms(neg) == neg.atom.args
-    assert _literal_terms(cmp_) == (cmp_.left, cmp_.right)
+    assert literal_terms(atom) == atom.args
+    assert literal_terms(neg) == neg.atom.args
+    assert literal_terms(cmp_) == (cmp_.left, cmp_.right)
 
 
 def test_a_probe_keeps_the_predicate_and_its_constants_but_no_floats():
-    assert _probe(Atom("p", (Var("X"), Const("a"), Const(2), Const(1.5)))) == ("p", ((1, "a"), (2, 2)))
+    assert probe_of(Atom("p", (Var("X"), Const("a"), Const(2), Const(1.5)))) == ("p", ((1, "a"), (2, 2)))
 
 
 def test_a_probe_is_alive_while_facts_could_match_it():
     counts = {"p": 2, ("p", 1, "a"): 1}
     positions = {"p": {1}}
-    assert _probe_alive(counts, ("p", ((1, "a"),)), positions)
-    assert not _probe_alive(counts, ("p", ((1, "b"),)), positions)  # no fact of p has b at position 1
-    assert _probe_alive(counts, ("p", ((0, "z"),)), positions)  # position 0 is not counted: can't tell
-    assert not _probe_alive(counts, ("q", ()), positions)  # no fact of q at all
-    assert not _probe_alive({"p": 0}, ("p", ()), positions)
+    assert probe_alive(counts, ("p", ((1, "a"),)), positions)
+    assert not probe_alive(counts, ("p", ((1, "b"),)), positions)  # no fact of p has b at position 1
+    assert probe_alive(counts, ("p", ((0, "z"),)), positions)  # position 0 is not counted: can't tell
+    assert not probe_alive(counts, ("q", ()), positions)  # no fact of q at all
+    assert not probe_alive({"p": 0}, ("p", ()), positions)
 
 
 def test_constant_arithmetic_is_folded():
-    assert _fold(BinOp("+", Const(2), BinOp("-", Const(5), Const(1)))) == Const(6)
-    assert _fold(BinOp("+", Var("X"), BinOp("-", Const(5), Const(1)))) == BinOp("+", Var("X"), Const(4))
-    assert _fold(BinOp("+", Const("a"), Const(1))) == BinOp("+", Const("a"), Const(1))  # not numbers
-    assert _fold(Var("X")) == Var("X")
+    assert fold_constants(BinOp("+", Const(2), BinOp("-", Const(5), Const(1)))) == Const(6)
+    assert fold_constants(BinOp("+", Var("X"), BinOp("-", Const(5), Const(1)))) == BinOp("+", Var("X"), Const(4))
+    assert fold_constants(BinOp("+", Const("a"), Const(1))) == BinOp("+", Const("a"), Const(1))  # not numbers
+    assert fold_constants(Var("X")) == Var("X")
 
 
 def test_an_arithmetic_error_in_an_answer_is_refused():
     rows = [("a", 1), ("b", 2)]
-    assert _checked(rows) is rows
+    assert checked_rows(rows) is rows
     with pytest.raises(QueryError, match="arithmetic on a value that is not a number"):
-        _checked([("a", 1), ("b", TypeError("unsupported operand"))])
+        checked_rows([("a", 1), ("b", TypeError("unsupported operand"))])
 
 
 def test_why_vars_are_the_bound_variables_in_body_order():
@@ -127,7 +127,7 @@ far(X, Z) :- edge(X, Y), edge(Y, Z), not edge(X, Z).
     )
     assert not [d for d in diags if d.is_error]
     (far,) = program.rules
-    assert _why_vars(far, program) == ("X", "Y", "Z")
+    assert why_vars(far, program) == ("X", "Y", "Z")
 
 
 def parse_text_files(text: str):
@@ -137,17 +137,17 @@ def parse_text_files(text: str):
 @pytest.mark.parametrize("func, expected", [("count", 3), ("sum", 7), ("min", 1), ("max", "b")])
 def test_aggregates(func, expected):
     bindings = [{"N": 1}, {"N": 6}, {"N": "b"}]
-    assert _aggregate(Aggregate(func, None if func == "count" else Var("N")), bindings) == expected
+    assert aggregate_value(Aggregate(func, None if func == "count" else Var("N")), bindings) == expected
 
 
 def test_answers_sort_numbers_before_atoms():
     rows = [("b", 1), (10, "a"), (2, "z"), ("a", 3)]
-    assert sorted(rows, key=_sort_key) == [(2, "z"), (10, "a"), ("a", 3), ("b", 1)]
-    assert _value_key(3) < _value_key("a")
+    assert sorted(rows, key=row_sort_key) == [(2, "z"), (10, "a"), ("a", 3), ("b", 1)]
+    assert value_key(3) < value_key("a")
 
 
 def test_a_comparison_and_negation_unfold_renamed():
     r = rule("q(X) :- thing(X, Y), not gone(Y), Y > X.")
-    out = _unfold(parse_atom("q(a)"), r, r.body, 2, False)
+    out = unfold(parse_atom("q(a)"), r, r.body, 2, False)
     assert out[1] == Negation(Atom("gone", (Var("Y#2"),)))
     assert out[2] == Comparison(">", Var("Y#2"), Const("a"))

@@ -51,7 +51,7 @@ def test_constants_of_the_rules_are_known_but_not_as_object_ids(capsys):
 
 
 def test_the_api_check():
-    from judgelog.validation import check_constants
+    from judgelog.constants import check_constants
 
     state = Engine().load(BAND)
     check_constants(state, "damage_assigner(wurm, P), player(P)")

@@ -1,0 +1,123 @@
+"""An action's arguments as the rules see them: ``act_*`` facts, the ids ``as:`` names for the tokens it
+creates, and what ``choose:`` gives for each decision.
+
+>>> argument_facts({"do": "declare_blockers", "blockers": {"bears": "wurm"}}, lambda spec: "new")
+[('action', 'declare_blockers'), ('act_map', 'blockers', 'bears', 'wurm')]
+>>> token_ids(["soldier_1", "soldier_2"]), given_choice({"mode": "a"}, "mode", 2), unused_choices("x", set())
+(['soldier_1', 'soldier_2'], ('a', True), ['choose'])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .errors import UsageError
+
+__all__ = [
+    "RESERVED",
+    "NONE",
+    "argument_facts",
+    "flatten",
+    "leaves",
+    "token_ids",
+    "given_choice",
+    "unused_choices",
+]
+
+# the keys any action takes besides its own arguments: do, choose, order, expect_error, as
+RESERVED = ("do", "choose", "order", "expect_error", "as")
+NONE = "none"
+
+
+def argument_facts(action: dict, new_object: Callable[[dict], str]) -> list[tuple]:
+    """``action(KIND)`` and the ``act_*`` facts of the arguments; ``new_object(spec)`` reads an ``object:``
+    the action brings and gives its id."""
+    out = [("action", action.get("do"))]
+    for key, value in action.items():
+        if key in RESERVED:
+            continue
+        if key == "object" and isinstance(value, dict):
+            out.append(("act_arg", key, new_object(value)))
+            continue
+        if key == "object" and isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            # several objects at once (they enter at the same time, each seeing the others: 603.6a)
+            out.extend(("act_list", key, i, new_object(v)) for i, v in enumerate(value))
+            continue
+        out.extend(flatten(key, value))
+    return out
+
+
+def token_ids(value) -> list[str]:
+    """The `as:` of an action: one id or a list of ids for the tokens it creates, in order."""
+    if value is None:
+        return []
+    ids = value if isinstance(value, list) else [value]
+    for oid in ids:
+        if not isinstance(oid, str) or not re.match(r"^[a-z][a-z0-9_]*$", oid):
+            raise UsageError(
+                f"as: {oid!r} is not an object id", hint="write lower_snake ids, e.g. as: [token1, token2]"
+            )
+    if len(set(ids)) != len(ids):
+        raise UsageError("as: names the same id twice", hint="give each token its own id")
+    return list(ids)
+
+
+def flatten(key: str, value) -> list[tuple]:
+    """The ``act_*`` facts of one argument: a scalar, a list, a mapping, a list of lists or a mapping of
+    lists or mappings (``none`` for an empty value)."""
+
+    def scalar(v):
+        if isinstance(v, bool) or not isinstance(v, (str, int)) and v is not None:
+            raise UsageError(f"argument {key!r}: expected ids or numbers, got {v!r}")
+        return NONE if v is None else v
+
+    if isinstance(value, dict):
+        out = []
+        for k, v in value.items():
+            if isinstance(v, dict):
+                out += [("act_map2", key, scalar(k), scalar(k2), scalar(v2)) for k2, v2 in v.items()]
+            elif isinstance(v, list):
+                out += [("act_map_list", key, scalar(k), i, scalar(x)) for i, x in enumerate(v)]
+            else:
+                out.append(("act_map", key, scalar(k), scalar(v)))
+        return out
+    if isinstance(value, list):
+        out = []
+        for i, v in enumerate(value):
+            if isinstance(v, list):
+                out += [("act_list2", key, i, j, scalar(x)) for j, x in enumerate(v)]
+            else:
+                out.append(("act_list", key, i, scalar(v)))
+        return out
+    return [("act_arg", key, scalar(value))]
+
+
+def leaves(value):
+    """The scalars of an argument, in order."""
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in leaves(v)]
+    if isinstance(value, list):
+        return [x for v in value for x in leaves(v)]
+    return [value]
+
+
+def given_choice(choose, name: str, nchoices: int):
+    """(what ``choose:`` gives for the decision ``name``, whether it gives anything); a bare value answers
+    the only decision of a step."""
+    if isinstance(choose, dict):
+        if name in choose:
+            return choose[name], True
+        return None, False
+    if choose is not None and nchoices == 1:
+        return choose, True
+    return None, False
+
+
+def unused_choices(choose, used: set) -> list[str]:
+    """The ``choose:`` keys no step asked for."""
+    if isinstance(choose, dict):
+        return sorted(k for k in choose if k not in used)
+    if choose is not None and not used:
+        return ["choose"]
+    return []

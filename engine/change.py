@@ -1,0 +1,178 @@
+"""The working copy an action changes, and the events it logs.
+
+A :class:`Change` is a mutable copy of a state's facts, indexed by predicate and first argument, that
+remembers which facts were added (so the runtime knows which rule made which fact); the effect primitives
+(judgelog.effects) edit it and emit :class:`Event` records, which become the state's event log.
+
+>>> ch = Change([("permanent", "bears"), ("counter", "bears", "p1p1", 1)], {})
+>>> ch.value("counter", "bears", "p1p1"), ch.is_permanent("bears"), ch.fresh_id("Soldier Token")
+(1, True, 'soldier_token_1')
+>>> Event(3, "tapped", "bears", rule="vigilance_no_tap", cites=("702.20b",)).to_text()
+'  3. tapped bears  [vigilance_no_tap, CR 702.20b]'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .ast import format_value
+from .errors import ActionError
+
+if TYPE_CHECKING:
+    from .interface import Interface
+
+# An argument of an effect: a value the rules' answer gave (an atom as str, or an int), or ``none``; each
+# primitive checks what it needs (a number, a permanent) before it uses one
+Arg = Any
+
+__all__ = ["Arg", "Change", "Event", "object_facts"]
+
+
+@dataclass
+class Event:
+    """Something that happened, with the rule that caused it."""
+
+    seq: int
+    kind: str
+    subject: object
+    details: dict[str, object] = field(default_factory=dict)
+    rule: str = ""
+    cites: tuple[str, ...] = ()
+
+    def facts(self) -> list[tuple]:
+        out: list[tuple] = [("event", self.seq, self.kind, self.subject)]
+        out += [("event_detail", self.seq, k, v) for k, v in sorted(self.details.items())]
+        if self.rule:
+            out.append(("event_cause", self.seq, self.rule))
+        return out
+
+    def to_text(self) -> str:
+        detail = ", ".join(f"{k}={format_value(v)}" for k, v in sorted(self.details.items()))
+        cause = f"  [{self.rule}" + (f", CR {', '.join(self.cites)}" if self.cites else "") + "]" if self.rule else ""
+        return f"{self.seq:>3}. {self.kind} {format_value(self.subject)}" + (f" ({detail})" if detail else "") + cause
+
+    def to_dict(self) -> dict:
+        return {
+            "seq": self.seq,
+            "kind": self.kind,
+            "subject": self.subject,
+            "details": dict(self.details),
+            "rule": self.rule,
+            "cites": list(self.cites),
+        }
+
+
+class _LoggedSet(set[tuple]):
+    """A set of facts that remembers what was added to it (so the runtime knows which rule made which
+    fact) and indexes facts by predicate and first argument (so primitives don't scan the whole state)."""
+
+    def __init__(self, items: Iterable[tuple] = ()) -> None:
+        super().__init__(items)
+        self.log: list[tuple] = []
+        self.index: dict[tuple, set[tuple]] = {}
+        for item in self:
+            self._index(item).add(item)
+
+    def _index(self, item: tuple) -> set[tuple]:
+        return self.index.setdefault(item[:2], set())
+
+    def add(self, item: tuple) -> None:
+        if item not in self:
+            self.log.append(item)
+            super().add(item)
+            self._index(item).add(item)
+
+    def discard(self, item: object) -> None:
+        if isinstance(item, tuple) and item in self:
+            super().discard(item)
+            self._index(item).discard(item)
+
+    def remove(self, item: tuple) -> None:
+        if item not in self:
+            raise KeyError(item)
+        self.discard(item)
+
+    def matching(self, pred: str, prefix: tuple) -> list[tuple]:
+        """Facts of ``pred`` whose first arguments are ``prefix``."""
+        if prefix:
+            pool = self.index.get((pred, prefix[0]), ())
+            return [f for f in pool if f[1 : 1 + len(prefix)] == prefix]
+        return [f for f in self if f[0] == pred]
+
+
+class Change:
+    """A mutable working copy of a state's facts, with indexes the primitives need."""
+
+    def __init__(
+        self,
+        facts: Iterable[tuple],
+        pending: dict[str, list[tuple]],
+        inputs: dict[str, int] | None = None,
+        *,
+        face: Interface | None = None,
+        combat: Iterable[str] = (),
+    ) -> None:
+        self.facts = _LoggedSet(facts)
+        self.pending = pending  # object id -> facts, for put_onto_battlefield
+        self.inputs = inputs or {}  # input predicate -> arity: what record/forget may touch
+        self.face = face  # the rule-declared interface (judgelog.interface): how a record propagates
+        self.combat = tuple(combat)  # the predicates whose facts end with combat (ends_with_combat)
+        self.events: list[tuple[str, object, dict[str, object]]] = []
+        self.created: list[tuple] = []
+        self.next_seq = 1  # the number the first event emitted here will get (the runtime sets it)
+        self.token_ids: list[str] = []  # ids the action gives the tokens it creates, in order (its `as:`)
+
+    # -- lookups --------------------------------------------------------
+    def one(self, pred: str, *prefix: Arg) -> tuple | None:
+        found = self.facts.matching(pred, prefix)
+        # several (e.g. two life totals given in facts:): the same one whatever the set's order
+        return min(found, key=repr) if found else None
+
+    def all(self, pred: str, *prefix: Arg) -> list[tuple]:
+        return sorted(self.facts.matching(pred, prefix), key=repr)
+
+    def value(self, pred: str, *prefix: Arg, default: Arg = None) -> Arg:
+        f = self.one(pred, *prefix)
+        return f[len(prefix) + 1] if f is not None else default
+
+    def is_permanent(self, o: Arg) -> bool:
+        return ("permanent", o) in self.facts
+
+    def is_player(self, x: Arg) -> bool:
+        return ("player", x) in self.facts
+
+    def emit(self, event_kind: str, subject: Arg, **details: Arg) -> None:
+        details = {k: (str(v).lower() if isinstance(v, bool) else v) for k, v in details.items() if v is not None}
+        self.events.append((event_kind, subject, details))
+
+    def used_ids(self) -> set[str]:
+        return {a for f in self.facts for a in f[1:] if isinstance(a, str)} | set(self.pending)
+
+    def token_id(self, base: str) -> str:
+        """The id of a token being created: the next id the action named for it, else a fresh one."""
+        if self.token_ids:
+            oid = self.token_ids.pop(0)
+            if oid in self.used_ids():
+                raise ActionError(f"as: the id {oid!r} is already in use")
+            return oid
+        return self.fresh_id(base)
+
+    def fresh_id(self, base: str) -> str:
+        base = re.sub(r"[^a-z0-9_]+", "_", base.lower()).strip("_") or "token"
+        if not base[0].isalpha():
+            base = "t_" + base
+        used = self.used_ids()
+        k = 1
+        while f"{base}_{k}" in used:
+            k += 1
+        return f"{base}_{k}"
+
+
+def object_facts(change: Change, oid: str) -> list[tuple]:
+    """Every fact that is about the object (its characteristics and status)."""
+    return sorted(
+        (f for f in change.facts if len(f) > 1 and f[1] == oid and f[0] not in ("event", "event_detail")), key=repr
+    )

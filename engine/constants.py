@@ -1,0 +1,206 @@
+"""What a constant may name: every constant of a query, an atom, an action or a choice must name something.
+
+A typo (``worm`` for ``wurm``, ``pairs:`` for ``pair:``) must never read as a rules answer ("no", "does not
+hold", a CR refusal). A constant is *known* when it names an object or player of the state, appears in any
+fact of the state, or appears anywhere in the loaded rules and declarations (so a continuous effect's layer
+name, a keyword's parameter or a zone is known exactly when a loaded rule file uses it), or is a word the
+engine's own primitives write into the event log. Integers are always known.
+
+>>> from judgelog import Engine
+>>> state = Engine().load(Engine.example("banding_blocked_by_one.yaml"))
+>>> check_constants(state, "damage_assigner(bears, P)")
+>>> try:
+...     check_constants(state, "damage_assigner(baers, P)")
+... except QueryError as exc:
+...     print(exc.diagnostics[0].message, "|", exc.diagnostics[0].hint)
+unknown object 'baers': no object, player or ability of the state is called that | did you mean 'bears'?
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from .analysis import suggest
+from .ast import Aggregate, Atom, BinOp, Comparison, Const, Negation
+from .errors import Diagnostic, QueryError
+
+__all__ = [
+    "program_constants",
+    "known_constants",
+    "typed_ids",
+    "unknown_constants",
+    "check_constants",
+    "AUTO_ID_RE",
+    "ID_TYPES",
+    "unknown_message",
+]
+
+
+# ids the engine makes up for what an action creates: fresh_id gives "<name>_<k>", abilities "ability_<k>"
+AUTO_ID_RE = re.compile(r"^[a-z][a-z0-9_]*_[0-9]+$")
+
+
+ID_LIKE_RE = re.compile(r"^[a-z][a-z0-9_]*$")  # the constants checked: ids and words, not quoted names
+
+
+_PROGRAM_CACHE: dict[int, tuple[object, frozenset]] = {}
+
+
+# -- the known constants ---------------------------------------------------------------------------------
+def _term_constants(term, out: set) -> None:
+    if isinstance(term, Const):
+        out.add(term.value)
+    elif isinstance(term, BinOp):
+        _term_constants(term.left, out)
+        _term_constants(term.right, out)
+
+
+def _literal_constants(lit, out: set) -> None:
+    if isinstance(lit, Negation):
+        lit = lit.atom
+    if isinstance(lit, Atom):
+        for arg in lit.args:
+            _term_constants(arg, out)
+    elif isinstance(lit, Comparison):
+        _term_constants(lit.left, out)
+        _term_constants(lit.right, out)
+
+
+def program_constants(program) -> frozenset:
+    """Every constant written in the loaded rules and declarations (cached per program)."""
+    hit = _PROGRAM_CACHE.get(id(program))
+    if hit is not None and hit[0] is program:
+        return hit[1]
+    out: set = set()
+    for rule in program.rules:
+        out.update(([rule.name] if rule.name else []) + list(rule.cites))  # event_cause/2 names rules
+        _literal_constants(rule.head, out)
+        for lit in rule.body:
+            _literal_constants(lit, out)
+    found = frozenset(v for v in out if isinstance(v, str))
+    _PROGRAM_CACHE[id(program)] = (program, found)
+    return found
+
+
+def _engine_words() -> frozenset:
+    from .effects import EVENT_WORDS
+
+    return EVENT_WORDS
+
+
+def known_constants(state, *, extra: Iterable = ()) -> set:
+    """The string constants a question about ``state`` may name (see the module's text)."""
+    known = set(program_constants(state.engine.program)) | set(state.engine.interface.keywords)
+    known |= {a for f in state.facts for a in f[1:] if isinstance(a, str)}
+    known |= _engine_words()
+    known.update(v for v in extra if isinstance(v, str))
+    return known
+
+
+def _ids(state) -> list[str]:
+    return sorted({f[1] for f in state.facts if f[0] in ("permanent", "player") and isinstance(f[1], str)})
+
+
+# the declared argument types whose constants name things of the state (not words of the rules)
+ID_TYPES = ("object", "player", "ability")
+
+
+def typed_ids(state, *, extra: Iterable = ()) -> dict[str, set[str]]:
+    """The ids of the state by declared type: every constant at an ``object``/``player``/``ability`` position
+    of a fact (an object that left the battlefield stays known through its events), plus ``extra`` objects."""
+    program = state.engine.program
+    out: dict[str, set[str]] = {t: set() for t in ID_TYPES}
+    for fact in state.facts:
+        decl = program.decl(fact[0])
+        if decl is None:
+            continue
+        for param, value in zip(decl.params, fact[1:]):
+            if param.type in out and isinstance(value, str):
+                out[param.type].add(value)
+        if fact[0] == "event" and len(fact) == 4 and isinstance(fact[3], str):
+            out["object"].add(fact[3])
+    out["object"] |= {v for v in extra if isinstance(v, str)}
+    out["object"] -= out["player"]
+    return out
+
+
+def unknown_constants(
+    body: Sequence, known: set, *, allow_auto: bool = False, program=None, ids: dict[str, set[str]] | None = None
+) -> list[tuple[Const, str]]:
+    """The string constants of a query body (or one atom) that name nothing known, each with the declared
+    type of its position. With ``program`` and ``ids``, a constant at an object, player or ability position
+    must be such an id of the state (``worm`` is a creature type, but no object is called that)."""
+    found: list[tuple[Const, str]] = []
+
+    def visit(term, typ: str) -> None:
+        if isinstance(term, Const):
+            value = term.value
+            if not isinstance(value, str) or (allow_auto and AUTO_ID_RE.match(value)):
+                return
+            if not ID_LIKE_RE.match(value):
+                return  # quoted text (a name such as "Servo Token"): rules derive new names (111.4)
+            if ids is not None and typ in ids:
+                # declarations say `object` where a player may stand too (counter/3): any id of the state
+                if not any(value in ids[t] for t in ID_TYPES):
+                    found.append((term, typ))
+            elif value not in known:
+                found.append((term, typ))
+        elif isinstance(term, BinOp):
+            visit(term.left, "")
+            visit(term.right, "")
+
+    for lit in body:
+        atom = lit.atom if isinstance(lit, Negation) else lit
+        if isinstance(atom, Atom):
+            decl = program.decl(atom.pred) if program is not None else None
+            types = [p.type for p in decl.params] if decl is not None and decl.arity == atom.arity else []
+            for i, arg in enumerate(atom.args):
+                if not isinstance(arg, Aggregate):
+                    visit(arg, types[i] if i < len(types) else "")
+        elif isinstance(atom, Comparison):
+            visit(atom.left, "")
+            visit(atom.right, "")
+    return found
+
+
+def unknown_message(value, state, known, typ: str = "", ids: dict[str, set[str]] | None = None) -> tuple[str, str]:
+    """The message and hint for an unknown constant: the nearest id or known word, else a list of ids."""
+    if ids is not None and typ in ids:
+        pool = sorted(ids[typ])
+        near = suggest(str(value), pool) or suggest(str(value), set().union(*ids.values()))
+        message = f"unknown {typ} {value!r}: no object, player or ability of the state is called that"
+        hint = (
+            f"did you mean {near!r}?"
+            if near
+            else (f"{typ}s: " + (", ".join(pool[:20]) or "none") + (", ..." if len(pool) > 20 else ""))
+        )
+        return message, hint
+    ids_ = _ids(state)
+    near = suggest(str(value), ids_) or suggest(str(value), known)
+    message = f"unknown constant {value!r}: no object, player or value of the state or the rules is called that"
+    hint = (
+        f"did you mean {near!r}?"
+        if near
+        else ("objects and players: " + ", ".join(ids_[:20]) + (", ..." if len(ids_) > 20 else ""))
+    )
+    return message, hint
+
+
+def check_constants(state, query, *, extra: Iterable = (), span_of=None) -> None:
+    """Raise :class:`QueryError` (exit 2) when the query (text, parsed body or atom) names an unknown constant.
+
+    ``span_of(const)`` may map each constant to its place in a file (for queries written in scenarios)."""
+    from .parser import parse_body
+
+    body = parse_body(query) if isinstance(query, str) else (query,) if isinstance(query, Atom) else tuple(query)
+    known = known_constants(state, extra=extra)
+    ids = typed_ids(state, extra=extra)
+    diags = []
+    for const, typ in unknown_constants(body, known, program=state.engine.program, ids=ids):
+        message, hint = unknown_message(const.value, state, known, typ, ids)
+        diags.append(Diagnostic("Q001", message, span_of(const) if span_of else const.span, hint=hint))
+    if diags:
+        raise QueryError(
+            f"unknown constant(s) in {query if isinstance(query, str) else 'the query'}", diagnostics=diags
+        )

@@ -1,0 +1,282 @@
+"""The objects of a scenario: what one ``objects:`` entry (or the ``object:`` an action brings) compiles to:
+its characteristics from the card catalog or given inline, keywords with their parameters as the rule
+files declare them, controller and owner, status, counters and damage.
+
+>>> from judgelog.catalog import default_catalog
+>>> from judgelog.interface import default_interface
+>>> from judgelog.yamlsrc import Located
+>>> reader = ScenarioReader(Located({}, "demo.yaml"), default_catalog(), default_interface())
+>>> facts = [f for f, _ in compile_object(reader, "bear", {"card": "Grizzly Bears"}, ("objects", "bear"), ["alice"])]
+>>> ("base_power", "bear", 2) in facts, ("controller", "bear", "alice") in facts, reader.diags
+(True, True, [])
+>>> normalize_counter_kind("+1/+1")
+'p1p1'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .analysis import suggest
+from .errors import Diagnostic
+from .scenario_reader import ID_RE, ScenarioReader, show
+
+__all__ = ["compile_object", "normalize_counter_kind", "counter_facts", "OBJECT_KEYS"]
+
+KIND_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+OBJECT_KEYS = (
+    "card",
+    "name",
+    "types",
+    "subtypes",
+    "supertypes",
+    "colors",
+    "power",
+    "toughness",
+    "keywords",
+    "controller",
+    "owner",
+    "token",
+    "tapped",
+    "counters",
+    "damage",
+    "id",
+)
+
+
+COUNTER_ALIASES = {"+1/+1": "p1p1", "-1/-1": "m1m1", "p1p1": "p1p1", "m1m1": "m1m1"}
+
+
+def normalize_counter_kind(kind) -> str | None:
+    """A counter kind as the rules name it (``+1/+1`` is ``p1p1``), or None when it is no kind."""
+    if not isinstance(kind, str):
+        return None
+    kind = COUNTER_ALIASES.get(kind.strip(), kind.strip())
+    return kind if KIND_RE.match(kind) else None
+
+
+def compile_object(
+    ctx: ScenarioReader, oid: str, spec: dict, path: tuple, players: list[str]
+) -> list[tuple[tuple, tuple]]:
+    """Facts of one permanent; also used by actions that put objects onto the battlefield."""
+    out: list[tuple[tuple, tuple]] = []
+    ctx.check_keys(spec, OBJECT_KEYS, path, f"object {oid!r}")
+    chars: dict[str, Any] = {}
+    if "card" in spec:
+        card = spec["card"]
+        entry = ctx.catalog.get(card) if isinstance(card, str) else None
+        if entry is None:
+            near = ctx.catalog.suggest(card) if isinstance(card, str) else None
+            ctx.error(
+                path + ("card",),
+                f"unknown card {card!r}",
+                f"did you mean {near!r}?"
+                if near
+                else "give the object inline (name, types, power, ...) or add the card to facts/cards.yaml",
+            )
+        else:
+            chars.update(entry.characteristics())
+            missing = [w for n, w in ctx.face.unmodelled if n == entry.name]
+            if missing:
+                ctx.warnings.append(
+                    Diagnostic(
+                        "S200",
+                        f"card {entry.name!r} (object {oid!r}) is not modelled in full: " + "; ".join(missing),
+                        ctx.doc.span(path + ("card",)),
+                        severity="warning",
+                        hint="answers about what the rules do not model may be wrong; see its file in rules/cards/",
+                    )
+                )
+    for key in ("name", "types", "subtypes", "supertypes", "colors", "power", "toughness", "keywords"):
+        if key in spec:
+            chars[key] = spec[key]
+    name = chars.get("name")
+    if name is None:
+        if "card" not in spec:  # (an unknown card is reported above)
+            ctx.error(path, f"object {oid!r} needs a card or a name", "e.g. {card: Grizzly Bears, controller: alice}")
+    elif ctx.want(name, "str", path + ("name",), "name"):
+        out.append((("name", oid, name), path + ("name",) if "name" in spec else path + ("card",)))
+    out.append((("permanent", oid), path))
+    for key, pred, allowed in (
+        ("types", "card_type", ctx.face.card_types),
+        ("subtypes", "subtype", None),
+        ("supertypes", "supertype", None),
+        ("colors", "color", ctx.face.colors),
+    ):
+        values = chars.get(key, [])
+        vpath = path + (key,)
+        if not ctx.want(values, "list", vpath, key):
+            continue
+        for i, v in enumerate(values):
+            if not isinstance(v, str) or not ID_RE.match(v):
+                ctx.error(vpath + (i,), f"{key} entries are lower_snake words, got {show(v)}")
+            elif allowed is not None and v not in allowed:
+                near = suggest(v, allowed)
+                ctx.error(
+                    vpath + (i,),
+                    f"unknown {key[:-1]} {v!r}",
+                    f"did you mean {near!r}?" if near else f"one of: {', '.join(allowed)}",
+                )
+            else:
+                out.append(((pred, oid, v), vpath + (i,) if key in spec else path))
+    is_creature = isinstance(chars.get("types"), list) and "creature" in chars["types"]
+    for key, pred in (("power", "base_power"), ("toughness", "base_toughness")):
+        if key in chars:
+            if ctx.want(chars[key], "int", path + (key,), key):
+                out.append(((pred, oid, chars[key]), path + (key,) if key in spec else path))
+        elif is_creature:
+            ctx.error(path, f"creature {oid!r} needs {key}", f"add {key}: N or use a card from the catalog")
+    out.extend(_keywords(ctx, oid, chars.get("keywords", []), path, "keywords" in spec))
+    controller = spec.get("controller", players[0] if len(players) == 1 else None)
+    if controller is None:
+        ctx.error(path, f"object {oid!r} needs a controller", f"add controller: one of {', '.join(players)}")
+    elif controller not in players:
+        near = suggest(str(controller), players)
+        ctx.error(
+            path + ("controller",),
+            f"controller {controller!r} is not a player",
+            f"did you mean {near!r}?" if near else f"players: {', '.join(players)}",
+        )
+    else:
+        out.append((("controller", oid, controller), path + ("controller",)))
+        owner = spec.get("owner", controller)
+        if owner not in players:
+            ctx.error(path + ("owner",), f"owner {owner!r} is not a player")
+        else:
+            out.append((("owner", oid, owner), path + ("owner",) if "owner" in spec else path + ("controller",)))
+    for key, pred in (("token", "token"), ("tapped", "tapped")):
+        if key in spec and ctx.want(spec[key], "bool", path + (key,), key) and spec[key]:
+            out.append(((pred, oid), path + (key,)))
+    if "counters" in spec and ctx.want(spec["counters"], "map", path + ("counters",), "counters"):
+        out.extend(counter_facts(ctx, oid, spec["counters"], path + ("counters",)))
+    if "damage" in spec and ctx.want(spec["damage"], "int", path + ("damage",), "damage"):
+        if spec["damage"] < 0:
+            ctx.error(path + ("damage",), "damage cannot be negative")
+        elif spec["damage"] > 0:
+            out.append((("damage_marked", oid, spec["damage"]), path + ("damage",)))
+    return out
+
+
+def _keywords(ctx: ScenarioReader, oid: str, values, path: tuple, inline: bool) -> list[tuple[tuple, tuple]]:
+    out = []
+    kpath = path + ("keywords",)
+    if not ctx.want(values, "list", kpath, "keywords"):
+        return out
+    face = ctx.face
+    seen: dict[str, int] = {}
+    for i, kw in enumerate(values):
+        ipath = kpath + (i,) if inline else path
+        param = None
+        if isinstance(kw, dict) and len(kw) == 1:
+            ((kw, param),) = kw.items()
+        elif not isinstance(kw, str):
+            ctx.error(ipath, f"a keyword is a word or a one-key mapping, got {show(kw)}")
+            continue
+        if not isinstance(kw, str) or not ID_RE.match(kw):
+            ctx.error(ipath, f"keywords are lower_snake words, got {show(kw)}", "lower-case words joined with _")
+            continue
+        if kw not in face.keywords:
+            near = suggest(kw, ctx.keywords)
+            ctx.error(
+                ipath,
+                f"unknown keyword {kw!r}",
+                f"did you mean {near!r}?"
+                if near
+                else "no loaded rule file declares it (keyword/1 in "
+                "rules/core/interface.dl); known keywords: " + ", ".join(ctx.keywords),
+            )
+            continue
+        seen[kw] = seen.get(kw, 0) + 1
+        instance = f"printed_{seen[kw]}" if seen[kw] > 1 else None
+        if instance:  # instances are a multiset: a repeated entry is one more instance
+            out.append((("printed_keyword_instance", oid, kw, instance), ipath))
+        if param is None:
+            if face.takes_param(kw):
+                ctx.error(ipath, f"keyword {kw!r} needs a parameter", f"write {face.param_example(kw)}")
+                continue
+            out.append((("printed_keyword", oid, kw), ipath))
+            continue
+        if not face.takes_param(kw):
+            with_param = sorted(k for k in face.keywords if face.takes_param(k))
+            ctx.error(
+                ipath,
+                f"keyword {kw!r} takes no parameter",
+                f"write {kw} alone; keywords with a parameter: {', '.join(with_param) or 'none'}",
+            )
+            continue
+        params = _keyword_params(ctx, kw, param, ipath)
+        if params is None:
+            continue
+        out.append((("printed_keyword", oid, kw), ipath))
+        for key, value in params:  # a further instance keeps its own parameter ({bushido: 2}, {bushido: 1})
+            out.append(
+                (
+                    ("printed_keyword_param", oid, kw, key, value)
+                    if instance is None
+                    else ("printed_keyword_instance_param", oid, kw, instance, key, value),
+                    ipath,
+                )
+            )
+    return out
+
+
+def _keyword_params(ctx: ScenarioReader, name: str, param, path) -> list[tuple[str, Any]] | None:
+    """The parameter of ``{name: param}``, read with the grammar the keyword's rule file declares."""
+    face = ctx.face
+    forms = face.keyword_forms.get(name, ())
+    for form, key in forms:
+        if form == "number" and isinstance(param, int) and not isinstance(param, bool) and param >= 1:
+            return [(key, param)]
+        if form == "word" and isinstance(param, str) and ID_RE.match(param):
+            for prefix, pkey in face.keyword_prefixes.get(name, ()):
+                if param.startswith(prefix) and len(param) > len(prefix):
+                    return [(pkey, param[len(prefix) :])]
+            return [(key, param)]
+    keys = [key for form, key in forms if form == "mapping"]
+    if keys and isinstance(param, dict) and len(param) == 1:
+        ((kind, value),) = param.items()
+        if kind in keys and isinstance(value, str):
+            return [(kind, value)]
+        if kind not in keys:
+            near = suggest(str(kind), keys)
+            ctx.error(
+                path,
+                f"unknown {name} quality {kind!r}",
+                f"did you mean {near!r}?" if near else "one of " + ", ".join(keys),
+            )
+            return None
+    wanted = {"number": "a positive number", "word": "a lower_snake word", "mapping": "one " + "/".join(keys)}
+    kinds = " or ".join(dict.fromkeys(wanted[form] for form, _ in forms))
+    ctx.error(path, f"{name} takes {kinds}, got {show(param)}", f"e.g. {face.param_example(name)}")
+    return None
+
+
+def counter_facts(ctx: ScenarioReader, owner: str, counters: dict, path) -> list[tuple[tuple, tuple]]:
+    """``counter`` facts of a ``counters:`` mapping (of an object or a player), kinds normalised."""
+    out = []
+    totals: dict[str, int] = {}
+    for kind, n in counters.items():
+        cpath = path + (kind,)
+        norm = normalize_counter_kind(kind)
+        if norm is None:
+            ctx.error(
+                cpath,
+                f"invalid counter kind {kind!r}",
+                "counter kinds are lower_snake words "
+                '(p1p1, m1m1, loyalty, poison, ...; "+1/+1" and "-1/-1" are accepted)',
+                key=True,
+            )
+            continue
+        if not ctx.want(n, "int", cpath, f"the number of {kind} counters"):
+            continue
+        if n < 0:
+            ctx.error(cpath, "a number of counters cannot be negative")
+            continue
+        totals[norm] = totals.get(norm, 0) + n
+        if totals[norm] > 0:
+            out = [o for o in out if o[0][:3] != ("counter", owner, norm)]
+            out.append((("counter", owner, norm, totals[norm]), cpath))
+    return out

@@ -1,0 +1,116 @@
+"""Reading a scenario document: typed values, ids and keys checked with their positions, every problem
+collected (not only the first), and the facts read, each with the place it came from.
+
+>>> from judgelog.catalog import default_catalog
+>>> from judgelog.interface import default_interface
+>>> reader = ScenarioReader(Located({"players": [1]}, "demo.yaml"), default_catalog(), default_interface())
+>>> reader.want([1], "list", ("players",), "players"), reader.ident(1, ("players", 0), "a player id")
+(True, None)
+>>> print(reader.diags[0].message)
+a player id must be a lower_snake id, got 1
+"""
+
+from __future__ import annotations
+
+import re
+
+from .analysis import suggest
+from .ast import Span
+from .catalog import CardCatalog
+from .errors import Diagnostic
+from .interface import Interface
+from .yamlsrc import Located
+
+__all__ = ["ScenarioReader", "ID_RE", "show"]
+
+ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+class ScenarioReader:
+    """Reads one scenario document (or an object entry of an action): collects diagnostics with positions
+    and the facts read with their origins."""
+
+    def __init__(self, doc: Located, catalog: CardCatalog, face: Interface) -> None:
+        self.doc = doc
+        self.catalog = catalog
+        self.face = face
+        self.keywords = tuple(sorted(face.keywords))
+        self.diags: list[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []
+        self.facts: dict[tuple, Span] = {}
+
+    @classmethod
+    def for_action(cls, spec: dict, span: Span | None, catalog: CardCatalog, face: Interface) -> ScenarioReader:
+        """A reader of the ``object:`` an action brings, read as an object entry at path ``("object",)``;
+        its problems point at the action (``span``)."""
+        doc = Located({"object": spec}, span.file if span else "<action>")
+        if span:
+            doc.marks[()] = span
+        return cls(doc, catalog, face)
+
+    def error(self, path, message, hint=None, *, key: bool = False) -> None:
+        span = self.doc.key_span(path) if key else self.doc.span(path)
+        self.diags.append(Diagnostic("S100", message, span, hint=hint))
+
+    def add(self, fact: tuple, path) -> None:
+        """Add a fact and what recording it gives (record_symmetric, record_implies: the same table the
+        record primitive uses, so a designation from a file and one made by an action agree)."""
+        for made in self.face.recorded(fact):
+            if made not in self.facts:
+                self.facts[made] = self.doc.span(path)
+
+    def check_keys(self, value: dict, allowed, path, what: str, *, fields: bool = False) -> None:
+        for key in value:
+            if key not in allowed:
+                near = suggest(str(key), allowed)
+                rest = f"allowed keys: {', '.join(allowed)}"
+                if fields:  # a designation field exists only when a loaded rule file declares it
+                    rest = f"no loaded rule file declares the scenario field {key!r} (scenario_field/4); " + rest
+                self.error(
+                    path + (key,),
+                    f"unknown key {key!r} in {what}",
+                    f"did you mean {near!r}?" if near else rest,
+                    key=True,
+                )
+
+    def want(self, value, kind, path, what) -> bool:
+        ok = {
+            "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+            "str": lambda v: isinstance(v, str),
+            "list": lambda v: isinstance(v, list),
+            "map": lambda v: isinstance(v, dict),
+            "bool": lambda v: isinstance(v, bool),
+        }[kind](value)
+        if not ok:
+            names = {
+                "int": "an integer",
+                "str": "a string",
+                "list": "a list",
+                "map": "a mapping",
+                "bool": "true or false",
+            }
+            hints = {
+                "int": "write a whole number, e.g. 2",
+                "str": 'write a word or a "quoted string"',
+                "list": "write a list, e.g. [a, b]",
+                "map": "write a mapping, e.g. {key: value}",
+                "bool": "write true or false (yes, no, on and off are strings)",
+            }
+            self.error(path, f"{what} must be {names[kind]}, got {show(value)}", hints[kind])
+        return ok
+
+    def ident(self, value, path, what) -> str | None:
+        if not isinstance(value, str) or not ID_RE.match(value):
+            self.error(
+                path,
+                f"{what} must be a lower_snake id, got {show(value)}",
+                "ids start with a lower-case letter and use a-z, 0-9 and _",
+            )
+            return None
+        return value
+
+
+def show(value) -> str:
+    """A value as a problem quotes it (cut short)."""
+    text = repr(value)
+    return text if len(text) < 60 else text[:57] + "..."

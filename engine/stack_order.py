@@ -1,0 +1,69 @@
+"""The order triggered abilities go on the stack: APNAP order (603.3b), each player's abilities in the order
+they triggered unless the action's ``order:`` names them, top of the stack first.
+
+>>> a = (1, ("hero", "exalted", "hero", "alice", None), [])
+>>> b = (2, ("bird", "exalted", "hero", "alice", None), [])
+>>> named = {id(a): "ability_1", id(b): "ability_2"}
+>>> [named[id(t)] for t in stack_order([a, b], named, {"alice": 0}, [["hero", "exalted"]], str)]
+['ability_2', 'ability_1']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .errors import ActionError, UsageError
+
+__all__ = ["stack_order"]
+
+
+def stack_order(pending: list, named: dict, ranks: dict, order, where: Callable[[int], str]) -> list:
+    """The order abilities go on the stack (first = bottom). ``order:`` lists abilities top first: a
+    source id (all its abilities), [source, kind], [source, kind, subject], or an ability id.
+
+    ``pending``: (sequence number, (source, kind, subject, controller, instance), args) in trigger order;
+    ``named``: id() of each -> its ability id; ``ranks``: player -> APNAP rank; ``order``: the action's
+    ``order:``; ``where(j)``: the place of its j-th entry, for an error."""
+    if order is None:
+        return pending
+    if not isinstance(order, list) or not all(_entry_shape(e) for e in order):
+        raise UsageError(
+            f"order: must be a list of abilities (a source id, [source, kind], [source, kind, "
+            f"subject] or an ability id), top of the stack first, got {order!r}",
+            hint="e.g. order: [[hero, my_trigger], ability_3, other_source]",
+        )
+    rank: dict[int, tuple[int, int]] = {}
+    for j, entry in enumerate(order):
+        hits = [t for t in pending if _names(entry, t, named[id(t)])]
+        if not hits:
+            shown = [f"{named[id(t)]} ([{t[1][0]}, {t[1][1]}])" for t in pending]
+            raise ActionError(
+                f"{where(j)}order: {entry!r} names no ability that triggered",
+                hint="abilities waiting: " + ", ".join(shown),
+            )
+        for t in hits:
+            rank.setdefault(id(t), (j, t[0]))
+    # within each player's group: unnamed first (in trigger order), then named, the first named on top
+    return sorted(
+        pending,
+        key=lambda t: (
+            ranks.get(t[1][3], len(ranks)),
+            (0, t[0]) if id(t) not in rank else (1, -rank[id(t)][0], t[0]),
+        ),
+    )
+
+
+def _entry_shape(entry) -> bool:
+    if isinstance(entry, list):
+        return 2 <= len(entry) <= 3 and all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in entry)
+    return isinstance(entry, (str, int)) and not isinstance(entry, bool)
+
+
+def _names(entry, trigger, aid: str) -> bool:
+    """Whether an ``order:`` entry names this waiting ability."""
+    source, kind, subject = trigger[1][0], trigger[1][1], trigger[1][2]
+    if isinstance(entry, (str, int)) and not isinstance(entry, bool):
+        return entry in (source, aid)
+    if isinstance(entry, list) and 2 <= len(entry) <= 3:
+        return [source, kind, subject][: len(entry)] == entry
+    return False

@@ -1,0 +1,278 @@
+"""Binding-pattern variants: how the backend (judgelog.backend) compiles a derived predicate for the way it
+is called.
+
+pyDatalog evaluates a rule body left to right, whatever the call. So every derived predicate is compiled, on
+first use and once per thread, in one variant per *binding pattern* it is called with (``j1_blocked_by@fb@1``:
+second argument known) and per namespace (judgelog.liveness): the variant's rule bodies are planned (checks
+first, then the literals with the fewest unknown arguments, otherwise as written), the rules the namespace
+makes impossible are left out, and calls to a predicate with one possible rule are unfolded into its body.
+Facts given for a derived predicate live in ``<name>@edb``, bridged into every variant.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+
+import pyDatalog.pyEngine as _E
+
+from .analysis import bound_after
+from .analysis import ready as _ready
+from .ast import Atom, Comparison, Const, Negation, Rule, Var, literal_vars
+from .clauses import bridge, compile_atom, compile_comparison, compile_term, new_pred
+from .materialise import DELTA
+from .planning import (
+    IMPOSSIBLE,
+    UNFOLD_DEPTH,
+    binding_pattern,
+    divisors,
+    probe_alive,
+    probe_of,
+    unfold,
+    variant_name,
+)
+from .program import Program
+from .threadview import ThreadView
+
+__all__ = ["Variants"]
+
+
+class Variants:
+    """Variants, planning and unfolding, mixed into judgelog.backend.Backend (which holds what it reads)."""
+
+    # set by Backend.__init__
+    program: Program
+    prefix: str  # of every engine name of this backend
+    why_rules: dict[int, tuple[str, tuple[str, ...]]]
+    _idb: frozenset[str]
+    _static_facts: frozenset[str]
+    _probe_set: frozenset[tuple]
+    _probe_pos: dict[str, set[int]]
+    _rules_for: dict[str, list[Rule]]
+    _rule_by_id: dict[int, Rule]
+    _rule_consts: frozenset
+    _unfolds: itertools.count
+
+    # -- naming and compiling literals -----------------------------------------
+    def pname(self, pred: str) -> str:
+        return self.prefix + pred
+
+    def _literal(self, atom: Atom, negated: bool = False):
+        return compile_atom(("~" if negated else "") + self.pname(atom.pred), atom)
+
+    def _body_literal(self, lit):
+        if isinstance(lit, Atom):
+            return self._literal(lit)
+        if isinstance(lit, Negation):
+            return self._literal(lit.atom, negated=True)
+        return compile_comparison(lit)
+
+    # -- binding-pattern variants and pruning --------------------------------
+    def _variant(self, view: ThreadView, pred: str, pattern: tuple[bool, ...]) -> str:
+        """The engine name to call ``pred`` with ``pattern`` known arguments in the current state's
+        namespace (compiled before the next ask)."""
+        if pred not in self._idb:
+            return self.pname(pred)
+        key = (pred, pattern, view.ns.id)
+        if key not in view.variants:
+            view.variants.add(key)
+            view.pending.append(key)
+        return variant_name(self.pname(pred), pattern, view.ns.id)
+
+    def _dead(self, view: ThreadView, atom: Atom, now: bool) -> bool:
+        """Can ``atom`` have no instance at all in the current namespace (see Namespace), or, with ``now``
+        (a query, compiled for this state only), in the facts now?"""
+        pred = atom.pred
+        if pred in self._idb:
+            return pred not in view.ns.alive
+        if pred in self._static_facts or pred.endswith(DELTA):
+            return False
+        probe = probe_of(atom)
+        if probe in self._probe_set:
+            return probe in view.ns.dead_probes
+        return now and not probe_alive(view.counts, probe, self._probe_pos)
+
+    def _plan(self, view: ThreadView, body: Sequence, bound: Iterable[str], now: bool = False) -> list | None:
+        """Compile ``body`` for evaluation with ``bound`` variables known: unfolding, order and variants.
+        None when a positive literal can have no instance (the body cannot hold). ``now``: a query's body,
+        compiled for the facts now rather than for the namespace."""
+        bound = set(bound)
+        expanded = self._expand(view, body)
+        if expanded is None:
+            return None
+        waiting = list(expanded)
+        out = []
+        for lit in waiting:
+            if isinstance(lit, Atom) and self._dead(view, lit, now):
+                return None
+
+        def emit(lit) -> None:
+            if isinstance(lit, Comparison):
+                for divisor in divisors(lit.left) + divisors(lit.right):  # no value when dividing by 0
+                    out.append(self._body_literal(Comparison("!=", divisor, Const(0))))
+                out.append(self._body_literal(lit))
+            elif not (isinstance(lit, Negation) and self._dead(view, lit.atom, now)):  # "not" is true: drop it
+                atom = lit.atom if isinstance(lit, Negation) else lit
+                name = self._variant(view, atom.pred, binding_pattern(atom, bound))
+                out.append(
+                    _E.Literal(("~" if isinstance(lit, Negation) else "") + name, [compile_term(a) for a in atom.args])
+                )
+            bound.update(bound_after([lit], bound))
+
+        while waiting:
+            progress = True
+            while progress:  # comparisons as soon as their variables are bound
+                progress = False
+                for lit in list(waiting):
+                    if isinstance(lit, Comparison) and _ready(lit, bound):
+                        waiting.remove(lit)
+                        emit(lit)
+                        progress = True
+            if not waiting:
+                break
+            index, best = min(enumerate(waiting), key=lambda item: self._rank(item[1], bound, item[0]))
+            if self._rank(best, bound, index)[0] == 9:
+                break
+            waiting.remove(best)
+            emit(best)
+        for lit in waiting:  # never ready (an unsafe query): keep pyDatalog's own behaviour, last
+            emit(lit)
+        return out
+
+    def _rank(self, lit, bound: set[str], index: int) -> tuple:
+        """Smallest first: checks (every named argument known) before atoms that bind new variables;
+        among those, atoms joined on a known variable, then atoms with only constants known (a constant
+        such as ``banding`` selects a category, a known variable one object), then the rest as written;
+        within a class, fewest unknown arguments, facts before derived, then as written."""
+        if isinstance(lit, Comparison):
+            return (9, 0, 0, index)
+        if isinstance(lit, Negation):
+            return (1, 0, 0, index) if _ready(lit, bound) else (9, 0, 0, index)
+        named = {v for v in literal_vars(lit) if not v.startswith("_")}
+        unknown = named - bound
+        derived = 1 if lit.pred in self._idb else 0
+        if not unknown:
+            return (derived, 0, 0, index)
+        if len(unknown) < len(named) or any(
+            isinstance(a, Const) and a.value not in self._rule_consts for a in lit.args
+        ):
+            return (2, len(unknown), derived, index)  # joined on a known object (a variable or an id)
+        if any(isinstance(a, Const) for a in lit.args):
+            return (3, len(unknown), derived, index)  # only a constant of the rules known (a category)
+        return (4, 0, 0, index)  # nothing known: as written
+
+    def _compile_pending(self, view: ThreadView) -> None:
+        current = view.ns
+        try:
+            while view.pending:
+                key, pattern, ns_id = view.pending.pop()
+                view.ns = view.namespaces_by_id[ns_id]
+                if isinstance(key, str):
+                    self._compile_variant(view, key, pattern)
+                else:
+                    self._compile_why_variant(view, key, pattern)
+        finally:
+            view.ns = current
+
+    def _compile_variant(self, view: ThreadView, pred: str, pattern: tuple[bool, ...]) -> None:
+        name = variant_name(self.pname(pred), pattern, view.ns.id)
+        new_pred(name, len(pattern))
+        ns = view.ns
+        ns.preds.append((name, len(pattern)))
+        if pred in view.edb:
+            ns.clauses.append(bridge(view.edb[pred], name, len(pattern)))
+        for rule in self._rules_for.get(pred, ()):
+            if rule.body and id(rule) in view.ns.dead_rules:
+                continue
+            bound = {a.name for a, known in zip(rule.head.args, pattern) if known and isinstance(a, Var)}
+            body = self._plan(view, self.program.body(rule), bound) if rule.body else []
+            if body is not None:
+                ns.clauses.append(
+                    _E.assert_(_E.Clause(_E.Literal(name, [compile_term(a) for a in rule.head.args]), body))
+                )
+
+    def _why_variant(self, view: ThreadView, rule: Rule, pattern: tuple[bool, ...]) -> str:
+        name, _ = self.why_rules[id(rule)]
+        key = (id(rule), pattern, view.ns.id)
+        if key not in view.variants:
+            view.variants.add(key)
+            view.pending.append(key)
+        return variant_name(name, pattern, view.ns.id)
+
+    def _compile_why_variant(self, view: ThreadView, rule_id: int, pattern: tuple[bool, ...]) -> None:
+        rule = self._rule_by_id[rule_id]
+        name, names = self.why_rules[rule_id]
+        vname = variant_name(name, pattern, view.ns.id)
+        new_pred(vname, len(names))
+        view.ns.preds.append((vname, len(names)))
+        if rule_id in view.ns.dead_rules:
+            return
+        bound = {n for n, known in zip(names, pattern) if known}
+        body = self._plan(view, self.program.body(rule), bound)
+        if body is not None:
+            view.ns.clauses.append(_E.assert_(_E.Clause(_E.Literal(vname, [_E.Var(n) for n in names]), body)))
+
+    def fact_pred(self, view: ThreadView, pred: str):
+        """The engine predicate that holds ``pred``'s facts: the predicate itself, or for a derived predicate
+        its ``@edb`` predicate, bridged into the plain predicate and into every variant."""
+        if pred not in self._idb:
+            return view.fact_preds[pred]
+        edb = view.edb.get(pred)
+        if edb is None:
+            arity = self.program.decls[pred].arity
+            edb = new_pred(f"{self.pname(pred)}@edb", arity)
+            view.edb[pred] = edb
+            view.fact_preds[pred] = edb
+            bridge(edb, self.pname(pred), arity)
+            for key in view.variants:
+                if key[0] == pred and key not in view.pending:
+                    clause = bridge(edb, variant_name(self.pname(pred), key[1], key[2]), arity)
+                    view.namespaces_by_id[key[2]].clauses.append(clause)
+        return edb
+
+    # -- unfolding -----------------------------------------------------------
+    def _single_rule(self, view: ThreadView, pred: str) -> Rule | None:
+        """The one rule that can derive ``pred`` in the current namespace, if ``pred`` has no facts of its
+        own there; calls to such a predicate are replaced by the rule's body (one subgoal less per call)."""
+        cache = view.ns.single
+        if pred in cache:
+            return cache[pred]
+        rule = None
+        if pred in self._idb and pred not in self._static_facts and pred not in view.ns.with_facts:
+            live = [r for r in self._rules_for.get(pred, ()) if r.body and id(r) not in view.ns.dead_rules]
+            if len(live) == 1 and all(isinstance(a, (Var, Const)) for a in live[0].head.args):
+                rule = live[0]
+        cache[pred] = rule
+        return rule
+
+    def _expand(
+        self, view: ThreadView, body: Sequence, depth: int = 0, chain: frozenset[str] = frozenset()
+    ) -> list | None:
+        """``body`` with the atoms of single-rule predicates unfolded (positive atoms; negated atoms when the
+        rule's body is one positive atom); None when an unfolded atom cannot hold."""
+        out: list = []
+        for lit in body:
+            atom = lit.atom if isinstance(lit, Negation) else lit
+            rule = None
+            if isinstance(atom, Atom) and depth < UNFOLD_DEPTH and atom.pred not in chain:
+                rule = self._single_rule(view, atom.pred)
+            if rule is None:
+                out.append(lit)
+                continue
+            negated = isinstance(lit, Negation)
+            inner = unfold(atom, rule, self.program.body(rule), next(self._unfolds), negated)
+            if inner is None:  # not unfoldable here: keep the call
+                out.append(lit)
+            elif inner is IMPOSSIBLE:
+                if not negated:
+                    return None
+                # not (an atom that cannot hold): true, dropped
+            else:
+                inner = [Negation(inner[0])] if negated else inner
+                expanded = self._expand(view, inner, depth + 1, chain | {atom.pred})
+                if expanded is None:
+                    if not negated:
+                        return None
+                else:
+                    out.extend(expanded)
+        return out
