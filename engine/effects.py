@@ -420,12 +420,19 @@ def p_begin_effect(ch: Change, spec: Arg, o: Arg, duration: Arg, *, spec_facts: 
     event that starts it) and the values of ``effect_spec(spec, Key, Value)`` as they are now (608.2h)."""
     if not (ch.is_permanent(o) or ch.is_player(o)):
         return  # 611.2c: the affected objects are fixed as the effect begins; this one is gone
+    values = [(f[2], f[3]) for f in spec_facts if f[0] == "effect_spec" and f[1] == spec]
+    if not values:
+        raise ActionError(
+            f"begin_effect {format_value(spec)}: no effect_spec({format_value(spec)}, Key, Value) fact says what "
+            "the effect does",
+            hint="derive effect_spec facts under the same spec name as the begin_effect, holding in the same step "
+            "(rules/core/continuous.dl lists the keys)",
+        )
     eid = ch.fresh_id("effect")
     ch.facts.add(("continuous_effect", eid, spec, o, duration))
     ch.facts.add(("effect_timestamp", eid, ch.next_seq + len(ch.events)))
-    for f in spec_facts:
-        if f[0] == "effect_spec" and f[1] == spec:
-            ch.facts.add(("effect_value", eid, f[2], f[3]))
+    for key, value in values:
+        ch.facts.add(("effect_value", eid, key, value))
     ch.emit("effect_began", eid, spec=spec, object=o, duration=duration)
 
 

@@ -15,7 +15,7 @@ are values).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .action_args import NONE, RESERVED, ChoiceMode, argument_facts, given_choice, leaves, token_ids, unused_choices
@@ -265,8 +265,19 @@ class _Run:
                 where.append(f"CR {cr}")
             messages.append(f"{text} ({'; '.join(where)})" if where else text)
         cr = crs[0] if len(set(crs)) == 1 else None
+        bare = sorted({str(r["C"]) for r in rows if r["C"] not in info})
+        hint = (
+            f'no violation_info fact describes {", ".join(bare)}: add violation_info({bare[0]}, "CR", "text") '
+            "to the rule file that derives it, so the refusal says which rule it breaks"
+            if bare
+            else None
+        )
         raise ActionError(
-            f"{self.kind} refused: " + "; ".join(messages), cr=cr, refused_by=refused_by, options=self._legal_options()
+            f"{self.kind} refused: " + "; ".join(messages),
+            cr=cr,
+            refused_by=refused_by,
+            options=self._legal_options(),
+            hint=hint,
         )
 
     def _legal_options(self) -> list[str]:
@@ -299,7 +310,9 @@ class _Run:
             given, present = given_choice(choose, name, len(names))
             if present:
                 used.add(name)
-            values = self._check_choice(name, options, mode, limit, cr, given, present)
+            unknown = [k for k in choose if k not in names] if isinstance(choose, dict) else []
+            misnamed = [k for k in unknown if suggest(str(k), [name])]
+            values = self._check_choice(name, options, mode, limit, cr, given, present, misnamed=misnamed)
             if not values:
                 out.add(("chose_nothing", name))
             out |= {("chosen", name, v) for v in values}
@@ -318,6 +331,8 @@ class _Run:
         cr: str | None,
         given: object,
         present: bool,
+        *,
+        misnamed: Sequence[str] = (),
     ) -> list[Any]:
         shown = [str(o) for o in options] + ([NONE] if mode is ChoiceMode.MAY else [])
         if not present and self.probe and (options or mode is not ChoiceMode.ONE):
@@ -327,12 +342,10 @@ class _Run:
                 return []
             if mode is ChoiceMode.ONE and len(options) == 1:
                 return [options[0]]
-            raise ActionError(
-                f"{self.kind}: a choice is required for {name}",
-                cr=cr,
-                options=shown,
-                hint=f"add choose: {{{name}: ...}}",
-            )
+            hint = f"add choose: {{{name}: ...}}"
+            if misnamed:
+                hint = f"choose: names {misnamed[0]!r}, but the choice is called {name!r}: choose: {{{name}: ...}}"
+            raise ActionError(f"{self.kind}: a choice is required for {name}", cr=cr, options=shown, hint=hint)
         values = given if isinstance(given, list) else ([] if given in (None, NONE) else [given])
         for v in values:
             if v not in options:

@@ -107,3 +107,40 @@ def test_effects_of_a_hand_written_state_end_at_the_next_turn_end(engine):
     assert _power(state, "bears") == 5
     state, _ = state.apply({"do": "end_turn"})
     assert _power(state, "bears") == 2
+
+
+def test_an_effect_that_says_nothing_is_refused(engine, tmp_path):
+    state = _board(engine)
+    with pytest.raises(ActionError) as empty:  # apply_effect with no key: the rules refuse it, naming 611.2
+        state.apply({"do": "apply_effect", "object": "bears"})
+    assert empty.value.cr == "611.2" and "set_power" in str(empty.value)
+    # a rule that begins an effect under one spec name and gives its values under another
+    rules = tmp_path / "cry.dl"
+    rules.write_text(
+        "@name cry\n@cr 702.91a\n"
+        "triggers(S, cry, attacks) :- recent_event(N), event(N, attacks, S), has_keyword(S, cry).\n"
+        "@name cry.pump\n@cr 702.91a\n"
+        "effect(1, begin_effect, cry, S, until_end_of_turn) :- resolving(I), on_stack(I, S, cry).\n"
+        "@name cry.power\n@cr 702.91a\n"
+        "effect_spec(crie, power, 1) :- resolving(I), on_stack(I, _, cry).\n"
+    )
+    crier = Engine(rules=[str(rules)]).state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "objects": {
+                "crier": {
+                    "name": "Crier",
+                    "types": ["creature"],
+                    "power": 1,
+                    "toughness": 1,
+                    "keywords": ["cry"],
+                    "controller": "alice",
+                },
+            },
+        }
+    )
+    attacked, _ = crier.apply({"do": "declare_attackers", "attackers": {"crier": "bob"}})
+    with pytest.raises(ActionError) as typo:
+        attacked.apply({"do": "resolve"})
+    assert "no effect_spec(cry, Key, Value) fact says what the effect does" in str(typo.value)
+    assert "same spec name" in typo.value.hint

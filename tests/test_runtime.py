@@ -549,3 +549,62 @@ def test_doc_python_block_runs(chdir_root):
                 assert repr(value) == shown, code
         else:
             exec(code.strip(), scope)
+
+
+def test_a_refusal_without_violation_info_says_what_to_add(tmp_path):
+    rules = tmp_path / "lure.dl"
+    rules.write_text(
+        "@name lure.requirement\n@cr 509.1c\n"
+        "block_requirement(B, A, lure) :- attacking(A, _), has_keyword(A, lure), defending_player(A, P),\n"
+        "    creature_controlled_by(B, P).\n"
+    )
+    state = Engine(rules=[str(rules)]).state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "objects": {
+                "lurer": {
+                    "name": "Lurer",
+                    "types": ["creature"],
+                    "power": 1,
+                    "toughness": 1,
+                    "keywords": ["lure"],
+                    "controller": "alice",
+                },
+                "bears": {"card": "Grizzly Bears", "controller": "bob"},
+            },
+        }
+    )
+    attacked, _ = state.apply({"do": "declare_attackers", "attackers": {"lurer": "bob"}})
+    with pytest.raises(ActionError) as refused:
+        attacked.apply({"do": "declare_blockers", "blockers": {}})
+    assert "declare_blockers refused: lure (bears)" in str(refused.value)
+    assert 'add violation_info(lure, "CR", "text")' in refused.value.hint
+    blocked, _ = attacked.apply({"do": "declare_blockers", "blockers": {"bears": ["lurer"]}})
+    assert blocked.query("blocked_by(lurer, B)") == [{"B": "bears"}]
+
+
+def test_a_misnamed_choice_of_a_resolving_ability_is_named_in_the_hint(designer):
+    state = designer.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "objects": {
+                "stalwart": {
+                    "name": "Stalwart",
+                    "types": ["creature"],
+                    "power": 2,
+                    "toughness": 2,
+                    "keywords": ["mentor"],
+                    "controller": "alice",
+                },
+                "bears": {"card": "Llanowar Elves", "controller": "alice"},
+                "lions": {"card": "Llanowar Elves", "controller": "alice"},
+            },
+        }
+    )
+    attacked, _ = state.apply(
+        {"do": "declare_attackers", "attackers": {"stalwart": "bob", "bears": "bob", "lions": "bob"}}
+    )
+    with pytest.raises(ActionError) as misnamed:
+        attacked.apply({"do": "resolve", "choose": {"targets": "lions"}})
+    assert misnamed.value.options == ("bears", "lions")
+    assert "choose: names 'targets', but the choice is called 'target'" in misnamed.value.hint
