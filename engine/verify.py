@@ -46,7 +46,16 @@ if TYPE_CHECKING:
     from .interface import Field, Interface
     from .state import State
 
-__all__ = ["Property", "properties_of", "run_task", "merge", "violations", "tasks", "counterexample_scenario"]
+__all__ = [
+    "Property",
+    "properties_of",
+    "run_task",
+    "merge",
+    "violations",
+    "tasks",
+    "counterexample_scenario",
+    "canonical",
+]
 
 DECLARATION = "declaration"
 
@@ -288,8 +297,6 @@ def run_task(engine: Engine, scope: Scope, task: Task, *, all_found: bool = Fals
             seen: set = set()
             steps = [{"board": designations}] if any(designations.values()) else []
             _declare(run, board, state, steps, {}, 0, seen, autos)
-    from .verify_search import canonical
-
     found = sorted((canonical(c, board_of(run.scope, c), scope.players) for c in run.found), key=order_key)
     if not all_found:
         least: dict[str, dict] = {}
@@ -391,3 +398,39 @@ def counterexample_scenario(engine: Engine, c: dict, props: dict[str, Property],
         a, b = c["witnesses"]
         data["expect"] = [{"absent": f"property_violation({c['property']}, {a}, {b})"}]
     return data
+
+
+def _slot(oid: str) -> int:
+    return int(oid[1:]) if oid[1:].isdigit() else 0
+
+
+def _rename(value: Any, mapping: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        return mapping.get(value, value)
+    if isinstance(value, dict):
+        renamed = {_rename(k, mapping): _rename(v, mapping) for k, v in value.items()}
+        if not all(k in mapping for k in value):  # an action: its keys keep their order
+            return renamed
+        return {k: renamed[k] for k in sorted(renamed, key=_slot)}
+    if isinstance(value, list):
+        items = [_rename(v, mapping) for v in value]
+        if items and all(isinstance(v, list) for v in items):  # groups and pairs: order-free
+            items = sorted((sorted(v, key=_slot) for v in items), key=lambda v: [_slot(x) for x in v])
+        return items
+    return value
+
+
+def canonical(c: dict, board: Sequence[Spec], players: int = 2) -> dict:
+    """The counterexample renamed by the automorphism of its board (identical creatures swapped, players
+    with the same creatures swapped) that makes it least, so that symmetric counterexamples are written
+    one way."""
+    best = None
+    for mapping in automorphisms(board, players):
+        cand = dict(c)
+        cand["steps"] = _rename(c["steps"], mapping)
+        cand["proposed"] = _rename(c["proposed"], mapping)
+        cand["witnesses"] = [mapping.get(w, w) for w in c["witnesses"]]
+        key = (repr(cand["steps"]), repr(cand["proposed"]), cand["witnesses"])
+        if best is None or key < best[0]:
+            best = (key, cand)
+    return best[1] if best else c

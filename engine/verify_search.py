@@ -20,10 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from .boards import Spec, automorphisms, board_dict, count_boards, tasks
+from .boards import Spec, board_dict, count_boards, tasks
 from .errors import ActionError, JudgelogError
 from .extras import require
 from .scope import Scope
+from .verify import _slot, canonical
 
 if TYPE_CHECKING:
     from .boards import Shape
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from .verify import Property
     from .verify_asp import _Ctx
 
-__all__ = ["search_shape", "search_task", "Found", "replay", "canonical", "canonical_board", "SearchDisagrees"]
+__all__ = ["search_shape", "search_task", "Found", "replay", "canonical_board", "SearchDisagrees"]
 
 
 class SearchDisagrees(JudgelogError):
@@ -186,10 +187,6 @@ def _values(found: Found, fields: Sequence[Any], board: Sequence[Spec], scope: S
     return out
 
 
-def _slot(oid: str) -> int:
-    return int(oid[1:]) if oid[1:].isdigit() else 0
-
-
 def canonical_board(found: Found, scope: Scope) -> Found:
     """The model renamed so that its board is the one :func:`judgelog.boards.boards` lists for its orbit
     (the search breaks the symmetry of identical creatures but not that of the non-active players)."""
@@ -267,38 +264,6 @@ def replay(
             return run.found
         _record(run, board, steps + [action], "board", after)
     return run.found
-
-
-def _rename(value: Any, mapping: dict[str, str]) -> Any:
-    if isinstance(value, str):
-        return mapping.get(value, value)
-    if isinstance(value, dict):
-        renamed = {_rename(k, mapping): _rename(v, mapping) for k, v in value.items()}
-        if not all(k in mapping for k in value):  # an action: its keys keep their order
-            return renamed
-        return {k: renamed[k] for k in sorted(renamed, key=_slot)}
-    if isinstance(value, list):
-        items = [_rename(v, mapping) for v in value]
-        if items and all(isinstance(v, list) for v in items):  # groups and pairs: order-free
-            items = sorted((sorted(v, key=_slot) for v in items), key=lambda v: [_slot(x) for x in v])
-        return items
-    return value
-
-
-def canonical(c: dict, board: Sequence[Spec], players: int = 2) -> dict:
-    """The counterexample renamed by the automorphism of its board (identical creatures swapped, players
-    with the same creatures swapped) that makes it least, so that symmetric counterexamples are written
-    one way."""
-    best = None
-    for mapping in automorphisms(board, players):
-        cand = dict(c)
-        cand["steps"] = _rename(c["steps"], mapping)
-        cand["proposed"] = _rename(c["proposed"], mapping)
-        cand["witnesses"] = [mapping.get(w, w) for w in c["witnesses"]]
-        key = (repr(cand["steps"]), repr(cand["proposed"]), cand["witnesses"])
-        if best is None or key < best[0]:
-            best = (key, cand)
-    return best[1] if best else c
 
 
 def search_shape(engine: Engine, scope: Scope, shape: Shape, *, all_found: bool = False) -> dict:
