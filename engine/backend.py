@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import itertools
 import secrets
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from contextlib import contextmanager
 
@@ -47,6 +48,7 @@ import pyDatalog.pyEngine as _E
 from .analysis import Program, bound_after, order_body
 from .analysis import ready as _ready
 from .ast import Atom, BinOp, Comparison, Const, Negation, Rule, Var, literal_vars
+from .bounded import operator_function, take
 from .database import _TL, quiet_gc
 from .database import our_database as _our_database
 from .errors import QueryError, UsageError
@@ -68,6 +70,7 @@ from .planning import (
     _why_vars,
 )
 from .recursion import DEFAULT_LIMITS, Limits, recursive_components
+from .widejoins import JoinGuard
 
 __all__ = ["Backend", "Fact", "quiet_gc"]
 
@@ -100,6 +103,7 @@ class _ThreadView:
         "derivations",
         "delta_preds",
         "computed_count",
+        "joins",
     )
 
     def __init__(self) -> None:
@@ -110,6 +114,7 @@ class _ThreadView:
         self.derivations: dict[tuple, tuple] = {}  # recursive fact -> (rule, binding) that first derived it
         self.delta_preds: dict[str, object] = {}
         self.computed_count = 0
+        self.joins: tuple | None = None  # (facts, materialised, judgelog.widejoins.StateCheck) of the state now
         self.query_ids = itertools.count(1)
         self.variants: set[tuple] = set()  # (pred or id(rule), pattern, namespace id) compiled in this thread
         self.pending: list[tuple] = []  # variants named but not compiled yet
@@ -213,6 +218,15 @@ class Backend(Liveness):
                     if isinstance(lit, (Atom, Negation))
                 )
         self._agg_deps = frozenset(deps)
+        # bodies of unconnected parts that pyDatalog would enumerate: estimated per state (judgelog.widejoins)
+        self._joins = JoinGuard(
+            (r for r in program.rules if r.aggregate is None and r.head.pred in self._idb), program.body
+        )
+        self._computed_preds = self._recursive | frozenset(r.head.pred for r in self._agg_rules)
+        self._rule_fact_counts: dict[str, int] = {}
+        for rule in program.rules:
+            if not rule.body and rule.aggregate is None:
+                self._rule_fact_counts[rule.head.pred] = self._rule_fact_counts.get(rule.head.pred, 0) + 1
         # derived predicates that may also be given facts (scenario input, aggregates): bridged up front
         self._edb_up_front = frozenset(
             p
@@ -259,6 +273,9 @@ class Backend(Liveness):
             return _E.Const(term.value)
         if isinstance(term, BinOp):
             left, right = self._term(term.left), self._term(term.right)
+            if self.limits.int_digits is not None:  # judgelog.bounded: stops at the integer limit (L003)
+                function = operator_function(term.op, self.limits.int_digits)
+                return _E.Operation(_E.Const(function), "(", _E.VarTuple([left, right]))
             if term.op in ("min", "max"):  # a function of both values: pyDatalog calls it once both are known
                 return _E.Operation(_E.Const(min if term.op == "min" else max), "(", _E.VarTuple([left, right]))
             return _E.Operation(left, "//" if term.op == "/" else term.op, right)
@@ -560,8 +577,38 @@ class Backend(Liveness):
         return view.derivations.get(fact)
 
     # -- asking ----------------------------------------------------------
+    def _check_joins(self, view: _ThreadView, body: Sequence = (), preds: Sequence[str] = ()) -> None:
+        """Refuse (L004) a question whose body, or a rule it may reach, would enumerate more combinations
+        of unconnected parts than the limit (judgelog.widejoins)."""
+        limit = self.limits.join_combinations
+        if limit is None:
+            return
+        # once per state, and once more when its computed facts are complete (during judgelog's fixpoints,
+        # the sizes of what they compute stay those of the round the check was made in: never larger)
+        key = (view.facts, view.materialised)
+        if view.joins is None or view.joins[0] is not key[0] or view.joins[1] != key[1]:
+            counts = Counter(f[0] for f in view.computed)
+            rule_facts = self._rule_fact_counts
+
+            def facts(atom: Atom) -> int:
+                pred, known = atom.pred, view.counts
+                given = known.get(pred, 0)
+                for i in self._probe_pos.get(pred, ()):  # the facts with the atom's constant, where counted
+                    if i < len(atom.args) and isinstance(atom.args[i], Const):
+                        given = min(given, known.get((pred, i, atom.args[i].value), 0))
+                return given + counts.get(pred, 0) + rule_facts.get(pred, 0)
+
+            dead = view.ns.dead_rules if view.ns is not None else ()
+            view.joins = (key[0], key[1], self._joins.for_state(facts, self._computed_preds, limit, dead))
+        atoms = [lit.atom if isinstance(lit, Negation) else lit for lit in body]
+        view.joins[2].check(
+            list(preds) + [a.pred for a in atoms if isinstance(a, Atom)],
+            body=body,
+        )
+
     def _ask_body(self, view: _ThreadView, body: Sequence, names: Sequence[str]) -> list[tuple]:
         """All distinct bindings of ``names`` satisfying ``body`` (already in evaluation order)."""
+        self._check_joins(view, body)
         qname = f"{self.prefix}_q{next(view.query_ids)}"
         self._pred(qname, len(names))
         head = _E.Literal(qname, [_E.Var(n) for n in names])
@@ -592,6 +639,7 @@ class Backend(Liveness):
         """Rows of full argument tuples matching ``atom`` (constants and variables)."""
         if self._dead(view, atom, True):
             return []
+        self._check_joins(view, preds=[atom.pred])
         name = self._variant(view, atom.pred, _pattern(atom, set()))
         self._compile_pending(view)
         result = _ask(_E.Literal(name, [self._term(a) for a in atom.args]))
@@ -602,6 +650,7 @@ class Backend(Liveness):
     def why_rows(self, view: _ThreadView, rule: Rule, fixed: dict[str, object], limit: int = 64) -> list[dict]:
         """Bindings of all of ``rule``'s body variables given some of them (for proofs)."""
         _, names = self.why_rules[id(rule)]
+        self._check_joins(view, self.program.body(rule))
         name = self._why_variant(view, rule, tuple(n in fixed for n in names))
         self._compile_pending(view)
         terms = [_E.Const(fixed[n]) if n in fixed else _E.Var(n) for n in names]
@@ -613,11 +662,20 @@ class Backend(Liveness):
 
 
 def _ask(literal):
-    """pyDatalog's answer to a literal; a comparison of a word with a number is the user's error."""
+    """pyDatalog's answer to a literal; a comparison of a word with a number is the user's error, an integer
+    beyond the limit stops the question (judgelog.bounded)."""
+    take()
     try:
-        return literal.ask()
+        result = literal.ask()
     except TypeError as exc:  # pyDatalog compares a word with a number
+        limit = take()
+        if limit is not None:
+            raise limit from None
         raise QueryError(
             f"a comparison mixes numbers and words ({exc})",
             hint="compare numbers with numbers; check the arguments given",
         ) from None
+    limit = take()
+    if limit is not None:
+        raise limit
+    return result
