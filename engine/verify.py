@@ -38,6 +38,7 @@ from .boards import (
     players_of,
     tasks,
 )
+from .counterexamples import canonical
 from .errors import ActionError
 from .scope import Scope
 
@@ -288,8 +289,6 @@ def run_task(engine: Engine, scope: Scope, task: Task, *, all_found: bool = Fals
             seen: set = set()
             steps = [{"board": designations}] if any(designations.values()) else []
             _declare(run, board, state, steps, {}, 0, seen, autos)
-    from .verify_search import canonical
-
     found = sorted((canonical(c, board_of(run.scope, c), scope.players) for c in run.found), key=order_key)
     if not all_found:
         least: dict[str, dict] = {}

@@ -52,7 +52,16 @@ __all__ = ["Compiled", "compile_search", "SUPPORTED_PRIMITIVES", "SBA_ROUNDS"]
 
 SUPPORTED_PRIMITIVES = ("record", "forget", "tap", "remove_from_combat", "gain_control", "remove_keyword")
 SBA_ROUNDS = 3
-TRANSIENT_PREDS = ("action", "act_arg", "act_list", "act_map", "act_map_list", "act_map2", "act_list2", "step")
+TRANSIENT_PREDS: tuple[str, ...] = (
+    "action",
+    "act_arg",
+    "act_list",
+    "act_map",
+    "act_map_list",
+    "act_map2",
+    "act_list2",
+    "step",
+)
 TRANSIENT_PREDS += ("state_check", "recent_event", "resolving", "chosen", "chose_nothing", "created", "pending_object")
 CTX = "Ctx_"
 
@@ -112,7 +121,15 @@ def _spec_facts(engine: Engine, scope: Scope, spec: Spec) -> list[tuple]:
 
 
 class _Builder:
-    def __init__(self, engine: Engine, scope: Scope, shape: Shape, props: dict[str, Property], groups, board_fields):
+    def __init__(
+        self,
+        engine: Engine,
+        scope: Scope,
+        shape: Shape,
+        props: dict[str, Property],
+        groups: Sequence[tuple[str, Sequence[Field]]],
+        board_fields: Sequence[Field],
+    ) -> None:
         self.engine, self.scope, self.shape, self.props = engine, scope, shape, props
         self.face: Interface = engine.interface
         self.groups, self.board_fields = groups, board_fields
@@ -164,8 +181,8 @@ class _Builder:
                 self.emit(f"h({c0},{_fact_term(f[0], args)}) :- spec(O,{s}){name}.")
         self.emit("kw_on_board(K) :- spec(_,S), spec_kw(S,K).")
         self.emit("#minimize { N@2,O : spec(O,S), spec_kwn(S,N) }.")
-        for f in self.board_fields:
-            self.designation(f, c0, board=True)
+        for board_field in self.board_fields:
+            self.designation(board_field, c0, board=True)
         return c0
 
     # -- designations --------------------------------------------------------------------------------------
@@ -340,10 +357,10 @@ class _Builder:
         )
         # leaving combat (remove_from_combat, gain_control)
         for pred in self.face.ends_with_combat:
-            arity = self.inputs.get(pred)
-            if arity is None:
+            ended = self.inputs.get(pred)
+            if ended is None:
                 continue
-            rest = ",".join(f"X{i}" for i in range(1, arity))
+            rest = ",".join(f"X{i}" for i in range(1, ended))
             fact = f"f_{pred}(O{',' + rest if rest else ''})"
             self.emit(f"leaves(C,D,O,{fact}) :- leave(C,D,O), h(C,{fact}).")
         self.emit("del(D,F) :- leaves(_,D,_,F).")
@@ -406,7 +423,7 @@ def compile_search(engine: Engine, scope: Scope, shape: Shape, props: dict[str, 
         b.emit(f"check({prop},declaration) :- decl({g}), alive({stage - 1}).")
         guard = f"decl({g})"
 
-        def args(x: int, fields=fields, guard=guard, kind=kind) -> None:
+        def args(x: int, fields: Sequence[Field] = fields, guard: str = guard, kind: str = kind) -> None:
             b.emit(f"h({x},f_action({_q(kind)})) :- {guard}.")
             for f in fields:
                 b.arg_facts(f, x, guard)
@@ -484,9 +501,9 @@ def compile_search(engine: Engine, scope: Scope, shape: Shape, props: dict[str, 
             b.emit(compile_rule(_with_ctx(rule), index))
     for pred, decl in sorted(program.decls.items()):
         if decl.is_input or pred in b.fact_preds:
-            xs = ",".join(f"X{i}" for i in range(decl.arity))
-            term = f"f_{pred}({xs})" if xs else f"f_{pred}"
-            b.emit(f"j_{pred}(C{',' + xs if xs else ''}) :- h(C,{term}).")
+            joined = ",".join(f"X{i}" for i in range(decl.arity))
+            term = f"f_{pred}({joined})" if joined else f"f_{pred}"
+            b.emit(f"j_{pred}(C{',' + joined if joined else ''}) :- h(C,{term}).")
     b.emit("#show spec/2. #show follow/1. #show vat/2. #show unsupported/2.")
     for _kind, fields in list(groups) + [("", board_fields)]:
         for f in fields:

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from .boards import Spec, automorphisms, board_dict, count_boards, tasks
+from .boards import Spec, board_dict, count_boards, tasks
+from .counterexamples import canonical, slot
 from .errors import ActionError, JudgelogError
 from .extras import require
 from .scope import Scope
@@ -28,6 +29,7 @@ from .scope import Scope
 if TYPE_CHECKING:
     from .boards import Shape
     from .engine import Engine
+    from .interface import Field
     from .verify import Property
     from .verify_asp import _Ctx
 
@@ -173,20 +175,16 @@ def _values(found: Found, fields: Sequence[Any], board: Sequence[Spec], scope: S
             for o, g in sorted(rows):
                 groups.setdefault(g, []).append(o)
             out[f.name] = [
-                sorted(groups[g], key=_slot)
+                sorted(groups[g], key=slot)
                 for g in sorted(groups, key=lambda g: int(g.lstrip("abcdefghijklmnopqrstuvwxyz_") or 0))
             ]
         elif f.shape == "map_list":
-            out[f.name] = {o: [a] for o, a in sorted(rows, key=lambda r: _slot(r[0]))}
+            out[f.name] = {o: [a] for o, a in sorted(rows, key=lambda r: slot(r[0]))}
         elif f.shape == "map":
-            out[f.name] = {o: a for o, a in sorted(rows, key=lambda r: _slot(r[0]))}
+            out[f.name] = {o: a for o, a in sorted(rows, key=lambda r: slot(r[0]))}
         elif f.shape == "pairs":
-            out[f.name] = [[a, b] for a, b in sorted(rows, key=lambda r: _slot(r[0]))]
+            out[f.name] = [[a, b] for a, b in sorted(rows, key=lambda r: slot(r[0]))]
     return out
-
-
-def _slot(oid: str) -> int:
-    return int(oid[1:]) if oid[1:].isdigit() else 0
 
 
 def canonical_board(found: Found, scope: Scope) -> Found:
@@ -220,7 +218,14 @@ def canonical_board(found: Found, scope: Scope) -> Found:
     return found
 
 
-def replay(engine: Engine, scope: Scope, props: dict[str, Property], found: Found, groups, board_fields) -> list[dict]:
+def replay(
+    engine: Engine,
+    scope: Scope,
+    props: dict[str, Property],
+    found: Found,
+    groups: Sequence[tuple[str, Sequence[Field]]],
+    board_fields: Sequence[Field],
+) -> list[dict]:
     """The counterexamples along the one path a model describes, found by the reference semantics (the
     same records as the enumerator's ``_record``)."""
     from .boards import _specs
@@ -259,38 +264,6 @@ def replay(engine: Engine, scope: Scope, props: dict[str, Property], found: Foun
             return run.found
         _record(run, board, steps + [action], "board", after)
     return run.found
-
-
-def _rename(value: Any, mapping: dict[str, str]) -> Any:
-    if isinstance(value, str):
-        return mapping.get(value, value)
-    if isinstance(value, dict):
-        renamed = {_rename(k, mapping): _rename(v, mapping) for k, v in value.items()}
-        if not all(k in mapping for k in value):  # an action: its keys keep their order
-            return renamed
-        return {k: renamed[k] for k in sorted(renamed, key=_slot)}
-    if isinstance(value, list):
-        items = [_rename(v, mapping) for v in value]
-        if items and all(isinstance(v, list) for v in items):  # groups and pairs: order-free
-            items = sorted((sorted(v, key=_slot) for v in items), key=lambda v: [_slot(x) for x in v])
-        return items
-    return value
-
-
-def canonical(c: dict, board: Sequence[Spec], players: int = 2) -> dict:
-    """The counterexample renamed by the automorphism of its board (identical creatures swapped, players
-    with the same creatures swapped) that makes it least, so that symmetric counterexamples are written
-    one way."""
-    best = None
-    for mapping in automorphisms(board, players):
-        cand = dict(c)
-        cand["steps"] = _rename(c["steps"], mapping)
-        cand["proposed"] = _rename(c["proposed"], mapping)
-        cand["witnesses"] = [mapping.get(w, w) for w in c["witnesses"]]
-        key = (repr(cand["steps"]), repr(cand["proposed"]), cand["witnesses"])
-        if best is None or key < best[0]:
-            best = (key, cand)
-    return best[1] if best else c
 
 
 def search_shape(engine: Engine, scope: Scope, shape: Shape, *, all_found: bool = False) -> dict:
