@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import itertools
 import secrets
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -46,7 +47,7 @@ import pyDatalog.pyEngine as _E
 
 from .analysis import order_body
 from .ast import Atom, Const, Negation, Rule
-from .clauses import ask_literal, compile_term, new_pred
+from .clauses import ask_literal, new_pred
 from .database import THREAD, quiet_gc
 from .database import our_database as _our_database
 from .errors import UsageError
@@ -65,6 +66,7 @@ from .program import Program
 from .recursion import DEFAULT_LIMITS, Component, Limits, recursive_components
 from .threadview import ThreadView
 from .variants import Variants
+from .widejoins import JoinGuard
 
 __all__ = ["Backend", "Fact", "quiet_gc"]
 
@@ -154,6 +156,15 @@ class Backend(Variants, Liveness):
             if isinstance(lit, (Atom, Negation))
         }
         self._agg_deps = frozenset({r.head.pred for r in computed_rules} | program.dependencies(read))
+        # bodies of unconnected parts that pyDatalog would enumerate: estimated per state (judgelog.widejoins)
+        self._joins = JoinGuard(
+            (r for r in program.rules if r.aggregate is None and r.head.pred in self._idb), program.body
+        )
+        self._computed_preds = self._recursive | frozenset(r.head.pred for r in self._agg_rules)
+        self._rule_fact_counts: dict[str, int] = {}
+        for rule in program.rules:
+            if not rule.body and rule.aggregate is None:
+                self._rule_fact_counts[rule.head.pred] = self._rule_fact_counts.get(rule.head.pred, 0) + 1
         # derived predicates that may also be given facts (scenario input, aggregates): bridged up front
         self._edb_up_front = frozenset(
             p
@@ -240,8 +251,39 @@ class Backend(Variants, Liveness):
         return view.derivations.get(fact)
 
     # -- asking ----------------------------------------------------------
+    def _check_joins(self, view: ThreadView, body: Sequence = (), preds: Sequence[str] = ()) -> None:
+        """Refuse (L004) a question whose body, or a rule it may reach, would enumerate more combinations
+        of unconnected parts than the limit (judgelog.widejoins)."""
+        limit = self.limits.join_combinations
+        if limit is None:
+            return
+        # once per state, and once more when its computed facts are complete (during judgelog's fixpoints,
+        # the sizes of what they compute stay those of the round the check was made in: never larger)
+        key = (view.facts, view.materialised)
+        if view.joins is None or view.joins[0] is not key[0] or view.joins[1] != key[1]:
+            counts = Counter(f[0] for f in view.computed)
+            rule_facts = self._rule_fact_counts
+
+            def facts(atom: Atom) -> int:
+                pred, known = atom.pred, view.counts
+                given = known.get(pred, 0)
+                for i in self._probe_pos.get(pred, ()):  # the facts with the atom's constant, where counted
+                    arg = atom.args[i] if i < len(atom.args) else None
+                    if isinstance(arg, Const):
+                        given = min(given, known.get((pred, i, arg.value), 0))
+                return given + counts.get(pred, 0) + rule_facts.get(pred, 0)
+
+            dead = view.ns.dead_rules if view.ns is not None else ()
+            view.joins = (key[0], key[1], self._joins.for_state(facts, self._computed_preds, limit, dead))
+        atoms = [lit.atom if isinstance(lit, Negation) else lit for lit in body]
+        view.joins[2].check(
+            list(preds) + [a.pred for a in atoms if isinstance(a, Atom)],
+            body=body,
+        )
+
     def ask_body(self, view: ThreadView, body: Sequence, names: Sequence[str]) -> list[tuple]:
         """All distinct bindings of ``names`` satisfying ``body`` (already in evaluation order)."""
+        self._check_joins(view, body)
         qname = f"{self.prefix}_q{next(view.query_ids)}"
         new_pred(qname, len(names))
         head = _E.Literal(qname, [_E.Var(n) for n in names])
@@ -272,9 +314,10 @@ class Backend(Variants, Liveness):
         """Rows of full argument tuples matching ``atom`` (constants and variables)."""
         if self._dead(view, atom, True):
             return []
+        self._check_joins(view, preds=[atom.pred])
         name = self._variant(view, atom.pred, binding_pattern(atom, set()))
         self._compile_pending(view)
-        result = ask_literal(_E.Literal(name, [compile_term(a) for a in atom.args]))
+        result = ask_literal(_E.Literal(name, [self._term(a) for a in atom.args]))
         if not result or result is True:
             return []
         return sorted(set(tuple(r) for r in result), key=row_sort_key)
@@ -282,6 +325,7 @@ class Backend(Variants, Liveness):
     def why_rows(self, view: ThreadView, rule: Rule, fixed: dict[str, object], limit: int = 64) -> list[dict]:
         """Bindings of all of ``rule``'s body variables given some of them (for proofs)."""
         _, names = self.why_rules[id(rule)]
+        self._check_joins(view, self.program.body(rule))
         name = self._why_variant(view, rule, tuple(n in fixed for n in names))
         self._compile_pending(view)
         terms = [_E.Const(fixed[n]) if n in fixed else _E.Var(n) for n in names]

@@ -17,6 +17,7 @@ from typing import Any
 import pyDatalog.pyEngine as _E
 
 from .ast import Atom, BinOp, Comparison, Const, Term, Var
+from .bounded import operator_function, take
 from .errors import QueryError
 from .planning import fold_constants
 
@@ -37,25 +38,30 @@ def new_pred(name: str, arity: int) -> Engine:
     return pred
 
 
-def compile_term(term: Term) -> Engine:
+def compile_term(term: Term, *, int_digits: int | None = None) -> Engine:
+    """``term`` as a pyDatalog term; with ``int_digits``, its arithmetic is judgelog's own bounded operators
+    (judgelog.bounded), which stop at an integer of more digits (L003)."""
     if isinstance(term, Var):
         return _E.Var(term.name)
     if isinstance(term, Const):
         return _E.Const(term.value)
     if isinstance(term, BinOp):
-        left, right = compile_term(term.left), compile_term(term.right)
-        if term.op in ("min", "max"):  # a function of both values: pyDatalog calls it once both are known
+        left = compile_term(term.left, int_digits=int_digits)
+        right = compile_term(term.right, int_digits=int_digits)
+        if int_digits is not None:  # a function of both values: pyDatalog calls it once both are known
+            return _E.Operation(_E.Const(operator_function(term.op, int_digits)), "(", _E.VarTuple([left, right]))
+        if term.op in ("min", "max"):
             return _E.Operation(_E.Const(min if term.op == "min" else max), "(", _E.VarTuple([left, right]))
         return _E.Operation(left, "//" if term.op == "/" else term.op, right)
     raise TypeError(f"cannot compile term {term!r}")
 
 
-def compile_atom(name: str, atom: Atom) -> Engine:
+def compile_atom(name: str, atom: Atom, *, int_digits: int | None = None) -> Engine:
     """``atom``'s arguments under the engine name ``name`` (``~name`` for a negated call)."""
-    return _E.Literal(name, [compile_term(a) for a in atom.args])
+    return _E.Literal(name, [compile_term(a, int_digits=int_digits) for a in atom.args])
 
 
-def compile_comparison(lit: Comparison) -> Engine:
+def compile_comparison(lit: Comparison, *, int_digits: int | None = None) -> Engine:
     """pyDatalog needs a variable or a constant on the left of a comparison: fold constant sums, put a lone
     sum on the right, and compare two sums as 0 op (right - left) (integers; both are bound)."""
     left, right, op = fold_constants(lit.left), fold_constants(lit.right), lit.op
@@ -64,7 +70,7 @@ def compile_comparison(lit: Comparison) -> Engine:
             left, right = Const(0), BinOp("-", right, left)
         else:
             left, right, op = right, left, _MIRROR[op]
-    return _E.Literal(_OPS[op], [compile_term(left), compile_term(right)])
+    return _E.Literal(_OPS[op], [compile_term(left, int_digits=int_digits), compile_term(right, int_digits=int_digits)])
 
 
 def bridge(edb: Engine, name: str, arity: int) -> Engine:
@@ -74,11 +80,20 @@ def bridge(edb: Engine, name: str, arity: int) -> Engine:
 
 
 def ask_literal(literal: Engine) -> Engine:
-    """pyDatalog's answer to a literal; a comparison of a word with a number is the user's error."""
+    """pyDatalog's answer to a literal; a comparison of a word with a number is the user's error, an integer
+    beyond the limit stops the question (judgelog.bounded)."""
+    take()
     try:
-        return literal.ask()
+        result = literal.ask()
     except TypeError as exc:  # pyDatalog compares a word with a number
+        limit = take()
+        if limit is not None:
+            raise limit from None
         raise QueryError(
             f"a comparison mixes numbers and words ({exc})",
             hint="compare numbers with numbers; check the arguments given",
         ) from None
+    limit = take()
+    if limit is not None:
+        raise limit
+    return result

@@ -109,6 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="stop (exit 5) after N facts derived by recursive rules (default 200000)",
     )
     evaluating.add_argument(
+        "--max-join",
+        type=_positive_int,
+        metavar="N",
+        help="refuse (exit 5) a rule or query whose unconnected parts make more than N combinations (default 10000000)",
+    )
+    evaluating.add_argument(
         "--time-limit",
         type=_positive_float,
         metavar="SECONDS",

@@ -27,8 +27,8 @@ EXIT_MEANINGS = {  # every EXIT_* constant of judgelog.exits, in words
     "EXIT_LOAD": "an input could not be loaded: a missing file, a syntax or schema error in a rule file or "
     "scenario (the diagnostics are printed)",
     "EXIT_INTERNAL": "internal error (a bug: please report it; `JUDGELOG_DEBUG=1` prints the traceback)",
-    "EXIT_LIMIT": "evaluation reached a limit (`--max-derived`, `--time-limit`, integer size; docs/errors.md, "
-    "L001-L003)",
+    "EXIT_LIMIT": "evaluation reached a limit (`--max-derived`, `--time-limit`, `--max-join`, integer size; "
+    "docs/errors.md, L001-L004)",
 }
 
 NEGATIVE = {  # when each verb exits 1 (EXIT_NEGATIVE)

@@ -45,7 +45,7 @@ def _code(code: str, title: str, *, section: str = "") -> ErrorCode:
     return ErrorCode(code, title, doc_anchor(section or f"{code} {title}"))
 
 
-_LIMITS = "Limits (L001-L003)"
+_LIMITS = "Limits (L001-L004)"
 
 _ALL = (
     # rule files and queries
@@ -69,6 +69,7 @@ _ALL = (
     _code("L001", "facts derived by recursive rules", section=_LIMITS),
     _code("L002", "time spent deriving them", section=_LIMITS),
     _code("L003", "size of a computed integer", section=_LIMITS),
+    _code("L004", "combinations of a body's unconnected parts", section=_LIMITS),
     # the engine's contract with the rules
     _code("I001", "the rules do not keep the engine's contract"),
     _code("I002", "undeclared effect primitive"),

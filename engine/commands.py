@@ -62,6 +62,7 @@ def _limits(args: argparse.Namespace) -> Limits:
         for k, v in (
             ("derived_facts", getattr(args, "max_derived", None)),
             ("seconds", getattr(args, "time_limit", None)),
+            ("join_combinations", getattr(args, "max_join", None)),
         )
         if v is not None
     }

@@ -206,10 +206,12 @@ class ActionError(JudgelogError):
 
 class LimitError(JudgelogError):
     """Evaluation reached a configured limit (judgelog.recursion.Limits); ``code`` says which: L001 derived
-    facts, L002 time, L003 the size of a computed integer."""
+    facts, L002 time, L003 the size of a computed integer, L004 the combinations of a body's unconnected
+    parts (then positioned at the rule)."""
 
-    def __init__(self, code: str, message: str, *, hint: str | None = None) -> None:
-        super().__init__(f"[{lookup(code)}] {message}", hint=hint)
+    def __init__(self, code: str, message: str, *, hint: str | None = None, span: Span | None = None) -> None:
+        diagnostics = (Diagnostic(code, message, span, hint=hint),) if span is not None else ()
+        super().__init__(f"[{lookup(code)}] {message}", hint=hint, diagnostics=diagnostics)
         self.code = code
 
     def to_dict(self) -> dict:

@@ -45,15 +45,18 @@ class Limits:
     """Bounds on what evaluation may compute; reaching one ends the question with a :class:`LimitError`.
 
     ``derived_facts``: facts derived bottom-up for one state (recursive predicates); ``seconds``: time spent
-    deriving them; ``int_digits``: decimal digits of an integer a rule computes. ``None`` means no bound.
+    deriving them; ``int_digits``: decimal digits of an integer a rule or a query computes;
+    ``join_combinations``: the combinations of a body's unconnected parts, estimated before pyDatalog
+    enumerates them (judgelog.widejoins). ``None`` means no bound.
     """
 
     derived_facts: int | None = 200_000
     seconds: float | None = 60.0
     int_digits: int | None = 18
+    join_combinations: int | None = 10_000_000
 
     def __post_init__(self) -> None:
-        for name in ("derived_facts", "seconds", "int_digits"):
+        for name in ("derived_facts", "seconds", "int_digits", "join_combinations"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
                 raise ValueError(f"limit {name} must be a positive number or None, got {value!r}")

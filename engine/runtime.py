@@ -223,10 +223,12 @@ class _Run:
             value = self.action.get(r["K"])
             if (
                 value is not None
-                and r["T"] == "int"
+                and r["T"] in ("int", "count")
                 and not all(isinstance(v, int) and not isinstance(v, bool) for v in leaves(value))
             ):
                 raise UsageError(f"{self.kind}: {r['K']} must be an integer, got {value!r}")
+            if value is not None and r["T"] == "count" and any(isinstance(v, int) and v < 0 for v in leaves(value)):
+                raise UsageError(f"{self.kind}: {r['K']} must be 0 or more, got {value!r}", hint="CR 107.1b")
             for v in leaves(value) if value is not None and r["T"] == "keyword" else ():
                 if v not in keywords:  # a keyword is valid exactly when a loaded rule file declares it
                     near = suggest(str(v), keywords)

@@ -268,18 +268,29 @@ def load_scope(data: Any, engine: Engine, *, source: str = "<scope>") -> Scope:
     )
 
 
-def load_scope_file(path: str | None, engine: Engine) -> Scope:
-    """A scope file (YAML), or the shipped default scope."""
+def read_scope_data(path: str) -> Any:
+    """The YAML of a scope file: a regular file under the scenario cap (a FIFO or a device given as
+    ``--scope`` never blocks or reads for ever), refused with a UsageError otherwise."""
     import yaml
 
-    path = path or default_scope_path()
+    from .safefiles import UnsafeFile, read_text
+    from .yamlsrc import MAX_YAML_BYTES
+
     if not os.path.exists(path):
         raise UsageError(f"no such scope file: {path}", hint="--scope FILE.yaml (see docs/verify.md)")
-    with open(path, encoding="utf-8") as fh:
-        try:
-            data = yaml.safe_load(fh)
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else path
-            raise UsageError(f"{where}: the scope is not valid YAML: {getattr(exc, 'problem', exc)}") from None
-    return load_scope(data, engine, source=path)
+    try:
+        text = read_text(path, limit=MAX_YAML_BYTES)
+    except (OSError, UnsafeFile, ValueError) as exc:
+        raise UsageError(f"cannot read the scope file {path}: {exc}", hint="--scope FILE.yaml") from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else path
+        raise UsageError(f"{where}: the scope is not valid YAML: {getattr(exc, 'problem', exc)}") from None
+
+
+def load_scope_file(path: str | None, engine: Engine) -> Scope:
+    """A scope file (YAML), or the shipped default scope."""
+    path = path or default_scope_path()
+    return load_scope(read_scope_data(path), engine, source=path)

@@ -53,6 +53,7 @@ class ThreadView:
         "derivations",
         "delta_preds",
         "computed_count",
+        "joins",
     )
 
     def __init__(self) -> None:
@@ -63,6 +64,7 @@ class ThreadView:
         self.derivations: dict[tuple, tuple] = {}  # recursive fact -> (rule, binding) that first derived it
         self.delta_preds: dict[str, object] = {}
         self.computed_count = 0
+        self.joins: tuple | None = None  # (facts, materialised, judgelog.widejoins.StateCheck) of the state now
         self.query_ids = itertools.count(1)
         self.variants: set[tuple] = set()  # (pred or id(rule), pattern, namespace id) compiled in this thread
         self.pending: list[tuple] = []  # variants named but not compiled yet

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .action_args import RESERVED as RESERVED_ARGS  # do, choose, order, expect_error, as: any action takes them
 from .analysis import suggest
+from .argshapes import argument_shapes, describe, fits
 from .ast import Atom, Const, Span
 from .constants import (
     AUTO_ID_RE,
@@ -103,6 +104,7 @@ class _Facts:
             (str(r["A"]), str(r["K"])): str(r["T"]) for r in ask("action_param_key_type(A, K, T)")
         }
         self.choices = choice_names(state.engine.program)
+        self.shapes = argument_shapes(state.engine.program)
 
 
 def action_problems(
@@ -164,6 +166,14 @@ def action_problems(
         declared = facts.types.get((kind, key))
         if declared == NEW_OBJECT:
             continue  # a new object's characteristics: checked like a scenario's objects when it is applied
+        shapes = facts.shapes.get(key)
+        if shapes and not fits(value, shapes):  # no rule would read it: the argument would be ignored
+            problem(
+                f"{kind}: {key} must be {describe(shapes)}, got {value!r}",
+                where.at(key),
+                f"the rules read {key} only written so; written otherwise it would be ignored",
+            )
+            continue
         if declared == "word":
             if not all(isinstance(leaf, str) for _p, leaf, _k in _walk(value)):
                 problem(f"{kind}: {key} must be a word, got {value!r}", where.at(key), "e.g. a subtype such as orc")
@@ -179,9 +189,11 @@ def action_problems(
                     "write ids (lower_snake words) and whole numbers",
                 )
                 continue
-            if declared == "int":
+            if declared in ("int", "count"):
                 if not isinstance(leaf, int):
                     problem(f"{kind}: {key} must be an integer, got {leaf!r}", at, "write a whole number, e.g. 2")
+                elif declared == "count" and leaf < 0:
+                    problem(f"{kind}: {key} must be 0 or more, got {leaf}", at, "no negative numbers (CR 107.1b)")
                 continue
             if isinstance(leaf, int):
                 continue
@@ -311,6 +323,20 @@ def expect_problems(
                 )
             )
     kinds = [k for k in EXPECT_KINDS if k in entry]
+    if kinds == ["holds", "explain"] and isinstance(entry["holds"], bool) and isinstance(entry["explain"], str):
+        # not a form of the language: explain proves an atom that holds; holds names a query, not a truth value
+        query = entry["explain"]
+        diags.append(
+            Diagnostic(
+                "S103",
+                f"holds: {str(entry['holds']).lower()} cannot qualify explain: an explain entry expects its "
+                "atom to hold, with a proof",
+                where.at("holds", key=True),
+                f'to expect that it does not hold, write {{absent: "{query}"}}; that it holds, '
+                f'{{explain: "{query}"}} (with cites: to name a CR number the proof must use)',
+            )
+        )
+        return diags
     if len(kinds) != 1:
         diags.append(
             Diagnostic(

@@ -19,7 +19,7 @@ import pyDatalog.pyEngine as _E
 
 from .analysis import bound_after
 from .analysis import ready as _ready
-from .ast import Atom, Comparison, Const, Literal, Negation, Rule, Var, literal_vars
+from .ast import Atom, Comparison, Const, Literal, Negation, Rule, Term, Var, literal_vars
 from .clauses import bridge, compile_atom, compile_comparison, compile_term, new_pred
 from .materialise import DELTA
 from .planning import (
@@ -33,6 +33,7 @@ from .planning import (
     variant_name,
 )
 from .program import Program
+from .recursion import Limits
 from .threadview import ThreadView
 
 __all__ = ["Variants"]
@@ -43,6 +44,7 @@ class Variants:
 
     # set by Backend.__init__
     program: Program
+    limits: Limits  # int_digits: the arithmetic compiled stops there (judgelog.bounded, L003)
     prefix: str  # of every engine name of this backend
     why_rules: dict[int, tuple[str, tuple[str, ...]]]
     _idb: frozenset[str]
@@ -58,15 +60,18 @@ class Variants:
     def pname(self, pred: str) -> str:
         return self.prefix + pred
 
+    def _term(self, term: Term) -> Any:
+        return compile_term(term, int_digits=self.limits.int_digits)
+
     def _literal(self, atom: Atom, negated: bool = False) -> Any:
-        return compile_atom(("~" if negated else "") + self.pname(atom.pred), atom)
+        return compile_atom(("~" if negated else "") + self.pname(atom.pred), atom, int_digits=self.limits.int_digits)
 
     def _body_literal(self, lit: Literal) -> Any:
         if isinstance(lit, Atom):
             return self._literal(lit)
         if isinstance(lit, Negation):
             return self._literal(lit.atom, negated=True)
-        return compile_comparison(lit)
+        return compile_comparison(lit, int_digits=self.limits.int_digits)
 
     # -- binding-pattern variants and pruning --------------------------------
     def _variant(self, view: ThreadView, pred: str, pattern: tuple[bool, ...]) -> str:
@@ -116,7 +121,7 @@ class Variants:
                 atom = lit.atom if isinstance(lit, Negation) else lit
                 name = self._variant(view, atom.pred, binding_pattern(atom, bound))
                 out.append(
-                    _E.Literal(("~" if isinstance(lit, Negation) else "") + name, [compile_term(a) for a in atom.args])
+                    _E.Literal(("~" if isinstance(lit, Negation) else "") + name, [self._term(a) for a in atom.args])
                 )
             bound.update(bound_after([lit], bound))
 
@@ -189,7 +194,7 @@ class Variants:
             body = self._plan(view, self.program.body(rule), bound) if rule.body else []
             if body is not None:
                 ns.clauses.append(
-                    _E.assert_(_E.Clause(_E.Literal(name, [compile_term(a) for a in rule.head.args]), body))
+                    _E.assert_(_E.Clause(_E.Literal(name, [self._term(a) for a in rule.head.args]), body))
                 )
 
     def _why_variant(self, view: ThreadView, rule: Rule, pattern: tuple[bool, ...]) -> str:

@@ -33,7 +33,7 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
     from .boards import shapes, tasks
     from .distribute import Job, default_workers, run_job
     from .engine import Engine
-    from .scope import default_scope_path, load_scope
+    from .scope import default_scope_path, load_scope, read_scope_data
     from .verify import merge, properties_of
 
     library = getattr(args, "library", None)
@@ -42,15 +42,7 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
         rules=args.rules, include_library=not args.no_library, library=library, properties=True, backend=backend
     )
     scope_path = args.scope or default_scope_path()
-    if not os.path.exists(scope_path):
-        raise UsageError(f"no such scope file: {scope_path}", hint="--scope FILE.yaml (see docs/verify.md)")
-    with open(scope_path, encoding="utf-8") as fh:
-        try:
-            raw = yaml.safe_load(fh) or {}
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = f"{scope_path}:{mark.line + 1}:{mark.column + 1}" if mark else scope_path
-            raise UsageError(f"{where}: the scope is not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    raw = read_scope_data(scope_path) or {}
     if args.property:
         raw = dict(raw, properties=list(args.property))
     shown_scope = scope_path if args.scope else "default scope"

@@ -104,10 +104,12 @@ def state_to_scenario(state: State) -> dict:
             spec["damage"] = damage[0]
         objects[oid] = spec
     data["objects"] = objects
-    combat = _fields(facts, face.section_fields("combat"))
+    ids = {"object": set(objects), "player": set(players)}
+    ids["target"] = ids["object"] | ids["player"]
+    combat = _fields(facts, face.section_fields("combat"), ids)
     if combat:
         data["combat"] = combat
-    data.update(_fields(facts, face.section_fields("top")))
+    data.update(_fields(facts, face.section_fields("top"), ids))
     stack = []
     for f in sorted(_by(facts, "stack_position"), key=lambda f: -f[2]):
         aid = f[1]
@@ -149,11 +151,13 @@ def _keyword_param(face: Interface, keyword: str, key: object, value: object) ->
     return None
 
 
-def _fields(facts: Iterable[tuple], fields: Sequence[Field]) -> dict:
+def _fields(facts: Iterable[tuple], fields: Sequence[Field], ids: dict[str, set]) -> dict:
     """The designation fields the rules declare (scenario_field/4), written back by their shapes. An entry
-    that refers to another field's ids is written only when that field lists them (else: facts:)."""
+    that refers to another field's ids is written only when that field lists them, and one that refers to
+    an object or a player only when the state still has it (else: facts:; e.g. a creature still attacking
+    a planeswalker that left the battlefield, 506.4c)."""
     out: dict = {}
-    listed: dict[str, set] = {}
+    listed: dict[str, set] = dict(ids)
     for f in sorted(fields, key=lambda f: sum(1 for r in f.refs if r.what in {g.name for g in fields})):
         rows = _by(facts, f.pred)
         rows = [

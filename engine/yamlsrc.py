@@ -40,6 +40,7 @@ __all__ = [
 MAX_YAML_BYTES = 20_000_000
 MAX_YAML_DEPTH = 100
 MAX_YAML_VALUES = 500_000  # values after expanding aliases (a few aliases can expand exponentially)
+MAX_INT_DIGITS = 100  # as in rule files (judgelog.parser)
 
 
 class _TooDeep(Exception):
@@ -81,6 +82,7 @@ if C_PARSER:
 
     _CStrictLoader.yaml_implicit_resolvers = _StrictLoader.yaml_implicit_resolvers
 _STR_TAG = "tag:yaml.org,2002:str"
+_INT_TAG = "tag:yaml.org,2002:int"
 
 
 @dataclass
@@ -237,6 +239,19 @@ def _convert(
 def _construct(constructor: yaml.constructor.SafeConstructor, node: yaml.Node, doc: Located) -> Any:
     if node.tag == _STR_TAG and isinstance(node, yaml.ScalarNode):
         return node.value
+    digits = sum(c.isdigit() for c in node.value) if isinstance(node, yaml.ScalarNode) else 0
+    if node.tag == _INT_TAG and digits > MAX_INT_DIGITS:  # Python refuses to convert it; no game needs it
+        raise ScenarioError(
+            f"invalid value in {doc.path}",
+            diagnostics=[
+                Diagnostic(
+                    "S002",
+                    f"integer too large ({digits} digits, at most {MAX_INT_DIGITS})",
+                    _span(doc, node),
+                    hint="write a smaller number",
+                )
+            ],
+        )
     try:
         return constructor.construct_object(node, deep=True)
     except yaml.constructor.ConstructorError as exc:

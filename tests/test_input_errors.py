@@ -43,6 +43,10 @@ def test_expectations_of_the_wrong_shape_fail_as_cases(capsys, tmp_path, entry, 
     # was 4 (TypeError, AttributeError); found when the file loads (judgelog.validation): exit 3, a failed case
     assert run.code == 3, run.err
     assert message in run.out and "internal error" not in run.err
+    run = run_cli(capsys, ["check", str(path)])  # was: 0 error(s)
+    [(file, line, _col, severity, code)] = run.diagnostics()
+    assert run.code == 3 and (file, line, severity, code) == (str(path), 3, "error", "S103"), run.err
+    assert message in run.err
 
 
 def test_explaining_with_a_word_where_a_number_is_compared(capsys, tmp_path):
@@ -174,3 +178,79 @@ def test_control_characters_in_names_make_well_formed_xml(engine, tmp_path):
         write_graph(state, str(path))
         ET.parse(path)  # was: not well-formed (invalid token)
         assert "\\x07" in path.read_text(encoding="utf-8")
+
+
+def test_a_state_after_a_planeswalker_left_combat_is_written_and_read_back(engine, tmp_path):
+    """The creatures attacking a planeswalker or battle that left the battlefield still attack (506.4c); the
+    state is written with the attack as a fact and loads back with the same facts and answers."""
+    from judgelog.replay import run_actions
+    from judgelog.writer import write_scenario
+
+    text = (ROOT / "facts" / "scenarios" / "sba_planeswalker_battle_token.yaml").read_text(encoding="utf-8")
+    assert "  - {do: end_turn}" in text
+    source = tmp_path / "pw.yaml"
+    lines = [line for line in text.splitlines() if "{do: end_turn}" not in line]
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    state, _ = run_actions(engine.load(str(source)))
+    assert state.query("attacking(bears, T)") == [{"T": "walker"}] and not state.holds("permanent(walker)")
+    path = tmp_path / "out.yaml"
+    write_scenario(state, str(path))  # was: "attack target 'walker' does not exist" (do -o: exit 3)
+    again = engine.load(str(path))
+    assert again.facts == state.facts
+    for query in ("attacking(A, T)", "blocked(A)", "permanent(O)", "event(N, K, S)"):
+        assert again.query(query) == state.query(query)
+
+
+@pytest.mark.parametrize(
+    "action, message",
+    [
+        ("{do: tap, object: ghost}", "tap: object must name an object; 'ghost' is not one"),
+        ("{do: amass, n: -5}", "amass: n must be 0 or more, got -5"),
+        ("{do: put_counters, target: hero, kind: p1p1, n: -5}", "put_counters: n must be 0 or more, got -5"),
+        ("{do: set_types, object: hero, types: creature}", "set_types: types must be a list such as [a, b]"),
+        ("{do: gain_ability, object: hero, keyword: Flying}", "gain_ability: unknown keyword 'Flying'"),
+        ('{do: declare_attackers, attackers: "hero"}', "attackers must be a mapping such as {a: b}, got 'hero'"),
+        ("{do: declare_attackers, attackers: [hero]}", "attackers must be a mapping such as {a: b}, got ['hero']"),
+        ("{do: declare_attackers, attackers: {hero: bob}, bands: [hero]}", "bands must be a list of lists"),
+    ],
+)
+def test_an_action_with_an_invalid_argument_is_refused_before_anything_runs(capsys, tmp_path, action, message):
+    path = tmp_path / "a.yaml"
+    path.write_text(
+        "players: [alice, bob]\nactive: alice\nobjects:\n"
+        "  hero: {name: Hero, types: [creature], power: 2, toughness: 2, controller: alice}\n"
+        f"actions:\n  - {action}\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out.yaml"
+    run = run_cli(capsys, ["do", str(path), "-o", str(out)])
+    # was: 0, the argument ignored (no attack, no types) or a negative amount applied; a file written
+    assert run.code == 3 and message in run.err, run.err
+    [(file, line, _col, severity, code)] = run.diagnostics()
+    assert (file, line, severity, code) == (str(path), 6, "error", "S102")
+    assert not out.exists()
+
+
+def test_explain_with_holds_false_is_a_positioned_load_error(capsys, tmp_path):
+    """{explain: Q, holds: false} is no form of the language (docs/scenarios.md): refused at holds:, with
+    the entry that says it (absent:), by test and check alike."""
+    path = tmp_path / "e.yaml"
+    path.write_text('players: [alice, bob]\nexpect:\n  - {explain: "player(carol)", holds: false}\n', encoding="utf-8")
+    for verb in ("test", "check"):
+        run = run_cli(capsys, [verb, str(path)])  # was: "needs exactly one of", with a hint to write holds:
+        assert run.code == 3 and f"{path}:3:32: error[S103]: holds: false cannot qualify explain" in run.out + run.err
+        assert '{absent: "player(carol)"}' in run.out + run.err
+
+
+def test_an_integer_too_long_to_print_is_a_positioned_scenario_error(capsys, tmp_path):
+    path = tmp_path / "big.yaml"
+    path.write_text(
+        "players: [alice]\nobjects:\n  hero: {name: Hero, types: [creature], power: "
+        + "9" * 5000
+        + ", toughness: 1, controller: alice}\n",
+        encoding="utf-8",
+    )
+    for argv in (["query", str(path), "power(O, P)"], ["check", str(path)]):
+        run = run_cli(capsys, argv)  # was: Python's advice to call sys.set_int_max_str_digits()
+        assert run.code == 3 and (str(path), 3, 48, "error", "S002") in run.diagnostics(), run.err
+        assert "integer too large (5000 digits, at most 100)" in run.err

@@ -1,0 +1,137 @@
+"""Evaluation outside recursion is bounded too: integers computed by a rule or a query stop at the integer
+limit (L003) wherever pyDatalog computes them, and a rule whose body multiplies unconnected parts beyond
+the limit on derived facts is refused before pyDatalog enumerates it (L004). Exit code 5, never a
+traceback, and the next question is answered again.
+
+Every question runs under a watchdog: a hang fails the test instead of stalling the suite.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+
+import pytest
+from helpers import run_cli
+
+from judgelog import Engine
+from judgelog.errors import LimitError
+from judgelog.recursion import Limits
+
+
+@contextlib.contextmanager
+def watchdog(seconds=60):
+    def fire(signum, frame):
+        raise TimeoutError(f"no answer after {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, fire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+POWERS = """\
+## Test rules: powers of a number, without recursion.
+.decl start(n: int) "counting starts at {n}" input
+.decl p1(n: int) "{n} is the first power"
+.decl p2(n: int) "{n} is the second power"
+
+@name t.p1
+@cr 100.1
+p1(X) :- start(Y), X = {product}.
+
+@name t.p2
+@cr 100.1
+p2(X) :- p1(Y), X = {product}.
+"""
+
+
+def test_integers_computed_outside_recursion_stop_at_the_limit(capsys, tmp_path):
+    rules = tmp_path / "powers.dl"
+    rules.write_text(POWERS.replace("{product}", " * ".join(["Y"] * 100)), encoding="utf-8")
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text('players: [alice]\nfacts: ["start(999999)"]\n', encoding="utf-8")
+    with watchdog():  # was: p2 ran for minutes (600 digits to the power 100), then exit 4 printing it
+        run = run_cli(capsys, ["query", "--rules", str(rules), str(scenario), "p2(X)"])
+    assert run.code == 5 and "error: [L003]" in run.err and "Traceback" not in run.err, run.err
+    engine = Engine(rules=[str(rules)], limits=Limits(int_digits=700))
+    state = engine.state_from_dict({"players": ["alice"], "facts": ["start(999999)"]})
+    with watchdog():
+        [answer] = state.query("p1(X)")
+        assert answer["X"] == 999999**100
+        for _ in range(2):  # the same error each time
+            with pytest.raises(LimitError, match=r"\[L003\]"):
+                state.query("p2(X)")
+        assert state.query("p1(X)") == [answer]
+
+
+def test_a_query_computing_a_huge_integer_stops_at_the_limit(capsys, tmp_path):
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("players: [alice]\nlife: {alice: " + "9" * 100 + "}\n", encoding="utf-8")
+    run = run_cli(capsys, ["query", str(scenario), "life(P, L), M = L * L * L * L * L * L * L * L * L * L"])
+    assert run.code == 5 and "[L003]" in run.err, run.err  # was 4 past 4,300 digits: ValueError printing it
+    run = run_cli(capsys, ["query", str(scenario), "life(P, L), L > 5"])
+    assert run.code == 0 and "9" * 100 in run.out  # a given integer is not computed: answered as given
+
+
+# -- bodies of unconnected parts -------------------------------------------------------------------------
+def cross_rules(tmp_path, width, head="X0"):
+    body = ", ".join(f"f(X{i})" for i in range(width))
+    path = tmp_path / f"cross{width}.dl"
+    path.write_text(
+        '## Test rules: a cross product.\n.decl f(v: atom) "{v} is a value" input\n'
+        f'.decl big(v: atom) "{{v}} is big"\n.decl pair(a: atom, b: atom) "{{a}} and {{b}}"\n\n'
+        f"@name t.big\n@cr 100.1\nbig({head}) :- {body}.\n\n"
+        "@name t.pair\n@cr 100.1\npair(A, B) :- f(A), f(B).\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_a_rule_multiplying_unconnected_parts_beyond_the_limit_is_refused(capsys, tmp_path):
+    rules = cross_rules(tmp_path, 16)  # 3^16 = 43 million combinations for 3 answers
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text('players: [alice]\nfacts: ["f(a)", "f(b)", "f(c)"]\n', encoding="utf-8")
+    with watchdog():  # was: 90 s in pyDatalog's loop, then "internal error"
+        run = run_cli(capsys, ["query", "--rules", str(rules), str(scenario), "big(X)"])
+    assert run.code == 5 and (str(rules), 8, 1, "error", "L004") in run.diagnostics(), run.err
+    assert "rule t.big joins 16 unconnected parts (f(X0), f(X1), f(X2), f(X3), ...): about 43046721" in run.err
+    assert "--max-join N" in run.err and "Traceback" not in run.err
+    with watchdog():  # a question that does not reach the rule is answered
+        run = run_cli(capsys, ["query", "--rules", str(rules), str(scenario), "pair(a, B)"])
+    assert run.code == 0 and run.out.split() == ["B", "-", "a", "b", "c", "(3", "answers)"], run.out
+
+
+def test_the_limit_is_configurable_and_a_refusal_leaves_the_state_usable(capsys, tmp_path):
+    rules = cross_rules(tmp_path, 4)  # 81 combinations
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text('players: [alice]\nfacts: ["f(a)", "f(b)", "f(c)"]\n', encoding="utf-8")
+    run = run_cli(capsys, ["query", "--rules", str(rules), str(scenario), "big(X)"])
+    assert run.code == 0 and "(3 answers)" in run.out
+    run = run_cli(capsys, ["query", "--rules", str(rules), "--max-join", "50", str(scenario), "big(X)"])
+    assert run.code == 5 and "about 81 combinations, more than 50" in run.err
+    engine = Engine(rules=[str(rules)], limits=Limits(join_combinations=50))
+    state = engine.state_from_dict({"players": ["alice"], "facts": ["f(a)", "f(b)", "f(c)"]})
+    for _ in range(2):
+        with pytest.raises(LimitError) as info:
+            state.query("big(X)")
+        assert info.value.code == "L004" and info.value.diagnostics[0].span.line == 8
+        assert state.query("pair(A, b)") == [{"A": "a"}, {"A": "b"}, {"A": "c"}]
+    small = engine.state_from_dict({"players": ["alice"], "facts": ["f(a)", "f(b)"]})  # 16 combinations
+    assert small.query("big(X)") == [{"X": "a"}, {"X": "b"}]
+
+
+def test_a_query_multiplying_unconnected_parts_is_refused_at_its_position(tmp_path):
+    rules = cross_rules(tmp_path, 2)
+    engine = Engine(rules=[str(rules)], limits=Limits(join_combinations=1000))
+    state = engine.state_from_dict({"players": ["alice"], "facts": [f"f(v{i})" for i in range(12)]})
+    assert len(state.query("f(A), f(B)")) == 144
+    with watchdog(), pytest.raises(LimitError) as info:
+        state.query("f(A), f(B), f(C)")  # 1,728 combinations
+    [diag] = info.value.diagnostics
+    assert (diag.code, diag.span.file, diag.span.col) == ("L004", "<query>", 7)  # where the second part begins
+    assert "the query joins 3 unconnected parts" in diag.message
+    assert len(state.query("f(A), f(B), A = B")) == 12  # an assignment joins: no product
