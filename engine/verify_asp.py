@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 from .asp import compile_rule, value_text
 from .ast import Atom, Negation, Rule, Var
 from .boards import Shape, Spec, _specs, board_dict, creature_ids, players_of
+from .runtime import TRANSIENT
 from .scope import Scope
 
 if TYPE_CHECKING:
@@ -52,17 +53,8 @@ __all__ = ["Compiled", "compile_search", "SUPPORTED_PRIMITIVES", "SBA_ROUNDS"]
 
 SUPPORTED_PRIMITIVES = ("record", "forget", "tap", "remove_from_combat", "gain_control", "remove_keyword")
 SBA_ROUNDS = 3
-TRANSIENT_PREDS: tuple[str, ...] = (
-    "action",
-    "act_arg",
-    "act_list",
-    "act_map",
-    "act_map_list",
-    "act_map2",
-    "act_list2",
-    "step",
-)
-TRANSIENT_PREDS += ("state_check", "recent_event", "resolving", "chosen", "chose_nothing", "created", "pending_object")
+# what the runtime drops between states, and the marker of a state-based check
+TRANSIENT_PREDS: tuple[str, ...] = TRANSIENT + ("state_check",)
 CTX = "Ctx_"
 
 
