@@ -28,8 +28,9 @@ def rules_used(engine: Engine, states: Iterable[frozenset], candidates: Iterable
     left = [r for r in candidates if r.body]
     # a positive body atom of a predicate no rule derives holds only if the state has a fact of it: a
     # state that lacks one cannot fire the rule, and is not asked
-    derived = {r.head.pred for r in program.rules}
-    given = {id(r): {lit.pred for lit in r.body if isinstance(lit, Atom) and lit.pred not in derived} for r in left}
+    given = {
+        id(r): {lit.pred for lit in r.body if isinstance(lit, Atom) and not program.derived(lit.pred)} for r in left
+    }
     used: set[int] = set()
     unique: dict[frozenset, None] = {}
     for facts in states:
@@ -38,23 +39,18 @@ def rules_used(engine: Engine, states: Iterable[frozenset], candidates: Iterable
         if not left:
             break
         present = {fact[0] for fact in facts}
-        if not any(given[id(rule)] <= present for rule in left):
+        askable = [rule for rule in left if given[id(rule)] <= present]
+        if not askable:
             continue
         with backend.session(facts) as view:
-            still = []
-            for rule in left:
-                if not given[id(rule)] <= present:
-                    still.append(rule)
-                    continue
+            for rule in askable:
                 if rule.aggregate is not None:
                     fired = bool(backend.ask(view, program.body(rule), []))
                 else:
                     fired = bool(backend.why_rows(view, rule, {}, limit=1))
                 if fired:
                     used.add(id(rule))
-                else:
-                    still.append(rule)
-            left = still
+        left = [rule for rule in left if id(rule) not in used]
     return used
 
 

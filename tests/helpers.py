@@ -1,10 +1,12 @@
-"""Helpers shared by the tests: run the command line in-process and capture what it prints."""
+"""Helpers shared by the tests: run the command line in-process and capture what it prints; a watchdog."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
-from collections.abc import Sequence
+import signal
+from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
 from judgelog.cli import main
@@ -37,3 +39,25 @@ def run_cli(capsys, argv: Sequence[str]) -> Run:
     code = main([str(a) for a in argv])
     captured = capsys.readouterr()
     return Run(code, captured.out, captured.err)
+
+
+@contextlib.contextmanager
+def alarm(seconds: int, failure: Callable[[], BaseException]) -> Iterator[None]:
+    """Raise ``failure()`` if the block runs longer than ``seconds`` (SIGALRM, main thread): a hang fails the
+    test that caused it instead of stalling the suite."""
+
+    def fire(signum, frame):
+        raise failure()
+
+    old = signal.signal(signal.SIGALRM, fire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def watchdog(seconds: int = 30) -> contextlib.AbstractContextManager[None]:
+    """:func:`alarm` raising TimeoutError."""
+    return alarm(seconds, lambda: TimeoutError(f"no answer after {seconds} s"))

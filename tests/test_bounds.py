@@ -8,30 +8,12 @@ Every question runs under a watchdog: a hang fails the test instead of stalling 
 
 from __future__ import annotations
 
-import contextlib
-import signal
-
 import pytest
-from helpers import run_cli
+from helpers import run_cli, watchdog
 
 from judgelog import Engine
 from judgelog.errors import LimitError
 from judgelog.recursion import Limits
-
-
-@contextlib.contextmanager
-def watchdog(seconds=60):
-    def fire(signum, frame):
-        raise TimeoutError(f"no answer after {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, fire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
-
 
 POWERS = """\
 ## Test rules: powers of a number, without recursion.
@@ -54,12 +36,12 @@ def test_integers_computed_outside_recursion_stop_at_the_limit(capsys, tmp_path)
     rules.write_text(POWERS.replace("{product}", " * ".join(["Y"] * 100)), encoding="utf-8")
     scenario = tmp_path / "s.yaml"
     scenario.write_text('players: [alice]\nfacts: ["start(999999)"]\n', encoding="utf-8")
-    with watchdog():  # was: p2 ran for minutes (600 digits to the power 100), then exit 4 printing it
+    with watchdog(60):  # was: p2 ran for minutes (600 digits to the power 100), then exit 4 printing it
         run = run_cli(capsys, ["query", "--rules", str(rules), str(scenario), "p2(X)"])
     assert run.code == 5 and "error: [L003]" in run.err and "Traceback" not in run.err, run.err
     engine = Engine(rules=[str(rules)], limits=Limits(int_digits=700))
     state = engine.state_from_dict({"players": ["alice"], "facts": ["start(999999)"]})
-    with watchdog():
+    with watchdog(60):
         [answer] = state.query("p1(X)")
         assert answer["X"] == 999999**100
         for _ in range(2):  # the same error each time
@@ -95,12 +77,12 @@ def test_a_rule_multiplying_unconnected_parts_beyond_the_limit_is_refused(capsys
     rules = cross_rules(tmp_path, 16)  # 3^16 = 43 million combinations for 3 answers
     scenario = tmp_path / "s.yaml"
     scenario.write_text('players: [alice]\nfacts: ["f(a)", "f(b)", "f(c)"]\n', encoding="utf-8")
-    with watchdog():  # was: 90 s in pyDatalog's loop, then "internal error"
+    with watchdog(60):  # was: 90 s in pyDatalog's loop, then "internal error"
         run = run_cli(capsys, ["query", "--rules", str(rules), str(scenario), "big(X)"])
     assert run.code == 5 and (str(rules), 8, 1, "error", "L004") in run.diagnostics(), run.err
     assert "rule t.big joins 16 unconnected parts (f(X0), f(X1), f(X2), f(X3), ...): about 43046721" in run.err
     assert "--max-join N" in run.err and "Traceback" not in run.err
-    with watchdog():  # a question that does not reach the rule is answered
+    with watchdog(60):  # a question that does not reach the rule is answered
         run = run_cli(capsys, ["query", "--rules", str(rules), str(scenario), "pair(a, B)"])
     assert run.code == 0 and run.out.split() == ["B", "-", "a", "b", "c", "(3", "answers)"], run.out
 
@@ -129,7 +111,7 @@ def test_a_query_multiplying_unconnected_parts_is_refused_at_its_position(tmp_pa
     engine = Engine(rules=[str(rules)], limits=Limits(join_combinations=1000))
     state = engine.state_from_dict({"players": ["alice"], "facts": [f"f(v{i})" for i in range(12)]})
     assert len(state.query("f(A), f(B)")) == 144
-    with watchdog(), pytest.raises(LimitError) as info:
+    with watchdog(60), pytest.raises(LimitError) as info:
         state.query("f(A), f(B), f(C)")  # 1,728 combinations
     [diag] = info.value.diagnostics
     assert (diag.code, diag.span.file, diag.span.col) == ("L004", "<query>", 7)  # where the second part begins

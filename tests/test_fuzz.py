@@ -20,12 +20,12 @@ import io
 import itertools
 import os
 import re
-import signal
 import tempfile
 from pathlib import Path
 
 import pytest
 import yaml
+from helpers import alarm
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from paths import ROOT, SCENARIOS
@@ -59,21 +59,9 @@ class Hang(BaseException):
     """Raised by the watchdog; a BaseException so that no ``except Exception`` in the engine swallows it."""
 
 
-@contextlib.contextmanager
-def watchdog(what: str, given=None, seconds: int = WATCHDOG_SECONDS):
+def watchdog(what: str, given=None, seconds: int = WATCHDOG_SECONDS) -> contextlib.AbstractContextManager[None]:
     """Fail with Hang (showing the input: Hypothesis does not shrink a BaseException) after ``seconds``."""
-
-    def fire(signum, frame):
-        shown = repr(given)
-        raise Hang(f"no answer after {seconds} s for {what} on {shown[:2000]}")
-
-    old = signal.signal(signal.SIGALRM, fire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
+    return alarm(seconds, lambda: Hang(f"no answer after {seconds} s for {what} on {repr(given)[:2000]}"))
 
 
 # -- seeds ------------------------------------------------------------------------------------------------

@@ -12,10 +12,10 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import signal
 import tempfile
 from pathlib import Path
 
+from helpers import alarm
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -38,18 +38,8 @@ class Hang(BaseException):
     """The watchdog fired (a BaseException: no ``except Exception`` swallows it)."""
 
 
-@contextlib.contextmanager
-def watchdog(what):
-    def fire(signum, frame):
-        raise Hang(f"no answer after {SECONDS} s for {what}")
-
-    old = signal.signal(signal.SIGALRM, fire)
-    signal.alarm(SECONDS)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
+def watchdog(what: str) -> contextlib.AbstractContextManager[None]:
+    return alarm(SECONDS, lambda: Hang(f"no answer after {SECONDS} s for {what}"))
 
 
 # -- random programs -------------------------------------------------------------------------------------

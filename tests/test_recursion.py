@@ -8,12 +8,10 @@ Every question runs under a watchdog: a hang fails the test instead of stalling 
 
 from __future__ import annotations
 
-import contextlib
-import signal
 import textwrap
 
 import pytest
-from helpers import run_cli
+from helpers import run_cli, watchdog
 
 from judgelog import Engine
 
@@ -56,20 +54,6 @@ GRAPHS = {
     "self_loop_and_tail": [("a", "a"), ("a", "b"), ("b", "c"), ("d", "c")],
     "two_cycles": [("a", "b"), ("b", "a"), ("b", "c"), ("c", "d"), ("d", "c"), ("e", "a")],
 }
-
-
-@contextlib.contextmanager
-def watchdog(seconds=30):
-    def fire(signum, frame):
-        raise TimeoutError(f"no answer after {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, fire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def closure(edges):

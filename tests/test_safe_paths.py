@@ -5,12 +5,10 @@ rule text. Each run is under a watchdog: a hang fails the test."""
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 
 import pytest
-from helpers import run_cli
+from helpers import run_cli, watchdog
 
 from judgelog import Engine, ScenarioError, safefiles
 
@@ -27,20 +25,6 @@ lucky(P) :- player(P).
 @pytest.fixture(autouse=True)
 def no_allowed_dirs(monkeypatch):
     monkeypatch.delenv("JUDGELOG_ALLOW_DIRS", raising=False)
-
-
-@contextlib.contextmanager
-def watchdog(seconds=30):
-    def fire(signum, frame):
-        raise TimeoutError(f"no answer after {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, fire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def scenario(folder, rules_line):

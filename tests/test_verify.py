@@ -112,6 +112,20 @@ def test_bad_scope_is_refused_with_a_hint(tmp_path, capsys):
     assert run.code == 2 and "did you mean 'creatures'" in run.err
 
 
+# three banding creatures, a through-band block, then one of them removed from combat (702.22h, 506.4): the
+# shipped library passes this scope, and a rule file that forgets the through-band block fails it
+BAND_BLOCK_SCOPE = {
+    "creatures": 3,
+    "min_creatures": 3,
+    "keywords": ["banding"],
+    "power": [1],
+    "toughness": [1],
+    "declare": ["attackers", "bands", "blockers"],
+    "follow_up": [{"do": "remove_from_combat", "object": "$creature"}],
+    "properties": ["band_block_kept"],
+}
+
+
 # -- the shipped library --------------------------------------------------------------------------------
 SMALL = {
     "creatures": 2,
@@ -132,16 +146,7 @@ def test_shipped_library_passes_a_small_scope(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_shipped_library_keeps_through_band_blocks(tmp_path, capsys):
-    scope = {
-        "creatures": 3,
-        "min_creatures": 3,
-        "keywords": ["banding"],
-        "power": [1],
-        "toughness": [1],
-        "declare": ["attackers", "bands", "blockers"],
-        "follow_up": [{"do": "remove_from_combat", "object": "$creature"}],
-        "properties": ["band_block_kept"],
-    }
+    scope = BAND_BLOCK_SCOPE
     run = run_cli(capsys, ["verify", "--workers", "1", "--scope", _scope_file(tmp_path, scope), "-o", tmp_path / "out"])
     assert run.code == 0, run.out
 
@@ -184,16 +189,7 @@ def test_finds_bands_with_other_stricter_than_the_cr(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_finds_through_band_block_forgotten(tmp_path, capsys):
-    scope = {
-        "creatures": 3,
-        "min_creatures": 3,
-        "keywords": ["banding"],
-        "power": [1],
-        "toughness": [1],
-        "declare": ["attackers", "bands", "blockers"],
-        "follow_up": [{"do": "remove_from_combat", "object": "$creature"}],
-        "properties": ["band_block_kept"],
-    }
+    scope = BAND_BLOCK_SCOPE
     data, _ = _find(tmp_path, capsys, scope, "band_block_kept", rules=[BUGS / "band_block_forgotten.dl"])
     assert data["actions"][-1]["do"] == "remove_from_combat"
 
