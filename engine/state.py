@@ -13,20 +13,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .analysis import check_query
 from .ast import Atom, Const, Literal, Span, Var
 from .errors import QueryError
 from .parser import parse_atom, parse_body
+from .protocols import Rules, StateMeta
 from .provenance import Proof, Prover, WhyNot
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
 
     from .change import Event
-    from .engine import Engine
-    from .scenario import Scenario
 
 # a query: its text, or the literals of a parsed body
 Query = str | Sequence[Literal]
@@ -36,20 +35,12 @@ __all__ = ["State", "StateMeta", "MAX_ANSWERS"]
 MAX_ANSWERS = 100_000
 
 
-@dataclass(frozen=True)
-class StateMeta:
-    """What a state knows besides its facts: the scenario it was loaded from (None for a state made from a
-    mapping or by a program), kept by the states actions make from it."""
-
-    scenario: Scenario | None = None
-
-
 class State:
     """An immutable game state bound to an :class:`~judgelog.Engine`'s rules."""
 
     def __init__(
         self,
-        engine: Engine,
+        engine: Rules,
         facts: frozenset[tuple],
         origins: dict[tuple, Span],
         *,
@@ -182,13 +173,13 @@ class State:
     # -- query preparation -------------------------------------------------
     def _prepare(self, query: Query) -> tuple[tuple, list[str]]:
         body = parse_body(query) if isinstance(query, str) else tuple(query)
-        return self.engine.check_query(body, text=query if isinstance(query, str) else None)
+        return check_query(self.engine.program, body, text=query if isinstance(query, str) else None)
 
     def _ground(self, atom: str | Atom | tuple) -> tuple:
         parsed = parse_atom(atom) if isinstance(atom, str) else atom
         if isinstance(parsed, tuple):
             return parsed
-        self.engine.check_query((parsed,), text=str(parsed))
+        check_query(self.engine.program, (parsed,), text=str(parsed))
         values = []
         for arg in parsed.args:
             if not isinstance(arg, Const):

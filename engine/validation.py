@@ -17,7 +17,7 @@ from collections.abc import Iterator, Set
 from typing import TYPE_CHECKING, Any
 
 from .action_args import RESERVED as RESERVED_ARGS  # do, choose, order, expect_error, as: any action takes them
-from .analysis import suggest
+from .analysis import check_query, suggest
 from .argshapes import argument_shapes, describe, fits
 from .ast import Atom, Const, Span
 from .constants import (
@@ -28,10 +28,11 @@ from .constants import (
     unknown_message,
 )
 from .errors import Diagnostic, QueryError, ScenarioError
+from .scenario import EXPECT_KEYS, EXPECT_KINDS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .analysis import Program
-    from .state import State
+    from .protocols import Board
     from .yamlsrc import Located
 
 __all__ = [
@@ -89,7 +90,7 @@ def _walk(value: object, path: tuple = ()) -> Iterator[tuple[tuple, object, bool
 class _Facts:
     """What the rules say about actions, asked once per state."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: Board) -> None:
         self.state = state
         ask = state.query
         # the answers are atoms of the rules (action names, argument keys, type words): strings
@@ -108,7 +109,7 @@ class _Facts:
 
 
 def action_problems(
-    state: State,
+    state: Board,
     action: dict[str, Any],
     *,
     introduced: Set[str] = frozenset(),
@@ -226,7 +227,7 @@ def action_problems(
 
 
 def _choose_problems(
-    state: State, action: dict[str, Any], kind: str, where: _Where, facts: _Facts, known: Set[str], lenient: bool
+    state: Board, action: dict[str, Any], kind: str, where: _Where, facts: _Facts, known: Set[str], lenient: bool
 ) -> list[Diagnostic]:
     choose = action.get("choose")
     diags: list[Diagnostic] = []
@@ -296,7 +297,7 @@ def _query_span(doc: Located, path: tuple, const_span: Span) -> Span:
 
 
 def expect_problems(
-    state: State,
+    state: Board,
     entry: dict[str, Any],
     index: int,
     doc: Located | None,
@@ -307,7 +308,6 @@ def expect_problems(
     ids: dict[str, set[str]] | None = None,
 ) -> list[Diagnostic]:
     from .parser import parse_body
-    from .testing import EXPECT_KEYS, EXPECT_KINDS
 
     where = _Where(doc, base, span)
     diags: list[Diagnostic] = []
@@ -402,7 +402,7 @@ def expect_problems(
         body = parse_body(text)
         if kind == "explain" and (len(body) != 1 or not isinstance(body[0], Atom)):
             raise QueryError(f"explain: takes one ground atom, got {text!r}")
-        _checked, names = state.engine.check_query(body, text=text)
+        _checked, names = check_query(state.engine.program, body, text=text)
     except QueryError as exc:
         for d in exc.diagnostics or [Diagnostic("S103", exc.message, None, hint=exc.hint)]:
             at = _query_span(doc, base + (kind,), d.span) if doc is not None and d.span else where.at(kind)
@@ -427,7 +427,7 @@ def expect_problems(
 
 
 # -- a whole scenario -----------------------------------------------------------------------------------------
-def scenario_problems(state: State) -> list[Diagnostic]:
+def scenario_problems(state: Board) -> list[Diagnostic]:
     """Every problem of the scenario's ``actions:`` and ``expect:`` entries, checked before anything runs."""
     scenario = state.meta.scenario
     if scenario is None or not (scenario.actions or scenario.expects):

@@ -18,7 +18,7 @@ from .errors import ScenarioError, UsageError
 
 if TYPE_CHECKING:
     from .interface import Field, Interface
-    from .state import State
+    from .protocols import Board
 
 __all__ = ["state_to_scenario", "write_scenario"]
 
@@ -27,7 +27,7 @@ def _by(facts: Iterable[tuple], pred: str) -> list[tuple]:
     return sorted((f for f in facts if f[0] == pred), key=lambda f: tuple(map(str, f)))
 
 
-def state_to_scenario(state: State) -> dict:
+def state_to_scenario(state: Board) -> dict:
     from .scenario import compile_scenario
 
     facts = state.facts
@@ -196,7 +196,7 @@ def _atom(fact: tuple) -> str:
     return f"{fact[0]}({', '.join(format_value(a) for a in fact[1:])})"
 
 
-def write_scenario(state: State, path: str) -> None:
+def write_scenario(state: Board, path: str) -> None:
     data = state_to_scenario(state)
     scenario = state.meta.scenario
     if scenario is not None and scenario.rules:
