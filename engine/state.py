@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .ast import Atom, Const, Literal, Span, Var
 from .errors import QueryError
+from .fact import Fact
 from .parser import parse_atom, parse_body
 from .provenance import Proof, Prover, WhyNot
 
@@ -102,10 +103,11 @@ class State:
             return bool(self.engine.backend.ask(view, body, []))
 
     def explain(self, atom: str | Atom | tuple) -> Proof | None:
-        """The proof tree of a ground atom, or ``None`` when it does not hold (see :meth:`why_not`)."""
+        """The proof tree of a ground atom (its text, a :class:`~judgelog.Fact` or an atom of the syntax tree),
+        or ``None`` when it does not hold (see :meth:`why_not`)."""
         fact = self._ground(atom)
         with self._session() as view:
-            if not self.engine.backend.holds(view, _fact_atom(fact)):
+            if not self.engine.backend.holds(view, fact.to_atom()):
                 return None
             return Prover(self.engine.backend, view, self._origins, self._causes).prove(fact)
 
@@ -115,8 +117,8 @@ class State:
         with self._session() as view:
             return Prover(self.engine.backend, view, self._origins, self._causes).why_not(fact)
 
-    def derived(self, pred: str) -> list[tuple]:
-        """Every fact of ``pred`` that holds, as tuples (pred, args...)."""
+    def derived(self, pred: str) -> list[Fact]:
+        """Every fact of ``pred`` that holds (each a :class:`~judgelog.Fact`, a tuple ``(pred, arg, ...)``)."""
         decl = self.engine.program.decl(pred)
         if decl is None:
             raise QueryError(f"unknown predicate {pred!r}")
@@ -124,7 +126,7 @@ class State:
         atom = Atom(pred, tuple(Var(n) for n in names))
         with self._session() as view:
             rows = self.engine.backend.ask(view, (atom,), names)
-        return [(pred,) + row for row in rows]
+        return [Fact(pred, *row) for row in rows]
 
     def apply(
         self,
@@ -184,10 +186,10 @@ class State:
         body = parse_body(query) if isinstance(query, str) else tuple(query)
         return self.engine.check_query(body, text=query if isinstance(query, str) else None)
 
-    def _ground(self, atom: str | Atom | tuple) -> tuple:
+    def _ground(self, atom: str | Atom | tuple) -> Fact:
         parsed = parse_atom(atom) if isinstance(atom, str) else atom
         if isinstance(parsed, tuple):
-            return parsed
+            return Fact.of(parsed)
         self.engine.check_query((parsed,), text=str(parsed))
         values = []
         for arg in parsed.args:
@@ -197,8 +199,4 @@ class State:
                     hint=f'ask first: judgelog query SCENARIO "{parsed}"',
                 )
             values.append(arg.value)
-        return (parsed.pred,) + tuple(values)
-
-
-def _fact_atom(fact: tuple) -> Atom:
-    return Atom(fact[0], tuple(Const(v) for v in fact[1:]))
+        return Fact(parsed.pred, *values)
