@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Self, runtime_checkable
 if TYPE_CHECKING:  # pragma: no cover
     from .ast import Atom, Rule, Span
     from .catalog import CardCatalog
+    from .fact import Fact
     from .interface import Interface
     from .planning import Contributions
     from .program import Program
@@ -89,7 +90,7 @@ class Board(Protocol):
 
     def holds(self, query: Any) -> bool: ...
 
-    def derived(self, pred: str) -> list[tuple]: ...
+    def derived(self, pred: str) -> list[Fact]: ...
 
     def explain(self, atom: Any) -> Proof | None: ...
 

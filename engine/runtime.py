@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from .action_args import NONE, RESERVED, ChoiceMode, argument_facts, given_choice, leaves, token_ids, unused_choices
 from .analysis import check_query, suggest
 from .ast import Span
+from .ast import format_value as _q  # a value in rule syntax, for the queries built here
 from .change import Change, Event
 from .effects import apply_primitive
 from .errors import ActionError, UsageError
@@ -544,12 +545,6 @@ class _Run(Generic[B]):
             if len(self.events) == before:
                 return facts  # nothing changed: stop rather than loop
         raise ActionError(f"state-based actions did not settle in {MAX_SBA_ROUNDS} rounds")
-
-
-def _q(value: object) -> str:
-    from .ast import format_value
-
-    return format_value(value)
 
 
 def probe_choice(

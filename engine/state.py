@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from .analysis import check_query
 from .ast import Atom, Const, Literal, Span, Var
 from .errors import QueryError
+from .fact import Fact
 from .parser import parse_atom, parse_body
 from .protocols import Rules, StateMeta
 from .provenance import Proof, Prover, WhyNot
@@ -93,10 +94,11 @@ class State:
             return bool(self.engine.backend.ask(view, body, []))
 
     def explain(self, atom: str | Atom | tuple) -> Proof | None:
-        """The proof tree of a ground atom, or ``None`` when it does not hold (see :meth:`why_not`)."""
+        """The proof tree of a ground atom (its text, a :class:`~judgelog.Fact` or an atom of the syntax tree),
+        or ``None`` when it does not hold (see :meth:`why_not`)."""
         fact = self._ground(atom)
         with self._session() as view:
-            if not self.engine.backend.holds(view, _fact_atom(fact)):
+            if not self.engine.backend.holds(view, fact.to_atom()):
                 return None
             return Prover(self.engine.backend, view, self._origins, self._causes).prove(fact)
 
@@ -106,8 +108,8 @@ class State:
         with self._session() as view:
             return Prover(self.engine.backend, view, self._origins, self._causes).why_not(fact)
 
-    def derived(self, pred: str) -> list[tuple]:
-        """Every fact of ``pred`` that holds, as tuples (pred, args...)."""
+    def derived(self, pred: str) -> list[Fact]:
+        """Every fact of ``pred`` that holds (each a :class:`~judgelog.Fact`, a tuple ``(pred, arg, ...)``)."""
         decl = self.engine.program.decl(pred)
         if decl is None:
             raise QueryError(f"unknown predicate {pred!r}")
@@ -115,7 +117,7 @@ class State:
         atom = Atom(pred, tuple(Var(n) for n in names))
         with self._session() as view:
             rows = self.engine.backend.ask(view, (atom,), names)
-        return [(pred,) + row for row in rows]
+        return [Fact(pred, *row) for row in rows]
 
     def apply(
         self,
@@ -175,10 +177,10 @@ class State:
         body = parse_body(query) if isinstance(query, str) else tuple(query)
         return check_query(self.engine.program, body, text=query if isinstance(query, str) else None)
 
-    def _ground(self, atom: str | Atom | tuple) -> tuple:
+    def _ground(self, atom: str | Atom | tuple) -> Fact:
         parsed = parse_atom(atom) if isinstance(atom, str) else atom
         if isinstance(parsed, tuple):
-            return parsed
+            return Fact.of(parsed)
         check_query(self.engine.program, (parsed,), text=str(parsed))
         values = []
         for arg in parsed.args:
@@ -188,8 +190,4 @@ class State:
                     hint=f'ask first: judgelog query SCENARIO "{parsed}"',
                 )
             values.append(arg.value)
-        return (parsed.pred,) + tuple(values)
-
-
-def _fact_atom(fact: tuple) -> Atom:
-    return Atom(fact[0], tuple(Const(v) for v in fact[1:]))
+        return Fact(parsed.pred, *values)

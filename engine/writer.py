@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from .ast import format_value
 from .errors import ScenarioError, UsageError
+from .fact import Fact
 
 if TYPE_CHECKING:
     from .interface import Field, Interface
@@ -134,7 +134,7 @@ def state_to_scenario(state: Board) -> dict:
         )
     rest = facts - covered
     if rest:
-        data["facts"] = sorted(_atom(f) for f in rest)
+        data["facts"] = sorted(str(Fact(*f)) for f in rest)
     return data
 
 
@@ -190,10 +190,6 @@ def _fields(facts: Iterable[tuple], fields: Sequence[Field], ids: dict[str, set]
         if value:
             out[f.name] = value
     return out
-
-
-def _atom(fact: tuple) -> str:
-    return f"{fact[0]}({', '.join(format_value(a) for a in fact[1:])})"
 
 
 def write_scenario(state: Board, path: str) -> None:
