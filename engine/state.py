@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .change import Event
     from .engine import Engine
     from .scenario import Scenario
+    from .state_index import StateIndex
 
 # a query: its text, or the literals of a parsed body
 Query = str | Sequence[Literal]
@@ -67,6 +68,7 @@ class State:
         self.path = path
         self.meta = meta or StateMeta()
         self.events = tuple(events)
+        self._index: StateIndex | None = None  # the names its facts mention (judgelog.state_index), on demand
 
     # -- identity --------------------------------------------------------
     def __eq__(self, other: object) -> bool:
@@ -162,13 +164,17 @@ class State:
         causes: dict[tuple, str] | None = None,
     ) -> State:
         facts = frozenset(facts)
-        kept = {f: s for f, s in self._origins.items() if f in facts}
+        removed = self.facts - facts
+        kept = dict(self._origins)  # copied whole and trimmed by the removed facts: a step costs its change
+        made = dict(self._causes)
+        for fact in removed:
+            kept.pop(fact, None)
+            made.pop(fact, None)
         if origins:
             kept.update({f: s for f, s in origins.items() if f in facts})
-        made = {f: r for f, r in self._causes.items() if f in facts}
         if causes:
             made.update(causes)
-        return State(
+        new = State(
             self.engine,
             facts,
             kept,
@@ -178,6 +184,9 @@ class State:
             events=self.events + tuple(events),
             causes=made,
         )
+        if self._index is not None:  # handed down: the new state's names cost only the change
+            new._index = self._index.updated(self.engine.program, removed, facts - self.facts)
+        return new
 
     # -- query preparation -------------------------------------------------
     def _prepare(self, query: Query) -> tuple[tuple, list[str]]:
