@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .protocols import Board
 
 __all__ = [
+    "known_words",
     "program_constants",
     "known_constants",
     "typed_ids",
@@ -94,11 +95,16 @@ def _engine_words() -> frozenset[str]:
     return EVENT_WORDS
 
 
+def known_words(state: Board) -> frozenset[str]:
+    """The constants a question may name whatever the facts: the rules' own, the keywords, the engine's
+    event words."""
+    return program_constants(state.engine.program) | state.engine.interface.keywords | _engine_words()
+
+
 def known_constants(state: Board, *, extra: Iterable[object] = ()) -> set[str]:
     """The string constants a question about ``state`` may name (see the module's text)."""
-    known = set(program_constants(state.engine.program)) | set(state.engine.interface.keywords)
+    known = set(known_words(state))
     known |= {a for f in state.facts for a in f[1:] if isinstance(a, str)}
-    known |= _engine_words()
     known.update(v for v in extra if isinstance(v, str))
     return known
 

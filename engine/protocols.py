@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, Self, runtime_checkable
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .ast import Atom, Rule, Span
+    from .ast import Atom, Literal, Rule, Span
     from .catalog import CardCatalog
     from .fact import Fact
     from .interface import Interface
@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .program import Program
     from .proof import Proof
     from .scenario import Scenario
+    from .state_index import StateIndex
 
 __all__ = ["Evaluator", "Rules", "Board", "StateMeta"]
 
@@ -66,6 +67,8 @@ class Rules(Protocol):
     catalog: CardCatalog
     backend: Evaluator
 
+    def ask_again(self, facts: frozenset, body: Sequence[Literal], names: Sequence[str]) -> list[tuple]: ...
+
 
 @dataclass(frozen=True)
 class StateMeta:
@@ -85,6 +88,9 @@ class Board(Protocol):
     meta: StateMeta
     name: str
     path: str
+
+    @property
+    def index(self) -> StateIndex: ...
 
     def query(self, query: Any, *, limit: int = ...) -> list[dict[str, object]]: ...
 

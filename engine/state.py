@@ -22,6 +22,7 @@ from .fact import Fact
 from .parser import parse_atom, parse_body
 from .protocols import Rules, StateMeta
 from .provenance import Proof, Prover, WhyNot
+from .state_index import StateIndex
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
@@ -59,6 +60,7 @@ class State:
         self.path = path
         self.meta = meta or StateMeta()
         self.events = tuple(events)
+        self._index: StateIndex | None = None  # the names its facts mention (judgelog.state_index), on demand
 
     # -- identity --------------------------------------------------------
     def __eq__(self, other: object) -> bool:
@@ -76,6 +78,14 @@ class State:
     @property
     def origins(self) -> dict[tuple, Span]:
         return dict(self._origins)
+
+    @property
+    def index(self) -> StateIndex:
+        """The names the state's facts mention, counted (judgelog.state_index): built once, on demand, or
+        handed down by the state an action made this one from."""
+        if self._index is None:
+            self._index = StateIndex.build(self.engine.program, self.facts)
+        return self._index
 
     # -- questions -------------------------------------------------------
     def _session(self) -> AbstractContextManager[Any]:
@@ -155,13 +165,17 @@ class State:
         causes: dict[tuple, str] | None = None,
     ) -> State:
         facts = frozenset(facts)
-        kept = {f: s for f, s in self._origins.items() if f in facts}
+        removed = self.facts - facts
+        kept = dict(self._origins)  # copied whole and trimmed by the removed facts: a step costs its change
+        made = dict(self._causes)
+        for fact in removed:
+            kept.pop(fact, None)
+            made.pop(fact, None)
         if origins:
             kept.update({f: s for f, s in origins.items() if f in facts})
-        made = {f: r for f, r in self._causes.items() if f in facts}
         if causes:
             made.update(causes)
-        return State(
+        new = State(
             self.engine,
             facts,
             kept,
@@ -171,6 +185,9 @@ class State:
             events=self.events + tuple(events),
             causes=made,
         )
+        if self._index is not None:  # handed down: the new state's names cost only the change
+            new._index = self._index.updated(self.engine.program, removed, facts - self.facts)
+        return new
 
     # -- query preparation -------------------------------------------------
     def _prepare(self, query: Query) -> tuple[tuple, list[str]]:
