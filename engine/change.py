@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .ast import format_value
 from .errors import ActionError
+from .fact import fact_order
 
 if TYPE_CHECKING:
     from .interface import Interface
@@ -139,10 +140,10 @@ class Change:
     def one(self, pred: str, *prefix: Arg) -> tuple | None:
         found = self.facts.matching(pred, prefix)
         # several (e.g. two life totals given in facts:): the same one whatever the set's order
-        return min(found, key=repr) if found else None
+        return min(found, key=fact_order) if found else None
 
     def all(self, pred: str, *prefix: Arg) -> list[tuple]:
-        return sorted(self.facts.matching(pred, prefix), key=repr)
+        return sorted(self.facts.matching(pred, prefix), key=fact_order)
 
     def value(self, pred: str, *prefix: Arg, default: Arg = None) -> Arg:
         f = self.one(pred, *prefix)
@@ -184,5 +185,6 @@ class Change:
 def object_facts(change: Change, oid: str) -> list[tuple]:
     """Every fact that is about the object (its characteristics and status)."""
     return sorted(
-        (f for f in change.facts if len(f) > 1 and f[1] == oid and f[0] not in ("event", "event_detail")), key=repr
+        (f for f in change.facts if len(f) > 1 and f[1] == oid and f[0] not in ("event", "event_detail")),
+        key=fact_order,
     )

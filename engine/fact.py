@@ -24,13 +24,14 @@ judgelog.errors.QueryError: tapped(X) is not a fact: its arguments are not all c
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Self
 
 from .ast import Atom, Const, Term, Var, ground_text
 from .errors import Diagnostic, QueryError
 from .parser import parse_body
 
-__all__ = ["Fact", "Value", "fact_order"]
+__all__ = ["Fact", "Value", "fact_order", "fact_set"]
 
 Value = str | int  # the value of an argument: a word (atom or quoted string) or an integer
 
@@ -123,3 +124,9 @@ def fact_order(fact: tuple[Any, ...]) -> str:
     """The key that lists facts in a stable order (that of their tuple text): a :class:`Fact` and the plain
     tuple it equals sort alike, and words and integers never meet in a comparison."""
     return tuple.__repr__(fact)
+
+
+def fact_set(facts: Iterable[tuple[Any, ...]]) -> frozenset[Fact]:
+    """The facts as a set of :class:`Fact` values; those that are one already are kept as they are (a state made
+    from another by an action converts only the facts the action made)."""
+    return frozenset([f if f.__class__ is Fact else tuple.__new__(Fact, f) for f in facts])

@@ -83,11 +83,20 @@ class Board(Protocol):
     """What the step machine, the writer, the combat graph, the choice lister and the expectation checker
     ask of a state (:class:`judgelog.state.State`)."""
 
-    engine: Rules
-    facts: frozenset[tuple]
-    meta: StateMeta
-    name: str
-    path: str
+    @property
+    def engine(self) -> Rules: ...
+
+    @property
+    def facts(self) -> frozenset[tuple]: ...
+
+    @property
+    def meta(self) -> StateMeta: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def path(self) -> str: ...
 
     @property
     def index(self) -> StateIndex: ...

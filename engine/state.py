@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from .analysis import check_query
 from .ast import Atom, Const, Literal, Span, Var
 from .errors import QueryError
-from .fact import Fact
+from .fact import Fact, fact_set
 from .parser import parse_atom, parse_body
 from .protocols import Rules, StateMeta
 from .provenance import Proof, Prover, WhyNot
@@ -38,12 +38,13 @@ MAX_ANSWERS = 100_000
 
 
 class State:
-    """An immutable game state bound to an :class:`~judgelog.Engine`'s rules."""
+    """An immutable game state bound to an :class:`~judgelog.Engine`'s rules; ``facts`` is a frozenset of
+    :class:`~judgelog.Fact` values."""
 
     def __init__(
         self,
         engine: Rules,
-        facts: frozenset[tuple],
+        facts: Iterable[tuple],
         origins: dict[tuple, Span],
         *,
         name: str = "",
@@ -53,7 +54,7 @@ class State:
         causes: dict[tuple, str] | None = None,
     ) -> None:
         self.engine = engine
-        self.facts = frozenset(facts)
+        self.facts = fact_set(facts)
         self._origins = dict(origins)
         self._causes = dict(causes or {})  # fact made by an action -> name of the rule that made it
         self.name = name

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 from .asp import compile_rule, value_text
 from .ast import Atom, Negation, Rule, Var
 from .boards import Shape, Spec, _specs, board_dict, creature_ids, players_of
+from .fact import Fact
 from .runtime import TRANSIENT
 from .scope import Scope
 
@@ -106,7 +107,7 @@ def _needed_preds(program: Any, props: dict[str, Property]) -> set[str]:
     return program.dependencies([w for w in wanted if w in program.decls])
 
 
-def _spec_facts(engine: Engine, scope: Scope, spec: Spec) -> list[tuple]:
+def _spec_facts(engine: Engine, scope: Scope, spec: Spec) -> list[Fact]:
     data = board_dict(scope, [spec])
     facts = engine.state_from_dict(data, path="<board>").facts
     return sorted((f for f in facts if "c1" in f[1:]), key=repr)

@@ -115,3 +115,7 @@ def test_a_state_answers_with_facts():
     (power,) = state.derived("power")
     assert type(power) is Fact and str(power) == "power(bear, 2)"
     assert state.explain(power) is not None and state.explain(Fact.parse("power(bear, 2)")) is not None
+    assert state.facts and all(type(f) is Fact for f in state.facts)
+    after, _ = state.apply({"do": "tap", "object": "bear"})
+    assert Fact("tapped", "bear") in after.facts and all(type(f) is Fact for f in after.facts)
+    assert state.with_facts({("tapped", "bear")}).facts == {Fact("tapped", "bear")}
