@@ -380,6 +380,7 @@ class _Run:
         ordered = sorted(rows, key=lambda r: (r["I"], repr((r["P"], r["A"], r["B"], r["C"]))))
         effect_facts = [(pred, r["I"], r["P"], r["A"], r["B"], r["C"]) for r in ordered]
         rules = self._causes_of(facts, effect_facts)  # before the primitives change anything
+        prior = facts  # the state just before these effects (Change works on a copy): what look-back triggers see
         causes: list[tuple[int, int, tuple[str, tuple[str, ...]]]] = []
         for r, cause in zip(ordered, rules):
             before, logged = len(change.events), len(change.facts.log)
@@ -389,9 +390,11 @@ class _Run:
                 if cause[0]:
                     for made in change.facts.log[logged:]:
                         self.causes[made] = cause[0]
-        return self._record(change, causes)
+        return self._record(change, causes, prior=prior)
 
-    def _record(self, change: Change, causes: list[tuple[int, int, tuple[str, tuple[str, ...]]]]) -> set[tuple]:
+    def _record(
+        self, change: Change, causes: list[tuple[int, int, tuple[str, tuple[str, ...]]]], *, prior: set[tuple]
+    ) -> set[tuple]:
         recent = set()
         for i, (kind, subject, details) in enumerate(change.events):
             rule, cites = next(((c[0], c[1]) for lo, hi, c in causes if lo <= i < hi), ("", ()))
@@ -405,7 +408,13 @@ class _Run:
             # only these events are recent for triggers: a state-based round's facts still hold the
             # recent_event facts of the whole action, which would make earlier events trigger again
             earlier = {f for f in facts if f[0] == "recent_event"}
-            self._collect_triggers((facts - earlier) | event_facts | recent)
+            # 603.10a: triggers on an event of a look-back kind (leaving the battlefield) are asked on the
+            # state just before it, with the event added; the others on the state after it
+            looks_back = self.engine.interface.looks_back
+            back = {("recent_event", e.seq) for e in self.events[-len(recent) :] if e.kind in looks_back}
+            self._collect_triggers((facts - earlier) | event_facts | (recent - back))
+            if back:
+                self._collect_triggers({f for f in prior if f[0] != "recent_event"} | event_facts | back)
             facts = self._results(facts - earlier, self.events[-len(recent) :])
         return facts
 
