@@ -17,6 +17,7 @@ from .errors import RuleError, UsageError
 
 __all__ = [
     "ChoiceMode",
+    "TRANSIENT",
     "RESERVED",
     "NONE",
     "argument_facts",
@@ -26,6 +27,24 @@ __all__ = [
     "given_choice",
     "unused_choices",
 ]
+
+# the facts the runtime asserts for one action (its arguments, steps, choices, events) and drops after it
+TRANSIENT = (
+    "action",
+    "act_arg",
+    "act_list",
+    "act_map",
+    "act_map_list",
+    "act_map2",
+    "act_list2",
+    "step",
+    "resolving",
+    "chosen",
+    "chose_nothing",
+    "created",
+    "pending_object",
+    "recent_event",
+)
 
 # the keys any action takes besides its own arguments: do, choose, order, expect_error, as
 RESERVED = ("do", "choose", "order", "expect_error", "as")

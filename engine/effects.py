@@ -15,7 +15,10 @@ deal_damage S R N      S deals N damage to R (the event; what it does is said by
                        CR 120.3)
 lose_life P N -        P loses N life;   gain_life P N -: P gains N life
 move O Zone -          O leaves the battlefield to graveyard|exile|hand|library (a token is noted as
-                       token_in_zone(O, Zone))
+                       token_in_zone(O, Zone); a card is kept there as card_in_zone(O, Zone) with its owner
+                       and copiable values as card_value facts)
+return_to_battlefield O P Zone  the card O in Zone returns to the battlefield under P's control (nothing
+                       if it is not there, CR 603.6)
 cease_to_exist O - -   a token outside the battlefield ceases to exist (its token_in_zone fact goes)
 destroy O - -          move O to its owner's graveyard (event: destroyed)
 gain_control O P -     P gains control of O (removes it from combat, CR 506.4)
@@ -132,6 +135,16 @@ COPIABLE = (
 )
 
 
+# what the move primitive keeps of a card that leaves the battlefield (its owner and copiable values), with
+# each predicate's arity: card_value(O, Pred, A, B, C, D) pads the arguments after O with `none`
+KEPT_IN_ZONE = {pred: 2 for pred in COPIABLE} | {
+    "owner": 2,
+    "printed_keyword_param": 4,
+    "printed_keyword_instance": 3,
+    "printed_keyword_instance_param": 5,
+}
+
+
 def _counters(change: Change, x: Arg, kind: str, delta: int) -> int:
     old = change.value("counter", x, kind, default=0)
     new = max(old + delta, 0)
@@ -211,13 +224,34 @@ def p_move(ch: Change, o: Arg, zone: Arg, why: Arg = None, *, event: str = "move
     _require(zone in ZONES, f"unknown zone {zone!r}; zones: {', '.join(ZONES)}")
     was_creature = ("card_type", o, "creature") in ch.facts
     was_token = ("token", o) in ch.facts
-    for f in object_facts(ch, o):
+    facts = object_facts(ch, o)
+    for f in facts:
         ch.facts.discard(f)
+    if not was_token:  # the card, a new object in its owner's zone (400.7): its owner and copiable values
+        ch.facts.add(("card_in_zone", o, zone))
+        for f in facts:
+            if f[0] in KEPT_IN_ZONE:
+                ch.facts.add(("card_value", o, f[0]) + tuple(f[2:]) + ("none",) * (6 - len(f)))
     ch.emit(event, o, to=zone)
     if was_creature and zone == "graveyard":
         ch.emit("dies", o)
     if was_token:
         ch.facts.add(("token_in_zone", o, zone))  # it ceases to exist at the next check (rules: 704.5d)
+
+
+def p_return_to_battlefield(ch: Change, o: Arg, p: Arg, zone: Arg) -> None:
+    """The card ``o`` in ``zone`` returns to the battlefield under ``p``'s control, a new object (400.7) with
+    its copiable values; if it is no longer in that zone, nothing happens (603.6)."""
+    if ("card_in_zone", o, zone) not in ch.facts:
+        return
+    _require(ch.is_player(p), f"{p} is not a player")
+    values = ch.all("card_value", o)
+    ch.facts.discard(("card_in_zone", o, zone))
+    facts: list[tuple] = [("permanent", o), ("controller", o, p)]
+    for f in values:
+        ch.facts.discard(f)
+        facts.append((f[2], o) + tuple(f[3 : 3 + KEPT_IN_ZONE.get(str(f[2]), 2) - 1]))
+    _enter(ch, o, facts, controller=p)
 
 
 def p_cease_to_exist(ch: Change, o: Arg, _b: Arg, _c: Arg) -> None:
@@ -483,6 +517,7 @@ PRIMITIVES: dict[str, Callable[[Change, Arg, Arg, Arg], None]] = {
     "end_effect": p_end_effect,
     "signal": p_signal,
     "cease_to_exist": p_cease_to_exist,
+    "return_to_battlefield": p_return_to_battlefield,
 }
 
 

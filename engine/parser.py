@@ -285,7 +285,11 @@ class _Parser:
                         self.next()
                         continue
                     break
-            self.expect(")", "',' or ')'", f"close the argument list of {tok.text}(...) with ')'")
+            hint = f"close the argument list of {tok.text}(...) with ')'"
+            after = self.tokens[min(self.pos + 1, len(self.tokens) - 1)]  # on the same line: a.b, not a.\nb
+            if self.peek().text == "." and after.kind == "atom":
+                hint = 'a dotted name (a rule\'s @name) is a quoted string: "persist.return"'
+            self.expect(")", "',' or ')'", hint)
         return Atom(tok.text, tuple(args), self.span(tok))
 
     def literal(self) -> Literal:

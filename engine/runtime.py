@@ -18,7 +18,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from .action_args import NONE, RESERVED, ChoiceMode, argument_facts, given_choice, leaves, token_ids, unused_choices
+from .action_args import (
+    NONE,
+    RESERVED,
+    TRANSIENT,
+    ChoiceMode,
+    argument_facts,
+    given_choice,
+    leaves,
+    token_ids,
+    unused_choices,
+)
 from .analysis import check_query, suggest
 from .ast import Span
 from .ast import format_value as _q  # a value in rule syntax, for the queries built here
@@ -44,22 +54,6 @@ Observer = Callable[[frozenset], None]
 # the legal options of a decision in a state, for a refusal (judgelog.choices.list_choices)
 OptionLister = Callable[..., tuple[dict, str]]
 MAX_SBA_ROUNDS = 100
-TRANSIENT = (
-    "action",
-    "act_arg",
-    "act_list",
-    "act_map",
-    "act_map_list",
-    "act_map2",
-    "act_list2",
-    "step",
-    "resolving",
-    "chosen",
-    "chose_nothing",
-    "created",
-    "pending_object",
-    "recent_event",
-)
 
 
 class ChoiceNeeded(Exception):
@@ -384,6 +378,7 @@ class _Run(Generic[B]):
         ordered = sorted(rows, key=lambda r: (r["I"], repr((r["P"], r["A"], r["B"], r["C"]))))
         effect_facts = [(pred, r["I"], r["P"], r["A"], r["B"], r["C"]) for r in ordered]
         rules = self._causes_of(facts, effect_facts)  # before the primitives change anything
+        prior = facts  # the state just before these effects (Change works on a copy): what look-back triggers see
         causes: list[tuple[int, int, tuple[str, tuple[str, ...]]]] = []
         for r, cause in zip(ordered, rules):
             before, logged = len(change.events), len(change.facts.log)
@@ -393,9 +388,11 @@ class _Run(Generic[B]):
                 if cause[0]:
                     for made in change.facts.log[logged:]:
                         self.causes[made] = cause[0]
-        return self._record(change, causes)
+        return self._record(change, causes, prior=prior)
 
-    def _record(self, change: Change, causes: list[tuple[int, int, tuple[str, tuple[str, ...]]]]) -> set[tuple]:
+    def _record(
+        self, change: Change, causes: list[tuple[int, int, tuple[str, tuple[str, ...]]]], *, prior: set[tuple]
+    ) -> set[tuple]:
         recent = set()
         for i, (kind, subject, details) in enumerate(change.events):
             rule, cites = next(((c[0], c[1]) for lo, hi, c in causes if lo <= i < hi), ("", ()))
@@ -409,7 +406,13 @@ class _Run(Generic[B]):
             # only these events are recent for triggers: a state-based round's facts still hold the
             # recent_event facts of the whole action, which would make earlier events trigger again
             earlier = self.steps.recent(facts, self.events)
-            self._collect_triggers((facts - earlier) | event_facts | recent)
+            # 603.10a: triggers on an event of a look-back kind (leaving the battlefield) are asked on the
+            # state just before it, with the event added; the others on the state after it
+            looks_back = self.engine.interface.looks_back
+            back = {("recent_event", e.seq) for e in self.events[-len(recent) :] if e.kind in looks_back}
+            self._collect_triggers((facts - earlier) | event_facts | (recent - back))
+            if back:
+                self._collect_triggers((prior - self.steps.recent(prior, self.events)) | event_facts | back)
             facts = self._results(facts - earlier, self.events[-len(recent) :])
         return facts
 

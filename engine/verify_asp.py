@@ -38,11 +38,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from .action_args import TRANSIENT
 from .asp import compile_rule, value_text
 from .ast import Atom, Negation, Rule, Var
 from .boards import Shape, Spec, _specs, board_dict, creature_ids, players_of
 from .fact import Fact
-from .runtime import TRANSIENT
 from .scope import Scope
 
 if TYPE_CHECKING:

@@ -124,7 +124,11 @@ def test_life_is_lost_and_gained_by_players():
 @covers("move")
 def test_a_moved_permanent_loses_every_fact_about_it():
     ch = apply(change(("tapped", "bear"), ("blocking", "wall", "bear")), "move", "bear", "exile", "none")
-    assert object_facts(ch, "bear") == []
+    kept = {f for f in object_facts(ch, "bear") if f[0] in ("card_in_zone", "card_value")}
+    assert set(object_facts(ch, "bear")) == kept  # as a permanent it is gone (400.7) ...
+    assert ("card_in_zone", "bear", "exile") in kept  # ... the card is in exile, with its owner and copiable
+    assert ("card_value", "bear", "owner", "p1", "none", "none", "none") in kept  # values (not tapped)
+    assert ("card_value", "bear", "base_power", 2, "none", "none", "none") in kept
     assert ("blocking", "wall", "bear") in ch.facts  # facts naming it elsewhere: the rules forget them
     assert events(ch) == [("moved", "bear", {"to": "exile"})]
 
@@ -136,6 +140,24 @@ def test_a_creature_moved_to_a_graveyard_dies_and_a_token_is_noted_in_its_zone()
     with pytest.raises(ActionError, match="unknown zone 'moon'"):
         apply(change(), "move", "wall", "moon", "none")
     assert apply(change(), "move", "ghost", "moon", "none").events == []  # not on the battlefield: no-op
+
+
+@covers("return_to_battlefield")
+def test_a_card_returns_from_its_zone_as_a_new_permanent():
+    ch = change(("tapped", "bear"), ("counter", "bear", "p1p1", 2), ("printed_keyword_param", "bear", "landwalk",
+                "land_with", "swamp"))
+    apply(ch, "move", "bear", "graveyard", "none")
+    apply(ch, "return_to_battlefield", "bear", "p1", "exile")  # not in exile: nothing happens (603.6)
+    assert ch.is_permanent("bear") is False and len(ch.events) == 2
+    apply(ch, "return_to_battlefield", "bear", "p2", "graveyard")
+    assert ch.is_permanent("bear") and ch.value("controller", "bear") == "p2" and ch.value("owner", "bear") == "p1"
+    assert ("printed_keyword_param", "bear", "landwalk", "land_with", "swamp") in ch.facts
+    assert ch.all("counter", "bear") == [] and ("tapped", "bear") not in ch.facts  # a new object (400.7)
+    assert ch.all("card_in_zone") == [] and ch.all("card_value") == []
+    assert events(ch)[-1] == ("enters", "bear", {"controller": "p2", "token": "false"})
+    apply(ch, "move", "bear", "graveyard", "none")
+    with pytest.raises(ActionError, match="not a player"):
+        apply(ch, "return_to_battlefield", "bear", "bear", "graveyard")
 
 
 @covers("cease_to_exist")

@@ -254,3 +254,13 @@ def test_an_integer_too_long_to_print_is_a_positioned_scenario_error(capsys, tmp
         run = run_cli(capsys, argv)  # was: Python's advice to call sys.set_int_max_str_digits()
         assert run.code == 3 and (str(path), 3, 48, "error", "S002") in run.diagnostics(), run.err
         assert "integer too large (5000 digits, at most 100)" in run.err
+
+
+def test_an_unquoted_rule_name_in_a_query_says_to_quote_it(capsys):
+    run = run_cli(capsys, ["query", str(ROOT / "facts/scenarios/persist_returns_with_counter.yaml"),
+                           "event_cause(N, persist.return)"])
+    assert run.code != 0 and "E001" in run.err
+    assert 'a dotted name (a rule\'s @name) is a quoted string: "persist.return"' in run.err
+    quoted = run_cli(capsys, ["query", str(ROOT / "facts/scenarios/persist_returns_with_counter.yaml"),
+                              'event_cause(N, "persist.return")'])
+    assert quoted.code == 0 and "(1 answer)" in quoted.out
