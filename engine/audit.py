@@ -138,22 +138,24 @@ def internal_predicates(program: Program) -> set[str]:
 
 
 def dependency_graph(program: Program) -> nx.DiGraph:
-    """Predicates and rules: pred -> rule (body use, ``negative`` for ``not``), rule -> pred (head).
-    Rule nodes are ``rule:NAME`` with ``file`` and ``group`` (keyword) attributes."""
+    """Predicates and rules: pred -> rule (body use, ``negative`` for ``not``), rule -> pred (head): the
+    program's :attr:`~judgelog.program.Program.rule_graph`, with what a reader of the drawing needs. Rule nodes
+    are ``rule:NAME`` with ``file`` and ``group`` (keyword) attributes; every declared predicate is a node."""
     graph = nx.DiGraph()
     for pred, decl in sorted(program.decls.items()):
         graph.add_node(
             pred, kind="predicate", input=decl.is_input, file=decl.span.file, stratum=program.strata.get(pred, 0)
         )
-    for i, rule in enumerate(_rules(program)):
-        node = f"rule:{rule.name or f'#{i}'}"
-        graph.add_node(
-            node, kind="rule", file=rule.span.file, group=group_of(rule), cites=_cr(rule), line=rule.span.line
+    for node, data in program.rule_graph.nodes(data=True):
+        if data["kind"] == "rule":
+            rule = data["rule"]
+            graph.add_node(
+                node, kind="rule", file=rule.span.file, group=group_of(rule), cites=_cr(rule), line=rule.span.line
+            )
+    for pred, node, data in program.rule_graph.edges(data=True):
+        graph.add_edge(
+            pred, node, kind=data["kind"], **({"negative": data["negative"]} if data["kind"] == "body" else {})
         )
-        graph.add_edge(node, rule.head.pred, kind="head")
-        for pred, negative in _body_preds(rule):
-            old = graph.get_edge_data(pred, node, {}).get("negative", False)
-            graph.add_edge(pred, node, kind="body", negative=old or negative)
     return graph
 
 

@@ -23,8 +23,8 @@ from .fact import Fact
 from .proof import Displacement, Proof, ProofKind, WhyNot
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .engine import Evaluator
     from .planning import Contributions
+    from .protocols import Evaluator
 
 # the proof values are judgelog.proof's; named here too, where they have always been importable from
 __all__ = ["Proof", "ProofKind", "Displacement", "WhyNot", "Prover", "ground", "MAX_PROOF_DEPTH"]

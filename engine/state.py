@@ -13,21 +13,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .analysis import check_query
 from .ast import Atom, Const, Literal, Span, Var
 from .errors import QueryError
 from .fact import Fact, fact_set
 from .parser import parse_atom, parse_body
+from .protocols import Rules, StateMeta
 from .provenance import Proof, Prover, WhyNot
+from .state_index import StateIndex
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
 
     from .change import Event
-    from .engine import Engine
-    from .scenario import Scenario
 
 # a query: its text, or the literals of a parsed body
 Query = str | Sequence[Literal]
@@ -37,21 +37,13 @@ __all__ = ["State", "StateMeta", "MAX_ANSWERS"]
 MAX_ANSWERS = 100_000
 
 
-@dataclass(frozen=True)
-class StateMeta:
-    """What a state knows besides its facts: the scenario it was loaded from (None for a state made from a
-    mapping or by a program), kept by the states actions make from it."""
-
-    scenario: Scenario | None = None
-
-
 class State:
     """An immutable game state bound to an :class:`~judgelog.Engine`'s rules; ``facts`` is a frozenset of
     :class:`~judgelog.Fact` values."""
 
     def __init__(
         self,
-        engine: Engine,
+        engine: Rules,
         facts: Iterable[tuple],
         origins: dict[tuple, Span],
         *,
@@ -69,6 +61,7 @@ class State:
         self.path = path
         self.meta = meta or StateMeta()
         self.events = tuple(events)
+        self._index: StateIndex | None = None  # the names its facts mention (judgelog.state_index), on demand
 
     # -- identity --------------------------------------------------------
     def __eq__(self, other: object) -> bool:
@@ -86,6 +79,14 @@ class State:
     @property
     def origins(self) -> dict[tuple, Span]:
         return dict(self._origins)
+
+    @property
+    def index(self) -> StateIndex:
+        """The names the state's facts mention, counted (judgelog.state_index): built once, on demand, or
+        handed down by the state an action made this one from."""
+        if self._index is None:
+            self._index = StateIndex.build(self.engine.program, self.facts)
+        return self._index
 
     # -- questions -------------------------------------------------------
     def _session(self) -> AbstractContextManager[Any]:
@@ -165,13 +166,17 @@ class State:
         causes: dict[tuple, str] | None = None,
     ) -> State:
         facts = frozenset(facts)
-        kept = {f: s for f, s in self._origins.items() if f in facts}
+        removed = self.facts - facts
+        kept = dict(self._origins)  # copied whole and trimmed by the removed facts: a step costs its change
+        made = dict(self._causes)
+        for fact in removed:
+            kept.pop(fact, None)
+            made.pop(fact, None)
         if origins:
             kept.update({f: s for f, s in origins.items() if f in facts})
-        made = {f: r for f, r in self._causes.items() if f in facts}
         if causes:
             made.update(causes)
-        return State(
+        new = State(
             self.engine,
             facts,
             kept,
@@ -181,17 +186,20 @@ class State:
             events=self.events + tuple(events),
             causes=made,
         )
+        if self._index is not None:  # handed down: the new state's names cost only the change
+            new._index = self._index.updated(self.engine.program, removed, facts - self.facts)
+        return new
 
     # -- query preparation -------------------------------------------------
     def _prepare(self, query: Query) -> tuple[tuple, list[str]]:
         body = parse_body(query) if isinstance(query, str) else tuple(query)
-        return self.engine.check_query(body, text=query if isinstance(query, str) else None)
+        return check_query(self.engine.program, body, text=query if isinstance(query, str) else None)
 
     def _ground(self, atom: str | Atom | tuple) -> Fact:
         parsed = parse_atom(atom) if isinstance(atom, str) else atom
         if isinstance(parsed, tuple):
             return Fact.of(parsed)
-        self.engine.check_query((parsed,), text=str(parsed))
+        check_query(self.engine.program, (parsed,), text=str(parsed))
         values = []
         for arg in parsed.args:
             if not isinstance(arg, Const):

@@ -18,7 +18,7 @@ from .fact import Fact
 
 if TYPE_CHECKING:
     from .interface import Field, Interface
-    from .state import State
+    from .protocols import Board
 
 __all__ = ["state_to_scenario", "write_scenario"]
 
@@ -27,7 +27,7 @@ def _by(facts: Iterable[tuple], pred: str) -> list[tuple]:
     return sorted((f for f in facts if f[0] == pred), key=lambda f: tuple(map(str, f)))
 
 
-def state_to_scenario(state: State) -> dict:
+def state_to_scenario(state: Board) -> dict:
     from .scenario import compile_scenario
 
     facts = state.facts
@@ -192,7 +192,7 @@ def _fields(facts: Iterable[tuple], fields: Sequence[Field], ids: dict[str, set]
     return out
 
 
-def write_scenario(state: State, path: str) -> None:
+def write_scenario(state: Board, path: str) -> None:
     data = state_to_scenario(state)
     scenario = state.meta.scenario
     if scenario is not None and scenario.rules:
