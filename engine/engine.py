@@ -157,9 +157,10 @@ class Engine:
         """Every scenario fact must use a declared input predicate with the right arity."""
         from .analysis import INT_TYPES, suggest
         from .errors import Diagnostic, ScenarioError
+        from .fact import fact_order
 
         diags = []
-        for fact in sorted(scenario.facts, key=repr):
+        for fact in sorted(scenario.facts, key=fact_order):
             decl = self.program.decl(fact[0])
             span = scenario.origins.get(fact)
             if decl is None:

@@ -19,7 +19,7 @@ True
 >>> Fact.parse("tapped(X)")
 Traceback (most recent call last):
   ...
-judgelog.errors.QueryError: tapped(X) is not a fact: its arguments are not all constants
+judgelog.errors.QueryError: a fact is one atom with constant arguments, got 'tapped(X)'
 """
 
 from __future__ import annotations
@@ -61,11 +61,12 @@ class Fact(tuple[Any, ...]):
         try:
             body = parse_body(text, path)
         except QueryError as exc:
-            raise QueryError(f"cannot parse fact {text!r}", diagnostics=exc.diagnostics) from None
+            first = f": {exc.diagnostics[0].message}" if exc.diagnostics else ""
+            raise QueryError(f"cannot parse fact {text!r}{first}", diagnostics=exc.diagnostics) from None
         if len(body) != 1 or not isinstance(body[0], Atom):
             extra = body[1] if len(body) > 1 else body[0]
             raise QueryError(
-                f"{text!r} is not one fact",
+                f"{_SHAPE}, got {text!r}",
                 diagnostics=[Diagnostic("E001", "expected one atom", extra.span, hint=_HINT)],
             )
         return cls.from_atom(body[0], text=text)
@@ -78,7 +79,7 @@ class Fact(tuple[Any, ...]):
         for arg in atom.args:
             if not isinstance(arg, Const):
                 raise QueryError(
-                    f"{text if text is not None else atom} is not a fact: its arguments are not all constants",
+                    f"{_SHAPE}, got {text if text is not None else str(atom)!r}",
                     diagnostics=[Diagnostic("E001", f"expected a constant, found {_what(arg)}", arg.span, hint=_HINT)],
                 )
             values.append(arg.value)
@@ -113,6 +114,7 @@ class Fact(tuple[Any, ...]):
         return "Fact" + tuple.__repr__(self)
 
 
+_SHAPE = "a fact is one atom with constant arguments"
 _HINT = 'one atom whose arguments are constants: lower_snake words, "quoted" strings or integers, e.g. tapped(bear)'
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .analysis import suggest
-from .ast import Const, Span
+from .ast import Span
 from .catalog import CardCatalog, default_catalog
 from .errors import Diagnostic, ScenarioError
 from .interface import Field, Interface, default_interface, with_keywords
@@ -368,9 +368,8 @@ def _stack(ctx: ScenarioReader, data: dict, players: list[str], objects: dict[st
 
 def _raw_facts(ctx: ScenarioReader, data: dict) -> None:
     """``facts:`` holds any other state facts as rule-language atoms, e.g. "granted_keyword(hero, flying)"."""
-    from .ast import Atom
     from .errors import QueryError
-    from .parser import parse_body
+    from .fact import Fact
 
     raw = data.get("facts", []) or []
     if not ctx.want(raw, "list", ("facts",), "facts"):
@@ -380,14 +379,9 @@ def _raw_facts(ctx: ScenarioReader, data: dict) -> None:
         if not ctx.want(text, "str", path, "a fact"):
             continue
         try:
-            body = parse_body(text, ctx.doc.path)
+            ctx.add(Fact.parse(text, ctx.doc.path), path)
         except QueryError as exc:
-            ctx.error(path, f"cannot parse fact {text!r}: {exc.diagnostics[0].message if exc.diagnostics else exc}")
-            continue
-        if len(body) != 1 or not isinstance(body[0], Atom) or not all(isinstance(a, Const) for a in body[0].args):
-            ctx.error(path, f"a fact is one atom with constant arguments, got {text!r}")
-            continue
-        ctx.add((body[0].pred,) + tuple(a.value for a in body[0].args if isinstance(a, Const)), path)
+            ctx.error(path, exc.message)
 
 
 def _entries(ctx: ScenarioReader, data: dict, key: str, required: str | None) -> list[tuple[dict, Span]]:

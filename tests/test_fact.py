@@ -119,3 +119,18 @@ def test_a_state_answers_with_facts():
     after, _ = state.apply({"do": "tap", "object": "bear"})
     assert Fact("tapped", "bear") in after.facts and all(type(f) is Fact for f in after.facts)
     assert state.with_facts({("tapped", "bear")}).facts == {Fact("tapped", "bear")}
+
+
+def test_a_scenario_reads_its_facts_with_fact_parse():
+    from judgelog import ScenarioError
+
+    board = {"players": ["alice", "bob"], "objects": {"bear": {"card": "Grizzly Bears", "controller": "alice"}}}
+    state = Engine().state_from_dict(dict(board, facts=[str(Fact("tapped", "bear"))]))
+    assert Fact("tapped", "bear") in state.facts
+    with pytest.raises(ScenarioError) as refused:
+        Engine().state_from_dict(dict(board, facts=["tapped(X)", "tapped(bear", "tapped(bear), tapped(bear)"]))
+    assert [d.message for d in refused.value.diagnostics] == [
+        "a fact is one atom with constant arguments, got 'tapped(X)'",
+        "cannot parse fact 'tapped(bear': expected ',' or ')', found end of input",
+        "a fact is one atom with constant arguments, got 'tapped(bear), tapped(bear)'",
+    ]
