@@ -155,8 +155,9 @@ def keyword_constants(program: Program, literals: Iterable) -> set[str]:
 
 def interface_of(program: Program) -> Interface:
     """Read the interface from a program's facts (computed once per program)."""
-    if program.interface is not None:
-        return program.interface
+    cached = program.memo.get("interface")
+    if isinstance(cached, Interface):
+        return cached
     forms: dict[str, list[tuple[str, str]]] = {}
     for k, form, key in _facts(program, "keyword_param_form"):
         forms.setdefault(k, []).append((form, key))
@@ -189,7 +190,7 @@ def interface_of(program: Program) -> Interface:
         looks_back=frozenset(k for (k,) in _facts(program, "trigger_looks_back")),
         unmodelled=tuple(sorted((str(n), str(w)) for n, w in _facts(program, "card_not_modelled"))),
     )
-    program.interface = face
+    program.memo["interface"] = face
     return face
 
 
