@@ -9,6 +9,10 @@ from judgelog.testing import run_scenario_file
 
 FILES = sorted(str(p) for p in SCENARIOS.glob("*.yaml"))
 
+# the tests share one run of the bundled scenarios (bundled_run): pytest-xdist keeps them on one worker
+# (--dist loadgroup in pyproject.toml), which runs them once instead of once per worker
+pytestmark = pytest.mark.xdist_group("bundled_scenarios")
+
 
 @pytest.fixture(scope="module")
 def bundled_run(engine):

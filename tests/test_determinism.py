@@ -126,6 +126,11 @@ DRIVER = textwrap.dedent("""
 """)
 
 
+# every test reads the one pair of processes (two_runs): pytest-xdist keeps them on one worker (--dist
+# loadgroup in pyproject.toml), which starts the pair once instead of once per worker
+pytestmark = pytest.mark.xdist_group("determinism")
+
+
 @pytest.fixture(scope="module")
 def two_runs(tmp_path_factory):
     procs = []
