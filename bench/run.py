@@ -66,7 +66,7 @@ HEAVY_REPS = {5000: 1}  # judgelog's actions at N=5000 take seconds each (see do
 PROCESS_REPS_FULL = 7
 PROCESS_REPS_QUICK = 3
 ENGINES = ("judgelog", "clingo", "raw", "raw_gcoff", "python")  # clingo: judgelog's clingo backend
-OPS = ("load", "full", "point", "explain", "put_counters", "proliferate")
+OPS = ("load", "full", "point", "explain", "put_first", "put_counters", "proliferate")
 SEED = 0
 CLINGO_ACTIONS_UP_TO = 1000  # larger boards: the runtime's questions on the clingo backend ground N^2 atoms
 
@@ -194,7 +194,10 @@ class PyBoard:
 
     def assigner(self, c: str) -> str:
         if c in self.attacking:
-            if any(b in self.banding for b in self.blocked_by(c)):
+            blockers = self.blocked_by(c)
+            if not blockers:
+                return None  # 510.1b: an unblocked creature has no damage to divide
+            if any(b in self.banding for b in blockers):
                 return self.attacking[c]  # 702.22j: the defending player
             return self.active  # 510.1c
         blocked = {
@@ -205,7 +208,8 @@ class PyBoard:
         return self.controller[c]  # 510.1d
 
     def all_assigners(self) -> set:
-        return {(c, self.assigner(c)) for c in list(self.attacking) + list(self.blocking)}
+        pairs = ((c, self.assigner(c)) for c in list(self.attacking) + list(self.blocking))
+        return {(c, p) for c, p in pairs if p is not None}
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -219,7 +223,7 @@ blocker_has_banding(A) <= blocked_by(A, B) & has_banding(B)
 blocks_banding(B) <= blocking(B, A) & has_banding(A)
 blocks_banding(B) <= blocking(B, C) & same_band(C, A) & has_banding(A)
 who_assigns(A, P) <= attacking(A, P) & blocker_has_banding(A)
-who_assigns(A, P) <= attacking(A, D) & active(P) & ~blocker_has_banding(A)
+who_assigns(A, P) <= attacking(A, D) & blocked_by(A, B) & active(P) & ~blocker_has_banding(A)
 who_assigns(B, P) <= blocking(B, A) & active(P) & blocks_banding(B)
 who_assigns(B, P) <= blocking(B, A) & controller(B, P) & ~blocks_banding(B)
 """
@@ -513,12 +517,12 @@ def _bench_judgelog(
 
     rec("explain", label, reps, setup=cold, run=lambda: state.explain(atom), check=check_proof)
     put_action = {"do": "put_counters", "target": board.point, "kind": "+1/+1", "n": 1}
-    before = board.counters.get(board.point, 0)
 
-    def check_put(result):
-        new, _ = result
-        if ("counter", board.point, "p1p1", before + 1) not in new.facts:
-            raise Mismatch("judgelog: put_counters did not add the counter")
+    def counters(st) -> dict:
+        return {f[1]: f[3] for f in st.facts if f[0] == "counter" and f[2] == "p1p1"}
+
+    def counter(st, c) -> int:
+        return counters(st).get(c, 0)
 
     if label == "clingo" and board.n > CLINGO_ACTIONS_UP_TO:
         note = (
@@ -528,22 +532,58 @@ def _bench_judgelog(
         if note not in notes:
             notes.append(note)
         return
-    rec("put_counters", label, heavy_reps, setup=cold, run=lambda: state.apply(put_action), check=check_put)
-    action, why = _proliferate_action(state)
+    # (e) first: the first action on a freshly loaded board, with nothing remembered of any other state
+    # (the runtime checks the whole board once); then, as in a game, one action after another, each on
+    # the state the last one made: a step is then checked for what its change can affect
+    # (judgelog.incremental), which is what the put_counters and proliferate rows measure.
+    from judgelog.incremental import AnswerCache
+
+    def first_setup():
+        clear()
+        engine.answers = AnswerCache(engine.program)
+        fresh["state"] = load()
+
+    fresh: dict = {}
+    rec("put_first", label, heavy_reps, setup=first_setup, run=lambda: fresh["state"].apply(put_action))
+    chain = {"state": state.apply(put_action)[0]}  # a first action: its standing designations recorded
+
+    def chain_run(act):  # one action on the state the last one made (the check is not timed)
+        prev = chain["state"]
+        chain["state"], events = prev.apply(act)
+        return prev, chain["state"]
+
+    def check_put(result):
+        prev, new = result
+        if counter(new, board.point) != counter(prev, board.point) + 1:
+            raise Mismatch("judgelog: put_counters did not add the counter")
+
+    rec("put_counters", label, max(heavy_reps, 3), run=lambda: chain_run(put_action), check=check_put)
+    action, why = _proliferate_action(chain["state"])
     if action is None:
         if why not in notes:
             notes.append("proliferate " + why)
         times["proliferate"][label] = None
     else:
+        pending: dict = {}
+
+        def prolif_setup():
+            pending["action"] = _proliferate_action(chain["state"])[0]
 
         def check_prolif(result):
-            new, _ = result
-            for c, k in board.counters.items():
-                if ("counter", c, "p1p1", k + 1) not in new.facts:
+            prev, new = counters(result[0]), counters(result[1])
+            for c in board.counters:
+                if new.get(c, 0) != prev.get(c, 0) + 1:
                     raise Mismatch(f"judgelog: proliferate did not add a counter to {c}")
 
         try:
-            rec("proliferate", label, heavy_reps, setup=cold, run=lambda: state.apply(action), check=check_prolif)
+            rec(
+                "proliferate",
+                label,
+                heavy_reps,
+                setup=prolif_setup,
+                run=lambda: chain_run(pending["action"]),
+                check=check_prolif,
+            )
         except Mismatch:
             raise
         except Exception as exc:  # noqa: BLE001 - rules under construction
@@ -983,6 +1023,24 @@ def evaluate_targets(results: list[dict], memory: dict | None, process: dict) ->
             flat <= 2.0,
             ", ".join(f"N={r['n']}: {r['ms'][op]['judgelog']:.2f} ms" for r in same),
         )
+    for eng, name in (("judgelog", "pyDatalog backend"), ("clingo", "clingo backend")):
+        if 1000 in by_n and by_n[1000]["ms"]["put_counters"][eng] is not None:
+            ms = by_n[1000]["ms"]
+            v = ms["put_counters"][eng] / ms["point"][eng]
+            add(
+                f"put_counters on one creature / point query at N=1000, {name}",
+                v,
+                20.0,
+                v <= 20.0,
+                f"{ms['put_counters'][eng]:.1f} ms / {ms['point'][eng]:.2f} ms; first action on the loaded board: "
+                f"{_fmt(ms['put_first'][eng])} ms",
+            )
+        if 1000 in by_n and 5000 in by_n and by_n[5000]["ms"]["put_counters"][eng] is not None:
+            a, b = by_n[1000]["ms"]["put_counters"][eng], by_n[5000]["ms"]["put_counters"][eng]
+            add(f"put_counters flat from N=1000 to N=5000 (ratio), {name}", b / a, 1.5, b / a <= 1.5)
+        if 5000 in by_n and by_n[5000]["ms"]["proliferate"][eng] is not None:
+            v = by_n[5000]["ms"]["proliferate"][eng] / 1000
+            add(f"proliferate over every permanent at N=5000 (s), {name}", v, 1.0, v <= 1.0)
     if 5000 in by_n and by_n[5000]["ratios"]["full"]["clingo/python"] is not None:
         v = by_n[5000]["ratios"]["full"]["clingo/python"]
         add("full damage_assigner query, clingo backend / plain Python at N=5000", v, 10.0, v <= 10.0)
@@ -1096,8 +1154,9 @@ def render_text(report: dict) -> str:
         "full": "(b) full damage_assigner",
         "point": "(c) point query",
         "explain": "(d) explain (raw: point query)",
-        "put_counters": "(e) put_counters",
-        "proliferate": "(e) proliferate",
+        "put_first": "(e) put_counters, first action on the loaded board",
+        "put_counters": "(e) put_counters, one action after another",
+        "proliferate": "(e) proliferate, one action after another",
     }
     for r in report["results"]:
         c = r["counts"]

@@ -51,8 +51,9 @@ from .clauses import ask_literal, new_pred
 from .database import THREAD, quiet_gc
 from .database import our_database as _our_database
 from .errors import UsageError
+from .incremental import affected
 from .liveness import Liveness
-from .materialise import materialise, retract_computed
+from .materialise import materialise, retract_affected, retract_computed
 from .planning import (
     Contributions,
     binding_pattern,
@@ -68,19 +69,19 @@ from .threadview import ThreadView
 from .variants import Variants
 from .widejoins import JoinGuard
 
-__all__ = ["Backend", "Fact", "quiet_gc"]
-
-Fact = tuple  # (pred, arg, ...)
+__all__ = ["Backend", "quiet_gc"]
 
 _ENGINE_IDS = itertools.count(1)
+_INCREMENTAL_LIMIT = 2000  # a larger change of facts recomputes the aggregates and recursive predicates in full
 
 
 class Backend(Variants, Liveness):
     """One compiled program. Thread-safe: every thread gets its own materialisation."""
 
-    def __init__(self, program: Program, *, limits: Limits = DEFAULT_LIMITS) -> None:
+    def __init__(self, program: Program, *, limits: Limits = DEFAULT_LIMITS, incremental: bool = True) -> None:
         self.program = program
         self.limits = limits
+        self.incremental = incremental  # after a small change, recompute only what it can affect
         self.id = next(_ENGINE_IDS)
         # unguessable per engine: pyDatalog's resolvers (@pyDatalog.predicate) are process-wide and keyed by
         # name, so a predictable name would let a user's function answer for judgelog's predicates
@@ -222,7 +223,14 @@ class Backend(Variants, Liveness):
         preds = view.fact_preds
         for pred in {p for p in changed if p in self._idb and p not in view.edb}:
             self.fact_pred(view, pred)
-        if redo:
+        only = None
+        size = len(removed) + len(added)
+        if redo and self.incremental and view.materialised and size <= _INCREMENTAL_LIMIT and 4 * size <= len(facts):
+            # a small change: recompute only the computed facts it can affect (judgelog.incremental)
+            only = affected(self.program, itertools.chain(removed, added))
+            retract_affected(self, view, only)
+            view.materialised = False
+        elif redo:
             retract_computed(self, view)
             view.materialised = False
         for fact in removed:
@@ -235,18 +243,18 @@ class Backend(Variants, Liveness):
             view.ns = self._namespace(view)
             view.ns_dirty = False
         if redo:  # only when a fact they may depend on changed (their results stay otherwise)
-            materialise(self, view, facts, self.limits)  # on an error, view.materialised stays False: the
+            materialise(self, view, facts, self.limits, only)  # on an error, view.materialised stays False: the
             view.materialised = True  # next question retracts the partial results and computes them again
 
-    def aggregate_contributions(self, view: ThreadView, fact: Fact) -> Contributions | None:
+    def aggregate_contributions(self, view: ThreadView, fact: tuple) -> Contributions | None:
         return self.aggregates.get(id(view), {}).get(fact)
 
-    def aggregate_facts(self, view: ThreadView, rule: Rule) -> set[Fact]:
+    def aggregate_facts(self, view: ThreadView, rule: Rule) -> set[tuple]:
         """The facts an aggregate rule derives in the materialised state."""
         return {f for f, contributions in self.aggregates.get(id(view), {}).items() if contributions.rule is rule}
 
     @staticmethod
-    def derivation(view: ThreadView, fact: Fact) -> tuple[Rule, dict] | None:
+    def derivation(view: ThreadView, fact: tuple) -> tuple[Rule, dict] | None:
         """The rule and body binding that first derived a fact of a recursive predicate."""
         return view.derivations.get(fact)
 

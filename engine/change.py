@@ -69,11 +69,19 @@ class _LoggedSet(set[tuple]):
     """A set of facts that remembers what was added to it (so the runtime knows which rule made which
     fact) and indexes facts by predicate and first argument (so primitives don't scan the whole state)."""
 
-    def __init__(self, items: Iterable[tuple] = ()) -> None:
+    def __init__(self, items: Iterable[tuple] = (), base: tuple[frozenset, dict] | None = None) -> None:
         super().__init__(items)
         self.log: list[tuple] = []
         self.index: dict[tuple, set[tuple]] = {}
-        for item in self:
+        # ``base``: a fact set and its index by (pred, first argument) (judgelog.state_index): only the facts
+        # not in it are indexed here, and the base's are read through it, so a step costs its change
+        self.base: dict[tuple, set[tuple]] = {}
+        if base is not None:
+            self.base = base[1]
+            extra = self - base[0]
+        else:
+            extra = self
+        for item in extra:
             self._index(item).add(item)
 
     def _index(self, item: tuple) -> set[tuple]:
@@ -98,7 +106,8 @@ class _LoggedSet(set[tuple]):
     def matching(self, pred: str, prefix: tuple) -> list[tuple]:
         """Facts of ``pred`` whose first arguments are ``prefix``."""
         if prefix:
-            pool = self.index.get((pred, prefix[0]), ())
+            key = (pred, prefix[0])
+            pool = self.index.get(key, set()) | {f for f in self.base.get(key, ()) if f in self}
             return [f for f in pool if f[1 : 1 + len(prefix)] == prefix]
         return [f for f in self if f[0] == pred]
 
@@ -114,8 +123,9 @@ class Change:
         *,
         face: Interface | None = None,
         combat: Iterable[str] = (),
+        base: tuple[frozenset, dict] | None = None,
     ) -> None:
-        self.facts = _LoggedSet(facts)
+        self.facts = _LoggedSet(facts, base)
         self.pending = pending  # object id -> facts, for put_onto_battlefield
         self.inputs = inputs or {}  # input predicate -> arity: what record/forget may touch
         self.face = face  # the rule-declared interface (judgelog.interface): how a record propagates

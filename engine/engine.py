@@ -11,24 +11,23 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import replace
-from typing import Any, Protocol
 
-from .analysis import check_query
-from .ast import Atom, Literal, Rule
+from .ast import Literal
 from .backend import Backend
 from .catalog import default_catalog, facts_dir
 from .contract import contract_problems
 from .errors import RuleError, UsageError
+from .incremental import AnswerCache
 from .interface import interface_of
 from .library import load_program
-from .planning import Contributions
+from .planning import row_sort_key
 from .program import Program
+from .protocols import Evaluator, StateMeta
 from .recursion import DEFAULT_LIMITS, Limits
 from .safefiles import allowing
 from .scenario import Scenario, compile_scenario, load_scenario
-from .state import State, StateMeta
+from .state import State
 from .validation import raise_for, scenario_problems
 
 __all__ = ["Engine", "BACKENDS"]
@@ -36,31 +35,12 @@ __all__ = ["Engine", "BACKENDS"]
 BACKENDS = ("pydatalog", "clingo")  # the first is the default; clingo needs the clingo extra
 
 
-class Evaluator(Protocol):
-    """What an evaluation backend offers (judgelog.backend on pyDatalog, judgelog.clingo_backend on clingo).
-    A view is the backend's own handle on one state's facts, opened by ``session`` and passed back to it."""
-
-    program: Program
-
-    def session(self, facts: frozenset) -> AbstractContextManager[Any]: ...
-
-    def ask(self, view: Any, body: Sequence, names: Sequence[str]) -> list[tuple]: ...
-
-    def holds(self, view: Any, atom: Atom) -> bool: ...
-
-    def why_rows(self, view: Any, rule: Rule, fixed: dict[str, object], limit: int = 64) -> list[dict]: ...
-
-    def aggregate_contributions(self, view: Any, fact: tuple) -> Contributions | None: ...
-
-    def aggregate_facts(self, view: Any, rule: Rule) -> set[tuple]: ...
-
-
-def _make_backend(name: str, program: Program, limits: Limits) -> Evaluator:
+def _make_backend(name: str, program: Program, limits: Limits, incremental: bool) -> Evaluator:
     if name == "clingo":
         from .clingo_backend import ClingoBackend  # imports clingo, or says which extra to install
 
         return ClingoBackend(program)
-    return Backend(program, limits=limits)
+    return Backend(program, limits=limits, incremental=incremental)
 
 
 class Engine:
@@ -72,7 +52,9 @@ class Engine:
     both give the same answers, proofs and events. Raises :class:`~judgelog.errors.RuleError` listing every
     error when the rules do not check, or when they do not keep the engine's interface contract
     (judgelog.contract). ``limits`` bound evaluation (judgelog.recursion.Limits: facts derived by recursive
-    rules, time, integer size; a LimitError ends a question that reaches one).
+    rules, time, integer size; a LimitError ends a question that reaches one). ``incremental=False``:
+    after each change of facts, recompute everything derived instead of what the change can affect
+    (judgelog.incremental) — the same answers, slower; the differential tests compare the two.
     """
 
     def __init__(
@@ -84,6 +66,7 @@ class Engine:
         properties: bool = False,
         backend: str = "pydatalog",
         limits: Limits = DEFAULT_LIMITS,
+        incremental: bool = True,
     ) -> None:
         if backend not in BACKENDS:
             raise UsageError(f"unknown backend {backend!r}", hint="backends: " + ", ".join(BACKENDS))
@@ -93,6 +76,7 @@ class Engine:
         self.library = None if library is None else str(library)  # another folder used as the library
         self.properties = properties  # also the library's properties/ (judgelog verify)
         self.limits = limits
+        self.incremental = incremental
         result = load_program(
             self.rule_paths, include_library=include_library, library=self.library, properties=properties
         )
@@ -105,12 +89,14 @@ class Engine:
             )
         self.load_result = result
         self.program = result.program
-        self.backend = _make_backend(backend, self.program, limits)
+        self.backend = _make_backend(backend, self.program, limits, incremental)
         self.catalog = default_catalog()
         # what the rules declare (rules/core/interface.dl); a scenario's own rules: extend it
         self.interface = replace(interface_of(self.program), extend=lambda paths: self.with_rules(paths).interface)
         self.keywords = self.interface.keywords
         self._derived: dict[tuple[str, ...], Engine] = {}
+        # the runtime's whole-board questions, kept across actions and asked again only where facts changed
+        self.answers = AnswerCache(self.program) if incremental else None
 
     def __repr__(self) -> str:
         return f"<Engine {len(self.program.rules)} rules, {len(self.program.decls)} predicates>"
@@ -149,6 +135,7 @@ class Engine:
                 properties=self.properties,
                 backend=self.backend_name,
                 limits=self.limits,
+                incremental=self.incremental,
             )
         return self._derived[key]
 
@@ -162,6 +149,7 @@ class Engine:
                 library=self.library,
                 properties=True,
                 backend=self.backend_name,
+                incremental=self.incremental,
             )
         return self._derived[key]
 
@@ -202,8 +190,18 @@ class Engine:
         if diags:
             raise ScenarioError(f"{len(diags)} problem(s) in {scenario.path}", diagnostics=diags)
 
-    def check_query(self, body: Sequence[Literal], *, text: str | None = None) -> tuple[tuple, list[str]]:
-        return check_query(self.program, body, text=text)
+    def ask_rows(self, facts: frozenset, body: Sequence[Literal], names: Sequence[str]) -> list[tuple]:
+        """The backend's sorted rows of ``names`` for a checked body over ``facts``."""
+        with self.backend.session(facts) as view:
+            return self.backend.ask(view, body, names)
+
+    def ask_again(self, facts: frozenset, body: Sequence[Literal], names: Sequence[str]) -> list[tuple]:
+        """:meth:`ask_rows` for a question asked of one fact set after another (the runtime's whole-board
+        questions): the last answers are kept and only what the change of facts can affect is asked again
+        (judgelog.incremental.AnswerCache)."""
+        if self.answers is None:
+            return self.ask_rows(facts, body, names)
+        return self.answers.ask(facts, tuple(body), list(names), self.ask_rows, row_sort_key)
 
     # -- shipped examples ------------------------------------------------
     @staticmethod

@@ -15,8 +15,8 @@ chain costs one step per link.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence, Set
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pyDatalog.pyEngine as _E
 
@@ -24,59 +24,128 @@ from .analysis import bound_after
 from .ast import Aggregate, Atom, BinOp, Const, Literal, Rule, Term, Var
 from .clauses import new_pred
 from .errors import QueryError
+from .incremental import WILD, Affected, binding_literals
 from .planning import Contributions, aggregate_value, group_by_head, row_sort_key, why_vars
 from .recursion import Component, LimitError, Limits
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .backend import Backend
+    from .program import Program
     from .threadview import ThreadView
 
-__all__ = ["materialise", "DELTA"]
+__all__ = ["materialise", "retract_computed", "retract_affected", "DELTA", "Store"]
 
 DELTA = "@delta"  # suffix of the predicate holding a recursive predicate's facts new in the last round
 
 
-def materialise(backend: Backend, view: ThreadView, facts: frozenset, limits: Limits) -> None:
-    """Compute (and assert) the aggregate facts and the recursive components for ``facts``, in order."""
+class Store(Protocol):
+    """What materialisation needs of the backend it computes for (judgelog.backend.Backend, which imports
+    this module): the program and the order of its computed predicates, where a predicate's facts are
+    asserted, how a body is asked, and the aggregates' contributions it keeps per view."""
+
+    program: Program
+    materialise_order: tuple[Rule | Component, ...]
+    aggregates: dict[int, dict[tuple, Contributions]]
+
+    def pname(self, pred: str) -> str: ...
+
+    def fact_pred(self, view: ThreadView, pred: str) -> Any: ...
+
+    def ask_body(self, view: ThreadView, body: Sequence, names: Sequence[str]) -> list[tuple]: ...
+
+
+def materialise(
+    backend: Store, view: ThreadView, facts: frozenset, limits: Limits, only: Affected | None = None
+) -> None:
+    """Compute (and assert) the aggregate facts and the recursive components for ``facts``, in order.
+    ``only``: recompute just the facts matching these affected patterns (judgelog.incremental), the
+    others being still in place from the previous facts (see :func:`retract_affected`)."""
     view.computed_count = 0
     deadline = None if limits.seconds is None else time.monotonic() + limits.seconds
-    contributions: dict[tuple, Contributions] = {}
-    backend.aggregates[id(view)] = contributions
+    if only is None:
+        contributions: dict[tuple, Contributions] = {}
+        backend.aggregates[id(view)] = contributions
+    else:
+        contributions = backend.aggregates.setdefault(id(view), {})
     for task in backend.materialise_order:
+        heads = task.preds if isinstance(task, Component) else (task.head.pred,)
+        if only is not None and not any(only.touches(p) for p in heads):
+            continue
         if isinstance(task, Component):
-            _fixpoint(backend, view, facts, task, limits, deadline)
+            _fixpoint(backend, view, facts, task, limits, deadline, only)
         else:
-            _aggregate_rule(backend, view, facts, task, contributions, limits)
+            _aggregate_rule(backend, view, facts, task, contributions, limits, only)
 
 
-def retract_computed(backend: Backend, view: ThreadView) -> None:
+def retract_computed(backend: Store, view: ThreadView) -> None:
     preds = view.fact_preds
     for fact in view.computed:
         _E.retract(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
     view.computed = set()
+    view.computed_by = {}
     view.derivations = {}
     backend.aggregates.pop(id(view), None)
 
 
-def _assert(backend: Backend, view: ThreadView, fact: tuple) -> None:
+def retract_affected(backend: Store, view: ThreadView, only: Affected) -> None:
+    """Retract the computed facts that match an affected pattern (they are computed again by
+    ``materialise(..., only=only)``), with their derivations and aggregate contributions."""
+    preds = view.fact_preds
+    contributions = backend.aggregates.get(id(view), {})
+    for pred in only.preds():
+        gone: set[tuple] = set()
+        by_first = view.computed_by.get(pred, {})
+        if only.whole(pred):
+            for fs in by_first.values():
+                gone |= fs
+        else:
+            for pattern in only.patterns(pred):
+                if pattern and pattern[0] is not WILD:
+                    candidates = by_first.get(pattern[0], ())
+                else:
+                    candidates = {f for fs in by_first.values() for f in fs}
+                gone.update(f for f in candidates if only.matches(f))
+        if view.counts.get(pred, 0):  # facts of the predicate given as input may have contributions too
+            gone_too = [f for f in contributions if f[0] == pred and only.matches(f)]
+        else:
+            gone_too = [f for f in gone if f in contributions]
+        for fact in gone_too:
+            del contributions[fact]
+        for fact in gone:
+            _E.retract(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
+            view.computed.discard(fact)
+            by_first[fact[1] if len(fact) > 1 else None].discard(fact)
+            view.derivations.pop(fact, None)
+
+
+def _assert(backend: Store, view: ThreadView, fact: tuple) -> None:
     target = backend.fact_pred(view, fact[0])
     _E.assert_(_E.Clause(_E.Literal(target, [_E.Const(a) for a in fact[1:]]), []))
     view.computed.add(fact)
+    view.computed_by.setdefault(fact[0], {}).setdefault(fact[1] if len(fact) > 1 else None, set()).add(fact)
 
 
 def _aggregate_rule(
-    backend: Backend,
+    backend: Store,
     view: ThreadView,
     facts: frozenset,
     rule: Rule,
     contributions: dict[tuple, Contributions],
     limits: Limits,
+    only: Affected | None = None,
 ) -> None:
     agg = rule.aggregate
     assert agg is not None  # materialise_order holds components and aggregate rules
     body = backend.program.body(rule)
     names = sorted(bound_after(body, set()))
-    rows = sorted(set(backend.ask_body(view, body, names)), key=row_sort_key)  # proofs list them in order
+    if only is None or only.whole(rule.head.pred):
+        found = set(backend.ask_body(view, body, names))
+    else:  # only the groups an affected pattern names (the others are in place)
+        found = set()
+        for pattern in only.patterns(rule.head.pred):
+            fixed = binding_literals(rule.head, pattern)
+            if fixed is not None:
+                found.update(backend.ask_body(view, tuple(fixed) + tuple(body), names))
+    rows = sorted(found, key=row_sort_key)  # proofs list them in order
     for key, bindings in group_by_head(rule, names, rows).items():
         value = aggregate_value(agg, bindings)
         _check_value(value, rule, limits)
@@ -91,15 +160,28 @@ def _aggregate_rule(
 
 
 def _fixpoint(
-    backend: Backend, view: ThreadView, facts: frozenset, comp: Component, limits: Limits, deadline: float | None
+    backend: Store,
+    view: ThreadView,
+    facts: frozenset,
+    comp: Component,
+    limits: Limits,
+    deadline: float | None,
+    only: Affected | None = None,
 ) -> None:
+    """Semi-naive evaluation of one component. With ``only``, the facts matching no affected pattern are
+    in place and closed under the rules; the first round derives just the affected ones (each rule with
+    its head bound to a pattern), and the delta rounds go on from them as usual."""
     program = backend.program
     known: set[tuple] = set()
-    for pred in sorted(comp.preds):  # what holds before any rule fires: scenario and rule-file facts
-        arity = program.decls[pred].arity
-        rows = _E.Literal(backend.pname(pred), [_E.Var(f"V{i}") for i in range(arity)]).ask()
-        if rows and rows is not True:
-            known.update((pred,) + tuple(r) for r in rows)
+    if only is not None and not all(only.whole(p) for p in comp.preds):
+        known = _Holding(view.computed, facts, backend.program.fact_rules.keys())
+    else:
+        only = None
+        for pred in sorted(comp.preds):  # what holds before any rule fires: scenario and rule-file facts
+            arity = program.decls[pred].arity
+            rows = _E.Literal(backend.pname(pred), [_E.Var(f"V{i}") for i in range(arity)]).ask()
+            if rows and rows is not True:
+                known.update((pred,) + tuple(r) for r in rows)
     deltas = {}
     for pred in sorted(comp.preds):
         name = backend.pname(pred) + DELTA
@@ -146,7 +228,13 @@ def _fixpoint(
             )
 
     for rule in comp.rules:
-        fire(rule, program.body(rule), why_vars(rule, program))
+        if only is None:
+            fire(rule, program.body(rule), why_vars(rule, program))
+            continue
+        for pattern in only.patterns(rule.head.pred):
+            fixed = binding_literals(rule.head, pattern)
+            if fixed is not None:
+                fire(rule, tuple(fixed) + tuple(program.body(rule)), why_vars(rule, program))
     delta_facts: list[tuple] = []
     try:
         while new:
@@ -160,6 +248,18 @@ def _fixpoint(
     finally:
         for fact in delta_facts:
             _E.retract(_E.Clause(_E.Literal(deltas[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
+
+
+class _Holding(set):
+    """The facts known to hold while a component is recomputed in part: those derived now (the set
+    itself), the computed facts in place, the state's facts and the rule files' facts."""
+
+    def __init__(self, computed: set, facts: frozenset, rule_facts: Set[tuple]) -> None:
+        super().__init__()
+        self._others = (computed, facts, rule_facts)
+
+    def __contains__(self, fact: object) -> bool:
+        return set.__contains__(self, fact) or any(fact in s for s in self._others)
 
 
 def _value(term: Term, binding: dict[str, Any], rule: Rule, limits: Limits) -> Any:

@@ -16,22 +16,27 @@ are values).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .action_args import NONE, RESERVED, ChoiceMode, argument_facts, given_choice, leaves, token_ids, unused_choices
-from .analysis import suggest
+from .analysis import check_query, suggest
 from .ast import Span
+from .ast import format_value as _q  # a value in rule syntax, for the queries built here
 from .change import Change, Event
+from .database import quiet_gc
 from .effects import apply_primitive
 from .errors import ActionError, UsageError
 from .replay import run_actions
 from .stack_order import stack_order
+from .step_facts import StepFacts
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .state import State
+    from .protocols import Board
     from .yamlsrc import Located
 
 __all__ = ["apply_action", "run_actions", "MAX_STEPS", "MAX_SBA_ROUNDS"]
+
+B = TypeVar("B", bound="Board")  # the state type: what an action is applied to, it gives back
 
 MAX_STEPS = 50
 # sees every fact set the rules are evaluated on (judgelog.coverage passes one in)
@@ -65,14 +70,14 @@ class ChoiceNeeded(Exception):
         self.name, self.options, self.mode, self.limit, self.cr = name, options, mode, limit, cr
 
 
-class _Run:
+class _Run(Generic[B]):
     """One application of one action."""
 
     probe = False
 
     def __init__(
         self,
-        state: State,
+        state: B,
         action: dict[str, Any],
         span: Span | None,
         *,
@@ -89,10 +94,8 @@ class _Run:
         self.events: list[Event] = []
         self.pending_triggers: list[tuple[int, tuple, list[tuple]]] = []
         # event numbers are also the timestamps of continuous effects (613.7b): later than any given one
-        self.next_seq = 1 + max(
-            [f[1] if f[0] == "event" else f[2] for f in state.facts if f[0] == "event" or f[0] == "effect_timestamp"]
-            or [0]
-        )
+        self.steps = StepFacts(state)  # what the state knows, counted once: a step costs its change
+        self.next_seq = self.steps.first_seq()
         self.pending_objects: dict[str, list[tuple]] = {}
         self.inputs = {p: d.arity for p, d in self.engine.program.decls.items() if d.is_input}
         self.causes: dict[tuple, str] = {}  # fact made by this action -> the rule whose effect made it
@@ -103,12 +106,11 @@ class _Run:
     def ask(self, facts: Iterable[tuple], text: str) -> list[dict[str, Any]]:
         from .parser import parse_body
 
-        body, names = self.engine.check_query(parse_body(text), text=text)
-        frozen = frozenset(facts)
+        body, names = check_query(self.engine.program, parse_body(text), text=text)
+        frozen = self.steps.freeze(facts)
         if self.observer is not None:
             self.observer(frozen)
-        with self.engine.backend.session(frozen) as view:
-            rows = self.engine.backend.ask(view, body, names)
+        rows = self.engine.ask_again(frozen, body, names)
         return [dict(zip(names, r)) for r in rows]
 
     def cause(self, facts: Iterable[tuple], fact: tuple) -> tuple[str, tuple[str, ...]]:
@@ -151,7 +153,7 @@ class _Run:
         return oid
 
     # -- the loop -----------------------------------------------------------
-    def run(self) -> tuple[State, list[Event]]:
+    def run(self) -> tuple[B, list[Event]]:
         self._validate()
         base = set(self.state.facts)
         args = self.arg_facts()
@@ -180,7 +182,7 @@ class _Run:
             step += 1
         if self.kind == "resolve":
             facts = self._finish_resolve(facts)
-        facts = {f for f in facts if f[0] not in TRANSIENT}
+        facts = self.steps.without(facts, TRANSIENT)
         facts = self._state_based(facts, choose, used_choices)
         if self.token_ids:
             raise ActionError(
@@ -374,7 +376,9 @@ class _Run:
             specs += [("token_name_word", r["S"], r["I"], r["W"]) for r in self.ask(facts, "token_name_word(S, I, W)")]
             specs += [("token_name_suffix", r["S"], r["W"]) for r in self.ask(facts, "token_name_suffix(S, W)")]
         face = self.engine.interface
-        change = Change(facts, self.pending_objects, self.inputs, face=face, combat=face.ends_with_combat)
+        change = Change(
+            facts, self.pending_objects, self.inputs, face=face, combat=face.ends_with_combat, base=self.steps.base()
+        )
         change.next_seq = self.next_seq
         change.token_ids = self.token_ids  # shared: each token created takes the next id named by `as:`
         ordered = sorted(rows, key=lambda r: (r["I"], repr((r["P"], r["A"], r["B"], r["C"]))))
@@ -404,7 +408,7 @@ class _Run:
             event_facts = {f for e in self.events[-len(recent) :] for f in e.facts()}
             # only these events are recent for triggers: a state-based round's facts still hold the
             # recent_event facts of the whole action, which would make earlier events trigger again
-            earlier = {f for f in facts if f[0] == "recent_event"}
+            earlier = self.steps.recent(facts, self.events)
             self._collect_triggers((facts - earlier) | event_facts | recent)
             facts = self._results(facts - earlier, self.events[-len(recent) :])
         return facts
@@ -535,23 +539,17 @@ class _Run:
             probe |= self._choices(probe, choose, used_choices)
             rows = self.ask(probe, "state_based(I, P, A, B, C)") or self.ask(probe, "standing(I, P, A, B, C)")
             if not rows:
-                return {f for f in facts if f[0] != "state_check"}
+                return self.steps.without(facts, ("state_check",))
             before = len(self.events)
             facts = self._effects(self._effects(probe, "standing(I, P, A, B, C)"), "state_based(I, P, A, B, C)")
-            facts = {f for f in facts if f[0] not in TRANSIENT and f[0] != "state_check"}
+            facts = self.steps.without(facts, TRANSIENT + ("state_check",))
             if len(self.events) == before:
                 return facts  # nothing changed: stop rather than loop
         raise ActionError(f"state-based actions did not settle in {MAX_SBA_ROUNDS} rounds")
 
 
-def _q(value: object) -> str:
-    from .ast import format_value
-
-    return format_value(value)
-
-
 def probe_choice(
-    state: State, action: dict[str, Any], *, list_options: OptionLister | None = None
+    state: Board, action: dict[str, Any], *, list_options: OptionLister | None = None
 ) -> ChoiceNeeded | None:
     """The first choice ``action`` would ask for, as a :class:`ChoiceNeeded`, or None if it needs none.
     ``list_options``: as for :func:`apply_action`."""
@@ -568,13 +566,13 @@ MAX_FOLLOW_UPS = 8
 
 
 def apply_action(
-    state: State,
+    state: B,
     action: dict[str, Any],
     *,
     span: Span | None = None,
     observer: Observer | None = None,
     list_options: OptionLister | None = None,
-) -> tuple[State, list[Event]]:
+) -> tuple[B, list[Event]]:
     """Apply one action to a state: ``(new_state, events)``; the state itself never changes.
 
     ``observer(facts)`` is called with every fact set the rules are evaluated on (rule coverage);
@@ -589,8 +587,9 @@ def apply_action(
         raise UsageError(f"an action is a mapping with do: and the action's name, got {action!r}")
     events: list[Event] = []
     for _ in range(MAX_FOLLOW_UPS):
-        run = _Run(state, action, span, observer=observer, list_options=list_options)
-        state, new = run.run()
+        with quiet_gc():  # an action allocates many short-lived objects and no cycles worth collecting meanwhile
+            run = _Run(state, action, span, observer=observer, list_options=list_options)
+            state, new = run.run()
         events.extend(new)
         if not run.follow_up:
             return state, events

@@ -13,20 +13,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .analysis import check_query
 from .ast import Atom, Const, Literal, Span, Var
 from .errors import QueryError
+from .fact import Fact
 from .parser import parse_atom, parse_body
+from .protocols import Rules, StateMeta
 from .provenance import Proof, Prover, WhyNot
+from .state_index import StateIndex
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
 
     from .change import Event
-    from .engine import Engine
-    from .scenario import Scenario
 
 # a query: its text, or the literals of a parsed body
 Query = str | Sequence[Literal]
@@ -36,20 +37,12 @@ __all__ = ["State", "StateMeta", "MAX_ANSWERS"]
 MAX_ANSWERS = 100_000
 
 
-@dataclass(frozen=True)
-class StateMeta:
-    """What a state knows besides its facts: the scenario it was loaded from (None for a state made from a
-    mapping or by a program), kept by the states actions make from it."""
-
-    scenario: Scenario | None = None
-
-
 class State:
     """An immutable game state bound to an :class:`~judgelog.Engine`'s rules."""
 
     def __init__(
         self,
-        engine: Engine,
+        engine: Rules,
         facts: frozenset[tuple],
         origins: dict[tuple, Span],
         *,
@@ -67,6 +60,7 @@ class State:
         self.path = path
         self.meta = meta or StateMeta()
         self.events = tuple(events)
+        self._index: StateIndex | None = None  # the names its facts mention (judgelog.state_index), on demand
 
     # -- identity --------------------------------------------------------
     def __eq__(self, other: object) -> bool:
@@ -85,6 +79,14 @@ class State:
     def origins(self) -> dict[tuple, Span]:
         return dict(self._origins)
 
+    @property
+    def index(self) -> StateIndex:
+        """The names the state's facts mention, counted (judgelog.state_index): built once, on demand, or
+        handed down by the state an action made this one from."""
+        if self._index is None:
+            self._index = StateIndex.build(self.engine.program, self.facts)
+        return self._index
+
     # -- questions -------------------------------------------------------
     def _session(self) -> AbstractContextManager[Any]:
         return self.engine.backend.session(self.facts)
@@ -102,10 +104,11 @@ class State:
             return bool(self.engine.backend.ask(view, body, []))
 
     def explain(self, atom: str | Atom | tuple) -> Proof | None:
-        """The proof tree of a ground atom, or ``None`` when it does not hold (see :meth:`why_not`)."""
+        """The proof tree of a ground atom (its text, a :class:`~judgelog.Fact` or an atom of the syntax tree),
+        or ``None`` when it does not hold (see :meth:`why_not`)."""
         fact = self._ground(atom)
         with self._session() as view:
-            if not self.engine.backend.holds(view, _fact_atom(fact)):
+            if not self.engine.backend.holds(view, fact.to_atom()):
                 return None
             return Prover(self.engine.backend, view, self._origins, self._causes).prove(fact)
 
@@ -115,8 +118,8 @@ class State:
         with self._session() as view:
             return Prover(self.engine.backend, view, self._origins, self._causes).why_not(fact)
 
-    def derived(self, pred: str) -> list[tuple]:
-        """Every fact of ``pred`` that holds, as tuples (pred, args...)."""
+    def derived(self, pred: str) -> list[Fact]:
+        """Every fact of ``pred`` that holds (each a :class:`~judgelog.Fact`, a tuple ``(pred, arg, ...)``)."""
         decl = self.engine.program.decl(pred)
         if decl is None:
             raise QueryError(f"unknown predicate {pred!r}")
@@ -124,7 +127,7 @@ class State:
         atom = Atom(pred, tuple(Var(n) for n in names))
         with self._session() as view:
             rows = self.engine.backend.ask(view, (atom,), names)
-        return [(pred,) + row for row in rows]
+        return [Fact(pred, *row) for row in rows]
 
     def apply(
         self,
@@ -162,13 +165,17 @@ class State:
         causes: dict[tuple, str] | None = None,
     ) -> State:
         facts = frozenset(facts)
-        kept = {f: s for f, s in self._origins.items() if f in facts}
+        removed = self.facts - facts
+        kept = dict(self._origins)  # copied whole and trimmed by the removed facts: a step costs its change
+        made = dict(self._causes)
+        for fact in removed:
+            kept.pop(fact, None)
+            made.pop(fact, None)
         if origins:
             kept.update({f: s for f, s in origins.items() if f in facts})
-        made = {f: r for f, r in self._causes.items() if f in facts}
         if causes:
             made.update(causes)
-        return State(
+        new = State(
             self.engine,
             facts,
             kept,
@@ -178,17 +185,20 @@ class State:
             events=self.events + tuple(events),
             causes=made,
         )
+        if self._index is not None:  # handed down: the new state's names cost only the change
+            new._index = self._index.updated(self.engine.program, removed, facts - self.facts)
+        return new
 
     # -- query preparation -------------------------------------------------
     def _prepare(self, query: Query) -> tuple[tuple, list[str]]:
         body = parse_body(query) if isinstance(query, str) else tuple(query)
-        return self.engine.check_query(body, text=query if isinstance(query, str) else None)
+        return check_query(self.engine.program, body, text=query if isinstance(query, str) else None)
 
-    def _ground(self, atom: str | Atom | tuple) -> tuple:
+    def _ground(self, atom: str | Atom | tuple) -> Fact:
         parsed = parse_atom(atom) if isinstance(atom, str) else atom
         if isinstance(parsed, tuple):
-            return parsed
-        self.engine.check_query((parsed,), text=str(parsed))
+            return Fact.of(parsed)
+        check_query(self.engine.program, (parsed,), text=str(parsed))
         values = []
         for arg in parsed.args:
             if not isinstance(arg, Const):
@@ -197,8 +207,4 @@ class State:
                     hint=f'ask first: judgelog query SCENARIO "{parsed}"',
                 )
             values.append(arg.value)
-        return (parsed.pred,) + tuple(values)
-
-
-def _fact_atom(fact: tuple) -> Atom:
-    return Atom(fact[0], tuple(Const(v) for v in fact[1:]))
+        return Fact(parsed.pred, *values)

@@ -50,6 +50,7 @@ class ThreadView:
         "preds",
         "facts",
         "computed",
+        "computed_by",
         "query_ids",
         "fact_preds",
         "variants",
@@ -73,6 +74,7 @@ class ThreadView:
         self.fact_preds: dict[str, object] = {}  # where a predicate's facts are asserted (see Variants.fact_pred)
         self.facts: frozenset | None = None
         self.computed: set = set()  # facts asserted by judgelog.materialise (aggregates, recursive predicates)
+        self.computed_by: dict[str, dict] = {}  # the same, by predicate and first argument
         self.derivations: dict[tuple, tuple] = {}  # recursive fact -> (rule, binding) that first derived it
         self.delta_preds: dict[str, object] = {}
         self.computed_count = 0

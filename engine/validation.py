@@ -13,25 +13,29 @@ did-you-mean.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Set
+from collections.abc import Callable, Iterator, Set
 from typing import TYPE_CHECKING, Any
 
 from .action_args import RESERVED as RESERVED_ARGS  # do, choose, order, expect_error, as: any action takes them
-from .analysis import suggest
+from .analysis import check_query, suggest
 from .argshapes import argument_shapes, describe, fits
 from .ast import Atom, Const, Span
 from .constants import (
     AUTO_ID_RE,
     known_constants,
+    known_words,
     typed_ids,
     unknown_constants,
     unknown_message,
 )
 from .errors import Diagnostic, QueryError, ScenarioError
+from .parser import parse_body
+from .scenario import EXPECT_KEYS, EXPECT_KINDS
+from .state_index import Names
 
 if TYPE_CHECKING:  # pragma: no cover
     from .analysis import Program
-    from .state import State
+    from .protocols import Board
     from .yamlsrc import Located
 
 __all__ = [
@@ -47,16 +51,23 @@ NEW_OBJECT = "new_object"
 
 # -- choice names -----------------------------------------------------------------------------------------
 _CHOICE_PREDS = ("choice", "choice_mode", "choice_max", "choice_cr")
+_CHOICE_CACHE: dict[int, tuple[Program, frozenset[str]]] = {}
 
 
 def choice_names(program: Program) -> frozenset[str]:
-    """The decisions any loaded rule offers (the first argument of choice/2 and its companions)."""
+    """The decisions any loaded rule offers (the first argument of choice/2 and its companions; cached per
+    program)."""
+    hit = _CHOICE_CACHE.get(id(program))
+    if hit is not None and hit[0] is program:
+        return hit[1]
     out: set[str] = set()
     for rule in program.rules:
         head = rule.head
         if head.pred in _CHOICE_PREDS and head.args and isinstance(head.args[0], Const):
             out.add(str(head.args[0].value))
-    return frozenset(out)
+    found = frozenset(out)
+    _CHOICE_CACHE[id(program)] = (program, found)
+    return found
 
 
 # -- actions ------------------------------------------------------------------------------------------------
@@ -89,9 +100,9 @@ def _walk(value: object, path: tuple = ()) -> Iterator[tuple[tuple, object, bool
 class _Facts:
     """What the rules say about actions, asked once per state."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: Board) -> None:
         self.state = state
-        ask = state.query
+        ask = _cached(state)
         # the answers are atoms of the rules (action names, argument keys, type words): strings
         self.known_actions = sorted({str(r["K"]) for r in ask("action_known(K)")})
         self.params: dict[str, set[str]] = {}
@@ -108,7 +119,7 @@ class _Facts:
 
 
 def action_problems(
-    state: State,
+    state: Board,
     action: dict[str, Any],
     *,
     introduced: Set[str] = frozenset(),
@@ -141,15 +152,22 @@ def action_problems(
         return diags
     kind = str(kind)  # a known action's name
     params = facts.params.get(kind, set())
-    known = set(known if known is not None else known_constants(state)) | set(introduced)
-    players = {f[1] for f in state.facts if f[0] == "player"}
+    index = state.index  # the state's names, counted once per state (judgelog.state_index)
+    if known is None:
+        words = known_words(state)
+        extra = set(introduced)
+        given: Set[str] = Names(
+            lambda v: v in index.values or v in words or v in extra, lambda: set(index.values) | words | extra
+        )
+    else:
+        given = set(known) | set(introduced)
+    known = given
+    players = Names(index.players.__contains__, lambda: set(index.players))
     # before the earlier actions ran: the permanents and what those actions create by name; when the action
     # is applied: anything the state knows that is not a player (an object that left the battlefield is
     # refused by the rules, with their CR number)
     objects = (
-        ({f[1] for f in state.facts if f[0] == "permanent"} | set(introduced))
-        if lenient
-        else typed_ids(state, extra=introduced)["object"]
+        ({f[1] for f in state.facts if f[0] == "permanent"} | set(introduced)) if lenient else index.objects(introduced)
     )
     keywords = set(state.engine.interface.keywords)
     for key, value in action.items():
@@ -226,7 +244,7 @@ def action_problems(
 
 
 def _choose_problems(
-    state: State, action: dict[str, Any], kind: str, where: _Where, facts: _Facts, known: Set[str], lenient: bool
+    state: Board, action: dict[str, Any], kind: str, where: _Where, facts: _Facts, known: Set[str], lenient: bool
 ) -> list[Diagnostic]:
     choose = action.get("choose")
     diags: list[Diagnostic] = []
@@ -265,6 +283,18 @@ def _choose_problems(
     return diags
 
 
+def _cached(state: Board) -> Callable[[str], list[dict[str, Any]]]:
+    """``state.query`` through the engine's answer cache (judgelog.incremental): the rules' action
+    declarations, asked of one state after another, cost nothing when the change of facts does not reach them."""
+
+    def ask(text: str) -> list[dict[str, Any]]:
+        body, names = check_query(state.engine.program, parse_body(text), text=text)
+        rows = state.engine.ask_again(state.facts, body, names)
+        return [dict(zip(names, row)) for row in rows]
+
+    return ask
+
+
 def _introduces(action: dict[str, Any]) -> set[str]:
     """Ids an action creates by name (``object: {id: ...}``, ``as:``)."""
     out: set[str] = set()
@@ -296,7 +326,7 @@ def _query_span(doc: Located, path: tuple, const_span: Span) -> Span:
 
 
 def expect_problems(
-    state: State,
+    state: Board,
     entry: dict[str, Any],
     index: int,
     doc: Located | None,
@@ -306,9 +336,6 @@ def expect_problems(
     lenient: bool = True,
     ids: dict[str, set[str]] | None = None,
 ) -> list[Diagnostic]:
-    from .parser import parse_body
-    from .testing import EXPECT_KEYS, EXPECT_KINDS
-
     where = _Where(doc, base, span)
     diags: list[Diagnostic] = []
     for key in entry:
@@ -402,7 +429,7 @@ def expect_problems(
         body = parse_body(text)
         if kind == "explain" and (len(body) != 1 or not isinstance(body[0], Atom)):
             raise QueryError(f"explain: takes one ground atom, got {text!r}")
-        _checked, names = state.engine.check_query(body, text=text)
+        _checked, names = check_query(state.engine.program, body, text=text)
     except QueryError as exc:
         for d in exc.diagnostics or [Diagnostic("S103", exc.message, None, hint=exc.hint)]:
             at = _query_span(doc, base + (kind,), d.span) if doc is not None and d.span else where.at(kind)
@@ -427,7 +454,7 @@ def expect_problems(
 
 
 # -- a whole scenario -----------------------------------------------------------------------------------------
-def scenario_problems(state: State) -> list[Diagnostic]:
+def scenario_problems(state: Board) -> list[Diagnostic]:
     """Every problem of the scenario's ``actions:`` and ``expect:`` entries, checked before anything runs."""
     scenario = state.meta.scenario
     if scenario is None or not (scenario.actions or scenario.expects):

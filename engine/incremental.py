@@ -1,0 +1,359 @@
+"""Which derived facts a change of facts can affect: *affected patterns* over the predicate dependency graph.
+
+A change is a set of facts added or removed. A pattern is a tuple of argument values in which some
+positions are :data:`WILD` (any value): ``("toughness", "a17", WILD)`` stands for every toughness fact of
+a17. :func:`affected` starts from the changed facts themselves and follows every rule whose body holds an
+atom (positive or under ``not``) that matches a pattern: the head's variables that the atom binds take the
+pattern's values, every other head argument is WILD. The result is closed under the rules (recursion
+reaches a fixpoint), so it over-approximates: a derived fact whose truth, or whose set of derivations,
+differs between the two fact sets matches a pattern of its predicate (by induction on its derivation, one
+of whose body facts then matched a pattern). Everything that matches no pattern is the same before and
+after the change, which is what lets the backend recompute aggregates and recursive predicates only for
+the affected objects (judgelog.materialise) and the runtime re-ask a whole-board question only about
+them (:class:`AnswerCache`).
+
+Patterns of one predicate beyond :data:`MAX_PATTERNS` collapse into one all-WILD pattern: the whole
+predicate is then recomputed.
+
+>>> from judgelog import Engine
+>>> found = affected(Engine().program, [("counter", "bear", "p1p1", 2)])
+>>> found.matches(("toughness", "bear", 4)), found.matches(("toughness", "wolf", 2))
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from .ast import Atom, Comparison, Const, Negation, Rule, Var
+from .program import Program
+
+__all__ = ["WILD", "AnswerCache", "Affected", "affected", "matches", "binding_literals", "readers"]
+
+
+class _Wild:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "*"
+
+
+WILD: Any = _Wild()
+MAX_PATTERNS = 64
+
+Pattern = tuple
+
+
+class Affected:
+    """The affected patterns of each predicate (see the module doc)."""
+
+    __slots__ = ("exact", "wild", "all")
+
+    def __init__(self) -> None:
+        self.exact: dict[str, set[Pattern]] = {}  # patterns without WILD
+        self.wild: dict[str, set[Pattern]] = {}  # patterns with some WILD
+        self.all: dict[str, int] = {}  # predicates whose every fact may be affected -> their arity
+
+    def preds(self) -> set[str]:
+        return set(self.exact) | set(self.wild) | set(self.all)
+
+    def patterns(self, pred: str) -> list[Pattern]:
+        if pred in self.all:
+            return [tuple(WILD for _ in range(self.all[pred]))]
+        return list(self.wild.get(pred, ())) + list(self.exact.get(pred, ()))
+
+    def whole(self, pred: str) -> bool:
+        return pred in self.all
+
+    def touches(self, pred: str) -> bool:
+        return pred in self.all or pred in self.exact or pred in self.wild
+
+    def matches(self, fact: tuple) -> bool:
+        """Does a fact (pred, args...) match one of its predicate's patterns?"""
+        pred = fact[0]
+        if pred in self.all:
+            return True
+        args = fact[1:]
+        exact = self.exact.get(pred)
+        if exact and args in exact:
+            return True
+        return any(matches(p, args) for p in self.wild.get(pred, ()))
+
+    def add(self, pred: str, pattern: Pattern) -> bool:
+        """Add a pattern; False when it is there already (patterns are not merged: one that another covers
+        only costs a second look)."""
+        if pred in self.all:
+            return False
+        if WILD in pattern:
+            if all(v is WILD for v in pattern):
+                self.all[pred] = len(pattern)
+                self.exact.pop(pred, None)
+                self.wild.pop(pred, None)
+                return True
+            bucket = self.wild.setdefault(pred, set())
+        else:
+            bucket = self.exact.setdefault(pred, set())
+        if pattern in bucket:
+            return False
+        bucket.add(pattern)
+        if len(bucket) > MAX_PATTERNS:
+            self.add(pred, tuple(WILD for _ in pattern))
+        return True
+
+
+def matches(pattern: Pattern, args: Sequence) -> bool:
+    """Does ``args`` (values, possibly WILD) fall under ``pattern``?"""
+    for p, a in zip(pattern, args):
+        if p is not WILD and p != a:
+            return False
+    return True
+
+
+def readers(program: Program, pred: str) -> list[tuple[Rule, Atom]]:
+    """The (rule, body atom) pairs where ``pred`` is read, positively or under ``not``: the rules of its
+    successors in the program's dependency graph."""
+    graph = program.graph
+    if pred not in graph:
+        return []
+    out: list[tuple[Rule, Atom]] = []
+    for head in sorted(graph.successors(pred)):
+        for rule in program.rules_by_head.get(head, ()):
+            for lit in rule.body:
+                atom = lit.atom if isinstance(lit, Negation) else lit
+                if isinstance(atom, Atom) and atom.pred == pred:
+                    out.append((rule, atom))
+    return out
+
+
+def _bind(atom: Atom, pattern: Pattern) -> dict[str, Any] | None:
+    """The variables of a body atom that the pattern fixes; None when the atom cannot match it."""
+    binding: dict[str, Any] = {}
+    for term, value in zip(atom.args, pattern):
+        if isinstance(term, Const):
+            if value is not WILD and value != term.value:
+                return None
+        elif isinstance(term, Var) and value is not WILD and not term.name.startswith("_"):
+            if binding.get(term.name, value) != value:
+                return None
+            binding[term.name] = value
+    return binding
+
+
+def _head_pattern(rule: Rule, binding: dict[str, Any]) -> Pattern:
+    return tuple(
+        binding.get(a.name, WILD) if isinstance(a, Var) else a.value if isinstance(a, Const) else WILD
+        for a in rule.head.args
+    )
+
+
+class _Slot:
+    """A placeholder for a value no rule names: the analysis only compares values with the rules' constants
+    and with each other, so one closure computed over placeholders serves every fact of the same shape."""
+
+    __slots__ = ("i",)
+
+    def __init__(self, i: int) -> None:
+        self.i = i
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Slot) and other.i == self.i
+
+    def __hash__(self) -> int:
+        return hash(("slot", self.i))
+
+    def __repr__(self) -> str:
+        return f"${self.i}"
+
+
+_CLOSURES: dict[int, tuple[Program, frozenset, dict[tuple, list[tuple[str, Pattern]]]]] = {}
+_MAX_CLOSURES = 4096
+
+
+def _closures(program: Program) -> tuple[frozenset, dict[tuple, list[tuple[str, Pattern]]]]:
+    found = _CLOSURES.get(id(program))
+    if found is None or found[0] is not program:
+        consts = frozenset(
+            a.value
+            for r in program.rules
+            for lit in (r.head,) + tuple(r.body)
+            if isinstance(lit, (Atom, Negation))
+            for a in (lit.atom if isinstance(lit, Negation) else lit).args
+            if isinstance(a, Const)
+        )
+        found = _CLOSURES[id(program)] = (program, consts, {})
+    return found[1], found[2]
+
+
+def affected(program: Program, changed: Iterable[tuple]) -> Affected:
+    """The affected patterns of every predicate after ``changed`` facts were added or removed.
+
+    The closure of a set of changes is the union of the closures of each change; each change's closure is
+    computed once per *shape* (its predicate, the rules' constants it holds, and which of its other values
+    are equal), with placeholders for those other values, and kept."""
+    consts, cache = _closures(program)
+    out = Affected()
+    for fact in changed:
+        values: list = []
+        shape = [fact[0]]
+        for v in fact[1:]:
+            if v in consts and not isinstance(v, bool):
+                shape.append(v)
+            else:
+                if v not in values:
+                    values.append(v)
+                shape.append(_Slot(values.index(v)))
+        key = tuple(shape)
+        closure = cache.get(key)
+        if closure is None:
+            closure = _closure(program, key[0], key[1:])
+            if len(cache) >= _MAX_CLOSURES:
+                cache.clear()
+            cache[key] = closure
+        for pred, pattern in closure:
+            if pred in out.all:
+                continue
+            out.add(pred, tuple(values[v.i] if type(v) is _Slot else v for v in pattern))
+    return out
+
+
+def _closure(program: Program, pred: str, args: Pattern) -> list[tuple[str, Pattern]]:
+    """Every (predicate, pattern) that the change of one fact reaches through the rules."""
+    out = Affected()
+    followed_whole: set[str] = set()
+    work: list[tuple[str, Pattern]] = []
+    if out.add(pred, args):
+        work.append((pred, args))
+    while work:
+        pred, pattern = work.pop()
+        if pred in out.all:  # the whole predicate (perhaps collapsed meanwhile): followed once, whole
+            if pred in followed_whole:
+                continue
+            followed_whole.add(pred)
+            pattern = tuple(WILD for _ in pattern)
+        for rule, atom in readers(program, pred):
+            binding = _bind(atom, pattern)
+            if binding is None:
+                continue
+            head = rule.head.pred
+            new = _head_pattern(rule, binding)
+            if out.add(head, new):
+                work.append((head, tuple(WILD for _ in new) if head in out.all else new))
+    return [(p, q) for p in out.preds() for q in out.patterns(p)]
+
+
+def question_patterns(found: Affected, head: Atom, body: Sequence) -> Affected:
+    """The affected patterns of a question (``head`` over its answer variables, ``body`` its literals)."""
+    out = Affected()
+    for lit in body:
+        atom = lit.atom if isinstance(lit, Negation) else lit
+        if not isinstance(atom, Atom) or not found.touches(atom.pred):
+            continue
+        for pattern in found.patterns(atom.pred):
+            binding = _bind(atom, pattern)
+            if binding is not None:
+                out.add(head.pred, tuple(binding.get(a.name, WILD) if isinstance(a, Var) else WILD for a in head.args))
+                if out.whole(head.pred):
+                    return out
+    return out
+
+
+def binding_literals(rule_head: Atom, pattern: Pattern) -> list[Comparison] | None:
+    """Comparisons ``X = value`` that restrict a rule (or question) with head ``rule_head`` to the facts
+    matching ``pattern``; None when a constant of the head rules the pattern out."""
+    out: list[Comparison] = []
+    seen: dict[str, Any] = {}
+    for term, value in zip(rule_head.args, pattern):
+        if value is WILD:
+            continue
+        if isinstance(term, Const):
+            if term.value != value:
+                return None
+        elif isinstance(term, Var) and not term.name.startswith("_"):
+            if term.name in seen:
+                if seen[term.name] != value:
+                    return None
+                continue
+            seen[term.name] = value
+            out.append(Comparison("=", Var(term.name), Const(value)))
+    return out
+
+
+Asker = Callable[[frozenset, tuple, list[str]], list[tuple]]  # the backend's question: facts, body, names -> rows
+SortKey = Callable[[tuple], Any]
+QUESTION = "?question"  # the head predicate of a question followed as a rule (no declared name has a '?')
+_MAX_CHANGE = 2000  # a larger change of facts asks the question again in full
+_KEPT = 64  # questions remembered per cache
+_MAX_REASKED = 32  # more affected patterns than this: the question is asked again in full
+
+
+class AnswerCache:
+    """The last answers of each whole-board question the runtime asks, for the next fact set it asks
+    about: a question whose body the change of facts cannot reach keeps its answers; otherwise the old
+    answers that match no affected pattern of the question are kept and the question is asked again only
+    for the patterns (``X = value`` prepended to its body), so one counter on one creature re-asks about
+    that creature alone. ``ask`` is the backend's own question (facts, body, names) -> sorted rows."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self._last: dict[tuple, tuple[frozenset, list[tuple]]] = {}
+        self._diffs: list[tuple[frozenset, frozenset, Affected]] = []  # the last few changes analysed
+
+    def _changes(self, old: frozenset, new: frozenset) -> Affected | None:
+        """The affected patterns of the change from ``old`` to ``new``; None when it is large."""
+        for a, b, found in self._diffs:
+            if a is old and b is new:
+                return found
+        removed = old - new
+        if len(removed) > _MAX_CHANGE:
+            return None
+        added = new - old
+        if len(added) > _MAX_CHANGE or 4 * (len(removed) + len(added)) > len(new):
+            return None  # a large change, or a large part of a small state: asking again costs less
+        found = affected(self.program, list(removed) + list(added))
+        self._diffs = [(old, new, found), *self._diffs[:7]]
+        return found
+
+    def ask(self, facts: frozenset, body: tuple, names: list[str], ask: Asker, sort_key: SortKey) -> list[tuple]:
+        key = (body, tuple(names))
+        last = self._last.pop(key, None)
+        rows = None
+        if last is not None:
+            rows = self._update(last, facts, body, names, ask, sort_key)
+        if rows is None:
+            rows = ask(facts, body, names)
+        self._last[key] = (facts, rows)
+        while len(self._last) > _KEPT:
+            self._last.pop(next(iter(self._last)))
+        return rows
+
+    def _update(
+        self,
+        last: tuple[frozenset, list[tuple]],
+        facts: frozenset,
+        body: tuple,
+        names: list[str],
+        ask: Asker,
+        sort_key: SortKey,
+    ) -> list[tuple] | None:
+        old_facts, old_rows = last
+        if old_facts is facts or old_facts == facts:
+            return old_rows
+        changes = self._changes(old_facts, facts)
+        if changes is None:
+            return None
+        head = Atom(QUESTION, tuple(Var(n) for n in names))
+        found = question_patterns(changes, head, body)
+        if not found.touches(QUESTION):
+            return old_rows
+        if found.whole(QUESTION):
+            return None
+        patterns = found.patterns(QUESTION)
+        if len(patterns) > _MAX_REASKED:
+            return None
+        kept = {row for row in old_rows if not any(matches(p, row) for p in patterns)}
+        for pattern in patterns:
+            fixed = binding_literals(head, pattern)
+            if fixed is not None:
+                kept.update(ask(facts, tuple(fixed) + tuple(body), names))
+        return sorted(kept, key=sort_key)

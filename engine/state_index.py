@@ -1,0 +1,130 @@
+"""The names a state's facts mention, counted, and kept up to date from one state to the next.
+
+Validating an action (judgelog.validation.action_problems) asks whether each constant it names is known
+to the state: an id at an object, player or ability position of some fact, a player, any string of any
+fact. Scanning every fact for that makes each step cost as much as the board. A :class:`StateIndex`
+counts those names once for a state; the state an action makes gets its index from its parent's by the
+facts the action removed and added (:meth:`StateIndex.updated`), so a step pays for its change only.
+
+>>> from judgelog import Engine
+>>> state = Engine().state_from_dict({"players": ["alice", "bob"], "objects": {
+...     "bear": {"card": "Grizzly Bears", "controller": "alice"}}})
+>>> index = state.index
+>>> "bear" in index.objects(), "alice" in index.objects(), sorted(index.players)
+(True, False, ['alice', 'bob'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Set
+from typing import Any
+
+from .program import Program
+
+__all__ = ["StateIndex", "Names"]
+
+ID_TYPES = ("object", "player", "ability")
+
+
+class StateIndex:
+    """Counts of the string constants of a set of facts: at any position (``values``), at positions of
+    each id type (``typed``; an event's subject counts as an object), and the ``player`` facts."""
+
+    __slots__ = ("values", "typed", "players", "preds", "seqs", "by_key")
+
+    def __init__(self) -> None:
+        self.values: dict[str, int] = {}
+        self.typed: dict[str, dict[str, int]] = {t: {} for t in ID_TYPES}
+        self.players: dict[str, int] = {}
+        self.preds: dict[str, int] = {}  # facts per predicate
+        self.seqs: dict[int, int] = {}  # event numbers and effect timestamps (the runtime numbers on from them)
+        self.by_key: dict[tuple, set[tuple]] = {}  # the facts by (predicate, first argument): judgelog.effects
+
+    @classmethod
+    def build(cls, program: Program, facts: Iterable[tuple]) -> StateIndex:
+        out = cls()
+        by_key = out.by_key
+        for fact in facts:
+            out._count(program, fact, 1)
+            by_key.setdefault(fact[:2], set()).add(fact)
+        return out
+
+    def updated(self, program: Program, removed: Iterable[tuple], added: Iterable[tuple]) -> StateIndex:
+        out = StateIndex()
+        out.values = dict(self.values)
+        out.typed = {t: dict(c) for t, c in self.typed.items()}
+        out.players = dict(self.players)
+        out.preds = dict(self.preds)
+        out.seqs = dict(self.seqs)
+        out.by_key = dict(self.by_key)  # the sets of the keys the change touches are copied before they change
+        copied: set[tuple] = set()
+        for sign, facts in ((-1, removed), (1, added)):
+            for fact in facts:
+                out._count(program, fact, sign)
+                key = fact[:2]
+                if key not in copied:
+                    copied.add(key)
+                    out.by_key[key] = set(out.by_key.get(key, ()))
+                (out.by_key[key].add if sign > 0 else out.by_key[key].discard)(fact)
+        return out
+
+    def _count(self, program: Program, fact: tuple, sign: int) -> None:
+        _bump(self.preds, fact[0], sign)
+        if fact[0] == "event" and len(fact) > 1:
+            _bump(self.seqs, fact[1], sign)
+        elif fact[0] == "effect_timestamp" and len(fact) > 2:
+            _bump(self.seqs, fact[2], sign)
+        for value in fact[1:]:
+            if isinstance(value, str):
+                _bump(self.values, value, sign)
+        decl = program.decl(fact[0])
+        if decl is not None:
+            for param, value in zip(decl.params, fact[1:]):
+                if param.type in self.typed and isinstance(value, str):
+                    _bump(self.typed[param.type], value, sign)
+        if fact[0] == "event" and len(fact) == 4 and isinstance(fact[3], str):
+            _bump(self.typed["object"], fact[3], sign)
+        if fact[0] == "player" and len(fact) > 1 and isinstance(fact[1], str):
+            _bump(self.players, fact[1], sign)
+
+    def objects(self, extra: Iterable[str] = ()) -> Names:
+        """The object ids (as judgelog.validation.typed_ids gives them), plus ``extra``."""
+        typed = self.typed
+        extra = {v for v in extra if isinstance(v, str)}
+        return Names(
+            lambda v: (v in typed["object"] or v in extra) and v not in typed["player"],
+            lambda: (set(typed["object"]) | extra) - set(typed["player"]),
+        )
+
+
+class Names(Set[str]):
+    """A set of names given by a membership test (cheap) and, for messages, the whole set (built when it is
+    iterated)."""
+
+    __slots__ = ("_has", "_all")
+
+    def __init__(self, has: Callable[[object], bool], every: Callable[[], Set[str]]) -> None:
+        self._has = has
+        self._all = every
+
+    def __contains__(self, value: object) -> bool:
+        return self._has(value)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._all()))
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __or__(self, other: Set[Any]) -> Names:
+        return Names(lambda v: v in self or v in other, lambda: set(self) | {v for v in other if isinstance(v, str)})
+
+    __ror__ = __or__
+
+
+def _bump(counts: dict[Any, int], value: object, sign: int) -> None:
+    n = counts.get(value, 0) + sign
+    if n > 0:
+        counts[value] = n
+    else:
+        counts.pop(value, None)

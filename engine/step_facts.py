@@ -1,0 +1,77 @@
+"""The fact sets one action works on (judgelog.runtime), handled at the cost of the action's change.
+
+An action starts from a state's facts, edits a working copy, asks the rules about it again and again
+(effects, triggers, state-based actions) and strips the transient facts before the next state is made.
+Done naively, each of those steps scans the whole board. :class:`StepFacts` keeps what the state before
+the action already knows (its :class:`~judgelog.state_index.StateIndex`, handed down from state to state)
+so that each step looks only at what the action added:
+
+- the next event number, from the index's counted event numbers and timestamps;
+- the facts of some predicates dropped: when the state before had none of them, only the added facts
+  can hold one;
+- the fact set asked about frozen once while it does not change (the same object for the backend's
+  session and the answer cache, judgelog.incremental.AnswerCache).
+
+>>> from judgelog import Engine
+>>> state = Engine().state_from_dict({"players": ["alice", "bob"], "objects": {
+...     "bear": {"card": "Grizzly Bears", "controller": "alice"}}})
+>>> steps = StepFacts(state)
+>>> facts = set(state.facts) | {("recent_event", 1)}
+>>> steps.without(facts, ("recent_event",)) == set(state.facts)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from .state_index import StateIndex
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .change import Event
+    from .protocols import Board
+
+__all__ = ["StepFacts"]
+
+
+class StepFacts:
+    """What one action needs to know of the state it starts from, counted once (see the module doc)."""
+
+    __slots__ = ("before", "index", "_frozen")
+
+    def __init__(self, state: Board) -> None:
+        self.before = state.facts
+        self.index: StateIndex = state.index
+        self._frozen: frozenset | None = None  # the facts last asked about
+
+    def first_seq(self) -> int:
+        """The number of the action's first event: later than any event or timestamp of the state (613.7b)."""
+        return 1 + max([v for v in self.index.seqs if isinstance(v, int)] or [0])
+
+    def base(self) -> tuple[frozenset, dict[tuple, set[tuple]]]:
+        """The state's facts and their index by (predicate, first argument), for judgelog.change.Change."""
+        return self.before, self.index.by_key
+
+    def freeze(self, facts: Iterable[tuple]) -> frozenset:
+        """``facts`` as a frozenset: the one made last time while they have not changed since."""
+        frozen = self._frozen
+        if frozen is not None and isinstance(facts, (set, frozenset)) and len(frozen) == len(facts) and frozen == facts:
+            return frozen
+        frozen = self._frozen = frozenset(facts)
+        return frozen
+
+    def without(self, facts: set[tuple] | frozenset, preds: Sequence[str]) -> set[tuple]:
+        """``facts`` less those of ``preds``; when the state before the action has none of them, only the
+        facts the action added are looked at."""
+        if any(self.index.preds.get(p) for p in preds):
+            return {f for f in facts if f[0] not in preds}
+        added = facts - self.before
+        return set(facts) - {f for f in added if f[0] in preds}
+
+    def recent(self, facts: set[tuple] | frozenset, events: Sequence[Event]) -> set[tuple]:
+        """The ``recent_event`` facts in ``facts``: those of the action's events, unless the state before
+        the action held some of its own."""
+        if self.index.preds.get("recent_event"):
+            return {f for f in facts if f[0] == "recent_event"}
+        return {("recent_event", e.seq) for e in events} & facts
