@@ -30,6 +30,7 @@ def test_scenario_expectations(bundled_run, path):
     assert not failures, "\n".join(failures)
 
 
+@pytest.mark.slow
 def test_bundled_scenarios_cover_the_library(engine, bundled_run):
     report = coverage_report(engine, bundled_run[1])
     assert report.total > 300
