@@ -18,7 +18,18 @@ class Namespace:
     leave the dead rules out and drop ``not`` of atoms that cannot hold, so a board pays only for the rules
     its facts can trigger."""
 
-    __slots__ = ("id", "key", "dead_probes", "alive", "dead_rules", "with_facts", "single", "clauses", "preds")
+    __slots__ = (
+        "id",
+        "key",
+        "dead_probes",
+        "alive",
+        "dead_rules",
+        "with_facts",
+        "single",
+        "clauses",
+        "preds",
+        "variants",
+    )
 
     def __init__(self, ns_id: int, key: tuple, alive: frozenset, dead_rules: frozenset) -> None:
         self.id = ns_id
@@ -29,6 +40,7 @@ class Namespace:
         self.single: dict[str, Rule | None] = {}  # predicate -> its only possible rule (see _single_rule)
         self.clauses: list = []  # what was compiled for this namespace (retracted when it is dropped)
         self.preds: list[tuple[str, int]] = []
+        self.variants: list[tuple] = []  # its keys in ThreadView.variants (forgotten with it)
 
 
 class ThreadView:

@@ -82,6 +82,7 @@ class Variants:
         key = (pred, pattern, view.namespace.id)
         if key not in view.variants:
             view.variants.add(key)
+            view.namespace.variants.append(key)
             view.pending.append(key)
         return variant_name(self.pname(pred), pattern, view.namespace.id)
 
@@ -202,6 +203,7 @@ class Variants:
         key = (id(rule), pattern, view.namespace.id)
         if key not in view.variants:
             view.variants.add(key)
+            view.namespace.variants.append(key)
             view.pending.append(key)
         return variant_name(name, pattern, view.namespace.id)
 

@@ -24,9 +24,12 @@ def chdir_root(monkeypatch):
 
 
 def pytest_configure(config):
-    # never the user's real cache folder (~/.cache/judgelog): one of our own, removed at the end
-    config._judgelog_cache = tempfile.mkdtemp(prefix="judgelog-test-cache-")
-    os.environ["XDG_CACHE_HOME"] = config._judgelog_cache
+    # never the user's real cache folder (~/.cache/judgelog): one of our own, removed at the end. The
+    # pytest-xdist workers inherit the folder of the process that started them (set here before they
+    # start), so the library is loaded and stored once per run, not once per worker
+    if not hasattr(config, "workerinput"):
+        config._judgelog_cache = tempfile.mkdtemp(prefix="judgelog-test-cache-")
+        os.environ["XDG_CACHE_HOME"] = config._judgelog_cache
     # the test scenarios name rule files in tests/rules/ (../rules/x.dl): allow tests/ (judgelog.safefiles)
     os.environ["JUDGELOG_ALLOW_DIRS"] = str(ROOT / "tests")
     config.addinivalue_line("markers", "slow: takes a few seconds (deselect with -m 'not slow')")

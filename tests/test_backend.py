@@ -84,6 +84,30 @@ def test_equal_states_answer_alike(engine):
     assert a.query("creature(X)") == b.query("creature(X)")
 
 
+def test_a_dropped_namespace_forgets_its_variants_only(monkeypatch):
+    """With room for two namespaces per thread, states that leave different rules dead drop the least
+    recently used namespace: what was compiled for it goes, the others' stays, and every answer is the same
+    as with room for all (judgelog.liveness)."""
+    from judgelog import liveness
+
+    states = [
+        bears_state(Engine()),
+        wurm_state(Engine()),
+        bears_state(Engine(), combat={"attackers": {"bear": "bob"}}),
+    ]
+    questions = ("creature(X)", "can_block(B, A)", "power(X, N)", "attacked(X)")
+    roomy = [[s.query(q) for q in questions] for s in states]
+    monkeypatch.setattr(liveness, "_MAX_NAMESPACES", 2)
+    engine = Engine()
+    states = [engine.state_from_dict(s.to_scenario()) for s in states]
+    for _ in range(2):
+        assert [[s.query(q) for q in questions] for s in states] == roomy
+    view = engine.backend._view()
+    assert len(view.namespaces) <= 2
+    assert {key[2] for key in view.variants} <= set(view.namespaces_by_id)
+    assert all(key[2] == ns.id for ns in view.namespaces_by_id.values() for key in ns.variants)
+
+
 # -- engines ------------------------------------------------------------------------------------------
 def test_two_engines_in_one_process():
     plain = Engine()

@@ -9,6 +9,10 @@ from judgelog.testing import run_scenario_file
 
 FILES = sorted(str(p) for p in SCENARIOS.glob("*.yaml"))
 
+# the tests share one run of the bundled scenarios (bundled_run): pytest-xdist keeps them on one worker
+# (--dist loadgroup in pyproject.toml), which runs them once instead of once per worker
+pytestmark = pytest.mark.xdist_group("bundled_scenarios")
+
 
 @pytest.fixture(scope="module")
 def bundled_run(engine):
@@ -26,6 +30,7 @@ def test_scenario_expectations(bundled_run, path):
     assert not failures, "\n".join(failures)
 
 
+@pytest.mark.slow
 def test_bundled_scenarios_cover_the_library(engine, bundled_run):
     report = coverage_report(engine, bundled_run[1])
     assert report.total > 300

@@ -126,6 +126,12 @@ DRIVER = textwrap.dedent("""
 """)
 
 
+# every test reads the one pair of processes (two_runs): pytest-xdist keeps them on one worker (--dist
+# loadgroup in pyproject.toml), which starts the pair once instead of once per worker
+# (and the pair runs for a minute: slow)
+pytestmark = [pytest.mark.xdist_group("determinism"), pytest.mark.slow]
+
+
 @pytest.fixture(scope="module")
 def two_runs(tmp_path_factory):
     procs = []

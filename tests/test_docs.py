@@ -125,7 +125,12 @@ SHELLS = ("console", "bash", "sh", "shell")
 SHELL_DOCS = [d for d in DOCS if blocks(d, *SHELLS)]
 
 
-@pytest.mark.parametrize("doc", SHELL_DOCS, ids=[d.name for d in SHELL_DOCS])
+@pytest.mark.parametrize(
+    "doc",
+    # README.md runs `judgelog test facts/scenarios`, every bundled scenario: slow
+    [pytest.param(d, marks=pytest.mark.slow) if d.name == "README.md" else d for d in SHELL_DOCS],
+    ids=[d.name for d in SHELL_DOCS],
+)
 def test_shell_blocks(doc, capsys, monkeypatch, tmp_path):
     monkeypatch.chdir(ROOT)
     shell, failures = Shell(capsys, tmp_path), []

@@ -361,6 +361,7 @@ def test_parser_on_random_text(text):
     _parse_ok(text)
 
 
+@pytest.mark.slow
 @fuzz(50)
 @given(mutated(RULE_SEEDS, DL_TOKENS))
 def test_check_on_mutated_rule_files(text):
@@ -521,6 +522,7 @@ def test_actions_with_mutated_arguments(engine, data):
             assert str(exc)
 
 
+@pytest.mark.slow
 @fuzz(60)
 @given(mutated(SCENARIO_SEEDS, YAML_TOKENS))
 def test_engine_load_and_the_command_line_on_mutated_scenarios(engine, text):
@@ -566,6 +568,7 @@ def test_queries_random(state, text):
     _query_ok(state, text)
 
 
+@pytest.mark.slow
 @fuzz(60)
 @given(mutated(dict(enumerate(QUERY_SEEDS)), DL_TOKENS, max_ops=2))
 def test_query_and_explain_through_the_command_line(text):

@@ -139,6 +139,7 @@ def test_mutual_recursion_over_a_cycle(tmp_path):
                 assert state.explain(f"even({x}, {y})") is not None
 
 
+@pytest.mark.slow
 def test_a_long_chain_is_explained(tmp_path):
     """Explaining the end of a 400-link chain: the proof follows the links (cut at the proof depth)."""
     path = write_rules(tmp_path, f"\n@name t.reach_step\n@cr 100.1\n{RECURSIVE_RULES['right']}\n")
@@ -152,6 +153,7 @@ def test_a_long_chain_is_explained(tmp_path):
     assert kinds.count("truncated") <= 1 and kinds.count("rule") > 100
 
 
+@pytest.mark.slow
 def test_the_command_line_answers_left_recursion_over_a_cycle(capsys, tmp_path):
     rules = write_rules(tmp_path, f"\n@name t.reach_step\n@cr 100.1\n{RECURSIVE_RULES['left']}\n")
     scenario = tmp_path / "s.yaml"
