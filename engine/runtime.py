@@ -152,10 +152,9 @@ class _Run:
     # -- the loop -----------------------------------------------------------
     def run(self) -> tuple[State, list[Event]]:
         self._validate()
-        base = set(self.state.facts)
-        args = self.arg_facts()
-        self._check_params(base | set(args))
-        facts = self._effects(base | set(args), "standing(I, P, A, B, C)")  # designations that last
+        facts = set(self.state.facts) | set(self.arg_facts())
+        self._check_params(facts)
+        facts = self._effects(facts, "standing(I, P, A, B, C)")  # designations that last
         facts |= {("pending_object", o) for o in self.pending_objects}
         if self.kind == "resolve":
             facts |= self._resolving(facts)
@@ -405,9 +404,9 @@ class _Run:
             event_facts = {f for e in self.events[-len(recent) :] for f in e.facts()}
             # only these events are recent for triggers: a state-based round's facts still hold the
             # recent_event facts of the whole action, which would make earlier events trigger again
-            earlier = self.steps.recent(facts, self.events)
-            self._collect_triggers((facts - earlier) | event_facts | recent)
-            facts = self._results(facts - earlier, self.events[-len(recent) :])
+            facts = facts - self.steps.recent(facts, self.events)
+            self._collect_triggers(facts | event_facts | recent)
+            facts = self._results(facts, self.events[-len(recent) :])
         return facts
 
     def _results(self, facts: set[tuple], events: list[Event]) -> set[tuple]:
