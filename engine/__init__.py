@@ -21,14 +21,15 @@ from .errors import (
     UsageError,
 )
 
-# Engine, State, Proof and WhyNot import pyDatalog, networkx and the rule library; they are loaded on first
-# use (PEP 562) so that `judgelog --help` and the error classes don't pay for them.
+# Engine, State, Proof and WhyNot import pyDatalog, networkx and the rule library; they (and Fact, which reads rule
+# syntax) are loaded on first use (PEP 562) so that `judgelog --help` and the error classes don't pay for them.
 _LAZY = {
     "Engine": ".engine",
     "State": ".state",
     "Proof": ".proof",
     "WhyNot": ".proof",
     "Limits": ".recursion",
+    "Fact": ".fact",
 }
 
 
@@ -55,6 +56,7 @@ __all__ = [
     "State",
     "Proof",
     "WhyNot",
+    "Fact",
     "Diagnostic",
     "JudgelogError",
     "UsageError",

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 __all__ = [
@@ -29,6 +29,8 @@ __all__ = [
     "RuleFile",
     "Term",
     "Literal",
+    "format_value",
+    "ground_text",
     "term_vars",
     "literal_vars",
     "ARITHMETIC",
@@ -232,7 +234,7 @@ class Decl:
     def sentence(self, args: Sequence[object]) -> str:
         """Fill the English template with argument values."""
         if not self.template:
-            return f"{self.pred}({', '.join(format_value(a) for a in args)})"
+            return ground_text(self.pred, args)
         text = self.template
         for param, value in zip(self.params, args):
             text = text.replace("{" + param.name + "}", format_value(value))
@@ -250,6 +252,11 @@ class RuleFile:
     path: str
     items: tuple[Decl | Rule | Include, ...]
     doc: str = ""
+
+
+def ground_text(pred: str, args: Iterable[object]) -> str:
+    """A ground atom in rule syntax, ``pred(a, "B c", 3)``: the text of a :class:`judgelog.fact.Fact`."""
+    return f"{pred}({', '.join(map(format_value, args))})"
 
 
 def format_value(value: object) -> str:

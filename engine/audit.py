@@ -26,10 +26,11 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from .analysis import bound_after
-from .ast import Atom, Const, Negation, Rule, format_value
+from .ast import Atom, Const, Negation, Rule
 from .audit_report import dependency_dot, diff_text, dynamic_text, static_text
 from .errors import UsageError
 from .exits import EXIT_NEGATIVE, EXIT_OK
+from .fact import Fact, fact_order
 from .program import Program
 from .provenance import ground
 
@@ -137,22 +138,24 @@ def internal_predicates(program: Program) -> set[str]:
 
 
 def dependency_graph(program: Program) -> nx.DiGraph:
-    """Predicates and rules: pred -> rule (body use, ``negative`` for ``not``), rule -> pred (head).
-    Rule nodes are ``rule:NAME`` with ``file`` and ``group`` (keyword) attributes."""
+    """Predicates and rules: pred -> rule (body use, ``negative`` for ``not``), rule -> pred (head): the
+    program's :attr:`~judgelog.program.Program.rule_graph`, with what a reader of the drawing needs. Rule nodes
+    are ``rule:NAME`` with ``file`` and ``group`` (keyword) attributes; every declared predicate is a node."""
     graph = nx.DiGraph()
     for pred, decl in sorted(program.decls.items()):
         graph.add_node(
             pred, kind="predicate", input=decl.is_input, file=decl.span.file, stratum=program.strata.get(pred, 0)
         )
-    for i, rule in enumerate(_rules(program)):
-        node = f"rule:{rule.name or f'#{i}'}"
-        graph.add_node(
-            node, kind="rule", file=rule.span.file, group=group_of(rule), cites=_cr(rule), line=rule.span.line
+    for node, data in program.rule_graph.nodes(data=True):
+        if data["kind"] == "rule":
+            rule = data["rule"]
+            graph.add_node(
+                node, kind="rule", file=rule.span.file, group=group_of(rule), cites=_cr(rule), line=rule.span.line
+            )
+    for pred, node, data in program.rule_graph.edges(data=True):
+        graph.add_edge(
+            pred, node, kind=data["kind"], **({"negative": data["negative"]} if data["kind"] == "body" else {})
         )
-        graph.add_edge(node, rule.head.pred, kind="head")
-        for pred, negative in _body_preds(rule):
-            old = graph.get_edge_data(pred, node, {}).get("negative", False)
-            graph.add_edge(pred, node, kind="body", negative=old or negative)
     return graph
 
 
@@ -252,10 +255,6 @@ def static_audit(program: Program) -> dict:
 
 
 # -- dynamic -----------------------------------------------------------------------------------------
-def _fact_text(fact: tuple) -> str:
-    return f"{fact[0]}({', '.join(format_value(a) for a in fact[1:])})"
-
-
 def _final_state(engine: Engine, path: str) -> tuple[State, list[Event]]:
     from .replay import run_actions
 
@@ -318,7 +317,7 @@ def conflicts(state: State) -> list[dict]:
                 values.append(
                     dict(
                         _rule_ref(proof.rule_obj if proof else None),
-                        fact=_fact_text(fact),
+                        fact=str(Fact(*fact)),
                         proof=proof.to_dict() if proof else None,
                         proof_text=proof.to_text(2) if proof else "",
                     )
@@ -397,7 +396,7 @@ def dynamic_audit(engine: Engine, path: str, *, keyword: str | None = None, only
                                 "reader": pair[0],
                                 "deriver": pair[1],
                                 "count": 0,
-                                "example": f"{rule.name} used {_fact_text(fact)} from {other.name}",
+                                "example": f"{rule.name} used {Fact(*fact)} from {other.name}",
                             },
                         )
                         entry["count"] += 1
@@ -422,8 +421,8 @@ def dynamic_audit(engine: Engine, path: str, *, keyword: str | None = None, only
                             "rule": default.name,
                             "cites": list(default.cites),
                             "at": default.span.short(),
-                            "not": _fact_text(would),
-                            "because": _fact_text(because),
+                            "not": str(Fact(*would)),
+                            "because": str(Fact(*because)),
                         }
                     )
                     continue
@@ -431,8 +430,8 @@ def dynamic_audit(engine: Engine, path: str, *, keyword: str | None = None, only
                     "default": default.name,
                     "cites": list(default.cites),
                     "at": default.span.short(),
-                    "would_give": _fact_text(would),
-                    "because": _fact_text(because),
+                    "would_give": str(Fact(*would)),
+                    "because": str(Fact(*because)),
                     "by": _rule_ref(by),
                     "by_group": group_of(by) if by else None,
                 }
@@ -441,7 +440,7 @@ def dynamic_audit(engine: Engine, path: str, *, keyword: str | None = None, only
                     keys = [i for i, p in enumerate(decl.params) if p.name in decl.functional]
                     actual = [f for f in state.derived(would[0]) if all(f[1 + i] == would[1 + i] for i in keys)]
                     entry["instead"] = [
-                        dict(_rule_ref(next(iter(by_fact.get(f) or []), None)), fact=_fact_text(f))
+                        dict(_rule_ref(next(iter(by_fact.get(f) or []), None)), fact=str(Fact(*f)))
                         for f in actual
                         if f != would
                     ]
@@ -454,7 +453,7 @@ def dynamic_audit(engine: Engine, path: str, *, keyword: str | None = None, only
                             "reader": pair[0],
                             "deriver": pair[1],
                             "count": 0,
-                            "example": f"{by.name} displaced {default.name} ({_fact_text(because)})",
+                            "example": f"{by.name} displaced {default.name} ({Fact(*because)})",
                         },
                     )["count"] += 1
     event_rules: dict[str, int] = {}
@@ -512,7 +511,7 @@ def diff_audit(engine: Engine, path_a: str, path_b: str) -> dict:
 
     def entry(state: State, fact: tuple) -> dict:
         proof = state.explain(fact)
-        return dict(_rule_ref(proof.rule_obj if proof else None), fact=_fact_text(fact))
+        return dict(_rule_ref(proof.rule_obj if proof else None), fact=str(Fact(*fact)))
 
     changed = []
     for pred in preds:
@@ -527,8 +526,8 @@ def diff_audit(engine: Engine, path_a: str, path_b: str) -> dict:
                     {
                         "predicate": pred,
                         "key": dict(zip(decl.functional, key)),
-                        "before": [entry(a, f) for f in sorted(ga.get(key, []), key=repr)],
-                        "after": [entry(b, f) for f in sorted(gb.get(key, []), key=repr)],
+                        "before": [entry(a, f) for f in sorted(ga.get(key, []), key=fact_order)],
+                        "after": [entry(b, f) for f in sorted(gb.get(key, []), key=fact_order)],
                     }
                 )
     return {
@@ -536,11 +535,11 @@ def diff_audit(engine: Engine, path_a: str, path_b: str) -> dict:
         "a": path_a,
         "b": path_b,
         "inputs": {
-            "added": [_fact_text(f) for f in sorted(b.facts - a.facts, key=repr)],
-            "removed": [_fact_text(f) for f in sorted(a.facts - b.facts, key=repr)],
+            "added": [str(Fact(*f)) for f in sorted(b.facts - a.facts, key=fact_order)],
+            "removed": [str(Fact(*f)) for f in sorted(a.facts - b.facts, key=fact_order)],
         },
-        "appeared": [entry(b, f) for f in sorted(fb - fa, key=repr)],
-        "disappeared": [entry(a, f) for f in sorted(fa - fb, key=repr)],
+        "appeared": [entry(b, f) for f in sorted(fb - fa, key=fact_order)],
+        "disappeared": [entry(a, f) for f in sorted(fa - fb, key=fact_order)],
         "changed": changed,
         "conflicts": conflicts(a) + conflicts(b),
     }

@@ -68,9 +68,7 @@ from .threadview import ThreadView
 from .variants import Variants
 from .widejoins import JoinGuard
 
-__all__ = ["Backend", "Fact", "quiet_gc"]
-
-Fact = tuple  # (pred, arg, ...)
+__all__ = ["Backend", "quiet_gc"]
 
 _ENGINE_IDS = itertools.count(1)
 _INCREMENTAL_LIMIT = 2000  # a larger change of facts recomputes the aggregates and recursive predicates in full
@@ -247,15 +245,15 @@ class Backend(Variants, Liveness):
             materialise(self, view, facts, self.limits, only)  # on an error, view.materialised stays False: the
             view.materialised = True  # next question retracts the partial results and computes them again
 
-    def aggregate_contributions(self, view: ThreadView, fact: Fact) -> Contributions | None:
+    def aggregate_contributions(self, view: ThreadView, fact: tuple) -> Contributions | None:
         return self.aggregates.get(id(view), {}).get(fact)
 
-    def aggregate_facts(self, view: ThreadView, rule: Rule) -> set[Fact]:
+    def aggregate_facts(self, view: ThreadView, rule: Rule) -> set[tuple]:
         """The facts an aggregate rule derives in the materialised state."""
         return {f for f, contributions in self.aggregates.get(id(view), {}).items() if contributions.rule is rule}
 
     @staticmethod
-    def derivation(view: ThreadView, fact: Fact) -> tuple[Rule, dict] | None:
+    def derivation(view: ThreadView, fact: tuple) -> tuple[Rule, dict] | None:
         """The rule and body binding that first derived a fact of a recursive predicate."""
         return view.derivations.get(fact)
 

@@ -22,7 +22,7 @@ from .ast import Atom, Const
 from .errors import RuleError, UsageError
 
 if TYPE_CHECKING:
-    from .state import State
+    from .protocols import Board
 
 
 class Progress(Protocol):
@@ -66,11 +66,11 @@ class ChoiceSpace:
         return self.fields.get(what, what)
 
 
-def _rows(state: State, pred: str) -> list[tuple]:
+def _rows(state: Board, pred: str) -> list[tuple]:
     return [f[1:] for f in state.derived(pred)] if state.engine.program.decl(pred) is not None else []
 
 
-def choice_spaces(state: State) -> dict[str, ChoiceSpace]:
+def choice_spaces(state: Board) -> dict[str, ChoiceSpace]:
     """The spaces the loaded rules declare, by name."""
     fields: dict[str, dict[str, str]] = {}
     for space, what, key in _rows(state, "choice_space_field"):
@@ -109,7 +109,7 @@ def _space_kind(space: str, kind: str) -> SpaceKind:
         raise RuleError(f"choice space {space!r} has an unknown kind {kind!r}", hint=f"one of {kinds}") from None
 
 
-def list_choices(state: State, what: str, *, limit: int = 50, progress: Progress | None = None) -> tuple[dict, str]:
+def list_choices(state: Board, what: str, *, limit: int = 50, progress: Progress | None = None) -> tuple[dict, str]:
     """``progress``, when given, has ``tick(i, label)`` and ``done()`` (the command line's progress line on
     stderr); spaces checked candidate by candidate tick it for every candidate."""
     if limit < 1:
@@ -132,7 +132,7 @@ def list_choices(state: State, what: str, *, limit: int = 50, progress: Progress
     return run(state, space, limit, progress)
 
 
-def _action_choice(state: State, space: ChoiceSpace) -> tuple[dict, str]:
+def _action_choice(state: Board, space: ChoiceSpace) -> tuple[dict, str]:
     from .action_args import ChoiceMode
     from .runtime import probe_choice
 
@@ -169,7 +169,7 @@ def _action_choice(state: State, space: ChoiceSpace) -> tuple[dict, str]:
     return data, "\n".join(lines)
 
 
-def _assignment(state: State, space: ChoiceSpace, limit: int, progress: Progress | None = None) -> tuple[dict, str]:
+def _assignment(state: Board, space: ChoiceSpace, limit: int, progress: Progress | None = None) -> tuple[dict, str]:
     options: dict[str, list[str]] = {}
     for s, x, option in sorted(_rows(state, "choice_space_option"), key=repr):
         if s == space.name:
@@ -198,7 +198,7 @@ def _assignment(state: State, space: ChoiceSpace, limit: int, progress: Progress
     return data, "\n".join(lines)
 
 
-def _elements(state: State, space: ChoiceSpace) -> list:
+def _elements(state: Board, space: ChoiceSpace) -> list:
     elements = sorted({x for s, x in _rows(state, "choice_space_element") if s == space.name}, key=str)
     if not elements:
         raise UsageError(
@@ -213,7 +213,7 @@ def _elements(state: State, space: ChoiceSpace) -> list:
 class _Probe:
     """Checks candidates: asserts each as the space's probe facts and asks the space's refusal relations."""
 
-    def __init__(self, state: State, space: ChoiceSpace, progress: Progress | None, label: str) -> None:
+    def __init__(self, state: Board, space: ChoiceSpace, progress: Progress | None, label: str) -> None:
         self.state, self.space, self.progress, self.label = state, space, progress, label
         self.checked = itertools.count()
         pred = space.probe[0] if space.probe else None
@@ -237,7 +237,7 @@ class _Probe:
             self.progress.done()
 
 
-def _solver_choice(state: State, space: ChoiceSpace, elements: list, least: int, most: int) -> list[tuple] | None:
+def _solver_choice(state: Board, space: ChoiceSpace, elements: list, least: int, most: int) -> list[tuple] | None:
     """Every candidate of ``least`` to ``most`` elements the rules do not refuse, found by the backend's
     solver in one run (a choice rule over the probe facts, ``choice_space_refused`` as a constraint), or
     None when the backend has no solver (pyDatalog: candidates are checked one by one)."""
@@ -255,12 +255,12 @@ def _solver_choice(state: State, space: ChoiceSpace, elements: list, least: int,
     return [tuple(x for x in elements if (pred, x, label) in subset) for subset in found]
 
 
-def _min_part(state: State, space: ChoiceSpace) -> int:
+def _min_part(state: Board, space: ChoiceSpace) -> int:
     sizes = [n for s, n in _rows(state, "choice_space_min_part") if s == space.name]
     return max(sizes) if sizes else 2
 
 
-def _set_partition(state: State, space: ChoiceSpace, limit: int, progress: Progress | None = None) -> tuple[dict, str]:
+def _set_partition(state: Board, space: ChoiceSpace, limit: int, progress: Progress | None = None) -> tuple[dict, str]:
     elements = _elements(state, space)
     legal = _legal_parts(state, space, elements, _min_part(state, space), progress)
     index = {x: i for i, x in enumerate(elements)}
@@ -287,7 +287,7 @@ def _set_partition(state: State, space: ChoiceSpace, limit: int, progress: Progr
 
 
 def _legal_parts(
-    state: State, space: ChoiceSpace, elements: list, least: int, progress: Progress | None = None
+    state: Board, space: ChoiceSpace, elements: list, least: int, progress: Progress | None = None
 ) -> list[tuple]:
     """Every set of at least ``least`` elements that the rules accept as one part.
 
@@ -352,7 +352,7 @@ def _enumerate(rest: int, masks: dict[int, tuple], chosen: list, out: list, limi
             _enumerate(rest & ~mask, masks, chosen + [mask], out, limit)
 
 
-def _subset(state: State, space: ChoiceSpace, limit: int, progress: Progress | None = None) -> tuple[dict, str]:
+def _subset(state: Board, space: ChoiceSpace, limit: int, progress: Progress | None = None) -> tuple[dict, str]:
     elements = _elements(state, space)
     sizes = [(lo, hi) for s, lo, hi in _rows(state, "choice_space_size") if s == space.name]
     lo, hi = (max(a for a, _ in sizes), min(b for _, b in sizes)) if sizes else (0, len(elements))

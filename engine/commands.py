@@ -9,6 +9,7 @@ import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from .analysis import check_query
 from .ast import format_value
 
 if TYPE_CHECKING:
@@ -126,7 +127,7 @@ def cmd_query(args: argparse.Namespace) -> int:
     engine = _engine(args)
     body = parse_body(args.query)
     state = _state(args, engine)
-    _, names = state.engine.check_query(body, text=args.query)  # the scenario's own rules: declare more
+    _, names = check_query(state.engine.program, body, text=args.query)  # the scenario's own rules: declare more
     check_constants(state, body)  # a misspelled id is an input error, never a "no"
     if args.limit < 0:
         raise UsageError(f"--limit must be 0 (all answers) or more, got {args.limit}")
@@ -149,7 +150,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     engine = _engine(args)
     state = _state(args, engine)
     atom = parse_atom(args.atom)
-    state.engine.check_query((atom,), text=args.atom)
+    check_query(state.engine.program, (atom,), text=args.atom)
     check_constants(state, atom)  # a misspelled id is an input error, never "does not hold"
     if args.why_not:
         return _why_not(args, state)
@@ -495,7 +496,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     atoms = args.explain if args.explain else default_atoms(state)
     for text in atoms:  # every atom checked before the page is written: a typo is an input error
         atom = parse_atom(text)
-        state.engine.check_query((atom,), text=text)
+        check_query(state.engine.program, (atom,), text=text)
         check_constants(state, atom)
     write_report(state, events, args.output, atoms=atoms)
     _emit(

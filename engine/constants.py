@@ -28,7 +28,7 @@ from .errors import Diagnostic, QueryError
 
 if TYPE_CHECKING:  # pragma: no cover
     from .analysis import Program
-    from .state import State
+    from .protocols import Board
 
 __all__ = [
     "known_words",
@@ -95,13 +95,13 @@ def _engine_words() -> frozenset[str]:
     return EVENT_WORDS
 
 
-def known_words(state: State) -> frozenset[str]:
+def known_words(state: Board) -> frozenset[str]:
     """The constants a question may name whatever the facts: the rules' own, the keywords, the engine's
     event words."""
     return program_constants(state.engine.program) | state.engine.interface.keywords | _engine_words()
 
 
-def known_constants(state: State, *, extra: Iterable[object] = ()) -> set[str]:
+def known_constants(state: Board, *, extra: Iterable[object] = ()) -> set[str]:
     """The string constants a question about ``state`` may name (see the module's text)."""
     known = set(known_words(state))
     known |= {a for f in state.facts for a in f[1:] if isinstance(a, str)}
@@ -109,7 +109,7 @@ def known_constants(state: State, *, extra: Iterable[object] = ()) -> set[str]:
     return known
 
 
-def _ids(state: State) -> list[str]:
+def _ids(state: Board) -> list[str]:
     return sorted({f[1] for f in state.facts if f[0] in ("permanent", "player") and isinstance(f[1], str)})
 
 
@@ -117,7 +117,7 @@ def _ids(state: State) -> list[str]:
 ID_TYPES = ("object", "player", "ability")
 
 
-def typed_ids(state: State, *, extra: Iterable[object] = ()) -> dict[str, set[str]]:
+def typed_ids(state: Board, *, extra: Iterable[object] = ()) -> dict[str, set[str]]:
     """The ids of the state by declared type: every constant at an ``object``/``player``/``ability`` position
     of a fact (an object that left the battlefield stays known through its events), plus ``extra`` objects."""
     program = state.engine.program
@@ -181,7 +181,7 @@ def unknown_constants(
 
 
 def unknown_message(
-    value: object, state: State, known: Set[str], typ: str = "", ids: dict[str, set[str]] | None = None
+    value: object, state: Board, known: Set[str], typ: str = "", ids: dict[str, set[str]] | None = None
 ) -> tuple[str, str]:
     """The message and hint for an unknown constant: the nearest id or known word, else a list of ids."""
     if ids is not None and typ in ids:
@@ -206,7 +206,7 @@ def unknown_message(
 
 
 def check_constants(
-    state: State,
+    state: Board,
     query: str | Atom | Sequence[Literal],
     *,
     extra: Iterable[object] = (),

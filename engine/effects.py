@@ -48,6 +48,7 @@ from collections.abc import Callable
 from .ast import format_value
 from .change import Arg, Change, object_facts
 from .errors import ActionError
+from .fact import Fact
 
 __all__ = ["PRIMITIVES", "apply_primitive", "COPIABLE", "ZONES", "EVENT_WORDS"]
 
@@ -398,7 +399,7 @@ def _record_event(ch: Change, fact: tuple, change: str) -> None:
         kind, detail = declared
         ch.emit(kind, fact[1], **{detail: fact[2]})
     else:
-        ch.emit("recorded" if change == "record" else "forgotten", fact[0], fact=_fact_text(fact))
+        ch.emit("recorded" if change == "record" else "forgotten", fact[0], fact=str(Fact(*fact)))
 
 
 def p_forget_all(ch: Change, pred: Arg, _b: Arg, _c: Arg) -> None:
@@ -409,10 +410,6 @@ def p_forget_all(ch: Change, pred: Arg, _b: Arg, _c: Arg) -> None:
         ch.facts.discard(f)
     if gone:
         ch.emit("ended", pred, n=len(gone))
-
-
-def _fact_text(fact: tuple) -> str:
-    return f"{fact[0]}({', '.join(format_value(a) for a in fact[1:])})"
 
 
 def p_begin_effect(ch: Change, spec: Arg, o: Arg, duration: Arg, *, spec_facts: list[tuple]) -> None:

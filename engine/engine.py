@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import replace
-from typing import Any, Protocol
 
-from .analysis import check_query
-from .ast import Atom, Literal, Rule
+from .ast import Literal
 from .backend import Backend
 from .catalog import default_catalog, facts_dir
 from .contract import contract_problems
@@ -24,36 +21,18 @@ from .errors import RuleError, UsageError
 from .incremental import AnswerCache
 from .interface import interface_of
 from .library import load_program
-from .planning import Contributions, row_sort_key
+from .planning import row_sort_key
 from .program import Program
+from .protocols import Evaluator, StateMeta
 from .recursion import DEFAULT_LIMITS, Limits
 from .safefiles import allowing
 from .scenario import Scenario, compile_scenario, load_scenario
-from .state import State, StateMeta
+from .state import State
 from .validation import raise_for, scenario_problems
 
 __all__ = ["Engine", "BACKENDS"]
 
 BACKENDS = ("pydatalog", "clingo")  # the first is the default; clingo needs the clingo extra
-
-
-class Evaluator(Protocol):
-    """What an evaluation backend offers (judgelog.backend on pyDatalog, judgelog.clingo_backend on clingo).
-    A view is the backend's own handle on one state's facts, opened by ``session`` and passed back to it."""
-
-    program: Program
-
-    def session(self, facts: frozenset) -> AbstractContextManager[Any]: ...
-
-    def ask(self, view: Any, body: Sequence, names: Sequence[str]) -> list[tuple]: ...
-
-    def holds(self, view: Any, atom: Atom) -> bool: ...
-
-    def why_rows(self, view: Any, rule: Rule, fixed: dict[str, object], limit: int = 64) -> list[dict]: ...
-
-    def aggregate_contributions(self, view: Any, fact: tuple) -> Contributions | None: ...
-
-    def aggregate_facts(self, view: Any, rule: Rule) -> set[tuple]: ...
 
 
 def _make_backend(name: str, program: Program, limits: Limits, incremental: bool) -> Evaluator:
@@ -223,9 +202,6 @@ class Engine:
         if self.answers is None:
             return self.ask_rows(facts, body, names)
         return self.answers.ask(facts, tuple(body), list(names), self.ask_rows, row_sort_key)
-
-    def check_query(self, body: Sequence[Literal], *, text: str | None = None) -> tuple[tuple, list[str]]:
-        return check_query(self.program, body, text=text)
 
     # -- shipped examples ------------------------------------------------
     @staticmethod

@@ -24,7 +24,7 @@ from .errors import UsageError
 from .view import combat_graph
 
 if TYPE_CHECKING:
-    from .state import State
+    from .protocols import Board
 
 __all__ = ["combat_graph", "write_graph", "to_dot", "combat_dot", "render_svg", "render_png", "FORMATS"]
 
@@ -32,7 +32,7 @@ FORMATS = (".svg", ".png", ".dot", ".graphml", ".json")
 
 
 # -- exports ----------------------------------------------------------------------------------------
-def write_graph(state: State, path: str) -> None:
+def write_graph(state: Board, path: str) -> None:
     """Write the combat graph of ``state``; the format follows the extension of ``path``."""
     ext = os.path.splitext(str(path))[1].lower()
     if ext not in FORMATS:

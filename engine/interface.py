@@ -154,8 +154,9 @@ def keyword_constants(program: Program, literals: Iterable) -> set[str]:
 
 def interface_of(program: Program) -> Interface:
     """Read the interface from a program's facts (computed once per program)."""
-    if program.interface is not None:
-        return program.interface
+    cached = program.memo.get("interface")
+    if isinstance(cached, Interface):
+        return cached
     forms: dict[str, list[tuple[str, str]]] = {}
     for k, form, key in _facts(program, "keyword_param_form"):
         forms.setdefault(k, []).append((form, key))
@@ -187,7 +188,7 @@ def interface_of(program: Program) -> Interface:
         result_kinds=frozenset(k for (k,) in _facts(program, "event_result_kind")),
         unmodelled=tuple(sorted((str(n), str(w)) for n, w in _facts(program, "card_not_modelled"))),
     )
-    program.interface = face
+    program.memo["interface"] = face
     return face
 
 

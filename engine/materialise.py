@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence, Set
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pyDatalog.pyEngine as _E
 
@@ -29,16 +29,32 @@ from .planning import Contributions, aggregate_value, group_by_head, row_sort_ke
 from .recursion import Component, LimitError, Limits
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .backend import Backend
+    from .program import Program
     from .threadview import ThreadView
 
-__all__ = ["materialise", "retract_computed", "retract_affected", "DELTA"]
+__all__ = ["materialise", "retract_computed", "retract_affected", "DELTA", "Store"]
 
 DELTA = "@delta"  # suffix of the predicate holding a recursive predicate's facts new in the last round
 
 
+class Store(Protocol):
+    """What materialisation needs of the backend it computes for (judgelog.backend.Backend, which imports
+    this module): the program and the order of its computed predicates, where a predicate's facts are
+    asserted, how a body is asked, and the aggregates' contributions it keeps per view."""
+
+    program: Program
+    materialise_order: tuple[Rule | Component, ...]
+    aggregates: dict[int, dict[tuple, Contributions]]
+
+    def pname(self, pred: str) -> str: ...
+
+    def fact_pred(self, view: ThreadView, pred: str) -> Any: ...
+
+    def ask_body(self, view: ThreadView, body: Sequence, names: Sequence[str]) -> list[tuple]: ...
+
+
 def materialise(
-    backend: Backend, view: ThreadView, facts: frozenset, limits: Limits, only: Affected | None = None
+    backend: Store, view: ThreadView, facts: frozenset, limits: Limits, only: Affected | None = None
 ) -> None:
     """Compute (and assert) the aggregate facts and the recursive components for ``facts``, in order.
     ``only``: recompute just the facts matching these affected patterns (judgelog.incremental), the
@@ -60,7 +76,7 @@ def materialise(
             _aggregate_rule(backend, view, facts, task, contributions, limits, only)
 
 
-def retract_computed(backend: Backend, view: ThreadView) -> None:
+def retract_computed(backend: Store, view: ThreadView) -> None:
     preds = view.fact_preds
     for fact in view.computed:
         _E.retract(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
@@ -71,7 +87,7 @@ def retract_computed(backend: Backend, view: ThreadView) -> None:
     backend.aggregates.pop(id(view), None)
 
 
-def retract_affected(backend: Backend, view: ThreadView, only: Affected) -> None:
+def retract_affected(backend: Store, view: ThreadView, only: Affected) -> None:
     """Retract the computed facts that match an affected pattern (they are computed again by
     ``materialise(..., only=only)``), with their derivations and aggregate contributions."""
     preds = view.fact_preds
@@ -103,7 +119,7 @@ def retract_affected(backend: Backend, view: ThreadView, only: Affected) -> None
             view.derivations.pop(fact, None)
 
 
-def _assert(backend: Backend, view: ThreadView, fact: tuple) -> None:
+def _assert(backend: Store, view: ThreadView, fact: tuple) -> None:
     target = backend.fact_pred(view, fact[0])
     _E.assert_(_E.Clause(_E.Literal(target, [_E.Const(a) for a in fact[1:]]), []))
     if fact not in view.computed:
@@ -113,7 +129,7 @@ def _assert(backend: Backend, view: ThreadView, fact: tuple) -> None:
 
 
 def _aggregate_rule(
-    backend: Backend,
+    backend: Store,
     view: ThreadView,
     facts: frozenset,
     rule: Rule,
@@ -148,7 +164,7 @@ def _aggregate_rule(
 
 
 def _fixpoint(
-    backend: Backend,
+    backend: Store,
     view: ThreadView,
     facts: frozenset,
     comp: Component,

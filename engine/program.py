@@ -27,36 +27,76 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import networkx as nx
 
 from .ast import Atom, Const, Decl, Negation, Rule, RuleFile
 
-if TYPE_CHECKING:
-    from .interface import Interface
-
-__all__ = ["Program", "dependency_graph", "components"]
+__all__ = ["Program", "dependency_graph", "rule_graph", "predicate_graph", "rule_node", "components"]
 
 
-def dependency_graph(rules: Iterable[Rule]) -> nx.DiGraph:
-    """``body_pred -> head_pred`` for every predicate a rule reads (see the module's text); every head is a
-    node, bodiless facts' included."""
+def rule_node(rule: Rule, index: int) -> str:
+    """The node of a rule in :func:`rule_graph`: ``rule:NAME``, or ``rule:#i`` for an unnamed rule (``i``: its
+    place among the rules with a body)."""
+    return f"rule:{rule.name or f'#{index}'}"
+
+
+def rule_graph(rules: Iterable[Rule]) -> nx.DiGraph:
+    """Predicates and the rules with a body, as one graph: ``pred -> rule`` for every atom the rule reads
+    (``kind`` body; ``negative`` when it reads it under ``not``, ``positive`` when it reads it as a plain atom,
+    ``aggregate`` when the rule is an aggregate) and ``rule -> head`` (``kind`` head). Every rule node keeps
+    its ``rule``; the heads of bodiless facts are nodes too."""
     graph = nx.DiGraph()
+    index = 0
     for rule in rules:
         head = rule.head.pred
-        graph.add_node(head)
+        graph.add_node(head, kind="predicate")
+        if not rule.body:
+            continue
+        node = rule_node(rule, index)
+        if node in graph:  # a duplicate @name (an error analysis reports): a node of its own all the same
+            node = f"{node}#{index}"
+        index += 1
+        graph.add_node(node, kind="rule", rule=rule)
+        graph.add_edge(node, head, kind="head")
         for lit in rule.body:
             if not isinstance(lit, (Atom, Negation)):
                 continue
             atom = lit.atom if isinstance(lit, Negation) else lit
-            negative = isinstance(lit, Negation) or rule.aggregate is not None
-            if graph.has_edge(atom.pred, head):
-                data = graph.edges[atom.pred, head]
-                data["negative"] = data["negative"] or negative
-                data["positive"] = data["positive"] or not negative
-            else:
-                graph.add_edge(atom.pred, head, negative=negative, positive=not negative)
+            graph.add_node(atom.pred, kind="predicate")
+            negated = isinstance(lit, Negation)
+            edge = graph.get_edge_data(atom.pred, node, {"negative": False, "positive": False})
+            graph.add_edge(
+                atom.pred,
+                node,
+                kind="body",
+                negative=edge["negative"] or negated,
+                positive=edge["positive"] or not negated,
+                aggregate=rule.aggregate is not None,
+            )
+    return graph
+
+
+def dependency_graph(rules: Iterable[Rule]) -> nx.DiGraph:
+    """``body_pred -> head_pred`` for every predicate a rule reads (see the module's text): the projection of
+    :func:`rule_graph` on its predicates."""
+    return predicate_graph(rule_graph(rules))
+
+
+def predicate_graph(rules: nx.DiGraph) -> nx.DiGraph:
+    """The projection of a :func:`rule_graph` on its predicates."""
+    graph = nx.DiGraph()
+    graph.add_nodes_from(n for n, kind in rules.nodes(data="kind") if kind == "predicate")
+    for node, kind in rules.nodes(data="kind"):
+        if kind != "rule":
+            continue
+        (head,) = rules.successors(node)
+        for pred, _, data in rules.in_edges(node, data=True):
+            # an aggregate's inputs must be complete before it is counted: like negation, for stratification
+            negative = data["negative"] or data["aggregate"]
+            positive = data["positive"] and not data["aggregate"]
+            edge = graph.get_edge_data(pred, head, {"negative": False, "positive": False})
+            graph.add_edge(pred, head, negative=edge["negative"] or negative, positive=edge["positive"] or positive)
     return graph
 
 
@@ -81,8 +121,10 @@ class Program:
     rules_by_head: dict[str, list[Rule]] = field(default_factory=dict)
     rule_by_name: dict[str, Rule] = field(default_factory=dict)
     ordered_bodies: dict[int, tuple] = field(default_factory=dict)  # id(rule) -> body in evaluation order
-    # the interface the program's facts declare, read once (judgelog.interface.interface_of)
-    interface: Interface | None = field(default=None, compare=False, repr=False)
+    # what other modules read from the program once and keep with it, by name (the interface its facts
+    # declare: judgelog.interface.interface_of); this module knows none of their types
+    memo: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
+    _rule_graph: nx.DiGraph | None = field(default=None, compare=False, repr=False)
     _graph: nx.DiGraph | None = field(default=None, compare=False, repr=False)
     _fact_rules: dict[tuple, Rule] | None = field(default=None, compare=False, repr=False)
 
@@ -100,10 +142,18 @@ class Program:
         return self.ordered_bodies.get(id(rule), rule.body)
 
     @property
+    def rule_graph(self) -> nx.DiGraph:
+        """Predicates and rules (built once; see :func:`rule_graph`): what the audit draws."""
+        if self._rule_graph is None:
+            self._rule_graph = rule_graph(self.rules)
+        return self._rule_graph
+
+    @property
     def graph(self) -> nx.DiGraph:
-        """The predicate dependency graph of the rules (built once; see the module's text)."""
+        """The predicate dependency graph of the rules: :attr:`rule_graph` projected on its predicates (built
+        once; see the module's text)."""
         if self._graph is None:
-            self._graph = dependency_graph(self.rules)
+            self._graph = predicate_graph(self.rule_graph)
         return self._graph
 
     @property

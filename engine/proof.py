@@ -10,14 +10,14 @@ not blocking(bear, hero)  [absent]
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from .ast import Rule, Span, format_value
 
-__all__ = ["Proof", "ProofKind", "Displacement", "WhyNot", "atom_text"]
+__all__ = ["Proof", "ProofKind", "Displacement", "WhyNot"]
 
 
 class ProofKind(StrEnum):
@@ -29,10 +29,6 @@ class ProofKind(StrEnum):
     COMPARISON = "comparison"
     AGGREGATE = "aggregate"  # derived by an aggregate rule, over the bindings shown
     TRUNCATED = "truncated"  # holds, deeper than the prover goes (Proof.cut_at steps): its proof is cut
-
-
-def atom_text(pred: str, args: Sequence[Any]) -> str:
-    return f"{pred}({', '.join(format_value(a) for a in args)})"
 
 
 @dataclass(frozen=True)

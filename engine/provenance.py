@@ -19,11 +19,12 @@ from typing import TYPE_CHECKING, Any, overload
 
 from .ast import Atom, BinOp, Comparison, Const, Literal, Negation, Rule, Span, Term, Var, arith, format_value
 from .errors import QueryError
-from .proof import Displacement, Proof, ProofKind, WhyNot, atom_text
+from .fact import Fact
+from .proof import Displacement, Proof, ProofKind, WhyNot
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .engine import Evaluator
     from .planning import Contributions
+    from .protocols import Evaluator
 
 # the proof values are judgelog.proof's; named here too, where they have always been importable from
 __all__ = ["Proof", "ProofKind", "Displacement", "WhyNot", "Prover", "ground", "MAX_PROOF_DEPTH"]
@@ -56,7 +57,7 @@ class Prover:
         return self._prove(fact, frozenset(), 0, with_displaced)
 
     def _prove(self, fact: tuple, path: frozenset, depth: int, with_displaced: bool = False) -> Proof | None:
-        text = atom_text(fact[0], fact[1:])
+        text = str(Fact(*fact))
         if fact in self.origins or fact in (self.view.facts or ()):
             made_by = self.program.rule_by_name.get(self.causes.get(fact, ""))
             return Proof(
@@ -145,7 +146,7 @@ class Prover:
             if sub:
                 premises.extend(sub)
         return Proof(
-            atom_text(fact[0], fact[1:]),
+            str(Fact(*fact)),
             ProofKind.AGGREGATE,
             rule,
             (("over", f"{len(contributions.bindings)} binding(s)"),),
@@ -175,7 +176,7 @@ class Prover:
                 blocker = self._prove(ground(neg.atom, found), frozenset(), 0)
                 if blocker is None:
                     continue
-                would = atom_text(fact[0], [_eval(a, found) for a in rule.head.args])
+                would = str(Fact(fact[0], *(_eval(a, found) for a in rule.head.args)))
                 out.append(Displacement(rule, blocker, would))
                 break
         return tuple(out)
@@ -263,7 +264,7 @@ class Prover:
                 negated = _partial_lit(lit, binding)
                 lines.append(f"{negated}{where}: {negated.atom} holds")
                 ground = _ground_or_none(negated.atom)
-                if ground is not None and self.backend.holds(self.view, _const_atom(ground)):
+                if ground is not None and self.backend.holds(self.view, Fact(*ground).to_atom()):
                     proof = self.prove(ground)
                     if proof is not None:
                         lines.extend("    " + text for text in proof.to_text().splitlines())
@@ -299,7 +300,7 @@ class Prover:
         """An absent fact that an action removed: the event that removed it and the rule that caused it."""
         from .interface import interface_of
 
-        text = _fact_text(fact)
+        text = str(Fact(*fact))
         rows = self.backend.ask(self.view, [Atom("event_detail", (Var("N"), Const("fact"), Const(text)))], ["N"])
         seqs = [r[0] for r in rows]
         face = interface_of(self.program)
@@ -390,14 +391,6 @@ def _eval_or_none(term: Term, binding: Binding) -> Any:
 def _ground_or_none(atom: Atom) -> tuple | None:
     values = tuple(a.value for a in atom.args if isinstance(a, Const))
     return (atom.pred,) + values if len(values) == len(atom.args) else None
-
-
-def _const_atom(fact: tuple) -> Atom:
-    return Atom(fact[0], tuple(Const(v) for v in fact[1:]))
-
-
-def _fact_text(fact: tuple) -> str:
-    return f"{fact[0]}({', '.join(format_value(v) for v in fact[1:])})"
 
 
 def ground(atom: Atom, binding: Binding) -> tuple:

@@ -52,11 +52,9 @@ summary .atom, .leaf .atom { font-family: ui-monospace, "SFMono-Regular", Menlo,
 
 def default_atoms(state: State) -> list[str]:
     """Every ``damage_assigner`` fact that holds: who divides each creature's combat damage."""
-    from .ast import format_value
-
     if state.engine.program.decl("damage_assigner") is None:
         return []
-    return [f"damage_assigner({', '.join(format_value(v) for v in f[1:])})" for f in state.derived("damage_assigner")]
+    return [str(f) for f in state.derived("damage_assigner")]
 
 
 def _e(text: object) -> str:

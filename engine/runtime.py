@@ -16,11 +16,12 @@ are values).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .action_args import NONE, RESERVED, ChoiceMode, argument_facts, given_choice, leaves, token_ids, unused_choices
-from .analysis import suggest
+from .analysis import check_query, suggest
 from .ast import Span
+from .ast import format_value as _q  # a value in rule syntax, for the queries built here
 from .change import Change, Event
 from .database import quiet_gc
 from .effects import apply_primitive
@@ -30,10 +31,12 @@ from .stack_order import stack_order
 from .step_facts import StepFacts
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .state import State
+    from .protocols import Board
     from .yamlsrc import Located
 
 __all__ = ["apply_action", "run_actions", "MAX_STEPS", "MAX_SBA_ROUNDS"]
+
+B = TypeVar("B", bound="Board")  # the state type: what an action is applied to, it gives back
 
 MAX_STEPS = 50
 # sees every fact set the rules are evaluated on (judgelog.coverage passes one in)
@@ -67,14 +70,14 @@ class ChoiceNeeded(Exception):
         self.name, self.options, self.mode, self.limit, self.cr = name, options, mode, limit, cr
 
 
-class _Run:
+class _Run(Generic[B]):
     """One application of one action."""
 
     probe = False
 
     def __init__(
         self,
-        state: State,
+        state: B,
         action: dict[str, Any],
         span: Span | None,
         *,
@@ -103,7 +106,7 @@ class _Run:
     def ask(self, facts: Iterable[tuple], text: str) -> list[dict[str, Any]]:
         from .parser import parse_body
 
-        body, names = self.engine.check_query(parse_body(text), text=text)
+        body, names = check_query(self.engine.program, parse_body(text), text=text)
         frozen = self.steps.freeze(facts)
         if self.observer is not None:
             self.observer(frozen)
@@ -150,7 +153,7 @@ class _Run:
         return oid
 
     # -- the loop -----------------------------------------------------------
-    def run(self) -> tuple[State, list[Event]]:
+    def run(self) -> tuple[B, list[Event]]:
         self._validate()
         facts = set(self.state.facts) | set(self.arg_facts())
         self._check_params(facts)
@@ -544,14 +547,8 @@ class _Run:
         raise ActionError(f"state-based actions did not settle in {MAX_SBA_ROUNDS} rounds")
 
 
-def _q(value: object) -> str:
-    from .ast import format_value
-
-    return format_value(value)
-
-
 def probe_choice(
-    state: State, action: dict[str, Any], *, list_options: OptionLister | None = None
+    state: Board, action: dict[str, Any], *, list_options: OptionLister | None = None
 ) -> ChoiceNeeded | None:
     """The first choice ``action`` would ask for, as a :class:`ChoiceNeeded`, or None if it needs none.
     ``list_options``: as for :func:`apply_action`."""
@@ -568,13 +565,13 @@ MAX_FOLLOW_UPS = 8
 
 
 def apply_action(
-    state: State,
+    state: B,
     action: dict[str, Any],
     *,
     span: Span | None = None,
     observer: Observer | None = None,
     list_options: OptionLister | None = None,
-) -> tuple[State, list[Event]]:
+) -> tuple[B, list[Event]]:
     """Apply one action to a state: ``(new_state, events)``; the state itself never changes.
 
     ``observer(facts)`` is called with every fact set the rules are evaluated on (rule coverage);

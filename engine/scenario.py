@@ -33,7 +33,13 @@ __all__ = [
     "compile_scenario",
     "CORE_KEYS",
     "top_keys",
+    "EXPECT_KINDS",
+    "EXPECT_KEYS",
 ]
+
+# the keys of an entry of a scenario's expect: list (docs/scenarios.md); the first four say what it asks
+EXPECT_KINDS = ("query", "holds", "absent", "explain")
+EXPECT_KEYS = EXPECT_KINDS + ("answers", "count", "cites", "cr_edition", "name")
 
 # the keys every scenario may have; the rules add the fields of their designations (scenario_field/4)
 CORE_KEYS = (

@@ -13,21 +13,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .analysis import check_query
 from .ast import Atom, Const, Literal, Span, Var
 from .errors import QueryError
+from .fact import Fact
 from .parser import parse_atom, parse_body
+from .protocols import Rules, StateMeta
 from .provenance import Proof, Prover, WhyNot
+from .state_index import StateIndex
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
 
     from .change import Event
-    from .engine import Engine
-    from .scenario import Scenario
-    from .state_index import StateIndex
 
 # a query: its text, or the literals of a parsed body
 Query = str | Sequence[Literal]
@@ -37,20 +37,12 @@ __all__ = ["State", "StateMeta", "MAX_ANSWERS"]
 MAX_ANSWERS = 100_000
 
 
-@dataclass(frozen=True)
-class StateMeta:
-    """What a state knows besides its facts: the scenario it was loaded from (None for a state made from a
-    mapping or by a program), kept by the states actions make from it."""
-
-    scenario: Scenario | None = None
-
-
 class State:
     """An immutable game state bound to an :class:`~judgelog.Engine`'s rules."""
 
     def __init__(
         self,
-        engine: Engine,
+        engine: Rules,
         facts: frozenset[tuple],
         origins: dict[tuple, Span],
         *,
@@ -87,6 +79,14 @@ class State:
     def origins(self) -> dict[tuple, Span]:
         return dict(self._origins)
 
+    @property
+    def index(self) -> StateIndex:
+        """The names the state's facts mention, counted (judgelog.state_index): built once, on demand, or
+        handed down by the state an action made this one from."""
+        if self._index is None:
+            self._index = StateIndex.build(self.engine.program, self.facts)
+        return self._index
+
     # -- questions -------------------------------------------------------
     def _session(self) -> AbstractContextManager[Any]:
         return self.engine.backend.session(self.facts)
@@ -104,10 +104,11 @@ class State:
             return bool(self.engine.backend.ask(view, body, []))
 
     def explain(self, atom: str | Atom | tuple) -> Proof | None:
-        """The proof tree of a ground atom, or ``None`` when it does not hold (see :meth:`why_not`)."""
+        """The proof tree of a ground atom (its text, a :class:`~judgelog.Fact` or an atom of the syntax tree),
+        or ``None`` when it does not hold (see :meth:`why_not`)."""
         fact = self._ground(atom)
         with self._session() as view:
-            if not self.engine.backend.holds(view, _fact_atom(fact)):
+            if not self.engine.backend.holds(view, fact.to_atom()):
                 return None
             return Prover(self.engine.backend, view, self._origins, self._causes).prove(fact)
 
@@ -117,8 +118,8 @@ class State:
         with self._session() as view:
             return Prover(self.engine.backend, view, self._origins, self._causes).why_not(fact)
 
-    def derived(self, pred: str) -> list[tuple]:
-        """Every fact of ``pred`` that holds, as tuples (pred, args...)."""
+    def derived(self, pred: str) -> list[Fact]:
+        """Every fact of ``pred`` that holds (each a :class:`~judgelog.Fact`, a tuple ``(pred, arg, ...)``)."""
         decl = self.engine.program.decl(pred)
         if decl is None:
             raise QueryError(f"unknown predicate {pred!r}")
@@ -126,7 +127,7 @@ class State:
         atom = Atom(pred, tuple(Var(n) for n in names))
         with self._session() as view:
             rows = self.engine.backend.ask(view, (atom,), names)
-        return [(pred,) + row for row in rows]
+        return [Fact(pred, *row) for row in rows]
 
     def apply(
         self,
@@ -191,13 +192,13 @@ class State:
     # -- query preparation -------------------------------------------------
     def _prepare(self, query: Query) -> tuple[tuple, list[str]]:
         body = parse_body(query) if isinstance(query, str) else tuple(query)
-        return self.engine.check_query(body, text=query if isinstance(query, str) else None)
+        return check_query(self.engine.program, body, text=query if isinstance(query, str) else None)
 
-    def _ground(self, atom: str | Atom | tuple) -> tuple:
+    def _ground(self, atom: str | Atom | tuple) -> Fact:
         parsed = parse_atom(atom) if isinstance(atom, str) else atom
         if isinstance(parsed, tuple):
-            return parsed
-        self.engine.check_query((parsed,), text=str(parsed))
+            return Fact.of(parsed)
+        check_query(self.engine.program, (parsed,), text=str(parsed))
         values = []
         for arg in parsed.args:
             if not isinstance(arg, Const):
@@ -206,8 +207,4 @@ class State:
                     hint=f'ask first: judgelog query SCENARIO "{parsed}"',
                 )
             values.append(arg.value)
-        return (parsed.pred,) + tuple(values)
-
-
-def _fact_atom(fact: tuple) -> Atom:
-    return Atom(fact[0], tuple(Const(v) for v in fact[1:]))
+        return Fact(parsed.pred, *values)

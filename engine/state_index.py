@@ -9,7 +9,7 @@ facts the action removed and added (:meth:`StateIndex.updated`), so a step pays 
 >>> from judgelog import Engine
 >>> state = Engine().state_from_dict({"players": ["alice", "bob"], "objects": {
 ...     "bear": {"card": "Grizzly Bears", "controller": "alice"}}})
->>> index = index_of(state)
+>>> index = state.index
 >>> "bear" in index.objects(), "alice" in index.objects(), sorted(index.players)
 (True, False, ['alice', 'bob'])
 """
@@ -17,14 +17,11 @@ facts the action removed and added (:meth:`StateIndex.updated`), so a step pays 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Set
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .program import Program
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .state import State
-
-__all__ = ["StateIndex", "Names", "index_of"]
+__all__ = ["StateIndex", "Names"]
 
 ID_TYPES = ("object", "player", "ability")
 
@@ -131,11 +128,3 @@ def _bump(counts: dict[Any, int], value: object, sign: int) -> None:
         counts[value] = n
     else:
         counts.pop(value, None)
-
-
-def index_of(state: State) -> StateIndex:
-    """The state's index (built once per state, or handed down by the state it was made from)."""
-    found = state._index
-    if found is None:
-        found = state._index = StateIndex.build(state.engine.program, state.facts)
-    return found

@@ -26,11 +26,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from .state_index import StateIndex, index_of
+from .state_index import StateIndex
 
 if TYPE_CHECKING:  # pragma: no cover
     from .change import Event
-    from .state import State
+    from .protocols import Board
 
 __all__ = ["StepFacts"]
 
@@ -40,9 +40,9 @@ class StepFacts:
 
     __slots__ = ("before", "index", "_frozen")
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: Board) -> None:
         self.before = state.facts
-        self.index: StateIndex = index_of(state)
+        self.index: StateIndex = state.index
         self._frozen: frozenset | None = None  # the facts last asked about
 
     def first_seq(self) -> int:

@@ -13,15 +13,13 @@ from .ast import format_value
 from .cr import any_cites, check_edition, resolve
 from .errors import ActionError, JudgelogError
 from .replay import refusal_matches, replay
+from .scenario import EXPECT_KEYS, EXPECT_KINDS, load_scenario
 
 if TYPE_CHECKING:
     from .engine import Engine
     from .state import State
 
 __all__ = ["CaseResult", "run_scenario_file", "check_expect", "refusal_matches", "EXPECT_KINDS", "EXPECT_KEYS"]
-
-EXPECT_KINDS = ("query", "holds", "absent", "explain")
-EXPECT_KEYS = EXPECT_KINDS + ("answers", "count", "cites", "cr_edition", "name")
 
 
 @dataclass(frozen=True)
@@ -137,8 +135,6 @@ def run_scenario_file(
 ) -> list[CaseResult]:
     """All cases of one scenario file. A file that cannot load is one failed case. ``observer(facts)`` sees
     the state as loaded, every fact set the actions are evaluated on, and the final state (rule coverage)."""
-    from .scenario import load_scenario
-
     try:
         scenario = load_scenario(path, catalog=engine.catalog, interface=engine.interface)
         state = engine.state_from_scenario(scenario)

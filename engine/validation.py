@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Set
 from typing import TYPE_CHECKING, Any
 
 from .action_args import RESERVED as RESERVED_ARGS  # do, choose, order, expect_error, as: any action takes them
-from .analysis import suggest
+from .analysis import check_query, suggest
 from .argshapes import argument_shapes, describe, fits
 from .ast import Atom, Const, Span
 from .constants import (
@@ -29,11 +29,13 @@ from .constants import (
     unknown_message,
 )
 from .errors import Diagnostic, QueryError, ScenarioError
-from .state_index import Names, index_of
+from .parser import parse_body
+from .scenario import EXPECT_KEYS, EXPECT_KINDS
+from .state_index import Names
 
 if TYPE_CHECKING:  # pragma: no cover
     from .analysis import Program
-    from .state import State
+    from .protocols import Board
     from .yamlsrc import Located
 
 __all__ = [
@@ -98,7 +100,7 @@ def _walk(value: object, path: tuple = ()) -> Iterator[tuple[tuple, object, bool
 class _Facts:
     """What the rules say about actions, asked once per state."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: Board) -> None:
         self.state = state
         ask = _cached(state)
         # the answers are atoms of the rules (action names, argument keys, type words): strings
@@ -117,7 +119,7 @@ class _Facts:
 
 
 def action_problems(
-    state: State,
+    state: Board,
     action: dict[str, Any],
     *,
     introduced: Set[str] = frozenset(),
@@ -150,7 +152,7 @@ def action_problems(
         return diags
     kind = str(kind)  # a known action's name
     params = facts.params.get(kind, set())
-    index = index_of(state)  # the state's names, counted once per state (judgelog.state_index)
+    index = state.index  # the state's names, counted once per state (judgelog.state_index)
     if known is None:
         words = known_words(state)
         extra = set(introduced)
@@ -242,7 +244,7 @@ def action_problems(
 
 
 def _choose_problems(
-    state: State, action: dict[str, Any], kind: str, where: _Where, facts: _Facts, known: Set[str], lenient: bool
+    state: Board, action: dict[str, Any], kind: str, where: _Where, facts: _Facts, known: Set[str], lenient: bool
 ) -> list[Diagnostic]:
     choose = action.get("choose")
     diags: list[Diagnostic] = []
@@ -281,12 +283,12 @@ def _choose_problems(
     return diags
 
 
-def _cached(state: State) -> Callable[[str], list[dict[str, Any]]]:
+def _cached(state: Board) -> Callable[[str], list[dict[str, Any]]]:
     """``state.query`` through the engine's answer cache (judgelog.incremental): the rules' action
     declarations, asked of one state after another, cost nothing when the change of facts does not reach them."""
 
     def ask(text: str) -> list[dict[str, Any]]:
-        body, names = state._prepare(text)
+        body, names = check_query(state.engine.program, parse_body(text), text=text)
         rows = state.engine.ask_again(state.facts, body, names)
         return [dict(zip(names, row)) for row in rows]
 
@@ -324,7 +326,7 @@ def _query_span(doc: Located, path: tuple, const_span: Span) -> Span:
 
 
 def expect_problems(
-    state: State,
+    state: Board,
     entry: dict[str, Any],
     index: int,
     doc: Located | None,
@@ -334,9 +336,6 @@ def expect_problems(
     lenient: bool = True,
     ids: dict[str, set[str]] | None = None,
 ) -> list[Diagnostic]:
-    from .parser import parse_body
-    from .testing import EXPECT_KEYS, EXPECT_KINDS
-
     where = _Where(doc, base, span)
     diags: list[Diagnostic] = []
     for key in entry:
@@ -430,7 +429,7 @@ def expect_problems(
         body = parse_body(text)
         if kind == "explain" and (len(body) != 1 or not isinstance(body[0], Atom)):
             raise QueryError(f"explain: takes one ground atom, got {text!r}")
-        _checked, names = state.engine.check_query(body, text=text)
+        _checked, names = check_query(state.engine.program, body, text=text)
     except QueryError as exc:
         for d in exc.diagnostics or [Diagnostic("S103", exc.message, None, hint=exc.hint)]:
             at = _query_span(doc, base + (kind,), d.span) if doc is not None and d.span else where.at(kind)
@@ -455,7 +454,7 @@ def expect_problems(
 
 
 # -- a whole scenario -----------------------------------------------------------------------------------------
-def scenario_problems(state: State) -> list[Diagnostic]:
+def scenario_problems(state: Board) -> list[Diagnostic]:
     """Every problem of the scenario's ``actions:`` and ``expect:`` entries, checked before anything runs."""
     scenario = state.meta.scenario
     if scenario is None or not (scenario.actions or scenario.expects):

@@ -29,12 +29,12 @@ import networkx as nx
 from .proof import ProofKind
 
 if TYPE_CHECKING:
-    from .state import State
+    from .protocols import Board
 
 __all__ = ["combat_graph", "view_spec"]
 
 
-def _rows(state: State, pred: str) -> list[tuple]:
+def _rows(state: Board, pred: str) -> list[tuple]:
     """Facts of ``pred`` (without the name); none when the loaded rules do not declare it."""
     decl = state.engine.program.decl(pred)
     return sorted((f[1:] for f in state.derived(pred)), key=repr) if decl is not None else []
@@ -46,7 +46,7 @@ def _joined(values: list) -> object:
     return ",".join(sorted(str(v) for v in values))
 
 
-def view_spec(state: State) -> dict:
+def view_spec(state: Board) -> dict:
     """How the drawing looks, from the view declarations: columns, node looks, edge looks, legend,
     shown attributes, routes, undirected kinds and captions."""
     rows = lambda pred: _rows(state, pred)  # noqa: E731
@@ -67,7 +67,7 @@ def view_spec(state: State) -> dict:
     }
 
 
-def _proof_of_premise(state: State, fact: tuple) -> tuple[str, str, str]:
+def _proof_of_premise(state: Board, fact: tuple) -> tuple[str, str, str]:
     """The rule, CR numbers and displaced defaults of the first premise of the view rule deriving ``fact``."""
     proof = state.explain(fact)
     if proof is None:
@@ -79,7 +79,7 @@ def _proof_of_premise(state: State, fact: tuple) -> tuple[str, str, str]:
     return (first.rule or "", ", ".join(first.cites), ",".join(d.rule.name or "" for d in first.displaced))
 
 
-def combat_graph(state: State) -> nx.MultiDiGraph:
+def combat_graph(state: Board) -> nx.MultiDiGraph:
     """The combat graph of ``state`` (a :class:`networkx.MultiDiGraph`; see the module doc)."""
     rows = lambda pred: _rows(state, pred)  # noqa: E731
     spec = view_spec(state)

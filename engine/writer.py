@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from .ast import format_value
 from .errors import ScenarioError, UsageError
+from .fact import Fact
 
 if TYPE_CHECKING:
     from .interface import Field, Interface
-    from .state import State
+    from .protocols import Board
 
 __all__ = ["state_to_scenario", "write_scenario"]
 
@@ -27,7 +27,7 @@ def _by(facts: Iterable[tuple], pred: str) -> list[tuple]:
     return sorted((f for f in facts if f[0] == pred), key=lambda f: tuple(map(str, f)))
 
 
-def state_to_scenario(state: State) -> dict:
+def state_to_scenario(state: Board) -> dict:
     from .scenario import compile_scenario
 
     facts = state.facts
@@ -134,7 +134,7 @@ def state_to_scenario(state: State) -> dict:
         )
     rest = facts - covered
     if rest:
-        data["facts"] = sorted(_atom(f) for f in rest)
+        data["facts"] = sorted(str(Fact(*f)) for f in rest)
     return data
 
 
@@ -192,11 +192,7 @@ def _fields(facts: Iterable[tuple], fields: Sequence[Field], ids: dict[str, set]
     return out
 
 
-def _atom(fact: tuple) -> str:
-    return f"{fact[0]}({', '.join(format_value(a) for a in fact[1:])})"
-
-
-def write_scenario(state: State, path: str) -> None:
+def write_scenario(state: Board, path: str) -> None:
     data = state_to_scenario(state)
     scenario = state.meta.scenario
     if scenario is not None and scenario.rules:
