@@ -25,7 +25,6 @@ written in one of those shapes; a key no rule names as a constant is not checked
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING
 
 from .ast import Atom, Const, Negation
@@ -50,15 +49,14 @@ _EXAMPLE = {
     "mapping": "a mapping such as {a: b}",
 }
 _ORDER = tuple(_EXAMPLE)
-_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_CACHE: dict[int, tuple[Program, dict[str, frozenset[str]]]] = {}  # id(program) -> (program, shapes)
 
 
 def argument_shapes(program: Program) -> dict[str, frozenset[str]]:
     """For each argument key a rule of ``program`` reads as a constant: the shapes it is read in."""
-    try:
-        return _CACHE[program]
-    except (KeyError, TypeError):
-        pass
+    hit = _CACHE.get(id(program))
+    if hit is not None and hit[0] is program:
+        return hit[1]
     shapes: dict[str, set[str]] = {}
     for rule in program.rules:
         for lit in (rule.head,) + tuple(rule.body):
@@ -68,10 +66,7 @@ def argument_shapes(program: Program) -> dict[str, frozenset[str]]:
                 if isinstance(key, Const) and isinstance(key.value, str):
                     shapes.setdefault(key.value, set()).add(_SHAPE_OF_PRED[atom.pred])
     result = {key: frozenset(found) for key, found in shapes.items()}
-    try:
-        _CACHE[program] = result
-    except TypeError:  # a program that cannot be weakly referenced: computed each time
-        pass
+    _CACHE[id(program)] = (program, result)  # (a Program is not hashable: keyed by its id, checked by identity)
     return result
 
 

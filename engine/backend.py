@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import itertools
 import secrets
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -269,7 +268,7 @@ class Backend(Variants, Liveness):
         # the sizes of what they compute stay those of the round the check was made in: never larger)
         key = (view.facts, view.materialised)
         if view.joins is None or view.joins[0] is not key[0] or view.joins[1] != key[1]:
-            counts = Counter(f[0] for f in view.computed)
+            counts = dict(view.computed_counts)  # the sizes now (a fixpoint goes on computing)
             rule_facts = self._rule_fact_counts
 
             def facts(atom: Atom) -> int:

@@ -110,9 +110,22 @@ def matches(pattern: Pattern, args: Sequence) -> bool:
     return True
 
 
+_READERS: dict[int, tuple[Program, dict[str, list[tuple[Rule, Atom]]]]] = {}
+
+
 def readers(program: Program, pred: str) -> list[tuple[Rule, Atom]]:
     """The (rule, body atom) pairs where ``pred`` is read, positively or under ``not``: the rules of its
-    successors in the program's dependency graph."""
+    successors in the program's dependency graph (kept per program)."""
+    hit = _READERS.get(id(program))
+    if hit is None or hit[0] is not program:
+        hit = _READERS[id(program)] = (program, {})
+    found = hit[1].get(pred)
+    if found is None:
+        found = hit[1][pred] = _readers(program, pred)
+    return found
+
+
+def _readers(program: Program, pred: str) -> list[tuple[Rule, Atom]]:
     graph = program.graph
     if pred not in graph:
         return []
@@ -298,17 +311,39 @@ class AnswerCache:
         self.program = program
         self._last: dict[tuple, tuple[frozenset, list[tuple]]] = {}
         self._diffs: list[tuple[frozenset, frozenset, Affected]] = []  # the last few changes analysed
+        # each fact set seen lately, as its difference from one anchor fact set: the change between two of
+        # them comes from their differences, so a fact set is compared with the whole anchor only once
+        self._anchor: frozenset = frozenset()
+        self._deltas: dict[int, tuple[frozenset, frozenset, frozenset]] = {}  # id -> (facts, added, removed)
+
+    def _delta(self, facts: frozenset) -> tuple[frozenset, frozenset] | None:
+        """What ``facts`` adds to the anchor and removes from it; None when that is large (``facts`` then
+        becomes the anchor, and the differences kept so far are dropped)."""
+        hit = self._deltas.get(id(facts))
+        if hit is not None and hit[0] is facts:
+            return hit[1], hit[2]
+        added, removed = facts - self._anchor, self._anchor - facts
+        if len(added) + len(removed) > _MAX_CHANGE:
+            self._anchor, self._deltas = facts, {id(facts): (facts, frozenset(), frozenset())}
+            return None
+        if len(self._deltas) >= _KEPT:
+            self._deltas.pop(next(iter(self._deltas)))
+        self._deltas[id(facts)] = (facts, added, removed)
+        return added, removed
 
     def _changes(self, old: frozenset, new: frozenset) -> Affected | None:
         """The affected patterns of the change from ``old`` to ``new``; None when it is large."""
         for a, b, found in self._diffs:
             if a is old and b is new:
                 return found
-        removed = old - new
-        if len(removed) > _MAX_CHANGE:
+        new_delta = self._delta(new) or (frozenset(), frozenset())  # None: ``new`` is the anchor now
+        old_delta = self._delta(old)
+        if old_delta is None:  # far from the anchor (perhaps ``new``): ``old`` is the anchor now
             return None
-        added = new - old
-        if len(added) > _MAX_CHANGE or 4 * (len(removed) + len(added)) > len(new):
+        (new_added, new_removed), (old_added, old_removed) = new_delta, old_delta
+        removed = (old_added - new_added) | (new_removed - old_removed)
+        added = (new_added - old_added) | (old_removed - new_removed)
+        if len(removed) > _MAX_CHANGE or len(added) > _MAX_CHANGE or 4 * (len(removed) + len(added)) > len(new):
             return None  # a large change, or a large part of a small state: asking again costs less
         found = affected(self.program, list(removed) + list(added))
         self._diffs = [(old, new, found), *self._diffs[:7]]

@@ -82,6 +82,7 @@ def retract_computed(backend: Store, view: ThreadView) -> None:
         _E.retract(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
     view.computed = set()
     view.computed_by = {}
+    view.computed_counts = {}
     view.derivations = {}
     backend.aggregates.pop(id(view), None)
 
@@ -113,6 +114,7 @@ def retract_affected(backend: Store, view: ThreadView, only: Affected) -> None:
         for fact in gone:
             _E.retract(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
             view.computed.discard(fact)
+            view.computed_counts[fact[0]] -= 1
             by_first[fact[1] if len(fact) > 1 else None].discard(fact)
             view.derivations.pop(fact, None)
 
@@ -120,7 +122,9 @@ def retract_affected(backend: Store, view: ThreadView, only: Affected) -> None:
 def _assert(backend: Store, view: ThreadView, fact: tuple) -> None:
     target = backend.fact_pred(view, fact[0])
     _E.assert_(_E.Clause(_E.Literal(target, [_E.Const(a) for a in fact[1:]]), []))
-    view.computed.add(fact)
+    if fact not in view.computed:
+        view.computed.add(fact)
+        view.computed_counts[fact[0]] = view.computed_counts.get(fact[0], 0) + 1
     view.computed_by.setdefault(fact[0], {}).setdefault(fact[1] if len(fact) > 1 else None, set()).add(fact)
 
 

@@ -149,10 +149,9 @@ class _Run(Generic[B]):
     # -- the loop -----------------------------------------------------------
     def run(self) -> tuple[B, list[Event]]:
         self._validate()
-        base = set(self.state.facts)
-        args = self.arg_facts()
-        self._check_params(base | set(args))
-        facts = self._effects(base | set(args), "standing(I, P, A, B, C)")  # designations that last
+        facts = set(self.state.facts) | set(self.arg_facts())
+        self._check_params(facts)
+        facts = self._effects(facts, "standing(I, P, A, B, C)")  # designations that last
         facts |= {("pending_object", o) for o in self.pending_objects}
         if self.kind == "resolve":
             facts |= self._resolving(facts)
@@ -405,15 +404,15 @@ class _Run(Generic[B]):
             event_facts = {f for e in self.events[-len(recent) :] for f in e.facts()}
             # only these events are recent for triggers: a state-based round's facts still hold the
             # recent_event facts of the whole action, which would make earlier events trigger again
-            earlier = self.steps.recent(facts, self.events)
+            facts = facts - self.steps.recent(facts, self.events)
             # 603.10a: triggers on an event of a look-back kind (leaving the battlefield) are asked on the
             # state just before it, with the event added; the others on the state after it
             looks_back = self.engine.interface.looks_back
             back = {("recent_event", e.seq) for e in self.events[-len(recent) :] if e.kind in looks_back}
-            self._collect_triggers((facts - earlier) | event_facts | (recent - back))
+            self._collect_triggers(facts | event_facts | (recent - back))
             if back:
                 self._collect_triggers((prior - self.steps.recent(prior, self.events)) | event_facts | back)
-            facts = self._results(facts - earlier, self.events[-len(recent) :])
+            facts = self._results(facts, self.events[-len(recent) :])
         return facts
 
     def _results(self, facts: set[tuple], events: list[Event]) -> set[tuple]:

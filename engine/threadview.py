@@ -51,6 +51,7 @@ class ThreadView:
         "facts",
         "computed",
         "computed_by",
+        "computed_counts",
         "query_ids",
         "fact_preds",
         "variants",
@@ -75,6 +76,7 @@ class ThreadView:
         self.facts: frozenset | None = None
         self.computed: set = set()  # facts asserted by judgelog.materialise (aggregates, recursive predicates)
         self.computed_by: dict[str, dict] = {}  # the same, by predicate and first argument
+        self.computed_counts: dict[str, int] = {}  # the same, counted by predicate
         self.derivations: dict[tuple, tuple] = {}  # recursive fact -> (rule, binding) that first derived it
         self.delta_preds: dict[str, object] = {}
         self.computed_count = 0
