@@ -66,7 +66,7 @@ from .program import Program
 from .recursion import DEFAULT_LIMITS, Component, Limits, recursive_components
 from .threadview import ThreadView
 from .variants import Variants
-from .widejoins import JoinGuard
+from .widejoins import JoinGuard, passed_positions
 
 __all__ = ["Backend", "quiet_gc"]
 
@@ -138,6 +138,11 @@ class Backend(Variants, Liveness):
                 if atom is lit:
                     positive.append(probe)
             self._rule_info.append((rule, tuple(positive), tuple(needs)))
+        # and where a constant asked of a derived predicate reaches the facts: counted by value there too, for
+        # the join-size estimate (judgelog.widejoins.passed_positions)
+        for pred, positions in passed_positions(program.rules, self._idb).items():
+            self._probe_pos.setdefault(pred, set()).update(positions)
+        self.count_positions = self._probe_pos  # computed facts are counted by value there too (materialise)
         self._probes = tuple(dict.fromkeys(probes))
         self._probe_set = frozenset(self._probes)
         # aggregates and recursive components, computed in dependency order (judgelog.materialise), again
@@ -273,12 +278,13 @@ class Backend(Variants, Liveness):
 
             def facts(atom: Atom) -> int:
                 pred, known = atom.pred, view.counts
-                given = known.get(pred, 0)
+                given, made = known.get(pred, 0), counts.get(pred, 0)
                 for i in self._probe_pos.get(pred, ()):  # the facts with the atom's constant, where counted
                     arg = atom.args[i] if i < len(atom.args) else None
                     if isinstance(arg, Const):
                         given = min(given, known.get((pred, i, arg.value), 0))
-                return given + counts.get(pred, 0) + rule_facts.get(pred, 0)
+                        made = min(made, counts.get((pred, i, arg.value), 0))
+                return given + made + rule_facts.get(pred, 0)
 
             dead = view.ns.dead_rules if view.ns is not None else ()
             view.joins = (key[0], key[1], self._joins.for_state(facts, self._computed_preds, limit, dead))

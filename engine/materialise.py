@@ -45,6 +45,7 @@ class Store(Protocol):
     program: Program
     materialise_order: tuple[Rule | Component, ...]
     aggregates: dict[int, dict[tuple, Contributions]]
+    count_positions: dict[str, set[int]]  # pred -> the argument positions whose values are counted too
 
     def pname(self, pred: str) -> str: ...
 
@@ -114,9 +115,20 @@ def retract_affected(backend: Store, view: ThreadView, only: Affected) -> None:
         for fact in gone:
             _E.retract(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
             view.computed.discard(fact)
-            view.computed_counts[fact[0]] -= 1
+            _count(backend, view, fact, -1)
             by_first[fact[1] if len(fact) > 1 else None].discard(fact)
             view.derivations.pop(fact, None)
+
+
+def _count(backend: Store, view: ThreadView, fact: tuple, delta: int) -> None:
+    """Keep the computed facts counted by predicate, and by value at the positions the backend counts
+    (judgelog.widejoins sizes an atom with constants by them)."""
+    counts = view.computed_counts
+    counts[fact[0]] = counts.get(fact[0], 0) + delta
+    for i in backend.count_positions.get(fact[0], ()):
+        if i + 1 < len(fact):
+            key = (fact[0], i, fact[i + 1])
+            counts[key] = counts.get(key, 0) + delta
 
 
 def _assert(backend: Store, view: ThreadView, fact: tuple) -> None:
@@ -124,7 +136,7 @@ def _assert(backend: Store, view: ThreadView, fact: tuple) -> None:
     _E.assert_(_E.Clause(_E.Literal(target, [_E.Const(a) for a in fact[1:]]), []))
     if fact not in view.computed:
         view.computed.add(fact)
-        view.computed_counts[fact[0]] = view.computed_counts.get(fact[0], 0) + 1
+        _count(backend, view, fact, 1)
     view.computed_by.setdefault(fact[0], {}).setdefault(fact[1] if len(fact) > 1 else None, set()).add(fact)
 
 

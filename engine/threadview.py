@@ -76,7 +76,7 @@ class ThreadView:
         self.facts: frozenset | None = None
         self.computed: set = set()  # facts asserted by judgelog.materialise (aggregates, recursive predicates)
         self.computed_by: dict[str, dict] = {}  # the same, by predicate and first argument
-        self.computed_counts: dict[str, int] = {}  # the same, counted by predicate
+        self.computed_counts: dict[object, int] = {}  # the same, counted by predicate
         self.derivations: dict[tuple, tuple] = {}  # recursive fact -> (rule, binding) that first derived it
         self.delta_preds: dict[str, object] = {}
         self.computed_count = 0

@@ -22,12 +22,12 @@ estimate is a guard, not a plan: it never changes an answer, only refuses a ques
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from .ast import Atom, Comparison, Negation, Rule, Span, Var, literal_vars
+from .ast import Atom, Comparison, Const, Negation, Rule, Span, Var, literal_vars
 from .errors import LimitError
 
-__all__ = ["unconnected_parts", "JoinGuard", "StateCheck", "estimate"]
+__all__ = ["unconnected_parts", "JoinGuard", "StateCheck", "estimate", "passed_positions"]
 
 _CAP = 10**30  # estimates are capped: only "more than the limit" matters
 
@@ -72,6 +72,53 @@ def estimate(parts: Sequence[Sequence[Atom]], size: Callable[[Atom], int]) -> in
     for part in parts:
         total = min(total * min(min(size(a), 1) if not _vars(a) else size(a) for a in part), _CAP)
     return total
+
+
+def passed_positions(rules: Iterable[Rule], derived: Collection[str]) -> dict[str, set[int]]:
+    """Where a constant that a rule body asks of a derived predicate reaches the facts: ``pred -> positions``
+    of the fact predicates a head variable holding it is read at, through any number of rules
+    (``has_keyword(A, fear)`` reaches ``printed_keyword`` at position 1). Counting the facts there by value
+    lets :meth:`StateCheck.size` count what can match such an atom.
+
+    >>> from judgelog.parser import parse_text
+    >>> rules = [r for r in parse_text("k(O, K) :- src(O, K), ok(O). f(A) :- k(A, fear).", "t.dl").items]
+    >>> passed_positions(rules, {"k", "f"})
+    {'src': {1}}
+    """
+    rules = [r for r in rules if r.body]
+    by_head: dict[str, list[Rule]] = {}
+    for rule in rules:
+        by_head.setdefault(rule.head.pred, []).append(rule)
+    queue = [
+        (atom.pred, i)
+        for rule in rules
+        for lit in rule.body
+        if isinstance(lit, (Atom, Negation))
+        for atom in [lit.atom if isinstance(lit, Negation) else lit]
+        if atom.pred in derived
+        for i, arg in enumerate(atom.args)
+        if isinstance(arg, Const)
+    ]
+    seen = set(queue)
+    out: dict[str, set[int]] = {}
+    while queue:
+        pred, pos = queue.pop()
+        for rule in by_head.get(pred, ()):
+            head_arg = rule.head.args[pos] if pos < len(rule.head.args) else None
+            if not isinstance(head_arg, Var) or head_arg.anonymous:
+                continue
+            for lit in rule.body:
+                if not isinstance(lit, (Atom, Negation)):
+                    continue
+                atom = lit.atom if isinstance(lit, Negation) else lit
+                for j, arg in enumerate(atom.args):
+                    if isinstance(arg, Var) and arg.name == head_arg.name:
+                        if atom.pred not in derived:
+                            out.setdefault(atom.pred, set()).add(j)
+                        elif (atom.pred, j) not in seen:
+                            seen.add((atom.pred, j))
+                            queue.append((atom.pred, j))
+    return out
 
 
 @dataclass(frozen=True)
@@ -139,23 +186,33 @@ class StateCheck:
         dead: Collection[int] = (),
     ) -> None:
         self.guard, self.facts, self.computed, self.limit, self.dead = guard, facts, computed, limit, dead
-        self._sizes: dict[str, int] = {}
+        self._sizes: dict[tuple[str, tuple[object, ...]], int] = {}
         self._checked: set[str] = set()
 
     def size(self, atom: Atom) -> int:
         """The facts that may match ``atom``, plus, for a predicate pyDatalog derives, the estimates of its
-        rules' bodies."""
+        rules' bodies. The atom's constants go down into the rules whose head passes them on (a rule whose
+        head has another constant there derives none): ``has_keyword(A, fear)`` counts the fear keywords
+        only, not every keyword."""
         pred = atom.pred
-        if pred in self._sizes:
-            return self._sizes[pred] + self.facts(atom)
-        self._sizes[pred] = 0  # no cycle: recursive predicates are computed by judgelog (they have facts)
+        key = (pred, tuple(a.value if isinstance(a, Const) else None for a in atom.args))
+        if key in self._sizes:
+            return self._sizes[key] + self.facts(atom)
+        self._sizes[key] = 0  # no cycle: recursive predicates are computed by judgelog (they have facts)
         total = 0
         if pred not in self.computed:
             for rule in self.guard.rules_for.get(pred, ()):
                 if id(rule) in self.dead:
                     continue
-                total = min(total + estimate(unconnected_parts(self.guard._body(rule)), self.size), _CAP)
-        self._sizes[pred] = total
+                bound = _binding(rule.head, atom)
+                if bound is None:
+                    continue
+                body = self.guard._body(rule)
+                rows = estimate(unconnected_parts(body), self.size)
+                if bound:  # never more than without the constants (they may split a part in two)
+                    rows = min(rows, estimate(unconnected_parts(_substitute(body, bound)), self.size))
+                total = min(total + rows, _CAP)
+        self._sizes[key] = total
         return total + self.facts(atom)
 
     def check(self, preds: Iterable[str], *, body: Sequence = (), where: Span | None = None) -> None:
@@ -176,6 +233,38 @@ class StateCheck:
                 if total > self.limit:
                     raise _refusal(wide.rule, wide.parts, total, self.limit, wide.rule.span)
             self._checked.add(pred)
+
+
+def _binding(head: Atom, atom: Atom) -> dict[str, Const] | None:
+    """The head's variables that ``atom``'s constants fix, or None when a constant of the head differs."""
+    bound: dict[str, Const] = {}
+    for mine, asked in zip(head.args, atom.args):
+        if not isinstance(asked, Const):
+            continue
+        if isinstance(mine, Const):
+            if mine.value != asked.value:
+                return None
+        elif isinstance(mine, Var) and not mine.anonymous:
+            if bound.setdefault(mine.name, asked).value != asked.value:
+                return None
+    return bound
+
+
+def _substitute(body: Sequence, bound: dict[str, Const]) -> list:
+    """``body`` with the variables of ``bound`` replaced by their constants in its atoms."""
+
+    def atom(a: Atom) -> Atom:
+        return replace(a, args=tuple(bound.get(t.name, t) if isinstance(t, Var) else t for t in a.args))
+
+    out: list = []
+    for lit in body:
+        if isinstance(lit, Atom):
+            out.append(atom(lit))
+        elif isinstance(lit, Negation):
+            out.append(replace(lit, atom=atom(lit.atom)))
+        else:
+            out.append(lit)
+    return out
 
 
 def _refusal(

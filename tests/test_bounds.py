@@ -117,3 +117,33 @@ def test_a_query_multiplying_unconnected_parts_is_refused_at_its_position(tmp_pa
     assert (diag.code, diag.span.file, diag.span.col) == ("L004", "<query>", 7)  # where the second part begins
     assert "the query joins 3 unconnected parts" in diag.message
     assert len(state.query("f(A), f(B), A = B")) == 12  # an assignment joins: no product
+
+
+def _attack(keyword: str | None, n: int = 30) -> dict:
+    """``n`` attackers (with ``keyword``, if any) and ``n`` untapped creatures of the defending player."""
+    objects: dict[str, dict] = {}
+    for i in range(n):
+        spec: dict = {"name": "Attacker", "types": ["creature"], "power": 1, "toughness": 1, "controller": "alice"}
+        if keyword is not None:
+            spec["keywords"] = [keyword]
+        objects[f"a{i}"] = spec
+        objects[f"b{i}"] = {"name": "Blocker", "types": ["creature"], "power": 1, "toughness": 1, "controller": "bob"}
+    return {
+        "players": ["alice", "bob"],
+        "active": "alice",
+        "objects": objects,
+        "combat": {"attackers": {f"a{i}": "bob" for i in range(n)}},
+    }
+
+
+def test_an_atom_with_a_constant_is_sized_by_the_facts_with_that_constant():
+    # fear.only_artifact_or_black joins {attacking(A, _), has_keyword(A, fear)} with {creature(B)}: with no
+    # creature with fear the first part is empty, whatever other keywords the attackers have
+    engine = Engine(limits=Limits(join_combinations=1000))
+    for other in (None, "vigilance"):
+        state = engine.state_from_dict(_attack(other))
+        with watchdog(120):
+            assert not state.holds("block_restriction(B, A, fear)")
+    with watchdog(120), pytest.raises(LimitError) as info:  # 30 fear attackers x 60 creatures: refused
+        engine.state_from_dict(_attack("fear")).holds("block_restriction(B, A, fear)")
+    assert info.value.code == "L004" and "fear.only_artifact_or_black" in str(info.value)
