@@ -144,8 +144,11 @@ def test_a_creature_moved_to_a_graveyard_dies_and_a_token_is_noted_in_its_zone()
 
 @covers("return_to_battlefield")
 def test_a_card_returns_from_its_zone_as_a_new_permanent():
-    ch = change(("tapped", "bear"), ("counter", "bear", "p1p1", 2), ("printed_keyword_param", "bear", "landwalk",
-                "land_with", "swamp"))
+    ch = change(
+        ("tapped", "bear"),
+        ("counter", "bear", "p1p1", 2),
+        ("printed_keyword_param", "bear", "landwalk", "land_with", "swamp"),
+    )
     apply(ch, "move", "bear", "graveyard", "none")
     apply(ch, "return_to_battlefield", "bear", "p1", "exile")  # not in exile: nothing happens (603.6)
     assert ch.is_permanent("bear") is False and len(ch.events) == 2

@@ -257,10 +257,14 @@ def test_an_integer_too_long_to_print_is_a_positioned_scenario_error(capsys, tmp
 
 
 def test_an_unquoted_rule_name_in_a_query_says_to_quote_it(capsys):
-    run = run_cli(capsys, ["query", str(ROOT / "facts/scenarios/persist_returns_with_counter.yaml"),
-                           "event_cause(N, persist.return)"])
+    run = run_cli(
+        capsys,
+        ["query", str(ROOT / "facts/scenarios/persist_returns_with_counter.yaml"), "event_cause(N, persist.return)"],
+    )
     assert run.code != 0 and "E001" in run.err
     assert 'a dotted name (a rule\'s @name) is a quoted string: "persist.return"' in run.err
-    quoted = run_cli(capsys, ["query", str(ROOT / "facts/scenarios/persist_returns_with_counter.yaml"),
-                              'event_cause(N, "persist.return")'])
+    quoted = run_cli(
+        capsys,
+        ["query", str(ROOT / "facts/scenarios/persist_returns_with_counter.yaml"), 'event_cause(N, "persist.return")'],
+    )
     assert quoted.code == 0 and "(1 answer)" in quoted.out
