@@ -165,9 +165,18 @@ class State:
         meta: StateMeta | None = None,
         causes: dict[tuple, str] | None = None,
     ) -> State:
-        facts = frozenset(facts)
+        new = State(  # its facts made Facts once, here; its origins and causes are filled in below
+            self.engine,
+            facts,
+            {},
+            name=self.name,
+            path=self.path,
+            meta=self.meta if meta is None else meta,
+            events=self.events + tuple(events),
+        )
+        facts = new.facts
         removed = self.facts - facts
-        kept = dict(self._origins)  # copied whole and trimmed by the removed facts: a step costs its change
+        kept = dict(self._origins)  # copied once and trimmed by the removed facts: a step costs its change
         made = dict(self._causes)
         for fact in removed:
             kept.pop(fact, None)
@@ -176,16 +185,7 @@ class State:
             kept.update({f: s for f, s in origins.items() if f in facts})
         if causes:
             made.update(causes)
-        new = State(
-            self.engine,
-            facts,
-            kept,
-            name=self.name,
-            path=self.path,
-            meta=self.meta if meta is None else meta,
-            events=self.events + tuple(events),
-            causes=made,
-        )
+        new._origins, new._causes = kept, made
         if self._index is not None:  # handed down: the new state's names cost only the change
             new._index = self._index.updated(self.engine.program, removed, facts - self.facts)
         return new
