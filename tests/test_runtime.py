@@ -5,6 +5,7 @@ data, with no Python; the library's keyword actions (rules/actions/bolster.dl, s
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -608,3 +609,46 @@ def test_a_misnamed_choice_of_a_resolving_ability_is_named_in_the_hint(designer)
         attacked.apply({"do": "resolve", "choose": {"targets": "lions"}})
     assert misnamed.value.options == ("bears", "lions")
     assert "choose: names 'targets', but the choice is called 'target'" in misnamed.value.hint
+
+
+def test_judgelog_test_says_once_why_an_action_was_refused(capsys, tmp_path):
+    """Every expectation after a refused action fails (none could be checked); the refusal, with its rule and
+    CR number, is told by the first of them, and the others say they were not checked."""
+    path = tmp_path / "refused.yaml"
+    path.write_text(
+        textwrap.dedent(
+            """\
+            players: [alice, bob]
+            active: alice
+            objects:
+              dragon: {card: Shivan Dragon, controller: alice}
+              bears: {card: Grizzly Bears, controller: bob}
+            combat:
+              attackers: {dragon: bob}
+            actions:
+              - {do: declare_blockers, blockers: {bears: dragon}}
+            expect:
+              - {query: "blocked(A)", answers: [{A: dragon}]}
+              - {absent: "unblocked(A)"}
+              - {query: "controller(bears, P)", answers: [{P: bob}]}
+            """
+        ),
+        encoding="utf-8",
+    )
+    run = run_cli(capsys, ["test", str(path)])
+    assert run.code == 1 and run.out.count("FAIL ") == 3 and "0 passed, 3 failed" in run.out, run.out
+    assert run.out.count("702.9b") == 2  # the refusal and the rule that refused it, once
+    assert run.out.count("not checked: action[0] (line 9) declare_blockers was refused") == 2
+
+
+def test_do_applies_the_first_n_actions_as_the_other_verbs_do(capsys, tmp_path):
+    scenario = SCENARIOS / "banding_declared_blockee_dies.yaml"
+    whole = run_cli(capsys, ["do", scenario, "--format", "json"])
+    first = run_cli(capsys, ["do", scenario, "--actions", "1", "--format", "json", "-o", tmp_path / "after1.yaml"])
+    assert whole.code == first.code == 0, whole.err + first.err
+    events, head = json.loads(whole.out)["events"], json.loads(first.out)["events"]
+    assert 0 < len(head) < len(events) and events[: len(head)] == head
+    written = yaml.safe_load((tmp_path / "after1.yaml").read_text(encoding="utf-8"))
+    assert "in_band(hero, band1)" in written["facts"] and "actions" not in written  # the state, not the file
+    too_many = run_cli(capsys, ["do", scenario, "--actions", "9"])
+    assert too_many.code == 2 and "has 4 action(s)" in too_many.err
