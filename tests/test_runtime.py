@@ -652,3 +652,42 @@ def test_do_applies_the_first_n_actions_as_the_other_verbs_do(capsys, tmp_path):
     assert "in_band(hero, band1)" in written["facts"] and "actions" not in written  # the state, not the file
     too_many = run_cli(capsys, ["do", scenario, "--actions", "9"])
     assert too_many.code == 2 and "has 4 action(s)" in too_many.err
+
+
+DEFAULTS = """
+action_known(cheer).
+action_param(cheer, player).
+action_param(cheer, n).
+
+@name cheer.player_default
+@cr 119.3
+action_param_default(cheer, player, P) :- action(cheer), active_player(P).
+
+action_param_default(cheer, n, 1).
+
+@name cheer.gain
+@cr 119.3
+effect(1, gain_life, P, N, none) :- action(cheer), act_arg(player, P), act_arg(n, N).
+"""
+
+
+def test_an_argument_left_out_takes_the_default_the_rules_give(tmp_path):
+    """action_param_default: the runtime asserts act_arg for an argument the action leaves out, from a fact or
+    a rule of the action's file; an argument given wins; two defaults for one key are an error of the rules,
+    and the state is unchanged."""
+    from judgelog.errors import RuleError
+
+    rules = tmp_path / "cheer.dl"
+    rules.write_text(DEFAULTS, encoding="utf-8")
+    engine = Engine(rules=[str(rules)])
+    state = engine.state_from_dict({"players": ["alice", "bob"], "active": "bob", "life": {"alice": 20, "bob": 20}})
+    life = "life(P, L)"
+    after, _ = state.apply({"do": "cheer"})
+    assert after.query(life) == [{"P": "alice", "L": 20}, {"P": "bob", "L": 21}]  # bob: the active player
+    after, _ = state.apply({"do": "cheer", "player": "alice", "n": 3})
+    assert after.query(life) == [{"P": "alice", "L": 23}, {"P": "bob", "L": 20}]
+    rules.write_text(DEFAULTS + "action_param_default(cheer, n, 2).\n", encoding="utf-8")
+    twice = Engine(rules=[str(rules)]).state_from_dict({"players": ["alice"], "life": {"alice": 20}})
+    with pytest.raises(RuleError, match="two defaults for 'n'"):
+        twice.apply({"do": "cheer"})
+    assert twice.apply({"do": "cheer", "n": 5})[0].query(life) == [{"P": "alice", "L": 25}]
