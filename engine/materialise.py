@@ -15,7 +15,7 @@ chain costs one step per link.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence, Set
+from collections.abc import Collection, Mapping, Sequence, Set
 from typing import TYPE_CHECKING, Any, Protocol
 
 import pyDatalog.pyEngine as _E
@@ -43,9 +43,13 @@ class Store(Protocol):
     asserted, how a body is asked, and the aggregates' contributions it keeps per view."""
 
     program: Program
-    materialise_order: tuple[Rule | Component, ...]
     aggregates: dict[int, dict[tuple, Contributions]]
-    count_positions: dict[str, set[int]]  # pred -> the argument positions whose values are counted too
+
+    @property
+    def materialise_order(self) -> tuple[Rule | Component, ...]: ...
+
+    @property
+    def count_positions(self) -> Mapping[str, Collection[int]]: ...  # pred -> positions whose values are counted
 
     def pname(self, pred: str) -> str: ...
 
