@@ -264,7 +264,7 @@ class Backend:
 
     def why_rows(self, view: ThreadView, rule: Rule, fixed: dict[str, object], limit: int = 64) -> list[dict]:
         """Bindings of all of ``rule``'s body variables given some of them (for proofs)."""
-        names = self.compiled.rules.why_names[id(rule)]
+        names = self.compiled.rule_index.why_names[id(rule)]
         self._check_joins(view, self.program.body(rule))
         name = self.variants.why_variant(view, rule, tuple(n in fixed for n in names))
         self.variants.compile_pending(view)

@@ -66,7 +66,7 @@ class ClingoBackend:
     def __init__(self, program: Program) -> None:
         self._clingo = require("clingo", extra="clingo", purpose="the clingo backend (--backend clingo)")
         self.program = program
-        self.rules = RuleIndex.of(program)  # rule numbers and proof variables, as the pyDatalog backend's
+        self.rule_index = RuleIndex.of(program)  # rule numbers and proof variables, as the pyDatalog backend's
         self._text: dict[str, str] = {}  # predicate -> its rules in ASP
         self._deps: dict[str, frozenset[str]] = {}
         self._lock = threading.RLock()
@@ -102,8 +102,9 @@ class ClingoBackend:
     def _rules_text(self, pred: str, names: AspNames) -> str:
         text = self._text.get(pred)
         if text is None:
+            position = self.rule_index.position
             text = "\n".join(
-                compile_rule(rule, self.rules.position[id(rule)]) for rule in self.program.rules_by_head.get(pred, ())
+                compile_rule(rule, position[id(rule)]) for rule in self.program.rules_by_head.get(pred, ())
             )
             self._text[pred] = text
         if pred in names.derived_with_facts:
@@ -190,7 +191,7 @@ class ClingoBackend:
 
     def why_rows(self, view: _View, rule: Rule, fixed: dict[str, object], limit: int = 64) -> list[dict]:
         """Bindings of all of ``rule``'s body variables given some of them (for proofs)."""
-        names = self.rules.why_names[id(rule)]
+        names = self.rule_index.why_names[id(rule)]
         rows = self.ask(view, _fixed(self.program.body(rule), fixed), names)[:limit]
         return [dict(zip(names, row)) for row in rows]
 

@@ -32,7 +32,7 @@ predicates whose facts come with the rules; the unconnected bodies the join guar
 ((('edge', ()), ('color', ((1, 'red'),))), {'color': frozenset({1})})
 >>> [(info.rule.head.pred, info.probes, info.needs) for info in compiled.rule_probes[2:]]
 [('red', (('color', ((1, 'red'),)),), ()), ('lonely', (), ('red',))]
->>> compiled.rules.why_names[id(program.rules[3])]
+>>> compiled.rule_index.why_names[id(program.rules[3])]
 ('X',)
 """
 
@@ -84,7 +84,7 @@ class CompiledProgram:
     """The pyDatalog backend's analysis of one program (see the module's text); build it with :meth:`of`."""
 
     program: Program
-    rules: RuleIndex
+    rule_index: RuleIndex
     components: tuple[Component, ...]  # recursive components, computed bottom-up (judgelog.materialise)
     recursive: frozenset[str]  # their predicates
     idb: frozenset[str]  # derived predicates called through binding-pattern variants (not recursive)
@@ -139,7 +139,7 @@ class CompiledProgram:
         unique_probes = tuple(dict.fromkeys(probes))
         return cls(
             program=program,
-            rules=RuleIndex.of(program),
+            rule_index=RuleIndex.of(program),
             components=components,
             recursive=recursive,
             idb=idb,

@@ -44,10 +44,10 @@ class Variants:
         # read for every literal planned: kept at hand
         self._idb = compiled.idb
         self._rule_consts = compiled.rule_consts
-        position = compiled.rules.position
+        index = compiled.rule_index
         # id(rule) -> (the engine name of its proof predicate, its body variables)
         self._why = {
-            rule_id: (f"{prefix}_why{position[rule_id]}", names) for rule_id, names in compiled.rules.why_names.items()
+            rule_id: (f"{prefix}_why{index.position[rule_id]}", names) for rule_id, names in index.why_names.items()
         }
         self._unfolds = itertools.count(1)
 
