@@ -47,6 +47,7 @@ from .ast import (
     literal_vars,
     term_vars,
 )
+from .codes import E001, E002, E003, E004, E005, E006, E007, E008, E009, E012, E013, E014
 from .errors import Diagnostic, QueryError
 from .program import Program
 from .recursion import unbounded_arithmetic
@@ -141,7 +142,7 @@ def analyze(
                 if old is not None and (old.params != item.params or old.is_input != item.is_input):
                     diags.append(
                         Diagnostic(
-                            "E009",
+                            E009,
                             f"predicate {item.pred!r} is declared twice, differently",
                             item.span,
                             hint=f"first declared at {old.span.location()}",
@@ -153,7 +154,7 @@ def analyze(
                 if twice:
                     diags.append(
                         Diagnostic(
-                            "E001",
+                            E001,
                             f"parameter {twice[0]!r} of {item.pred} is named twice",
                             item.span,
                             hint="give every parameter its own name",
@@ -163,9 +164,7 @@ def analyze(
                     prog.decls[item.pred] = item
                 for key in item.functional:
                     if key not in {p.name for p in item.params}:
-                        diags.append(
-                            Diagnostic("E001", f"functional({key}) names no argument of {item.pred}", item.span)
-                        )
+                        diags.append(Diagnostic(E001, f"functional({key}) names no argument of {item.pred}", item.span))
             elif isinstance(item, Rule):
                 prog.rules.append(item)
 
@@ -179,7 +178,7 @@ def analyze(
             if first is not None:
                 diags.append(
                     Diagnostic(
-                        "E006",
+                        E006,
                         f"duplicate rule name {rule.name!r}",
                         rule.span,
                         hint=f"first used at {first.span.location()}; @name must be unique",
@@ -191,7 +190,7 @@ def analyze(
         if rule.name is None and rule.body:
             diags.append(
                 Diagnostic(
-                    "E007",
+                    E007,
                     "rule has no @name",
                     rule.span,
                     severity=severity,
@@ -201,7 +200,7 @@ def analyze(
         if not rule.cites and rule.body:
             diags.append(
                 Diagnostic(
-                    "E008",
+                    E008,
                     "rule cites no Comprehensive Rules number",
                     rule.span,
                     severity=severity,
@@ -218,7 +217,7 @@ def analyze(
         if head_decl is not None and head_decl.is_input and rule.body:
             diags.append(
                 Diagnostic(
-                    "E012",
+                    E012,
                     f"{rule.head.pred!r} is an input predicate but a rule derives it",
                     rule.span,
                     severity="warning",
@@ -239,10 +238,10 @@ def _declaration_problem(
     if decl is None:
         message, fallback = unknown
         near = suggest(atom.pred, program.decls)
-        return Diagnostic("E002", message, atom.span, hint=f"did you mean {near!r}?" if near else fallback)
+        return Diagnostic(E002, message, atom.span, hint=f"did you mean {near!r}?" if near else fallback)
     if decl.arity != atom.arity:
         message = f"{atom.pred} takes {decl.arity} argument(s), given {atom.arity}"
-        return Diagnostic("E003", message, atom.span, hint=arity_hint(decl))
+        return Diagnostic(E003, message, atom.span, hint=arity_hint(decl))
     return None
 
 
@@ -269,7 +268,7 @@ def _check_atoms(rule: Rule, prog: Program) -> list[Diagnostic]:
                 if i != 0:
                     out.append(
                         Diagnostic(
-                            "E014",
+                            E014,
                             "aggregates are allowed only in a rule head",
                             arg.span,
                             hint="aggregates (sum, count, min, max) may appear only as an argument of a rule head",
@@ -280,7 +279,7 @@ def _check_atoms(rule: Rule, prog: Program) -> list[Diagnostic]:
                 if param.type in INT_TYPES and not isinstance(arg.value, int):
                     out.append(
                         Diagnostic(
-                            "E013",
+                            E013,
                             f"argument {param.name!r} of {atom.pred} is an integer, given {arg.value!r}",
                             arg.span,
                             hint=f"declared at {decl.span.location()} as {param.name}: "
@@ -290,7 +289,7 @@ def _check_atoms(rule: Rule, prog: Program) -> list[Diagnostic]:
             elif isinstance(arg, BinOp):
                 out.append(
                     Diagnostic(
-                        "E001",
+                        E001,
                         "arithmetic is allowed only in comparisons",
                         arg.span,
                         hint="bind a variable first: N = M + 1",
@@ -300,13 +299,13 @@ def _check_atoms(rule: Rule, prog: Program) -> list[Diagnostic]:
     if len(aggs) > 1:
         out.append(
             Diagnostic(
-                "E014", "a rule head may hold at most one aggregate", aggs[1].span, hint="write one rule per aggregate"
+                E014, "a rule head may hold at most one aggregate", aggs[1].span, hint="write one rule per aggregate"
             )
         )
     if aggs and not rule.body:
         out.append(
             Diagnostic(
-                "E014",
+                E014,
                 "an aggregate needs a rule body",
                 aggs[0].span,
                 hint="aggregate over the bindings of a body: total(O, sum(N)) :- bonus(O, _, N).",
@@ -328,7 +327,7 @@ def _check_safety(rule: Rule, prog: Program) -> list[Diagnostic]:
                     reported.add(arg.name)
                     out.append(
                         Diagnostic(
-                            "E004",
+                            E004,
                             f"unsafe variable {arg.name} in a negated atom",
                             arg.span,
                             hint=f"bind {arg.name} in a positive atom of the body, or write _ if you mean 'any value'",
@@ -341,7 +340,7 @@ def _check_safety(rule: Rule, prog: Program) -> list[Diagnostic]:
                 reported.add(name)
                 out.append(
                     Diagnostic(
-                        "E004",
+                        E004,
                         f"unsafe variable {_show(name)} in a comparison",
                         lit.span,
                         hint="every variable of a comparison must be bound by a positive atom "
@@ -354,7 +353,7 @@ def _check_safety(rule: Rule, prog: Program) -> list[Diagnostic]:
             if name.startswith("_"):
                 out.append(
                     Diagnostic(
-                        "E004",
+                        E004,
                         "anonymous variable _ in a rule head",
                         arg.span,
                         hint="a head argument must be a named variable or a constant",
@@ -364,7 +363,7 @@ def _check_safety(rule: Rule, prog: Program) -> list[Diagnostic]:
                 reported.add(name)
                 out.append(
                     Diagnostic(
-                        "E004",
+                        E004,
                         f"unsafe variable {name} in the head of {rule.head.pred}",
                         getattr(arg, "span", rule.span),
                         hint=f"{name} must appear in a positive atom of the body",
@@ -403,7 +402,7 @@ def _stratify(prog: Program) -> list[Diagnostic]:
         text = _cycle_text(head, body_pred, cycle, neg_edges)
         out.append(
             Diagnostic(
-                "E005",
+                E005,
                 f"negation cycle: {text} (not stratifiable)",
                 getattr(lit, "span", rule.span),
                 hint="a predicate must not depend on its own negation; break the cycle "
@@ -485,7 +484,7 @@ def check_query(program: Program, body: Sequence, *, text: str | None = None) ->
                     shown = "_" if anonymous else name
                     diags.append(
                         Diagnostic(
-                            "E004",
+                            E004,
                             f"variable {shown} is not bound by a positive atom",
                             getattr(lit, "span", span),
                             hint="add an atom that binds it"

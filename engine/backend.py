@@ -2,8 +2,8 @@
 
 pyDatalog keeps one global database per thread. judgelog never hands it rule *text* (``load()`` executes
 Python); it builds engine clauses from the syntax tree, with every predicate name mangled to
-``j<engine>_<name>`` so that builtins such as ``type`` are never called and several engines share one
-database without seeing each other's predicates.
+``j<engine id><random hex>_<name>`` so that builtins such as ``type`` are never called and several engines
+share one database without seeing each other's predicates.
 
 Isolation of states: each state is a Python value (a frozenset of fact tuples). Before any question the
 backend *materialises* the asked state in the thread's database by a diff against what is there now, so
@@ -33,6 +33,13 @@ rules its facts can trigger. Within a namespace, a call to a derived predicate w
 no facts of its own is replaced by that rule's body (unfolding; one subgoal less per call). At most
 judgelog.liveness._MAX_NAMESPACES namespaces are kept per thread; the least recently used one's clauses are retracted.
 Measurements: docs/performance.md (bench/run.py).
+
+Parts: a :class:`~judgelog.compiled.CompiledProgram`, built once from the program and immutable (which
+predicates pyDatalog derives and which the backend computes, the probes, the rules' positions and proof
+variables); a :class:`~judgelog.liveness.Liveness` (fact counts and namespaces) and a
+:class:`~judgelog.variants.Variants` (names, planning, variants, unfolding) that read it. The backend itself
+holds the sessions: one view per thread (judgelog.threadview), the diff that materialises a state, the
+computed facts (judgelog.materialise, for which it is the ``Store``), and the questions.
 """
 
 from __future__ import annotations
@@ -41,32 +48,25 @@ import itertools
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 import pyDatalog.pyEngine as _E
 
 from .analysis import order_body
 from .ast import Atom, Const, Negation, Rule
 from .clauses import ask_literal, new_pred
+from .compiled import CompiledProgram
 from .database import THREAD, quiet_gc
 from .database import our_database as _our_database
 from .errors import UsageError
 from .incremental import affected
 from .liveness import Liveness
 from .materialise import materialise, retract_affected, retract_computed
-from .planning import (
-    Contributions,
-    binding_pattern,
-    checked_rows,
-    literal_terms,
-    probe_of,
-    row_sort_key,
-    why_vars,
-)
+from .planning import Contributions, binding_pattern, checked_rows, row_sort_key
 from .program import Program
-from .recursion import DEFAULT_LIMITS, Component, Limits, recursive_components
+from .recursion import DEFAULT_LIMITS, Limits
 from .threadview import ThreadView
 from .variants import Variants
-from .widejoins import JoinGuard, passed_positions
 
 __all__ = ["Backend", "quiet_gc"]
 
@@ -74,7 +74,7 @@ _ENGINE_IDS = itertools.count(1)
 _INCREMENTAL_LIMIT = 2000  # a larger change of facts recomputes the aggregates and recursive predicates in full
 
 
-class Backend(Variants, Liveness):
+class Backend:
     """One compiled program. Thread-safe: every thread gets its own materialisation."""
 
     def __init__(self, program: Program, *, limits: Limits = DEFAULT_LIMITS, incremental: bool = True) -> None:
@@ -85,97 +85,20 @@ class Backend(Variants, Liveness):
         # unguessable per engine: pyDatalog's resolvers (@pyDatalog.predicate) are process-wide and keyed by
         # name, so a predictable name would let a user's function answer for judgelog's predicates
         self.prefix = f"j{self.id}{secrets.token_hex(6)}_"
-        self.why_rules: dict[int, tuple[str, tuple[str, ...]]] = {}  # id(rule) -> (why pred, var names)
+        self.compiled = CompiledProgram.of(program)
+        self.liveness = Liveness(self.compiled)
+        self.variants = Variants(self.compiled, self.liveness, prefix=self.prefix, limits=limits)
         self.aggregates: dict[int, dict[tuple, Contributions]] = {}  # per view (its id): fact -> contributions
-        for index, rule in enumerate(program.rules):
-            if rule.body and rule.aggregate is None:
-                self.why_rules[id(rule)] = (f"{self.prefix}_why{index}", why_vars(rule, program))
-        # predicates with rules that have a body: called through binding-pattern variants
-        # (recursive predicates are computed bottom-up by judgelog.materialise and hold plain facts)
-        self._components = recursive_components(program)
-        self._recursive = frozenset(p for c in self._components for p in c.preds)
-        self._idb = frozenset(r.head.pred for r in program.rules if r.body and r.aggregate is None) - self._recursive
-        self._rules_for: dict[str, list[Rule]] = {}
-        for rule in program.rules:
-            if rule.aggregate is None:
-                self._rules_for.setdefault(rule.head.pred, []).append(rule)
-        self._rule_by_id = {id(r): r for r in program.rules}
-        # constants written in rules name categories (banding, creature, p1p1); others (a query's) objects
-        self._rule_consts = frozenset(
-            a.value
-            for r in program.rules
-            for lit in (r.head,) + tuple(r.body)
-            for a in literal_terms(lit)
-            if isinstance(a, Const)
-        )
-        self._unfolds = itertools.count(1)
-        # predicates holding facts that come with the rules (bodiless rules) or from aggregates: always alive
-        self._static_facts = (
-            frozenset(r.head.pred for r in program.rules if not r.body or r.aggregate is not None) | self._recursive
-        )
-        # probes: the fact atoms of rule bodies (predicate + constant arguments) whose emptiness is checked
-        probes: list[tuple] = []
-        self._probe_pos: dict[str, set[int]] = {}
-        self._rule_info: list[tuple[Rule, tuple, tuple[str, ...]]] = []  # (rule, positive probes, derived preds)
-        for rule in program.rules:
-            if not rule.body or rule.aggregate is not None:
-                continue
-            positive, needs = [], []
-            for lit in program.body(rule):
-                atom = lit.atom if isinstance(lit, Negation) else lit
-                if not isinstance(atom, Atom):
-                    continue
-                if atom.pred in self._idb:
-                    if atom is lit and atom.pred not in needs:
-                        needs.append(atom.pred)
-                    continue
-                if atom.pred in self._static_facts:
-                    continue
-                probe = probe_of(atom)
-                probes.append(probe)
-                for i, _ in probe[1]:
-                    self._probe_pos.setdefault(atom.pred, set()).add(i)
-                if atom is lit:
-                    positive.append(probe)
-            self._rule_info.append((rule, tuple(positive), tuple(needs)))
-        # and where a constant asked of a derived predicate reaches the facts: counted by value there too, for
-        # the join-size estimate (judgelog.widejoins.passed_positions)
-        for pred, positions in passed_positions(program.rules, self._idb).items():
-            self._probe_pos.setdefault(pred, set()).update(positions)
-        self.count_positions = self._probe_pos  # computed facts are counted by value there too (materialise)
-        self._probes = tuple(dict.fromkeys(probes))
-        self._probe_set = frozenset(self._probes)
-        # aggregates and recursive components, computed in dependency order (judgelog.materialise), again
-        # only when a fact of a predicate they (transitively) read changes
-        self._agg_rules = program.aggregate_rules()
-        order: list[tuple[tuple[int, int, int], Rule | Component]] = [
-            ((program.strata.get(r.head.pred, 0), 0, 0), r) for r in self._agg_rules
-        ]
-        order += [((max(program.strata.get(p, 0) for p in c.preds), 1, c.order), c) for c in self._components]
-        self.materialise_order = tuple(task for _, task in sorted(order, key=lambda item: item[0]))
-        computed_rules = self._agg_rules + [r for c in self._components for r in c.rules]
-        read = {
-            lit.atom.pred if isinstance(lit, Negation) else lit.pred
-            for r in computed_rules
-            for lit in r.body
-            if isinstance(lit, (Atom, Negation))
-        }
-        self._agg_deps = frozenset({r.head.pred for r in computed_rules} | program.dependencies(read))
-        # bodies of unconnected parts that pyDatalog would enumerate: estimated per state (judgelog.widejoins)
-        self._joins = JoinGuard(
-            (r for r in program.rules if r.aggregate is None and r.head.pred in self._idb), program.body
-        )
-        self._computed_preds = self._recursive | frozenset(r.head.pred for r in self._agg_rules)
-        self._rule_fact_counts: dict[str, int] = {}
-        for rule in program.rules:
-            if not rule.body and rule.aggregate is None:
-                self._rule_fact_counts[rule.head.pred] = self._rule_fact_counts.get(rule.head.pred, 0) + 1
-        # derived predicates that may also be given facts (scenario input, aggregates): bridged up front
-        self._edb_up_front = frozenset(
-            p
-            for p in self._idb
-            if program.is_input(p) or any(r.aggregate is not None for r in program.rules_by_head.get(p, ()))
-        )
+        # what judgelog.materialise reads (its Store): the computed predicates in order, and where values are
+        # counted (computed facts are counted there too)
+        self.materialise_order = self.compiled.materialise_order
+        self.count_positions = self.compiled.probe_positions
+
+    def pname(self, pred: str) -> str:
+        return self.variants.pname(pred)
+
+    def fact_pred(self, view: ThreadView, pred: str) -> Any:  # a pyDatalog predicate
+        return self.variants.fact_pred(view, pred)
 
     # -- per-thread setup ------------------------------------------------
     def _view(self) -> ThreadView:
@@ -184,19 +107,19 @@ class Backend(Variants, Liveness):
             view = ThreadView()
             THREAD.engines[self.id] = view
             self._install(view)
-            view.ns = self._namespace(view)
+            view.ns = self.liveness.namespace(view)
         return view
 
     def _install(self, view: ThreadView) -> None:
-        prog = self.program
-        for pred, decl in prog.decls.items():
-            view.preds[pred] = new_pred(self.pname(pred), decl.arity)
+        variants, idb = self.variants, self.compiled.idb
+        for pred, decl in self.program.decls.items():
+            view.preds[pred] = new_pred(variants.pname(pred), decl.arity)
             view.fact_preds[pred] = view.preds[pred]
-        for pred in sorted(self._edb_up_front):
-            self.fact_pred(view, pred)
-        for rule in prog.rules:  # facts written in rule files; rules are compiled as variants, on demand
-            if not rule.body and rule.aggregate is None and rule.head.pred not in self._idb:
-                _E.assert_(_E.Clause(self._literal(rule.head), []))
+        for pred in sorted(self.compiled.edb_up_front):
+            variants.fact_pred(view, pred)
+        for rule in self.program.rules:  # facts written in rule files; rules are compiled as variants, on demand
+            if not rule.body and rule.aggregate is None and rule.head.pred not in idb:
+                _E.assert_(_E.Clause(variants.literal(rule.head), []))
 
     # -- materialisation -------------------------------------------------
     @contextmanager
@@ -223,10 +146,11 @@ class Backend(Variants, Liveness):
         if not removed and not added and view.materialised:
             return
         changed = {f[0] for f in removed} | {f[0] for f in added}
-        redo = not view.materialised or not changed.isdisjoint(self._agg_deps)
+        compiled = self.compiled
+        redo = not view.materialised or not changed.isdisjoint(compiled.computed_inputs)
         preds = view.fact_preds
-        for pred in {p for p in changed if p in self._idb and p not in view.edb}:
-            self.fact_pred(view, pred)
+        for pred in {p for p in changed if p in compiled.idb and p not in view.edb}:
+            self.variants.fact_pred(view, pred)
         only = None
         size = len(removed) + len(added)
         if redo and self.incremental and view.materialised and size <= _INCREMENTAL_LIMIT and 4 * size <= len(facts):
@@ -237,14 +161,15 @@ class Backend(Variants, Liveness):
         elif redo:
             retract_computed(self, view)
             view.materialised = False
+        count = self.liveness.count
         for fact in removed:
             _E.retract(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
-            self._count(view, fact, -1)
+            count(view, fact, -1)
         for fact in added:
             _E.assert_(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
-            self._count(view, fact, 1)
+            count(view, fact, 1)
         if view.ns_dirty:
-            view.ns = self._namespace(view)
+            view.ns = self.liveness.namespace(view)
             view.ns_dirty = False
         if redo:  # only when a fact they may depend on changed (their results stay otherwise)
             materialise(self, view, facts, self.limits, only)  # on an error, view.materialised stays False: the
@@ -274,12 +199,13 @@ class Backend(Variants, Liveness):
         key = (view.facts, view.materialised)
         if view.joins is None or view.joins[0] is not key[0] or view.joins[1] != key[1]:
             counts = dict(view.computed_counts)  # the sizes now (a fixpoint goes on computing)
-            rule_facts = self._rule_fact_counts
+            compiled = self.compiled
+            rule_facts, positions = compiled.rule_fact_counts, compiled.probe_positions
 
             def facts(atom: Atom) -> int:
                 pred, known = atom.pred, view.counts
                 given, made = known.get(pred, 0), counts.get(pred, 0)
-                for i in self._probe_pos.get(pred, ()):  # the facts with the atom's constant, where counted
+                for i in positions.get(pred, ()):  # the facts with the atom's constant, where counted
                     arg = atom.args[i] if i < len(atom.args) else None
                     if isinstance(arg, Const):
                         given = min(given, known.get((pred, i, arg.value), 0))
@@ -287,7 +213,7 @@ class Backend(Variants, Liveness):
                 return given + made + rule_facts.get(pred, 0)
 
             dead = view.ns.dead_rules if view.ns is not None else ()
-            view.joins = (key[0], key[1], self._joins.for_state(facts, self._computed_preds, limit, dead))
+            view.joins = (key[0], key[1], compiled.joins.for_state(facts, compiled.computed_preds, limit, dead))
         atoms = [lit.atom if isinstance(lit, Negation) else lit for lit in body]
         view.joins[2].check(
             list(preds) + [a.pred for a in atoms if isinstance(a, Atom)],
@@ -300,11 +226,11 @@ class Backend(Variants, Liveness):
         qname = f"{self.prefix}_q{next(view.query_ids)}"
         new_pred(qname, len(names))
         head = _E.Literal(qname, [_E.Var(n) for n in names])
-        planned = self._plan(view, body, (), now=True)
+        planned = self.variants.plan(view, body, (), now=True)
         if planned is None:  # a positive literal cannot hold in this state
             return []
         clause = _E.Clause(head, planned)
-        self._compile_pending(view)
+        self.variants.compile_pending(view)
         _E.assert_(clause)
         try:
             result = ask_literal(head)
@@ -325,22 +251,23 @@ class Backend(Variants, Liveness):
 
     def ask_atom(self, view: ThreadView, atom: Atom) -> list[tuple]:
         """Rows of full argument tuples matching ``atom`` (constants and variables)."""
-        if self._dead(view, atom, True):
+        if self.liveness.dead(view, atom, True):
             return []
         self._check_joins(view, preds=[atom.pred])
-        name = self._variant(view, atom.pred, binding_pattern(atom, set()))
-        self._compile_pending(view)
-        result = ask_literal(_E.Literal(name, [self._term(a) for a in atom.args]))
+        variants = self.variants
+        name = variants.variant(view, atom.pred, binding_pattern(atom, set()))
+        variants.compile_pending(view)
+        result = ask_literal(_E.Literal(name, [variants.term(a) for a in atom.args]))
         if not result or result is True:
             return []
         return sorted(set(tuple(r) for r in result), key=row_sort_key)
 
     def why_rows(self, view: ThreadView, rule: Rule, fixed: dict[str, object], limit: int = 64) -> list[dict]:
         """Bindings of all of ``rule``'s body variables given some of them (for proofs)."""
-        _, names = self.why_rules[id(rule)]
+        names = self.compiled.rule_index.why_names[id(rule)]
         self._check_joins(view, self.program.body(rule))
-        name = self._why_variant(view, rule, tuple(n in fixed for n in names))
-        self._compile_pending(view)
+        name = self.variants.why_variant(view, rule, tuple(n in fixed for n in names))
+        self.variants.compile_pending(view)
         terms = [_E.Const(fixed[n]) if n in fixed else _E.Var(n) for n in names]
         result = ask_literal(_E.Literal(name, terms))
         if not result or result is True:

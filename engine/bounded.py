@@ -27,6 +27,7 @@ import threading
 from collections.abc import Callable
 
 from .ast import arith
+from .codes import L003
 from .errors import LimitError
 
 __all__ = ["operator_function", "take", "limit_error"]
@@ -36,7 +37,7 @@ _TL = threading.local()
 
 def limit_error(digits: int, what: str) -> LimitError:
     return LimitError(
-        "L003",
+        L003,
         f"{what} computed an integer of more than {digits} digits",
         hint="bound the arithmetic with a comparison, or raise the limit (Limits(int_digits=...))",
     )

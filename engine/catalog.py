@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from .codes import S100
 from .errors import Diagnostic, ScenarioError
 from .yamlsrc import load_path
 
@@ -103,13 +104,13 @@ class CardCatalog:
         for name, entry in data["cards"].items():
             span = doc.key_span(("cards", name))
             if not isinstance(entry, dict):
-                diags.append(Diagnostic("S100", f"card {name!r} must be a mapping", span))
+                diags.append(Diagnostic(S100, f"card {name!r} must be a mapping", span))
                 continue
             for key in entry:
                 if key not in CARD_KEYS:
                     diags.append(
                         Diagnostic(
-                            "S100",
+                            S100,
                             f"unknown key {key!r} in card {name!r}",
                             doc.key_span(("cards", name, key)),
                             hint="card keys: " + ", ".join(CARD_KEYS),

@@ -28,9 +28,10 @@ from typing import TYPE_CHECKING
 from .analysis import bound_after, order_body
 from .asp import AspNames, bridge, compile_constraint, compile_facts, compile_rule, derived_with_facts
 from .ast import Aggregate, Atom, Comparison, Const, Negation, Rule, Var
+from .compiled import RuleIndex
 from .extras import require
 from .joins import Relations, answers
-from .planning import Contributions, aggregate_value, group_by_head, row_sort_key, why_vars
+from .planning import Contributions, aggregate_value, group_by_head, row_sort_key
 from .program import Program
 
 if TYPE_CHECKING:
@@ -65,10 +66,7 @@ class ClingoBackend:
     def __init__(self, program: Program) -> None:
         self._clingo = require("clingo", extra="clingo", purpose="the clingo backend (--backend clingo)")
         self.program = program
-        self.why_rules: dict[int, tuple[str | None, tuple[str, ...]]] = {
-            id(rule): (None, why_vars(rule, program)) for rule in program.rules if rule.body and rule.aggregate is None
-        }
-        self._index = {id(rule): i for i, rule in enumerate(program.rules)}
+        self.rule_index = RuleIndex.of(program)  # rule numbers and proof variables, as the pyDatalog backend's
         self._text: dict[str, str] = {}  # predicate -> its rules in ASP
         self._deps: dict[str, frozenset[str]] = {}
         self._lock = threading.RLock()
@@ -104,8 +102,9 @@ class ClingoBackend:
     def _rules_text(self, pred: str, names: AspNames) -> str:
         text = self._text.get(pred)
         if text is None:
+            position = self.rule_index.position
             text = "\n".join(
-                compile_rule(rule, self._index[id(rule)]) for rule in self.program.rules_by_head.get(pred, ())
+                compile_rule(rule, position[id(rule)]) for rule in self.program.rules_by_head.get(pred, ())
             )
             self._text[pred] = text
         if pred in names.derived_with_facts:
@@ -192,7 +191,7 @@ class ClingoBackend:
 
     def why_rows(self, view: _View, rule: Rule, fixed: dict[str, object], limit: int = 64) -> list[dict]:
         """Bindings of all of ``rule``'s body variables given some of them (for proofs)."""
-        _, names = self.why_rules[id(rule)]
+        names = self.rule_index.why_names[id(rule)]
         rows = self.ask(view, _fixed(self.program.body(rule), fixed), names)[:limit]
         return [dict(zip(names, row)) for row in rows]
 

@@ -1,11 +1,15 @@
 """The registry of error codes: every code a diagnostic or a limit can carry, with its title and the anchor of
 its section in ``docs/errors.md`` (the tests check the document against this registry, both ways).
 
-A :class:`~judgelog.errors.Diagnostic` or :class:`~judgelog.errors.LimitError` with a code that is not here
-is refused when it is made, so no code reaches a user undocumented.
+Each code is a constant of this module (``E003``), of type :data:`Code`: the code as printed, a ``str`` at
+run time, which only this registry makes, so that mypy refuses a code written as a literal and an import
+refuses a code that does not exist. :data:`CODES` maps each one to its :class:`ErrorCode`.
 
->>> CODES["E003"].title, CODES["E003"].anchor
-('arity mismatch', 'e003-arity-mismatch')
+A :class:`~judgelog.errors.Diagnostic` or :class:`~judgelog.errors.LimitError` with a code that is not here
+is also refused when it is made, so no code reaches a user undocumented.
+
+>>> E003, CODES[E003].title, CODES[E003].anchor
+('E003', 'arity mismatch', 'e003-arity-mismatch')
 >>> lookup("E999")
 Traceback (most recent call last):
   ...
@@ -17,8 +21,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import NewType
 
-__all__ = ["ErrorCode", "CODES", "lookup", "doc_anchor"]
+__all__ = ["Code", "ErrorCode", "CODES", "lookup", "doc_anchor"]
+# and the codes, each a constant below
+__all__ += ["E001", "E002", "E003", "E004", "E005", "E006", "E007", "E008", "E009", "E010", "E011", "E012"]
+__all__ += ["E013", "E014", "E015", "E016", "L001", "L002", "L003", "L004", "I001", "I002"]
+__all__ += ["S000", "S001", "S002", "S003", "S100", "S101", "S102", "S103", "Q001", "S200"]
+
+Code = NewType("Code", str)
 
 
 def doc_anchor(heading: str) -> str:
@@ -32,7 +43,7 @@ class ErrorCode:
     """One code: ``code`` as printed (``E003``), its ``title`` and the ``anchor`` of its section in
     ``docs/errors.md``."""
 
-    code: str
+    code: Code
     title: str
     anchor: str
 
@@ -40,53 +51,57 @@ class ErrorCode:
         return self.code
 
 
-def _code(code: str, title: str, *, section: str = "") -> ErrorCode:
-    """A code documented under ``### {code} {title}``, or under the heading ``section`` it shares."""
-    return ErrorCode(code, title, doc_anchor(section or f"{code} {title}"))
+_REGISTRY: dict[str, ErrorCode] = {}
+
+
+def _code(code: str, title: str, *, section: str = "") -> Code:
+    """Register a code documented under ``### {code} {title}``, or under the heading ``section`` it shares."""
+    if code in _REGISTRY:
+        raise ValueError(f"{code} is registered twice")
+    _REGISTRY[code] = ErrorCode(Code(code), title, doc_anchor(section or f"{code} {title}"))
+    return Code(code)
 
 
 _LIMITS = "Limits (L001-L004)"
 
-_ALL = (
-    # rule files and queries
-    _code("E001", "syntax error"),
-    _code("E002", "undeclared predicate"),
-    _code("E003", "arity mismatch"),
-    _code("E004", "unsafe variable"),
-    _code("E005", "negation cycle"),
-    _code("E006", "duplicate name"),
-    _code("E007", "missing @name"),
-    _code("E008", "missing @cr"),
-    _code("E009", "conflicting declarations"),
-    _code("E010", "missing file"),
-    _code("E011", "include loop"),
-    _code("E012", "rule derives an input predicate"),
-    _code("E013", "type mismatch"),
-    _code("E014", "aggregate misuse"),
-    _code("E015", "arithmetic on a word"),
-    _code("E016", "unbounded recursive arithmetic"),
-    # evaluation limits (judgelog.recursion.Limits)
-    _code("L001", "facts derived by recursive rules", section=_LIMITS),
-    _code("L002", "time spent deriving them", section=_LIMITS),
-    _code("L003", "size of a computed integer", section=_LIMITS),
-    _code("L004", "combinations of a body's unconnected parts", section=_LIMITS),
-    # the engine's contract with the rules
-    _code("I001", "the rules do not keep the engine's contract"),
-    _code("I002", "undeclared effect primitive"),
-    # scenario files and the card catalog
-    _code("S000", "scenario could not be loaded"),
-    _code("S001", "YAML syntax error"),
-    _code("S002", "unreadable value or key"),
-    _code("S003", "duplicate key"),
-    _code("S100", "schema problem"),
-    _code("S101", "unknown predicate in a fact"),
-    _code("S102", "action problem"),
-    _code("S103", "expectation problem"),
-    _code("Q001", "unknown constant in a query"),
-    _code("S200", "card not modelled in full (warning)"),
-)
+# rule files and queries
+E001 = _code("E001", "syntax error")
+E002 = _code("E002", "undeclared predicate")
+E003 = _code("E003", "arity mismatch")
+E004 = _code("E004", "unsafe variable")
+E005 = _code("E005", "negation cycle")
+E006 = _code("E006", "duplicate name")
+E007 = _code("E007", "missing @name")
+E008 = _code("E008", "missing @cr")
+E009 = _code("E009", "conflicting declarations")
+E010 = _code("E010", "missing file")
+E011 = _code("E011", "include loop")
+E012 = _code("E012", "rule derives an input predicate")
+E013 = _code("E013", "type mismatch")
+E014 = _code("E014", "aggregate misuse")
+E015 = _code("E015", "arithmetic on a word")
+E016 = _code("E016", "unbounded recursive arithmetic")
+# evaluation limits (judgelog.recursion.Limits)
+L001 = _code("L001", "facts derived by recursive rules", section=_LIMITS)
+L002 = _code("L002", "time spent deriving them", section=_LIMITS)
+L003 = _code("L003", "size of a computed integer", section=_LIMITS)
+L004 = _code("L004", "combinations of a body's unconnected parts", section=_LIMITS)
+# the engine's contract with the rules
+I001 = _code("I001", "the rules do not keep the engine's contract")
+I002 = _code("I002", "undeclared effect primitive")
+# scenario files and the card catalog
+S000 = _code("S000", "scenario could not be loaded")
+S001 = _code("S001", "YAML syntax error")
+S002 = _code("S002", "unreadable value or key")
+S003 = _code("S003", "duplicate key")
+S100 = _code("S100", "schema problem")
+S101 = _code("S101", "unknown predicate in a fact")
+S102 = _code("S102", "action problem")
+S103 = _code("S103", "expectation problem")
+Q001 = _code("Q001", "unknown constant in a query")
+S200 = _code("S200", "card not modelled in full (warning)")
 
-CODES: MappingProxyType[str, ErrorCode] = MappingProxyType({c.code: c for c in _ALL})
+CODES: MappingProxyType[str, ErrorCode] = MappingProxyType(_REGISTRY)
 
 
 def lookup(code: str) -> ErrorCode:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .analysis import check_query
 from .ast import format_value
+from .codes import S000
 
 if TYPE_CHECKING:
     from .change import Event
@@ -323,7 +324,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 diags.extend(scenario.warnings)
             except JudgelogError as exc:
                 scenario_errors += 1
-                diags.extend(exc.diagnostics or [Diagnostic("S000", exc.message, None, hint=exc.hint)])
+                diags.extend(exc.diagnostics or [Diagnostic(S000, exc.message, None, hint=exc.hint)])
     errors = [d for d in diags if d.is_error]
     warnings = [d for d in diags if not d.is_error]
     from .audit import rule_count

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from .analysis import suggest
 from .ast import Aggregate, Atom, BinOp, Comparison, Const, Literal, Negation, Span, Term
+from .codes import Q001
 from .errors import Diagnostic, QueryError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -223,7 +224,7 @@ def check_constants(
     diags = []
     for const, typ in unknown_constants(body, known, program=state.engine.program, ids=ids):
         message, hint = unknown_message(const.value, state, known, typ, ids)
-        diags.append(Diagnostic("Q001", message, span_of(const) if span_of else const.span, hint=hint))
+        diags.append(Diagnostic(Q001, message, span_of(const) if span_of else const.span, hint=hint))
     if diags:
         raise QueryError(
             f"unknown constant(s) in {query if isinstance(query, str) else 'the query'}", diagnostics=diags

@@ -15,13 +15,11 @@ from __future__ import annotations
 
 from .analysis import INT_TYPES, suggest
 from .ast import Const, Span
+from .codes import I001, I002
 from .errors import Diagnostic
 from .program import Program
 
-__all__ = ["ENGINE_NEEDS", "EFFECT_PREDICATES", "contract_problems", "CONTRACT_CODE", "PRIMITIVE_CODE"]
-
-CONTRACT_CODE = "I001"
-PRIMITIVE_CODE = "I002"
+__all__ = ["ENGINE_NEEDS", "EFFECT_PREDICATES", "contract_problems"]
 
 _SCENARIO = "the scenario loader and writer (engine/scenario.py, engine/writer.py)"
 _EFFECTS = "the effect primitives (engine/effects.py)"
@@ -185,7 +183,7 @@ def contract_problems(program: Program) -> list[Diagnostic]:
             near = suggest(pred, program.decls)
             out.append(
                 Diagnostic(
-                    CONTRACT_CODE,
+                    I001,
                     f"the loaded rules do not declare {pred}/{arity}, which {where} needs",
                     nowhere,
                     hint=(f"did you mean {near!r}? " if near else "")
@@ -196,15 +194,13 @@ def contract_problems(program: Program) -> list[Diagnostic]:
         span = decl.span
         if decl.arity != arity:
             out.append(
-                Diagnostic(
-                    CONTRACT_CODE, f"{pred} is declared with {decl.arity} argument(s); {where} uses {arity}", span
-                )
+                Diagnostic(I001, f"{pred} is declared with {decl.arity} argument(s); {where} uses {arity}", span)
             )
             continue
         if is_input and not decl.is_input:
             out.append(
                 Diagnostic(
-                    CONTRACT_CODE,
+                    I001,
                     f"{pred} must be an input predicate: {where} writes its facts",
                     span,
                     hint="add `input` at the end of its .decl",
@@ -214,7 +210,7 @@ def contract_problems(program: Program) -> list[Diagnostic]:
             if decl.params[pos].type not in INT_TYPES:
                 out.append(
                     Diagnostic(
-                        CONTRACT_CODE,
+                        I001,
                         f"argument {decl.params[pos].name!r} of {pred} must be an int: {where} uses a number there",
                         span,
                     )
@@ -232,7 +228,7 @@ def contract_problems(program: Program) -> list[Diagnostic]:
                 near = suggest(str(prim), map(str, primitives))
                 out.append(
                     Diagnostic(
-                        PRIMITIVE_CODE,
+                        I002,
                         f"{head.pred} asks for the effect primitive {prim!r}, which the interface does not declare",
                         head.args[1].span if head.args[1].span else rule.span,
                         hint=(f"did you mean {near!r}? " if near else "")

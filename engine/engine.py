@@ -16,6 +16,7 @@ from dataclasses import replace
 from .ast import Literal
 from .backend import Backend
 from .catalog import default_catalog, facts_dir
+from .codes import S101
 from .contract import contract_problems
 from .errors import RuleError, UsageError
 from .incremental import AnswerCache
@@ -162,22 +163,20 @@ class Engine:
                 near = suggest(fact[0], self.program.decls)
                 diags.append(
                     Diagnostic(
-                        "S101",
+                        S101,
                         f"unknown predicate {fact[0]!r} in a fact",
                         span,
                         hint=f"did you mean {near!r}?" if near else None,
                     )
                 )
             elif decl.arity != len(fact) - 1:
-                diags.append(
-                    Diagnostic("S101", f"{fact[0]} takes {decl.arity} argument(s), given {len(fact) - 1}", span)
-                )
+                diags.append(Diagnostic(S101, f"{fact[0]} takes {decl.arity} argument(s), given {len(fact) - 1}", span))
             else:
                 for param, value in zip(decl.params, fact[1:]):
                     if param.type in INT_TYPES and (not isinstance(value, int) or isinstance(value, bool)):
                         diags.append(
                             Diagnostic(
-                                "S101",
+                                S101,
                                 f"argument {param.name!r} of {fact[0]} is an integer, given {value!r}",
                                 span,
                                 hint="write a whole number",

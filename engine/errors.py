@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .codes import lookup
+from .codes import Code, lookup
 
 if TYPE_CHECKING:  # pragma: no cover
     from .ast import Span
@@ -43,7 +43,7 @@ __all__ = [
 class Diagnostic:
     """A message about a place in a file: ``file:line:col: severity[CODE]: message``."""
 
-    code: str
+    code: Code  # a constant of judgelog.codes
     message: str
     span: Span | None = None
     hint: str | None = None
@@ -209,7 +209,7 @@ class LimitError(JudgelogError):
     facts, L002 time, L003 the size of a computed integer, L004 the combinations of a body's unconnected
     parts (then positioned at the rule)."""
 
-    def __init__(self, code: str, message: str, *, hint: str | None = None, span: Span | None = None) -> None:
+    def __init__(self, code: Code, message: str, *, hint: str | None = None, span: Span | None = None) -> None:
         diagnostics = (Diagnostic(code, message, span, hint=hint),) if span is not None else ()
         super().__init__(f"[{lookup(code)}] {message}", hint=hint, diagnostics=diagnostics)
         self.code = code

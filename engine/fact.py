@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from typing import Any, Self
 
 from .ast import Atom, Const, Term, Var, ground_text
+from .codes import E001
 from .errors import Diagnostic, QueryError
 from .parser import parse_body
 
@@ -67,7 +68,7 @@ class Fact(tuple[Any, ...]):
             extra = body[1] if len(body) > 1 else body[0]
             raise QueryError(
                 f"{_SHAPE}, got {text!r}",
-                diagnostics=[Diagnostic("E001", "expected one atom", extra.span, hint=_HINT)],
+                diagnostics=[Diagnostic(E001, "expected one atom", extra.span, hint=_HINT)],
             )
         return cls.from_atom(body[0], text=text)
 
@@ -80,7 +81,7 @@ class Fact(tuple[Any, ...]):
             if not isinstance(arg, Const):
                 raise QueryError(
                     f"{_SHAPE}, got {text if text is not None else str(atom)!r}",
-                    diagnostics=[Diagnostic("E001", f"expected a constant, found {_what(arg)}", arg.span, hint=_HINT)],
+                    diagnostics=[Diagnostic(E001, f"expected a constant, found {_what(arg)}", arg.span, hint=_HINT)],
                 )
             values.append(arg.value)
         return tuple.__new__(cls, (atom.pred, *values))

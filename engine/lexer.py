@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from .ast import Span
+from .codes import E001
 from .errors import Diagnostic
 
 __all__ = ["Token", "tokenize", "glue", "unquote"]
@@ -85,7 +86,7 @@ def tokenize(text: str, path: str, diags: list[Diagnostic]) -> list[Token]:
         if kind == "badstring":
             diags.append(
                 Diagnostic(
-                    "E001",
+                    E001,
                     "unterminated string",
                     Span(path, line, col),
                     hint='close the string with " on the same line',
@@ -95,7 +96,7 @@ def tokenize(text: str, path: str, diags: list[Diagnostic]) -> list[Token]:
         if kind == "other":
             diags.append(
                 Diagnostic(
-                    "E001",
+                    E001,
                     f"unexpected character {value!r}",
                     Span(path, line, col),
                     hint="the rule language uses letters, digits, _ and ( ) , . :- = != < <= > >= + - * /",

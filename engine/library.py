@@ -19,6 +19,7 @@ from . import cache
 from .analysis import analyze
 from .ast import Include, RuleFile, Span
 from .catalog import default_catalog, rules_dir
+from .codes import E010, E011
 from .errors import Diagnostic, RuleError
 from .parser import parse_text
 from .program import Program
@@ -79,7 +80,7 @@ def collect_files(paths: Iterable[str]) -> tuple[list[str], list[Diagnostic]]:
                 if os.path.exists(path)
                 else (f"no such rule file or folder: {path}", "check the path given to --rules")
             )
-            diags.append(Diagnostic("E010", message, Span(path, 1, 1), hint=hint))
+            diags.append(Diagnostic(E010, message, Span(path, 1, 1), hint=hint))
     return files, diags
 
 
@@ -105,7 +106,7 @@ def _parse_tree(
     if "\0" in path:  # os.path would raise ValueError
         diags.append(
             Diagnostic(
-                "E010",
+                E010,
                 f"cannot read {path!r}: a file name cannot contain a NUL character",
                 origin or Span(repr(path), 1, 1),
                 hint="remove the NUL from the file name",
@@ -119,7 +120,7 @@ def _parse_tree(
         chain = " -> ".join(seen.get(p, _display(p)) for p in stack[stack.index(real) :] + [real])
         diags.append(
             Diagnostic(
-                "E011", f"include loop: {chain}", origin or Span(shown, 1, 1), hint="remove one of the .include lines"
+                E011, f"include loop: {chain}", origin or Span(shown, 1, 1), hint="remove one of the .include lines"
             )
         )
         return
@@ -130,7 +131,7 @@ def _parse_tree(
     except FileNotFoundError:
         diags.append(
             Diagnostic(
-                "E010",
+                E010,
                 f"included file not found: {path}",
                 origin or Span(shown, 1, 1),
                 hint="include paths are relative to the including file",
@@ -138,7 +139,7 @@ def _parse_tree(
         )
         return
     except (OSError, UnicodeDecodeError) as exc:
-        diags.append(Diagnostic("E010", f"cannot read {path}: {exc}", origin or Span(shown, 1, 1)))
+        diags.append(Diagnostic(E010, f"cannot read {path}: {exc}", origin or Span(shown, 1, 1)))
         return
     seen[real] = shown
     sources[shown] = text

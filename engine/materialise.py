@@ -15,7 +15,7 @@ chain costs one step per link.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence, Set
+from collections.abc import Collection, Mapping, Sequence, Set
 from typing import TYPE_CHECKING, Any, Protocol
 
 import pyDatalog.pyEngine as _E
@@ -23,6 +23,7 @@ import pyDatalog.pyEngine as _E
 from .analysis import bound_after
 from .ast import Aggregate, Atom, BinOp, Const, Literal, Rule, Term, Var
 from .clauses import new_pred
+from .codes import L001, L002, L003
 from .errors import QueryError
 from .incremental import WILD, Affected, binding_literals
 from .planning import Contributions, aggregate_value, group_by_head, row_sort_key, why_vars
@@ -43,9 +44,13 @@ class Store(Protocol):
     asserted, how a body is asked, and the aggregates' contributions it keeps per view."""
 
     program: Program
-    materialise_order: tuple[Rule | Component, ...]
     aggregates: dict[int, dict[tuple, Contributions]]
-    count_positions: dict[str, set[int]]  # pred -> the argument positions whose values are counted too
+
+    @property
+    def materialise_order(self) -> tuple[Rule | Component, ...]: ...
+
+    @property
+    def count_positions(self) -> Mapping[str, Collection[int]]: ...  # pred -> positions whose values are counted
 
     def pname(self, pred: str) -> str: ...
 
@@ -230,7 +235,7 @@ def _fixpoint(
             view.computed_count += 1
             if limits.derived_facts is not None and view.computed_count > limits.derived_facts:
                 raise LimitError(
-                    "L001",
+                    L001,
                     f"more than {limits.derived_facts} facts derived by recursive rules "
                     f"({', '.join(sorted(comp.preds))})",
                     hint="a recursive rule may make new values for ever (X = Y + 1); bound it "
@@ -238,7 +243,7 @@ def _fixpoint(
                 )
         if deadline is not None and time.monotonic() > deadline:
             raise LimitError(
-                "L002",
+                L002,
                 f"deriving {', '.join(sorted(comp.preds))} took more than {limits.seconds} s",
                 hint="raise the limit (--time-limit) or bound the recursion",
             )
@@ -299,7 +304,7 @@ def _value(term: Term, binding: dict[str, Any], rule: Rule, limits: Limits) -> A
 def _check_value(value: object, rule: Rule, limits: Limits) -> None:
     if limits.int_digits is not None and type(value) is int and abs(value) >= 10**limits.int_digits:
         raise LimitError(
-            "L003",
+            L003,
             f"rule {rule.name or rule.span.short()} computed an integer of more than {limits.int_digits} digits",
             hint="a recursive rule may make new values for ever; bound it with a comparison",
         )

@@ -41,6 +41,7 @@ from .ast import (
     Term,
     Var,
 )
+from .codes import E001, E014
 from .errors import Diagnostic, QueryError, RuleError
 from .lexer import Token, glue, tokenize, unquote
 
@@ -91,7 +92,7 @@ class _Parser:
 
     def fail(self, tok: Token, expected: str, hint: str | None = None) -> NoReturn:
         found = "end of input" if tok.kind == "eof" else repr(tok.text)
-        self.diags.append(Diagnostic("E001", f"expected {expected}, found {found}", self.span(tok), hint=hint))
+        self.diags.append(Diagnostic(E001, f"expected {expected}, found {found}", self.span(tok), hint=hint))
         raise _Stop()
 
     def expect(self, text: str, expected: str | None = None, hint: str | None = None) -> Token:
@@ -146,7 +147,7 @@ class _Parser:
                 if tok.text in AGGREGATES:
                     self.diags.append(
                         Diagnostic(
-                            "E014",
+                            E014,
                             f"aggregate {tok.text}(...) outside a rule head",
                             self.span(tok),
                             hint="aggregates (sum, count, min, max) may appear only as an argument of a rule head",
@@ -184,7 +185,7 @@ class _Parser:
         if len(tok.text) > MAX_INT_DIGITS:
             self.diags.append(
                 Diagnostic(
-                    "E001",
+                    E001,
                     f"integer too large ({len(tok.text)} digits, at most {MAX_INT_DIGITS})",
                     self.span(tok),
                     hint="write a smaller whole number",
@@ -259,7 +260,7 @@ class _Parser:
         if self._operators > MAX_OPERATORS:
             self.diags.append(
                 Diagnostic(
-                    "E001",
+                    E001,
                     f"arithmetic too long (more than {MAX_OPERATORS} operators in one expression)",
                     self.span(op),
                     hint="compute it in steps: N = A + B, M = N + C",
@@ -373,7 +374,7 @@ class _Parser:
             else:
                 self.diags.append(
                     Diagnostic(
-                        "E001",
+                        E001,
                         f"unknown declaration flag {flag.text!r}",
                         self.span(flag),
                         hint="flags are 'input' and 'functional(arg, ...)'",
@@ -449,7 +450,7 @@ class _Parser:
         if pending_name is not None or pending_cites:
             self.diags.append(
                 Diagnostic(
-                    "E001",
+                    E001,
                     "annotation not followed by a rule",
                     Span(self.path, tok.line, 1),
                     hint="@name and @cr go on the lines just above the rule they describe",
@@ -475,7 +476,7 @@ class _Parser:
             if len(words) != 1 or not _NAME_RE.match(words[0][0]):
                 self.diags.append(
                     Diagnostic(
-                        "E001",
+                        E001,
                         "@name needs one dotted lower_snake identifier",
                         span,
                         hint="e.g. @name banding.defender_divides",
@@ -483,16 +484,16 @@ class _Parser:
                 )
                 return name, cites
             if name is not None:
-                self.diags.append(Diagnostic("E001", "two @name annotations for one rule", span))
+                self.diags.append(Diagnostic(E001, "two @name annotations for one rule", span))
             return words[0][0], cites
         if kind == "cr":
             if not words:
-                self.diags.append(Diagnostic("E001", "@cr needs a rule number", span, hint="e.g. @cr 702.22j"))
+                self.diags.append(Diagnostic(E001, "@cr needs a rule number", span, hint="e.g. @cr 702.22j"))
             for word, col in words:
                 if not _CR_RE.match(word):
                     self.diags.append(
                         Diagnostic(
-                            "E001",
+                            E001,
                             f"{word!r} is not a Comprehensive Rules number",
                             Span(self.path, tok.line, col),
                             hint="e.g. 702.22j, 510.1c or 704",
@@ -502,7 +503,7 @@ class _Parser:
                     cites = cites + [word]
             return name, cites
         self.diags.append(
-            Diagnostic("E001", f"unknown annotation {tok.text!r}", span, hint="annotations are @name and @cr")
+            Diagnostic(E001, f"unknown annotation {tok.text!r}", span, hint="annotations are @name and @cr")
         )
         return name, cites
 

@@ -3,7 +3,7 @@ predicates, liveness probes, constant folding, and the deterministic order of an
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,7 +149,7 @@ def probe_of(atom: Atom) -> tuple:
     )
 
 
-def probe_alive(counts: dict, probe: tuple, positions: dict[str, set[int]]) -> bool:
+def probe_alive(counts: dict, probe: tuple, positions: Mapping[str, Collection[int]]) -> bool:
     pred, consts = probe
     if counts.get(pred, 0) <= 0:
         return False

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .ast import Atom, BinOp, Comparison, Rule, Var, term_vars
+from .codes import E016
 from .errors import Diagnostic, LimitError
 from .program import Program, components
 
@@ -113,7 +114,7 @@ def unbounded_arithmetic(program: Program) -> list[Diagnostic]:
                     ):
                         out.append(
                             Diagnostic(
-                                "E016",
+                                E016,
                                 f"recursive rule makes a new number for ever: {side.name} = {other} "
                                 f"feeds {rule.head.pred} again",
                                 lit.span,

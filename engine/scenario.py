@@ -20,6 +20,7 @@ from typing import Any
 from .analysis import suggest
 from .ast import Span
 from .catalog import CardCatalog, default_catalog
+from .codes import S100
 from .errors import Diagnostic, ScenarioError
 from .interface import Field, Interface, default_interface, with_keywords
 from .named_files import scenario_rules
@@ -120,7 +121,7 @@ def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
             f"{doc.path}: a scenario is a mapping",
             diagnostics=[
                 Diagnostic(
-                    "S100", f"a scenario is a mapping of keys (players, objects, ...), got {show(data)}", doc.span(())
+                    S100, f"a scenario is a mapping of keys (players, objects, ...), got {show(data)}", doc.span(())
                 )
             ],
         )

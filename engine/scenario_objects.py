@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from .analysis import suggest
+from .codes import S200
 from .errors import Diagnostic
 from .scenario_reader import ID_RE, ScenarioReader, show
 
@@ -83,7 +84,7 @@ def compile_object(
             if missing:
                 ctx.warnings.append(
                     Diagnostic(
-                        "S200",
+                        S200,
                         f"card {entry.name!r} (object {oid!r}) is not modelled in full: " + "; ".join(missing),
                         ctx.doc.span(path + ("card",)),
                         severity="warning",

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from .analysis import suggest
 from .ast import Span
 from .catalog import CardCatalog
+from .codes import S100
 from .errors import Diagnostic
 from .interface import Interface
 from .yamlsrc import Located
@@ -51,7 +52,7 @@ class ScenarioReader:
 
     def error(self, path: tuple, message: str, hint: str | None = None, *, key: bool = False) -> None:
         span = self.doc.key_span(path) if key else self.doc.span(path)
-        self.diags.append(Diagnostic("S100", message, span, hint=hint))
+        self.diags.append(Diagnostic(S100, message, span, hint=hint))
 
     def add(self, fact: tuple, path: tuple) -> None:
         """Add a fact and what recording it gives (record_symmetric, record_implies: the same table the

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from .ast import Atom, BinOp, Comparison, Const, Decl, Literal, Term, Var
+from .codes import E015
 from .errors import Diagnostic
 
 __all__ = ["arithmetic_problems"]
@@ -59,7 +60,7 @@ def arithmetic_problems(
                 if isinstance(operand, Const) and (type(operand.value) is not int):
                     out.append(
                         Diagnostic(
-                            "E015",
+                            E015,
                             f"arithmetic on {operand.value!r}, which is not an integer",
                             operand.span,
                             hint="arithmetic operators take integers",
@@ -70,7 +71,7 @@ def arithmetic_problems(
                     shown = "_" if operand.name.startswith("_") else operand.name
                     out.append(
                         Diagnostic(
-                            "E015",
+                            E015,
                             f"arithmetic on {shown}, bound by {pred} as {pname}: {kind}, not an integer",
                             operand.span,
                             hint="arithmetic operators take integers; bind the variable at an argument declared int",

@@ -20,6 +20,7 @@ from .action_args import RESERVED as RESERVED_ARGS  # do, choose, order, expect_
 from .analysis import check_query, suggest
 from .argshapes import argument_shapes, describe, fits
 from .ast import Atom, Const, Span
+from .codes import S102, S103
 from .constants import (
     AUTO_ID_RE,
     known_constants,
@@ -139,7 +140,7 @@ def action_problems(
     diags: list[Diagnostic] = []
 
     def problem(message: str, at: Span | None, hint: str | None = None) -> None:
-        diags.append(Diagnostic("S102", message, at, hint=hint))
+        diags.append(Diagnostic(S102, message, at, hint=hint))
 
     kind = action.get("do")
     if kind not in facts.known_actions:
@@ -257,7 +258,7 @@ def _choose_problems(
             near = suggest(str(name), names)
             diags.append(
                 Diagnostic(
-                    "S102",
+                    S102,
                     f"{kind}: choose: no rule offers a choice called {name!r}",
                     where.at("choose", name, key=True),
                     f"did you mean {near!r}?" if near else "choices the rules offer: " + ", ".join(names),
@@ -271,7 +272,7 @@ def _choose_problems(
             if not isinstance(leaf, str):
                 diags.append(
                     Diagnostic(
-                        "S102",
+                        S102,
                         f"{kind}: choose: expected ids, got {leaf!r}",
                         at,
                         "choose the options `judgelog choices` lists",
@@ -279,7 +280,7 @@ def _choose_problems(
                 )
             elif leaf not in known and not (lenient and AUTO_ID_RE.match(leaf)):
                 message, hint = unknown_message(leaf, state, known)
-                diags.append(Diagnostic("S102", f"{kind}: choose: {message}", at, hint))
+                diags.append(Diagnostic(S102, f"{kind}: choose: {message}", at, hint))
     return diags
 
 
@@ -343,7 +344,7 @@ def expect_problems(
             near = suggest(str(key), EXPECT_KEYS)
             diags.append(
                 Diagnostic(
-                    "S103",
+                    S103,
                     f"unknown expect key {key!r}",
                     where.at(key, key=True),
                     f"did you mean {near!r}?" if near else "keys: " + ", ".join(EXPECT_KEYS),
@@ -355,7 +356,7 @@ def expect_problems(
         query = entry["explain"]
         diags.append(
             Diagnostic(
-                "S103",
+                S103,
                 f"holds: {str(entry['holds']).lower()} cannot qualify explain: an explain entry expects its "
                 "atom to hold, with a proof",
                 where.at("holds", key=True),
@@ -367,7 +368,7 @@ def expect_problems(
     if len(kinds) != 1:
         diags.append(
             Diagnostic(
-                "S103",
+                S103,
                 "an expect entry needs exactly one of: "
                 + ", ".join(EXPECT_KINDS)
                 + (f" (it has {', '.join(kinds)})" if kinds else ""),
@@ -381,7 +382,7 @@ def expect_problems(
     if not isinstance(text, str):
         diags.append(
             Diagnostic(
-                "S103",
+                S103,
                 f"{kind} must be a query written as text, got {text!r}",
                 where.at(kind),
                 'e.g. "damage_assigner(wurm, P)"',
@@ -391,7 +392,7 @@ def expect_problems(
     if kind == "query" and not ("answers" in entry or "count" in entry) and not diags:
         diags.append(
             Diagnostic(
-                "S103",
+                S103,
                 "a query expectation needs answers: or count:",
                 where.at(kind),
                 'e.g. {query: "controller(hero, P)", answers: [{P: alice}]}',
@@ -402,7 +403,7 @@ def expect_problems(
     ):
         diags.append(
             Diagnostic(
-                "S103",
+                S103,
                 f"count must be a whole number, 0 or more, got {entry['count']!r}",
                 where.at("count"),
                 "e.g. count: 2",
@@ -418,7 +419,7 @@ def expect_problems(
     ):
         diags.append(
             Diagnostic(
-                "S103",
+                S103,
                 "answers map variable names to words or numbers: a list of mappings",
                 where.at("answers"),
                 "e.g. answers: [{P: bob}], or answers: [] for none",
@@ -431,7 +432,7 @@ def expect_problems(
             raise QueryError(f"explain: takes one ground atom, got {text!r}")
         _checked, names = check_query(state.engine.program, body, text=text)
     except QueryError as exc:
-        for d in exc.diagnostics or [Diagnostic("S103", exc.message, None, hint=exc.hint)]:
+        for d in exc.diagnostics or [Diagnostic(S103, exc.message, None, hint=exc.hint)]:
             at = _query_span(doc, base + (kind,), d.span) if doc is not None and d.span else where.at(kind)
             diags.append(Diagnostic(d.code, f"{kind}: {d.message}", at, d.hint))
         return diags
@@ -440,7 +441,7 @@ def expect_problems(
         if missing:
             diags.append(
                 Diagnostic(
-                    "S103",
+                    S103,
                     f"answers: name {', '.join(map(repr, missing))}, which the query does not bind",
                     where.at("answers"),
                     "the query's variables: " + (", ".join(names) or "none"),
@@ -449,7 +450,7 @@ def expect_problems(
     for const, typ in unknown_constants(body, known, allow_auto=lenient, program=state.engine.program, ids=ids):
         message, hint = unknown_message(const.value, state, known, typ, ids)
         at = _query_span(doc, base + (kind,), const.span) if doc is not None else where.at(kind)
-        diags.append(Diagnostic("S103", f"{kind}: {message}", at, hint))
+        diags.append(Diagnostic(S103, f"{kind}: {message}", at, hint))
     return diags
 
 

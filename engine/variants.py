@@ -21,18 +21,9 @@ from .analysis import bound_after
 from .analysis import ready as _ready
 from .ast import Atom, Comparison, Const, Literal, Negation, Rule, Term, Var, literal_vars
 from .clauses import bridge, compile_atom, compile_comparison, compile_term, new_pred
-from .materialise import DELTA
-from .planning import (
-    UNFOLD_DEPTH,
-    Impossible,
-    binding_pattern,
-    divisors,
-    probe_alive,
-    probe_of,
-    unfold,
-    variant_name,
-)
-from .program import Program
+from .compiled import CompiledProgram
+from .liveness import Liveness
+from .planning import UNFOLD_DEPTH, Impossible, binding_pattern, divisors, unfold, variant_name
 from .recursion import Limits
 from .threadview import ThreadView
 
@@ -40,41 +31,45 @@ __all__ = ["Variants"]
 
 
 class Variants:
-    """Variants, planning and unfolding, mixed into judgelog.backend.Backend (which holds what it reads)."""
+    """Variants, planning and unfolding of one compiled program, for one backend (its engine names start with
+    ``prefix``). Which rules can fire comes from ``liveness``; ``limits.int_digits`` bounds the arithmetic
+    compiled (judgelog.bounded, L003)."""
 
-    # set by Backend.__init__
-    program: Program
-    limits: Limits  # int_digits: the arithmetic compiled stops there (judgelog.bounded, L003)
-    prefix: str  # of every engine name of this backend
-    why_rules: dict[int, tuple[str, tuple[str, ...]]]
-    _idb: frozenset[str]
-    _static_facts: frozenset[str]
-    _probe_set: frozenset[tuple]
-    _probe_pos: dict[str, set[int]]
-    _rules_for: dict[str, list[Rule]]
-    _rule_by_id: dict[int, Rule]
-    _rule_consts: frozenset
-    _unfolds: itertools.count
+    def __init__(self, compiled: CompiledProgram, liveness: Liveness, *, prefix: str, limits: Limits) -> None:
+        self.compiled = compiled
+        self.prefix = prefix  # of every engine name of this backend
+        self.limits = limits
+        self._liveness = liveness
+        self._program = compiled.program
+        # read for every literal planned: kept at hand
+        self._idb = compiled.idb
+        self._rule_consts = compiled.rule_consts
+        index = compiled.rule_index
+        # id(rule) -> (the engine name of its proof predicate, its body variables)
+        self._why = {
+            rule_id: (f"{prefix}_why{index.position[rule_id]}", names) for rule_id, names in index.why_names.items()
+        }
+        self._unfolds = itertools.count(1)
 
     # -- naming and compiling literals -----------------------------------------
     def pname(self, pred: str) -> str:
         return self.prefix + pred
 
-    def _term(self, term: Term) -> Any:
+    def term(self, term: Term) -> Any:
         return compile_term(term, int_digits=self.limits.int_digits)
 
-    def _literal(self, atom: Atom, negated: bool = False) -> Any:
+    def literal(self, atom: Atom, negated: bool = False) -> Any:
         return compile_atom(("~" if negated else "") + self.pname(atom.pred), atom, int_digits=self.limits.int_digits)
 
     def _body_literal(self, lit: Literal) -> Any:
         if isinstance(lit, Atom):
-            return self._literal(lit)
+            return self.literal(lit)
         if isinstance(lit, Negation):
-            return self._literal(lit.atom, negated=True)
+            return self.literal(lit.atom, negated=True)
         return compile_comparison(lit, int_digits=self.limits.int_digits)
 
     # -- binding-pattern variants and pruning --------------------------------
-    def _variant(self, view: ThreadView, pred: str, pattern: tuple[bool, ...]) -> str:
+    def variant(self, view: ThreadView, pred: str, pattern: tuple[bool, ...]) -> str:
         """The engine name to call ``pred`` with ``pattern`` known arguments in the current state's
         namespace (compiled before the next ask)."""
         if pred not in self._idb:
@@ -86,31 +81,19 @@ class Variants:
             view.pending.append(key)
         return variant_name(self.pname(pred), pattern, view.namespace.id)
 
-    def _dead(self, view: ThreadView, atom: Atom, now: bool) -> bool:
-        """Can ``atom`` have no instance at all in the current namespace (see Namespace), or, with ``now``
-        (a query, compiled for this state only), in the facts now?"""
-        pred = atom.pred
-        if pred in self._idb:
-            return pred not in view.namespace.alive
-        if pred in self._static_facts or pred.endswith(DELTA):
-            return False
-        probe = probe_of(atom)
-        if probe in self._probe_set:
-            return probe in view.namespace.dead_probes
-        return now and not probe_alive(view.counts, probe, self._probe_pos)
-
-    def _plan(self, view: ThreadView, body: Sequence, bound: Iterable[str], now: bool = False) -> list | None:
+    def plan(self, view: ThreadView, body: Sequence, bound: Iterable[str], now: bool = False) -> list | None:
         """Compile ``body`` for evaluation with ``bound`` variables known: unfolding, order and variants.
         None when a positive literal can have no instance (the body cannot hold). ``now``: a query's body,
         compiled for the facts now rather than for the namespace."""
         bound = set(bound)
+        dead, rank = self._liveness.dead, self._rank
         expanded = self._expand(view, body)
         if expanded is None:
             return None
         waiting = list(expanded)
         out = []
         for lit in waiting:
-            if isinstance(lit, Atom) and self._dead(view, lit, now):
+            if isinstance(lit, Atom) and dead(view, lit, now):
                 return None
 
         def emit(lit: Literal) -> None:
@@ -118,11 +101,11 @@ class Variants:
                 for divisor in divisors(lit.left) + divisors(lit.right):  # no value when dividing by 0
                     out.append(self._body_literal(Comparison("!=", divisor, Const(0))))
                 out.append(self._body_literal(lit))
-            elif not (isinstance(lit, Negation) and self._dead(view, lit.atom, now)):  # "not" is true: drop it
+            elif not (isinstance(lit, Negation) and dead(view, lit.atom, now)):  # "not" is true: drop it
                 atom = lit.atom if isinstance(lit, Negation) else lit
-                name = self._variant(view, atom.pred, binding_pattern(atom, bound))
+                name = self.variant(view, atom.pred, binding_pattern(atom, bound))
                 out.append(
-                    _E.Literal(("~" if isinstance(lit, Negation) else "") + name, [self._term(a) for a in atom.args])
+                    _E.Literal(("~" if isinstance(lit, Negation) else "") + name, [self.term(a) for a in atom.args])
                 )
             bound.update(bound_after([lit], bound))
 
@@ -137,8 +120,8 @@ class Variants:
                         progress = True
             if not waiting:
                 break
-            index, best = min(enumerate(waiting), key=lambda item: self._rank(item[1], bound, item[0]))
-            if self._rank(best, bound, index)[0] == 9:
+            index, best = min(enumerate(waiting), key=lambda item: rank(item[1], bound, item[0]))
+            if rank(best, bound, index)[0] == 9:
                 break
             waiting.remove(best)
             emit(best)
@@ -168,7 +151,8 @@ class Variants:
             return (3, len(unknown), derived, index)  # only a constant of the rules known (a category)
         return (4, 0, 0, index)  # nothing known: as written
 
-    def _compile_pending(self, view: ThreadView) -> None:
+    def compile_pending(self, view: ThreadView) -> None:
+        """Compile the variants named since the last question (each in the namespace it was named in)."""
         current = view.ns
         try:
             while view.pending:
@@ -188,18 +172,18 @@ class Variants:
         ns.preds.append((name, len(pattern)))
         if pred in view.edb:
             ns.clauses.append(bridge(view.edb[pred], name, len(pattern)))
-        for rule in self._rules_for.get(pred, ()):
+        for rule in self.compiled.rules_for.get(pred, ()):
             if rule.body and id(rule) in view.namespace.dead_rules:
                 continue
             bound = {a.name for a, known in zip(rule.head.args, pattern) if known and isinstance(a, Var)}
-            body = self._plan(view, self.program.body(rule), bound) if rule.body else []
+            body = self.plan(view, self._program.body(rule), bound) if rule.body else []
             if body is not None:
-                ns.clauses.append(
-                    _E.assert_(_E.Clause(_E.Literal(name, [self._term(a) for a in rule.head.args]), body))
-                )
+                ns.clauses.append(_E.assert_(_E.Clause(_E.Literal(name, [self.term(a) for a in rule.head.args]), body)))
 
-    def _why_variant(self, view: ThreadView, rule: Rule, pattern: tuple[bool, ...]) -> str:
-        name, _ = self.why_rules[id(rule)]
+    def why_variant(self, view: ThreadView, rule: Rule, pattern: tuple[bool, ...]) -> str:
+        """The engine name of ``rule``'s proof predicate (its head: the body variables) with ``pattern`` of
+        them known, in the current namespace (compiled before the next ask)."""
+        name, _ = self._why[id(rule)]
         key = (id(rule), pattern, view.namespace.id)
         if key not in view.variants:
             view.variants.add(key)
@@ -208,15 +192,15 @@ class Variants:
         return variant_name(name, pattern, view.namespace.id)
 
     def _compile_why_variant(self, view: ThreadView, rule_id: int, pattern: tuple[bool, ...]) -> None:
-        rule = self._rule_by_id[rule_id]
-        name, names = self.why_rules[rule_id]
+        rule = self.compiled.rule_by_id[rule_id]
+        name, names = self._why[rule_id]
         vname = variant_name(name, pattern, view.namespace.id)
         new_pred(vname, len(names))
         view.namespace.preds.append((vname, len(names)))
         if rule_id in view.namespace.dead_rules:
             return
         bound = {n for n, known in zip(names, pattern) if known}
-        body = self._plan(view, self.program.body(rule), bound)
+        body = self.plan(view, self._program.body(rule), bound)
         if body is not None:
             view.namespace.clauses.append(_E.assert_(_E.Clause(_E.Literal(vname, [_E.Var(n) for n in names]), body)))
 
@@ -227,7 +211,7 @@ class Variants:
             return view.fact_preds[pred]
         edb = view.edb.get(pred)
         if edb is None:
-            arity = self.program.decls[pred].arity
+            arity = self._program.decls[pred].arity
             edb = new_pred(f"{self.pname(pred)}@edb", arity)
             view.edb[pred] = edb
             view.fact_preds[pred] = edb
@@ -246,8 +230,9 @@ class Variants:
         if pred in cache:
             return cache[pred]
         rule = None
-        if pred in self._idb and pred not in self._static_facts and pred not in view.namespace.with_facts:
-            live = [r for r in self._rules_for.get(pred, ()) if r.body and id(r) not in view.namespace.dead_rules]
+        ns = view.namespace
+        if pred in self._idb and pred not in self.compiled.static_facts and pred not in ns.with_facts:
+            live = [r for r in self.compiled.rules_for.get(pred, ()) if r.body and id(r) not in ns.dead_rules]
             if len(live) == 1 and all(isinstance(a, (Var, Const)) for a in live[0].head.args):
                 rule = live[0]
         cache[pred] = rule
@@ -268,7 +253,7 @@ class Variants:
                 out.append(lit)
                 continue
             negated = isinstance(lit, Negation)
-            inner = unfold(atom, rule, self.program.body(rule), next(self._unfolds), negated)
+            inner = unfold(atom, rule, self._program.body(rule), next(self._unfolds), negated)
             if inner is None:  # not unfoldable here: keep the call
                 out.append(lit)
             elif isinstance(inner, Impossible):

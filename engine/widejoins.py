@@ -25,6 +25,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from .ast import Atom, Comparison, Const, Negation, Rule, Span, Var, literal_vars
+from .codes import L004
 from .errors import LimitError
 
 __all__ = ["unconnected_parts", "JoinGuard", "StateCheck", "estimate", "passed_positions"]
@@ -274,7 +275,7 @@ def _refusal(
     what = f"rule {rule.name or rule.span.short()}" if rule is not None else "the query"
     about = "more than 10^30" if total >= _CAP else f"about {total}"
     return LimitError(
-        "L004",
+        L004,
         f"{what} joins {len(parts)} unconnected parts ({shown}): {about} combinations, more than {limit}",
         hint="join the parts on a shared variable, or raise the limit (--max-join N, Limits(join_combinations=N))",
         span=span,

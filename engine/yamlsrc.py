@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 
 from .ast import Span
+from .codes import S001, S002, S003
 from .errors import Diagnostic, ScenarioError
 from .safefiles import read_text
 
@@ -147,7 +148,7 @@ def load_text(text: str, path: str = "<scenario>") -> Located:
         )
         raise ScenarioError(
             f"invalid YAML in {path}",
-            diagnostics=[Diagnostic("S001", f"YAML syntax error: {problem}", span, hint=hint)],
+            diagnostics=[Diagnostic(S001, f"YAML syntax error: {problem}", span, hint=hint)],
         ) from None
     except _TooDeep as exc:
         raise _too_deep(path, Span(path, exc.mark.line + 1, exc.mark.column + 1)) from None
@@ -168,7 +169,7 @@ def _nested_too_deeply(path: str, syntax: str) -> ScenarioError:
     return ScenarioError(
         f"invalid {syntax} in {path}: nested too deeply (at most {MAX_YAML_DEPTH} levels)",
         diagnostics=[
-            Diagnostic("S001", f"{syntax} nested too deeply (at most {MAX_YAML_DEPTH} levels)", Span(path, 1, 1))
+            Diagnostic(S001, f"{syntax} nested too deeply (at most {MAX_YAML_DEPTH} levels)", Span(path, 1, 1))
         ],
     )
 
@@ -178,7 +179,7 @@ def _too_deep(path: str, span: Span) -> ScenarioError:
         f"{path}: nesting deeper than {MAX_YAML_DEPTH} levels",
         diagnostics=[
             Diagnostic(
-                "S002",
+                S002,
                 f"nesting deeper than {MAX_YAML_DEPTH} levels",
                 span,
                 hint="a scenario needs a few levels of nesting; is an alias (*name) inside its own anchor?",
@@ -197,7 +198,7 @@ def _convert(
             f"{doc.path}: more than {MAX_YAML_VALUES} values",
             diagnostics=[
                 Diagnostic(
-                    "S002",
+                    S002,
                     f"more than {MAX_YAML_VALUES} values (after expanding aliases)",
                     _span(doc, node),
                     hint="aliases (*name) that repeat anchors of anchors grow exponentially; write the values out",
@@ -211,7 +212,7 @@ def _convert(
             if not isinstance(key_node, yaml.ScalarNode):
                 raise ScenarioError(
                     f"invalid key in {doc.path}",
-                    diagnostics=[Diagnostic("S002", "a mapping key must be a plain word", _span(doc, key_node))],
+                    diagnostics=[Diagnostic(S002, "a mapping key must be a plain word", _span(doc, key_node))],
                 )
             key = _construct(constructor, key_node, doc)
             if not isinstance(key, str):  # 1, 1.5, true, null, a date: keys are the words as written
@@ -221,7 +222,7 @@ def _convert(
                     f"duplicate key in {doc.path}",
                     diagnostics=[
                         Diagnostic(
-                            "S003",
+                            S003,
                             f"duplicate key {key!r}",
                             _span(doc, key_node),
                             hint=f"first given at line {doc.marks[('<key>',) + path + (key,)].line}",
@@ -245,7 +246,7 @@ def _construct(constructor: yaml.constructor.SafeConstructor, node: yaml.Node, d
             f"invalid value in {doc.path}",
             diagnostics=[
                 Diagnostic(
-                    "S002",
+                    S002,
                     f"integer too large ({digits} digits, at most {MAX_INT_DIGITS})",
                     _span(doc, node),
                     hint="write a smaller number",
@@ -257,7 +258,7 @@ def _construct(constructor: yaml.constructor.SafeConstructor, node: yaml.Node, d
     except yaml.constructor.ConstructorError as exc:
         raise ScenarioError(
             f"invalid value in {doc.path}",
-            diagnostics=[Diagnostic("S002", f"cannot read this value: {exc.problem}", _span(doc, node))],
+            diagnostics=[Diagnostic(S002, f"cannot read this value: {exc.problem}", _span(doc, node))],
         ) from None
     except Exception as exc:  # noqa: BLE001 - PyYAML's constructors of explicit tags ("!!int twenty", "!!int")
         detail = (
@@ -269,7 +270,7 @@ def _construct(constructor: yaml.constructor.SafeConstructor, node: yaml.Node, d
             f"invalid value in {doc.path}",
             diagnostics=[
                 Diagnostic(
-                    "S002",
+                    S002,
                     f"cannot read this value: {detail}",
                     _span(doc, node),
                     hint="remove the explicit !!tag or give a value of that type",
@@ -301,7 +302,7 @@ def load_json_text(text: str, path: str = "<scenario>") -> Located:
             f"invalid JSON in {path}",
             diagnostics=[
                 Diagnostic(
-                    "S001",
+                    S001,
                     f"JSON syntax error: {exc.msg}",
                     Span(path, exc.lineno, exc.colno),
                     hint="check the quotes, commas and brackets",
@@ -354,7 +355,7 @@ def _json_marks(doc: Located) -> None:
                         f"duplicate key in {file}",
                         diagnostics=[
                             Diagnostic(
-                                "S003", f"duplicate key {key!r}", span, hint=f"first given at line {marks[where].line}"
+                                S003, f"duplicate key {key!r}", span, hint=f"first given at line {marks[where].line}"
                             )
                         ],
                     )
@@ -369,7 +370,7 @@ def _json_marks(doc: Located) -> None:
                 f"{file}: nesting deeper than {MAX_YAML_DEPTH} levels",
                 diagnostics=[
                     Diagnostic(
-                        "S002",
+                        S002,
                         f"nesting deeper than {MAX_YAML_DEPTH} levels",
                         span,
                         hint="a scenario needs a few levels of nesting",
@@ -380,7 +381,7 @@ def _json_marks(doc: Located) -> None:
         if first in "{[" and len(marks) > MAX_YAML_VALUES:
             raise ScenarioError(
                 f"{file}: more than {MAX_YAML_VALUES} values",
-                diagnostics=[Diagnostic("S002", f"more than {MAX_YAML_VALUES} values", span)],
+                diagnostics=[Diagnostic(S002, f"more than {MAX_YAML_VALUES} values", span)],
             )
         if first == "{":
             stack.append([here, True, None, True])

@@ -11,6 +11,7 @@ import pytest
 from helpers import run_cli
 from paths import ROOT
 
+from judgelog import codes
 from judgelog.codes import CODES, doc_anchor
 from judgelog.errors import Diagnostic, LimitError
 
@@ -72,6 +73,14 @@ def test_every_documented_code_is_registered():
     # the table at the top links each code to its section
     for code, anchor in re.findall(rf"^\| \[({CODE})\S*\]\(#([\w-]+)\)", TEXT, re.MULTILINE):
         assert CODES[code].anchor == anchor, code
+
+
+def test_every_registered_code_is_the_constant_of_its_name():
+    for code in CODES:
+        assert getattr(codes, code) == code and type(getattr(codes, code)) is str  # printed as it was
+        assert code in codes.__all__
+    assert Diagnostic(codes.E003, "m").to_dict()["code"] == "E003"
+    assert Diagnostic(codes.E003, "m").render() == "<input>: error[E003]: m"
 
 
 def test_a_code_the_registry_lacks_is_refused_where_it_is_made():

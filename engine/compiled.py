@@ -1,0 +1,204 @@
+"""What the backends compute once from an analysed program, before they evaluate any state.
+
+:class:`RuleIndex`, which both backends use (judgelog.backend on pyDatalog, judgelog.clingo_backend on
+clingo): every rule's position in the program, which names what is compiled for it, and the body variables a
+proof asks of each rule with a body.
+
+:class:`CompiledProgram`, the pyDatalog backend's analysis of the program, immutable and shared by every thread
+and state: the derived predicates pyDatalog evaluates top-down (through binding-pattern variants,
+judgelog.variants) and those the backend computes itself (recursive components and aggregates, in dependency
+order: judgelog.materialise); the *probes*, fact atoms of the rule bodies whose emptiness decides which rules
+can fire in a state (judgelog.liveness), and the argument positions whose values are counted for them; the
+predicates whose facts come with the rules; the unconnected bodies the join guard estimates
+(judgelog.widejoins).
+
+>>> from judgelog.analysis import analyze
+>>> from judgelog.parser import parse_text
+>>> program, _ = analyze([parse_text('''
+... .decl edge(a: atom, b: atom) "" input
+... .decl color(a: atom, c: atom) "" input
+... .decl reach(a: atom, b: atom) ""
+... .decl red(a: atom) ""
+... .decl lonely(a: atom) ""
+... reach(X, Y) :- edge(X, Y).
+... reach(X, Z) :- reach(X, Y), edge(Y, Z).
+... red(X) :- color(X, red).
+... lonely(X) :- red(X), not reach(X, X).
+... ''', "t.dl")], require_annotations=False)
+>>> compiled = CompiledProgram.of(program)
+>>> sorted(compiled.idb), sorted(compiled.recursive)
+(['lonely', 'red'], ['reach'])
+>>> compiled.probes, dict(compiled.probe_positions)
+((('edge', ()), ('color', ((1, 'red'),))), {'color': frozenset({1})})
+>>> [(info.rule.head.pred, info.probes, info.needs) for info in compiled.rule_probes[2:]]
+[('red', (('color', ((1, 'red'),)),), ()), ('lonely', (), ('red',))]
+>>> compiled.rule_index.why_names[id(program.rules[3])]
+('X',)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .ast import Atom, Const, Negation, Rule
+from .planning import literal_terms, probe_of, why_vars
+from .program import Program
+from .recursion import Component, recursive_components
+from .widejoins import JoinGuard, passed_positions
+
+__all__ = ["RuleIndex", "RuleProbes", "CompiledProgram"]
+
+
+@dataclass(frozen=True)
+class RuleIndex:
+    """Every rule's position in the program (compiled names and ASP rule numbers follow it), and, for each
+    rule with a body and no aggregate, the body variables a proof binds (judgelog.planning.why_vars), both by
+    ``id(rule)``."""
+
+    position: Mapping[int, int]
+    why_names: Mapping[int, tuple[str, ...]]
+
+    @classmethod
+    def of(cls, program: Program) -> RuleIndex:
+        return cls(
+            position={id(rule): i for i, rule in enumerate(program.rules)},
+            why_names={
+                id(rule): why_vars(rule, program) for rule in program.rules if rule.body and rule.aggregate is None
+            },
+        )
+
+
+class RuleProbes(NamedTuple):
+    """What one rule with a body (and no aggregate) needs to fire: the probes of its positive fact atoms
+    and the derived predicates it reads positively."""
+
+    rule: Rule
+    probes: tuple[tuple, ...]
+    needs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CompiledProgram:
+    """The pyDatalog backend's analysis of one program (see the module's text); build it with :meth:`of`."""
+
+    program: Program
+    rule_index: RuleIndex
+    components: tuple[Component, ...]  # recursive components, computed bottom-up (judgelog.materialise)
+    recursive: frozenset[str]  # their predicates
+    idb: frozenset[str]  # derived predicates called through binding-pattern variants (not recursive)
+    rules_for: Mapping[str, tuple[Rule, ...]]  # head predicate -> its rules without an aggregate
+    rule_by_id: Mapping[int, Rule]
+    rule_consts: frozenset  # constants written in rules: they name categories (banding, creature, p1p1)
+    static_facts: frozenset[str]  # facts from the rule files, aggregates or recursion: always alive
+    probes: tuple[tuple, ...]  # the fact atoms of rule bodies, reduced (judgelog.planning.probe_of)
+    probe_set: frozenset[tuple]
+    probe_positions: Mapping[str, frozenset[int]]  # pred -> argument positions whose values are counted
+    rule_probes: tuple[RuleProbes, ...]
+    aggregate_rules: tuple[Rule, ...]
+    materialise_order: tuple[Rule | Component, ...]  # aggregates and components, in dependency order
+    computed_inputs: frozenset[str]  # a change of their facts computes the aggregates and components again
+    computed_preds: frozenset[str]  # predicates judgelog computes itself (pyDatalog does not derive them)
+    joins: JoinGuard  # bodies of unconnected parts that pyDatalog would enumerate (judgelog.widejoins)
+    rule_fact_counts: Mapping[str, int]  # pred -> facts the rule files state (bodiless rules)
+    edb_up_front: frozenset[str]  # derived predicates that may also be given facts: bridged up front
+
+    @classmethod
+    def of(cls, program: Program) -> CompiledProgram:
+        components = tuple(recursive_components(program))
+        recursive = frozenset(p for c in components for p in c.preds)
+        idb = frozenset(r.head.pred for r in program.rules if r.body and r.aggregate is None) - recursive
+        rules_for: dict[str, list[Rule]] = {}
+        for rule in program.rules:
+            if rule.aggregate is None:
+                rules_for.setdefault(rule.head.pred, []).append(rule)
+        static_facts = frozenset(r.head.pred for r in program.rules if not r.body or r.aggregate is not None)
+        static_facts |= recursive
+        probes, positions, rule_probes = _probes(program, idb, static_facts)
+        # where a constant asked of a derived predicate reaches the facts: counted by value there too, for
+        # the join-size estimate (judgelog.widejoins.passed_positions)
+        for pred, passed in passed_positions(program.rules, idb).items():
+            positions.setdefault(pred, set()).update(passed)
+        aggregate_rules = tuple(program.aggregate_rules())
+        order: list[tuple[tuple[int, int, int], Rule | Component]] = [
+            ((program.strata.get(r.head.pred, 0), 0, 0), r) for r in aggregate_rules
+        ]
+        order += [((max(program.strata.get(p, 0) for p in c.preds), 1, c.order), c) for c in components]
+        computed_rules = aggregate_rules + tuple(r for c in components for r in c.rules)
+        read = {
+            lit.atom.pred if isinstance(lit, Negation) else lit.pred
+            for r in computed_rules
+            for lit in r.body
+            if isinstance(lit, (Atom, Negation))
+        }
+        rule_fact_counts: dict[str, int] = {}
+        for rule in program.rules:
+            if not rule.body and rule.aggregate is None:
+                rule_fact_counts[rule.head.pred] = rule_fact_counts.get(rule.head.pred, 0) + 1
+        unique_probes = tuple(dict.fromkeys(probes))
+        return cls(
+            program=program,
+            rule_index=RuleIndex.of(program),
+            components=components,
+            recursive=recursive,
+            idb=idb,
+            rules_for={pred: tuple(rules) for pred, rules in rules_for.items()},
+            rule_by_id={id(r): r for r in program.rules},
+            rule_consts=frozenset(
+                a.value
+                for r in program.rules
+                for lit in (r.head,) + tuple(r.body)
+                for a in literal_terms(lit)
+                if isinstance(a, Const)
+            ),
+            static_facts=static_facts,
+            probes=unique_probes,
+            probe_set=frozenset(unique_probes),
+            probe_positions={pred: frozenset(found) for pred, found in positions.items()},
+            rule_probes=rule_probes,
+            aggregate_rules=aggregate_rules,
+            materialise_order=tuple(task for _, task in sorted(order, key=lambda item: item[0])),
+            computed_inputs=frozenset({r.head.pred for r in computed_rules} | program.dependencies(read)),
+            computed_preds=recursive | frozenset(r.head.pred for r in aggregate_rules),
+            joins=JoinGuard((r for r in program.rules if r.aggregate is None and r.head.pred in idb), program.body),
+            rule_fact_counts=rule_fact_counts,
+            edb_up_front=frozenset(
+                p
+                for p in idb
+                if program.is_input(p) or any(r.aggregate is not None for r in program.rules_by_head.get(p, ()))
+            ),
+        )
+
+
+def _probes(
+    program: Program, idb: frozenset[str], static_facts: frozenset[str]
+) -> tuple[list[tuple], dict[str, set[int]], tuple[RuleProbes, ...]]:
+    """The probes of every rule body (in order, repeated), the positions they test by predicate, and what
+    each rule with a body and no aggregate needs to fire."""
+    probes: list[tuple] = []
+    positions: dict[str, set[int]] = {}
+    rule_probes: list[RuleProbes] = []
+    for rule in program.rules:
+        if not rule.body or rule.aggregate is not None:
+            continue
+        positive: list[tuple] = []
+        needs: list[str] = []
+        for lit in program.body(rule):
+            atom = lit.atom if isinstance(lit, Negation) else lit
+            if not isinstance(atom, Atom):
+                continue
+            if atom.pred in idb:
+                if atom is lit and atom.pred not in needs:
+                    needs.append(atom.pred)
+                continue
+            if atom.pred in static_facts:
+                continue
+            probe = probe_of(atom)
+            probes.append(probe)
+            for i, _ in probe[1]:
+                positions.setdefault(atom.pred, set()).add(i)
+            if atom is lit:
+                positive.append(probe)
+        rule_probes.append(RuleProbes(rule, tuple(positive), tuple(needs)))
+    return probes, positions, tuple(rule_probes)
