@@ -10,7 +10,7 @@ creates, what ``choose:`` gives for each decision, and how many options a decisi
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from enum import StrEnum
 
 from .errors import RuleError, UsageError
@@ -21,6 +21,7 @@ __all__ = [
     "RESERVED",
     "NONE",
     "argument_facts",
+    "default_facts",
     "flatten",
     "leaves",
     "token_ids",
@@ -85,6 +86,26 @@ def argument_facts(action: dict, new_object: Callable[[dict], str]) -> list[tupl
             continue
         out.extend(flatten(key, value))
     return out
+
+
+def default_facts(action: dict, defaults: Iterable[tuple[object, object]]) -> set[tuple]:
+    """The ``act_arg`` facts of the arguments the action leaves out, from the (key, value) defaults the rules
+    give (``action_param_default/3``); two defaults for one key are an error of the rules.
+
+    >>> sorted(default_facts({"do": "bolster", "n": 2}, [("player", "alice"), ("n", 1)]))
+    [('act_arg', 'player', 'alice')]
+    """
+    out: dict[object, object] = {}
+    for key, value in defaults:
+        if key in action:
+            continue
+        if key in out and out[key] != value:
+            raise RuleError(
+                f"{action.get('do')}: two defaults for {key!r} ({out[key]!r} and {value!r})",
+                hint="action_param_default/3 gives at most one value per argument",
+            )
+        out[key] = value
+    return {("act_arg", key, value) for key, value in out.items()}
 
 
 def token_ids(value: object) -> list[str]:

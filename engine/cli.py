@@ -164,6 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("do", parents=[common, evaluating], help="apply a scenario's actions; print the event log")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("-o", "--output", help="write the resulting state as a scenario file")
+    p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
     p = sub.add_parser("choices", parents=[common, evaluating], help="legal options of a decision now")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("what", help="bands, blocks, amass, proliferate, populate, pair, resolve")

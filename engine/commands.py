@@ -453,9 +453,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_do(args: argparse.Namespace) -> int:
     engine = _engine(args)
-    state = engine.load(args.scenario)
-    _warn(state)
-    final, events = run_actions(state)
+    final, events = _run(args, engine)
     if args.output:
         from .writer import write_scenario
 

@@ -127,28 +127,23 @@ class Engine:
     def with_rules(self, paths: Sequence[str]) -> Engine:
         """An engine with these extra rule files (cached)."""
         key = tuple(str(p) for p in paths)
-        if key not in self._derived:
-            self._derived[key] = Engine(
-                rules=self.rule_paths + key,
-                include_library=self.include_library,
-                library=self.library,
-                properties=self.properties,
-                backend=self.backend_name,
-                limits=self.limits,
-                incremental=self.incremental,
-            )
-        return self._derived[key]
+        return self._derive(key, rules=key)
 
     def with_properties(self) -> Engine:
         """This engine with the library's properties/ loaded too (cached)."""
-        key = ("<properties>",)
+        return self._derive(("<properties>",), properties=True)
+
+    def _derive(self, key: tuple[str, ...], *, rules: tuple[str, ...] = (), properties: bool | None = None) -> Engine:
+        """An engine like this one (library, backend, limits, incremental) with more rule files or the
+        properties, made once per ``key``."""
         if key not in self._derived:
             self._derived[key] = Engine(
-                rules=self.rule_paths,
+                rules=self.rule_paths + rules,
                 include_library=self.include_library,
                 library=self.library,
-                properties=True,
+                properties=self.properties if properties is None else properties,
                 backend=self.backend_name,
+                limits=self.limits,
                 incremental=self.incremental,
             )
         return self._derived[key]

@@ -24,6 +24,7 @@ from .action_args import (
     TRANSIENT,
     ChoiceMode,
     argument_facts,
+    default_facts,
     given_choice,
     leaves,
     token_ids,
@@ -121,9 +122,6 @@ class _Run(Generic[B]):
         return [(r.name or "", r.cites) if r is not None else ("", ()) for r in rules]
 
     # -- arguments --------------------------------------------------------
-    def arg_facts(self) -> list[tuple]:
-        return argument_facts(self.action, self._pending)
-
     def _pending(self, spec: dict) -> str:
         from .scenario_objects import compile_object
         from .scenario_reader import ScenarioReader
@@ -149,8 +147,11 @@ class _Run(Generic[B]):
     # -- the loop -----------------------------------------------------------
     def run(self) -> tuple[B, list[Event]]:
         self._validate()
-        facts = set(self.state.facts) | set(self.arg_facts())
+        facts = set(self.state.facts) | set(argument_facts(self.action, self._pending))
         self._check_params(facts)
+        facts |= default_facts(
+            self.action, ((r["K"], r["V"]) for r in self.ask(facts, f"action_param_default({self.kind}, K, V)"))
+        )
         facts = self._effects(facts, "standing(I, P, A, B, C)")  # designations that last
         facts |= {("pending_object", o) for o in self.pending_objects}
         if self.kind == "resolve":

@@ -143,7 +143,8 @@ def run_scenario_file(
     if observer is not None:
         observer(state.facts)
     results: list[CaseResult] = []
-    failure: str | None = None
+    failure: str | None = None  # why the actions stopped: told once, by the first case it fails
+    unchecked = ""  # what the cases after that one say
     events: list[str] = []
     done = 0
     for step in replay(state, scenario.actions, observer=observer):
@@ -158,13 +159,15 @@ def run_scenario_file(
             )
             if step.derails:
                 failure = f"{label} was applied although a refusal was expected"
+                unchecked = f"not checked: {failure}"
             continue  # refused: the state is unchanged
         if step.error is not None:
-            if isinstance(step.error, ActionError):
+            if isinstance(step.error, ActionError):  # its explanation names the action, its line and why
                 step.error.in_context(index=step.index, span=step.span, events=events)
-                failure = f"{label} was refused:\n{step.error.explain()}"
+                failure = step.error.explain()
             else:
                 failure = f"{label} was refused: {step.error}"
+            unchecked = f"not checked: {label} was refused (the first failure of this file says why)"
             continue
         state = step.state
         events.extend(e.to_text() for e in step.events)
@@ -173,12 +176,14 @@ def run_scenario_file(
             if action.get("expect_error") is not None:
                 label = f"action[{index}] (line {span.line}) {action.get('do')} expect_error"
                 results.append(CaseResult(path, label, False, failure, "action", index, span.line))
+                failure = unchecked
     if observer is not None:
         observer(state.facts)
     for index, (entry, span) in enumerate(scenario.expects):
         label = entry.get("name") or _label(entry, index, span.line)
         if failure is not None:
             results.append(CaseResult(path, label, False, failure, "expect", index, span.line))
+            failure = unchecked
             continue
         try:
             message = check_expect(state, entry)

@@ -321,7 +321,7 @@ def _stripped(keyword: str) -> Engine:
             str(p)
             for p in sorted(root.rglob("*.dl"))
             if p.relative_to(root).as_posix() != STRIPPED[keyword][0]
-            and p.name != f"{keyword}.dl"
+            and p.name not in (f"{keyword}.dl", f"{keyword}_properties.dl")
             and not p.relative_to(root).as_posix().startswith("cards/")
         ]
         _ENGINES[keyword] = Engine(rules=files, include_library=False)
@@ -441,3 +441,45 @@ def test_every_event_is_attributed_to_a_rule_in_a_rule_file(replays):
             assert event.rule in names, (path.name, event.kind, event.rule)
             seen += 1
     assert seen > 100
+
+
+def _predicates_used(item) -> set[str]:
+    """The predicates a rule file item names: a rule's head and body atoms (negated ones too)."""
+    from judgelog.ast import Atom, Negation, Rule
+
+    if not isinstance(item, Rule):
+        return set()
+    atoms = [lit.atom if isinstance(lit, Negation) else lit for lit in (item.head,) + tuple(item.body)]
+    return {atom.pred for atom in atoms if isinstance(atom, Atom)}
+
+
+def test_every_keyword_file_can_be_left_out():
+    """A keyword's rules live in its own file (and its verify properties in properties/K_properties.dl):
+    no other file of the library (its cards aside, whose rules may use a keyword) names a predicate that
+    only the keyword's files declare, so a library without any one keyword's files still loads. (A slow
+    test, test_a_library_without_a_keyword_runs_every_other_scenario, runs the scenarios on two of them.)"""
+    from judgelog.ast import Decl
+    from judgelog.library import rules_dir
+    from judgelog.parser import parse_file
+
+    root = rules_dir()
+    parsed = {p.relative_to(root).as_posix(): parse_file(str(p)) for p in sorted(root.rglob("*.dl"))}
+    assert len({rel.rsplit("/", 1)[-1] for rel in parsed}) == len(parsed), "two rule files share a name"
+    declared_in: dict[str, set[str]] = {}
+    for rel, rule_file in parsed.items():
+        for item in rule_file.items:
+            if isinstance(item, Decl):
+                declared_in.setdefault(item.pred, set()).add(rel)
+    keywords = sorted(rel[len("keywords/") : -3] for rel in parsed if rel.startswith("keywords/"))
+    assert len(keywords) >= 30
+    leaks = []
+    for keyword in keywords:
+        own = {f"keywords/{keyword}.dl", f"properties/{keyword}_properties.dl"}
+        only_here = {pred for pred, files in declared_in.items() if files <= own}
+        for rel, rule_file in parsed.items():
+            if rel in own or rel.startswith("cards/"):
+                continue
+            for item in rule_file.items:
+                for pred in sorted(_predicates_used(item) & only_here):
+                    leaks.append(f"{rel}:{item.span.line} names {pred}, declared only by {keyword}'s files")
+    assert not leaks, "\n".join(leaks)

@@ -237,3 +237,18 @@ def test_integers_beyond_the_value_limit_stop_evaluation(tmp_path):
         for _ in range(2):  # the same error each time, never a partial answer
             with pytest.raises(LimitError, match=r"\[L003\]"):
                 state.query("n(V)")
+
+
+def test_an_engine_made_from_another_keeps_its_limits(tmp_path):
+    """A scenario with rules of its own, or one that expects a property, is evaluated by an engine derived
+    from the one it was loaded with: the same limits, so a limit set by the caller still stops it."""
+    from judgelog.errors import LimitError
+    from judgelog.recursion import Limits
+
+    rules = counter_rules(tmp_path, "n(X) :- n(Y), X = Y + Y, X > 0.")
+    engine = Engine(limits=Limits(int_digits=6), incremental=False)
+    for derived in (engine.with_rules([rules]), engine.with_properties(), engine.with_properties().with_rules([rules])):
+        assert (derived.limits, derived.incremental) == (engine.limits, False)
+    state = engine.with_properties().with_rules([rules]).state_from_dict({"players": ["alice"], "facts": ["start(1)"]})
+    with watchdog(), pytest.raises(LimitError, match=r"\[L003\]"):
+        state.query("n(V)")

@@ -5,6 +5,7 @@ data, with no Python; the library's keyword actions (rules/actions/bolster.dl, s
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -611,3 +612,85 @@ def test_a_misnamed_choice_of_a_resolving_ability_is_named_in_the_hint(designer)
         attacked.apply({"do": "resolve", "choose": {"targets": "lions"}})
     assert misnamed.value.options == ("bears", "lions")
     assert "choose: names 'targets', but the choice is called 'target'" in misnamed.value.hint
+
+
+def test_judgelog_test_says_once_why_an_action_was_refused(capsys, tmp_path):
+    """Every expectation after a refused action fails (none could be checked); the refusal, with its rule and
+    CR number, is told by the first of them, and the others say they were not checked."""
+    path = tmp_path / "refused.yaml"
+    path.write_text(
+        textwrap.dedent(
+            """\
+            players: [alice, bob]
+            active: alice
+            objects:
+              dragon: {card: Shivan Dragon, controller: alice}
+              bears: {card: Grizzly Bears, controller: bob}
+            combat:
+              attackers: {dragon: bob}
+            actions:
+              - {do: declare_blockers, blockers: {bears: dragon}}
+            expect:
+              - {query: "blocked(A)", answers: [{A: dragon}]}
+              - {absent: "unblocked(A)"}
+              - {query: "controller(bears, P)", answers: [{P: bob}]}
+            """
+        ),
+        encoding="utf-8",
+    )
+    run = run_cli(capsys, ["test", str(path)])
+    assert run.code == 1 and run.out.count("FAIL ") == 3 and "0 passed, 3 failed" in run.out, run.out
+    assert run.out.count("702.9b") == 2  # the refusal and the rule that refused it, once
+    assert run.out.count("not checked: action[0] (line 9) declare_blockers was refused") == 2
+
+
+def test_do_applies_the_first_n_actions_as_the_other_verbs_do(capsys, tmp_path):
+    scenario = SCENARIOS / "banding_declared_blockee_dies.yaml"
+    whole = run_cli(capsys, ["do", scenario, "--format", "json"])
+    first = run_cli(capsys, ["do", scenario, "--actions", "1", "--format", "json", "-o", tmp_path / "after1.yaml"])
+    assert whole.code == first.code == 0, whole.err + first.err
+    events, head = json.loads(whole.out)["events"], json.loads(first.out)["events"]
+    assert 0 < len(head) < len(events) and events[: len(head)] == head
+    written = yaml.safe_load((tmp_path / "after1.yaml").read_text(encoding="utf-8"))
+    assert "in_band(hero, band1)" in written["facts"] and "actions" not in written  # the state, not the file
+    too_many = run_cli(capsys, ["do", scenario, "--actions", "9"])
+    assert too_many.code == 2 and "has 4 action(s)" in too_many.err
+
+
+DEFAULTS = """
+action_known(cheer).
+action_param(cheer, player).
+action_param(cheer, n).
+
+@name cheer.player_default
+@cr 119.3
+action_param_default(cheer, player, P) :- action(cheer), active_player(P).
+
+action_param_default(cheer, n, 1).
+
+@name cheer.gain
+@cr 119.3
+effect(1, gain_life, P, N, none) :- action(cheer), act_arg(player, P), act_arg(n, N).
+"""
+
+
+def test_an_argument_left_out_takes_the_default_the_rules_give(tmp_path):
+    """action_param_default: the runtime asserts act_arg for an argument the action leaves out, from a fact or
+    a rule of the action's file; an argument given wins; two defaults for one key are an error of the rules,
+    and the state is unchanged."""
+    from judgelog.errors import RuleError
+
+    rules = tmp_path / "cheer.dl"
+    rules.write_text(DEFAULTS, encoding="utf-8")
+    engine = Engine(rules=[str(rules)])
+    state = engine.state_from_dict({"players": ["alice", "bob"], "active": "bob", "life": {"alice": 20, "bob": 20}})
+    life = "life(P, L)"
+    after, _ = state.apply({"do": "cheer"})
+    assert after.query(life) == [{"P": "alice", "L": 20}, {"P": "bob", "L": 21}]  # bob: the active player
+    after, _ = state.apply({"do": "cheer", "player": "alice", "n": 3})
+    assert after.query(life) == [{"P": "alice", "L": 23}, {"P": "bob", "L": 20}]
+    rules.write_text(DEFAULTS + "action_param_default(cheer, n, 2).\n", encoding="utf-8")
+    twice = Engine(rules=[str(rules)]).state_from_dict({"players": ["alice"], "life": {"alice": 20}})
+    with pytest.raises(RuleError, match="two defaults for 'n'"):
+        twice.apply({"do": "cheer"})
+    assert twice.apply({"do": "cheer", "n": 5})[0].query(life) == [{"P": "alice", "L": 25}]
