@@ -12,12 +12,6 @@ from judgelog import Engine
 from judgelog.errors import ScenarioError
 from judgelog.exits import exit_code
 
-
-@pytest.fixture(scope="module")
-def engine() -> Engine:
-    return Engine()
-
-
 BOARD = {
     "players": ["alice", "bob"],
     "active": "alice",
@@ -190,9 +184,9 @@ def test_what_damage_does_is_said_by_rules(engine):
 
 
 @pytest.fixture(scope="module")
-def flanking() -> Engine:
+def flanking(engine) -> Engine:
     """The library, whose flanking (rules/keywords/flanking.dl, CR 702.25) triggers once per instance."""
-    return Engine()
+    return engine
 
 
 def _flanker(engine, keywords, *, extra=None):

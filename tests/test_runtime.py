@@ -228,9 +228,9 @@ def _scenarios_with_actions():
 
 
 @pytest.mark.parametrize("path", _scenarios_with_actions())
-def test_do_output_loads_back_to_the_final_state(capsys, tmp_path, replays, path):
+def test_do_output_loads_back_to_the_final_state(capsys, tmp_path, engine, replays, path):
     if path.parent == MY_SCENARIOS:
-        final, events = run_actions(Engine().load(str(path)))
+        final, events = run_actions(engine.load(str(path)))
     else:
         replayed = replays.get("pydatalog", path.name)
         if not replayed.as_written:  # a bundled scenario someone is still writing
@@ -239,7 +239,7 @@ def test_do_output_loads_back_to_the_final_state(capsys, tmp_path, replays, path
     out = tmp_path / "out.yaml"
     run = run_cli(capsys, ["do", path, "-o", out])
     assert run.code == 0, run.err
-    loaded = Engine().load(str(out))
+    loaded = engine.load(str(out))
     assert loaded.facts == final.facts
     assert loaded.query("event(N, K, X)") == final.query("event(N, K, X)")
     assert ([e.to_text() for e in events] or ["(no events)"]) == run.out.rstrip("\n").splitlines()[:-1]
