@@ -39,3 +39,11 @@ def pytest_unconfigure(config):
     folder = getattr(config, "_judgelog_cache", None)
     if folder:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def replays():
+    """The bundled scenarios replayed once per engine configuration in this process (tests/replays.py)."""
+    from replays import Replays
+
+    return Replays()

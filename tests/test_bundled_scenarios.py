@@ -30,6 +30,14 @@ def test_scenario_expectations(bundled_run, path):
     assert not failures, "\n".join(failures)
 
 
+def test_the_tests_of_a_group_run_on_one_worker(request):
+    """pytest-xdist's --dist loadgroup names a grouped test `id@group` and gives a group to one worker (a
+    pytest that does not let it rename the test leaves every group split: see the pin in pyproject.toml)."""
+    if not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("not run by pytest-xdist workers with --dist loadgroup")
+    assert request.node.nodeid.endswith("@bundled_scenarios"), request.node.nodeid
+
+
 @pytest.mark.slow
 def test_bundled_scenarios_cover_the_library(engine, bundled_run):
     report = coverage_report(engine, bundled_run[1])

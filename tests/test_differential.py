@@ -12,62 +12,47 @@ import pytest
 
 pytest.importorskip("clingo")
 
-from paths import ROOT  # noqa: E402
+from replays import NAMES, scenario_param  # noqa: E402
 
-from judgelog import Engine  # noqa: E402
-from judgelog.recursion import recursive_components  # noqa: E402
-from judgelog.runtime import run_actions  # noqa: E402
-from judgelog.testing import run_scenario_file  # noqa: E402
-
-SCENARIOS = sorted(p.name for p in (ROOT / "facts" / "scenarios").glob("*.yaml"))
-PROOFS_PER_PREDICATE = 1
+from judgelog.errors import JudgelogError  # noqa: E402
+from judgelog.testing import check_expect  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def engines():
-    return Engine(), Engine(backend="clingo")
+def engines(replays):
+    return replays.engine("pydatalog"), replays.engine("clingo")
 
 
-def _final(engine, name):
-    state = engine.load(engine.example(name))
-    return run_actions(state)
-
-
-def _skeleton(node: dict) -> list:
-    """A proof's kinds and rules, depth first, without atoms and bindings."""
-    return [(node.get("kind"), node.get("rule"))] + [x for p in node.get("premises", ()) for x in _skeleton(p)]
-
-
-def _normal(node: dict, recursive: set) -> dict:
-    """A proof as JSON, where the proof of a fact of a recursive predicate is kept as its rules only: each
-    backend shows the first derivation it found, whose witnesses may differ."""
-    if node.get("term", {}).get("pred") in recursive:
-        return {"atom": node.get("atom"), "skeleton": _skeleton(node)}
-    return {k: ([_normal(p, recursive) for p in v] if k == "premises" else v) for k, v in node.items()}
-
-
-def _walk_names(proof):
-    return [(node.atom, node.kind, node.rule, node.bindings) for node in proof.walk()]
+def _expect(state, entry: dict) -> str | None:
+    """What ``judgelog test`` says of an expect: entry (judgelog.testing.check_expect)."""
+    try:
+        return check_expect(state, entry)
+    except JudgelogError as exc:
+        return str(exc.render(sources={}))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", SCENARIOS)
-def test_a_bundled_scenario_is_the_same_on_both_backends(engines, name):
-    pyd, clg = engines
-    path = pyd.example(name)
-    assert [r.to_dict() for r in run_scenario_file(pyd, path)] == [r.to_dict() for r in run_scenario_file(clg, path)]
-    (s1, ev1), (s2, ev2) = _final(pyd, name), _final(clg, name)
+@pytest.mark.parametrize("name", [scenario_param(n) for n in NAMES])
+def test_a_bundled_scenario_is_the_same_on_both_backends(replays, name):
+    one, two = replays.get("pydatalog", name), replays.get("clingo", name)
+    # every action applied alike (the same events) or refused alike (the same message)
+    assert [(str(a.error), [e.to_dict() for e in a.events]) for a in one.steps] == [
+        (str(b.error), [e.to_dict() for e in b.events]) for b in two.steps
+    ]
+    (s1, ev1), (s2, ev2) = one.final(), two.final()
     assert [e.to_dict() for e in ev1] == [e.to_dict() for e in ev2]
+    # every expect: entry: the same result
+    expects = [entry for entry, _ in s1.meta.scenario.expects] if s1.meta.scenario else []
+    assert [_expect(s1, e) for e in expects] == [_expect(s2, e) for e in expects]
     assert s1.facts == s2.facts
-    recursive = {p for c in recursive_components(pyd.program) for p in c.preds}
-    for pred in sorted(pyd.program.decls):
-        facts = s1.derived(pred)
-        assert facts == s2.derived(pred), pred
-        if pyd.program.derived(pred):
-            for fact in facts[:PROOFS_PER_PREDICATE]:
-                p1, p2 = s1.explain(fact), s2.explain(fact)
-                assert p1 is not None and p2 is not None, fact
-                assert _normal(p1.to_dict(), recursive) == _normal(p2.to_dict(), recursive), fact
+    facts1, facts2 = replays.derived(s1), replays.derived(s2)
+    for pred in sorted(s1.engine.program.decls):
+        assert facts1[pred] == facts2[pred], pred
+    # the proof (rule names, bindings, premises) of the first fact of every derived predicate
+    proofs1, proofs2 = replays.proofs(s1), replays.proofs(s2)
+    assert proofs1.keys() == proofs2.keys()
+    for fact, proof in proofs1.items():
+        assert proof == proofs2[fact], fact
 
 
 def test_the_quick_start_answers_and_proof_are_the_same(engines):
@@ -84,17 +69,16 @@ def test_the_quick_start_answers_and_proof_are_the_same(engines):
 
 
 @pytest.mark.slow
-def test_every_declared_choice_space_lists_the_same_choices(engines):
+def test_every_declared_choice_space_lists_the_same_choices(replays):
     """The clingo backend enumerates set_partition and subset spaces with one choice rule; the pyDatalog
     backend checks candidates one by one: the same counts and the same listings."""
     from judgelog.choices import choice_spaces, list_choices
-    from judgelog.errors import JudgelogError
 
     compared = 0
-    for name in SCENARIOS:
+    for name in NAMES:
         results = []
-        for engine in engines:
-            state = engine.load(engine.example(name))
+        for config in ("pydatalog", "clingo"):
+            state = replays.start(config, name)
             out = []
             for space in sorted(s for s, sp in choice_spaces(state).items() if sp.kind != "action"):
                 try:

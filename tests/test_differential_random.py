@@ -11,7 +11,6 @@ pytest.importorskip("clingo")
 from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from judgelog import Engine  # noqa: E402
 from judgelog.analysis import analyze  # noqa: E402
 from judgelog.ast import Atom, Var  # noqa: E402
 from judgelog.backend import Backend  # noqa: E402
@@ -158,8 +157,9 @@ def boards(draw):
 
 
 @pytest.fixture(scope="module")
-def engines():
-    return Engine(), Engine(backend="clingo")
+def engines(replays):
+    """The session's engines (tests/replays.py)."""
+    return replays.engine("pydatalog"), replays.engine("clingo")
 
 
 @pytest.mark.slow

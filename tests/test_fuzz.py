@@ -30,7 +30,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from paths import ROOT, SCENARIOS
 
-from judgelog import Engine
 from judgelog.cli import main
 from judgelog.errors import JudgelogError, QueryError
 from judgelog.library import load_program
@@ -328,11 +327,6 @@ def assert_cli_ok(argv, code, out, err) -> None:
     assert "Traceback" not in err and "Traceback" not in out, err
     assert "internal error" not in err, (argv, err)
     assert code in (0, 1, 2, 3), (argv, code, err)
-
-
-@pytest.fixture(scope="module")
-def engine():
-    return Engine()
 
 
 @pytest.fixture(scope="module")

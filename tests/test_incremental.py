@@ -13,54 +13,20 @@ from __future__ import annotations
 import random
 
 import pytest
-from paths import ROOT
+from replays import NAMES, scenario_param
 
 from judgelog import Engine
 from judgelog.errors import JudgelogError
 from judgelog.incremental import WILD, affected
-from judgelog.recursion import recursive_components
-from judgelog.replay import replay
 
-SCENARIOS = sorted(p.name for p in (ROOT / "facts" / "scenarios").glob("*.yaml"))
 RANDOM_BOARDS = ["banding_blocked_by_one.yaml", "proliferate_kinds.yaml", "trample_with_and_without_banding.yaml"]
 RANDOM_SEQUENCES = 4  # per board
 RANDOM_STEPS = 5
 
 
 @pytest.fixture(scope="module")
-def engines() -> tuple[Engine, Engine]:
-    return Engine(), Engine(incremental=False)
-
-
-def _derived(state) -> dict[str, list[tuple]]:
-    return {pred: state.derived(pred) for pred in sorted(state.engine.program.decls)}
-
-
-def _skeleton(node: dict) -> list:
-    """A proof's kinds and rules, depth first, without atoms and bindings."""
-    return [(node.get("kind"), node.get("rule"))] + [x for p in node.get("premises", ()) for x in _skeleton(p)]
-
-
-def _normal(node: dict, recursive: set[str]) -> dict:
-    """A proof as JSON, where the proof of a fact of a recursive predicate is kept as its rules only: it
-    shows the first derivation found, whose witnesses depend on the order facts were computed in (as
-    between the two backends, tests/test_differential.py)."""
-    if node.get("term", {}).get("pred") in recursive:
-        return {"atom": node.get("atom"), "skeleton": _skeleton(node)}
-    return {k: ([_normal(p, recursive) for p in v] if k == "premises" else v) for k, v in node.items()}
-
-
-def _proofs(state, facts: dict[str, list[tuple]]) -> dict[tuple, object]:
-    """The proof of the first fact of every derived predicate."""
-    program = state.engine.program
-    recursive = {p for c in recursive_components(program) for p in c.preds}
-    out: dict[tuple, object] = {}
-    for pred, found in facts.items():
-        if program.derived(pred) and found:
-            proof = state.explain(found[0])
-            assert proof is not None, found[0]
-            out[found[0]] = _normal(proof.to_dict(), recursive)
-    return out
+def engines(replays) -> tuple[Engine, Engine]:
+    return replays.engine("pydatalog"), replays.engine("full")
 
 
 def _outcome(state, action: dict):
@@ -72,27 +38,24 @@ def _outcome(state, action: dict):
     return after, ("applied", [e.to_dict() for e in events])
 
 
-def _same(inc, full, where: str) -> None:
+def _same(replays, inc, full, where: str) -> None:
+    """The same facts, the same facts of every declared predicate, the same proof of the first fact of every
+    derived predicate (tests/replays.py computes them once per state: test_differential reads them too)."""
     assert inc.facts == full.facts, where
-    facts = _derived(inc)
-    assert facts == _derived(full), where
-    assert _proofs(inc, facts) == _proofs(full, facts), where
+    assert replays.derived(inc) == replays.derived(full), where
+    assert replays.proofs(inc) == replays.proofs(full), where
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", SCENARIOS)
-def test_a_bundled_scenario_steps_as_a_full_recomputation(engines, name):
-    inc_engine, full_engine = engines
-    inc, full = inc_engine.load(inc_engine.example(name)), full_engine.load(full_engine.example(name))
-    actions = list(inc.meta.scenario.actions) if inc.meta.scenario else []
-    inc_steps = list(replay(inc, actions))
-    full_steps = list(replay(full, list(full.meta.scenario.actions) if full.meta.scenario else []))
-    assert len(inc_steps) == len(full_steps)
-    for a, b in zip(inc_steps, full_steps):
+@pytest.mark.parametrize("name", [scenario_param(n) for n in NAMES])
+def test_a_bundled_scenario_steps_as_a_full_recomputation(replays, name):
+    inc, full = replays.get("pydatalog", name), replays.get("full", name)
+    assert len(inc.steps) == len(full.steps)
+    for a, b in zip(inc.steps, full.steps):
         where = f"{name}: action {a.index + 1} ({a.action.get('do')})"
         assert str(a.error) == str(b.error), where
         assert [e.to_dict() for e in a.events] == [e.to_dict() for e in b.events], where
-        _same(a.state, b.state, where)
+        _same(replays, a.state, b.state, where)
 
 
 def _random_action(rng: random.Random, state) -> dict:
@@ -120,7 +83,7 @@ def _random_action(rng: random.Random, state) -> dict:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("board", RANDOM_BOARDS)
-def test_random_action_sequences_step_as_a_full_recomputation(engines, board):
+def test_random_action_sequences_step_as_a_full_recomputation(replays, engines, board):
     inc_engine, full_engine = engines
     for seed in range(RANDOM_SEQUENCES):
         rng = random.Random(f"{board}:{seed}")
@@ -131,7 +94,7 @@ def test_random_action_sequences_step_as_a_full_recomputation(engines, board):
             inc, got = _outcome(inc, action)
             full, expected = _outcome(full, action)
             assert got == expected, where
-            _same(inc, full, where)
+            _same(replays, inc, full, where)
 
 
 def test_a_counter_on_one_creature_affects_that_creature_only(engine):

@@ -4,18 +4,22 @@ found, and the same output on a 2-worker Dask cluster."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import shutil
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 import yaml
-from helpers import run_cli
+from helpers import Run, run_cli
 from paths import TESTS
 
 from judgelog import Engine
 from judgelog.boards import automorphisms, boards, canonical_key, count_boards, shapes, tasks
 from judgelog.catalog import rules_dir
+from judgelog.cli import main
 from judgelog.scope import load_scope, property_keywords
 from judgelog.verify import merge, properties_of, run_task
 from judgelog.verify_search import search_shape
@@ -137,8 +141,35 @@ SMALL = {
 }
 
 
-def test_shipped_library_passes_a_small_scope(tmp_path, capsys):
-    run = run_cli(capsys, ["verify", "--workers", "1", "--scope", _scope_file(tmp_path, SMALL), "-o", tmp_path / "out"])
+class Verified(NamedTuple):
+    scope: Path
+    out: Path
+    run: Run
+
+
+def _verified(folder: Path, *options: str) -> Verified:
+    """A fresh ``judgelog verify --workers 1`` of SMALL, its output captured (a module fixture has no capsys)."""
+    scope, out = _scope_file(folder, SMALL), folder / "out"
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        code = main(["verify", "--workers", "1", "--scope", str(scope), "-o", str(out), *options])
+    return Verified(scope, out, Run(code, stdout.getvalue(), stderr.getvalue()))
+
+
+# the SMALL scope verified once per module in each format: the tests that compare another run (resumed, on a
+# Dask cluster, on the other backend) with a fresh single-process run share it
+@pytest.fixture(scope="module")
+def small_text(tmp_path_factory) -> Verified:
+    return _verified(tmp_path_factory.mktemp("small_text"))
+
+
+@pytest.fixture(scope="module")
+def small_json(tmp_path_factory) -> Verified:
+    return _verified(tmp_path_factory.mktemp("small_json"), "--format", "json")
+
+
+def test_shipped_library_passes_a_small_scope(small_text):
+    run = small_text.run
     assert run.code == 0, run.out
     last = run.out.strip().splitlines()[-1]
     assert last == "no counterexample among 27 boards (5 tasks)"  # 3 + 3 + 6 + 9 + 6 (test_board_count...)
@@ -263,20 +294,19 @@ def test_all_lists_every_distinct_counterexample(tmp_path, capsys):
 
 
 # -- the same result whatever runs it --------------------------------------------------------------------
-def test_resumes_from_the_output_folder(tmp_path, capsys):
-    path = _scope_file(tmp_path, SMALL)
-    first = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "out"])
-    saved = sorted(os.listdir(tmp_path / "out" / "tasks"))
+def test_resumes_from_the_output_folder(small_text, tmp_path, capsys):
+    out = tmp_path / "out"
+    shutil.copytree(small_text.out, out)  # the fresh run's folder (the shared one is left as it is)
+    saved = sorted(os.listdir(out / "tasks"))
     assert len(saved) == len(shapes(load_scope(SMALL, Engine(properties=True))))
-    second = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "out"])
-    assert second.out == first.out
+    second = run_cli(capsys, ["verify", "--workers", "1", "--scope", small_text.scope, "-o", out])
+    assert second.out == small_text.run.out
 
 
 @pytest.mark.slow
-def test_two_dask_workers_give_byte_identical_output(tmp_path, capsys):
+def test_two_dask_workers_give_byte_identical_output(small_json, tmp_path, capsys):
     distributed = pytest.importorskip("distributed")
-    path = _scope_file(tmp_path, SMALL)
-    single = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "one", "--format", "json"])
+    path, single = small_json.scope, small_json.run
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
     try:
         many = run_cli(
@@ -311,10 +341,9 @@ def test_merge_does_not_depend_on_task_order():
 
 
 @pytest.mark.slow
-def test_both_backends_find_the_same(tmp_path, capsys):
+def test_both_backends_find_the_same(small_json, tmp_path, capsys):
     pytest.importorskip("clingo")
-    path = _scope_file(tmp_path, SMALL)
-    first = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "a", "--format", "json"])
+    path, first = small_json.scope, small_json.run
     second = run_cli(
         capsys,
         ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "b", "--format", "json", "--backend", "clingo"],
