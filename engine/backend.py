@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import itertools
 import secrets
+import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -56,7 +57,7 @@ from .analysis import order_body
 from .ast import Atom, Const, Negation, Rule
 from .clauses import ask_literal, new_pred
 from .compiled import CompiledProgram
-from .database import THREAD, quiet_gc
+from .database import THREAD, quiet_gc, release_later
 from .database import our_database as _our_database
 from .errors import UsageError
 from .incremental import affected
@@ -106,6 +107,7 @@ class Backend:
         if view is None:
             view = ThreadView()
             THREAD.engines[self.id] = view
+            weakref.finalize(self, release_later, THREAD.engines, THREAD.released, self.id, self.prefix)
             self._install(view)
             view.ns = self.liveness.namespace(view)
         return view

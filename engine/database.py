@@ -14,9 +14,28 @@ from contextlib import contextmanager
 
 from pyDatalog import Logic as _Logic
 
-__all__ = ["quiet_gc", "our_database", "THREAD"]
+__all__ = ["quiet_gc", "our_database", "release_later", "THREAD"]
 
-THREAD = threading.local()  # .logic: judgelog's own pyDatalog database for this thread; .engines: per backend
+# .logic: judgelog's own pyDatalog database for this thread; .engines: what each backend keeps in it (by backend
+# id); .released: the predicate prefixes of backends gone since, whose predicates are dropped on the next entry
+THREAD = threading.local()
+
+
+def release_later(engines: dict, released: list, key: int, prefix: str) -> None:
+    """A backend is gone (a ``weakref.finalize`` callback, which may run in any thread, at any time): forget
+    what it kept in one thread, and drop its predicates from that thread's database the next time judgelog
+    enters it (never during an evaluation). Without it every Engine made and dropped in a long-lived
+    process would keep its facts and compiled rules for good."""
+    engines.pop(key, None)
+    released.append(prefix)
+
+
+def _drop_released(db: dict, released: list) -> None:
+    """Remove the predicates (and with them their clauses) of the backends gone from ``db``."""
+    while released:
+        prefix = released.pop()
+        for name in [n for n in db if n.startswith(prefix)]:
+            del db[name]
 
 
 _GC_LOCK = threading.Lock()
@@ -61,8 +80,11 @@ def our_database() -> Iterator[None]:
         ours = _Logic.tl.logic
         THREAD.logic = ours
         THREAD.engines = {}
+        THREAD.released = []
     elif previous is not ours:
         _Logic.tl.logic = ours
+    if THREAD.released:
+        _drop_released(ours.Db, THREAD.released)
     try:
         yield
     finally:

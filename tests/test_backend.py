@@ -124,6 +124,27 @@ def test_two_engines_in_one_process():
     assert "test.active_player_creatures_fly" in {n.rule for n in proof.walk()}
 
 
+def test_a_dropped_engine_leaves_nothing_in_the_thread_database(engine):
+    """An Engine made and dropped (a long-lived process, a notebook, every in-process CLI call) takes its facts
+    and compiled rules with it: its thread state is forgotten when it is collected and its predicates leave
+    the thread's pyDatalog database the next time judgelog enters it. Before, each one stayed for good."""
+    import gc
+    import weakref
+
+    from judgelog.database import THREAD
+
+    dropped = Engine(rules=[FLY_RULES])
+    state = bears_state(dropped)
+    assert state.query("has_keyword(X, flying)") == [{"X": "bear"}]
+    prefix, backend = dropped.backend.prefix, weakref.ref(dropped.backend)
+    assert any(name.startswith(prefix) for name in THREAD.logic.Db)
+    del dropped, state
+    gc.collect()
+    assert backend() is None
+    assert names(bears_state(engine).query("creature(X)")) == ["bear", "bear2"]  # judgelog enters the database
+    assert not [name for name in THREAD.logic.Db if name.startswith(prefix)]
+
+
 def test_an_engine_with_more_rules_knows_more_predicates(test_engine, engine):
     state = bears_state(test_engine)
     assert state.query("type(X, T)") == [{"X": "bear", "T": "creature"}, {"X": "bear2", "T": "creature"}]
