@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .ast import Atom, Comparison, Const, Negation, Rule, Var
+from .factview import as_frozenset, difference
 from .program import Program
 
 __all__ = ["WILD", "AnswerCache", "Affected", "affected", "matches", "binding_literals", "readers"]
@@ -336,8 +337,16 @@ class AnswerCache:
         for a, b, found in self._diffs:
             if a is old and b is new:
                 return found
-        new_delta = self._delta(new) or (frozenset(), frozenset())  # None: ``new`` is the anchor now
-        old_delta = self._delta(old)
+        known = difference(old, new, _MAX_CHANGE)  # from their bases and differences (judgelog.factview)
+        if known is not None:
+            added, removed = known
+            if len(removed) > _MAX_CHANGE or len(added) > _MAX_CHANGE or 4 * (len(removed) + len(added)) > len(new):
+                return None
+            found = affected(self.program, list(removed) + list(added))
+            self._diffs = [(old, new, found), *self._diffs[:7]]
+            return found
+        new_delta = self._delta(as_frozenset(new)) or (frozenset(), frozenset())  # None: ``new`` is the anchor now
+        old_delta = self._delta(as_frozenset(old))
         if old_delta is None:  # far from the anchor (perhaps ``new``): ``old`` is the anchor now
             return None
         (new_added, new_removed), (old_added, old_removed) = new_delta, old_delta
@@ -372,7 +381,10 @@ class AnswerCache:
         sort_key: SortKey,
     ) -> list[tuple] | None:
         old_facts, old_rows = last
-        if old_facts is facts or old_facts == facts:
+        if old_facts is facts:
+            return old_rows
+        known = difference(old_facts, facts, _MAX_CHANGE)
+        if known is not None and not known[0] and not known[1] or known is None and old_facts == facts:
             return old_rows
         changes = self._changes(old_facts, facts)
         if changes is None:

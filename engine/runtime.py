@@ -36,6 +36,7 @@ from .change import Change, Event
 from .database import quiet_gc
 from .effects import apply_primitive
 from .errors import ActionError, UsageError
+from .factview import Overlay, as_frozenset
 from .replay import run_actions
 from .stack_order import stack_order
 from .step_facts import StepFacts
@@ -103,7 +104,7 @@ class _Run(Generic[B]):
         body, names = check_query(self.engine.program, parse_body(text), text=text)
         frozen = self.steps.freeze(facts)
         if self.observer is not None:
-            self.observer(frozen)
+            self.observer(as_frozenset(frozen))
         rows = self.engine.ask_again(frozen, body, names)
         return [dict(zip(names, r)) for r in rows]
 
@@ -115,7 +116,7 @@ class _Run(Generic[B]):
         """The rules that derive each of ``wanted`` (all asked in one session)."""
         from .provenance import Prover
 
-        with self.engine.backend.session(frozenset(facts)) as view:
+        with self.engine.backend.session(self.steps.freeze(facts)) as view:
             prover = Prover(self.engine.backend, view, {})
             rules = [prover.deriving_rule(f) for f in wanted]
         return [(r.name or "", r.cites) if r is not None else ("", ()) for r in rules]
@@ -149,7 +150,7 @@ class _Run(Generic[B]):
     # -- the loop -----------------------------------------------------------
     def run(self) -> tuple[B, list[Event]]:
         self._validate()
-        facts = set(self.state.facts) | set(self.arg_facts())
+        facts = Overlay(self.state.facts, plus=self.arg_facts())  # a copy that costs the action's change
         self._check_params(facts)
         facts = self._effects(facts, "standing(I, P, A, B, C)")  # designations that last
         facts |= {("pending_object", o) for o in self.pending_objects}
@@ -191,8 +192,8 @@ class _Run(Generic[B]):
             )
         facts = self._stack_triggers(facts)
         event_facts = {f for e in self.events for f in e.facts()}
-        final = frozenset(facts | event_facts)
-        origins = {f: self.span for f in final if f not in self.state.facts} if self.span is not None else {}
+        final = facts | event_facts
+        origins = {f: self.span for f in self.steps.added(final)} if self.span is not None else {}
         causes = {f: r for f, r in self.causes.items() if f in final and f not in self.state.facts}
         new = self.state.with_facts(final, origins, events=tuple(self.events), causes=causes)
         return new, list(self.events)
@@ -297,7 +298,7 @@ class _Run(Generic[B]):
     def _choices(self, facts: set[tuple], choose: object, used: set[str]) -> set[tuple]:
         rows = self.ask(facts, "choice(N, O)")
         names = sorted({r["N"] for r in rows} | {r["N"] for r in self.ask(facts, "choice_mode(N, _)")})
-        names = [n for n in names if not any(f[0] in ("chosen", "chose_nothing") and f[1] == n for f in facts)]
+        names = [n for n in names if not self.steps.any_of(facts, ("chosen", "chose_nothing"), n)]
         out: set[tuple] = set()
         for name in names:
             options = [r["O"] for r in rows if r["N"] == name]
@@ -421,8 +422,8 @@ class _Run(Generic[B]):
         if not any(e.kind in kinds for e in events):
             return facts
         added = {f for e in events for f in e.facts()} | {("recent_event", e.seq) for e in events}
-        out = self._effects(set(facts) | added, "event_result(I, P, A, B, C)")
-        return {f for f in out if f not in added or f[0] not in ("recent_event",)}
+        out = self._effects(facts | added, "event_result(I, P, A, B, C)")
+        return out.difference([f for f in added if f[0] == "recent_event"])
 
     # -- triggers and the stack -------------------------------------------------
     def _collect_triggers(self, facts: set[tuple]) -> None:
@@ -517,12 +518,9 @@ class _Run(Generic[B]):
         """608.2n: the ability leaves the stack (leaves_stack/1): every input fact about it goes."""
         for r in self.ask(facts, "leaves_stack(I)"):
             aid = r["I"]
-            about = {
-                p
-                for p, d in self.engine.program.decls.items()
-                if d.is_input and d.params and d.params[0].type == "ability"
-            }
-            facts = {f for f in facts if not (f[0] in about and f[1] == aid)}
+            decls = self.engine.program.decls
+            about = {p for p, d in decls.items() if d.is_input and d.params and d.params[0].type == "ability"}
+            facts = facts.difference([f for f in facts if f[0] in about and f[1] == aid])
             rule, cites = self.cause(facts | {("resolving", aid)}, ("leaves_stack", aid))
             self.events.append(Event(self.next_seq, "resolved", aid, {}, rule, cites))
             self.next_seq += 1

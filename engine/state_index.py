@@ -30,7 +30,7 @@ class StateIndex:
     """Counts of the string constants of a set of facts: at any position (``values``), at positions of
     each id type (``typed``; an event's subject counts as an object), and the ``player`` facts."""
 
-    __slots__ = ("values", "typed", "players", "preds", "seqs", "by_key")
+    __slots__ = ("values", "typed", "players", "preds", "seqs", "by_key", "top")
 
     def __init__(self) -> None:
         self.values: dict[str, int] = {}
@@ -39,6 +39,7 @@ class StateIndex:
         self.preds: dict[str, int] = {}  # facts per predicate
         self.seqs: dict[int, int] = {}  # event numbers and effect timestamps (the runtime numbers on from them)
         self.by_key: dict[tuple, set[tuple]] = {}  # the facts by (predicate, first argument): judgelog.effects
+        self.top = 0  # the largest integer of seqs (0 when none)
 
     @classmethod
     def build(cls, program: Program, facts: Iterable[tuple]) -> StateIndex:
@@ -47,6 +48,7 @@ class StateIndex:
         for fact in facts:
             out._count(program, fact, 1)
             by_key.setdefault(fact[:2], set()).add(fact)
+        out.top = _top(out.seqs)
         return out
 
     def updated(self, program: Program, removed: Iterable[tuple], added: Iterable[tuple]) -> StateIndex:
@@ -58,22 +60,28 @@ class StateIndex:
         out.seqs = dict(self.seqs)
         out.by_key = dict(self.by_key)  # the sets of the keys the change touches are copied before they change
         copied: set[tuple] = set()
+        out.top, lost = self.top, False
         for sign, facts in ((-1, removed), (1, added)):
             for fact in facts:
                 out._count(program, fact, sign)
+                seq = _seq(fact)
+                if seq is not None:  # the largest number only grows unless one goes
+                    lost = lost or sign < 0
+                    out.top = max(out.top, _top([seq]))
                 key = fact[:2]
                 if key not in copied:
                     copied.add(key)
                     out.by_key[key] = set(out.by_key.get(key, ()))
                 (out.by_key[key].add if sign > 0 else out.by_key[key].discard)(fact)
+        if lost:
+            out.top = _top(out.seqs)
         return out
 
     def _count(self, program: Program, fact: tuple, sign: int) -> None:
         _bump(self.preds, fact[0], sign)
-        if fact[0] == "event" and len(fact) > 1:
-            _bump(self.seqs, fact[1], sign)
-        elif fact[0] == "effect_timestamp" and len(fact) > 2:
-            _bump(self.seqs, fact[2], sign)
+        seq = _seq(fact)
+        if seq is not None:
+            _bump(self.seqs, seq, sign)
         for value in fact[1:]:
             if isinstance(value, str):
                 _bump(self.values, value, sign)
@@ -120,6 +128,17 @@ class Names(Set[str]):
         return Names(lambda v: v in self or v in other, lambda: set(self) | {v for v in other if isinstance(v, str)})
 
     __ror__ = __or__
+
+
+def _top(seqs: Iterable[object]) -> int:
+    return max([v for v in seqs if isinstance(v, int)] or [0])
+
+
+def _seq(fact: tuple) -> object:
+    """The event number or timestamp a fact counts in ``seqs``, else None."""
+    if fact[0] == "event" and len(fact) > 1:
+        return fact[1]
+    return fact[2] if fact[0] == "effect_timestamp" and len(fact) > 2 else None
 
 
 def _bump(counts: dict[Any, int], value: object, sign: int) -> None:
