@@ -74,10 +74,10 @@ class _LoggedSet(Overlay):
 
     __slots__ = ("log", "index", "by_key")
 
-    def __init__(self, items: Iterable[tuple] = (), base: tuple[frozenset, dict] | None = None) -> None:
+    def __init__(self, items: Iterable[tuple] = (), base: tuple[frozenset, Any] | None = None) -> None:
         # ``base``: the state's facts and their index by (pred, first argument) (judgelog.state_index): only
         # the facts not in it are indexed here, and the base's are read through it
-        self.by_key: dict[tuple, set[tuple]] | None = None
+        self.by_key: Any = None  # a mapping with get (judgelog.state_index.Layered) or a dict
         if base is not None and isinstance(items, Overlay) and items.base is base[0]:
             self._init_copy(items)
             self.by_key = base[1]
@@ -137,7 +137,7 @@ class Change:
         *,
         face: Interface | None = None,
         combat: Iterable[str] = (),
-        base: tuple[frozenset, dict] | None = None,
+        base: tuple[frozenset, Any] | None = None,
     ) -> None:
         self.facts = _LoggedSet(facts, base)
         self.pending = pending  # object id -> facts, for put_onto_battlefield

@@ -21,7 +21,7 @@ from typing import Any
 
 from .program import Program
 
-__all__ = ["StateIndex", "Names"]
+__all__ = ["StateIndex", "Names", "Layered"]
 
 ID_TYPES = ("object", "player", "ability")
 
@@ -38,13 +38,13 @@ class StateIndex:
         self.players: dict[str, int] = {}
         self.preds: dict[str, int] = {}  # facts per predicate
         self.seqs: dict[int, int] = {}  # event numbers and effect timestamps (the runtime numbers on from them)
-        self.by_key: dict[tuple, set[tuple]] = {}  # the facts by (predicate, first argument): judgelog.effects
+        self.by_key = Layered()  # the facts by (predicate, first argument): judgelog.effects
         self.top = 0  # the largest integer of seqs (0 when none)
 
     @classmethod
     def build(cls, program: Program, facts: Iterable[tuple]) -> StateIndex:
         out = cls()
-        by_key = out.by_key
+        by_key = out.by_key.own
         for fact in facts:
             out._count(program, fact, 1)
             by_key.setdefault(fact[:2], set()).add(fact)
@@ -58,7 +58,7 @@ class StateIndex:
         out.players = dict(self.players)
         out.preds = dict(self.preds)
         out.seqs = dict(self.seqs)
-        out.by_key = dict(self.by_key)  # the sets of the keys the change touches are copied before they change
+        out.by_key = self.by_key.child()  # the sets of the keys the change touches are copied before they change
         copied: set[tuple] = set()
         out.top, lost = self.top, False
         for sign, facts in ((-1, removed), (1, added)):
@@ -71,8 +71,8 @@ class StateIndex:
                 key = fact[:2]
                 if key not in copied:
                     copied.add(key)
-                    out.by_key[key] = set(out.by_key.get(key, ()))
-                (out.by_key[key].add if sign > 0 else out.by_key[key].discard)(fact)
+                    out.by_key.own[key] = set(out.by_key.get(key, ()))
+                (out.by_key.own[key].add if sign > 0 else out.by_key.own[key].discard)(fact)
         if lost:
             out.top = _top(out.seqs)
         return out
@@ -103,6 +103,45 @@ class StateIndex:
             lambda v: (v in typed["object"] or v in extra) and v not in typed["player"],
             lambda: (set(typed["object"]) | extra) - set(typed["player"]),
         )
+
+
+class Layered:
+    """A read-only mapping (``get``) kept as the keys one state changed over its parent state's mapping, so
+    that handing it down costs the change; made whole again every :data:`MAX_DEPTH` generations."""
+
+    __slots__ = ("own", "parent", "depth")
+    MAX_DEPTH = 16
+
+    def __init__(self, own: dict | None = None, parent: Layered | None = None) -> None:
+        self.own: dict = {} if own is None else own
+        self.parent = parent
+        self.depth = 0 if parent is None else parent.depth + 1
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        layer: Layered | None = self
+        while layer is not None:
+            found = layer.own.get(key, _MISSING)
+            if found is not _MISSING:
+                return found
+            layer = layer.parent
+        return default
+
+    def child(self) -> Layered:
+        """An empty layer over this one (over a whole copy when the chain is long)."""
+        if self.depth < self.MAX_DEPTH:
+            return Layered({}, self)
+        chain: list[Layered] = []
+        layer: Layered | None = self
+        while layer is not None:
+            chain.append(layer)
+            layer = layer.parent
+        whole: dict = {}
+        for layer in reversed(chain):
+            whole.update(layer.own)
+        return Layered({}, Layered(whole))
+
+
+_MISSING = object()
 
 
 class Names(Set[str]):

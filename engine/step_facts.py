@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .factview import FactView, Overlay, as_frozenset
 from .state_index import StateIndex
@@ -52,7 +52,7 @@ class StepFacts:
         """The number of the action's first event: later than any event or timestamp of the state (613.7b)."""
         return 1 + self.index.top
 
-    def base(self) -> tuple[frozenset, dict[tuple, set[tuple]]]:
+    def base(self) -> tuple[frozenset, Any]:
         """The state's facts and their index by (predicate, first argument), for judgelog.change.Change."""
         return self.before, self.index.by_key
 

@@ -7,7 +7,9 @@ from hypothesis import strategies as st
 from judgelog.factview import FactView, Overlay, as_frozenset, difference, made_from
 
 FACTS = st.tuples(st.sampled_from(["a", "b", "c"]), st.integers(0, 6))
-OPS = st.lists(st.tuples(st.sampled_from(["add", "discard", "or", "sub", "snap"]), st.lists(FACTS, max_size=4)), max_size=12)
+OPS = st.lists(
+    st.tuples(st.sampled_from(["add", "discard", "or", "sub", "snap"]), st.lists(FACTS, max_size=4)), max_size=12
+)
 
 
 def _run(work: Overlay, model: set, ops) -> tuple[Overlay, set, list]:
