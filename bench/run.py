@@ -55,7 +55,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import replace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -1257,12 +1256,7 @@ def main(argv=None) -> int:
 
     sizes = tuple(int(s) for s in args.sizes.split(",")) if args.sizes else (SIZES_QUICK if args.quick else SIZES_FULL)
     reps_table = REPS_QUICK if args.quick else REPS_FULL
-    from judgelog.recursion import DEFAULT_LIMITS
-
-    # no join-size guard (L004): at N=5000 its estimate refuses the runtime's violation(C, S) question
-    # (fear.only_artifact_or_black multiplies the attackers by every creature, though no creature has fear);
-    # the harness measures evaluation, and the guard never changes an answer
-    engine = Engine(limits=replace(DEFAULT_LIMITS, join_combinations=None))
+    engine = Engine()  # the join-size guard (L004) on, as for any user: it sizes atoms with constants
     clingo_engine = Engine(backend="clingo") if _has_clingo() else None
     notes: list[str] = [] if clingo_engine else ["clingo is not installed: no clingo column"]
     results = []

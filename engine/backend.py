@@ -60,6 +60,7 @@ from .compiled import CompiledProgram
 from .database import THREAD, quiet_gc, release_later
 from .database import our_database as _our_database
 from .errors import UsageError
+from .factview import as_frozenset, difference
 from .incremental import affected
 from .liveness import Liveness
 from .materialise import materialise, retract_affected, retract_computed
@@ -77,6 +78,8 @@ _INCREMENTAL_LIMIT = 2000  # a larger change of facts recomputes the aggregates 
 
 class Backend:
     """One compiled program. Thread-safe: every thread gets its own materialisation."""
+
+    takes_views = True  # a session's facts may be a judgelog.factview.FactView (synced by its difference)
 
     def __init__(self, program: Program, *, limits: Limits = DEFAULT_LIMITS, incremental: bool = True) -> None:
         self.program = program
@@ -141,9 +144,14 @@ class Backend:
 
     def _sync(self, view: ThreadView, facts: frozenset) -> None:
         old = view.facts if view.facts is not None else frozenset()
-        removed = old - facts
-        # an equal set (a new frozenset of the same facts) costs one pass: old <= facts and same size
-        added = facts - old if len(facts) != len(old) - len(removed) else ()
+        found = difference(old, facts)  # from their bases and differences (judgelog.factview), if related
+        if found is not None:
+            added, removed = found
+        else:
+            old, facts_now = as_frozenset(old), as_frozenset(facts)
+            removed = old - facts_now
+            # an equal set (a new frozenset of the same facts) costs one pass: old <= facts and same size
+            added = facts_now - old if len(facts_now) != len(old) - len(removed) else frozenset()
         view.facts = facts
         if not removed and not added and view.materialised:
             return

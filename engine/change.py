@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .ast import format_value
 from .errors import ActionError
 from .fact import fact_order
+from .factview import Overlay
 
 if TYPE_CHECKING:
     from .interface import Interface
@@ -66,49 +67,61 @@ class Event:
         }
 
 
-class _LoggedSet(set[tuple]):
+class _LoggedSet(Overlay):
     """A set of facts that remembers what was added to it (so the runtime knows which rule made which
-    fact) and indexes facts by predicate and first argument (so primitives don't scan the whole state)."""
+    fact) and indexes facts by predicate and first argument (so primitives don't scan the whole state).
+    It is an :class:`~judgelog.factview.Overlay` over the state's facts: a copy costs the action's change."""
 
-    def __init__(self, items: Iterable[tuple] = (), base: tuple[frozenset, dict] | None = None) -> None:
-        super().__init__(items)
+    __slots__ = ("log", "index", "by_key")
+
+    def __init__(self, items: Iterable[tuple] = (), base: tuple[frozenset, Any] | None = None) -> None:
+        # ``base``: the state's facts and their index by (pred, first argument) (judgelog.state_index): only
+        # the facts not in it are indexed here, and the base's are read through it
+        self.by_key: Any = None  # a mapping with get (judgelog.state_index.Layered) or a dict
+        if base is not None and isinstance(items, Overlay) and items.base is base[0]:
+            self._init_copy(items)
+            self.by_key = base[1]
+        elif base is not None:
+            given = items if isinstance(items, (set, frozenset)) else set(items)
+            Overlay.__init__(self, base[0])
+            self.plus = {f for f in given if f not in base[0]}
+            self.minus = set(base[0] - given) if len(base[0]) + len(self.plus) != len(given) else set()
+            self.by_key = base[1]
+        elif isinstance(items, Overlay):
+            self._init_copy(items)
+        else:
+            Overlay.__init__(self, items if isinstance(items, frozenset) else frozenset(items))
         self.log: list[tuple] = []
         self.index: dict[tuple, set[tuple]] = {}
-        # ``base``: a fact set and its index by (pred, first argument) (judgelog.state_index): only the facts
-        # not in it are indexed here, and the base's are read through it, so a step costs its change
-        self.base: dict[tuple, set[tuple]] = {}
-        if base is not None:
-            self.base = base[1]
-            extra = self - base[0]
-        else:
-            extra = self
-        for item in extra:
-            self._index(item).add(item)
-
-    def _index(self, item: tuple) -> set[tuple]:
-        return self.index.setdefault(item[:2], set())
+        for item in self.plus:
+            self.index.setdefault(item[:2], set()).add(item)
 
     def add(self, item: tuple) -> None:
         if item not in self:
             self.log.append(item)
-            super().add(item)
-            self._index(item).add(item)
+            Overlay.add(self, item)
+            if item in self.plus:
+                self.index.setdefault(item[:2], set()).add(item)
 
     def discard(self, item: object) -> None:
-        if isinstance(item, tuple) and item in self:
-            super().discard(item)
-            self._index(item).discard(item)
+        if isinstance(item, tuple) and item in self.plus:
+            self.index.get(item[:2], set()).discard(item)
+        Overlay.discard(self, item)
 
-    def remove(self, item: tuple) -> None:
-        if item not in self:
-            raise KeyError(item)
-        self.discard(item)
+    def _base_index(self) -> dict[tuple, set[tuple]]:
+        if self.by_key is None:
+            by_key: dict[tuple, set[tuple]] = {}
+            for f in self.base:
+                by_key.setdefault(f[:2], set()).add(f)
+            self.by_key = by_key
+        return self.by_key
 
     def matching(self, pred: str, prefix: tuple) -> list[tuple]:
         """Facts of ``pred`` whose first arguments are ``prefix``."""
         if prefix:
             key = (pred, prefix[0])
-            pool = self.index.get(key, set()) | {f for f in self.base.get(key, ()) if f in self}
+            minus = self.minus
+            pool = self.index.get(key, set()) | {f for f in self._base_index().get(key, ()) if f not in minus}
             return [f for f in pool if f[1 : 1 + len(prefix)] == prefix]
         return [f for f in self if f[0] == pred]
 
@@ -124,7 +137,7 @@ class Change:
         *,
         face: Interface | None = None,
         combat: Iterable[str] = (),
-        base: tuple[frozenset, dict] | None = None,
+        base: tuple[frozenset, Any] | None = None,
     ) -> None:
         self.facts = _LoggedSet(facts, base)
         self.pending = pending  # object id -> facts, for put_onto_battlefield

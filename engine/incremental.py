@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .ast import Atom, Comparison, Const, Negation, Rule, Var
+from .factview import as_frozenset, difference
 from .program import Program
 
 __all__ = ["WILD", "AnswerCache", "Affected", "affected", "matches", "binding_literals", "readers"]
@@ -79,6 +80,25 @@ class Affected:
         if exact and args in exact:
             return True
         return any(matches(p, args) for p in self.wild.get(pred, ()))
+
+    def merge(self, other: Affected) -> None:
+        """Add every pattern of ``other`` (as :meth:`add` of each would, a bucket at a time)."""
+        for pred, arity in other.all.items():
+            if pred not in self.all:
+                self.all[pred] = arity
+                self.exact.pop(pred, None)
+                self.wild.pop(pred, None)
+        for mine, theirs in ((self.exact, other.exact), (self.wild, other.wild)):
+            for pred, patterns in theirs.items():
+                if pred in self.all:
+                    continue
+                bucket = mine.get(pred)
+                if bucket is None:
+                    bucket = mine[pred] = set(patterns)
+                else:
+                    bucket |= patterns
+                if len(bucket) > MAX_PATTERNS:
+                    self.add(pred, tuple(WILD for _ in next(iter(bucket))))
 
     def add(self, pred: str, pattern: Pattern) -> bool:
         """Add a pattern; False when it is there already (patterns are not merged: one that another covers
@@ -207,26 +227,44 @@ def affected(program: Program, changed: Iterable[tuple]) -> Affected:
     consts, cache = _closures(program)
     out = Affected()
     for fact in changed:
-        values: list = []
-        shape = [fact[0]]
-        for v in fact[1:]:
-            if v in consts and not isinstance(v, bool):
-                shape.append(v)
-            else:
-                if v not in values:
-                    values.append(v)
-                shape.append(_Slot(values.index(v)))
-        key = tuple(shape)
-        closure = cache.get(key)
-        if closure is None:
-            closure = _closure(program, key[0], key[1:])
-            if len(cache) >= _MAX_CLOSURES:
-                cache.clear()
-            cache[key] = closure
-        for pred, pattern in closure:
-            if pred in out.all:
-                continue
-            out.add(pred, tuple(values[v.i] if type(v) is _Slot else v for v in pattern))
+        key = (fact, tuple(map(type, fact)))  # True and 1 are equal keys, not equal shapes
+        known = _ONE.get(key)
+        if known is None or known[0] is not program:
+            known = (program, _affected_one(program, fact, consts, cache))
+            if len(_ONE) >= _MAX_ONE:
+                _ONE.clear()
+            _ONE[key] = known
+        out.merge(known[1])
+    return out
+
+
+_ONE: dict[tuple, tuple[Program, Affected]] = {}  # a changed fact -> its affected patterns (kept, a few thousand)
+_MAX_ONE = 2048
+
+
+def _affected_one(program: Program, fact: tuple, consts: frozenset, cache: dict) -> Affected:
+    """The affected patterns of one changed fact, from the closure of its shape."""
+    out = Affected()
+    values: list = []
+    shape = [fact[0]]
+    for v in fact[1:]:
+        if v in consts and not isinstance(v, bool):
+            shape.append(v)
+        else:
+            if v not in values:
+                values.append(v)
+            shape.append(_Slot(values.index(v)))
+    key = tuple(shape)
+    closure = cache.get(key)
+    if closure is None:
+        closure = _closure(program, key[0], key[1:])
+        if len(cache) >= _MAX_CLOSURES:
+            cache.clear()
+        cache[key] = closure
+    for pred, pattern in closure:
+        if pred in out.all:
+            continue
+        out.add(pred, tuple(values[v.i] if type(v) is _Slot else v for v in pattern))
     return out
 
 
@@ -336,8 +374,16 @@ class AnswerCache:
         for a, b, found in self._diffs:
             if a is old and b is new:
                 return found
-        new_delta = self._delta(new) or (frozenset(), frozenset())  # None: ``new`` is the anchor now
-        old_delta = self._delta(old)
+        known = difference(old, new, _MAX_CHANGE)  # from their bases and differences (judgelog.factview)
+        if known is not None:
+            added, removed = known
+            if len(removed) > _MAX_CHANGE or len(added) > _MAX_CHANGE or 4 * (len(removed) + len(added)) > len(new):
+                return None
+            found = affected(self.program, list(removed) + list(added))
+            self._diffs = [(old, new, found), *self._diffs[:7]]
+            return found
+        new_delta = self._delta(as_frozenset(new)) or (frozenset(), frozenset())  # None: ``new`` is the anchor now
+        old_delta = self._delta(as_frozenset(old))
         if old_delta is None:  # far from the anchor (perhaps ``new``): ``old`` is the anchor now
             return None
         (new_added, new_removed), (old_added, old_removed) = new_delta, old_delta
@@ -372,7 +418,10 @@ class AnswerCache:
         sort_key: SortKey,
     ) -> list[tuple] | None:
         old_facts, old_rows = last
-        if old_facts is facts or old_facts == facts:
+        if old_facts is facts:
+            return old_rows
+        known = difference(old_facts, facts, _MAX_CHANGE)
+        if known is not None and not known[0] and not known[1] or known is None and old_facts == facts:
             return old_rows
         changes = self._changes(old_facts, facts)
         if changes is None:

@@ -16,7 +16,7 @@ are values).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from .action_args import (
     NONE,
@@ -37,6 +37,7 @@ from .change import Change, Event
 from .database import quiet_gc
 from .effects import apply_primitive
 from .errors import ActionError, UsageError
+from .factview import Overlay, WorkingFacts, as_frozenset
 from .replay import run_actions
 from .stack_order import stack_order
 from .step_facts import StepFacts
@@ -104,8 +105,8 @@ class _Run(Generic[B]):
         body, names = check_query(self.engine.program, parse_body(text), text=text)
         frozen = self.steps.freeze(facts)
         if self.observer is not None:
-            self.observer(frozen)
-        rows = self.engine.ask_again(frozen, body, names)
+            self.observer(as_frozenset(frozen))
+        rows = self.engine.ask_again(cast(frozenset, frozen), body, names)  # a FactView answers as one
         return [dict(zip(names, r)) for r in rows]
 
     def cause(self, facts: Iterable[tuple], fact: tuple) -> tuple[str, tuple[str, ...]]:
@@ -116,7 +117,7 @@ class _Run(Generic[B]):
         """The rules that derive each of ``wanted`` (all asked in one session)."""
         from .provenance import Prover
 
-        with self.engine.backend.session(frozenset(facts)) as view:
+        with self.engine.backend.session(cast(frozenset, self.steps.freeze(facts))) as view:
             prover = Prover(self.engine.backend, view, {})
             rules = [prover.deriving_rule(f) for f in wanted]
         return [(r.name or "", r.cites) if r is not None else ("", ()) for r in rules]
@@ -147,7 +148,7 @@ class _Run(Generic[B]):
     # -- the loop -----------------------------------------------------------
     def run(self) -> tuple[B, list[Event]]:
         self._validate()
-        facts = set(self.state.facts) | set(argument_facts(self.action, self._pending))
+        facts: WorkingFacts = Overlay(self.state.facts, plus=argument_facts(self.action, self._pending))
         self._check_params(facts)
         facts |= default_facts(
             self.action, ((r["K"], r["V"]) for r in self.ask(facts, f"action_param_default({self.kind}, K, V)"))
@@ -192,8 +193,8 @@ class _Run(Generic[B]):
             )
         facts = self._stack_triggers(facts)
         event_facts = {f for e in self.events for f in e.facts()}
-        final = frozenset(facts | event_facts)
-        origins = {f: self.span for f in final if f not in self.state.facts} if self.span is not None else {}
+        final = facts | event_facts
+        origins = {f: self.span for f in self.steps.added(final)} if self.span is not None else {}
         causes = {f: r for f, r in self.causes.items() if f in final and f not in self.state.facts}
         new = self.state.with_facts(final, origins, events=tuple(self.events), causes=causes)
         return new, list(self.events)
@@ -213,7 +214,7 @@ class _Run(Generic[B]):
         if diags:
             raise UsageError("; ".join(d.message for d in diags), diagnostics=diags, hint=diags[0].hint)
 
-    def _check_params(self, facts: set[tuple]) -> None:
+    def _check_params(self, facts: WorkingFacts) -> None:
         keywords = self.engine.interface.keywords
         for r in self.ask(facts, f"action_param_type({self.kind}, K, T)"):
             value = self.action.get(r["K"])
@@ -244,7 +245,7 @@ class _Run(Generic[B]):
                     hint=(f"did you mean {near!r}? " if near else "") + "arguments: " + ", ".join(sorted(params)),
                 )
 
-    def _violations(self, facts: set[tuple]) -> None:
+    def _violations(self, facts: WorkingFacts) -> None:
         rows = self.ask(facts, "violation(C, S)")
         if not rows:
             return
@@ -295,10 +296,10 @@ class _Run(Generic[B]):
                     )
         return out
 
-    def _choices(self, facts: set[tuple], choose: object, used: set[str]) -> set[tuple]:
+    def _choices(self, facts: WorkingFacts, choose: object, used: set[str]) -> set[tuple]:
         rows = self.ask(facts, "choice(N, O)")
         names = sorted({r["N"] for r in rows} | {r["N"] for r in self.ask(facts, "choice_mode(N, _)")})
-        names = [n for n in names if not any(f[0] in ("chosen", "chose_nothing") and f[1] == n for f in facts)]
+        names = [n for n in names if not self.steps.any_of(facts, ("chosen", "chose_nothing"), n)]
         out: set[tuple] = set()
         for name in names:
             options = [r["O"] for r in rows if r["N"] == name]
@@ -358,7 +359,7 @@ class _Run(Generic[B]):
             raise ActionError(f"{self.kind}: choose at most {limit} for {name}", cr=cr, options=shown)
         return values
 
-    def _effects(self, facts: set[tuple], query: str, *, rule_prefix: str = "") -> set[tuple]:
+    def _effects(self, facts: WorkingFacts, query: str, *, rule_prefix: str = "") -> WorkingFacts:
         rows = self.ask(facts, query)
         if not rows:
             return facts
@@ -391,8 +392,8 @@ class _Run(Generic[B]):
         return self._record(change, causes, prior=prior)
 
     def _record(
-        self, change: Change, causes: list[tuple[int, int, tuple[str, tuple[str, ...]]]], *, prior: set[tuple]
-    ) -> set[tuple]:
+        self, change: Change, causes: list[tuple[int, int, tuple[str, tuple[str, ...]]]], *, prior: WorkingFacts
+    ) -> WorkingFacts:
         recent = set()
         for i, (kind, subject, details) in enumerate(change.events):
             rule, cites = next(((c[0], c[1]) for lo, hi, c in causes if lo <= i < hi), ("", ()))
@@ -400,7 +401,7 @@ class _Run(Generic[B]):
             self.next_seq += 1
             self.events.append(event)
             recent.add(("recent_event", event.seq))
-        facts: set[tuple] = change.facts
+        facts: WorkingFacts = change.facts
         if recent:
             event_facts = {f for e in self.events[-len(recent) :] for f in e.facts()}
             # only these events are recent for triggers: a state-based round's facts still hold the
@@ -416,17 +417,17 @@ class _Run(Generic[B]):
             facts = self._results(facts, self.events[-len(recent) :])
         return facts
 
-    def _results(self, facts: set[tuple], events: list[Event]) -> set[tuple]:
+    def _results(self, facts: WorkingFacts, events: list[Event]) -> WorkingFacts:
         """Apply what the events just recorded do at once (event_result/5, e.g. damage: CR 120.3)."""
         kinds = self.engine.interface.result_kinds
         if not any(e.kind in kinds for e in events):
             return facts
         added = {f for e in events for f in e.facts()} | {("recent_event", e.seq) for e in events}
-        out = self._effects(set(facts) | added, "event_result(I, P, A, B, C)")
-        return {f for f in out if f not in added or f[0] not in ("recent_event",)}
+        out = self._effects(facts | added, "event_result(I, P, A, B, C)")
+        return out.difference([f for f in added if f[0] == "recent_event"])
 
     # -- triggers and the stack -------------------------------------------------
-    def _collect_triggers(self, facts: set[tuple]) -> None:
+    def _collect_triggers(self, facts: WorkingFacts) -> None:
         """Each triggered ability waits with a stable identity: source, kind, subject and instance. A keyword
         whose declaration says each instance acts (keyword_instances(K, each)) triggers once per instance
         (keyword_instance/3), each instance with its own parameters (keyword_instance_param/5)."""
@@ -454,7 +455,7 @@ class _Run(Generic[B]):
                     ]
                 self.pending_triggers.append((self.next_seq, (source, kind, subject, controller, inst), args + extra))
 
-    def _stack_triggers(self, facts: set[tuple]) -> set[tuple]:
+    def _stack_triggers(self, facts: WorkingFacts) -> WorkingFacts:
         """Put waiting triggered abilities on the stack (603.3): in APNAP order (apnap_rank, 603.3b), each
         player's in the order they triggered unless ``order:`` names them (top of the stack first)."""
         if not self.pending_triggers:
@@ -508,30 +509,27 @@ class _Run(Generic[B]):
                 return f"{doc.span(('actions', i, 'order', j)).location()}: "
         return f"{self.span.location()}: "
 
-    def _resolving(self, facts: set[tuple]) -> set[tuple]:
+    def _resolving(self, facts: WorkingFacts) -> set[tuple]:
         top = self.ask(facts, "top_of_stack(I)")
         if not top:
             raise ActionError("resolve: the stack is empty", cr="608.1")
         return {("resolving", top[0]["I"])}
 
-    def _finish_resolve(self, facts: set[tuple]) -> set[tuple]:
+    def _finish_resolve(self, facts: WorkingFacts) -> WorkingFacts:
         """608.2n: the ability leaves the stack (leaves_stack/1): every input fact about it goes."""
         for r in self.ask(facts, "leaves_stack(I)"):
             aid = r["I"]
-            about = {
-                p
-                for p, d in self.engine.program.decls.items()
-                if d.is_input and d.params and d.params[0].type == "ability"
-            }
-            facts = {f for f in facts if not (f[0] in about and f[1] == aid)}
+            decls = self.engine.program.decls
+            about = {p for p, d in decls.items() if d.is_input and d.params and d.params[0].type == "ability"}
+            facts = facts.difference([f for f in facts if f[0] in about and f[1] == aid])
             rule, cites = self.cause(facts | {("resolving", aid)}, ("leaves_stack", aid))
             self.events.append(Event(self.next_seq, "resolved", aid, {}, rule, cites))
             self.next_seq += 1
         return facts
 
     def _state_based(
-        self, facts: set[tuple], choose: object = None, used_choices: set[str] | None = None
-    ) -> set[tuple]:
+        self, facts: WorkingFacts, choose: object = None, used_choices: set[str] | None = None
+    ) -> WorkingFacts:
         """Apply standing designations and state-based actions until none applies (704.3). A choice a
         state-based action needs (the legend rule, 704.5j) is an action choice: the runtime asserts
         ``state_check`` while it asks, and takes the value from the action's ``choose:``."""

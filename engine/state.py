@@ -19,6 +19,7 @@ from .analysis import check_query
 from .ast import Atom, Const, Literal, Span, Var
 from .errors import QueryError
 from .fact import Fact, fact_set
+from .factview import Overlay, made_from
 from .parser import parse_atom, parse_body
 from .protocols import Rules, StateMeta
 from .provenance import Proof, Prover, WhyNot
@@ -165,17 +166,25 @@ class State:
         meta: StateMeta | None = None,
         causes: dict[tuple, str] | None = None,
     ) -> State:
+        over = isinstance(facts, Overlay) and facts.base is self.facts  # an action's working copy
         new = State(  # its facts made Facts once, here; its origins and causes are filled in below
             self.engine,
-            facts,
+            () if over else facts,
             {},
             name=self.name,
             path=self.path,
             meta=self.meta if meta is None else meta,
             events=self.events + tuple(events),
         )
+        if over:  # only the change is looked at
+            added, removed = fact_set(facts.plus), frozenset(facts.minus)  # type: ignore[attr-defined]
+            new.facts = (self.facts - removed if removed else self.facts) | added if added or removed else self.facts
+            if new.facts is not self.facts:
+                made_from(new.facts, self.facts, added, removed)
+        else:
+            removed = self.facts - new.facts
+            added = new.facts - self.facts
         facts = new.facts
-        removed = self.facts - facts
         kept = dict(self._origins)  # copied once and trimmed by the removed facts: a step costs its change
         made = dict(self._causes)
         for fact in removed:
@@ -187,7 +196,7 @@ class State:
             made.update(causes)
         new._origins, new._causes = kept, made
         if self._index is not None:  # handed down: the new state's names cost only the change
-            new._index = self._index.updated(self.engine.program, removed, facts - self.facts)
+            new._index = self._index.updated(self.engine.program, removed, added)
         return new
 
     # -- query preparation -------------------------------------------------

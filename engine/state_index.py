@@ -21,7 +21,7 @@ from typing import Any
 
 from .program import Program
 
-__all__ = ["StateIndex", "Names"]
+__all__ = ["StateIndex", "Names", "Layered"]
 
 ID_TYPES = ("object", "player", "ability")
 
@@ -30,7 +30,7 @@ class StateIndex:
     """Counts of the string constants of a set of facts: at any position (``values``), at positions of
     each id type (``typed``; an event's subject counts as an object), and the ``player`` facts."""
 
-    __slots__ = ("values", "typed", "players", "preds", "seqs", "by_key")
+    __slots__ = ("values", "typed", "players", "preds", "seqs", "by_key", "top")
 
     def __init__(self) -> None:
         self.values: dict[str, int] = {}
@@ -38,15 +38,17 @@ class StateIndex:
         self.players: dict[str, int] = {}
         self.preds: dict[str, int] = {}  # facts per predicate
         self.seqs: dict[int, int] = {}  # event numbers and effect timestamps (the runtime numbers on from them)
-        self.by_key: dict[tuple, set[tuple]] = {}  # the facts by (predicate, first argument): judgelog.effects
+        self.by_key = Layered()  # the facts by (predicate, first argument): judgelog.effects
+        self.top = 0  # the largest integer of seqs (0 when none)
 
     @classmethod
     def build(cls, program: Program, facts: Iterable[tuple]) -> StateIndex:
         out = cls()
-        by_key = out.by_key
+        by_key = out.by_key.own
         for fact in facts:
             out._count(program, fact, 1)
             by_key.setdefault(fact[:2], set()).add(fact)
+        out.top = _top(out.seqs)
         return out
 
     def updated(self, program: Program, removed: Iterable[tuple], added: Iterable[tuple]) -> StateIndex:
@@ -56,24 +58,30 @@ class StateIndex:
         out.players = dict(self.players)
         out.preds = dict(self.preds)
         out.seqs = dict(self.seqs)
-        out.by_key = dict(self.by_key)  # the sets of the keys the change touches are copied before they change
+        out.by_key = self.by_key.child()  # the sets of the keys the change touches are copied before they change
         copied: set[tuple] = set()
+        out.top, lost = self.top, False
         for sign, facts in ((-1, removed), (1, added)):
             for fact in facts:
                 out._count(program, fact, sign)
+                seq = _seq(fact)
+                if seq is not None:  # the largest number only grows unless one goes
+                    lost = lost or sign < 0
+                    out.top = max(out.top, _top([seq]))
                 key = fact[:2]
                 if key not in copied:
                     copied.add(key)
-                    out.by_key[key] = set(out.by_key.get(key, ()))
-                (out.by_key[key].add if sign > 0 else out.by_key[key].discard)(fact)
+                    out.by_key.own[key] = set(out.by_key.get(key, ()))
+                (out.by_key.own[key].add if sign > 0 else out.by_key.own[key].discard)(fact)
+        if lost:
+            out.top = _top(out.seqs)
         return out
 
     def _count(self, program: Program, fact: tuple, sign: int) -> None:
         _bump(self.preds, fact[0], sign)
-        if fact[0] == "event" and len(fact) > 1:
-            _bump(self.seqs, fact[1], sign)
-        elif fact[0] == "effect_timestamp" and len(fact) > 2:
-            _bump(self.seqs, fact[2], sign)
+        seq = _seq(fact)
+        if seq is not None:
+            _bump(self.seqs, seq, sign)
         for value in fact[1:]:
             if isinstance(value, str):
                 _bump(self.values, value, sign)
@@ -95,6 +103,46 @@ class StateIndex:
             lambda v: (v in typed["object"] or v in extra) and v not in typed["player"],
             lambda: (set(typed["object"]) | extra) - set(typed["player"]),
         )
+
+
+class Layered:
+    """A read-only mapping (``get``) kept as the keys one state changed over its parent state's mapping, so
+    that handing it down costs the change; made whole again every :data:`MAX_DEPTH` generations."""
+
+    __slots__ = ("own", "parent", "depth")
+    MAX_DEPTH = 16
+    depth: int
+
+    def __init__(self, own: dict | None = None, parent: Layered | None = None) -> None:
+        self.own: dict = {} if own is None else own
+        self.parent = parent
+        self.depth = 0 if parent is None else parent.depth + 1
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        layer: Layered | None = self
+        while layer is not None:
+            found = layer.own.get(key, _MISSING)
+            if found is not _MISSING:
+                return found
+            layer = layer.parent
+        return default
+
+    def child(self) -> Layered:
+        """An empty layer over this one (over a whole copy when the chain is long)."""
+        if self.depth < self.MAX_DEPTH:
+            return Layered({}, self)
+        chain: list[Layered] = []
+        layer: Layered | None = self
+        while layer is not None:
+            chain.append(layer)
+            layer = layer.parent
+        whole: dict = {}
+        for layer in reversed(chain):
+            whole.update(layer.own)
+        return Layered({}, Layered(whole))
+
+
+_MISSING = object()
 
 
 class Names(Set[str]):
@@ -120,6 +168,17 @@ class Names(Set[str]):
         return Names(lambda v: v in self or v in other, lambda: set(self) | {v for v in other if isinstance(v, str)})
 
     __ror__ = __or__
+
+
+def _top(seqs: Iterable[object]) -> int:
+    return max([v for v in seqs if isinstance(v, int)] or [0])
+
+
+def _seq(fact: tuple) -> object:
+    """The event number or timestamp a fact counts in ``seqs``, else None."""
+    if fact[0] == "event" and len(fact) > 1:
+        return fact[1]
+    return fact[2] if fact[0] == "effect_timestamp" and len(fact) > 2 else None
 
 
 def _bump(counts: dict[Any, int], value: object, sign: int) -> None:

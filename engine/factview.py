@@ -1,0 +1,303 @@
+"""Fact sets carried as a base fact set plus a difference, so that a step costs its change, not the board.
+
+An action works on its state's facts: it adds and removes a handful of them, again and again, and asks the
+rules about each version. Copying, freezing and comparing whole fact sets for that makes one step cost as
+much as the board. Here a version is its base (a frozenset, normally the state's facts) with the facts it
+adds (``plus``, none of them in the base) and the base facts it removes (``minus``):
+
+- :class:`Overlay`, the mutable working copy (the runtime's and the effect primitives'); a copy costs the
+  difference, not the base;
+- :class:`FactView`, an immutable snapshot of one, handed to the backend and to the answer cache as the
+  fact set a question is asked about (what :meth:`Overlay.snapshot` gives while nothing changes);
+- :func:`difference` finds what two fact sets add and remove to each other from their bases and differences
+  (and from the difference a state's facts were made with, :func:`made_from`), without comparing them whole;
+  None when they have no common base within a few steps.
+
+>>> base = frozenset({("a", 1), ("b", 2)})
+>>> work = Overlay(base)
+>>> work.add(("c", 3)); work.discard(("a", 1))
+>>> sorted(work), len(work), ("a", 1) in work
+([('b', 2), ('c', 3)], 2, False)
+>>> view = work.snapshot()
+>>> difference(base, view)
+(frozenset({('c', 3)}), frozenset({('a', 1)}))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+__all__ = ["Overlay", "FactView", "WorkingFacts", "difference", "made_from", "as_frozenset"]
+
+_EMPTY: frozenset = frozenset()
+_DEPTH = 4  # bases followed up from a fact set when looking for a common one
+_MADE: dict[int, tuple[frozenset, frozenset, frozenset, frozenset]] = {}  # id -> (it, base, plus, minus)
+_MADE_KEPT = 8
+
+
+def made_from(facts: frozenset, base: frozenset, plus: frozenset, minus: frozenset) -> None:
+    """Remember that ``facts`` equals ``base`` with ``plus`` added and ``minus`` removed (a state's facts made
+    by an action), so that :func:`difference` relates it to fact sets over ``base`` (a few are kept)."""
+    if len(_MADE) >= _MADE_KEPT:
+        _MADE.pop(next(iter(_MADE)))
+    _MADE[id(facts)] = (facts, base, plus, minus)
+
+
+def _parent(facts: Any) -> tuple[Any, frozenset, frozenset] | None:
+    if type(facts) is FactView:
+        return facts.base, facts.plus, facts.minus
+    hit = _MADE.get(id(facts))
+    if hit is not None and hit[0] is facts:
+        return hit[1], hit[2], hit[3]
+    return None
+
+
+def _ancestors(facts: Any, limit: int) -> list[tuple[Any, frozenset, frozenset]]:
+    """``facts`` as (ancestor, plus, minus) for itself and the bases it was made from, nearest first."""
+    out = [(facts, _EMPTY, _EMPTY)]
+    plus, minus = _EMPTY, _EMPTY
+    for _ in range(_DEPTH):
+        found = _parent(facts)
+        if found is None:
+            break
+        facts, p, m = found
+        # facts_now = facts + p - m (p disjoint from facts, m within it); then the difference so far on top
+        plus, minus = (p - minus) | (plus - m), (m - plus) | (minus - p)
+        if len(plus) + len(minus) > limit:
+            break
+        out.append((facts, plus, minus))
+    return out
+
+
+def difference(old: Any, new: Any, limit: int = 100_000) -> tuple[frozenset, frozenset] | None:
+    """``(added, removed)``: the facts ``new`` has and ``old`` lacks, and the other way round, found from a
+    common base of the two; None when they have none within a few steps (compare them whole then)."""
+    if old is new:
+        return _EMPTY, _EMPTY
+    olds = _ancestors(old, limit)
+    for root, new_plus, new_minus in _ancestors(new, limit):
+        for other, old_plus, old_minus in olds:
+            if other is root:
+                return (new_plus - old_plus) | (old_minus - new_minus), (old_plus - new_plus) | (new_minus - old_minus)
+    return None
+
+
+def as_frozenset(facts: Iterable[tuple]) -> frozenset:
+    """The facts as a plain frozenset (a snapshot or working copy made whole; a frozenset as it is)."""
+    if isinstance(facts, (FactView, Overlay)):
+        return facts.frozen()
+    return facts if isinstance(facts, frozenset) else frozenset(facts)
+
+
+class FactView:
+    """An immutable fact set: ``base`` with ``plus`` added and ``minus`` removed (``plus`` disjoint from the
+    base, ``minus`` within it). Equal to another fact set with the same facts; hashed by identity (an equal
+    frozenset hashes otherwise: use :meth:`frozen` to mix them in a dict)."""
+
+    __slots__ = ("base", "plus", "minus", "_frozen")
+
+    def __init__(self, base: frozenset, plus: frozenset = _EMPTY, minus: frozenset = _EMPTY) -> None:
+        self.base, self.plus, self.minus = base, plus, minus
+        self._frozen: frozenset | None = None
+
+    def __contains__(self, fact: object) -> bool:
+        return fact in self.plus or (fact in self.base and fact not in self.minus)
+
+    def __len__(self) -> int:
+        return len(self.base) - len(self.minus) + len(self.plus)
+
+    def __iter__(self) -> Iterator[tuple]:
+        yield from self.plus
+        if self.minus:
+            minus = self.minus
+            yield from (f for f in self.base if f not in minus)
+        else:
+            yield from self.base
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __eq__(self, other: object) -> bool:
+        if other is self:
+            return True
+        if not isinstance(other, (FactView, Overlay, frozenset, set)) or len(other) != len(self):
+            return False
+        found = difference(self, other)
+        if found is not None:
+            return not found[0] and not found[1]
+        return self.frozen() == as_frozenset(other)
+
+    __hash__ = object.__hash__
+
+    def __sub__(self, other: Iterable[tuple]) -> frozenset:
+        return self.frozen() - as_frozenset(other)
+
+    def __rsub__(self, other: Iterable[tuple]) -> frozenset:
+        return as_frozenset(other) - self.frozen()
+
+    def frozen(self) -> frozenset:
+        """The facts as a frozenset (made once)."""
+        if self._frozen is None:
+            if not self.plus and not self.minus:
+                self._frozen = self.base
+            else:
+                self._frozen = (self.base - self.minus) | self.plus
+        return self._frozen
+
+    def __repr__(self) -> str:
+        return f"<FactView {len(self.base)} facts +{len(self.plus)} -{len(self.minus)}>"
+
+
+class Overlay:
+    """A mutable fact set over a frozen base (see the module doc). Set operations with small fact sets
+    (``|``, ``-``, ``&``, ``|=``, ``-=``, ``add``, ``discard``) cost the size of the small one and of the
+    difference; iterating costs the whole set."""
+
+    __slots__ = ("base", "plus", "minus", "_snap")
+    base: frozenset
+    plus: set[tuple]
+    minus: set[tuple]
+
+    def __init__(self, base: Iterable[tuple], plus: Iterable[tuple] = (), minus: Iterable[tuple] = ()) -> None:
+        if isinstance(base, Overlay):
+            self.base, self.plus, self.minus = base.base, set(base.plus), set(base.minus)
+        elif isinstance(base, FactView):
+            self.base, self.plus, self.minus = base.base, set(base.plus), set(base.minus)
+        else:
+            self.base = base if isinstance(base, frozenset) else frozenset(base)
+            self.plus, self.minus = set(), set()
+        self._snap: FactView | None = None
+        for f in minus:
+            self.discard(f)
+        for f in plus:
+            self.add(f)
+
+    # -- reading --------------------------------------------------------
+    def __contains__(self, fact: object) -> bool:
+        return fact in self.plus or (fact in self.base and fact not in self.minus)
+
+    def __len__(self) -> int:
+        return len(self.base) - len(self.minus) + len(self.plus)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __iter__(self) -> Iterator[tuple]:
+        yield from list(self.plus)
+        if self.minus:
+            minus = self.minus
+            yield from (f for f in self.base if f not in minus)
+        else:
+            yield from self.base
+
+    def __eq__(self, other: object) -> bool:
+        if other is self:
+            return True
+        if isinstance(other, Overlay):
+            other = other.snapshot()
+        return self.snapshot() == other
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __le__(self, other: Iterable[tuple]) -> bool:
+        other = other if isinstance(other, (set, frozenset, Overlay, FactView)) else set(other)
+        return len(self) <= len(other) and all(f in other for f in self)
+
+    def __ge__(self, other: Iterable[tuple]) -> bool:
+        return all(f in self for f in other)
+
+    def __lt__(self, other: Iterable[tuple]) -> bool:
+        return self <= other and len(self) != len(set(other) if not hasattr(other, "__len__") else other)  # type: ignore[arg-type]
+
+    def __gt__(self, other: Iterable[tuple]) -> bool:
+        return self >= other and len(self) != len(set(other) if not hasattr(other, "__len__") else other)  # type: ignore[arg-type]
+
+    issubset, issuperset = __le__, __ge__
+
+    def snapshot(self) -> FactView:
+        """The facts now, frozen: the same object until the next change."""
+        if self._snap is None:
+            self._snap = FactView(self.base, frozenset(self.plus), frozenset(self.minus))
+        return self._snap
+
+    def frozen(self) -> frozenset:
+        return self.snapshot().frozen()
+
+    def copy(self) -> Overlay:
+        out = Overlay.__new__(Overlay)  # a plain working copy, whatever this one's kind
+        Overlay._init_copy(out, self)
+        return out
+
+    def _init_copy(self, other: Overlay) -> None:
+        self.base, self.plus, self.minus, self._snap = other.base, set(other.plus), set(other.minus), other._snap
+
+    # -- changing -------------------------------------------------------
+    def add(self, fact: tuple) -> None:
+        if fact in self.base:
+            if fact in self.minus:
+                self.minus.discard(fact)
+                self._snap = None
+        elif fact not in self.plus:
+            self.plus.add(fact)
+            self._snap = None
+
+    def discard(self, fact: object) -> None:
+        if fact in self.plus:
+            self.plus.discard(fact)
+            self._snap = None
+        elif fact in self.base and fact not in self.minus:
+            self.minus.add(fact)  # type: ignore[arg-type]
+            self._snap = None
+
+    def remove(self, fact: tuple) -> None:
+        if fact not in self:
+            raise KeyError(fact)
+        self.discard(fact)
+
+    def update(self, facts: Iterable[tuple]) -> None:
+        for f in list(facts) if facts is self else facts:
+            self.add(f)
+
+    def difference_update(self, facts: Iterable[tuple]) -> None:
+        for f in list(facts) if facts is self else facts:
+            self.discard(f)
+
+    def __ior__(self, facts: Iterable[tuple]) -> Overlay:
+        self.update(facts)
+        return self
+
+    def __isub__(self, facts: Iterable[tuple]) -> Overlay:
+        self.difference_update(facts)
+        return self
+
+    def __or__(self, facts: Iterable[tuple]) -> Overlay:
+        out = self.copy()
+        out.update(facts)
+        return out
+
+    def __sub__(self, facts: Iterable[tuple]) -> Overlay:
+        out = self.copy()
+        out.difference_update(facts)
+        return out
+
+    union = __or__
+    difference = __sub__
+
+    def __and__(self, facts: Iterable[tuple]) -> set[tuple]:
+        return {f for f in facts if f in self}
+
+    __rand__ = __and__
+
+    def select(self, keep: Any) -> Overlay:
+        """The facts for which ``keep(fact)`` holds (a whole pass)."""
+        out = self.copy()
+        out.difference_update([f for f in self if not keep(f)])
+        return out
+
+    def __repr__(self) -> str:
+        return f"<Overlay {len(self.base)} facts +{len(self.plus)} -{len(self.minus)}>"
+
+
+# the runtime's working fact set: an Overlay over the state's facts, or a plain set where one is made whole
+WorkingFacts = set[tuple] | Overlay
