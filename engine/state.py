@@ -166,20 +166,22 @@ class State:
         meta: StateMeta | None = None,
         causes: dict[tuple, str] | None = None,
     ) -> State:
-        over = isinstance(facts, Overlay) and facts.base is self.facts  # an action's working copy
+        # an action's working copy over these facts: only its change is looked at
+        over = facts if isinstance(facts, Overlay) and facts.base is self.facts else None
         new = State(  # its facts made Facts once, here; its origins and causes are filled in below
             self.engine,
-            () if over else facts,
+            () if over is not None else facts,
             {},
             name=self.name,
             path=self.path,
             meta=self.meta if meta is None else meta,
             events=self.events + tuple(events),
         )
-        if over:  # only the change is looked at
-            added, removed = fact_set(facts.plus), frozenset(facts.minus)  # type: ignore[attr-defined]
-            new.facts = (self.facts - removed if removed else self.facts) | added if added or removed else self.facts
-            if new.facts is not self.facts:
+        if over is not None:
+            added, removed = fact_set(over.plus), frozenset(over.minus)
+            new.facts = self.facts
+            if added or removed:  # (a frozenset minus nothing would still copy the whole board)
+                new.facts = (self.facts - removed if removed else self.facts) | added
                 made_from(new.facts, self.facts, added, removed)
         else:
             removed = self.facts - new.facts
