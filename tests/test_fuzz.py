@@ -6,7 +6,9 @@ scenarios (facts/scenarios/) and the queries of their ``expect:`` entries, with 
 lines deleted, inserted, replaced, duplicated and swapped.
 
 Hypothesis runs derandomized (the same examples on every run, no example database) and without deadlines.
-The normal run is small (a few seconds per test); for a long local run set ``JUDGELOG_FUZZ_EXAMPLES``:
+The normal run is small (a few seconds per test; the three tests that load the whole library or run the
+command line per example draw 15 or 20 examples, ``JUDGELOG_FUZZ=thorough`` gives them 50 or 60); for a long
+local run set ``JUDGELOG_FUZZ_EXAMPLES``:
 
     JUDGELOG_FUZZ_EXAMPLES=5000 python -m pytest tests/test_fuzz.py
 
@@ -39,13 +41,17 @@ from judgelog.scenario import compile_scenario
 #: JUDGELOG_FUZZ_EXAMPLES=N runs N examples per test instead of the counts given to @fuzz below
 _ENV = os.environ.get("JUDGELOG_FUZZ_EXAMPLES", "").strip()
 LONG_RUN = int(_ENV) if _ENV.isdigit() and int(_ENV) > 0 else 0
+#: JUDGELOG_FUZZ=thorough runs the tests that go through the whole library or the command line (seconds per
+#: example) with their ``thorough`` count; the normal run draws fewer of them to keep the suite short
+THOROUGH = os.environ.get("JUDGELOG_FUZZ", "").strip() == "thorough"
 WATCHDOG_SECONDS = int(os.environ.get("JUDGELOG_FUZZ_WATCHDOG", "60"))
 
 
-def fuzz(examples: int):
-    """Hypothesis settings: derandomized, no database, no deadline; ``examples`` in the normal run."""
+def fuzz(examples: int, *, thorough: int | None = None):
+    """Hypothesis settings: derandomized, no database, no deadline; ``examples`` in the normal run
+    (``thorough`` with ``JUDGELOG_FUZZ=thorough``, N with ``JUDGELOG_FUZZ_EXAMPLES=N``)."""
     return settings(
-        max_examples=LONG_RUN or examples,
+        max_examples=LONG_RUN or (thorough if THOROUGH and thorough else examples),
         derandomize=True,
         database=None,
         deadline=None,
@@ -85,17 +91,25 @@ SCENARIO_SEEDS = _read(
 )
 
 
+# the seeds are read as this module is imported, in every test process: with libyaml's safe loader when PyYAML
+# has it (the same documents as the pure-Python one, which takes seconds for these files), each file once
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _yaml(text):
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_SAFE_LOADER)
     except yaml.YAMLError:
         return None
 
 
+SEED_DATA = {name: _yaml(text) for name, text in SCENARIO_SEEDS.items()}
+
+
 def _queries():
     out = set()
-    for text in SCENARIO_SEEDS.values():
-        data = _yaml(text) or {}
+    for data in SEED_DATA.values():
+        data = data or {}
         for entry in data.get("expect") or []:
             for key in ("query", "holds", "absent", "explain"):
                 if isinstance(entry.get(key), str):
@@ -356,7 +370,7 @@ def test_parser_on_random_text(text):
 
 
 @pytest.mark.slow
-@fuzz(50)
+@fuzz(15, thorough=50)
 @given(mutated(RULE_SEEDS, DL_TOKENS))
 def test_check_on_mutated_rule_files(text):
     """The full check path: the library plus the mutated file, in Python and through the command line."""
@@ -421,7 +435,7 @@ JSON = st.recursive(
     ),
     max_leaves=12,
 )
-DICT_SEEDS = {name: _yaml(text) for name, text in SCENARIO_SEEDS.items() if isinstance(_yaml(text), dict)}
+DICT_SEEDS = {name: data for name, data in SEED_DATA.items() if isinstance(data, dict)}
 
 
 def _paths(value, prefix=()):
@@ -517,7 +531,7 @@ def test_actions_with_mutated_arguments(engine, data):
 
 
 @pytest.mark.slow
-@fuzz(60)
+@fuzz(20, thorough=60)
 @given(mutated(SCENARIO_SEEDS, YAML_TOKENS))
 def test_engine_load_and_the_command_line_on_mutated_scenarios(engine, text):
     """``Engine().load(path)``, then ``judgelog check`` and ``judgelog test`` (which applies the actions and
@@ -563,7 +577,7 @@ def test_queries_random(state, text):
 
 
 @pytest.mark.slow
-@fuzz(60)
+@fuzz(20, thorough=60)
 @given(mutated(dict(enumerate(QUERY_SEEDS)), DL_TOKENS, max_ops=2))
 def test_query_and_explain_through_the_command_line(text):
     scenario = str(SCENARIOS / "banding_both_sides.yaml")
