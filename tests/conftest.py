@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import tempfile
 
 import pytest
 from paths import ROOT
+from replays import SCENARIO_GROUP
 
 from judgelog import Engine
 
@@ -30,9 +32,39 @@ def pytest_configure(config):
     if not hasattr(config, "workerinput"):
         config._judgelog_cache = tempfile.mkdtemp(prefix="judgelog-test-cache-")
         os.environ["XDG_CACHE_HOME"] = config._judgelog_cache
+    # Python's cyclic garbage collector less often (a young collection every 100,000 new objects instead of
+    # 700, a full one every 100 middle ones instead of 10): a test process keeps the bundled scenarios'
+    # replays, facts and proofs (tests/replays.py), which each full collection walks again; with the default
+    # thresholds the collector took about a sixth of the scenario comparisons' time
+    gc.set_threshold(100_000, 20, 100)
     # the test scenarios name rule files in tests/rules/ (../rules/x.dl): allow tests/ (judgelog.safefiles)
     os.environ["JUDGELOG_ALLOW_DIRS"] = str(ROOT / "tests")
     config.addinivalue_line("markers", "slow: takes a few seconds (deselect with -m 'not slow')")
+
+
+def _work_unit(item) -> str:
+    """What pytest-xdist's --dist loadgroup hands to one worker: the test's xdist_group, else the test."""
+    marks = item.iter_markers("xdist_group")
+    groups = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in marks})
+    return "_".join(groups) if groups else item.nodeid
+
+
+def pytest_collection_modifyitems(config, items):
+    # the order pytest-xdist hands the work units to the workers (it takes them one at a time as they finish;
+    # pyproject.toml turns off its own reordering, which puts the units with many tests first and the single
+    # slow tests last): first the units holding a test marked slow (the longest: verify searches, the stripped
+    # libraries, the README's run of every scenario, the rule coverage), then the bundled scenarios' groups
+    # (each a few seconds: replays compared, tests/replays.py), then the quick tests, which fill the gaps at
+    # the end instead of a long unit starting last while the other worker idles
+    slow_units = {_work_unit(item) for item in items if item.get_closest_marker("slow")}
+
+    def rank(item) -> int:
+        unit = _work_unit(item)
+        if unit not in slow_units:
+            return 2
+        return 1 if unit.startswith(SCENARIO_GROUP) else 0
+
+    items.sort(key=rank)
 
 
 def pytest_unconfigure(config):

@@ -20,7 +20,7 @@ from judgelog import Engine
 from judgelog.recursion import recursive_components
 from judgelog.replay import Step, replay
 
-__all__ = ["CONFIGS", "NAMES", "Replay", "Replays", "scenario_param", "normal_proof"]
+__all__ = ["CONFIGS", "NAMES", "SCENARIO_GROUP", "Replay", "Replays", "scenario_param", "normal_proof"]
 
 NAMES = sorted(p.name for p in SCENARIOS.glob("*.yaml"))
 
@@ -32,9 +32,13 @@ CONFIGS: dict[str, dict] = {
 }
 
 
+# the xdist_group of a bundled scenario's tests: SCENARIO_GROUP + its file name
+SCENARIO_GROUP = "scenario-"
+
+
 def scenario_param(name: str, *marks) -> object:
     """A test parameter for a bundled scenario, in the scenario's xdist group (one worker replays it)."""
-    return pytest.param(name, id=name, marks=[pytest.mark.xdist_group(f"scenario-{name}"), *marks])
+    return pytest.param(name, id=name, marks=[pytest.mark.xdist_group(SCENARIO_GROUP + name), *marks])
 
 
 def _skeleton(node: dict) -> list:
@@ -42,7 +46,7 @@ def _skeleton(node: dict) -> list:
     return [(node.get("kind"), node.get("rule"))] + [x for p in node.get("premises", ()) for x in _skeleton(p)]
 
 
-def normal_proof(node: dict, recursive: set[str]) -> dict:
+def normal_proof(node: dict, recursive: frozenset[str] | set[str]) -> dict:
     """A proof as JSON, where the proof of a fact of a recursive predicate is kept as its rules only: it
     shows the first derivation found, whose witnesses depend on the order facts were computed in (which
     differs between the two backends, and between an incremental step and a full recomputation)."""
@@ -87,6 +91,8 @@ class Replays:
     # by id() of the state, with the state itself (kept alive: its id is not reused)
     _derived: dict[int, tuple[object, dict[str, list]]] = field(default_factory=dict)
     _proofs: dict[int, tuple[object, dict]] = field(default_factory=dict)
+    # by id() of the program, with the program itself: the predicates of its recursive components
+    _recursive: dict[int, tuple[object, frozenset[str]]] = field(default_factory=dict)
 
     def engine(self, config: str) -> Engine:
         if config not in self.engines:
@@ -120,7 +126,10 @@ class Replays:
         """The proof (:func:`normal_proof`) of the first fact of every derived predicate in a state."""
         if id(state) not in self._proofs:
             program = state.engine.program
-            recursive = {p for c in recursive_components(program) for p in c.preds}
+            if id(program) not in self._recursive:
+                preds = frozenset(p for c in recursive_components(program) for p in c.preds)
+                self._recursive[id(program)] = (program, preds)
+            recursive = self._recursive[id(program)][1]
             out: dict = {}
             for pred, found in self.derived(state).items():
                 if program.derived(pred) and found:

@@ -14,6 +14,7 @@ import pytest
 import yaml
 from helpers import run_cli
 from paths import ROOT, SCENARIOS, TESTS
+from replays import SCENARIO_GROUP
 
 from judgelog import Engine
 from judgelog.errors import ActionError, UsageError
@@ -219,11 +220,13 @@ def test_applying_leaves_the_original_state_unchanged(designer):
 
 
 def _scenarios_with_actions():
-    bundled = [p for p in sorted(SCENARIOS.glob("*.yaml")) if "actions" in (yaml.safe_load(p.read_text()) or {})]
+    # read as the module is collected, in every test process: libyaml's safe loader when PyYAML has it
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    bundled = [p for p in sorted(SCENARIOS.glob("*.yaml")) if "actions" in (yaml.load(p.read_text(), loader) or {})]
     mine = sorted(MY_SCENARIOS.glob("*.yaml"))
     # a bundled scenario's tests share its replay (tests/replays.py): they run on one pytest-xdist worker
     return [pytest.param(p, id=f"tests/{p.name}") for p in mine] + [
-        pytest.param(p, id=f"facts/{p.name}", marks=pytest.mark.xdist_group(f"scenario-{p.name}")) for p in bundled
+        pytest.param(p, id=f"facts/{p.name}", marks=pytest.mark.xdist_group(SCENARIO_GROUP + p.name)) for p in bundled
     ]
 
 

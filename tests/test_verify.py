@@ -157,7 +157,12 @@ def _verified(folder: Path, *options: str) -> Verified:
 
 
 # the SMALL scope verified once per module in each format: the tests that compare another run (resumed, on a
-# Dask cluster, on the other backend) with a fresh single-process run share it
+# Dask cluster, on the other backend) with a fresh single-process run share it (the tests of one format carry
+# its xdist_group, so pytest-xdist runs them on one worker, which verifies the scope once)
+SHARES_SMALL_TEXT = pytest.mark.xdist_group("verify-small-text")
+SHARES_SMALL_JSON = pytest.mark.xdist_group("verify-small-json")
+
+
 @pytest.fixture(scope="module")
 def small_text(tmp_path_factory) -> Verified:
     return _verified(tmp_path_factory.mktemp("small_text"))
@@ -168,6 +173,7 @@ def small_json(tmp_path_factory) -> Verified:
     return _verified(tmp_path_factory.mktemp("small_json"), "--format", "json")
 
 
+@SHARES_SMALL_TEXT
 def test_shipped_library_passes_a_small_scope(small_text):
     run = small_text.run
     assert run.code == 0, run.out
@@ -294,6 +300,7 @@ def test_all_lists_every_distinct_counterexample(tmp_path, capsys):
 
 
 # -- the same result whatever runs it --------------------------------------------------------------------
+@SHARES_SMALL_TEXT
 def test_resumes_from_the_output_folder(small_text, tmp_path, capsys):
     out = tmp_path / "out"
     shutil.copytree(small_text.out, out)  # the fresh run's folder (the shared one is left as it is)
@@ -304,6 +311,7 @@ def test_resumes_from_the_output_folder(small_text, tmp_path, capsys):
 
 
 @pytest.mark.slow
+@SHARES_SMALL_JSON
 def test_two_dask_workers_give_byte_identical_output(small_json, tmp_path, capsys):
     distributed = pytest.importorskip("distributed")
     path, single = small_json.scope, small_json.run
@@ -341,6 +349,7 @@ def test_merge_does_not_depend_on_task_order():
 
 
 @pytest.mark.slow
+@SHARES_SMALL_JSON
 def test_both_backends_find_the_same(small_json, tmp_path, capsys):
     pytest.importorskip("clingo")
     path, first = small_json.scope, small_json.run
