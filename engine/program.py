@@ -255,6 +255,7 @@ class Program:
             i: self.ordered_bodies[id(r)] for i, r in enumerate(self.rules) if id(r) in self.ordered_bodies
         }
         state["_graph"] = state["_rule_graph"] = state["_fact_rules"] = state["_facts_by_pred"] = None
+        state["memo"] = {}  # what other modules keep with the program may hold rule ids: made again
         return state
 
     def __setstate__(self, state: dict) -> None:
