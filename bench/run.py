@@ -730,6 +730,17 @@ for row in sorted(pyDatalog.ask("who_assigns(X, P)").answers):
 """
 
 
+def _child_env(tmp: str) -> dict[str, str]:
+    """The environment of the timed children: as an installed judgelog runs, from compiled bytecode (pip
+    compiles a wheel's modules when it installs them). With PYTHONDONTWRITEBYTECODE set (as on some
+    machines), every child would compile judgelog's source again, since an editable checkout has no .pyc
+    until one is written; the children write theirs (and read every module's) under ``tmp``, so the source
+    tree stays as it is, and the untimed warm-up run of each command writes them."""
+    env = dict(os.environ, PYTHONPYCACHEPREFIX=os.path.join(tmp, "pycache"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def _judgelog_command() -> list[str]:
     script = os.path.join(os.path.dirname(sys.executable), "judgelog")
     if os.path.exists(script):
@@ -757,7 +768,7 @@ def measure_process(reps: int) -> dict:
             "raw_script": [sys.executable, raw_py, raw_facts],
             "python_startup": [sys.executable, "-c", "pass"],
         }
-        env = dict(os.environ)
+        env = _child_env(tmp)
         out = {"creatures": len(board.creatures), "commands": {k: " ".join(v) for k, v in commands.items()}}
         samples: dict[str, list[float]] = {k: [] for k in commands}
         for name, cmd in commands.items():  # one untimed warm-up each (file cache, .pyc)
@@ -823,7 +834,7 @@ def measure_whole_process(
     jl = _judgelog_command()
     out: dict = {"boards": [], "quick_start": {}}
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
+        env = dict(_child_env(tmp), XDG_CACHE_HOME=os.path.join(tmp, "cache"))
         env.pop("JUDGELOG_NO_CACHE", None)
         py_script = os.path.join(tmp, "python_ref.py")
         with open(py_script, "w") as fh:

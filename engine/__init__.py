@@ -21,8 +21,9 @@ from .errors import (
     UsageError,
 )
 
-# Engine, State, Proof and WhyNot import pyDatalog, networkx and the rule library; they (and Fact, which reads rule
-# syntax) are loaded on first use (PEP 562) so that `judgelog --help` and the error classes don't pay for them.
+# Engine, State, Proof and WhyNot import pyDatalog and the rule library (networkx only where a graph is drawn
+# or rules are analysed); they (and Fact, which reads rule syntax) are loaded on first use (PEP 562) so that
+# `judgelog --help` and the error classes don't pay for them.
 _LAZY = {
     "Engine": ".engine",
     "State": ".state",

@@ -27,8 +27,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Collection, Iterable, Sequence
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from .ast import (
     Aggregate,
@@ -52,6 +51,9 @@ from .errors import Diagnostic, QueryError
 from .program import Program
 from .recursion import unbounded_arithmetic
 from .typecheck import arithmetic_problems
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["analyze", "check_query", "suggest", "ready", "order_body", "bound_after", "INT_TYPES"]
 

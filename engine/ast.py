@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 __all__ = [
     "Span",
@@ -192,7 +193,7 @@ class Rule:
     def is_fact(self) -> bool:
         return not self.body
 
-    @property
+    @cached_property  # asked of every rule again and again; a frozen rule's head does not change
     def aggregate(self) -> Aggregate | None:
         for arg in self.head.args:
             if isinstance(arg, Aggregate):

@@ -106,6 +106,16 @@ class CompiledProgram:
 
     @classmethod
     def of(cls, program: Program) -> CompiledProgram:
+        """The analysis of ``program``, made once and kept with it (every engine of one program shares it)."""
+        kept = program.memo.get("compiled")
+        if isinstance(kept, cls):
+            return kept
+        compiled = cls._build(program)
+        program.memo["compiled"] = compiled
+        return compiled
+
+    @classmethod
+    def _build(cls, program: Program) -> CompiledProgram:
         components = tuple(recursive_components(program))
         recursive = frozenset(p for c in components for p in c.preds)
         idb = frozenset(r.head.pred for r in program.rules if r.body and r.aggregate is None) - recursive

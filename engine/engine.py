@@ -13,12 +13,12 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from .ast import Literal
+from .ast import Literal, Span
 from .backend import Backend
 from .catalog import default_catalog, facts_dir
 from .codes import S101
 from .contract import contract_problems
-from .errors import RuleError, UsageError
+from .errors import Diagnostic, RuleError, UsageError
 from .incremental import AnswerCache
 from .interface import interface_of
 from .library import load_program
@@ -151,39 +151,38 @@ class Engine:
 
     def check_facts(self, scenario: Scenario) -> None:
         """Every scenario fact must use a declared input predicate with the right arity."""
-        from .analysis import INT_TYPES, suggest
-        from .errors import Diagnostic, ScenarioError
+        from .errors import ScenarioError
         from .fact import fact_order
 
-        diags = []
-        for fact in sorted(scenario.facts, key=fact_order):
-            decl = self.program.decl(fact[0])
-            span = scenario.origins.get(fact)
-            if decl is None:
-                near = suggest(fact[0], self.program.decls)
-                diags.append(
-                    Diagnostic(
-                        S101,
-                        f"unknown predicate {fact[0]!r} in a fact",
-                        span,
-                        hint=f"did you mean {near!r}?" if near else None,
-                    )
-                )
-            elif decl.arity != len(fact) - 1:
-                diags.append(Diagnostic(S101, f"{fact[0]} takes {decl.arity} argument(s), given {len(fact) - 1}", span))
-            else:
-                for param, value in zip(decl.params, fact[1:]):
-                    if param.type in INT_TYPES and (not isinstance(value, int) or isinstance(value, bool)):
-                        diags.append(
-                            Diagnostic(
-                                S101,
-                                f"argument {param.name!r} of {fact[0]} is an integer, given {value!r}",
-                                span,
-                                hint="write a whole number",
-                            )
-                        )
-        if diags:
+        problems: dict[tuple, list[Diagnostic]] = {}
+        for fact in scenario.facts:
+            found = self._fact_problems(fact, scenario.origins.get(fact))
+            if found:
+                problems[fact] = found
+        if problems:  # told in the order of the facts (sorted only when there is something to tell)
+            diags = [d for fact in sorted(problems, key=fact_order) for d in problems[fact]]
             raise ScenarioError(f"{len(diags)} problem(s) in {scenario.path}", diagnostics=diags)
+
+    def _fact_problems(self, fact: tuple, span: Span | None) -> list[Diagnostic]:
+        from .analysis import INT_TYPES, suggest
+
+        decl = self.program.decl(fact[0])
+        if decl is None:
+            near = suggest(fact[0], self.program.decls)
+            hint = f"did you mean {near!r}?" if near else None
+            return [Diagnostic(S101, f"unknown predicate {fact[0]!r} in a fact", span, hint=hint)]
+        if decl.arity != len(fact) - 1:
+            return [Diagnostic(S101, f"{fact[0]} takes {decl.arity} argument(s), given {len(fact) - 1}", span)]
+        return [
+            Diagnostic(
+                S101,
+                f"argument {param.name!r} of {fact[0]} is an integer, given {value!r}",
+                span,
+                hint="write a whole number",
+            )
+            for param, value in zip(decl.params, fact[1:])
+            if param.type in INT_TYPES and (not isinstance(value, int) or isinstance(value, bool))
+        ]
 
     def ask_rows(self, facts: frozenset, body: Sequence[Literal], names: Sequence[str]) -> list[tuple]:
         """The backend's sorted rows of ``names`` for a checked body over ``facts``."""

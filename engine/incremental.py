@@ -146,11 +146,8 @@ def readers(program: Program, pred: str) -> list[tuple[Rule, Atom]]:
 
 
 def _readers(program: Program, pred: str) -> list[tuple[Rule, Atom]]:
-    graph = program.graph
-    if pred not in graph:
-        return []
     out: list[tuple[Rule, Atom]] = []
-    for head in sorted(graph.successors(pred)):
+    for head in program.index.readers.get(pred, ()):
         for rule in program.rules_by_head.get(head, ()):
             for lit in rule.body:
                 atom = lit.atom if isinstance(lit, Negation) else lit

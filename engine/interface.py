@@ -121,14 +121,7 @@ class Interface:
 
 
 def _facts(program: Program, pred: str) -> list[tuple]:
-    out = []
-    for rule in program.rules:
-        head = rule.head
-        values = tuple(a.value for a in head.args if isinstance(a, Const))
-        if rule.body or head.pred != pred or len(values) != len(head.args):
-            continue
-        out.append(values)
-    return sorted(set(out), key=repr)
+    return program.ground_facts(pred)
 
 
 def mentioned_keywords(program: Program) -> frozenset[str]:

@@ -7,6 +7,10 @@ under ``not`` or in an aggregate, and ``positive`` when some rule without an agg
 atom. Analysis (strata, negation cycles), recursion (recursive components), the backend (what computed
 facts depend on) and the audit read this one graph.
 
+What evaluation needs of the graph (which predicates each one reads, which read it, the components of its
+positive edges) is also kept as plain data, filled in by analysis and saved with the program in the library
+cache (judgelog.cache): a process that starts from the cache answers questions without importing networkx.
+
 >>> from judgelog.analysis import analyze
 >>> from judgelog.parser import parse_text
 >>> program, _ = analyze([parse_text('''
@@ -27,12 +31,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from .ast import Atom, Const, Decl, Negation, Rule, RuleFile
 
-__all__ = ["Program", "dependency_graph", "rule_graph", "predicate_graph", "rule_node", "components"]
+if TYPE_CHECKING:
+    import networkx as nx
+
+__all__ = ["Program", "GraphIndex", "dependency_graph", "rule_graph", "predicate_graph", "rule_node", "components"]
 
 
 def rule_node(rule: Rule, index: int) -> str:
@@ -46,6 +52,8 @@ def rule_graph(rules: Iterable[Rule]) -> nx.DiGraph:
     (``kind`` body; ``negative`` when it reads it under ``not``, ``positive`` when it reads it as a plain atom,
     ``aggregate`` when the rule is an aggregate) and ``rule -> head`` (``kind`` head). Every rule node keeps
     its ``rule``; the heads of bodiless facts are nodes too."""
+    import networkx as nx  # imported when a graph is built: a start from the library cache needs none
+
     graph = nx.DiGraph()
     index = 0
     for rule in rules:
@@ -85,6 +93,8 @@ def dependency_graph(rules: Iterable[Rule]) -> nx.DiGraph:
 
 def predicate_graph(rules: nx.DiGraph) -> nx.DiGraph:
     """The projection of a :func:`rule_graph` on its predicates."""
+    import networkx as nx
+
     graph = nx.DiGraph()
     graph.add_nodes_from(n for n, kind in rules.nodes(data="kind") if kind == "predicate")
     for node, kind in rules.nodes(data="kind"):
@@ -103,10 +113,42 @@ def predicate_graph(rules: nx.DiGraph) -> nx.DiGraph:
 def components(graph: nx.DiGraph) -> list[frozenset[str]]:
     """The strongly connected components of ``graph``, dependencies first (ties: by their smallest node, so
     the order never depends on hashing)."""
+    import networkx as nx
+
     condensed = nx.condensation(graph)
     members = nx.get_node_attributes(condensed, "members")
     order = nx.lexicographical_topological_sort(condensed, key=lambda c: min(members[c]))
     return [frozenset(members[c]) for c in order]
+
+
+@dataclass(frozen=True)
+class GraphIndex:
+    """What evaluation reads of a program's dependency graph, as plain data (no networkx needed to use it):
+    ``reads``: predicate -> the predicates its rules read; ``readers``: predicate -> the predicates whose
+    rules read it (sorted); ``positive_components``: the components of the graph's positive edges,
+    dependencies first (as :func:`components`); ``positive_loops``: predicates with a positive edge to
+    themselves."""
+
+    reads: dict[str, frozenset[str]]
+    readers: dict[str, tuple[str, ...]]
+    positive_components: tuple[frozenset[str], ...]
+    positive_loops: frozenset[str]
+
+    @classmethod
+    def of(cls, graph: nx.DiGraph) -> GraphIndex:
+        positive = graph.__class__()
+        positive.add_nodes_from(graph)
+        positive.add_edges_from((u, v) for u, v, on in graph.edges(data="positive") if on)
+        return cls(
+            reads={pred: frozenset(graph.predecessors(pred)) for pred in graph},
+            readers={pred: tuple(sorted(graph.successors(pred))) for pred in graph},
+            positive_components=tuple(c for c in components(positive) if len(c) > 1 or _loops(positive, c)),
+            positive_loops=frozenset(u for u, v in positive.edges if u == v),
+        )
+
+
+def _loops(graph: nx.DiGraph, component: frozenset[str]) -> bool:
+    return any(graph.has_edge(p, p) for p in component)
 
 
 @dataclass
@@ -127,6 +169,8 @@ class Program:
     _rule_graph: nx.DiGraph | None = field(default=None, compare=False, repr=False)
     _graph: nx.DiGraph | None = field(default=None, compare=False, repr=False)
     _fact_rules: dict[tuple, Rule] | None = field(default=None, compare=False, repr=False)
+    _index: GraphIndex | None = field(default=None, compare=False, repr=False)
+    _facts_by_pred: dict[str, list[tuple]] | None = field(default=None, compare=False, repr=False)
 
     def decl(self, pred: str) -> Decl | None:
         return self.decls.get(pred)
@@ -168,27 +212,50 @@ class Program:
             self._fact_rules = facts
         return self._fact_rules
 
+    def ground_facts(self, pred: str) -> list[tuple]:
+        """The values of the ground facts of ``pred`` the rule files state, each once, in the order of
+        their ``repr``."""
+        if self._facts_by_pred is None:
+            by_pred: dict[str, list[tuple]] = {}
+            for fact in self.fact_rules:
+                by_pred.setdefault(fact[0], []).append(fact[1:])
+            self._facts_by_pred = {p: sorted(values, key=repr) for p, values in by_pred.items()}
+        return self._facts_by_pred.get(pred, [])
+
+    @property
+    def index(self) -> GraphIndex:
+        """What evaluation reads of :attr:`graph`, as plain data (built once, kept in the library cache)."""
+        if self._index is None:
+            self._index = GraphIndex.of(self.graph)
+        return self._index
+
     def components(self) -> list[frozenset[str]]:
         """The strongly connected components of :attr:`graph`, dependencies first."""
         return components(self.graph)
 
     def dependencies(self, preds: Iterable[str]) -> set[str]:
         """``preds`` and every predicate they depend on, through any rule."""
+        reads = self.index.reads
         out = set(preds)
-        for pred in list(out):
-            if pred in self.graph:
-                out |= nx.ancestors(self.graph, pred)
+        todo = [p for p in out if p in reads]
+        while todo:
+            for dep in reads[todo.pop()]:
+                if dep not in out:
+                    out.add(dep)
+                    todo.append(dep)
         return out
 
     def __getstate__(self) -> dict:
         # ids do not survive pickling (the library cache): keep the ordered bodies by the rule's position,
-        # or an unpickled rule could find the body of another rule that once had its id; the graph is
-        # built again when it is needed
+        # or an unpickled rule could find the body of another rule that once had its id; the graphs are
+        # built again when they are needed (loading one would import networkx), their index is kept
+        self.index  # noqa: B018 - built now, so that it is saved
         state = dict(self.__dict__)
         state["ordered_bodies"] = {
             i: self.ordered_bodies[id(r)] for i, r in enumerate(self.rules) if id(r) in self.ordered_bodies
         }
-        state["_graph"] = state["_fact_rules"] = None
+        state["_graph"] = state["_rule_graph"] = state["_fact_rules"] = state["_facts_by_pred"] = None
+        state["memo"] = {}  # what other modules keep with the program may hold rule ids: made again
         return state
 
     def __setstate__(self, state: dict) -> None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from .ast import Atom, BinOp, Comparison, Rule, Var, term_vars
 from .codes import E016
 from .errors import Diagnostic, LimitError
-from .program import Program, components
+from .program import Program
 
 __all__ = ["Component", "Limits", "LimitError", "recursive_components", "unbounded_arithmetic", "DEFAULT_LIMITS"]
 
@@ -68,13 +68,9 @@ DEFAULT_LIMITS = Limits()
 
 def recursive_components(program: Program) -> list[Component]:
     """The recursive components of ``program`` (rules with a body and no aggregate), dependencies first:
-    the components of the program's graph cut to the atoms such rules read positively."""
-    graph = program.graph
-    positive = graph.edge_subgraph((u, v) for u, v, positive in graph.edges(data="positive") if positive)
+    the components of the program's graph cut to the atoms such rules read positively (its index)."""
     out = []
-    for number, preds in enumerate(components(positive)):
-        if len(preds) == 1 and not positive.has_edge(next(iter(preds)), next(iter(preds))):
-            continue  # not recursive
+    for number, preds in enumerate(program.index.positive_components):
         rules = tuple(r for r in program.rules if r.head.pred in preds and r.body and r.aggregate is None)
         out.append(Component(preds, rules, number))
     return out

@@ -259,6 +259,7 @@ def _fields(
 ) -> None:
     """The designation fields the rules declare (scenario_field/4), each compiled by its shape."""
     keys: dict[str, set] = {}  # field -> the ids it lists first (what other fields may refer to)
+    known = {"object": objects, "player": players, "target": set(players) | set(objects)}  # built once
     for f in sorted(fields, key=lambda f: _ref_depth(f, fields)):
         keys[f.name] = set()
         raw = data.get(f.name)
@@ -268,7 +269,7 @@ def _fields(
 
         def ref(value: object, pos: int, vpath: tuple, f: Field = f) -> str | None:
             r = f.ref(pos)
-            ids = {"object": objects, "player": players, "target": set(players) | set(objects)}.get(r.what)
+            ids = known.get(r.what)
             if ids is None:
                 ids = keys.get(r.what, set())
             return _ref(ctx, value, ids, vpath, r.noun)

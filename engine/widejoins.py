@@ -132,7 +132,7 @@ class JoinGuard:
     """The rules of a program whose bodies fall into unconnected parts, and which predicates reach them."""
 
     def __init__(self, rules: Iterable[Rule], body: Callable[[Rule], Sequence]) -> None:
-        self._body = body
+        self.body = body  # a rule's body in evaluation order (Program.body)
         self.rules_for: dict[str, list[Rule]] = {}
         self.wide: dict[int, _Wide] = {}
         reads: dict[str, set[str]] = {}
@@ -208,7 +208,7 @@ class StateCheck:
                 bound = _binding(rule.head, atom)
                 if bound is None:
                     continue
-                body = self.guard._body(rule)
+                body = self.guard.body(rule)
                 rows = estimate(unconnected_parts(body), self.size)
                 if bound:  # never more than without the constants (they may split a part in two)
                     rows = min(rows, estimate(unconnected_parts(_substitute(body, bound)), self.size))

@@ -100,7 +100,10 @@ class Located:
             if path in self.marks:
                 return self.marks[path]
             path = path[:-1]
-        return self.marks.get((), Span(self.path, 1, 1))
+        found = self.marks.get(())
+        if found is None:  # no mark at all (a document built in Python): its first line, one value for all
+            found = self.marks[()] = Span(self.path, 1, 1)
+        return found
 
     def key_span(self, path: tuple) -> Span:
         return self.marks.get(("<key>",) + tuple(path), self.span(path))

@@ -180,3 +180,44 @@ def test_a_cached_program_keeps_each_rules_own_evaluation_order():
     reordered = [r for r in program.rules if program.body(r) != r.body]
     assert reordered  # the test means something: some bodies are evaluated in another order
     assert [back.body(r) for r in back.rules] == [program.body(r) for r in program.rules]
+
+
+def test_a_start_from_the_cache_needs_no_networkx(folder):
+    """A process whose library comes from the cache loads a scenario and proves an answer without importing
+    networkx (the graph is built only where one is drawn or analysed; the program keeps what evaluation
+    needs of it as plain data): networkx's import alone costs more than the rest of such a start."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(folder.parent))
+    code = (
+        "import sys\n"
+        "from judgelog import Engine\n"
+        "import judgelog.cli, judgelog.commands\n"
+        f"state = Engine().load({str(SCENARIOS / 'banding_blocked_by_one.yaml')!r})\n"
+        "print(len(state.explain('damage_assigner(bears, alice)').to_text().splitlines()) > 3)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'networkx')[:1])\n"
+    )
+    cold = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    warm = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert cold.stdout.splitlines() == ["True", "['networkx']"]  # the first start analyses the rules
+    assert warm.stdout.splitlines() == ["True", "[]"]
+
+
+def test_the_graph_index_agrees_with_the_graph_and_survives_pickling():
+    import pickle
+
+    import networkx as nx
+
+    from judgelog.library import load_program
+    from judgelog.program import components
+
+    program = load_program(()).program
+    graph = program.graph
+    index = pickle.loads(pickle.dumps(program))._index  # saved with the program, built from its graph
+    assert index is not None and index == program.index
+    assert index.reads == {p: frozenset(graph.predecessors(p)) for p in graph}
+    assert index.readers == {p: tuple(sorted(graph.successors(p))) for p in graph}
+    positive = graph.edge_subgraph((u, v) for u, v, on in graph.edges(data="positive") if on)
+    recursive = [c for c in components(positive) if len(c) > 1 or positive.has_edge(min(c), min(c))]
+    assert list(index.positive_components) == recursive and recursive  # the library has recursion
+    for pred in ("damage_assigner", "blocks", "band_member"):
+        if pred in graph:
+            assert program.dependencies([pred]) == {pred} | nx.ancestors(graph, pred)

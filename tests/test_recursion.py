@@ -163,7 +163,7 @@ def test_the_command_line_answers_left_recursion_over_a_cycle(capsys, tmp_path):
         '  - query: "reach(b, Y)"\n    answers: [{Y: a}, {Y: b}, {Y: c}]\n',
         encoding="utf-8",
     )
-    with watchdog():
+    with watchdog(120):  # three commands, each analysing the library with the test's own rules
         run = run_cli(capsys, ["query", "--rules", rules, scenario, "reach(a, b)"])
         assert (run.code, run.out.strip()) == (0, "yes")
         run = run_cli(capsys, ["explain", "--rules", rules, scenario, "reach(a, a)"])
