@@ -972,7 +972,7 @@ def render_whole_process(whole: dict) -> list[str]:
 CHOICE_ATTACKERS = 14
 
 
-def measure_choices(reps: int) -> dict:
+def measure_choices(reps: int, *, clingo: bool = True) -> dict:
     """`choices bands` (list_choices) on a board of CHOICE_ATTACKERS attackers: the pyDatalog backend checks
     candidate bands one by one, the clingo backend enumerates them with one choice rule."""
     from judgelog import Engine
@@ -981,7 +981,7 @@ def measure_choices(reps: int) -> dict:
     board = Board(CHOICE_ATTACKERS)
     out: dict = {"attackers": CHOICE_ATTACKERS, "ms": {}}
     answers = {}
-    for name in ("pydatalog", "clingo") if _has_clingo() else ("pydatalog",):
+    for name in ("pydatalog", "clingo") if clingo and _has_clingo() else ("pydatalog",):
         engine = Engine(backend=name)
         state = engine.state_from_dict(board.scenario())
         state.query("attacking(A, P)")  # the state loaded: only the enumeration is timed
@@ -1252,6 +1252,9 @@ def main(argv=None) -> int:
         action="store_true",
         help="skip the whole-process rows on JSON boards (N=1000, and 5000 in the full run)",
     )
+    parser.add_argument(
+        "--no-clingo", action="store_true", help="skip the clingo backend's column (and its `choices bands` row)"
+    )
     parser.add_argument("--child-memory", nargs=2, metavar=("KIND", "N"), help=argparse.SUPPRESS)
     parser.add_argument("--traced", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -1268,8 +1271,12 @@ def main(argv=None) -> int:
     sizes = tuple(int(s) for s in args.sizes.split(",")) if args.sizes else (SIZES_QUICK if args.quick else SIZES_FULL)
     reps_table = REPS_QUICK if args.quick else REPS_FULL
     engine = Engine()  # the join-size guard (L004) on, as for any user: it sizes atoms with constants
-    clingo_engine = Engine(backend="clingo") if _has_clingo() else None
-    notes: list[str] = [] if clingo_engine else ["clingo is not installed: no clingo column"]
+    clingo_engine = Engine(backend="clingo") if _has_clingo() and not args.no_clingo else None
+    notes: list[str] = (
+        []
+        if clingo_engine
+        else ["--no-clingo: no clingo column" if args.no_clingo else "clingo is not installed: no clingo column"]
+    )
     results = []
     for n in sizes:
         reps = reps_table.get(n, 3)
@@ -1299,7 +1306,7 @@ def main(argv=None) -> int:
         )
     if not args.json:
         print(f"choices bands, {CHOICE_ATTACKERS} attackers ...", file=sys.stderr, flush=True)
-    choices = measure_choices(3 if args.quick else 5)
+    choices = measure_choices(3 if args.quick else 5, clingo=not args.no_clingo)
     report = {
         "quick": args.quick,
         "machine": machine(),

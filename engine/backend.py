@@ -73,7 +73,6 @@ from .variants import Variants
 __all__ = ["Backend", "quiet_gc"]
 
 _ENGINE_IDS = itertools.count(1)
-_INCREMENTAL_LIMIT = 2000  # a larger change of facts recomputes the aggregates and recursive predicates in full
 
 
 class Backend:
@@ -163,8 +162,10 @@ class Backend:
             self.variants.fact_pred(view, pred)
         only = None
         size = len(removed) + len(added)
-        if redo and self.incremental and view.materialised and size <= _INCREMENTAL_LIMIT and 4 * size <= len(facts):
-            # a small change: recompute only the computed facts it can affect (judgelog.incremental)
+        if redo and self.incremental and view.materialised and 4 * size <= len(facts):
+            # recompute only the computed facts the change can affect (judgelog.incremental; a large change
+            # by its coarse shapes): the predicates it cannot reach stay as they are. A change of more than
+            # a quarter of the state (another board) recomputes them all, which costs less then
             only = affected(self.program, itertools.chain(removed, added))
             retract_affected(self, view, only)
             view.materialised = False

@@ -53,33 +53,48 @@ def _parent(facts: Any) -> tuple[Any, frozenset, frozenset] | None:
     return None
 
 
-def _ancestors(facts: Any, limit: int) -> list[tuple[Any, frozenset, frozenset]]:
-    """``facts`` as (ancestor, plus, minus) for itself and the bases it was made from, nearest first."""
-    out = [(facts, _EMPTY, _EMPTY)]
-    plus, minus = _EMPTY, _EMPTY
-    for _ in range(_DEPTH):
-        found = _parent(facts)
-        if found is None:
-            break
-        facts, p, m = found
-        # facts_now = facts + p - m (p disjoint from facts, m within it); then the difference so far on top
-        plus, minus = (p - minus) | (plus - m), (m - plus) | (minus - p)
-        if len(plus) + len(minus) > limit:
-            break
-        out.append((facts, plus, minus))
-    return out
+class _Chain:
+    """``facts`` as (ancestor, plus, minus) for itself and the bases it was made from, nearest first, each
+    found only when asked for (an ancestor far up may differ from it by a large change, which costs its size
+    to combine)."""
+
+    __slots__ = ("found", "limit", "done")
+
+    def __init__(self, facts: Any, limit: int) -> None:
+        self.found: list[tuple[Any, frozenset, frozenset]] = [(facts, _EMPTY, _EMPTY)]
+        self.limit, self.done = limit, False
+
+    def at(self, depth: int) -> tuple[Any, frozenset, frozenset] | None:
+        while len(self.found) <= depth and not self.done:
+            facts, plus, minus = self.found[-1]
+            parent = _parent(facts) if len(self.found) <= _DEPTH else None
+            if parent is None:
+                self.done = True
+                break
+            up, p, m = parent
+            if len(p) + len(m) + len(plus) + len(minus) > self.limit:  # larger than asked for: stop here
+                self.done = True
+                break
+            # facts_now = up + p - m (p disjoint from up, m within it); then the difference so far on top
+            self.found.append((up, (p - minus) | (plus - m), (m - plus) | (minus - p)))
+        return self.found[depth] if depth < len(self.found) else None
 
 
 def difference(old: Any, new: Any, limit: int = 100_000) -> tuple[frozenset, frozenset] | None:
     """``(added, removed)``: the facts ``new`` has and ``old`` lacks, and the other way round, found from a
-    common base of the two; None when they have none within a few steps (compare them whole then)."""
+    common base of the two (the nearest: ancestors are followed only as far as needed); None when they
+    have none within a few steps (compare them whole then)."""
     if old is new:
         return _EMPTY, _EMPTY
-    olds = _ancestors(old, limit)
-    for root, new_plus, new_minus in _ancestors(new, limit):
-        for other, old_plus, old_minus in olds:
-            if other is root:
-                return (new_plus - old_plus) | (old_minus - new_minus), (old_plus - new_plus) | (new_minus - old_minus)
+    olds, news = _Chain(old, limit), _Chain(new, limit)
+    for total in range(2 * _DEPTH + 1):
+        for i in range(total + 1):
+            mine, theirs = olds.at(i), news.at(total - i)
+            if mine is None or theirs is None or mine[0] is not theirs[0]:
+                continue
+            _root, old_plus, old_minus = mine
+            _root, new_plus, new_minus = theirs
+            return (new_plus - old_plus) | (old_minus - new_minus), (old_plus - new_plus) | (new_minus - old_minus)
     return None
 
 

@@ -30,7 +30,7 @@ from .ast import Atom, Comparison, Const, Negation, Rule, Var
 from .factview import as_frozenset, difference
 from .program import Program
 
-__all__ = ["WILD", "AnswerCache", "Affected", "affected", "matches", "binding_literals", "readers"]
+__all__ = ["WILD", "AnswerCache", "Affected", "affected", "coarse_affected", "matches", "binding_literals", "readers"]
 
 
 class _Wild:
@@ -220,7 +220,15 @@ def affected(program: Program, changed: Iterable[tuple]) -> Affected:
 
     The closure of a set of changes is the union of the closures of each change; each change's closure is
     computed once per *shape* (its predicate, the rules' constants it holds, and which of its other values
-    are equal), with placeholders for those other values, and kept."""
+    are equal), with placeholders for those other values, and kept. A large change is analysed by its
+    *coarse shapes* instead (:func:`coarse_affected`)."""
+    changed = changed if isinstance(changed, (list, tuple, set, frozenset)) else list(changed)
+    if len(changed) > COARSE_ABOVE:
+        return coarse_affected(program, changed)
+    return _exact(program, changed)
+
+
+def _exact(program: Program, changed: Iterable[tuple]) -> Affected:
     consts, cache = _closures(program)
     out = Affected()
     for fact in changed:
@@ -237,6 +245,42 @@ def affected(program: Program, changed: Iterable[tuple]) -> Affected:
 
 _ONE: dict[tuple, tuple[Program, Affected]] = {}  # a changed fact -> its affected patterns (kept, a few thousand)
 _MAX_ONE = 2048
+COARSE_ABOVE = 256  # a change of more facts is analysed by coarse shapes (see coarse_affected)
+_COARSE_SHAPE = 8  # within such a change, a coarse shape of more facts is followed as one WILD pattern
+
+
+def coarse_affected(program: Program, changed: Iterable[tuple]) -> Affected:
+    """The affected patterns of a large change: its facts grouped by *coarse shape* (their predicate and
+    the rules' constants they hold, every other value WILD); a shape that more than a few facts have is
+    followed as that one pattern, the others fact by fact (:func:`affected`). This over-approximates the
+    exact analysis (a WILD value stands for every value) at the cost of the change's distinct shapes, so
+    that a change of hundreds of objects (proliferate) still recomputes only the predicates, and the
+    rule-constant groups of them, that it can reach: ``counter(_, p1p1, _)`` for every creature reaches
+    every toughness and power, but of the state-based actions only those whose rules read them or
+    counters, and of the keywords counters grant only ``has_keyword(_, p1p1)``."""
+    consts, cache = _closures(program)
+    groups: dict[tuple, list[tuple]] = {}
+    for fact in changed:
+        key = (fact[0],) + tuple(v if v in consts and not isinstance(v, bool) else WILD for v in fact[1:])
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [fact]
+        else:
+            group.append(fact)
+    out = Affected()
+    for key, facts in groups.items():
+        if len(facts) <= _COARSE_SHAPE:
+            out.merge(_exact(program, facts))
+            continue
+        closure = cache.get(key)
+        if closure is None:
+            closure = _closure(program, key[0], key[1:])
+            if len(cache) >= _MAX_CLOSURES:
+                cache.clear()
+            cache[key] = closure
+        for pred, pattern in closure:
+            out.add(pred, pattern)
+    return out
 
 
 def _affected_one(program: Program, fact: tuple, consts: frozenset, cache: dict) -> Affected:
@@ -265,6 +309,48 @@ def _affected_one(program: Program, fact: tuple, consts: frozenset, cache: dict)
     return out
 
 
+_STATED: dict[int, tuple[Program, dict[str, list[tuple]]]] = {}
+
+
+def _stated(program: Program) -> dict[str, list[tuple]]:
+    """The predicates whose facts are all stated in the rule files (no rule with a body derives them, no
+    scenario gives them), each with those facts' arguments: they are the same in every state."""
+    hit = _STATED.get(id(program))
+    if hit is None or hit[0] is not program:
+        derived = {r.head.pred for r in program.rules if r.body or r.aggregate is not None}
+        out: dict[str, list[tuple]] = {}
+        for fact in program.fact_rules:
+            decl = program.decls.get(fact[0])
+            if fact[0] not in derived and decl is not None and not decl.is_input:
+                out.setdefault(fact[0], []).append(fact[1:])
+        hit = _STATED[id(program)] = (program, out)
+    return hit[1]
+
+
+def _possible(program: Program, rule: Rule, binding: dict[str, Any]) -> bool:
+    """False when, under ``binding``, a positive body atom of ``rule`` over a predicate the rule files state
+    in full matches none of its facts: the rule derives nothing for that binding in any state
+    (``keyword_source(O, K) :- counter(O, K, N), ..., keyword_counter(K)`` with K a counter kind that no
+    ``keyword_counter`` fact names)."""
+    stated = _stated(program)
+    for lit in program.body(rule):
+        if not isinstance(lit, Atom) or lit.pred not in stated:
+            continue
+        wanted = tuple(
+            a.value
+            if isinstance(a, Const)
+            else binding.get(a.name, WILD)
+            if isinstance(a, Var) and type(binding.get(a.name, WILD)) is not _Slot
+            else WILD
+            for a in lit.args
+        )
+        if all(v is WILD for v in wanted):
+            continue
+        if not any(matches(wanted, args) for args in stated[lit.pred]):
+            return False
+    return True
+
+
 def _closure(program: Program, pred: str, args: Pattern) -> list[tuple[str, Pattern]]:
     """Every (predicate, pattern) that the change of one fact reaches through the rules."""
     out = Affected()
@@ -281,7 +367,7 @@ def _closure(program: Program, pred: str, args: Pattern) -> list[tuple[str, Patt
             pattern = tuple(WILD for _ in pattern)
         for rule, atom in readers(program, pred):
             binding = _bind(atom, pattern)
-            if binding is None:
+            if binding is None or not _possible(program, rule, binding):
                 continue
             head = rule.head.pred
             new = _head_pattern(rule, binding)
@@ -304,6 +390,11 @@ def question_patterns(found: Affected, head: Atom, body: Sequence) -> Affected:
                 if out.whole(head.pred):
                     return out
     return out
+
+
+def _outermost(patterns: list[Pattern]) -> list[Pattern]:
+    """The patterns that no other one covers (a covered pattern's facts are asked again with the other's)."""
+    return [p for p in patterns if not any(q != p and matches(q, p) for q in patterns)]
 
 
 def binding_literals(rule_head: Atom, pattern: Pattern) -> list[Comparison] | None:
@@ -371,10 +462,12 @@ class AnswerCache:
         for a, b, found in self._diffs:
             if a is old and b is new:
                 return found
-        known = difference(old, new, _MAX_CHANGE)  # from their bases and differences (judgelog.factview)
+        # from their bases and differences (judgelog.factview); a large change is analysed by its coarse
+        # shapes (judgelog.incremental.coarse_affected), so a question it cannot reach keeps its answers
+        known = difference(old, new, max(_MAX_CHANGE, len(new) // 4))
         if known is not None:
             added, removed = known
-            if len(removed) > _MAX_CHANGE or len(added) > _MAX_CHANGE or 4 * (len(removed) + len(added)) > len(new):
+            if 4 * (len(removed) + len(added)) > len(new):
                 return None
             found = affected(self.program, list(removed) + list(added))
             self._diffs = [(old, new, found), *self._diffs[:7]]
@@ -417,7 +510,7 @@ class AnswerCache:
         old_facts, old_rows = last
         if old_facts is facts:
             return old_rows
-        known = difference(old_facts, facts, _MAX_CHANGE)
+        known = difference(old_facts, facts, max(_MAX_CHANGE, len(facts) // 4))
         if known is not None and not known[0] and not known[1] or known is None and old_facts == facts:
             return old_rows
         changes = self._changes(old_facts, facts)
@@ -429,7 +522,7 @@ class AnswerCache:
             return old_rows
         if found.whole(QUESTION):
             return None
-        patterns = found.patterns(QUESTION)
+        patterns = _outermost(found.patterns(QUESTION))
         if len(patterns) > _MAX_REASKED:
             return None
         kept = {row for row in old_rows if not any(matches(p, row) for p in patterns)}
