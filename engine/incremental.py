@@ -24,7 +24,7 @@ predicate is then recomputed.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from .ast import Atom, Comparison, Const, Negation, Rule, Var
 from .factview import as_frozenset, difference
@@ -130,18 +130,24 @@ def matches(pattern: Pattern, args: Sequence) -> bool:
     return True
 
 
-_READERS: dict[int, tuple[Program, dict[str, list[tuple[Rule, Atom]]]]] = {}
+_T = TypeVar("_T")
+
+
+def _kept(program: Program, name: str, make: Callable[[], _T]) -> _T:
+    """What this module keeps with ``program`` under ``name`` (Program.memo), made the first time."""
+    found = program.memo.get(name)
+    if found is None:
+        found = program.memo[name] = make()
+    return cast(_T, found)
 
 
 def readers(program: Program, pred: str) -> list[tuple[Rule, Atom]]:
     """The (rule, body atom) pairs where ``pred`` is read, positively or under ``not``: the rules of its
     successors in the program's dependency graph (kept per program)."""
-    hit = _READERS.get(id(program))
-    if hit is None or hit[0] is not program:
-        hit = _READERS[id(program)] = (program, {})
-    found = hit[1].get(pred)
+    kept: dict[str, list[tuple[Rule, Atom]]] = _kept(program, "incremental.readers", dict)
+    found = kept.get(pred)
     if found is None:
-        found = hit[1][pred] = _readers(program, pred)
+        found = kept[pred] = _readers(program, pred)
     return found
 
 
@@ -196,13 +202,13 @@ class _Slot:
         return f"${self.i}"
 
 
-_CLOSURES: dict[int, tuple[Program, frozenset, dict[tuple, list[tuple[str, Pattern]]]]] = {}
 _MAX_CLOSURES = 4096
 
 
 def _closures(program: Program) -> tuple[frozenset, dict[tuple, list[tuple[str, Pattern]]]]:
-    found = _CLOSURES.get(id(program))
-    if found is None or found[0] is not program:
+    """The constants the rules write, and the closures of change shapes found so far (kept per program)."""
+
+    def make() -> tuple[frozenset, dict[tuple, list[tuple[str, Pattern]]]]:
         consts = frozenset(
             a.value
             for r in program.rules
@@ -211,8 +217,20 @@ def _closures(program: Program) -> tuple[frozenset, dict[tuple, list[tuple[str, 
             for a in (lit.atom if isinstance(lit, Negation) else lit).args
             if isinstance(a, Const)
         )
-        found = _CLOSURES[id(program)] = (program, consts, {})
-    return found[1], found[2]
+        return consts, {}
+
+    return _kept(program, "incremental.closures", make)
+
+
+def _cached_closure(program: Program, cache: dict[tuple, list[tuple[str, Pattern]]], key: tuple) -> list:
+    """:func:`_closure` of the change shape ``key`` (predicate, then its pattern), kept in ``cache``."""
+    closure = cache.get(key)
+    if closure is None:
+        closure = _closure(program, key[0], key[1:])
+        if len(cache) >= _MAX_CLOSURES:
+            cache.clear()
+        cache[key] = closure
+    return closure
 
 
 def affected(program: Program, changed: Iterable[tuple]) -> Affected:
@@ -272,13 +290,7 @@ def coarse_affected(program: Program, changed: Iterable[tuple]) -> Affected:
         if len(facts) <= _COARSE_SHAPE:
             out.merge(_exact(program, facts))
             continue
-        closure = cache.get(key)
-        if closure is None:
-            closure = _closure(program, key[0], key[1:])
-            if len(cache) >= _MAX_CLOSURES:
-                cache.clear()
-            cache[key] = closure
-        for pred, pattern in closure:
+        for pred, pattern in _cached_closure(program, cache, key):
             out.add(pred, pattern)
     return out
 
@@ -295,36 +307,27 @@ def _affected_one(program: Program, fact: tuple, consts: frozenset, cache: dict)
             if v not in values:
                 values.append(v)
             shape.append(_Slot(values.index(v)))
-    key = tuple(shape)
-    closure = cache.get(key)
-    if closure is None:
-        closure = _closure(program, key[0], key[1:])
-        if len(cache) >= _MAX_CLOSURES:
-            cache.clear()
-        cache[key] = closure
-    for pred, pattern in closure:
+    for pred, pattern in _cached_closure(program, cache, tuple(shape)):
         if pred in out.all:
             continue
         out.add(pred, tuple(values[v.i] if type(v) is _Slot else v for v in pattern))
     return out
 
 
-_STATED: dict[int, tuple[Program, dict[str, list[tuple]]]] = {}
-
-
 def _stated(program: Program) -> dict[str, list[tuple]]:
     """The predicates whose facts are all stated in the rule files (no rule with a body derives them, no
     scenario gives them), each with those facts' arguments: they are the same in every state."""
-    hit = _STATED.get(id(program))
-    if hit is None or hit[0] is not program:
+
+    def make() -> dict[str, list[tuple]]:
         derived = {r.head.pred for r in program.rules if r.body or r.aggregate is not None}
         out: dict[str, list[tuple]] = {}
         for fact in program.fact_rules:
             decl = program.decls.get(fact[0])
             if fact[0] not in derived and decl is not None and not decl.is_input:
                 out.setdefault(fact[0], []).append(fact[1:])
-        hit = _STATED[id(program)] = (program, out)
-    return hit[1]
+        return out
+
+    return _kept(program, "incremental.stated", make)
 
 
 def _possible(program: Program, rule: Rule, binding: dict[str, Any]) -> bool:

@@ -125,30 +125,24 @@ def components(graph: nx.DiGraph) -> list[frozenset[str]]:
 class GraphIndex:
     """What evaluation reads of a program's dependency graph, as plain data (no networkx needed to use it):
     ``reads``: predicate -> the predicates its rules read; ``readers``: predicate -> the predicates whose
-    rules read it (sorted); ``positive_components``: the components of the graph's positive edges,
-    dependencies first (as :func:`components`); ``positive_loops``: predicates with a positive edge to
-    themselves."""
+    rules read it (sorted); ``positive_components``: the recursive components of the graph's positive
+    edges (more than one predicate, or one that reads itself), dependencies first (as :func:`components`)."""
 
     reads: dict[str, frozenset[str]]
     readers: dict[str, tuple[str, ...]]
     positive_components: tuple[frozenset[str], ...]
-    positive_loops: frozenset[str]
 
     @classmethod
     def of(cls, graph: nx.DiGraph) -> GraphIndex:
         positive = graph.__class__()
         positive.add_nodes_from(graph)
         positive.add_edges_from((u, v) for u, v, on in graph.edges(data="positive") if on)
+        loops = {u for u, v in positive.edges if u == v}
         return cls(
             reads={pred: frozenset(graph.predecessors(pred)) for pred in graph},
             readers={pred: tuple(sorted(graph.successors(pred))) for pred in graph},
-            positive_components=tuple(c for c in components(positive) if len(c) > 1 or _loops(positive, c)),
-            positive_loops=frozenset(u for u, v in positive.edges if u == v),
+            positive_components=tuple(c for c in components(positive) if len(c) > 1 or c & loops),
         )
-
-
-def _loops(graph: nx.DiGraph, component: frozenset[str]) -> bool:
-    return any(graph.has_edge(p, p) for p in component)
 
 
 @dataclass
