@@ -155,13 +155,29 @@ class Engine:
         from .fact import fact_order
 
         problems: dict[tuple, list[Diagnostic]] = {}
+        int_places: dict[tuple[str, int], tuple[int, ...] | None] = {}  # by predicate and length, once
         for fact in scenario.facts:
-            found = self._fact_problems(fact, scenario.origins.get(fact))
-            if found:
-                problems[fact] = found
+            shape = (fact[0], len(fact))
+            if shape not in int_places:
+                int_places[shape] = self._int_places(*shape)
+            places = int_places[shape]
+            if places is None or any(type(fact[i]) is not int for i in places):  # then say what is wrong
+                found = self._fact_problems(fact, scenario.origins.get(fact))
+                if found:
+                    problems[fact] = found
         if problems:  # told in the order of the facts (sorted only when there is something to tell)
             diags = [d for fact in sorted(problems, key=fact_order) for d in problems[fact]]
             raise ScenarioError(f"{len(diags)} problem(s) in {scenario.path}", diagnostics=diags)
+
+    def _int_places(self, pred: str, length: int) -> tuple[int, ...] | None:
+        """The places of a fact of ``pred`` and ``length`` that hold integers, or None if no such fact is
+        declared."""
+        from .analysis import INT_TYPES
+
+        decl = self.program.decl(pred)
+        if decl is None or decl.arity != length - 1:
+            return None
+        return tuple(i for i, param in enumerate(decl.params, 1) if param.type in INT_TYPES)
 
     def _fact_problems(self, fact: tuple, span: Span | None) -> list[Diagnostic]:
         from .analysis import INT_TYPES, suggest

@@ -59,7 +59,7 @@ class ScenarioReader:
         record primitive uses, so a designation from a file and one made by an action agree)."""
         for made in self.face.recorded(fact):
             if made not in self.facts:
-                self.facts[made] = self.doc.span(path)
+                self.facts[made] = self.doc.deferred_span(path)
 
     def check_keys(self, value: dict, allowed: Sequence[str], path: tuple, what: str, *, fields: bool = False) -> None:
         for key in value:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,25 +89,85 @@ _INT_TAG = "tag:yaml.org,2002:int"
 
 @dataclass
 class Located:
+    """A document's value and where each of its values was written: :attr:`marks` maps a path (a tuple of
+    keys and indexes; ``("<key>",) + path`` for a key) to its :class:`Span`. A JSON document's positions are
+    scanned the first time they are asked for (:meth:`deferred_span` names one without asking)."""
+
     value: Any
     path: str
-    marks: dict[tuple, Span] = field(default_factory=dict)
+    _marks: dict[tuple, Span] = field(default_factory=dict, repr=False)
     text: str = ""
+    _scan: Callable[[Located], None] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def marks(self) -> dict[tuple, Span]:
+        if self._scan is not None:
+            scan, self._scan = self._scan, None
+            scan(self)
+        return self._marks
 
     def span(self, path: tuple) -> Span:
         """The span of the value at ``path`` (or of its nearest ancestor)."""
+        marks = self.marks
         path = tuple(path)
         while path:
-            if path in self.marks:
-                return self.marks[path]
+            if path in marks:
+                return marks[path]
             path = path[:-1]
-        found = self.marks.get(())
+        found = marks.get(())
         if found is None:  # no mark at all (a document built in Python): its first line, one value for all
-            found = self.marks[()] = Span(self.path, 1, 1)
+            found = marks[()] = Span(self.path, 1, 1)
         return found
 
     def key_span(self, path: tuple) -> Span:
         return self.marks.get(("<key>",) + tuple(path), self.span(path))
+
+    def deferred_span(self, path: tuple) -> Span:
+        """:meth:`span`, or, while the positions are not scanned yet, a span that finds its place when one of
+        its fields is first read (a large JSON board is answered without ever scanning its positions)."""
+        return self.span(path) if self._scan is None else _DeferredSpan(self, tuple(path))
+
+
+class _DeferredSpan(Span):
+    """The span of the value at a path of a document whose positions are not scanned yet: equal to, hashed
+    and pickled as the :class:`Span` it stands for, found the first time a field is read."""
+
+    _doc: Located | None
+    _path: tuple
+    _found: Span | None
+
+    def __init__(self, doc: Located, path: tuple) -> None:  # no Span.__init__: its fields are found later
+        object.__setattr__(self, "_doc", doc)
+        object.__setattr__(self, "_path", path)
+        object.__setattr__(self, "_found", None)
+
+    def resolved(self) -> Span:
+        found = self._found
+        if found is None:
+            assert self._doc is not None
+            found = self._doc.span(self._path)
+            object.__setattr__(self, "_found", found)
+            object.__setattr__(self, "_doc", None)  # the document is not kept alive by its facts' spans
+        return found
+
+    file = property(lambda self: self.resolved().file)
+    line = property(lambda self: self.resolved().line)
+    col = property(lambda self: self.resolved().col)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Span):
+            return (self.file, self.line, self.col) == (other.file, other.line, other.col)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.resolved())
+
+    def __repr__(self) -> str:
+        return repr(self.resolved())
+
+    def __reduce__(self) -> tuple:
+        found = self.resolved()
+        return (Span, (found.file, found.line, found.col))
 
 
 def load_path(path: str) -> Located:
@@ -299,7 +360,7 @@ def load_json_text(text: str, path: str = "<scenario>") -> Located:
     if text.startswith("\ufeff"):  # a byte-order mark: json refuses it, YAML reads past it
         text = " " + text[1:]
     try:
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
         error = ScenarioError(
             f"invalid JSON in {path}",
@@ -316,11 +377,47 @@ def load_json_text(text: str, path: str = "<scenario>") -> Located:
             return load_text(text, path)
         except ScenarioError:
             raise error from None
+    except _DuplicateKey:  # the scan of the positions finds it again and says where
+        _json_marks(Located(None, path, text=text))
+        raise AssertionError("a duplicate key the scan did not find") from None
     except RecursionError:
         raise _nested_too_deeply(path, "JSON") from None
     doc = Located(value, path, text=text)
-    _json_marks(doc)
+    if _over_limits(value):
+        _json_marks(doc)  # raises the positioned error (nesting, or too many values)
+    else:
+        doc._scan = _json_marks
     return doc
+
+
+class _DuplicateKey(Exception):
+    """A JSON object with a key given twice (json.loads keeps the last silently)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise _DuplicateKey
+    return found
+
+
+def _over_limits(value: Any) -> bool:
+    """Whether a parsed JSON value nests deeper than MAX_YAML_DEPTH or holds more than MAX_YAML_VALUES values
+    and keys (the scan of its positions then reports where)."""
+    count, level, frontier = 1, 0, [value]
+    while frontier:
+        deeper: list[Any] = []
+        for item in frontier:
+            children = item.values() if isinstance(item, dict) else item
+            count += len(item) * (2 if isinstance(item, dict) else 1)
+            deeper.extend(v for v in children if isinstance(v, (dict, list)))
+        if count > MAX_YAML_VALUES:
+            return True
+        frontier = deeper
+        level += 1
+        if frontier and level >= MAX_YAML_DEPTH:
+            return True
+    return False
 
 
 def _json_marks(doc: Located) -> None:

@@ -144,3 +144,56 @@ def test_a_json_file_that_only_yaml_reads_loads_as_before(tmp_path):
     doc = yamlsrc.load_path(str(path))
     assert doc.value == {"players": ["alice", "bob"], "active": "alice"}
     assert doc.span(("active",)).location() == f"{path}:2:12"
+
+
+def test_json_positions_are_scanned_only_when_asked_for(tmp_path):
+    """A JSON board is loaded and answered without scanning its positions; the spans its facts carry find
+    their place when first read, and equal, hash and pickle as the spans a YAML reading gives."""
+    import pickle
+
+    from judgelog import Engine
+
+    text = json.dumps(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {"bears": {"card": "Grizzly Bears", "controller": "alice"}},
+            "combat": {"attackers": {"bears": "bob"}},
+        },
+        indent=2,
+    )
+    path = tmp_path / "board.json"
+    path.write_text(text, encoding="utf-8")
+    state = Engine().load(str(path))
+    fact = ("controller", "bears", "alice")
+    span = state.origin(fact)
+    assert span is not None and type(span) is not yamlsrc.Span  # not looked up yet
+    assert state.holds("attacking(bears, bob)") and state.query("attacking(A, bob)")
+    as_yaml = load_text(text, str(path)).span(("objects", "bears", "controller"))
+    assert as_yaml.location() == f"{path}:10:21"
+    assert span == as_yaml and as_yaml == span and hash(span) == hash(as_yaml)
+    assert (span.file, span.line, span.col) == (as_yaml.file, as_yaml.line, as_yaml.col)
+    assert repr(span) == repr(as_yaml) and span.location() == as_yaml.location()
+    copied = pickle.loads(pickle.dumps(span))
+    assert type(copied) is yamlsrc.Span and copied == as_yaml
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ('{"a": {"b": [1, {"c": 1, "c": 2}]}}', "S003"),  # a duplicate found by json.loads' hook, placed by the scan
+        ('{"a": ' + "[" * 99 + "1" + "]" * 99 + "}", None),  # 100 levels: within the limit
+        ('{"a": ' + "[" * 100 + "1" + "]" * 100 + "}", "S002"),  # a value 101 levels down
+        ('{"a": ' + "[" * 100 + "]" * 100 + "}", None),  # 100 levels, the innermost empty
+    ],
+)
+def test_json_limits_are_checked_when_the_file_is_read(text, code):
+    def load(path):
+        try:
+            doc = load_json_text(text, path)
+        except ScenarioError as exc:
+            return [d.code for d in exc.diagnostics]
+        return doc.marks
+
+    with_scan_deferred = load("l.json")
+    assert with_scan_deferred == ([code] if code else load_text(text, "l.json").marks)
