@@ -109,7 +109,8 @@ class Backend:
         if view is None:
             view = ThreadView()
             THREAD.engines[self.id] = view
-            weakref.finalize(self, release_later, THREAD.engines, THREAD.released, self.id, self.prefix)
+            done = weakref.finalize(self, release_later, THREAD.engines, THREAD.released, self.id, self.prefix)
+            done.atexit = False  # nothing to release when the process ends (and no work at its exit)
             self._install(view)
             view.ns = self.liveness.namespace(view)
         return view

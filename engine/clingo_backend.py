@@ -136,13 +136,14 @@ class ClingoBackend:
 
     def _read(self, view: _View, name: str, arity: int) -> list[tuple]:
         value = AspNames.value
-        rows = []
+        symbols = []
         undecided = False
         for sa in view.ctl.symbolic_atoms.by_signature(name, arity):
             if sa.is_fact:
-                rows.append(tuple(value(a) for a in sa.symbol.arguments))
+                symbols.append(sa.symbol)
             else:
                 undecided = True
+        rows = AspNames.arguments(symbols)
         if undecided:  # not expected of a stratified program: let the solver decide
             rows = []
             with view.ctl.solve(yield_=True) as handle:

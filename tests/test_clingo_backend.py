@@ -126,3 +126,23 @@ def test_the_cli_answers_the_same_on_both_backends(capsys, chdir_root):
         )
         out.append(capsys.readouterr().out)
     assert out[0] == out[1] and "702.22" in out[0]
+
+
+def test_atoms_read_back_in_one_pass_equal_the_symbols_read_one_by_one():
+    """The clingo backend reads a predicate's atoms from their text in one JSON pass; every value judgelog
+    writes (strings with quotes, backslashes, newlines, tabs, non-ASCII; negative numbers; no arguments)
+    reads back as asking clingo for each argument does, and a term judgelog never writes falls back to that."""
+    clingo = pytest.importorskip("clingo")
+    from judgelog.asp import AspNames
+
+    values = ["a b", 'x"y', "back\\slash", "nl\nx", "tab\tx", "ünï", -5, 0, 7, "true", "null", "", "1"]
+    program = "p(" + ",".join(value_text(v) for v in values) + '). q(f(a)). q("s"). r. s(1, "a"). s(-2, "b").'
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], program)
+    ctl.ground([("base", [])])
+    for name, arity in (("p", len(values)), ("q", 1), ("r", 0), ("s", 2)):
+        symbols = [atom.symbol for atom in ctl.symbolic_atoms.by_signature(name, arity)]
+        one_by_one = [tuple(AspNames.value(a) for a in symbol.arguments) for symbol in symbols]
+        assert AspNames.arguments(symbols) == one_by_one, name
+    [row] = AspNames.arguments([a.symbol for a in ctl.symbolic_atoms.by_signature("p", len(values))])
+    assert row == tuple(values)
