@@ -153,6 +153,14 @@ class ClingoBackend:
         view.ctl.add(part, [], text)
         view.ctl.ground([(part, [])])
 
+    def prepare(self, view: _View, preds: Iterable[str]) -> None:
+        """Ground, in one go, the rules of every predicate the questions about ``preds`` will read: each ground
+        call costs clingo time in proportion to what is ground already, so a caller about to ask about many
+        predicates of one state (every declared predicate's facts, a combat graph) saves a call per
+        predicate."""
+        with self._lock:
+            self._ground(view, preds)
+
     def _read(self, view: _View, name: str, arity: int) -> list[tuple]:
         value = AspNames.value
         symbols = []

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from judgelog import Engine, UsageError
+from judgelog import Engine, QueryError, UsageError
 from judgelog.analysis import analyze
 from judgelog.asp import compile_program, compile_rule, value_text
 from judgelog.ast import Atom, Var
@@ -93,6 +93,21 @@ def test_compiled_program_solves_to_the_pydatalog_answers():
 def test_a_slice_holds_only_the_rules_the_predicates_depend_on():
     text = compile_program(_program(), preds=["plain"]).text
     assert "j_plain" in text and "#sum" not in text
+
+
+def test_every_predicates_facts_at_once_are_each_predicates_facts_on_both_backends():
+    # derived_all grounds, on clingo, the rules of every predicate asked in one call; the answers are
+    # derived's, predicate by predicate, on either backend
+    for engine in (Engine(), Engine(backend="clingo")):
+        state = engine.load(engine.example("banding_blocked_by_one.yaml"))
+        every = state.derived_all()
+        assert sorted(every) == sorted(engine.program.decls)
+        assert every["damage_assigner"]
+        fresh = engine.load(engine.example("banding_blocked_by_one.yaml"))  # another state: nothing ground yet
+        assert {pred: fresh.derived(pred) for pred in sorted(engine.program.decls)} == every
+        assert state.derived_all(["blocked_by", "attacking"]) == {p: every[p] for p in ("blocked_by", "attacking")}
+        with pytest.raises(QueryError, match="unknown predicate 'no_such'"):
+            state.derived_all(["attacking", "no_such"])
 
 
 def test_an_unknown_backend_is_a_usage_error():
