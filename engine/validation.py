@@ -196,7 +196,11 @@ def action_problems(
             continue
         if declared == "word":
             if not all(isinstance(leaf, str) for _p, leaf, _k in _walk(value)):
-                problem(f"{kind}: {key} must be a word, got {value!r}", where.at(key), "e.g. a subtype such as orc")
+                problem(
+                    f"{kind}: {key} must be a word, got {value!r}",
+                    where.at(key),
+                    "write a lower_snake word: a subtype such as orc, a counter kind, a new id",
+                )
             continue
         key_type = facts.key_types.get((kind, key))
         for path, leaf, is_key in _walk(value):
