@@ -25,15 +25,26 @@ adds (``plus``, none of them in the base) and the base facts it removes (``minus
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, cast
 
-__all__ = ["Overlay", "FactView", "WorkingFacts", "difference", "made_from", "as_frozenset"]
+__all__ = [
+    "Overlay",
+    "FactView",
+    "Chained",
+    "ChainedMap",
+    "WorkingFacts",
+    "chained",
+    "difference",
+    "made_from",
+    "as_frozenset",
+]
 
 _EMPTY: frozenset = frozenset()
 _DEPTH = 4  # bases followed up from a fact set when looking for a common one
 _MADE: dict[int, tuple[frozenset, frozenset, frozenset, frozenset]] = {}  # id -> (it, base, plus, minus)
 _MADE_KEPT = 8
+CHAIN_MAX = 4096  # a state's facts further from their root than this many facts are made whole again
 
 
 def made_from(facts: frozenset, base: frozenset, plus: frozenset, minus: frozenset) -> None:
@@ -44,8 +55,13 @@ def made_from(facts: frozenset, base: frozenset, plus: frozenset, minus: frozens
     _MADE[id(facts)] = (facts, base, plus, minus)
 
 
-def _parent(facts: Any) -> tuple[Any, frozenset, frozenset] | None:
-    if type(facts) is FactView:
+def _parent(facts: Any, near: bool = True) -> tuple[Any, frozenset, frozenset] | None:
+    """What ``facts`` was made from: (that fact set, the facts added, the facts removed); for a state's facts
+    (:class:`Chained`) the state before it when ``near``, else their root."""
+    kind = type(facts)
+    if kind is Chained:
+        return facts.via if near else (facts.base, facts.plus, facts.minus)
+    if kind is FactView:
         return facts.base, facts.plus, facts.minus
     hit = _MADE.get(id(facts))
     if hit is not None and hit[0] is facts:
@@ -67,7 +83,8 @@ class _Chain:
     def at(self, depth: int) -> tuple[Any, frozenset, frozenset] | None:
         while len(self.found) <= depth and not self.done:
             facts, plus, minus = self.found[-1]
-            parent = _parent(facts) if len(self.found) <= _DEPTH else None
+            # a state's facts: the states before them first, then (far enough up) their root directly
+            parent = _parent(facts, len(self.found) <= _DEPTH) if len(self.found) <= _DEPTH + 1 else None
             if parent is None:
                 self.done = True
                 break
@@ -87,7 +104,7 @@ def difference(old: Any, new: Any, limit: int = 100_000) -> tuple[frozenset, fro
     if old is new:
         return _EMPTY, _EMPTY
     olds, news = _Chain(old, limit), _Chain(new, limit)
-    for total in range(2 * _DEPTH + 1):
+    for total in range(2 * _DEPTH + 3):
         for i in range(total + 1):
             mine, theirs = olds.at(i), news.at(total - i)
             if mine is None or theirs is None or mine[0] is not theirs[0]:
@@ -145,11 +162,63 @@ class FactView:
 
     __hash__ = object.__hash__
 
+    # the operations of a frozenset, on the whole set (made once, :meth:`frozen`): a state's facts are read
+    # with them; an action's steps use the base and the difference instead
     def __sub__(self, other: Iterable[tuple]) -> frozenset:
         return self.frozen() - as_frozenset(other)
 
     def __rsub__(self, other: Iterable[tuple]) -> frozenset:
         return as_frozenset(other) - self.frozen()
+
+    def __or__(self, other: Iterable[tuple]) -> frozenset:
+        return self.frozen() | as_frozenset(other)
+
+    def __and__(self, other: Iterable[tuple]) -> frozenset:
+        return self.frozen() & as_frozenset(other)
+
+    def __xor__(self, other: Iterable[tuple]) -> frozenset:
+        return self.frozen() ^ as_frozenset(other)
+
+    __ror__, __rand__, __rxor__ = __or__, __and__, __xor__
+
+    def __le__(self, other: Iterable[tuple]) -> bool:
+        return self.frozen() <= as_frozenset(other)
+
+    def __lt__(self, other: Iterable[tuple]) -> bool:
+        return self.frozen() < as_frozenset(other)
+
+    def __ge__(self, other: Iterable[tuple]) -> bool:
+        return self.frozen() >= as_frozenset(other)
+
+    def __gt__(self, other: Iterable[tuple]) -> bool:
+        return self.frozen() > as_frozenset(other)
+
+    def union(self, *others: Iterable[tuple]) -> frozenset:
+        return self.frozen().union(*others)
+
+    def difference(self, *others: Iterable[tuple]) -> frozenset:
+        return self.frozen().difference(*others)
+
+    def intersection(self, *others: Iterable[tuple]) -> frozenset:
+        return self.frozen().intersection(*others)
+
+    def symmetric_difference(self, other: Iterable[tuple]) -> frozenset:
+        return self.frozen().symmetric_difference(other)
+
+    def issubset(self, other: Iterable[tuple]) -> bool:
+        return self.frozen().issubset(other)
+
+    def issuperset(self, other: Iterable[tuple]) -> bool:
+        return all(f in self for f in other)
+
+    def isdisjoint(self, other: Iterable[tuple]) -> bool:
+        return not any(f in self for f in other)
+
+    def copy(self) -> FactView:
+        return self
+
+    def __reduce__(self) -> tuple:
+        return frozenset, (self.frozen(),)  # pickled whole, as a plain frozenset
 
     def frozen(self) -> frozenset:
         """The facts as a frozenset (made once)."""
@@ -162,6 +231,111 @@ class FactView:
 
     def __repr__(self) -> str:
         return f"<FactView {len(self.base)} facts +{len(self.plus)} -{len(self.minus)}>"
+
+
+class Chained(FactView):
+    """A state's facts (:func:`chained`): its root fact set (``base``, a frozenset) with ``plus`` added and
+    ``minus`` removed, and ``via``, the fact set of the state before it with the action's change, so that
+    :func:`difference` relates it to that state's facts at the cost of the change."""
+
+    __slots__ = ("via",)
+
+    def __init__(
+        self, base: frozenset, plus: frozenset, minus: frozenset, via: tuple[Any, frozenset, frozenset]
+    ) -> None:
+        super().__init__(base, plus, minus)
+        self.via = via
+
+    def __repr__(self) -> str:
+        return f"<Chained {len(self.base)} facts +{len(self.plus)} -{len(self.minus)}>"
+
+
+def chained(parent: Any, plus: frozenset, minus: frozenset) -> Any:
+    """``parent`` with ``plus`` added (none of them in it) and ``minus`` removed (all of them in it), for a
+    state an action makes: a :class:`Chained` over the root of ``parent`` (a frozenset, or a Chained's
+    base), which costs the change and the facts it already differs by from that root; a frozenset made
+    whole when that difference grows past :data:`CHAIN_MAX` facts (a copy of the board every few
+    thousand facts changed)."""
+    if type(parent) is Chained:
+        root, p, m = parent.base, parent.plus, parent.minus
+    else:
+        root, p, m = as_frozenset(parent), _EMPTY, _EMPTY
+    # parent = root + p - m; the new set's difference with the root (plus facts in m are back in root)
+    new_plus = (p - minus) | (plus - m) if p or m else plus
+    new_minus = (m - plus) | (minus - p) if p or m else minus
+    if len(new_plus) + len(new_minus) > CHAIN_MAX:
+        whole = (root - new_minus) | new_plus
+        made_from(whole, parent, plus, minus)
+        return whole
+    return Chained(root, new_plus, new_minus, (parent, plus, minus))
+
+
+class ChainedMap(Mapping):
+    """A read-only mapping kept as its root mapping with the keys it overrides (``own``) and the root's keys
+    it drops (``gone``): :meth:`updated` costs the change and the keys it already differs by from the root,
+    and makes it whole when those grow past :data:`CHAIN_MAX` (a state's origins and causes)."""
+
+    __slots__ = ("root", "own", "gone")
+
+    def __init__(self, root: Mapping | None = None, own: dict | None = None, gone: frozenset = _EMPTY) -> None:
+        self.root: Mapping = {} if root is None else root
+        self.own: dict = {} if own is None else own
+        self.gone = gone
+
+    def __getitem__(self, key: Any) -> Any:
+        own = self.own
+        if key in own:
+            return own[key]
+        if key in self.gone:
+            raise KeyError(key)
+        return self.root[key]
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        own = self.own
+        if key in own:
+            return own[key]
+        if key in self.gone:
+            return default
+        return self.root.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.own or (key in self.root and key not in self.gone)
+
+    def __iter__(self) -> Iterator:
+        own, gone = self.own, self.gone
+        yield from own
+        yield from (k for k in self.root if k not in own and k not in gone)
+
+    def __len__(self) -> int:
+        root, gone = self.root, self.gone
+        return len(root) - len(gone) + sum(1 for k in self.own if k not in root or k in gone)
+
+    def __bool__(self) -> bool:
+        return bool(self.own) or len(self.root) > len(self.gone)
+
+    def updated(self, removed: Iterable, new: Mapping) -> ChainedMap:
+        """This mapping without the keys ``removed``, then with the entries of ``new``."""
+        removed = [k for k in removed if k in self]
+        if not removed and not new:
+            return self
+        own = dict(self.own)
+        dropped = []
+        for k in removed:
+            own.pop(k, None)
+            if k in self.root:
+                dropped.append(k)
+        own.update(new)
+        gone = self.gone | frozenset(dropped) if dropped else self.gone
+        if len(own) + len(gone) > CHAIN_MAX:
+            whole = dict(self.root)
+            for k in gone:
+                whole.pop(k, None)
+            whole.update(own)
+            return ChainedMap(whole)
+        return ChainedMap(self.root, own, gone)
+
+    def __repr__(self) -> str:
+        return f"<ChainedMap {len(self.root)} keys +{len(self.own)} -{len(self.gone)}>"
 
 
 class Overlay:
@@ -177,6 +351,8 @@ class Overlay:
     def __init__(self, base: Iterable[tuple], plus: Iterable[tuple] = (), minus: Iterable[tuple] = ()) -> None:
         if isinstance(base, Overlay):
             self.base, self.plus, self.minus = base.base, set(base.plus), set(base.minus)
+        elif isinstance(base, Chained):  # a state's facts: the base as they are (their root is far)
+            self.base, self.plus, self.minus = cast(frozenset, base), set(), set()  # reads as one
         elif isinstance(base, FactView):
             self.base, self.plus, self.minus = base.base, set(base.plus), set(base.minus)
         else:

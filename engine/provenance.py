@@ -14,7 +14,7 @@ what blocked them (e.g. 510.1c displaced by 702.22j).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 from .ast import Atom, BinOp, Comparison, Const, Literal, Negation, Rule, Span, Term, Var, arith, format_value
@@ -39,7 +39,7 @@ class Prover:
     """Builds proofs for one materialised state (inside a backend session)."""
 
     def __init__(
-        self, backend: Evaluator, view: Any, origins: dict[tuple, Span], causes: dict[tuple, str] | None = None
+        self, backend: Evaluator, view: Any, origins: Mapping[tuple, Span], causes: Mapping[tuple, str] | None = None
     ) -> None:
         self.causes = causes or {}
         self.backend = backend

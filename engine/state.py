@@ -11,15 +11,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .analysis import check_query
 from .ast import Atom, Const, Literal, Span, Var
 from .errors import QueryError
 from .fact import Fact, fact_set
-from .factview import Overlay, made_from
+from .factview import ChainedMap, Overlay, as_frozenset, chained
 from .parser import parse_atom, parse_body
 from .protocols import Rules, StateMeta
 from .provenance import Proof, Prover, WhyNot
@@ -39,8 +39,9 @@ MAX_ANSWERS = 100_000
 
 
 class State:
-    """An immutable game state bound to an :class:`~judgelog.Engine`'s rules; ``facts`` is a frozenset of
-    :class:`~judgelog.Fact` values."""
+    """An immutable game state bound to an :class:`~judgelog.Engine`'s rules; ``facts`` is a set of
+    :class:`~judgelog.Fact` values that reads as a frozenset (a state an action makes keeps them as its change
+    over a root fact set, :class:`judgelog.factview.Chained`, so that a step costs its change)."""
 
     def __init__(
         self,
@@ -56,8 +57,8 @@ class State:
     ) -> None:
         self.engine = engine
         self.facts = fact_set(facts)
-        self._origins = dict(origins)
-        self._causes = dict(causes or {})  # fact made by an action -> name of the rule that made it
+        self._origins: Mapping[tuple, Span] = ChainedMap(dict(origins))
+        self._causes: Mapping[tuple, str] = ChainedMap(dict(causes or {}))  # fact made by an action -> its rule
         self.name = name
         self.path = path
         self.meta = meta or StateMeta()
@@ -69,7 +70,7 @@ class State:
         return isinstance(other, State) and other.facts == self.facts and other.engine is self.engine
 
     def __hash__(self) -> int:
-        return hash(self.facts)
+        return hash(as_frozenset(self.facts))
 
     def __repr__(self) -> str:
         return f"<State {self.name or self.path or 'unnamed'}: {len(self.facts)} facts>"
@@ -192,23 +193,17 @@ class State:
         if over is not None:
             added, removed = fact_set(over.plus), frozenset(over.minus)
             new.facts = self.facts
-            if added or removed:  # (a frozenset minus nothing would still copy the whole board)
-                new.facts = (self.facts - removed if removed else self.facts) | added
-                made_from(new.facts, self.facts, added, removed)
+            if added or removed:  # the state's facts as a difference over their root (judgelog.factview)
+                new.facts = cast(frozenset, chained(self.facts, added, removed))
         else:
             removed = self.facts - new.facts
             added = new.facts - self.facts
         facts = new.facts
-        kept = dict(self._origins)  # copied once and trimmed by the removed facts: a step costs its change
-        made = dict(self._causes)
-        for fact in removed:
-            kept.pop(fact, None)
-            made.pop(fact, None)
-        if origins:
-            kept.update({f: s for f, s in origins.items() if f in facts})
-        if causes:
-            made.update(causes)
-        new._origins, new._causes = kept, made
+        # handed down as their change over a root mapping (judgelog.factview.ChainedMap): a step costs its change
+        new._origins = _chain_map(self._origins).updated(
+            removed, {f: s for f, s in origins.items() if f in facts} if origins else {}
+        )
+        new._causes = _chain_map(self._causes).updated(removed, causes or {})
         if self._index is not None:  # handed down: the new state's names cost only the change
             new._index = self._index.updated(self.engine.program, removed, added)
         return new
@@ -232,3 +227,7 @@ class State:
                 )
             values.append(arg.value)
         return Fact(parsed.pred, *values)
+
+
+def _chain_map(found: Mapping) -> ChainedMap:
+    return found if isinstance(found, ChainedMap) else ChainedMap(dict(found))

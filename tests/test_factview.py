@@ -56,3 +56,62 @@ def test_unrelated_fact_sets_have_no_difference_without_a_whole_comparison():
     assert difference(frozenset({("a", 1)}), frozenset({("a", 1)})) is None
     view = FactView(frozenset({("a", 1)}), frozenset({("b", 2)}))
     assert view == frozenset({("a", 1), ("b", 2)}) and view.frozen() == {("a", 1), ("b", 2)}
+
+
+CHANGES = st.lists(st.tuples(st.lists(FACTS, max_size=4), st.lists(FACTS, max_size=4)), min_size=1, max_size=8)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.frozensets(FACTS, max_size=10), CHANGES, st.integers(0, 6))
+def test_a_states_facts_chained_over_their_root_are_the_sets_they_stand_for(base, changes, limit):
+    """States made one from another (chained) hold their facts, relate to each other and to the working
+    copies over them by their differences, and are made whole past the chain's limit."""
+    import judgelog.factview as fv
+
+    saved, fv.CHAIN_MAX = fv.CHAIN_MAX, limit
+    try:
+        states, models = [base], [base]
+        for add, remove in changes:
+            parent, model = states[-1], models[-1]
+            plus = frozenset(f for f in add if f not in model)
+            minus = frozenset(f for f in remove if f in model) - plus
+            states.append(fv.chained(parent, plus, minus))
+            models.append((model | plus) - minus)
+        work = Overlay(states[-1])
+        work.add(("c", 9))
+        work.discard(next(iter(models[-1]), ("z", 0)))
+        every = list(zip(states, models)) + [(work.snapshot(), frozenset(work))]
+        for facts, model in every:
+            assert len(facts) == len(model) and set(facts) == model and facts == model
+            assert all(f in facts for f in model) and ("z", 1) not in facts
+            assert as_frozenset(facts) == model and (facts | {("z", 1)}) == model | {("z", 1)}
+        for old, old_model in every:
+            for new, new_model in every:
+                found = difference(old, new)
+                if found is not None:
+                    assert found == (new_model - old_model, old_model - new_model)
+                assert (old == new) == (old_model == new_model)
+        # neighbours are related by their change, whatever the limit made whole
+        for (old, old_model), (new, new_model) in zip(every, every[1:]):
+            assert difference(old, new) == (new_model - old_model, old_model - new_model)
+    finally:
+        fv.CHAIN_MAX = saved
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(FACTS, st.integers(0, 3), max_size=8), CHANGES, st.integers(0, 6))
+def test_a_chained_map_is_the_mapping_it_stands_for(root, changes, limit):
+    import judgelog.factview as fv
+
+    saved, fv.CHAIN_MAX = fv.CHAIN_MAX, limit
+    try:
+        mapping, model = fv.ChainedMap(dict(root)), dict(root)
+        for i, (add, remove) in enumerate(changes):
+            mapping = mapping.updated(remove, {f: i for f in add})
+            for f in remove:
+                model.pop(f, None)
+            model.update({f: i for f in add})
+            assert dict(mapping) == model and len(mapping) == len(model) and bool(mapping) == bool(model)
+            assert all(mapping.get(f) == model.get(f) and (f in mapping) == (f in model) for f in root)
+    finally:
+        fv.CHAIN_MAX = saved
