@@ -20,8 +20,12 @@ __all__ = ["CoverageReport", "rules_used", "coverage_report"]
 
 
 def rules_used(engine: Engine, states: Iterable[frozenset], candidates: Iterable[Rule]) -> set[int]:
-    """ids of the ``candidates`` rules whose body has a solution in at least one of ``states``."""
-    from .ast import Atom
+    """ids of the ``candidates`` rules whose body has a solution in at least one of ``states``.
+
+    Whether a body has a solution depends only on the state's facts of the predicates it reads, directly or
+    through rules: a rule is not asked again in a state that agrees, on those predicates, with a state it
+    was asked in already (the states a scenario's actions go through differ in a few predicates each)."""
+    from .ast import Atom, Negation
 
     backend = engine.backend
     program = engine.program
@@ -31,6 +35,19 @@ def rules_used(engine: Engine, states: Iterable[frozenset], candidates: Iterable
     given = {
         id(r): {lit.pred for lit in r.body if isinstance(lit, Atom) and not program.derived(lit.pred)} for r in left
     }
+    # the predicates each rule's answer depends on (one tuple per distinct set, shared by its rules), and the
+    # facts of them in each state a rule was asked in (by the tuple's id)
+    reads: dict[frozenset[str], tuple[str, ...]] = {}
+    depends: dict[int, tuple[str, ...]] = {}
+    for rule in left:
+        preds = {
+            (lit.atom if isinstance(lit, Negation) else lit).pred
+            for lit in rule.body
+            if isinstance(lit, (Atom, Negation))
+        }
+        closure = frozenset(program.dependencies(preds))
+        depends[id(rule)] = reads.setdefault(closure, tuple(sorted(closure)))
+    asked: dict[int, set[tuple]] = {id(preds): set() for preds in reads.values()}
     used: set[int] = set()
     unique: dict[frozenset, None] = {}
     for facts in states:
@@ -38,8 +55,23 @@ def rules_used(engine: Engine, states: Iterable[frozenset], candidates: Iterable
     for facts in unique:
         if not left:
             break
-        present = {fact[0] for fact in facts}
-        askable = [rule for rule in left if given[id(rule)] <= present]
+        grouped: dict[str, set[tuple]] = {}
+        for fact in facts:
+            grouped.setdefault(fact[0], set()).add(fact)
+        by_pred = {pred: frozenset(found) for pred, found in grouped.items()}
+        askable = []
+        seen: dict[int, bool] = {}  # id of a rule's predicates -> whether this state's facts of them are new
+        for rule in left:
+            if not given[id(rule)] <= by_pred.keys():
+                continue
+            reading = depends[id(rule)]
+            new = seen.get(id(reading))
+            if new is None:
+                key = tuple(by_pred.get(pred) for pred in reading)
+                new = seen[id(reading)] = key not in asked[id(reading)]
+                asked[id(reading)].add(key)
+            if new:
+                askable.append(rule)
         if not askable:
             continue
         with backend.session(facts) as view:

@@ -22,6 +22,7 @@ drawing looks (columns, shapes, colors, legend, captions) is kept in ``graph.gra
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import networkx as nx
@@ -34,10 +35,48 @@ if TYPE_CHECKING:
 __all__ = ["combat_graph", "view_spec"]
 
 
-def _rows(state: Board, pred: str) -> list[tuple]:
-    """Facts of ``pred`` (without the name); none when the loaded rules do not declare it."""
-    decl = state.engine.program.decl(pred)
-    return sorted((f[1:] for f in state.derived(pred)), key=repr) if decl is not None else []
+# the view relations this module reads, derived together (judgelog.state.State.derived_all: the clingo
+# backend grounds their rules in one call)
+_VIEW_PREDS = (
+    "view_attr",
+    "view_caption",
+    "view_column",
+    "view_column_title",
+    "view_count",
+    "view_edge",
+    "view_edge_proved",
+    "view_edge_text",
+    "view_edge_variant",
+    "view_flag",
+    "view_flag_name",
+    "view_group",
+    "view_label_cr",
+    "view_legend",
+    "view_look",
+    "view_member",
+    "view_node",
+    "view_node_look",
+    "view_role",
+    "view_route",
+    "view_shown",
+    "view_undirected",
+    "view_variant",
+)
+
+
+def _view_rows(state: Board) -> Callable[[str], list[tuple]]:
+    """The facts (without the name) of a view relation, sorted; none when the loaded rules do not declare it.
+    Every declared view relation is derived on the first call."""
+    found: dict[str, list[tuple]] = {}
+
+    def rows(pred: str) -> list[tuple]:
+        if not found:
+            program = state.engine.program
+            derived = state.derived_all([p for p in _VIEW_PREDS if program.decl(p) is not None])
+            found.update({p: sorted((f[1:] for f in derived.get(p, ())), key=repr) for p in _VIEW_PREDS})
+        return found[pred]
+
+    return rows
 
 
 def _joined(values: list) -> object:
@@ -49,7 +88,10 @@ def _joined(values: list) -> object:
 def view_spec(state: Board) -> dict:
     """How the drawing looks, from the view declarations: columns, node looks, edge looks, legend,
     shown attributes, routes, undirected kinds and captions."""
-    rows = lambda pred: _rows(state, pred)  # noqa: E731
+    return _spec(_view_rows(state))
+
+
+def _spec(rows: Callable[[str], list[tuple]]) -> dict:
     captions: dict[str, list] = {}
     for label, value in rows("view_caption"):
         captions.setdefault(str(label), []).append(value)
@@ -81,8 +123,8 @@ def _proof_of_premise(state: Board, fact: tuple) -> tuple[str, str, str]:
 
 def combat_graph(state: Board) -> nx.MultiDiGraph:
     """The combat graph of ``state`` (a :class:`networkx.MultiDiGraph`; see the module doc)."""
-    rows = lambda pred: _rows(state, pred)  # noqa: E731
-    spec = view_spec(state)
+    rows = _view_rows(state)
+    spec = _spec(rows)
     active = [p for p, f in rows("view_flag") if f == "active"]
     graph = nx.MultiDiGraph(
         name=state.name or os.path.basename(state.path or "") or "combat",

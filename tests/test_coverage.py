@@ -1,0 +1,29 @@
+"""Rule coverage (judgelog.coverage): a rule is used when its body holds in some state a scenario went through."""
+
+from paths import SCENARIOS
+
+from judgelog.coverage import rules_used
+from judgelog.testing import run_scenario_file
+
+
+def test_rules_used_are_the_rules_whose_body_holds_in_some_state(engine):
+    # rules_used skips a rule in a state that agrees with a state it was asked in on every predicate the rule
+    # reads: the rules it finds are those found by asking every rule in every state
+    states: list[frozenset] = []
+    for name in ("banding_blocked_by_one.yaml", "soulbond_pair_when_another_enters.yaml"):
+        run_scenario_file(engine, str(SCENARIOS / name), observer=states.append)
+    rules = [r for r in engine.program.rules if r.body]
+    backend, program = engine.backend, engine.program
+    asked_everywhere = set()
+    for facts in dict.fromkeys(states):
+        with backend.session(facts) as view:
+            for rule in rules:
+                if rule.aggregate is not None:
+                    fired = bool(backend.ask(view, program.body(rule), []))
+                else:
+                    fired = bool(backend.why_rows(view, rule, {}, limit=1))
+                if fired:
+                    asked_everywhere.add(id(rule))
+    used = rules_used(engine, states, rules)
+    assert used == asked_everywhere
+    assert 0 < len(used) < len(rules)
