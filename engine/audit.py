@@ -488,11 +488,18 @@ def dynamic_audit(engine: Engine, path: str, *, keyword: str | None = None, only
         "not_fired": [r.name for r in rules if id(r) not in fired and r not in library_only and r not in idle],
         "overrides": overrides,
         "internal_checks": checks,
-        "keywords": sorted({group_of(r) for r in fired_rules}),
+        # a rule that fired only while an action ran (a trigger, a resolution, a result of damage) counts too
+        "keywords": sorted({group_of(r) for r in fired_rules} | _event_groups(event_rules, keyword)),
         "interactions": interactions_,
         "conflicts": found_conflicts,
     }
     return data
+
+
+def _event_groups(event_rules: dict[str, int], keyword: str | None) -> set[str]:
+    """The keywords (``@name`` prefixes) of the rules that caused events during the actions."""
+    groups = {name.split(".", 1)[0] for name in event_rules if "." in name}
+    return {g for g in groups if keyword is None or g == keyword}
 
 
 # -- diff --------------------------------------------------------------------------------------------

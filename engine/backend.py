@@ -47,7 +47,7 @@ from __future__ import annotations
 import itertools
 import secrets
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -186,6 +186,11 @@ class Backend:
         if redo:  # only when a fact they may depend on changed (their results stay otherwise)
             materialise(self, view, facts, self.limits, only)  # on an error, view.materialised stays False: the
             view.materialised = True  # next question retracts the partial results and computes them again
+
+    @staticmethod
+    def prepare(view: ThreadView, preds: Iterable[str]) -> None:
+        """Nothing to do: a session computes every predicate of the state (the clingo backend grounds the
+        rules of ``preds`` here)."""
 
     def aggregate_contributions(self, view: ThreadView, fact: tuple) -> Contributions | None:
         return self.aggregates.get(id(view), {}).get(fact)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from .analysis import bound_after, order_body
 from .asp import AspNames, bridge, compile_constraint, compile_facts, compile_rule, derived_with_facts
 from .ast import Aggregate, Atom, Comparison, Const, Negation, Rule, Var
-from .compiled import RuleIndex
+from .compiled import CompiledProgram
 from .extras import require
 from .joins import Relations, answers
 from .planning import Contributions, aggregate_value, group_by_head, row_sort_key
@@ -45,7 +45,7 @@ _KEPT_STATES = 4  # controls kept (the runtime asks about a state and the next o
 class _View:
     """One state in one clingo control."""
 
-    __slots__ = ("facts", "ctl", "names", "ground", "serial", "answers", "contributions", "relations")
+    __slots__ = ("facts", "ctl", "names", "ground", "serial", "answers", "contributions", "relations", "dead")
 
     def __init__(self, facts: frozenset, ctl: clingo.Control, names: AspNames) -> None:
         self.facts = facts
@@ -56,6 +56,7 @@ class _View:
         self.answers: dict[tuple, list[tuple]] = {}
         self.contributions: dict[tuple, Contributions | None] = {}
         self.relations: Relations | None = None
+        self.dead: frozenset[int] | None = None  # ids of the rules that cannot fire in the state (found once)
 
 
 class ClingoBackend:
@@ -66,9 +67,9 @@ class ClingoBackend:
     def __init__(self, program: Program) -> None:
         self._clingo = require("clingo", extra="clingo", purpose="the clingo backend (--backend clingo)")
         self.program = program
-        self.rule_index = RuleIndex.of(program)  # rule numbers and proof variables, as the pyDatalog backend's
-        self._text: dict[str, str] = {}  # predicate -> its rules in ASP
-        self._deps: dict[str, frozenset[str]] = {}
+        self.compiled = CompiledProgram.of(program)  # which rules can fire in a state (judgelog.liveness)
+        self.rule_index = self.compiled.rule_index  # rule numbers and proof variables, as the pyDatalog backend's
+        self._text: dict[int, str] = {}  # id of a rule -> the rule in ASP
         self._lock = threading.RLock()
         self._views: OrderedDict[frozenset, _View] = OrderedDict()
 
@@ -99,31 +100,49 @@ class ClingoBackend:
         view.relations = Relations(lambda pred: self._read(view, names.pred(pred), arity[pred]))
         return view
 
-    def _rules_text(self, pred: str, names: AspNames) -> str:
-        text = self._text.get(pred)
-        if text is None:
-            position = self.rule_index.position
-            text = "\n".join(
-                compile_rule(rule, position[id(rule)]) for rule in self.program.rules_by_head.get(pred, ())
-            )
-            self._text[pred] = text
+    def _rules_text(self, pred: str, names: AspNames, dead: frozenset[int]) -> str:
+        """The rules of ``pred`` but the ``dead`` ones, in ASP (and the bridge of its given facts)."""
+        position, texts = self.rule_index.position, self._text
+        parts = []
+        for rule in self.program.rules_by_head.get(pred, ()):
+            if id(rule) in dead:
+                continue
+            text = texts.get(id(rule))
+            if text is None:
+                text = texts[id(rule)] = compile_rule(rule, position[id(rule)])
+            parts.append(text)
         if pred in names.derived_with_facts:
-            text += "\n" + bridge(pred, self.program.decls[pred].arity, names=names)
-        return text
+            parts.append(bridge(pred, self.program.decls[pred].arity, names=names))
+        return "\n".join(parts)
+
+    def _dead(self, view: _View) -> frozenset[int]:
+        """The rules that cannot fire in the view's state: one of their positive atoms has no matching fact,
+        or reads a derived predicate none of whose rules can fire (as the pyDatalog backend prunes). clingo
+        grounds bottom-up whatever it is given, so a question leaves these out, and what only they read."""
+        if view.dead is None:
+            view.dead = self.compiled.liveness(*self.compiled.dead_probes(view.facts))[1]
+        return view.dead
 
     def _slice(self, view: _View, preds: Iterable[str]) -> str:
-        """The rules not ground yet of every predicate ``preds`` depend on (marked ground)."""
+        """The rules not ground yet of every predicate ``preds`` depend on through rules that can fire in the
+        state (those predicates are marked ground)."""
+        dead, rules_by_head = self._dead(view), self.program.rules_by_head
         need: set[str] = set()
-        for pred in preds:
-            if pred in view.ground:
+        todo = [p for p in preds if p not in view.ground]
+        while todo:
+            pred = todo.pop()
+            if pred in need or pred in view.ground:
                 continue
-            deps = self._deps.get(pred)
-            if deps is None:
-                deps = self._deps[pred] = frozenset(self.program.dependencies([pred]))
-            need |= deps
-        need -= view.ground
+            need.add(pred)
+            for rule in rules_by_head.get(pred, ()):
+                if id(rule) not in dead:
+                    todo.extend(
+                        (lit.atom if isinstance(lit, Negation) else lit).pred
+                        for lit in rule.body
+                        if isinstance(lit, (Atom, Negation))
+                    )
         view.ground |= need
-        return "\n".join(self._rules_text(p, view.names) for p in sorted(need))
+        return "\n".join(self._rules_text(p, view.names, dead) for p in sorted(need))
 
     def _ground(self, view: _View, preds: Iterable[str]) -> None:
         text = self._slice(view, preds)
@@ -133,6 +152,14 @@ class ClingoBackend:
         part = f"p{view.serial}"
         view.ctl.add(part, [], text)
         view.ctl.ground([(part, [])])
+
+    def prepare(self, view: _View, preds: Iterable[str]) -> None:
+        """Ground, in one go, the rules of every predicate the questions about ``preds`` will read: each ground
+        call costs clingo time in proportion to what is ground already, so a caller about to ask about many
+        predicates of one state (every declared predicate's facts, a combat graph) saves a call per
+        predicate."""
+        with self._lock:
+            self._ground(view, preds)
 
     def _read(self, view: _View, name: str, arity: int) -> list[tuple]:
         value = AspNames.value
@@ -217,10 +244,12 @@ class ClingoBackend:
             if isinstance(lit, (Atom, Negation))
         }
         wanted = program.dependencies(preds)
+        # a rule that cannot fire with every candidate added cannot fire with any subset of them
+        dead = self.compiled.liveness(*self.compiled.dead_probes(set(facts) | set(candidates)))[1]
         chosen = [compile_facts([c], names=names)[:-1] for c in candidates]
         parts = [
             compile_facts(sorted(facts - set(candidates), key=repr), names=names),
-            "\n".join(self._rules_text(p, names) for p in sorted(wanted)),
+            "\n".join(self._rules_text(p, names, dead) for p in sorted(wanted)),
             "{ " + "; ".join(chosen) + " }.",
             compile_constraint(tuple(forbidden)),
         ]

@@ -38,12 +38,13 @@ predicates whose facts come with the rules; the unconnected bodies the join guar
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from .ast import Atom, Const, Negation, Rule
-from .planning import literal_terms, probe_of, why_vars
+from .planning import literal_terms, probe_alive, probe_of, why_vars
 from .program import Program
 from .recursion import Component, recursive_components
 from .widejoins import JoinGuard, passed_positions
@@ -179,6 +180,56 @@ class CompiledProgram:
                 if program.is_input(p) or any(r.aggregate is not None for r in program.rules_by_head.get(p, ()))
             ),
         )
+
+    def liveness(self, dead_probes: frozenset, with_facts: frozenset) -> tuple[frozenset, frozenset]:
+        """Derived predicates that may hold, and the ids of the rules that cannot fire: a rule is dead when
+        one of its positive atoms is a fact atom with no matching fact, or a derived predicate none of whose
+        rules can fire (counted bottom-up, like Horn satisfiability)."""
+        rule_probes = self.rule_probes
+        alive = set(self.static_facts & self.idb) | set(with_facts)
+        queue = list(alive)
+        missing: dict[int, int] = {}
+        watchers: dict[str, list[int]] = {}
+        live_rules = set()
+        for index, (rule, probes, needs) in enumerate(rule_probes):
+            if any(p in dead_probes for p in probes):
+                continue
+            need = [p for p in needs if p not in alive]
+            if not need:
+                live_rules.add(index)
+                if rule.head.pred not in alive:
+                    alive.add(rule.head.pred)
+                    queue.append(rule.head.pred)
+                continue
+            missing[index] = len(need)
+            for p in need:
+                watchers.setdefault(p, []).append(index)
+        while queue:
+            pred = queue.pop()
+            for index in watchers.pop(pred, ()):
+                missing[index] -= 1
+                if missing[index] == 0:
+                    live_rules.add(index)
+                    head = rule_probes[index].rule.head.pred
+                    if head not in alive:
+                        alive.add(head)
+                        queue.append(head)
+        dead = frozenset(id(info.rule) for i, info in enumerate(rule_probes) if i not in live_rules)
+        return frozenset(alive), dead
+
+    def dead_probes(self, facts: Iterable[tuple]) -> tuple[frozenset, frozenset]:
+        """The probes no fact of ``facts`` matches, and the derived predicates ``facts`` give facts of (the
+        two arguments of :meth:`liveness`), counted from a whole fact set."""
+        facts = facts if isinstance(facts, (set, frozenset)) else set(facts)
+        counts: dict = Counter(fact[0] for fact in facts)
+        positions = self.probe_positions
+        if positions:
+            for fact in facts:
+                for i in positions.get(fact[0], ()):
+                    key = (fact[0], i, fact[i + 1])
+                    counts[key] = counts.get(key, 0) + 1
+        dead = frozenset(p for p in self.probes if not probe_alive(counts, p, positions))
+        return dead, frozenset(p for p in self.idb if counts.get(p, 0) > 0)
 
 
 def _probes(

@@ -53,40 +53,9 @@ class Liveness:
         return ns
 
     def liveness(self, dead_probes: frozenset, with_facts: frozenset) -> tuple[frozenset, frozenset]:
-        """Derived predicates that may hold, and the ids of the rules that cannot fire: a rule is dead when
-        one of its positive atoms is a fact atom with no matching fact, or a derived predicate none of whose
-        rules can fire (counted bottom-up, like Horn satisfiability)."""
-        rule_probes = self.compiled.rule_probes
-        alive = set(self._static_facts & self._idb) | set(with_facts)
-        queue = list(alive)
-        missing: dict[int, int] = {}
-        watchers: dict[str, list[int]] = {}
-        live_rules = set()
-        for index, (rule, probes, needs) in enumerate(rule_probes):
-            if any(p in dead_probes for p in probes):
-                continue
-            need = [p for p in needs if p not in alive]
-            if not need:
-                live_rules.add(index)
-                if rule.head.pred not in alive:
-                    alive.add(rule.head.pred)
-                    queue.append(rule.head.pred)
-                continue
-            missing[index] = len(need)
-            for p in need:
-                watchers.setdefault(p, []).append(index)
-        while queue:
-            pred = queue.pop()
-            for index in watchers.pop(pred, ()):
-                missing[index] -= 1
-                if missing[index] == 0:
-                    live_rules.add(index)
-                    head = rule_probes[index].rule.head.pred
-                    if head not in alive:
-                        alive.add(head)
-                        queue.append(head)
-        dead = frozenset(id(info.rule) for i, info in enumerate(rule_probes) if i not in live_rules)
-        return frozenset(alive), dead
+        """Derived predicates that may hold, and the ids of the rules that cannot fire
+        (:meth:`CompiledProgram.liveness <judgelog.compiled.CompiledProgram.liveness>`)."""
+        return self.compiled.liveness(dead_probes, with_facts)
 
     def dead(self, view: ThreadView, atom: Atom, now: bool) -> bool:
         """Can ``atom`` have no instance at all in the current namespace, or, with ``now`` (a query, compiled

@@ -123,14 +123,26 @@ class State:
 
     def derived(self, pred: str) -> list[Fact]:
         """Every fact of ``pred`` that holds (each a :class:`~judgelog.Fact`, a tuple ``(pred, arg, ...)``)."""
-        decl = self.engine.program.decl(pred)
-        if decl is None:
-            raise QueryError(f"unknown predicate {pred!r}")
-        names = [f"V{i}" for i in range(decl.arity)]
-        atom = Atom(pred, tuple(Var(n) for n in names))
+        return self.derived_all([pred])[pred]
+
+    def derived_all(self, preds: Iterable[str] | None = None) -> dict[str, list[Fact]]:
+        """:meth:`derived` of each of ``preds`` (every declared predicate by default), by predicate, in one
+        session: the backend readies them together (clingo grounds their rules at once, not one by one)."""
+        program, backend = self.engine.program, self.engine.backend
+        arity: dict[str, int] = {}
+        for pred in sorted(program.decls) if preds is None else preds:
+            decl = program.decl(pred)
+            if decl is None:
+                raise QueryError(f"unknown predicate {pred!r}")
+            arity[pred] = decl.arity
+        out: dict[str, list[Fact]] = {}
         with self._session() as view:
-            rows = self.engine.backend.ask(view, (atom,), names)
-        return [Fact(pred, *row) for row in rows]
+            backend.prepare(view, arity)
+            for pred, n in arity.items():
+                names = [f"V{i}" for i in range(n)]
+                rows = backend.ask(view, (Atom(pred, tuple(Var(name) for name in names)),), names)
+                out[pred] = [Fact(pred, *row) for row in rows]
+        return out
 
     def apply(
         self,

@@ -190,12 +190,17 @@ def action_problems(
             problem(
                 f"{kind}: {key} must be {describe(shapes)}, got {value!r}",
                 where.at(key),
-                f"the rules read {key} only written so; written otherwise it would be ignored",
+                _param_form_hint(state, kind, key, value, params)
+                or f"the rules read {key} only written so; written otherwise it would be ignored",
             )
             continue
         if declared == "word":
             if not all(isinstance(leaf, str) for _p, leaf, _k in _walk(value)):
-                problem(f"{kind}: {key} must be a word, got {value!r}", where.at(key), "e.g. a subtype such as orc")
+                problem(
+                    f"{kind}: {key} must be a word, got {value!r}",
+                    where.at(key),
+                    "write a lower_snake word: a subtype such as orc, a counter kind, a new id",
+                )
             continue
         key_type = facts.key_types.get((kind, key))
         for path, leaf, is_key in _walk(value):
@@ -239,9 +244,28 @@ def action_problems(
                 continue
             if leaf not in known and not auto:
                 message, hint = unknown_message(leaf, state, known)
+                if not hint.startswith("did you mean") and declared is None and not is_key:
+                    # no near name: perhaps a new word, which the action's rule file would declare it takes
+                    hint += (
+                        f"; if {kind}'s {key} names something new, "
+                        f"its rule file declares action_param_type({kind}, {key}, word)"
+                    )
                 problem(f"{kind}: {key}: {message}", at, hint)
     diags.extend(_choose_problems(state, action, kind, where, facts, known, lenient))
     return diags
+
+
+def _param_form_hint(state: Board, kind: str, key: str, value: object, params: Set[str]) -> str:
+    """A keyword given with its parameter the way a scenario's keywords: entry writes it ({toxic: 1}), to an
+    action that takes the parameter as an argument of its own: say how to write it (keyword: toxic, n: 1)."""
+    if not (isinstance(value, dict) and len(value) == 1):
+        return ""
+    ((word, param),) = value.items()
+    forms = state.engine.interface.keyword_forms.get(str(word), ())
+    keys = [k for _form, k in forms if not params or k in params]
+    if not keys or isinstance(param, (dict, list)):
+        return ""
+    return f"write the keyword's parameter as an argument of its own: {key}: {word}, {keys[0]}: {param}"
 
 
 def _choose_problems(

@@ -118,7 +118,7 @@ class Replays:
     def derived(self, state) -> dict[str, list]:
         """Every fact of every declared predicate in a state."""
         if id(state) not in self._derived:
-            facts = {pred: state.derived(pred) for pred in sorted(state.engine.program.decls)}
+            facts = state.derived_all()
             self._derived[id(state)] = (state, facts)
         return self._derived[id(state)][1]
 

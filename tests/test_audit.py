@@ -191,6 +191,17 @@ def test_keyword_and_only_filters(capsys):
     assert run_cli(capsys, ["audit", "--keyword", "banding"]).code == 2  # a filter needs a scenario
 
 
+def test_a_keyword_whose_rules_fired_only_during_the_actions_is_listed(capsys):
+    """Prowess's trigger and resolution rules fire only while an action runs (no fact of the final state
+    comes from them), yet its effect is why the creatures are bigger: it is among the keywords."""
+    prowess = str(SCENARIOS / "prowess_noncreature_spells.yaml")
+    data = run_cli(capsys, ["audit", prowess, "--format", "json"]).json()
+    assert "prowess.pump" in data["event_rules"] and "prowess" not in {r["group"] for r in data["fired"]}
+    assert "prowess" in data["keywords"]
+    only = run_cli(capsys, ["audit", prowess, "--keyword", "cast", "--format", "json"]).json()
+    assert only["keywords"] == ["cast"]
+
+
 def test_rule_counts_agree_between_check_and_audit(capsys):
     check = run_cli(capsys, ["check", "--format", "json"]).json()
     audit = run_cli(capsys, ["audit", BANDING, "--format", "json"]).json()

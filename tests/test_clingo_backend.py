@@ -6,9 +6,10 @@ import sys
 
 import pytest
 
-from judgelog import Engine, UsageError
+from judgelog import Engine, QueryError, UsageError
 from judgelog.analysis import analyze
 from judgelog.asp import compile_program, compile_rule, value_text
+from judgelog.ast import Atom, Var
 from judgelog.cli import main
 from judgelog.parser import parse_text
 
@@ -94,6 +95,21 @@ def test_a_slice_holds_only_the_rules_the_predicates_depend_on():
     assert "j_plain" in text and "#sum" not in text
 
 
+def test_every_predicates_facts_at_once_are_each_predicates_facts_on_both_backends():
+    # derived_all grounds, on clingo, the rules of every predicate asked in one call; the answers are
+    # derived's, predicate by predicate, on either backend
+    for engine in (Engine(), Engine(backend="clingo")):
+        state = engine.load(engine.example("banding_blocked_by_one.yaml"))
+        every = state.derived_all()
+        assert sorted(every) == sorted(engine.program.decls)
+        assert every["damage_assigner"]
+        fresh = engine.load(engine.example("banding_blocked_by_one.yaml"))  # another state: nothing ground yet
+        assert {pred: fresh.derived(pred) for pred in sorted(engine.program.decls)} == every
+        assert state.derived_all(["blocked_by", "attacking"]) == {p: every[p] for p in ("blocked_by", "attacking")}
+        with pytest.raises(QueryError, match="unknown predicate 'no_such'"):
+            state.derived_all(["attacking", "no_such"])
+
+
 def test_an_unknown_backend_is_a_usage_error():
     with pytest.raises(UsageError, match="unknown backend 'souffle'"):
         Engine(backend="souffle")
@@ -146,3 +162,45 @@ def test_atoms_read_back_in_one_pass_equal_the_symbols_read_one_by_one():
         assert AspNames.arguments(symbols) == one_by_one, name
     [row] = AspNames.arguments([a.symbol for a in ctl.symbolic_atoms.by_signature("p", len(values))])
     assert row == tuple(values)
+
+
+def test_a_question_grounds_no_rule_that_cannot_fire_in_the_state():
+    """clingo grounds bottom-up what it is given: a question leaves out the rules whose fact atoms have no
+    matching fact in the state (and what only they read), as the pyDatalog backend prunes; the answers are
+    the pyDatalog backend's, before and after a fact that brings the rules back."""
+    pytest.importorskip("clingo")
+    from judgelog.backend import Backend
+    from judgelog.clingo_backend import ClingoBackend
+
+    program, diags = analyze(
+        [
+            parse_text(
+                """
+.decl thing(o: atom) "" input
+.decl special(o: atom, k: atom) "" input
+.decl pair(a: atom, b: atom) "every two things"
+.decl marked(a: atom) "a special thing with a partner"
+.decl lonely(a: atom) "a thing not marked"
+pair(A, B) :- thing(A), thing(B), A != B.
+marked(A) :- special(A, gold), pair(A, _).
+lonely(A) :- thing(A), not marked(A).
+""",
+                "pairs.dl",
+            )
+        ],
+        require_annotations=False,
+    )
+    assert not [d for d in diags if d.severity == "error"]
+    pyd, clg = Backend(program), ClingoBackend(program)
+    things = [("thing", f"t{i}") for i in range(30)]
+    lonely = (Atom("lonely", (Var("A"),)),)
+    for extra, expected in (([], 30), ([("special", "t3", "silver")], 30), ([("special", "t3", "gold")], 29)):
+        facts = frozenset(things + extra)
+        with pyd.session(facts) as view:
+            by_pydatalog = pyd.ask(view, lonely, ["A"])
+        with clg.session(facts) as view:
+            by_clingo = clg.ask(view, lonely, ["A"])
+            ground = {atom.symbol.name for atom in view.ctl.symbolic_atoms}
+        assert by_clingo == by_pydatalog and len(by_clingo) == expected
+        # pair/2 (870 atoms) is ground only when a gold special thing lets marked/1 fire
+        assert ("j_pair" in ground) == (expected == 29)

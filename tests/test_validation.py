@@ -72,6 +72,33 @@ def test_an_action_on_an_unknown_object_is_a_usage_error_and_changes_nothing():
     assert not state.holds("tapped(wurm)")
 
 
+def test_a_keyword_parameter_written_as_in_keywords_is_refused_with_the_form_an_action_takes():
+    state = Engine().load(BAND)
+    with pytest.raises(UsageError) as info:
+        state.apply({"do": "apply_effect", "object": "wurm", "keyword": {"bushido": 2}})
+    assert "write the keyword's parameter as an argument of its own: keyword: bushido, n: 2" in info.value.render()
+    after, _ = state.apply({"do": "apply_effect", "object": "wurm", "keyword": "bushido", "n": 2})
+    assert after.query("keyword_instance_param(wurm, bushido, I, n, N)") == [{"I": "effect_1", "N": 2}]
+
+
+def test_a_new_word_an_action_does_not_declare_says_how_its_rule_file_would(tmp_path):
+    rules = tmp_path / "chant.dl"
+    rules.write_text(
+        "action_known(chant). action_param(chant, word).\n"
+        "@name chant.say\n@cr 601.2\neffect(1, signal, chanted, W, none) :- action(chant), act_arg(word, W).\n"
+    )
+    state = Engine(rules=[str(rules)]).load(BAND)
+    with pytest.raises(UsageError) as info:
+        state.apply({"do": "chant", "word": "zzqx"})
+    assert "its rule file declares action_param_type(chant, word, word)" in info.value.render()
+    with pytest.raises(UsageError) as info:
+        state.apply({"do": "chant", "word": "wurn"})
+    assert "did you mean 'wurm'?" in info.value.render() and "action_param_type" not in info.value.render()
+    rules.write_text(rules.read_text() + "action_param_type(chant, word, word).\n")
+    _, events = Engine(rules=[str(rules)]).load(BAND).apply({"do": "chant", "word": "zzqx"})
+    assert ("chanted", "zzqx") in [(e.kind, e.subject) for e in events]
+
+
 def test_an_object_that_left_the_battlefield_is_refused_by_the_rules():
     state = Engine().load(BAND)
     gone, _ = state.apply({"do": "leave_battlefield", "object": "bears"})
