@@ -10,13 +10,16 @@ creates, what ``choose:`` gives for each decision, and how many options a decisi
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
+from typing import Any
 
-from .errors import RuleError, UsageError
+from .errors import ActionError, RuleError, UsageError
 
 __all__ = [
     "ChoiceMode",
+    "ChoiceNeeded",
+    "checked_choice",
     "TRANSIENT",
     "RESERVED",
     "NONE",
@@ -59,6 +62,7 @@ class ChoiceMode(StrEnum):
     MAY = "may"  # one or none
     ANY = "any"  # any number, none included
     UP_TO = "up_to"  # at most choice_max
+    EXACTLY = "exactly"  # choice_max of them, or every option when there are fewer ("sacrifices N permanents")
 
     @classmethod
     def of(cls, name: str, mode: object) -> ChoiceMode:
@@ -68,6 +72,72 @@ class ChoiceMode(StrEnum):
         except ValueError:
             known = ", ".join(cls)
             raise RuleError(f"choice {name!r} has an unknown mode {mode!r}", hint=f"one of {known}") from None
+
+
+class ChoiceNeeded(Exception):
+    """Raised in probe mode at the first choice the caller did not make (for ``judgelog choices``)."""
+
+    def __init__(self, name: str, options: list[Any], mode: ChoiceMode, limit: int | None, cr: str | None) -> None:
+        super().__init__(name)
+        self.name, self.options, self.mode, self.limit, self.cr = name, options, mode, limit, cr
+
+
+def checked_choice(
+    kind: object,
+    name: str,
+    options: list[Any],
+    mode: ChoiceMode,
+    limit: int | None,
+    cr: str | None,
+    given: object,
+    present: bool,
+    *,
+    probe: bool = False,
+    misnamed: Sequence[str] = (),
+) -> list[Any]:
+    """The options chosen for decision ``name`` of action ``kind``: what the caller gave (``present``), checked
+    against the legal ``options``, the ``mode`` and its ``limit`` (``choice_max``); the only option or, for
+    ``exactly``, every option when there are no more than it takes, when the caller gave none. Raises
+    :class:`ActionError` (or, with ``probe``, :class:`ChoiceNeeded` for a choice left to make).
+
+    >>> checked_choice("annihilator", "sacrifice", ["a", "b"], ChoiceMode.EXACTLY, 2, None, None, False)
+    ['a', 'b']
+    >>> try:
+    ...     checked_choice("annihilator", "sacrifice", ["a", "b", "c"], ChoiceMode.EXACTLY, 2, None, ["a"], True)
+    ... except ActionError as exc:
+    ...     print(exc.message)
+    annihilator: choose exactly 2 for sacrifice
+    """
+    shown = [str(o) for o in options] + ([NONE] if mode is ChoiceMode.MAY else [])
+    count = min(limit if limit is not None else len(options), len(options))  # how many "exactly" takes
+    if not present and mode is ChoiceMode.EXACTLY and count == len(options):
+        return list(options)  # every option: nothing to choose
+    if not present and probe and (options or mode is not ChoiceMode.ONE):
+        raise ChoiceNeeded(name, options, mode, limit, cr)
+    if not present:
+        if not options:
+            return []
+        if mode is ChoiceMode.ONE and len(options) == 1:
+            return [options[0]]
+        hint = f"add choose: {{{name}: ...}}"
+        if misnamed:
+            hint = f"choose: names {misnamed[0]!r}, but the choice is called {name!r}: choose: {{{name}: ...}}"
+        raise ActionError(f"{kind}: a choice is required for {name}", cr=cr, options=shown, hint=hint)
+    values = given if isinstance(given, list) else ([] if given in (None, NONE) else [given])
+    for v in values:
+        if v not in options:
+            raise ActionError(f"{kind}: {v!r} is not a legal choice for {name}", cr=cr, options=shown)
+    if len(set(values)) != len(values):
+        raise ActionError(f"{kind}: {name} lists the same option twice", cr=cr)
+    if mode is ChoiceMode.ONE and len(values) != 1:
+        raise ActionError(f"{kind}: choose exactly one {name}", cr=cr, options=shown)
+    if mode is ChoiceMode.MAY and len(values) > 1:
+        raise ActionError(f"{kind}: choose at most one {name}", cr=cr, options=shown)
+    if limit is not None and len(values) > limit:
+        raise ActionError(f"{kind}: choose at most {limit} for {name}", cr=cr, options=shown)
+    if mode is ChoiceMode.EXACTLY and len(values) != count:
+        raise ActionError(f"{kind}: choose exactly {count} for {name}", cr=cr, options=shown)
+    return values
 
 
 def argument_facts(action: dict, new_object: Callable[[dict], str]) -> list[tuple]:

@@ -163,6 +163,7 @@ def _action_choice(state: Board, space: ChoiceSpace) -> tuple[dict, str]:
         ChoiceMode.MAY: "choose one or none",
         ChoiceMode.ANY: "choose any number (none allowed)",
         ChoiceMode.UP_TO: f"choose up to {needed.limit}",
+        ChoiceMode.EXACTLY: f"choose {needed.limit} (all of them if there are fewer)",
     }[needed.mode]
     lines = [f"{what}: {needed.name} — {mode}" + (f" (CR {needed.cr})" if needed.cr else "")]
     lines += [f"  {o}" for o in options] or ["  (no legal option)"]

@@ -15,7 +15,7 @@ are values).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from .action_args import (
@@ -23,7 +23,9 @@ from .action_args import (
     RESERVED,
     TRANSIENT,
     ChoiceMode,
+    ChoiceNeeded,
     argument_facts,
+    checked_choice,
     default_facts,
     given_choice,
     leaves,
@@ -56,14 +58,6 @@ Observer = Callable[[frozenset], None]
 # the legal options of a decision in a state, for a refusal (judgelog.choices.list_choices)
 OptionLister = Callable[..., tuple[dict, str]]
 MAX_SBA_ROUNDS = 100
-
-
-class ChoiceNeeded(Exception):
-    """Raised in probe mode at the first choice the caller did not make (for ``judgelog choices``)."""
-
-    def __init__(self, name: str, options: list[Any], mode: ChoiceMode, limit: int | None, cr: str | None) -> None:
-        super().__init__(name)
-        self.name, self.options, self.mode, self.limit, self.cr = name, options, mode, limit, cr
 
 
 class _Run(Generic[B]):
@@ -311,7 +305,9 @@ class _Run(Generic[B]):
                 used.add(name)
             unknown = [k for k in choose if k not in names] if isinstance(choose, dict) else []
             misnamed = [k for k in unknown if suggest(str(k), [name])]
-            values = self._check_choice(name, options, mode, limit, cr, given, present, misnamed=misnamed)
+            values = checked_choice(
+                self.kind, name, options, mode, limit, cr, given, present, probe=self.probe, misnamed=misnamed
+            )
             if not values:
                 out.add(("chose_nothing", name))
             out |= {("chosen", name, v) for v in values}
@@ -320,44 +316,6 @@ class _Run(Generic[B]):
                 self.events.append(Event(self.next_seq, "chosen", v, {"choice": name}, rule, cites))
                 self.next_seq += 1
         return out
-
-    def _check_choice(
-        self,
-        name: str,
-        options: list[Any],
-        mode: ChoiceMode,
-        limit: int | None,
-        cr: str | None,
-        given: object,
-        present: bool,
-        *,
-        misnamed: Sequence[str] = (),
-    ) -> list[Any]:
-        shown = [str(o) for o in options] + ([NONE] if mode is ChoiceMode.MAY else [])
-        if not present and self.probe and (options or mode is not ChoiceMode.ONE):
-            raise ChoiceNeeded(name, options, mode, limit, cr)
-        if not present:
-            if not options:
-                return []
-            if mode is ChoiceMode.ONE and len(options) == 1:
-                return [options[0]]
-            hint = f"add choose: {{{name}: ...}}"
-            if misnamed:
-                hint = f"choose: names {misnamed[0]!r}, but the choice is called {name!r}: choose: {{{name}: ...}}"
-            raise ActionError(f"{self.kind}: a choice is required for {name}", cr=cr, options=shown, hint=hint)
-        values = given if isinstance(given, list) else ([] if given in (None, NONE) else [given])
-        for v in values:
-            if v not in options:
-                raise ActionError(f"{self.kind}: {v!r} is not a legal choice for {name}", cr=cr, options=shown)
-        if len(set(values)) != len(values):
-            raise ActionError(f"{self.kind}: {name} lists the same option twice", cr=cr)
-        if mode is ChoiceMode.ONE and len(values) != 1:
-            raise ActionError(f"{self.kind}: choose exactly one {name}", cr=cr, options=shown)
-        if mode is ChoiceMode.MAY and len(values) > 1:
-            raise ActionError(f"{self.kind}: choose at most one {name}", cr=cr, options=shown)
-        if limit is not None and len(values) > limit:
-            raise ActionError(f"{self.kind}: choose at most {limit} for {name}", cr=cr, options=shown)
-        return values
 
     def _effects(self, facts: WorkingFacts, query: str, *, rule_prefix: str = "") -> WorkingFacts:
         rows = self.ask(facts, query)

@@ -697,3 +697,52 @@ def test_an_argument_left_out_takes_the_default_the_rules_give(tmp_path):
     with pytest.raises(RuleError, match="two defaults for 'n'"):
         twice.apply({"do": "cheer"})
     assert twice.apply({"do": "cheer", "n": 5})[0].query(life) == [{"P": "alice", "L": 25}]
+
+
+TITHE = """
+## A test action: the player sacrifices exactly N permanents they control (all of them if fewer).
+action_known(tithe).
+action_param(tithe, player).
+action_param(tithe, n).
+
+@name tithe.choice
+@cr 701.21a
+choice(sacrifice, O) :- action(tithe), step(1), act_arg(player, P), permanent(O), controller(O, P).
+
+@name tithe.mode
+@cr 701.21a
+choice_mode(sacrifice, exactly) :- action(tithe).
+
+@name tithe.max
+@cr 701.21a
+choice_max(sacrifice, N) :- action(tithe), act_arg(n, N).
+
+@name tithe.sacrifice
+@cr 701.21a
+effect(1, move, O, graveyard, sacrificed) :- action(tithe), step(1), chosen(sacrifice, O).
+"""
+
+
+def test_a_choice_of_exactly_n_takes_n_or_every_option_when_there_are_fewer(tmp_path):
+    """choice_mode ``exactly`` with choice_max N: N options must be chosen; with N or fewer options there is
+    no choice (all of them); fewer or more than that is refused, and the state is left as it was."""
+    rules = tmp_path / "tithe.dl"
+    rules.write_text(TITHE, encoding="utf-8")
+    state = _board(Engine(rules=[str(rules)]))
+
+    def gone(new):
+        return sorted(r["O"] for r in new.query("card_in_zone(O, graveyard)"))
+
+    two, _ = state.apply({"do": "tithe", "player": "alice", "n": 2, "choose": {"sacrifice": ["bears", "elves"]}})
+    assert gone(two) == ["bears", "elves"]
+    for wrong in (["bears"], ["bears", "elves", "lions"]):
+        with pytest.raises(ActionError, match="sacrifice") as refused:
+            state.apply({"do": "tithe", "player": "alice", "n": 2, "choose": {"sacrifice": wrong}})
+        assert "choose exactly 2" in refused.value.message or "at most 2" in refused.value.message
+    with pytest.raises(ActionError, match="a choice is required for sacrifice"):
+        state.apply({"do": "tithe", "player": "alice", "n": 2})
+    every, _ = state.apply({"do": "tithe", "player": "bob", "n": 2})  # bob controls one permanent: no choice
+    assert gone(every) == ["hero"]
+    with pytest.raises(ActionError, match="choose exactly 1 for sacrifice"):
+        state.apply({"do": "tithe", "player": "bob", "n": 2, "choose": {"sacrifice": []}})
+    assert gone(state) == []
