@@ -746,3 +746,43 @@ def test_a_choice_of_exactly_n_takes_n_or_every_option_when_there_are_fewer(tmp_
     with pytest.raises(ActionError, match="choose exactly 1 for sacrifice"):
         state.apply({"do": "tithe", "player": "bob", "n": 2, "choose": {"sacrifice": []}})
     assert gone(state) == []
+
+
+def test_a_turn_begins_for_the_next_player_who_untaps_and_whose_upkeep_triggers(tmp_path):
+    """begin_turn (rules/actions/turn.dl, no Python): the next player in turn order still in the game
+    becomes the active player and untaps their permanents only (502.3); "at the beginning of your upkeep"
+    abilities of that player trigger (503.1a); a turn can't begin with an ability on the stack (500.2)."""
+    engine = Engine(rules=[str(RULES / "upkeep_tithe.dl")])
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob", "carol"],
+            "active": "alice",
+            "life": {"alice": 20, "bob": 20, "carol": 20},
+            "objects": {
+                "bears": {"card": "Grizzly Bears", "controller": "alice", "tapped": True},
+                "hero": {"card": "Benalish Hero", "controller": "bob", "tapped": True},
+                "shrine": {"name": "Upkeep Shrine", "types": ["artifact"], "controller": "bob"},
+                "carols": {"name": "Upkeep Shrine", "types": ["artifact"], "controller": "carol"},
+            },
+        }
+    )
+    bobs, events = state.apply({"do": "begin_turn"})
+    assert bobs.query("active_player(P)") == [{"P": "bob"}]
+    assert bobs.query("tapped(X)") == [{"X": "bears"}]
+    assert [(e.kind, e.subject) for e in events if e.kind in ("untapped", "upkeep_began")] == [
+        ("untapped", "hero"),
+        ("upkeep_began", "bob"),
+    ]
+    assert _stack(bobs) == [("shrine", "bob")]  # bob's shrine triggered, carol's did not
+    with pytest.raises(ActionError, match="still on the stack") as refused:
+        bobs.apply({"do": "begin_turn"})
+    assert refused.value.cr == "500.2"
+    resolved, _ = bobs.apply({"do": "resolve"})
+    assert resolved.query("life(bob, L)") == [{"L": 21}]
+    carols, _ = resolved.apply({"do": "begin_turn"})  # after bob: carol
+    assert carols.query("active_player(P)") == [{"P": "carol"}] and _stack(carols) == [("carols", "carol")]
+    lost = resolved.with_facts(set(resolved.facts) | {("lost_game", "carol")})
+    alices, _ = lost.apply({"do": "begin_turn"})  # carol has left the game: alice's turn (800.4a)
+    assert alices.query("active_player(P)") == [{"P": "alice"}]
+    again, _ = resolved.apply({"do": "begin_turn", "player": "bob"})  # an extra turn for bob (500.7)
+    assert again.query("active_player(P)") == [{"P": "bob"}] and _stack(again) == [("shrine", "bob")]
