@@ -230,12 +230,23 @@ def compile_rule(rule: Rule, index: int, *, names: AspNames = AspNames()) -> str
     return f"{key_atom} :- {body}.\n{head} :- {key_atom}, {result} = #{agg.func}{{ {elements} : {body} }}."
 
 
-def compile_facts(facts: Iterable[tuple], *, names: AspNames = AspNames()) -> str:
-    """Facts ``(pred, value, ...)`` as ASP facts, one a line."""
+def compile_facts(
+    facts: Iterable[tuple], *, names: AspNames = AspNames(), texts: dict[tuple, str] | None = None
+) -> str:
+    """Facts ``(pred, value, ...)`` as ASP facts, one a line. ``texts``: the arguments' text of facts written
+    before, kept by the caller (the states of one game share most of their facts)."""
     lines = []
     for fact in facts:
         name = names.fact_pred(fact[0])
-        lines.append(f"{name}({','.join(value_text(v) for v in fact[1:])})." if len(fact) > 1 else f"{name}.")
+        if len(fact) == 1:
+            lines.append(f"{name}.")
+            continue
+        args = texts.get(fact) if texts is not None else None
+        if args is None:
+            args = ",".join(value_text(v) for v in fact[1:])
+            if texts is not None:
+                texts[fact] = args
+        lines.append(f"{name}({args}).")
     return "\n".join(lines)
 
 

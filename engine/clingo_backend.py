@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["ClingoBackend"]
 
 _KEPT_STATES = 4  # controls kept (the runtime asks about a state and the next one in turn)
+_KEPT_FACT_TEXTS = 500_000  # facts whose ASP text is kept
 
 
 class _View:
@@ -70,6 +71,7 @@ class ClingoBackend:
         self.compiled = CompiledProgram.of(program)  # which rules can fire in a state (judgelog.liveness)
         self.rule_index = self.compiled.rule_index  # rule numbers and proof variables, as the pyDatalog backend's
         self._text: dict[int, str] = {}  # id of a rule -> the rule in ASP
+        self._fact_texts: dict[tuple, str] = {}  # a fact -> its arguments in ASP (states share most facts)
         self._lock = threading.RLock()
         self._views: OrderedDict[frozenset, _View] = OrderedDict()
 
@@ -93,7 +95,9 @@ class ClingoBackend:
     def _new_view(self, facts: frozenset) -> _View:
         ctl = self._clingo.Control(["--warn=none"])
         names = AspNames(derived_with_facts=derived_with_facts(self.program, facts))
-        ctl.add("base", [], compile_facts(facts, names=names))
+        if len(self._fact_texts) > _KEPT_FACT_TEXTS:  # a long-lived process seeing many boards: start again
+            self._fact_texts.clear()
+        ctl.add("base", [], compile_facts(facts, names=names, texts=self._fact_texts))
         ctl.ground([("base", [])])
         view = _View(facts, ctl, names)
         arity = {pred: decl.arity for pred, decl in self.program.decls.items()}

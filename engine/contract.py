@@ -14,12 +14,12 @@ than failing later in the middle of an action.
 from __future__ import annotations
 
 from .analysis import INT_TYPES, suggest
-from .ast import Const, Span
-from .codes import I001, I002
+from .ast import Atom, Const, Span
+from .codes import I001, I002, I003
 from .errors import Diagnostic
 from .program import Program
 
-__all__ = ["ENGINE_NEEDS", "EFFECT_PREDICATES", "contract_problems"]
+__all__ = ["ENGINE_NEEDS", "EFFECT_PREDICATES", "TRIGGER_PREDICATES", "contract_problems", "trigger_problems"]
 
 _SCENARIO = "the scenario loader and writer (engine/scenario.py, engine/writer.py)"
 _EFFECTS = "the effect primitives (engine/effects.py)"
@@ -172,6 +172,11 @@ ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = {
 # the predicates whose second argument names an effect primitive
 EFFECT_PREDICATES = ("effect", "state_based", "event_result", "standing")
 
+# the runtime asks these after every step and every round of state-based actions, with recent_event holding
+# for the events just applied (engine/runtime.py)
+TRIGGER_PREDICATES = ("triggers", "trigger_arg")
+RECENT_EVENT = "recent_event"
+
 
 def contract_problems(program: Program) -> list[Diagnostic]:
     """Every way the program fails the engine's contract (empty when it keeps it)."""
@@ -236,4 +241,29 @@ def contract_problems(program: Program) -> list[Diagnostic]:
                         + ", ".join(sorted(map(str, primitives))),
                     )
                 )
+    return out
+
+
+def trigger_problems(program: Program) -> list[Diagnostic]:
+    """Warnings for trigger rules that read no event just applied: the runtime asks ``triggers/3`` after
+    every step of every action, so a rule whose body doesn't depend on ``recent_event`` (directly or through
+    a predicate such as ``left_battlefield_to``) makes the ability trigger again after every later action."""
+    out: list[Diagnostic] = []
+    for rule in program.rules:
+        if rule.head.pred not in TRIGGER_PREDICATES or not rule.body:
+            continue
+        reads = {lit.pred for lit in rule.body if isinstance(lit, Atom)}
+        if RECENT_EVENT in program.dependencies(reads):
+            continue
+        out.append(
+            Diagnostic(
+                I003,
+                f"{rule.head.pred} rule {rule.name or '(unnamed)'} reads no event just applied: "
+                "it would trigger again after every action",
+                rule.span,
+                severity="warning",
+                hint="read recent_event(N) with the event, e.g. recent_event(N), event(N, enters, X) "
+                "(a state, rather than an event, is a state_based/5 rule)",
+            )
+        )
     return out

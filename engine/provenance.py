@@ -14,6 +14,7 @@ what blocked them (e.g. 510.1c displaced by 702.22j).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
@@ -210,6 +211,55 @@ class Prover:
                 return rule
         return None
 
+    def deriving_rules(self, facts: Sequence[tuple]) -> list[Rule | None]:
+        """:meth:`deriving_rule` of each fact. Where many facts of one predicate may come from the same rule,
+        that rule is asked once with the values they share fixed (its head's other variables open), instead
+        of once per fact: an effect or a choice over hundreds of objects costs a question per rule."""
+        out: list[Rule | None] = [None] * len(facts)
+        candidates: dict[int, list[tuple[Rule, Binding]]] = {}
+        for i, fact in enumerate(facts):
+            if fact in self._rule_facts:
+                out[i] = self._rule_facts[fact]
+                continue
+            found = [
+                (r, fixed)
+                for r in self.program.rules_by_head.get(fact[0], ())
+                if r.body and r.aggregate is None and (fixed := _unify_head(r.head, fact[1:])) is not None
+            ]
+            if len(found) == 1:
+                out[i] = found[0][0]
+            elif found:
+                candidates[i] = found
+        if len(candidates) < _BULK:
+            for i, found in candidates.items():
+                out[i] = next((r for r, fixed in found if self.backend.why_rows(self.view, r, fixed, limit=1)), None)
+            return out
+        rules: dict[int, Rule] = {}  # the candidate rules, first in file order
+        for found in candidates.values():
+            for rule, _fixed in found:
+                rules.setdefault(id(rule), rule)
+        order = {id(r): k for k, r in enumerate(self.program.rules)}
+        for rule in sorted(rules.values(), key=lambda r: order.get(id(r), 0)):
+            asked = {i: fixed for i, found in candidates.items() for r, fixed in found if r is rule}
+            if not asked:
+                continue
+            for i in self._derived_by(rule, asked):
+                out[i] = rule
+                del candidates[i]
+        return out
+
+    def _derived_by(self, rule: Rule, asked: dict[int, Binding]) -> list[int]:
+        """Which of the head bindings ``asked`` the rule derives in this state."""
+        heads = sorted({a.name for a in rule.head.args if isinstance(a, Var)})
+        if len(asked) >= _BULK:
+            first = next(iter(asked.values()))
+            common = {k: v for k, v in first.items() if all(k in b and _same(b[k], v) for b in asked.values())}
+            rows = self.backend.why_rows(self.view, rule, common, limit=sys.maxsize)
+            if all(h in common or h in row for row in rows for h in heads):
+                made = {tuple(row.get(h, common.get(h)) for h in heads) for row in rows}
+                return [i for i, fixed in asked.items() if tuple(fixed.get(h) for h in heads) in made]
+        return [i for i, fixed in asked.items() if self.backend.why_rows(self.view, rule, fixed, limit=1)]
+
     # -- why not ---------------------------------------------------------
     def why_not(self, fact: tuple) -> list[WhyNot]:
         out = []
@@ -348,6 +398,13 @@ class Prover:
 # -- helpers ---------------------------------------------------------------
 def _none(view: Any, fact: tuple) -> None:
     return None
+
+
+_BULK = 8  # facts of one predicate asked about together from this many
+
+
+def _same(a: Any, b: Any) -> bool:
+    return a == b and type(a) is type(b)
 
 
 def _unify_head(head: Atom, values: Sequence[Any]) -> Binding | None:

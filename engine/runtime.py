@@ -113,7 +113,7 @@ class _Run(Generic[B]):
 
         with self.engine.backend.session(cast(frozenset, self.steps.freeze(facts))) as view:
             prover = Prover(self.engine.backend, view, {})
-            rules = [prover.deriving_rule(f) for f in wanted]
+            rules = prover.deriving_rules(wanted)
         return [(r.name or "", r.cites) if r is not None else ("", ()) for r in rules]
 
     # -- arguments --------------------------------------------------------
@@ -311,8 +311,8 @@ class _Run(Generic[B]):
             if not values:
                 out.add(("chose_nothing", name))
             out |= {("chosen", name, v) for v in values}
-            for v in values:
-                rule, cites = self.cause(facts, ("choice", name, v))
+            causes = self._causes_of(facts, [("choice", name, v) for v in values]) if values else []
+            for v, (rule, cites) in zip(values, causes):
                 self.events.append(Event(self.next_seq, "chosen", v, {"choice": name}, rule, cites))
                 self.next_seq += 1
         return out

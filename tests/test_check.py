@@ -60,6 +60,9 @@ WARNINGS = {
         (6, 1, "warning", "E008", "rule cites no Comprehensive Rules number"),
     ],
     "derives_input.dl": [(7, 1, "warning", "E012", "'tapped_now' is an input predicate but a rule derives it")],
+    "trigger_without_recent_event.dl": [
+        (9, 1, "warning", "I003", "triggers rule broken.chant_trigger reads no event just applied")
+    ],
 }
 
 HINTS = {

@@ -304,3 +304,28 @@ def test_every_premise_of_every_proof_holds(engine, data):
             assert state.explain(atom) is None
             for reason in state.why_not(atom):
                 assert any(not ok for _, ok in reason.literals), reason
+
+
+@pytest.mark.parametrize(
+    "name", ["banding_blocked_by_one.yaml", "proliferate_kinds.yaml", "trample_with_and_without_banding.yaml"]
+)
+def test_the_rules_deriving_many_facts_at_once_are_those_found_one_by_one(engine, monkeypatch, name):
+    """Prover.deriving_rules asks a rule once for the facts of a predicate it may derive (the runtime's
+    causes of an effect or a choice over many objects); it names the rule deriving_rule names for each."""
+    import judgelog.provenance as provenance
+
+    state = engine.load(str(SCENARIOS / name))
+    program = engine.program
+    several = [p for p in program.decls if sum(1 for r in program.rules_by_head.get(p, ()) if r.body) > 1]
+    wanted = [f for p in several for f in state.derived(p)]
+    objects = sorted({f[1] for f in state.facts if f[0] == "permanent"})
+    # and facts that do not hold: another object in place of the first argument
+    other = {o: objects[(i + 1) % len(objects)] for i, o in enumerate(objects)}
+    wanted += [(f[0], other[f[1]]) + tuple(f[2:]) for f in wanted if f[1] in other]
+    assert len(wanted) > 8
+    monkeypatch.setattr(provenance, "_BULK", 1)  # every group asked together, however small
+    with engine.backend.session(state.facts) as view:
+        prover = provenance.Prover(engine.backend, view, {})
+        one_by_one = [prover.deriving_rule(f) for f in wanted]
+        assert prover.deriving_rules(wanted) == one_by_one
+        assert any(r is None for r in one_by_one) and any(r is not None for r in one_by_one)
