@@ -1,11 +1,13 @@
 """Rule coverage (judgelog.coverage): a rule is used when its body holds in some state a scenario went through."""
 
+import pytest
 from paths import SCENARIOS
 
 from judgelog.coverage import rules_used
 from judgelog.testing import run_scenario_file
 
 
+@pytest.mark.slow
 def test_rules_used_are_the_rules_whose_body_holds_in_some_state(engine):
     # rules_used skips a rule in a state that agrees with a state it was asked in on every predicate the rule
     # reads: the rules it finds are those found by asking every rule in every state
