@@ -45,6 +45,7 @@ from .stack_order import stack_order
 from .step_facts import StepFacts
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .program import Program
     from .protocols import Board
     from .yamlsrc import Located
 
@@ -58,6 +59,26 @@ Observer = Callable[[frozenset], None]
 # the legal options of a decision in a state, for a refusal (judgelog.choices.list_choices)
 OptionLister = Callable[..., tuple[dict, str]]
 MAX_SBA_ROUNDS = 100
+
+
+_QUESTIONS_KEPT = 1024
+
+
+def _question(program: Program, text: str) -> tuple[tuple, list[str]]:
+    """A question's checked body and answer variables, parsed once per program (kept in Program.memo): an
+    action asks the same few dozen questions at every step."""
+    kept = cast(dict, program.memo.get("runtime.questions"))
+    if kept is None:
+        kept = program.memo["runtime.questions"] = {}
+    found = kept.get(text)
+    if found is None:
+        from .parser import parse_body
+
+        found = check_query(program, parse_body(text), text=text)
+        if len(kept) >= _QUESTIONS_KEPT:
+            kept.clear()
+        kept[text] = found
+    return cast(tuple[tuple, list[str]], found)
 
 
 class _Run(Generic[B]):
@@ -94,9 +115,7 @@ class _Run(Generic[B]):
 
     # -- asking the rules -------------------------------------------------
     def ask(self, facts: Iterable[tuple], text: str) -> list[dict[str, Any]]:
-        from .parser import parse_body
-
-        body, names = check_query(self.engine.program, parse_body(text), text=text)
+        body, names = _question(self.engine.program, text)
         frozen = self.steps.freeze(facts)
         if self.observer is not None:
             self.observer(as_frozenset(frozen))

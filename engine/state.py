@@ -92,7 +92,9 @@ class State:
 
     # -- questions -------------------------------------------------------
     def _session(self) -> AbstractContextManager[Any]:
-        return self.engine.backend.session(self.facts)
+        backend = self.engine.backend
+        # a backend that takes no base and difference (clingo) is given a frozenset, made once per state
+        return backend.session(self.facts if getattr(backend, "takes_views", False) else as_frozenset(self.facts))
 
     def query(self, query: Query, *, limit: int = MAX_ANSWERS) -> list[dict[str, object]]:
         """All distinct answers of a query (a rule body), sorted; each a dict of its named variables."""
