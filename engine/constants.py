@@ -219,6 +219,8 @@ def check_constants(
     from .parser import parse_body
 
     body = parse_body(query) if isinstance(query, str) else (query,) if isinstance(query, Atom) else tuple(query)
+    if not any(_names_a_word(term) for lit in body for term in _terms(lit)):
+        return  # no string constant to look up (the state's constants are not gathered: a whole-board pass)
     known = known_constants(state, extra=extra)
     ids = typed_ids(state, extra=extra)
     diags = []
@@ -229,3 +231,18 @@ def check_constants(
         raise QueryError(
             f"unknown constant(s) in {query if isinstance(query, str) else 'the query'}", diagnostics=diags
         )
+
+
+def _terms(lit: Literal) -> tuple[Term, ...]:
+    if isinstance(lit, Negation):
+        lit = lit.atom
+    return lit.args if isinstance(lit, Atom) else (lit.left, lit.right)
+
+
+def _names_a_word(term: object) -> bool:
+    """Whether a term holds a string constant (in an operation's operands too)."""
+    if isinstance(term, Const):
+        return isinstance(term.value, str)
+    if isinstance(term, BinOp):
+        return _names_a_word(term.left) or _names_a_word(term.right)
+    return False
