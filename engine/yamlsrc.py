@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,6 +84,7 @@ if C_PARSER:
         """The same resolvers on libyaml's parser and composer."""
 
     _CStrictLoader.yaml_implicit_resolvers = _StrictLoader.yaml_implicit_resolvers
+_SCANNING = threading.Lock()  # a JSON document's positions are scanned by one thread at a time
 _STR_TAG = "tag:yaml.org,2002:str"
 _INT_TAG = "tag:yaml.org,2002:int"
 
@@ -102,8 +104,10 @@ class Located:
     @property
     def marks(self) -> dict[tuple, Span]:
         if self._scan is not None:
-            scan, self._scan = self._scan, None
-            scan(self)
+            with _SCANNING:  # one thread scans; another asking meanwhile waits for every position
+                if self._scan is not None:
+                    self._scan(self)
+                    self._scan = None
         return self._marks
 
     def span(self, path: tuple) -> Span:
