@@ -425,7 +425,7 @@ def _over_limits(value: Any) -> bool:
 
 
 def _json_marks(doc: Located) -> None:
-    text, file, marks = doc.text, doc.path, doc.marks
+    text, file, marks = doc.text, doc.path, doc._marks  # not .marks: it runs this scan
     # one frame per open container: [path, is_mapping, index or key, expecting a key]
     stack: list = []
     line, line_start, last = 1, 0, 0
