@@ -26,6 +26,7 @@ from .analysis import suggest
 from .ast import Aggregate, Atom, BinOp, Comparison, Const, Literal, Negation, Span, Term
 from .codes import Q001
 from .errors import Diagnostic, QueryError
+from .planning import literal_terms
 
 if TYPE_CHECKING:  # pragma: no cover
     from .analysis import Program
@@ -219,7 +220,7 @@ def check_constants(
     from .parser import parse_body
 
     body = parse_body(query) if isinstance(query, str) else (query,) if isinstance(query, Atom) else tuple(query)
-    if not any(_names_a_word(term) for lit in body for term in _terms(lit)):
+    if not any(_names_a_word(term) for lit in body for term in literal_terms(lit)):
         return  # no string constant to look up (the state's constants are not gathered: a whole-board pass)
     known = known_constants(state, extra=extra)
     ids = typed_ids(state, extra=extra)
@@ -231,12 +232,6 @@ def check_constants(
         raise QueryError(
             f"unknown constant(s) in {query if isinstance(query, str) else 'the query'}", diagnostics=diags
         )
-
-
-def _terms(lit: Literal) -> tuple[Term, ...]:
-    if isinstance(lit, Negation):
-        lit = lit.atom
-    return lit.args if isinstance(lit, Atom) else (lit.left, lit.right)
 
 
 def _names_a_word(term: object) -> bool:
