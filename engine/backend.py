@@ -47,7 +47,7 @@ from __future__ import annotations
 import itertools
 import secrets
 import weakref
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -60,6 +60,7 @@ from .compiled import CompiledProgram
 from .database import THREAD, quiet_gc, release_later
 from .database import our_database as _our_database
 from .errors import UsageError
+from .estimate import enumerated
 from .factview import as_frozenset, difference
 from .incremental import affected
 from .liveness import Liveness
@@ -237,15 +238,20 @@ class Backend:
             body=body,
         )
 
-    def ask_body(self, view: ThreadView, body: Sequence, names: Sequence[str]) -> list[tuple]:
-        """All distinct bindings of ``names`` satisfying ``body`` (already in evaluation order)."""
+    def ask_body(
+        self, view: ThreadView, body: Sequence, names: Sequence[str], among: Mapping[str, frozenset] | None = None
+    ) -> list[tuple]:
+        """All distinct bindings of ``names`` satisfying ``body`` (already in evaluation order); ``among``:
+        variables bound to one of a set of values each, before the body (pyDatalog's ``in``)."""
         self._check_joins(view, body)
         qname = f"{self.prefix}_q{next(view.query_ids)}"
         new_pred(qname, len(names))
         head = _E.Literal(qname, [_E.Var(n) for n in names])
-        planned = self.variants.plan(view, body, (), now=True)
+        planned = self.variants.plan(view, body, tuple(among or ()), now=True)
         if planned is None:  # a positive literal cannot hold in this state
             return []
+        if among:
+            planned = [_E.Literal("_pyD_in", [_E.Var(n), _E.Const(tuple(vs))]) for n, vs in among.items()] + planned
         clause = _E.Clause(head, planned)
         self.variants.compile_pending(view)
         _E.assert_(clause)
@@ -258,9 +264,19 @@ class Backend:
             return []
         return checked_rows([tuple(row) for row in result])
 
-    def ask(self, view: ThreadView, body: Sequence, names: Sequence[str]) -> list[tuple]:
+    asks_among = True  # ask() takes ``among`` (judgelog.incremental.AnswerCache asks about a set of objects)
+
+    def ask(
+        self, view: ThreadView, body: Sequence, names: Sequence[str], among: Mapping[str, frozenset] | None = None
+    ) -> list[tuple]:
+        """Sorted distinct rows of ``names`` for ``body``; ``among``: variables bound to one of a set of values
+        each. pyDatalog evaluates the body once per value then, so the sets are used only when they hold
+        fewer values than the body would enumerate without them (:func:`judgelog.estimate.enumerated`):
+        otherwise the body is asked with those variables open (its rows are still answers)."""
+        if among:
+            among = {v: vs for v, vs in among.items() if 2 * len(vs) < enumerated(self.compiled, view, body, v)} or None
         ordered, _ = order_body(body)
-        return sorted(set(self.ask_body(view, ordered, names)), key=row_sort_key)
+        return sorted(set(self.ask_body(view, ordered, names, among)), key=row_sort_key)
 
     def holds(self, view: ThreadView, atom: Atom) -> bool:
         """Is an atom (constants, possibly anonymous variables) true?"""

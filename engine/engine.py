@@ -211,7 +211,15 @@ class Engine:
         (judgelog.incremental.AnswerCache)."""
         if self.answers is None:
             return self.ask_rows(facts, body, names)
-        return self.answers.ask(facts, tuple(body), list(names), self.ask_rows, row_sort_key)
+        among = self._ask_among if getattr(self.backend, "asks_among", False) else None
+        return self.answers.ask(facts, tuple(body), list(names), self.ask_rows, row_sort_key, among)
+
+    def _ask_among(
+        self, facts: frozenset, body: Sequence[Literal], names: Sequence[str], among: dict[str, frozenset]
+    ) -> list[tuple]:
+        """:meth:`ask_rows` with variables bound to sets of values (a backend whose ``asks_among`` is true)."""
+        with self.backend.session(facts) as view:
+            return self.backend.ask(view, body, names, among=among)  # type: ignore[call-arg]
 
     # -- shipped examples ------------------------------------------------
     @staticmethod

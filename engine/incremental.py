@@ -30,7 +30,18 @@ from .ast import Atom, Comparison, Const, Negation, Rule, Var
 from .factview import as_frozenset, difference
 from .program import Program
 
-__all__ = ["WILD", "AnswerCache", "Affected", "affected", "coarse_affected", "matches", "binding_literals", "readers"]
+__all__ = [
+    "WILD",
+    "Among",
+    "AnswerCache",
+    "Affected",
+    "affected",
+    "among_bindings",
+    "coarse_affected",
+    "matches",
+    "binding_literals",
+    "readers",
+]
 
 
 class _Wild:
@@ -42,6 +53,45 @@ class _Wild:
 
 WILD: Any = _Wild()
 MAX_PATTERNS = 64
+
+
+class Among:
+    """A set of values at one position of a pattern: the pattern stands for each of them. A large change's
+    analysis (:func:`coarse_affected` with ``among``) names the objects it changed this way, so that a
+    question is asked again for those objects only (proliferate: the creatures given a counter, not every
+    creature)."""
+
+    __slots__ = ("values", "_hash")
+
+    def __init__(self, values: frozenset) -> None:
+        self.values = values
+        self._hash = hash(("among", values))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Among) and other.values == self.values
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"<among {len(self.values)}>"
+
+
+def _meet(a: Any, b: Any) -> Any:
+    """The values a variable may take when bound to ``a`` and to ``b`` (concrete values or Among); None
+    when none."""
+    if a == b:
+        return a
+    among_a, among_b = type(a) is Among, type(b) is Among
+    if among_a and among_b:
+        both = a.values & b.values
+        return None if not both else Among(both) if len(both) > 1 else next(iter(both))
+    if among_a:
+        return b if b in a.values else None
+    if among_b:
+        return a if a in b.values else None
+    return None
+
 
 Pattern = tuple
 
@@ -105,7 +155,7 @@ class Affected:
         only costs a second look)."""
         if pred in self.all:
             return False
-        if WILD in pattern:
+        if WILD in pattern or any(type(v) is Among for v in pattern):
             if all(v is WILD for v in pattern):
                 self.all[pred] = len(pattern)
                 self.exact.pop(pred, None)
@@ -123,9 +173,17 @@ class Affected:
 
 
 def matches(pattern: Pattern, args: Sequence) -> bool:
-    """Does ``args`` (values, possibly WILD) fall under ``pattern``?"""
+    """Does ``args`` (values, possibly WILD or Among) fall under ``pattern``?"""
     for p, a in zip(pattern, args):
-        if p is not WILD and p != a:
+        if p is WILD:
+            continue
+        if type(p) is Among:
+            if type(a) is Among:
+                if not a.values <= p.values:
+                    return False
+            elif a is WILD or a not in p.values:
+                return False
+        elif p != a:
             return False
     return True
 
@@ -167,11 +225,18 @@ def _bind(atom: Atom, pattern: Pattern) -> dict[str, Any] | None:
     binding: dict[str, Any] = {}
     for term, value in zip(atom.args, pattern):
         if isinstance(term, Const):
-            if value is not WILD and value != term.value:
+            if value is WILD:
+                continue
+            if type(value) is Among:
+                if term.value not in value.values:
+                    return None
+            elif value != term.value:
                 return None
         elif isinstance(term, Var) and value is not WILD and not term.name.startswith("_"):
-            if binding.get(term.name, value) != value:
-                return None
+            if term.name in binding:
+                value = _meet(binding[term.name], value)
+                if value is None:
+                    return None
             binding[term.name] = value
     return binding
 
@@ -203,6 +268,7 @@ class _Slot:
 
 
 _MAX_CLOSURES = 4096
+_SLOTS = tuple(_Slot(i) for i in range(16))
 
 
 def _closures(program: Program) -> tuple[frozenset, dict[tuple, list[tuple[str, Pattern]]]]:
@@ -233,16 +299,16 @@ def _cached_closure(program: Program, cache: dict[tuple, list[tuple[str, Pattern
     return closure
 
 
-def affected(program: Program, changed: Iterable[tuple]) -> Affected:
+def affected(program: Program, changed: Iterable[tuple], *, among: bool = False) -> Affected:
     """The affected patterns of every predicate after ``changed`` facts were added or removed.
 
     The closure of a set of changes is the union of the closures of each change; each change's closure is
     computed once per *shape* (its predicate, the rules' constants it holds, and which of its other values
     are equal), with placeholders for those other values, and kept. A large change is analysed by its
-    *coarse shapes* instead (:func:`coarse_affected`)."""
+    *coarse shapes* instead (:func:`coarse_affected`; ``among``: as there)."""
     changed = changed if isinstance(changed, (list, tuple, set, frozenset)) else list(changed)
     if len(changed) > COARSE_ABOVE:
-        return coarse_affected(program, changed)
+        return coarse_affected(program, changed, among=among)
     return _exact(program, changed)
 
 
@@ -264,10 +330,12 @@ def _exact(program: Program, changed: Iterable[tuple]) -> Affected:
 _ONE: dict[tuple, tuple[Program, Affected]] = {}  # a changed fact -> its affected patterns (kept, a few thousand)
 _MAX_ONE = 2048
 COARSE_ABOVE = 256  # a change of more facts is analysed by coarse shapes (see coarse_affected)
+_MAX_AMONG_GROUPS = 64  # large groups of changed facts whose closures with sets of values are kept
+_MAX_COARSE_KEYS = 200_000  # the coarse shapes of facts kept per program
 _COARSE_SHAPE = 8  # within such a change, a coarse shape of more facts is followed as one WILD pattern
 
 
-def coarse_affected(program: Program, changed: Iterable[tuple]) -> Affected:
+def coarse_affected(program: Program, changed: Iterable[tuple], *, among: bool = False) -> Affected:
     """The affected patterns of a large change: its facts grouped by *coarse shape* (their predicate and
     the rules' constants they hold, every other value WILD); a shape that more than a few facts have is
     followed as that one pattern, the others fact by fact (:func:`affected`). This over-approximates the
@@ -275,11 +343,26 @@ def coarse_affected(program: Program, changed: Iterable[tuple]) -> Affected:
     that a change of hundreds of objects (proliferate) still recomputes only the predicates, and the
     rule-constant groups of them, that it can reach: ``counter(_, p1p1, _)`` for every creature reaches
     every toughness and power, but of the state-based actions only those whose rules read them or
-    counters, and of the keywords counters grant only ``has_keyword(_, p1p1)``."""
+    counters, and of the keywords counters grant only ``has_keyword(_, p1p1)``.
+
+    With ``among``, such a shape's facts are followed by their exact shapes instead (which of their other
+    values are equal), each closure once, its placeholders standing for the set of values the facts hold
+    there (:class:`Among`): ``toughness(<the creatures given a counter>, _)``, not every toughness. This is
+    the union of the facts' exact closures, widened to the product of each position's values."""
     consts, cache = _closures(program)
+    keys: dict[tuple, tuple] = _kept(
+        program, "incremental.coarse_keys", dict
+    )  # fact -> its coarse shape: a change is often analysed
+    if len(keys) > _MAX_COARSE_KEYS:  # again by each fact set compared (the backend's, each question's)
+        keys.clear()
     groups: dict[tuple, list[tuple]] = {}
     for fact in changed:
-        key = (fact[0],) + tuple(v if v in consts and not isinstance(v, bool) else WILD for v in fact[1:])
+        typed = (fact, tuple(map(type, fact)))  # True and 1 are equal facts, not equal shapes
+        key = keys.get(typed)
+        if key is None:
+            key = keys[typed] = (fact[0],) + tuple(
+                v if v in consts and not isinstance(v, bool) else WILD for v in fact[1:]
+            )
         group = groups.get(key)
         if group is None:
             groups[key] = [fact]
@@ -289,15 +372,54 @@ def coarse_affected(program: Program, changed: Iterable[tuple]) -> Affected:
     for key, facts in groups.items():
         if len(facts) <= _COARSE_SHAPE:
             out.merge(_exact(program, facts))
-            continue
-        for pred, pattern in _cached_closure(program, cache, key):
-            out.add(pred, pattern)
+        elif among and WILD in key[1:]:
+            # the same large group of facts is often analysed again (each question compares its own fact
+            # sets): kept by its facts
+            kept: dict[tuple, list[tuple[str, Pattern]]] = _kept(program, "incremental.among_groups", dict)
+            whole = (key, frozenset(facts))
+            found = kept.get(whole)
+            if found is None:
+                if len(kept) >= _MAX_AMONG_GROUPS:
+                    kept.clear()
+                found = kept[whole] = _among_closure(program, facts, consts, cache)
+            for pred, pattern in found:
+                if pred not in out.all:
+                    out.add(pred, pattern)
+        else:
+            for pred, pattern in _cached_closure(program, cache, key):
+                out.add(pred, pattern)
     return out
 
 
-def _affected_one(program: Program, fact: tuple, consts: frozenset, cache: dict) -> Affected:
-    """The affected patterns of one changed fact, from the closure of its shape."""
-    out = Affected()
+def _among_closure(program: Program, facts: list[tuple], consts: frozenset, cache: dict) -> list[tuple[str, Pattern]]:
+    """The closures of ``facts`` (of one coarse shape) by their exact shapes, each placeholder standing for
+    the values the facts of that shape hold at it (see :func:`coarse_affected`)."""
+    kept: dict[tuple, tuple[tuple, tuple]] = _kept(program, "incremental.exact_shapes", dict)
+    if len(kept) > _MAX_COARSE_KEYS:
+        kept.clear()
+    shapes: dict[tuple, list[set]] = {}
+    for fact in facts:
+        typed = (fact, tuple(map(type, fact)))  # True and 1 are equal facts, not equal shapes
+        found = kept.get(typed)
+        if found is None:
+            found = kept[typed] = _exact_shape(fact, consts)
+        key, values = found
+        seen = shapes.get(key)
+        if seen is None:
+            seen = shapes[key] = [set() for _ in values]
+        for i, v in enumerate(values):
+            seen[i].add(v)
+    out: list[tuple[str, Pattern]] = []
+    for key, seen in shapes.items():
+        held = [Among(frozenset(vs)) if len(vs) > 1 else next(iter(vs)) for vs in seen]
+        for pred, pattern in _cached_closure(program, cache, key):
+            out.append((pred, tuple(held[v.i] if type(v) is _Slot else v for v in pattern)))
+    return out
+
+
+def _exact_shape(fact: tuple, consts: frozenset) -> tuple[tuple, tuple]:
+    """A fact's shape (its predicate, the rules' constants it holds, a placeholder for each other value,
+    equal values sharing one) and the values the placeholders stand for."""
     values: list = []
     shape = [fact[0]]
     for v in fact[1:]:
@@ -306,8 +428,15 @@ def _affected_one(program: Program, fact: tuple, consts: frozenset, cache: dict)
         else:
             if v not in values:
                 values.append(v)
-            shape.append(_Slot(values.index(v)))
-    for pred, pattern in _cached_closure(program, cache, tuple(shape)):
+            shape.append(_SLOTS[values.index(v)] if len(values) <= len(_SLOTS) else _Slot(values.index(v)))
+    return tuple(shape), tuple(values)
+
+
+def _affected_one(program: Program, fact: tuple, consts: frozenset, cache: dict) -> Affected:
+    """The affected patterns of one changed fact, from the closure of its shape."""
+    out = Affected()
+    shape, values = _exact_shape(fact, consts)
+    for pred, pattern in _cached_closure(program, cache, shape):
         if pred in out.all:
             continue
         out.add(pred, tuple(values[v.i] if type(v) is _Slot else v for v in pattern))
@@ -408,6 +537,10 @@ def binding_literals(rule_head: Atom, pattern: Pattern) -> list[Comparison] | No
     for term, value in zip(rule_head.args, pattern):
         if value is WILD:
             continue
+        if type(value) is Among:  # a set of values: see among_bindings
+            if isinstance(term, Const) and term.value not in value.values:
+                return None
+            continue
         if isinstance(term, Const):
             if term.value != value:
                 return None
@@ -421,10 +554,22 @@ def binding_literals(rule_head: Atom, pattern: Pattern) -> list[Comparison] | No
     return out
 
 
+def among_bindings(rule_head: Atom, pattern: Pattern) -> dict[str, frozenset]:
+    """The variables of ``rule_head`` that ``pattern`` binds to a set of values (:class:`Among`), with the
+    values (:func:`binding_literals` leaves them open)."""
+    out: dict[str, frozenset] = {}
+    for term, value in zip(rule_head.args, pattern):
+        if type(value) is Among and isinstance(term, Var) and not term.name.startswith("_"):
+            out[term.name] = out[term.name] & value.values if term.name in out else value.values
+    return out
+
+
 Asker = Callable[[frozenset, tuple, list[str]], list[tuple]]  # the backend's question: facts, body, names -> rows
+# the same with some variables bound to sets of values (the backend's ``ask`` with ``among``)
+AmongAsker = Callable[[frozenset, tuple, list[str], dict[str, frozenset]], list[tuple]]
 SortKey = Callable[[tuple], Any]
 QUESTION = "?question"  # the head predicate of a question followed as a rule (no declared name has a '?')
-_MAX_CHANGE = 2000  # a larger change of facts asks the question again in full
+_MAX_CHANGE = 2000  # the least change of facts (besides a quarter of the state) found from differences
 _KEPT = 64  # questions remembered per cache
 _MAX_REASKED = 32  # more affected patterns than this: the question is asked again in full
 
@@ -439,7 +584,7 @@ class AnswerCache:
     def __init__(self, program: Program) -> None:
         self.program = program
         self._last: dict[tuple, tuple[frozenset, list[tuple]]] = {}
-        self._diffs: list[tuple[frozenset, frozenset, Affected]] = []  # the last few changes analysed
+        self._diffs: list[tuple[frozenset, frozenset, bool, Affected]] = []  # the last few changes analysed
         # each fact set seen lately, as its difference from one anchor fact set: the change between two of
         # them comes from their differences, so a fact set is compared with the whole anchor only once
         self._anchor: frozenset = frozenset()
@@ -452,7 +597,7 @@ class AnswerCache:
         if hit is not None and hit[0] is facts:
             return hit[1], hit[2]
         added, removed = facts - self._anchor, self._anchor - facts
-        if len(added) + len(removed) > _MAX_CHANGE:
+        if len(added) + len(removed) > max(_MAX_CHANGE, len(facts) // 4):
             self._anchor, self._deltas = facts, {id(facts): (facts, frozenset(), frozenset())}
             return None
         if len(self._deltas) >= _KEPT:
@@ -460,10 +605,11 @@ class AnswerCache:
         self._deltas[id(facts)] = (facts, added, removed)
         return added, removed
 
-    def _changes(self, old: frozenset, new: frozenset) -> Affected | None:
-        """The affected patterns of the change from ``old`` to ``new``; None when it is large."""
-        for a, b, found in self._diffs:
-            if a is old and b is new:
+    def _changes(self, old: frozenset, new: frozenset, *, among: bool = False) -> Affected | None:
+        """The affected patterns of the change from ``old`` to ``new`` (``among``: a large change's objects
+        as sets of values, see :func:`coarse_affected`); None when it is large."""
+        for a, b, was_among, found in self._diffs:
+            if a is old and b is new and was_among == among:
                 return found
         # from their bases and differences (judgelog.factview); a large change is analysed by its coarse
         # shapes (judgelog.incremental.coarse_affected), so a question it cannot reach keeps its answers
@@ -472,8 +618,8 @@ class AnswerCache:
             added, removed = known
             if 4 * (len(removed) + len(added)) > len(new):
                 return None
-            found = affected(self.program, list(removed) + list(added))
-            self._diffs = [(old, new, found), *self._diffs[:7]]
+            found = affected(self.program, list(removed) + list(added), among=among)
+            self._diffs = [(old, new, among, found), *self._diffs[:7]]
             return found
         new_delta = self._delta(as_frozenset(new)) or (frozenset(), frozenset())  # None: ``new`` is the anchor now
         old_delta = self._delta(as_frozenset(old))
@@ -482,18 +628,30 @@ class AnswerCache:
         (new_added, new_removed), (old_added, old_removed) = new_delta, old_delta
         removed = (old_added - new_added) | (new_removed - old_removed)
         added = (new_added - old_added) | (old_removed - new_removed)
-        if len(removed) > _MAX_CHANGE or len(added) > _MAX_CHANGE or 4 * (len(removed) + len(added)) > len(new):
-            return None  # a large change, or a large part of a small state: asking again costs less
-        found = affected(self.program, list(removed) + list(added))
-        self._diffs = [(old, new, found), *self._diffs[:7]]
+        if 4 * (len(removed) + len(added)) > len(new):
+            return None  # a large part of the state: asking again costs less (a large change is analysed by its
+            # coarse shapes, at the cost of its distinct shapes)
+        found = affected(self.program, list(removed) + list(added), among=among)
+        self._diffs = [(old, new, among, found), *self._diffs[:7]]
         return found
 
-    def ask(self, facts: frozenset, body: tuple, names: list[str], ask: Asker, sort_key: SortKey) -> list[tuple]:
+    def ask(
+        self,
+        facts: frozenset,
+        body: tuple,
+        names: list[str],
+        ask: Asker,
+        sort_key: SortKey,
+        ask_among: AmongAsker | None = None,
+    ) -> list[tuple]:
+        """The rows of the question ``body`` over ``facts`` (``ask`` asks the backend; ``ask_among``, when
+        the backend can, asks it with variables bound to sets of values: without it such a pattern is asked
+        with those variables open)."""
         key = (body, tuple(names))
         last = self._last.pop(key, None)
         rows = None
         if last is not None:
-            rows = self._update(last, facts, body, names, ask, sort_key)
+            rows = self._update(last, facts, body, names, ask, sort_key, ask_among)
         if rows is None:
             rows = ask(facts, body, names)
         self._last[key] = (facts, rows)
@@ -509,6 +667,7 @@ class AnswerCache:
         names: list[str],
         ask: Asker,
         sort_key: SortKey,
+        ask_among: AmongAsker | None = None,
     ) -> list[tuple] | None:
         old_facts, old_rows = last
         if old_facts is facts:
@@ -516,7 +675,7 @@ class AnswerCache:
         known = difference(old_facts, facts, max(_MAX_CHANGE, len(facts) // 4))
         if known is not None and not known[0] and not known[1] or known is None and old_facts == facts:
             return old_rows
-        changes = self._changes(old_facts, facts)
+        changes = self._changes(old_facts, facts, among=ask_among is not None)
         if changes is None:
             return None
         head = Atom(QUESTION, tuple(Var(n) for n in names))
@@ -531,6 +690,11 @@ class AnswerCache:
         kept = {row for row in old_rows if not any(matches(p, row) for p in patterns)}
         for pattern in patterns:
             fixed = binding_literals(head, pattern)
-            if fixed is not None:
+            if fixed is None:
+                continue
+            sets = among_bindings(head, pattern) if ask_among is not None else None
+            if sets:
+                kept.update(ask_among(facts, tuple(fixed) + tuple(body), names, sets))  # type: ignore[misc]
+            else:
                 kept.update(ask(facts, tuple(fixed) + tuple(body), names))
         return sorted(kept, key=sort_key)

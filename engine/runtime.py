@@ -372,8 +372,12 @@ class _Run(Generic[B]):
         self, change: Change, causes: list[tuple[int, int, tuple[str, tuple[str, ...]]]], *, prior: WorkingFacts
     ) -> WorkingFacts:
         recent = set()
+        by_event: dict[int, tuple[str, tuple[str, ...]]] = {}  # event index -> the first cause whose range holds it
+        for lo, hi, c in reversed(causes):
+            for i in range(lo, hi):
+                by_event[i] = (c[0], c[1])
         for i, (kind, subject, details) in enumerate(change.events):
-            rule, cites = next(((c[0], c[1]) for lo, hi, c in causes if lo <= i < hi), ("", ()))
+            rule, cites = by_event.get(i, ("", ()))
             event = Event(self.next_seq, kind, subject, details, rule, cites)
             self.next_seq += 1
             self.events.append(event)
