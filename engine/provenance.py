@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, cast, overload
 
 from .ast import Atom, BinOp, Comparison, Const, Literal, Negation, Rule, Span, Term, Var, arith, format_value
 from .errors import QueryError
@@ -25,6 +25,7 @@ from .proof import Displacement, Proof, ProofKind, WhyNot
 
 if TYPE_CHECKING:  # pragma: no cover
     from .planning import Contributions
+    from .program import Program
     from .protocols import Evaluator
 
 # the proof values are judgelog.proof's; named here too, where they have always been importable from
@@ -223,8 +224,8 @@ class Prover:
                 continue
             found = [
                 (r, fixed)
-                for r in self.program.rules_by_head.get(fact[0], ())
-                if r.body and r.aggregate is None and (fixed := _unify_head(r.head, fact[1:])) is not None
+                for r in _head_candidates(self.program, fact)
+                if (fixed := _unify_head(r.head, fact[1:])) is not None
             ]
             if len(found) == 1:
                 out[i] = found[0][0]
@@ -405,6 +406,43 @@ _BULK = 8  # facts of one predicate asked about together from this many
 
 def _same(a: Any, b: Any) -> bool:
     return a == b and type(a) is type(b)
+
+
+def _head_candidates(program: Program, fact: tuple) -> list[Rule]:
+    """The rules with a body (no aggregate) whose head's constants ``fact`` has, in file order: the only
+    rules :func:`_unify_head` can unify it with. Kept per predicate and values at those constants' positions
+    (an effect or a choice over hundreds of objects has a few such keys)."""
+    kept = cast(dict, program.memo.setdefault("provenance.head_candidates", {}))
+    positions = kept.get(fact[0])
+    if positions is None:
+        rules = [r for r in program.rules_by_head.get(fact[0], ()) if r.body and r.aggregate is None]
+        positions = kept[fact[0]] = tuple(
+            sorted({i for r in rules for i, a in enumerate(r.head.args) if isinstance(a, Const)})
+        )
+    values = fact[1:]
+    key = (fact[0],) + tuple((values[i], type(values[i])) if i < len(values) else None for i in positions)
+    found = kept.get(key)
+    if found is None:
+        if len(kept) > _MAX_HEAD_KEYS:
+            kept.clear()
+            kept[fact[0]] = positions
+        found = kept[key] = [
+            r
+            for r in program.rules_by_head.get(fact[0], ())
+            if r.body
+            and r.aggregate is None
+            and all(
+                not isinstance(a, Const)
+                or i >= len(values)
+                or values[i] is None
+                or (a.value == values[i] and type(a.value) is type(values[i]))
+                for i, a in enumerate(r.head.args)
+            )
+        ]
+    return cast(list, found)
+
+
+_MAX_HEAD_KEYS = 4096
 
 
 def _unify_head(head: Atom, values: Sequence[Any]) -> Binding | None:
