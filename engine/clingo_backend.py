@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from .analysis import bound_after, order_body
 from .asp import AspNames, bridge, compile_constraint, compile_facts, compile_rule, derived_with_facts
 from .ast import Aggregate, Atom, Comparison, Const, Negation, Rule, Var
+from .clingo_atoms import atom_texts
 from .compiled import CompiledProgram
 from .extras import require
 from .joins import Relations, answers
@@ -167,14 +168,8 @@ class ClingoBackend:
 
     def _read(self, view: _View, name: str, arity: int) -> list[tuple]:
         value = AspNames.value
-        symbols = []
-        undecided = False
-        for sa in view.ctl.symbolic_atoms.by_signature(name, arity):
-            if sa.is_fact:
-                symbols.append(sa.symbol)
-            else:
-                undecided = True
-        rows = AspNames.arguments(symbols)
+        texts, undecided = atom_texts(view.ctl, name, arity)
+        rows = AspNames.rows(texts)
         if undecided:  # not expected of a stratified program: let the solver decide
             rows = []
             with view.ctl.solve(yield_=True) as handle:
