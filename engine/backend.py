@@ -64,7 +64,7 @@ from .factview import as_frozenset, difference
 from .incremental import affected
 from .liveness import Liveness
 from .materialise import materialise, retract_affected, retract_computed
-from .planning import Contributions, binding_pattern, checked_rows, row_sort_key
+from .planning import Contributions, binding_pattern, checked_rows, sorted_rows
 from .program import Program
 from .recursion import DEFAULT_LIMITS, Limits
 from .threadview import ThreadView
@@ -260,7 +260,7 @@ class Backend:
 
     def ask(self, view: ThreadView, body: Sequence, names: Sequence[str]) -> list[tuple]:
         ordered, _ = order_body(body)
-        return sorted(set(self.ask_body(view, ordered, names)), key=row_sort_key)
+        return sorted_rows(set(self.ask_body(view, ordered, names)))
 
     def holds(self, view: ThreadView, atom: Atom) -> bool:
         """Is an atom (constants, possibly anonymous variables) true?"""
@@ -277,7 +277,7 @@ class Backend:
         result = ask_literal(_E.Literal(name, [variants.term(a) for a in atom.args]))
         if not result or result is True:
             return []
-        return sorted(set(tuple(r) for r in result), key=row_sort_key)
+        return sorted_rows(set(tuple(r) for r in result))
 
     def why_rows(self, view: ThreadView, rule: Rule, fixed: dict[str, object], limit: int = 64) -> list[dict]:
         """Bindings of all of ``rule``'s body variables given some of them (for proofs)."""
@@ -289,5 +289,5 @@ class Backend:
         result = ask_literal(_E.Literal(name, terms))
         if not result or result is True:
             return []
-        rows = sorted(set(tuple(r) for r in result), key=row_sort_key)[:limit]
+        rows = sorted_rows(set(tuple(r) for r in result))[:limit]
         return [dict(zip(names, row)) for row in rows]
