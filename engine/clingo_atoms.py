@@ -80,7 +80,7 @@ def _direct(ffi: Any, lib: Any, check: Any, rep: Any, name: str, arity: int) -> 
     iterator = ffi.new("clingo_symbolic_atom_iterator_t*")
     valid, fact = ffi.new("bool*"), ffi.new("bool*")
     symbol, size = ffi.new("clingo_symbol_t*"), ffi.new("size_t*")
-    capacity = 256
+    capacity = 1024
     buffer = ffi.new("char[]", capacity)
     check(lib.clingo_signature_create(name.encode(), arity, True, signature))
     check(lib.clingo_symbolic_atoms_begin(rep, signature, iterator))
@@ -97,13 +97,17 @@ def _direct(ffi: Any, lib: Any, check: Any, rep: Any, name: str, arity: int) -> 
         if not is_fact(rep, iterator[0], fact):
             check(False)
         if fact[0]:
-            if not (symbol_of(rep, iterator[0], symbol) and text_size(symbol[0], size)):
+            if not symbol_of(rep, iterator[0], symbol):
                 check(False)
-            if size[0] > capacity:
-                capacity = size[0]
+            # written into the buffer at hand; clingo refuses (writes nothing usable) when it is too short,
+            # and only then is the text measured first (measuring costs as much as writing)
+            if not text_of(symbol[0], buffer, capacity):
+                if not text_size(symbol[0], size):
+                    check(False)
+                capacity = max(size[0], 2 * capacity)
                 buffer = ffi.new("char[]", capacity)
-            if not text_of(symbol[0], buffer, size[0]):
-                check(False)
+                if not text_of(symbol[0], buffer, capacity):
+                    check(False)
             texts.append(string(buffer))
         else:
             undecided = True

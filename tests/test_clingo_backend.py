@@ -171,7 +171,7 @@ def test_atom_texts_read_through_the_library_equal_the_public_api():
     clingo = pytest.importorskip("clingo")
     from judgelog import clingo_atoms
 
-    long = "x" * 1000
+    long = "x" * 3000  # longer than the first buffer
     program = f'p(1, "a"). p(2, "{long}"). p(-3, "ü"). q(1). q(2). r(X) :- q(X), not s(X). s(X) :- q(X), not r(X).'
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], program)
