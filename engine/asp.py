@@ -104,13 +104,18 @@ class AspNames:
 
     @classmethod
     def arguments(cls, symbols: Sequence[clingo.Symbol]) -> list[tuple]:
-        """The arguments of ``symbols`` (atoms of one predicate) as tuples of judgelog values. clingo writes
-        a number as JSON does and a string with JSON's escapes, so the atoms' texts are read in one JSON
-        pass (a few hundred times faster than asking clingo for each argument); an atom whose text is not
-        of numbers and strings only is read symbol by symbol."""
+        """The arguments of ``symbols`` (atoms of one predicate) as tuples of judgelog values (see
+        :meth:`rows`)."""
+        return cls.rows([str(symbol) for symbol in symbols])
+
+    @classmethod
+    def rows(cls, texts: Sequence[str]) -> list[tuple]:
+        """The arguments of atoms of one predicate, given as clingo writes them, as tuples of judgelog
+        values. clingo writes a number as JSON does and a string with JSON's escapes, so the texts are read
+        in one JSON pass (a few hundred times faster than asking clingo for each argument); if a text is
+        not of numbers and strings only, every atom is read symbol by symbol."""
         parts = []
-        for symbol in symbols:
-            text = str(symbol)
+        for text in texts:
             start = text.find("(")
             parts.append(text[start + 1 : -1] if start >= 0 else "")
         try:
@@ -118,7 +123,9 @@ class AspNames:
         except ValueError:  # a function symbol or another term judgelog does not make: one by one
             rows = None
         if rows is None or any(type(v) is not int and type(v) is not str for row in rows for v in row):
-            return [tuple(cls.value(a) for a in symbol.arguments) for symbol in symbols]
+            from clingo import parse_term
+
+            return [tuple(cls.value(a) for a in parse_term(text).arguments) for text in texts]
         return [tuple(row) for row in rows]
 
     def fact(self, symbol: clingo.Symbol) -> tuple | None:

@@ -65,7 +65,7 @@ from .factview import as_frozenset, difference
 from .incremental import affected
 from .liveness import Liveness
 from .materialise import materialise, retract_affected, retract_computed
-from .planning import Contributions, binding_pattern, checked_rows, row_sort_key
+from .planning import Contributions, binding_pattern, checked_rows, sorted_rows
 from .program import Program
 from .recursion import DEFAULT_LIMITS, Limits
 from .threadview import ThreadView
@@ -276,7 +276,7 @@ class Backend:
         if among:
             among = {v: vs for v, vs in among.items() if 2 * len(vs) < enumerated(self.compiled, view, body, v)} or None
         ordered, _ = order_body(body)
-        return sorted(set(self.ask_body(view, ordered, names, among)), key=row_sort_key)
+        return sorted_rows(set(self.ask_body(view, ordered, names, among)))
 
     def holds(self, view: ThreadView, atom: Atom) -> bool:
         """Is an atom (constants, possibly anonymous variables) true?"""
@@ -293,7 +293,7 @@ class Backend:
         result = ask_literal(_E.Literal(name, [variants.term(a) for a in atom.args]))
         if not result or result is True:
             return []
-        return sorted(set(tuple(r) for r in result), key=row_sort_key)
+        return sorted_rows(set(tuple(r) for r in result))
 
     def why_rows(self, view: ThreadView, rule: Rule, fixed: dict[str, object], limit: int = 64) -> list[dict]:
         """Bindings of all of ``rule``'s body variables given some of them (for proofs)."""
@@ -305,5 +305,5 @@ class Backend:
         result = ask_literal(_E.Literal(name, terms))
         if not result or result is True:
             return []
-        rows = sorted(set(tuple(r) for r in result), key=row_sort_key)[:limit]
+        rows = sorted_rows(set(tuple(r) for r in result))[:limit]
         return [dict(zip(names, row)) for row in rows]

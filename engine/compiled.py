@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import NamedTuple
 
 from .ast import Atom, Const, Negation, Rule
@@ -221,13 +222,12 @@ class CompiledProgram:
         """The probes no fact of ``facts`` matches, and the derived predicates ``facts`` give facts of (the
         two arguments of :meth:`liveness`), counted from a whole fact set."""
         facts = facts if isinstance(facts, (set, frozenset)) else set(facts)
-        counts: dict = Counter(fact[0] for fact in facts)
+        counts: Counter = Counter(map(itemgetter(0), facts))  # counted in C: a state has tens of thousands
         positions = self.probe_positions
-        if positions:
-            for fact in facts:
-                for i in positions.get(fact[0], ()):
-                    key = (fact[0], i, fact[i + 1])
-                    counts[key] = counts.get(key, 0) + 1
+        if any(pred in counts for pred in positions):
+            counts.update(
+                [(pred, i, fact[i + 1]) for fact in facts if (pred := fact[0]) in positions for i in positions[pred]]
+            )
         dead = frozenset(p for p in self.probes if not probe_alive(counts, p, positions))
         return dead, frozenset(p for p in self.idb if counts.get(p, 0) > 0)
 

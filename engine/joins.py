@@ -151,4 +151,20 @@ def answers(source: Relations | Callable[[str], Rows], body: Sequence, names: Se
     negation after the atoms that bind its variables). ``source`` is a :class:`Relations` or a function
     from a predicate to its rows."""
     rel = source if isinstance(source, Relations) else Relations(source)
+    places = _one_atom_places(body, names)
+    if places is not None:  # the rows of one atom of distinct variables, projected: no binding made per row
+        rows = rel.rows(body[0].pred)
+        if places == list(range(len(body[0].args))):
+            return set(rows)
+        return {tuple(row[i] for i in places) for row in rows}
     return {tuple(b[n] for n in names) for b in _solve(tuple(body), 0, {}, rel)}
+
+
+def _one_atom_places(body: Sequence, names: Sequence[str]) -> list[int] | None:
+    """Where each of ``names`` is in ``body`` when it is one atom whose arguments are distinct variables."""
+    if len(body) != 1 or not isinstance(body[0], Atom):
+        return None
+    args = [a.name if isinstance(a, Var) else None for a in body[0].args]
+    if None in args or len(set(args)) != len(args) or not set(names) <= set(args):
+        return None
+    return [args.index(n) for n in names]

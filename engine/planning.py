@@ -44,6 +44,7 @@ __all__ = [
     "head_value",
     "value_key",
     "row_sort_key",
+    "sorted_rows",
 ]
 
 
@@ -255,3 +256,18 @@ def value_key(value: object) -> tuple[int, Any, str]:
 
 def row_sort_key(row: Iterable[object]) -> tuple[tuple[int, Any, str], ...]:
     return tuple(value_key(v) for v in row)
+
+
+def sorted_rows(rows: Iterable[tuple]) -> list[tuple]:
+    """``rows`` in the order of :func:`row_sort_key` (numbers before words, numbers by value, words by text).
+    When each column holds only numbers or only words (as almost every answer does), that is the rows' own
+    order, compared without making a key per row (``("a", 9)`` before ``("a", 10)`` before ``("b", 2)``;
+    a column mixing them is sorted by the key: ``(3,)`` before ``("a",)``)."""
+    rows = list(rows)
+    for column in zip(*rows):
+        if set(map(type, column)) not in _ONE_TYPE:
+            return sorted(rows, key=row_sort_key)
+    return sorted(rows)
+
+
+_ONE_TYPE = ({int}, {str})  # a column of these types is in row_sort_key's order by its values alone

@@ -141,8 +141,7 @@ class State:
         with self._session() as view:
             backend.prepare(view, arity)
             for pred, n in arity.items():
-                names = [f"V{i}" for i in range(n)]
-                rows = backend.ask(view, (Atom(pred, tuple(Var(name) for name in names)),), names)
+                rows = backend.ask_atom(view, Atom(pred, tuple(Var(f"V{i}") for i in range(n))))
                 out[pred] = [Fact(pred, *row) for row in rows]
         return out
 

@@ -91,6 +91,7 @@ class Variants:
         if expanded is None:
             return None
         waiting = list(expanded)
+        traits = {id(lit): self._traits(lit) for lit in waiting}  # what the ranking reads, once per literal
         out = []
         for lit in waiting:
             if isinstance(lit, Atom) and dead(view, lit, now):
@@ -120,8 +121,8 @@ class Variants:
                         progress = True
             if not waiting:
                 break
-            index, best = min(enumerate(waiting), key=lambda item: rank(item[1], bound, item[0]))
-            if rank(best, bound, index)[0] == 9:
+            index, best = min(enumerate(waiting), key=lambda item: rank(item[1], traits[id(item[1])], bound, item[0]))
+            if rank(best, traits[id(best)], bound, index)[0] == 9:
                 break
             waiting.remove(best)
             emit(best)
@@ -129,25 +130,33 @@ class Variants:
             emit(lit)
         return out
 
-    def _rank(self, lit: Literal, bound: set[str], index: int) -> tuple:
+    def _traits(self, lit: Literal) -> tuple[frozenset[str], int, bool, bool]:
+        """What :meth:`_rank` reads of a literal: its named variables, whether it is derived, whether it
+        has a constant the rules do not write (an object's id), and whether it has a constant at all."""
+        if isinstance(lit, Comparison):
+            return frozenset(), 0, False, False
+        named = frozenset(v for v in literal_vars(lit) if not v.startswith("_"))
+        atom = lit.atom if isinstance(lit, Negation) else lit
+        consts = [a.value for a in atom.args if isinstance(a, Const)]
+        return named, int(atom.pred in self._idb), any(c not in self._rule_consts for c in consts), bool(consts)
+
+    @staticmethod
+    def _rank(lit: Literal, traits: tuple[frozenset[str], int, bool, bool], bound: set[str], index: int) -> tuple:
         """Smallest first: checks (every named argument known) before atoms that bind new variables;
         among those, atoms joined on a known variable, then atoms with only constants known (a constant
         such as ``banding`` selects a category, a known variable one object), then the rest as written;
         within a class, fewest unknown arguments, facts before derived, then as written."""
         if isinstance(lit, Comparison):
             return (9, 0, 0, index)
+        named, derived, foreign_const, any_const = traits
         if isinstance(lit, Negation):
-            return (1, 0, 0, index) if _ready(lit, bound) else (9, 0, 0, index)
-        named = {v for v in literal_vars(lit) if not v.startswith("_")}
+            return (1, 0, 0, index) if named <= bound else (9, 0, 0, index)
         unknown = named - bound
-        derived = 1 if lit.pred in self._idb else 0
         if not unknown:
             return (derived, 0, 0, index)
-        if len(unknown) < len(named) or any(
-            isinstance(a, Const) and a.value not in self._rule_consts for a in lit.args
-        ):
+        if len(unknown) < len(named) or foreign_const:
             return (2, len(unknown), derived, index)  # joined on a known object (a variable or an id)
-        if any(isinstance(a, Const) for a in lit.args):
+        if any_const:
             return (3, len(unknown), derived, index)  # only a constant of the rules known (a category)
         return (4, 0, 0, index)  # nothing known: as written
 

@@ -164,6 +164,26 @@ def test_atoms_read_back_in_one_pass_equal_the_symbols_read_one_by_one():
     assert row == tuple(values)
 
 
+def test_atom_texts_read_through_the_library_equal_the_public_api():
+    """The backend reads a predicate's atoms through clingo's library directly; the texts (a string longer
+    than the first buffer included) and the "not decided by grounding" flag are what clingo's Python API
+    gives, and a signature with no atom gives none."""
+    clingo = pytest.importorskip("clingo")
+    from judgelog import clingo_atoms
+
+    long = "x" * 3000  # longer than the first buffer
+    program = f'p(1, "a"). p(2, "{long}"). p(-3, "ü"). q(1). q(2). r(X) :- q(X), not s(X). s(X) :- q(X), not r(X).'
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], program)
+    ctl.ground([("base", [])])
+    for name, arity in (("p", 2), ("r", 1), ("q", 1), ("p", 1), ("none", 3)):
+        direct = clingo_atoms.atom_texts(ctl, name, arity)
+        assert direct == clingo_atoms._public(ctl.symbolic_atoms, name, arity), (name, arity)
+    assert clingo_atoms.atom_texts(ctl, "p", 2)[0][1] == f'p(2,"{long}")'
+    assert clingo_atoms.atom_texts(ctl, "r", 1) == ([], True)
+    assert clingo_atoms._library() is not None  # the pinned clingo has the library module read directly
+
+
 def test_a_question_grounds_no_rule_that_cannot_fire_in_the_state():
     """clingo grounds bottom-up what it is given: a question leaves out the rules whose fact atoms have no
     matching fact in the state (and what only they read), as the pyDatalog backend prunes; the answers are

@@ -442,13 +442,18 @@ def test_search_and_reference_agree_on_the_shipped_library():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players", [2, 3])
-def test_search_and_reference_find_the_same_counterexamples_up_to_symmetry(tmp_path, players):
+@pytest.mark.parametrize(
+    "players, keywords",
+    # band declarations multiply the boards of two players; a third player multiplies the control changes. Each
+    # apart: both at once (three players and banding, 218 counterexamples) agree too, at twice the work
+    [(2, ["soulbond", "banding"]), (3, ["soulbond"])],
+)
+def test_search_and_reference_find_the_same_counterexamples_up_to_symmetry(tmp_path, players, keywords):
     lib = _library_without(tmp_path, BUGS / "soulbond_keeps_pair.dl")
     data = {
         "players": players,
         "creatures": 2,
-        "keywords": ["soulbond", "banding"],
+        "keywords": keywords,
         "power": [1],
         "toughness": [1],
         "same_controller": ["pairs"],

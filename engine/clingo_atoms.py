@@ -1,0 +1,116 @@
+"""Reading the ground atoms of one predicate out of a clingo control, as text.
+
+clingo's Python API asks the library several times per atom (is the iterator valid, is the atom a fact,
+its symbol, the length of its text, its text, the next atom), each call wrapped in Python objects and error
+checks: about 5 µs an atom, 40 ms for the 8,000 ``damage_assigner`` atoms of a 5,000-attacker board.
+:func:`atom_texts` makes the same calls on the library directly, with its buffers allocated once (about a
+third of the time). It reads clingo's own foreign-function module (``clingo._internal``, the module its
+Python API is written over); if that is not there (another clingo), the public API is used, with the same
+result.
+
+>>> import clingo
+>>> ctl = clingo.Control(["--warn=none"])
+>>> ctl.add("base", [], 'p(1, "a"). p(2, "b"). q(1). r(X) :- q(X), not s(X). s(X) :- q(X), not r(X).')
+>>> ctl.ground([("base", [])])
+>>> atom_texts(ctl, "p", 2)
+(['p(1,"a")', 'p(2,"b")'], False)
+>>> atom_texts(ctl, "r", 1)  # an atom grounding alone does not decide
+([], True)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import clingo
+
+__all__ = ["atom_texts"]
+
+
+def _library() -> tuple[Any, Any, Any] | None:
+    try:
+        from clingo._internal import _ffi, _handle_error, _lib
+    except ImportError:
+        return None
+    needed = (
+        "clingo_signature_create",
+        "clingo_symbolic_atoms_begin",
+        "clingo_symbolic_atoms_is_valid",
+        "clingo_symbolic_atoms_is_fact",
+        "clingo_symbolic_atoms_symbol",
+        "clingo_symbolic_atoms_next",
+        "clingo_symbol_to_string_size",
+        "clingo_symbol_to_string",
+    )
+    if not all(hasattr(_lib, name) for name in needed):
+        return None
+    return _ffi, _lib, _handle_error
+
+
+_LIBRARY: list[tuple[Any, Any, Any] | None] = []  # clingo's library module once looked up
+
+
+def atom_texts(ctl: clingo.Control, name: str, arity: int) -> tuple[list[str], bool]:
+    """The texts of the atoms ``name/arity`` that are facts in ``ctl`` (in clingo's order), and whether an
+    atom of that signature is not a fact (grounding alone did not decide it)."""
+    if not _LIBRARY:
+        _LIBRARY.append(_library())
+    library = _LIBRARY[0]
+    atoms = ctl.symbolic_atoms
+    rep = getattr(atoms, "_rep", None)
+    if library is None or rep is None:
+        return _public(atoms, name, arity)
+    ffi, lib, check = library
+    return _direct(ffi, lib, check, rep, name, arity)
+
+
+def _public(atoms: clingo.SymbolicAtoms, name: str, arity: int) -> tuple[list[str], bool]:
+    texts, undecided = [], False
+    for atom in atoms.by_signature(name, arity):
+        if atom.is_fact:
+            texts.append(str(atom.symbol))
+        else:
+            undecided = True
+    return texts, undecided
+
+
+def _direct(ffi: Any, lib: Any, check: Any, rep: Any, name: str, arity: int) -> tuple[list[str], bool]:
+    signature = ffi.new("clingo_signature_t*")
+    iterator = ffi.new("clingo_symbolic_atom_iterator_t*")
+    valid, fact = ffi.new("bool*"), ffi.new("bool*")
+    symbol, size = ffi.new("clingo_symbol_t*"), ffi.new("size_t*")
+    capacity = 1024
+    buffer = ffi.new("char[]", capacity)
+    check(lib.clingo_signature_create(name.encode(), arity, True, signature))
+    check(lib.clingo_symbolic_atoms_begin(rep, signature, iterator))
+    is_valid, is_fact = lib.clingo_symbolic_atoms_is_valid, lib.clingo_symbolic_atoms_is_fact
+    symbol_of, step = lib.clingo_symbolic_atoms_symbol, lib.clingo_symbolic_atoms_next
+    text_size, text_of, string = lib.clingo_symbol_to_string_size, lib.clingo_symbol_to_string, ffi.string
+    texts: list[bytes] = []
+    undecided = False
+    while True:
+        if not is_valid(rep, iterator[0], valid):
+            check(False)
+        if not valid[0]:
+            break
+        if not is_fact(rep, iterator[0], fact):
+            check(False)
+        if fact[0]:
+            if not symbol_of(rep, iterator[0], symbol):
+                check(False)
+            # written into the buffer at hand; clingo refuses (writes nothing usable) when it is too short,
+            # and only then is the text measured first (measuring costs as much as writing)
+            if not text_of(symbol[0], buffer, capacity):
+                if not text_size(symbol[0], size):
+                    check(False)
+                capacity = max(size[0], 2 * capacity)
+                buffer = ffi.new("char[]", capacity)
+                if not text_of(symbol[0], buffer, capacity):
+                    check(False)
+            texts.append(string(buffer))
+        else:
+            undecided = True
+        if not step(rep, iterator[0], iterator):
+            check(False)
+    return [text.decode() for text in texts], undecided
