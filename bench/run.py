@@ -536,7 +536,7 @@ def _bench_judgelog(
     # (the runtime checks the whole board once); then, as in a game, one action after another, each on
     # the state the last one made: a step is then checked for what its change can affect
     # (judgelog.incremental), which is what the put_counters and proliferate rows measure.
-    from judgelog.incremental import AnswerCache
+    from judgelog.answer_cache import AnswerCache
 
     def first_setup():
         clear()

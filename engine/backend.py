@@ -264,7 +264,7 @@ class Backend:
             return []
         return checked_rows([tuple(row) for row in result])
 
-    asks_among = True  # ask() takes ``among`` (judgelog.incremental.AnswerCache asks about a set of objects)
+    asks_among = True  # ask() takes ``among`` (judgelog.answer_cache.AnswerCache asks about a set of objects)
 
     def ask(
         self, view: ThreadView, body: Sequence, names: Sequence[str], among: Mapping[str, frozenset] | None = None

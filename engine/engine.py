@@ -13,13 +13,13 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from .answer_cache import AnswerCache
 from .ast import Literal, Span
 from .backend import Backend
 from .catalog import default_catalog, facts_dir
 from .codes import S101
 from .contract import contract_problems
 from .errors import Diagnostic, RuleError, UsageError
-from .incremental import AnswerCache
 from .interface import interface_of
 from .library import load_program
 from .planning import row_sort_key
@@ -208,7 +208,7 @@ class Engine:
     def ask_again(self, facts: frozenset, body: Sequence[Literal], names: Sequence[str]) -> list[tuple]:
         """:meth:`ask_rows` for a question asked of one fact set after another (the runtime's whole-board
         questions): the last answers are kept and only what the change of facts can affect is asked again
-        (judgelog.incremental.AnswerCache)."""
+        (judgelog.answer_cache.AnswerCache)."""
         if self.answers is None:
             return self.ask_rows(facts, body, names)
         among = self._ask_among if getattr(self.backend, "asks_among", False) else None

@@ -10,7 +10,7 @@ so that each step looks only at what the action added:
 - the facts of some predicates dropped: when the state before had none of them, only the added facts
   can hold one;
 - the fact set asked about frozen once while it does not change (the same object for the backend's
-  session and the answer cache, judgelog.incremental.AnswerCache).
+  session and the answer cache, judgelog.answer_cache.AnswerCache).
 
 >>> from judgelog import Engine
 >>> state = Engine().state_from_dict({"players": ["alice", "bob"], "objects": {

@@ -1,0 +1,173 @@
+"""The answer cache: the last answers of each whole-board question the runtime asks, kept for the next fact
+set and asked again only where a change can reach them (the affected patterns of judgelog.incremental).
+
+>>> from judgelog import Engine
+>>> from judgelog.analysis import check_query
+>>> from judgelog.parser import parse_body
+>>> from judgelog.planning import row_sort_key
+>>> engine = Engine()
+>>> state = engine.load(engine.example("proliferate_kinds.yaml"))
+>>> text = "counter(O, p1p1, N), permanent(O)"
+>>> body, _ = check_query(engine.program, parse_body(text), text=text)
+>>> cache, asked = AnswerCache(engine.program), []
+>>> def ask(facts, body, names):
+...     asked.append(body)
+...     return engine.ask_rows(facts, body, names)
+>>> rows = cache.ask(state.facts, tuple(body), ["O", "N"], ask, row_sort_key)
+>>> after, _ = state.apply({"do": "tap", "object": rows[0][0]})
+>>> cache.ask(after.facts, tuple(body), ["O", "N"], ask, row_sort_key) == rows, len(asked)  # tapping: kept
+(True, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .ast import Atom, Var
+from .factview import as_frozenset, difference
+from .incremental import Affected, Pattern, affected, among_bindings, binding_literals, matches, question_patterns
+from .program import Program
+
+__all__ = ["AnswerCache", "QUESTION"]
+
+
+Asker = Callable[[frozenset, tuple, list[str]], list[tuple]]  # the backend's question: facts, body, names -> rows
+# the same with some variables bound to sets of values (the backend's ``ask`` with ``among``)
+AmongAsker = Callable[[frozenset, tuple, list[str], dict[str, frozenset]], list[tuple]]
+SortKey = Callable[[tuple], Any]
+QUESTION = "?question"  # the head predicate of a question followed as a rule (no declared name has a '?')
+_MAX_CHANGE = 2000  # the least change of facts (besides a quarter of the state) found from differences
+_KEPT = 64  # questions remembered per cache
+_MAX_REASKED = 32  # more affected patterns than this: the question is asked again in full
+
+
+class AnswerCache:
+    """The last answers of each whole-board question the runtime asks, for the next fact set it asks
+    about: a question whose body the change of facts cannot reach keeps its answers; otherwise the old
+    answers that match no affected pattern of the question are kept and the question is asked again only
+    for the patterns (``X = value`` prepended to its body), so one counter on one creature re-asks about
+    that creature alone. ``ask`` is the backend's own question (facts, body, names) -> sorted rows."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self._last: dict[tuple, tuple[frozenset, list[tuple]]] = {}
+        self._diffs: list[tuple[frozenset, frozenset, bool, Affected]] = []  # the last few changes analysed
+        # each fact set seen lately, as its difference from one anchor fact set: the change between two of
+        # them comes from their differences, so a fact set is compared with the whole anchor only once
+        self._anchor: frozenset = frozenset()
+        self._deltas: dict[int, tuple[frozenset, frozenset, frozenset]] = {}  # id -> (facts, added, removed)
+
+    def _delta(self, facts: frozenset) -> tuple[frozenset, frozenset] | None:
+        """What ``facts`` adds to the anchor and removes from it; None when that is large (``facts`` then
+        becomes the anchor, and the differences kept so far are dropped)."""
+        hit = self._deltas.get(id(facts))
+        if hit is not None and hit[0] is facts:
+            return hit[1], hit[2]
+        added, removed = facts - self._anchor, self._anchor - facts
+        if len(added) + len(removed) > max(_MAX_CHANGE, len(facts) // 4):
+            self._anchor, self._deltas = facts, {id(facts): (facts, frozenset(), frozenset())}
+            return None
+        if len(self._deltas) >= _KEPT:
+            self._deltas.pop(next(iter(self._deltas)))
+        self._deltas[id(facts)] = (facts, added, removed)
+        return added, removed
+
+    def _changes(self, old: frozenset, new: frozenset, *, among: bool = False) -> Affected | None:
+        """The affected patterns of the change from ``old`` to ``new`` (``among``: a large change's objects
+        as sets of values, see :func:`coarse_affected`); None when it is large."""
+        for a, b, was_among, found in self._diffs:
+            if a is old and b is new and was_among == among:
+                return found
+        # from their bases and differences (judgelog.factview); a large change is analysed by its coarse
+        # shapes (judgelog.incremental.coarse_affected), so a question it cannot reach keeps its answers
+        known = difference(old, new, max(_MAX_CHANGE, len(new) // 4))
+        if known is not None:
+            added, removed = known
+            if 4 * (len(removed) + len(added)) > len(new):
+                return None
+            found = affected(self.program, list(removed) + list(added), among=among)
+            self._diffs = [(old, new, among, found), *self._diffs[:7]]
+            return found
+        new_delta = self._delta(as_frozenset(new)) or (frozenset(), frozenset())  # None: ``new`` is the anchor now
+        old_delta = self._delta(as_frozenset(old))
+        if old_delta is None:  # far from the anchor (perhaps ``new``): ``old`` is the anchor now
+            return None
+        (new_added, new_removed), (old_added, old_removed) = new_delta, old_delta
+        removed = (old_added - new_added) | (new_removed - old_removed)
+        added = (new_added - old_added) | (old_removed - new_removed)
+        if 4 * (len(removed) + len(added)) > len(new):
+            return None  # a large part of the state: asking again costs less (a large change is analysed by its
+            # coarse shapes, at the cost of its distinct shapes)
+        found = affected(self.program, list(removed) + list(added), among=among)
+        self._diffs = [(old, new, among, found), *self._diffs[:7]]
+        return found
+
+    def ask(
+        self,
+        facts: frozenset,
+        body: tuple,
+        names: list[str],
+        ask: Asker,
+        sort_key: SortKey,
+        ask_among: AmongAsker | None = None,
+    ) -> list[tuple]:
+        """The rows of the question ``body`` over ``facts`` (``ask`` asks the backend; ``ask_among``, when
+        the backend can, asks it with variables bound to sets of values: without it such a pattern is asked
+        with those variables open)."""
+        key = (body, tuple(names))
+        last = self._last.pop(key, None)
+        rows = None
+        if last is not None:
+            rows = self._update(last, facts, body, names, ask, sort_key, ask_among)
+        if rows is None:
+            rows = ask(facts, body, names)
+        self._last[key] = (facts, rows)
+        while len(self._last) > _KEPT:
+            self._last.pop(next(iter(self._last)))
+        return rows
+
+    def _update(
+        self,
+        last: tuple[frozenset, list[tuple]],
+        facts: frozenset,
+        body: tuple,
+        names: list[str],
+        ask: Asker,
+        sort_key: SortKey,
+        ask_among: AmongAsker | None = None,
+    ) -> list[tuple] | None:
+        old_facts, old_rows = last
+        if old_facts is facts:
+            return old_rows
+        known = difference(old_facts, facts, max(_MAX_CHANGE, len(facts) // 4))
+        if known is not None and not known[0] and not known[1] or known is None and old_facts == facts:
+            return old_rows
+        changes = self._changes(old_facts, facts, among=ask_among is not None)
+        if changes is None:
+            return None
+        head = Atom(QUESTION, tuple(Var(n) for n in names))
+        found = question_patterns(changes, head, body)
+        if not found.touches(QUESTION):
+            return old_rows
+        if found.whole(QUESTION):
+            return None
+        patterns = _outermost(found.patterns(QUESTION))
+        if len(patterns) > _MAX_REASKED:
+            return None
+        kept = {row for row in old_rows if not any(matches(p, row) for p in patterns)}
+        for pattern in patterns:
+            fixed = binding_literals(head, pattern)
+            if fixed is None:
+                continue
+            sets = among_bindings(head, pattern) if ask_among is not None else None
+            if sets:
+                kept.update(ask_among(facts, tuple(fixed) + tuple(body), names, sets))  # type: ignore[misc]
+            else:
+                kept.update(ask(facts, tuple(fixed) + tuple(body), names))
+        return sorted(kept, key=sort_key)
+
+
+def _outermost(patterns: list[Pattern]) -> list[Pattern]:
+    """The patterns that no other one covers (a covered pattern's facts are asked again with the other's)."""
+    return [p for p in patterns if not any(q != p and matches(q, p) for q in patterns)]
