@@ -22,7 +22,7 @@ set and asked again only where a change can reach them (the affected patterns of
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from .ast import Atom, Var
 from .factview import as_frozenset, difference
@@ -40,6 +40,14 @@ QUESTION = "?question"  # the head predicate of a question followed as a rule (n
 _MAX_CHANGE = 2000  # the least change of facts (besides a quarter of the state) found from differences
 _KEPT = 64  # questions remembered per cache
 _MAX_REASKED = 32  # more affected patterns than this: the question is asked again in full
+
+
+class _Askers(NamedTuple):
+    """How a question is asked of the backend (see :meth:`AnswerCache.ask`)."""
+
+    ask: Asker
+    sort_key: SortKey
+    ask_among: AmongAsker | None
 
 
 class AnswerCache:
@@ -119,7 +127,7 @@ class AnswerCache:
         last = self._last.pop(key, None)
         rows = None
         if last is not None:
-            rows = self._update(last, facts, body, names, ask, sort_key, ask_among)
+            rows = self._update(last, facts, body, names, _Askers(ask, sort_key, ask_among))
         if rows is None:
             rows = ask(facts, body, names)
         self._last[key] = (facts, rows)
@@ -128,15 +136,9 @@ class AnswerCache:
         return rows
 
     def _update(
-        self,
-        last: tuple[frozenset, list[tuple]],
-        facts: frozenset,
-        body: tuple,
-        names: list[str],
-        ask: Asker,
-        sort_key: SortKey,
-        ask_among: AmongAsker | None = None,
+        self, last: tuple[frozenset, list[tuple]], facts: frozenset, body: tuple, names: list[str], askers: _Askers
     ) -> list[tuple] | None:
+        ask, sort_key, ask_among = askers
         old_facts, old_rows = last
         if old_facts is facts:
             return old_rows

@@ -356,12 +356,9 @@ def coarse_affected(program: Program, changed: Iterable[tuple], *, among: bool =
         keys.clear()
     groups: dict[tuple, list[tuple]] = {}
     for fact in changed:
-        typed = (fact, tuple(map(type, fact)))  # True and 1 are equal facts, not equal shapes
-        key = keys.get(typed)
-        if key is None:
-            key = keys[typed] = (fact[0],) + tuple(
-                v if v in consts and not isinstance(v, bool) else WILD for v in fact[1:]
-            )
+        key = _by_fact(
+            keys, fact, lambda f: (f[0],) + tuple(v if v in consts and not isinstance(v, bool) else WILD for v in f[1:])
+        )
         group = groups.get(key)
         if group is None:
             groups[key] = [fact]
@@ -398,11 +395,7 @@ def _among_closure(program: Program, facts: list[tuple], consts: frozenset, cach
         kept.clear()
     shapes: dict[tuple, list[set]] = {}
     for fact in facts:
-        typed = (fact, tuple(map(type, fact)))  # True and 1 are equal facts, not equal shapes
-        found = kept.get(typed)
-        if found is None:
-            found = kept[typed] = _exact_shape(fact, consts)
-        key, values = found
+        key, values = _by_fact(kept, fact, lambda f: _exact_shape(f, consts))
         seen = shapes.get(key)
         if seen is None:
             seen = shapes[key] = [set() for _ in values]
@@ -414,6 +407,16 @@ def _among_closure(program: Program, facts: list[tuple], consts: frozenset, cach
         for pred, pattern in _cached_closure(program, cache, key):
             out.append((pred, tuple(held[v.i] if type(v) is _Slot else v for v in pattern)))
     return out
+
+
+def _by_fact(kept: dict[tuple, _T], fact: tuple, make: Callable[[tuple], _T]) -> _T:
+    """``make(fact)``, kept in ``kept`` by the fact and its values' types (True and 1 are equal facts, not
+    equal shapes)."""
+    typed = (fact, tuple(map(type, fact)))
+    found = kept.get(typed)
+    if found is None:
+        found = kept[typed] = make(fact)
+    return found
 
 
 def _exact_shape(fact: tuple, consts: frozenset) -> tuple[tuple, tuple]:
