@@ -92,18 +92,14 @@ class AnswerCache:
         known = difference(old, new, max(_MAX_CHANGE, len(new) // 4))
         if known is not None:
             added, removed = known
-            if 4 * (len(removed) + len(added)) > len(new):
+        else:
+            new_delta = self._delta(as_frozenset(new)) or (frozenset(), frozenset())  # None: ``new`` is the anchor
+            old_delta = self._delta(as_frozenset(old))
+            if old_delta is None:  # far from the anchor (perhaps ``new``): ``old`` is the anchor now
                 return None
-            found = affected(self.program, list(removed) + list(added), among=among)
-            self._diffs = [(old, new, among, found), *self._diffs[:7]]
-            return found
-        new_delta = self._delta(as_frozenset(new)) or (frozenset(), frozenset())  # None: ``new`` is the anchor now
-        old_delta = self._delta(as_frozenset(old))
-        if old_delta is None:  # far from the anchor (perhaps ``new``): ``old`` is the anchor now
-            return None
-        (new_added, new_removed), (old_added, old_removed) = new_delta, old_delta
-        removed = (old_added - new_added) | (new_removed - old_removed)
-        added = (new_added - old_added) | (old_removed - new_removed)
+            (new_added, new_removed), (old_added, old_removed) = new_delta, old_delta
+            removed = (old_added - new_added) | (new_removed - old_removed)
+            added = (new_added - old_added) | (old_removed - new_removed)
         if 4 * (len(removed) + len(added)) > len(new):
             return None  # a large part of the state: asking again costs less (a large change is analysed by its
             # coarse shapes, at the cost of its distinct shapes)

@@ -60,7 +60,7 @@ from .compiled import CompiledProgram
 from .database import THREAD, quiet_gc, release_later
 from .database import our_database as _our_database
 from .errors import UsageError
-from .estimate import enumerated
+from .estimate import counted_facts, enumerated
 from .factview import as_frozenset, difference
 from .incremental import affected
 from .liveness import Liveness
@@ -218,17 +218,10 @@ class Backend:
         if view.joins is None or view.joins[0] is not key[0] or view.joins[1] != key[1]:
             counts = dict(view.computed_counts)  # the sizes now (a fixpoint goes on computing)
             compiled = self.compiled
-            rule_facts, positions = compiled.rule_fact_counts, compiled.probe_positions
 
-            def facts(atom: Atom) -> int:
-                pred, known = atom.pred, view.counts
-                given, made = known.get(pred, 0), counts.get(pred, 0)
-                for i in positions.get(pred, ()):  # the facts with the atom's constant, where counted
-                    arg = atom.args[i] if i < len(atom.args) else None
-                    if isinstance(arg, Const):
-                        given = min(given, known.get((pred, i, arg.value), 0))
-                        made = min(made, counts.get((pred, i, arg.value), 0))
-                return given + made + rule_facts.get(pred, 0)
+            def facts(atom: Atom) -> int:  # the facts with the atom's constants, where counted
+                values = [a.value if isinstance(a, Const) else None for a in atom.args]
+                return counted_facts(compiled, view.counts, counts, atom.pred, values)
 
             dead = view.ns.dead_rules if view.ns is not None else ()
             view.joins = (key[0], key[1], compiled.joins.for_state(facts, compiled.computed_preds, limit, dead))

@@ -23,7 +23,7 @@ estimate for choosing how to ask, never for an answer.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .ast import Atom, Comparison, Const, Var
@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .compiled import CompiledProgram
     from .threadview import ThreadView
 
-__all__ = ["enumerated"]
+__all__ = ["enumerated", "counted_facts"]
 
 DEPTH = 3  # derived atoms are followed this many rules down; deeper, they count as unknown (infinite)
 
@@ -46,6 +46,20 @@ def enumerated(compiled: CompiledProgram, view: ThreadView, body: Sequence, var:
         if isinstance(lit, Comparison) and lit.op == "=" and isinstance(lit.left, Var) and isinstance(lit.right, Const)
     }
     return _body(compiled, view, body, fixed, var, DEPTH)
+
+
+def counted_facts(
+    compiled: CompiledProgram, given: Mapping, computed: Mapping, pred: str, values: Sequence[Any]
+) -> int:
+    """About how many facts of ``pred`` hold ``values`` (None: any value), from a backend's counts of the
+    facts given and computed (by predicate, and by predicate, position and value where the values are
+    counted: the fewest with one of the values), plus those the rule files state."""
+    n_given, n_made = given.get(pred, 0), computed.get(pred, 0)
+    for i in compiled.probe_positions.get(pred, ()):
+        if i < len(values) and values[i] is not None:
+            n_given = min(n_given, given.get((pred, i, values[i]), 0))
+            n_made = min(n_made, computed.get((pred, i, values[i]), 0))
+    return n_given + n_made + compiled.rule_fact_counts.get(pred, 0)
 
 
 def _body(
@@ -69,13 +83,7 @@ def _atom(compiled: CompiledProgram, view: ThreadView, atom: Atom, at: int, fixe
     values the rules that may derive it give it."""
     values = [a.value if isinstance(a, Const) else fixed.get(a.name) if isinstance(a, Var) else None for a in atom.args]
     if atom.pred not in compiled.idb:  # facts: counted (computed facts too)
-        counts, computed = view.counts, view.computed_counts
-        given, made = counts.get(atom.pred, 0), computed.get(atom.pred, 0)
-        for i in compiled.probe_positions.get(atom.pred, ()):
-            if i < len(values) and values[i] is not None:
-                given = min(given, counts.get((atom.pred, i, values[i]), 0))
-                made = min(made, computed.get((atom.pred, i, values[i]), 0))
-        return given + made + compiled.rule_fact_counts.get(atom.pred, 0)
+        return counted_facts(compiled, view.counts, view.computed_counts, atom.pred, values)
     if depth == 0:
         return math.inf
     total = 0.0

@@ -24,7 +24,7 @@ predicate is then recomputed.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from .ast import Atom, Comparison, Const, Negation, Rule, Var
 from .program import Program
@@ -187,21 +187,10 @@ def matches(pattern: Pattern, args: Sequence) -> bool:
     return True
 
 
-_T = TypeVar("_T")
-
-
-def _kept(program: Program, name: str, make: Callable[[], _T]) -> _T:
-    """What this module keeps with ``program`` under ``name`` (Program.memo), made the first time."""
-    found = program.memo.get(name)
-    if found is None:
-        found = program.memo[name] = make()
-    return cast(_T, found)
-
-
 def readers(program: Program, pred: str) -> list[tuple[Rule, Atom]]:
     """The (rule, body atom) pairs where ``pred`` is read, positively or under ``not``: the rules of its
     successors in the program's dependency graph (kept per program)."""
-    kept: dict[str, list[tuple[Rule, Atom]]] = _kept(program, "incremental.readers", dict)
+    kept: dict[str, list[tuple[Rule, Atom]]] = program.kept("incremental.readers", dict)
     found = kept.get(pred)
     if found is None:
         found = kept[pred] = _readers(program, pred)
@@ -284,7 +273,7 @@ def _closures(program: Program) -> tuple[frozenset, dict[tuple, list[tuple[str, 
         )
         return consts, {}
 
-    return _kept(program, "incremental.closures", make)
+    return program.kept("incremental.closures", make)
 
 
 def _cached_closure(program: Program, cache: dict[tuple, list[tuple[str, Pattern]]], key: tuple) -> list:
@@ -349,8 +338,8 @@ def coarse_affected(program: Program, changed: Iterable[tuple], *, among: bool =
     there (:class:`Among`): ``toughness(<the creatures given a counter>, _)``, not every toughness. This is
     the union of the facts' exact closures, widened to the product of each position's values."""
     consts, cache = _closures(program)
-    keys: dict[tuple, tuple] = _kept(
-        program, "incremental.coarse_keys", dict
+    keys: dict[tuple, tuple] = program.kept(
+        "incremental.coarse_keys", dict
     )  # fact -> its coarse shape: a change is often analysed
     if len(keys) > _MAX_COARSE_KEYS:  # again by each fact set compared (the backend's, each question's)
         keys.clear()
@@ -371,7 +360,7 @@ def coarse_affected(program: Program, changed: Iterable[tuple], *, among: bool =
         elif among and WILD in key[1:]:
             # the same large group of facts is often analysed again (each question compares its own fact
             # sets): kept by its facts
-            kept: dict[tuple, list[tuple[str, Pattern]]] = _kept(program, "incremental.among_groups", dict)
+            kept: dict[tuple, list[tuple[str, Pattern]]] = program.kept("incremental.among_groups", dict)
             whole = (key, frozenset(facts))
             found = kept.get(whole)
             if found is None:
@@ -390,7 +379,7 @@ def coarse_affected(program: Program, changed: Iterable[tuple], *, among: bool =
 def _among_closure(program: Program, facts: list[tuple], consts: frozenset, cache: dict) -> list[tuple[str, Pattern]]:
     """The closures of ``facts`` (of one coarse shape) by their exact shapes, each placeholder standing for
     the values the facts of that shape hold at it (see :func:`coarse_affected`)."""
-    kept: dict[tuple, tuple[tuple, tuple]] = _kept(program, "incremental.exact_shapes", dict)
+    kept: dict[tuple, tuple[tuple, tuple]] = program.kept("incremental.exact_shapes", dict)
     if len(kept) > _MAX_COARSE_KEYS:
         kept.clear()
     shapes: dict[tuple, list[set]] = {}
@@ -407,6 +396,9 @@ def _among_closure(program: Program, facts: list[tuple], consts: frozenset, cach
         for pred, pattern in _cached_closure(program, cache, key):
             out.append((pred, tuple(held[v.i] if type(v) is _Slot else v for v in pattern)))
     return out
+
+
+_T = TypeVar("_T")
 
 
 def _by_fact(kept: dict[tuple, _T], fact: tuple, make: Callable[[tuple], _T]) -> _T:
@@ -458,7 +450,7 @@ def _stated(program: Program) -> dict[str, list[tuple]]:
                 out.setdefault(fact[0], []).append(fact[1:])
         return out
 
-    return _kept(program, "incremental.stated", make)
+    return program.kept("incremental.stated", make)
 
 
 def _possible(program: Program, rule: Rule, binding: dict[str, Any]) -> bool:

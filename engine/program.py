@@ -29,14 +29,16 @@ cache (judgelog.cache): a process that starts from the cache answers questions w
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from .ast import Atom, Const, Decl, Negation, Rule, RuleFile
 
 if TYPE_CHECKING:
     import networkx as nx
+
+_T = TypeVar("_T")
 
 __all__ = ["Program", "GraphIndex", "dependency_graph", "rule_graph", "predicate_graph", "rule_node", "components"]
 
@@ -165,6 +167,13 @@ class Program:
     _fact_rules: dict[tuple, Rule] | None = field(default=None, compare=False, repr=False)
     _index: GraphIndex | None = field(default=None, compare=False, repr=False)
     _facts_by_pred: dict[str, list[tuple]] | None = field(default=None, compare=False, repr=False)
+
+    def kept(self, name: str, make: Callable[[], _T]) -> _T:
+        """What a module keeps with the program under ``name`` (in :attr:`memo`), made the first time."""
+        found = self.memo.get(name)
+        if found is None:
+            found = self.memo[name] = make()
+        return cast(_T, found)
 
     def decl(self, pred: str) -> Decl | None:
         return self.decls.get(pred)

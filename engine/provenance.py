@@ -412,7 +412,7 @@ def _head_candidates(program: Program, fact: tuple) -> list[Rule]:
     """The rules with a body (no aggregate) whose head's constants ``fact`` has, in file order: the only
     rules :func:`_unify_head` can unify it with. Kept per predicate and values at those constants' positions
     (an effect or a choice over hundreds of objects has a few such keys)."""
-    kept = cast(dict, program.memo.setdefault("provenance.head_candidates", {}))
+    kept: dict[object, Any] = program.kept("provenance.head_candidates", dict)
     positions = kept.get(fact[0])
     if positions is None:
         rules = [r for r in program.rules_by_head.get(fact[0], ()) if r.body and r.aggregate is None]

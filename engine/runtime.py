@@ -67,9 +67,7 @@ _QUESTIONS_KEPT = 1024
 def _question(program: Program, text: str) -> tuple[tuple, list[str]]:
     """A question's checked body and answer variables, parsed once per program (kept in Program.memo): an
     action asks the same few dozen questions at every step."""
-    kept = cast(dict, program.memo.get("runtime.questions"))
-    if kept is None:
-        kept = program.memo["runtime.questions"] = {}
+    kept: dict[str, tuple[tuple, list[str]]] = program.kept("runtime.questions", dict)
     found = kept.get(text)
     if found is None:
         from .parser import parse_body
@@ -78,7 +76,7 @@ def _question(program: Program, text: str) -> tuple[tuple, list[str]]:
         if len(kept) >= _QUESTIONS_KEPT:
             kept.clear()
         kept[text] = found
-    return cast(tuple[tuple, list[str]], found)
+    return found
 
 
 class _Run(Generic[B]):
