@@ -91,34 +91,48 @@ class Variants:
     def _reach(self, of: object) -> tuple[frozenset, frozenset[str]]:
         """The probes and the derived predicates the bodies of ``of`` (a derived predicate's rules, or one
         rule given by its id) can reach. A variant's clauses depend on the namespace only through these:
-        which of the probes have no fact, which of the predicates have facts of their own."""
-        found = self._reaches.get(of)
-        if found is not None:
-            return found
+        which of the probes have no fact, which of the predicates have facts of their own. Found bottom-up
+        without recursion (a chain of derived predicates may be thousands long)."""
+        reaches = self._reaches
+        stack: list[tuple[object, bool]] = [(of, False)]
+        while stack:
+            node, below_done = stack.pop()
+            if node in reaches:
+                continue
+            calls, probes = self._below(node)
+            if not below_done:
+                stack.append((node, True))
+                stack.extend((p, False) for p in calls if p not in reaches)
+                continue
+            found_probes, preds = set(probes), ({node} if isinstance(node, str) else set())
+            for p in calls:
+                inner_probes, inner_preds = reaches.get(p, (frozenset(), frozenset({p})))  # (no cycle here)
+                found_probes |= inner_probes
+                preds |= inner_preds
+            reaches[node] = (frozenset(found_probes), frozenset(preds))
+        return reaches[of]
+
+    def _below(self, of: object) -> tuple[list[str], list[tuple]]:
+        """The derived predicates the bodies of ``of`` call, and the probes of their other atoms."""
         if isinstance(of, str):
             rules: tuple = self.compiled.rules_for.get(of, ())
-            preds = {of}
         else:
             assert isinstance(of, int)
             rules = (self.compiled.rule_by_id[of],)
-            preds = set()
-        probes: set = set()
-        self._reaches[of] = (frozenset(), frozenset(preds))  # a guard: derived predicates are not recursive here
+        calls: list[str] = []
+        probes: list[tuple] = []
         for rule in rules:
             for lit in self._program.body(rule):
                 atom = lit.atom if isinstance(lit, Negation) else lit
                 if not isinstance(atom, Atom):
                     continue
                 if atom.pred in self._idb:
-                    inner_probes, inner_preds = self._reach(atom.pred)
-                    probes |= inner_probes
-                    preds |= inner_preds
+                    calls.append(atom.pred)
                 else:
                     probe = probe_of(atom)
                     if probe in self.compiled.probe_set:
-                        probes.add(probe)
-        found = self._reaches[of] = (frozenset(probes), frozenset(preds))
-        return found
+                        probes.append(probe)
+        return calls, probes
 
     def _signature(self, view: ThreadView, of: object) -> int:
         """The id of what ``of`` can reach leaves dead in the current namespace: namespaces that agree on it
