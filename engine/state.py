@@ -113,8 +113,7 @@ class State:
         or ``None`` when it does not hold (see :meth:`why_not`)."""
         fact = self._ground(atom)
         with self._session() as view:
-            if not self.engine.backend.holds(view, fact.to_atom()):
-                return None
+            # no proof when it does not hold: every premise of one is asked of the backend (none is assumed)
             return Prover(self.engine.backend, view, self._origins, self._causes).prove(fact)
 
     def why_not(self, atom: str | Atom | tuple) -> list[WhyNot]:
