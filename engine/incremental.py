@@ -39,6 +39,7 @@ __all__ = [
     "matches",
     "binding_literals",
     "readers",
+    "reached_preds",
     "question_patterns",
 ]
 
@@ -194,6 +195,28 @@ def readers(program: Program, pred: str) -> list[tuple[Rule, Atom]]:
     found = kept.get(pred)
     if found is None:
         found = kept[pred] = _readers(program, pred)
+    return found
+
+
+_MAX_REACHED = 256
+
+
+def reached_preds(program: Program, preds: frozenset) -> frozenset:
+    """``preds`` and every predicate whose rules read one of them, directly or through other rules: the only
+    predicates a change of facts of ``preds`` can affect (kept per program by the set of predicates)."""
+    kept: dict[frozenset, frozenset] = program.kept("incremental.reached", dict)
+    found = kept.get(preds)
+    if found is None:
+        readers = program.index.readers
+        seen, work = set(preds), list(preds)
+        while work:
+            for head in readers.get(work.pop(), ()):
+                if head not in seen:
+                    seen.add(head)
+                    work.append(head)
+        if len(kept) >= _MAX_REACHED:
+            kept.clear()
+        found = kept[preds] = frozenset(seen)
     return found
 
 

@@ -68,6 +68,7 @@ class ThreadView:
         "delta_preds",
         "computed_count",
         "joins",
+        "deferred",
     )
 
     def __init__(self) -> None:
@@ -92,6 +93,9 @@ class ThreadView:
         self.ns_dirty = False  # a fact count reached or left 0 since the namespace was found
         self.ns_ids = itertools.count(1)
         self.materialised = False  # the computed facts match self.facts
+        # facts of self.facts that no rule reads, kept out of pyDatalog until a question names their
+        # predicate (judgelog.unread): predicate -> those facts
+        self.deferred: dict[str, dict[tuple, set[tuple]]] = {}
 
     @property
     def namespace(self) -> Namespace:
