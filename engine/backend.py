@@ -195,7 +195,11 @@ class Backend:
         else:
             dead = view.namespace.dead_rules
             if view.ns is not was and deferred:  # other rules can fire now: assert what they read
-                self._read(view, list(deferred), lambda key: not unread.unread(key, dead))
+                before = was.dead_rules if was is not None else None
+                rejudged = [
+                    p for p in deferred if before is None or unread.readers(p, dead) != unread.readers(p, before)
+                ]
+                self._read(view, rejudged, lambda key: not unread.unread(key, dead))
             for fact in added:
                 key = unread.key(fact)
                 if key is not None and unread.unread(key, dead):

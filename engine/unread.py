@@ -54,6 +54,7 @@ class Unread:
         # constant), or (the positions keys hold, the body atoms over it with their rules)
         self._shapes: dict[str, tuple[tuple[int, ...], list[tuple[Rule, Atom]]] | None] = {}
         self._families: dict[int, tuple[frozenset, dict[tuple, bool]]] = {}  # id(dead) -> (dead, key -> unread)
+        self._readers: dict[tuple[str, int], tuple[frozenset, frozenset]] = {}  # (pred, id(dead)) -> (dead, ids)
 
     def _shape(self, pred: str) -> tuple[tuple[int, ...], list[tuple[Rule, Atom]]] | None:
         if pred in self.program.rules_by_head:
@@ -91,6 +92,19 @@ class Unread:
             if len(judged) > _KEPT:
                 judged.clear()
         return found
+
+    def readers(self, pred: str, dead: frozenset) -> frozenset:
+        """The ids of the rules outside ``dead`` that read ``pred`` (the facts kept out need judging again
+        only when these change)."""
+        found = self._readers.get((pred, id(dead)))
+        if found is None or found[0] is not dead:
+            if len(self._readers) >= _KEPT:
+                self._readers.clear()
+            found = self._readers[(pred, id(dead))] = (
+                dead,
+                frozenset(id(rule) for rule, _atom in readers(self.program, pred) if id(rule) not in dead),
+            )
+        return found[1]
 
     def fits(self, key: tuple, atom: Atom) -> bool:
         """Can a fact with this key match ``atom`` (a question's)?"""
