@@ -23,7 +23,8 @@ compiled, on first use and once per thread, in one variant per *binding pattern*
 literals with the fewest unknown arguments, otherwise as written. Queries, proofs and aggregates call
 these variants. Facts given for a derived predicate live in ``<name>@edb``, bridged into every variant.
 
-Pruning: the last number of a variant's name is its *namespace*. A namespace stands for the states in
+Pruning: a variant is compiled for a *namespace* (the last number of its name identifies what of the
+namespace its predicate can reach: judgelog.variants). A namespace stands for the states in
 which the same fact atoms of the rule bodies (predicate plus constant arguments, e.g.
 ``name(S, "Trusted Forcemage")``) have no matching fact: the rules such an atom makes impossible, and
 the derived predicates left with no possible rule, are omitted, and ``not`` of them is dropped as true.
@@ -31,7 +32,8 @@ Counts of the facts per predicate (and per constant at the positions rules test)
 the diff, so finding a state's namespace costs one pass over those atoms; a board pays only for the
 rules its facts can trigger. Within a namespace, a call to a derived predicate with one possible rule and
 no facts of its own is replaced by that rule's body (unfolding; one subgoal less per call). At most
-judgelog.liveness._MAX_NAMESPACES namespaces are kept per thread; the least recently used one's clauses are retracted.
+judgelog.liveness._MAX_NAMESPACES namespaces are kept per thread; when the least recently used one is dropped,
+the variants no other namespace uses are retracted.
 Measurements: docs/performance.md (bench/run.py).
 
 Parts: a :class:`~judgelog.compiled.CompiledProgram`, built once from the program and immutable (which
@@ -267,9 +269,12 @@ class Backend:
         return view.derivations.get(fact)
 
     # -- asking ----------------------------------------------------------
-    def _check_joins(self, view: ThreadView, body: Sequence = (), preds: Sequence[str] = ()) -> None:
+    def _check_joins(
+        self, view: ThreadView, body: Sequence = (), preds: Sequence[str] = (), *, rule: Rule | None = None
+    ) -> None:
         """Refuse (L004) a question whose body, or a rule it may reach, would enumerate more combinations
-        of unconnected parts than the limit (judgelog.widejoins)."""
+        of unconnected parts than the limit (judgelog.widejoins); ``rule``: ``body`` is that rule's (checked
+        once per state)."""
         limit = self.limits.join_combinations
         if limit is None:
             return
@@ -286,11 +291,13 @@ class Backend:
 
             dead = view.ns.dead_rules if view.ns is not None else ()
             view.joins = (key[0], key[1], compiled.joins.for_state(facts, compiled.computed_preds, limit, dead))
+        check = view.joins[2]
+        if rule is not None and id(rule) in check.rules_checked:
+            return
         atoms = [lit.atom if isinstance(lit, Negation) else lit for lit in body]
-        view.joins[2].check(
-            list(preds) + [a.pred for a in atoms if isinstance(a, Atom)],
-            body=body,
-        )
+        check.check(list(preds) + [a.pred for a in atoms if isinstance(a, Atom)], body=body)
+        if rule is not None:
+            check.rules_checked.add(id(rule))
 
     def ask_body(
         self, view: ThreadView, body: Sequence, names: Sequence[str], among: Mapping[str, frozenset] | None = None
@@ -357,7 +364,7 @@ class Backend:
     def why_rows(self, view: ThreadView, rule: Rule, fixed: dict[str, object], limit: int = 64) -> list[dict]:
         """Bindings of all of ``rule``'s body variables given some of them (for proofs)."""
         names = self.compiled.rule_index.why_names[id(rule)]
-        self._check_joins(view, self.program.body(rule))
+        self._check_joins(view, self.program.body(rule), rule=rule)
         name = self.variants.why_variant(view, rule, tuple(n in fixed for n in names))
         self.variants.compile_pending(view)
         terms = [_E.Const(fixed[n]) if n in fixed else _E.Var(n) for n in names]

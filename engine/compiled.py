@@ -38,8 +38,9 @@ predicates whose facts come with the rules; the unconnected bodies the join guar
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import NamedTuple
@@ -50,7 +51,7 @@ from .program import Program
 from .recursion import Component, recursive_components
 from .widejoins import JoinGuard, passed_positions
 
-__all__ = ["RuleIndex", "RuleProbes", "CompiledProgram"]
+__all__ = ["RuleIndex", "RuleProbes", "CompiledProgram", "LivenessIndex"]
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,38 @@ class RuleProbes(NamedTuple):
     rule: Rule
     probes: tuple[tuple, ...]
     needs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LivenessIndex:
+    """The rules of :attr:`CompiledProgram.rule_probes` (by position) under the probes they need, for
+    :meth:`CompiledProgram.liveness` to look at the rules whose fact atoms all have a match only."""
+
+    by_probe: Mapping[tuple, tuple[int, ...]]  # probe -> the rules with it among their positive fact atoms
+    probe_counts: tuple[int, ...]  # the distinct probes each rule needs
+    free: tuple[int, ...]  # the rules that need no probe
+    ids: tuple[int, ...]  # id() of each rule
+    rule_ids: frozenset[int]
+    probes_by_pred: Mapping[str, tuple[tuple, ...]]  # every probe, by its predicate
+
+    @classmethod
+    def of(cls, rule_probes: Sequence[RuleProbes], probes: Iterable[tuple]) -> LivenessIndex:
+        by_probe: dict[tuple, list[int]] = {}
+        for i, info in enumerate(rule_probes):
+            for probe in set(info.probes):
+                by_probe.setdefault(probe, []).append(i)
+        ids = tuple(id(info.rule) for info in rule_probes)
+        probes_by_pred: dict[str, list[tuple]] = {}
+        for probe in probes:
+            probes_by_pred.setdefault(probe[0], []).append(probe)
+        return cls(
+            by_probe={probe: tuple(rules) for probe, rules in by_probe.items()},
+            probe_counts=tuple(len(set(info.probes)) for info in rule_probes),
+            free=tuple(i for i, info in enumerate(rule_probes) if not info.probes),
+            ids=ids,
+            rule_ids=frozenset(ids),
+            probes_by_pred={pred: tuple(found) for pred, found in probes_by_pred.items()},
+        )
 
 
 @dataclass(frozen=True)
@@ -182,41 +215,51 @@ class CompiledProgram:
             ),
         )
 
+    @property
+    def liveness_index(self) -> LivenessIndex:
+        return self.program.kept("compiled.liveness_index", lambda: LivenessIndex.of(self.rule_probes, self.probes))
+
     def liveness(self, dead_probes: frozenset, with_facts: frozenset) -> tuple[frozenset, frozenset]:
         """Derived predicates that may hold, and the ids of the rules that cannot fire: a rule is dead when
         one of its positive atoms is a fact atom with no matching fact, or a derived predicate none of whose
-        rules can fire (counted bottom-up, like Horn satisfiability)."""
+        rules can fire (counted bottom-up, like Horn satisfiability). Only the rules whose fact atoms all
+        have a match are looked at (on a small board, few)."""
+        index = self.liveness_index
         rule_probes = self.rule_probes
+        matched: dict[int, int] = {}  # rule -> its fact atoms with a match
+        for probe in self.probe_set - dead_probes:
+            for i in index.by_probe.get(probe, ()):
+                matched[i] = matched.get(i, 0) + 1
+        counts = index.probe_counts
+        candidates = itertools.chain(index.free, (i for i, n in matched.items() if n == counts[i]))
         alive = set(self.static_facts & self.idb) | set(with_facts)
         queue = list(alive)
         missing: dict[int, int] = {}
         watchers: dict[str, list[int]] = {}
         live_rules = set()
-        for index, (rule, probes, needs) in enumerate(rule_probes):
-            if any(p in dead_probes for p in probes):
-                continue
+        for i in candidates:
+            rule, _, needs = rule_probes[i]
             need = [p for p in needs if p not in alive]
             if not need:
-                live_rules.add(index)
+                live_rules.add(i)
                 if rule.head.pred not in alive:
                     alive.add(rule.head.pred)
                     queue.append(rule.head.pred)
                 continue
-            missing[index] = len(need)
+            missing[i] = len(need)
             for p in need:
-                watchers.setdefault(p, []).append(index)
+                watchers.setdefault(p, []).append(i)
         while queue:
             pred = queue.pop()
-            for index in watchers.pop(pred, ()):
-                missing[index] -= 1
-                if missing[index] == 0:
-                    live_rules.add(index)
-                    head = rule_probes[index].rule.head.pred
+            for i in watchers.pop(pred, ()):
+                missing[i] -= 1
+                if missing[i] == 0:
+                    live_rules.add(i)
+                    head = rule_probes[i].rule.head.pred
                     if head not in alive:
                         alive.add(head)
                         queue.append(head)
-        dead = frozenset(id(info.rule) for i, info in enumerate(rule_probes) if i not in live_rules)
-        return frozenset(alive), dead
+        return frozenset(alive), index.rule_ids - {index.ids[i] for i in live_rules}
 
     def dead_probes(self, facts: Iterable[tuple]) -> tuple[frozenset, frozenset]:
         """The probes no fact of ``facts`` matches, and the derived predicates ``facts`` give facts of (the

@@ -38,7 +38,15 @@ class Liveness:
         it (and its compiled variants)."""
         counts = view.counts
         positions = self._positions
-        dead_probes = frozenset(p for p in self.compiled.probes if not probe_alive(counts, p, positions))
+        if view.dead_probes is None:
+            dead_probes = frozenset(p for p in self.compiled.probes if not probe_alive(counts, p, positions))
+        else:  # only the probes of the predicates whose counts reached or left 0 may have changed
+            by_pred = self.compiled.liveness_index.probes_by_pred
+            touched = [p for pred in view.dirty_preds for p in by_pred.get(pred, ())]
+            dead_probes = view.dead_probes.difference(touched).union(
+                p for p in touched if not probe_alive(counts, p, positions)
+            )
+        view.dead_probes, view.dirty_preds = dead_probes, set()
         with_facts = frozenset(p for p in view.edb if counts.get(p, 0) > 0)
         key = (dead_probes, with_facts)
         ns = view.namespaces.pop(key, None)
@@ -77,19 +85,30 @@ class Liveness:
         n = counts[pred] = counts.get(pred, 0) + delta
         if n == 0 or n == delta:
             view.ns_dirty = True
+            view.dirty_preds.add(pred)
         for i in self._positions.get(pred, ()):
             key = (pred, i, fact[i + 1])
             n = counts[key] = counts.get(key, 0) + delta
             if n == 0 or n == delta:
                 view.ns_dirty = True
+                view.dirty_preds.add(pred)
 
 
 def _drop_namespace(view: ThreadView, ns: Namespace) -> None:
-    """Retract what was compiled for a namespace no state has used for long (bounded memory for a long-lived
-    process that sees many different boards)."""
-    for clause in ns.clauses:
-        _E.retract(clause)
-    for name, arity in ns.preds:
-        _E.remove(_E.Pred(name, arity))
-    view.variants.difference_update(ns.variants)  # its own keys: not a pass over every namespace's
+    """Forget a namespace no state has used for long, and retract the variants no other namespace uses
+    (bounded memory for a long-lived process that sees many different boards)."""
+    for key in ns.used:
+        code = view.variants[key]
+        code.users.discard(ns.id)
+        if not code.users:
+            for clause in code.clauses:
+                _E.retract(clause)
+            for name, arity in code.preds:
+                _E.remove(_E.Pred(name, arity))
+            del view.variants[key]
+    for found in ns.signatures.values():
+        signature, users = view.signature_of[found]
+        users.discard(ns.id)
+        if not users:
+            del view.signatures[signature], view.signature_of[found]
     del view.namespaces_by_id[ns.id]

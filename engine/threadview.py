@@ -9,14 +9,15 @@ import itertools
 
 from .ast import Rule
 
-__all__ = ["ThreadView", "Namespace"]
+__all__ = ["ThreadView", "Namespace", "VariantCode"]
 
 
 class Namespace:
     """What cannot hold in a family of states: fact atoms of the rule bodies with no matching fact, hence
     the derived predicates that may hold and the rules that cannot fire. Variants compiled for a namespace
     leave the dead rules out and drop ``not`` of atoms that cannot hold, so a board pays only for the rules
-    its facts can trigger."""
+    its facts can trigger. A variant depends only on what its predicate can reach: namespaces that agree
+    there share it (:class:`VariantCode`)."""
 
     __slots__ = (
         "id",
@@ -26,9 +27,8 @@ class Namespace:
         "dead_rules",
         "with_facts",
         "single",
-        "clauses",
-        "preds",
-        "variants",
+        "signatures",
+        "used",
     )
 
     def __init__(self, ns_id: int, key: tuple, alive: frozenset, dead_rules: frozenset) -> None:
@@ -38,9 +38,23 @@ class Namespace:
         self.alive = alive
         self.dead_rules = dead_rules
         self.single: dict[str, Rule | None] = {}  # predicate -> its only possible rule (see _single_rule)
-        self.clauses: list = []  # what was compiled for this namespace (retracted when it is dropped)
+        self.signatures: dict[object, int] = {}  # predicate or id(rule) -> the id of its reach's signature here
+        self.used: set[tuple] = set()  # the variants its questions call, directly or through others
+
+
+class VariantCode:
+    """One compiled variant (a predicate, or a rule's proof predicate, for a binding pattern and a signature
+    of what it can reach): its clauses and engine predicates, the variants its bodies call, and the
+    namespaces that use it. It is retracted when the last of them is dropped."""
+
+    __slots__ = ("clauses", "preds", "calls", "users", "compiled")
+
+    def __init__(self) -> None:
+        self.clauses: list = []
         self.preds: list[tuple[str, int]] = []
-        self.variants: list[tuple] = []  # its keys in ThreadView.variants (forgotten with it)
+        self.calls: list[tuple] = []  # the keys of the variants its bodies call
+        self.users: set[int] = set()  # namespace ids
+        self.compiled = False
 
 
 class ThreadView:
@@ -60,8 +74,13 @@ class ThreadView:
         "counts",
         "ns",
         "ns_dirty",
+        "dead_probes",
+        "dirty_preds",
         "namespaces",
         "namespaces_by_id",
+        "signatures",
+        "signature_of",
+        "signature_ids",
         "materialised",
         "ns_ids",
         "derivations",
@@ -83,14 +102,21 @@ class ThreadView:
         self.computed_count = 0
         self.joins: tuple | None = None  # (facts, materialised, judgelog.widejoins.StateCheck) of the state now
         self.query_ids = itertools.count(1)
-        self.variants: set[tuple] = set()  # (pred or id(rule), pattern, namespace id) compiled in this thread
-        self.pending: list[tuple] = []  # variants named but not compiled yet
+        # (pred or id(rule), pattern, signature id) -> the variant named (compiled before the next question)
+        self.variants: dict[tuple, VariantCode] = {}
+        self.pending: list[tuple] = []  # (variant key, namespace id): named but not compiled yet
         self.edb: dict[str, object] = {}  # derived predicate -> its @edb fact predicate
         self.counts: dict = {}  # facts now: pred -> n, and (pred, position, value) -> n for probed positions
         self.ns: Namespace | None = None  # the namespace of the facts now
         self.namespaces: dict[tuple, Namespace] = {}
         self.namespaces_by_id: dict[int, Namespace] = {}
+        # what a predicate (or a rule) can reach leaves dead in a namespace, and its id (a variant's last number)
+        self.signatures: dict[tuple, int] = {}
+        self.signature_of: dict[int, tuple[tuple, set[int]]] = {}  # id -> (signature, the namespaces using it)
+        self.signature_ids = itertools.count(1)
         self.ns_dirty = False  # a fact count reached or left 0 since the namespace was found
+        self.dead_probes: frozenset | None = None  # the probes with no matching fact when it was found
+        self.dirty_preds: set[str] = set()  # the predicates of the counts that reached or left 0 since
         self.ns_ids = itertools.count(1)
         self.materialised = False  # the computed facts match self.facts
         # facts of self.facts that no rule reads, kept out of pyDatalog until a question names their

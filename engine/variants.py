@@ -7,6 +7,12 @@ second argument known) and per namespace (judgelog.liveness): the variant's rule
 first, then the literals with the fewest unknown arguments, otherwise as written), the rules the namespace
 makes impossible are left out, and calls to a predicate with one possible rule are unfolded into its body.
 Facts given for a derived predicate live in ``<name>@edb``, bridged into every variant.
+
+A variant depends on its namespace only through what its predicate can reach: which of the body fact atoms
+below it have no fact, which of the derived predicates below it have facts of their own. Its name ends with
+the id of that *signature* (``j1_blocked_by@fb@7``), so namespaces that agree there (a board before and
+after an action that touches other rules, or another board) share it; it is retracted when the last
+namespace using it is dropped.
 """
 
 from __future__ import annotations
@@ -23,9 +29,9 @@ from .ast import Atom, Comparison, Const, Literal, Negation, Rule, Term, Var, li
 from .clauses import bridge, compile_atom, compile_comparison, compile_term, new_pred
 from .compiled import CompiledProgram
 from .liveness import Liveness
-from .planning import UNFOLD_DEPTH, Impossible, binding_pattern, divisors, unfold, variant_name
+from .planning import UNFOLD_DEPTH, Impossible, binding_pattern, divisors, probe_of, unfold, variant_name
 from .recursion import Limits
-from .threadview import ThreadView
+from .threadview import Namespace, ThreadView, VariantCode
 
 __all__ = ["Variants"]
 
@@ -50,6 +56,9 @@ class Variants:
             rule_id: (f"{prefix}_why{index.position[rule_id]}", names) for rule_id, names in index.why_names.items()
         }
         self._unfolds = itertools.count(1)
+        # predicate, or id(rule) -> (the probes, the derived predicates) its bodies can reach (see _reach)
+        self._reaches: dict[object, tuple[frozenset, frozenset[str]]] = {}
+        self._compiling: VariantCode | None = None  # the variant whose bodies are being planned
 
     # -- naming and compiling literals -----------------------------------------
     def pname(self, pred: str) -> str:
@@ -74,12 +83,86 @@ class Variants:
         namespace (compiled before the next ask)."""
         if pred not in self._idb:
             return self.pname(pred)
-        key = (pred, pattern, view.namespace.id)
-        if key not in view.variants:
-            view.variants.add(key)
-            view.namespace.variants.append(key)
-            view.pending.append(key)
-        return variant_name(self.pname(pred), pattern, view.namespace.id)
+        key = (pred, pattern, self._signature(view, pred))
+        self._use(view, key)
+        return variant_name(self.pname(pred), pattern, key[2])
+
+    # -- what a variant depends on --------------------------------------------
+    def _reach(self, of: object) -> tuple[frozenset, frozenset[str]]:
+        """The probes and the derived predicates the bodies of ``of`` (a derived predicate's rules, or one
+        rule given by its id) can reach. A variant's clauses depend on the namespace only through these:
+        which of the probes have no fact, which of the predicates have facts of their own. Found bottom-up
+        without recursion (a chain of derived predicates may be thousands long)."""
+        reaches = self._reaches
+        stack: list[tuple[object, bool]] = [(of, False)]
+        while stack:
+            node, below_done = stack.pop()
+            if node in reaches:
+                continue
+            calls, probes = self._below(node)
+            if not below_done:
+                stack.append((node, True))
+                stack.extend((p, False) for p in calls if p not in reaches)
+                continue
+            found_probes, preds = set(probes), ({node} if isinstance(node, str) else set())
+            for p in calls:
+                inner_probes, inner_preds = reaches.get(p, (frozenset(), frozenset({p})))  # (no cycle here)
+                found_probes |= inner_probes
+                preds |= inner_preds
+            reaches[node] = (frozenset(found_probes), frozenset(preds))
+        return reaches[of]
+
+    def _below(self, of: object) -> tuple[list[str], list[tuple]]:
+        """The derived predicates the bodies of ``of`` call, and the probes of their other atoms."""
+        if isinstance(of, str):
+            rules: tuple = self.compiled.rules_for.get(of, ())
+        else:
+            assert isinstance(of, int)
+            rules = (self.compiled.rule_by_id[of],)
+        calls: list[str] = []
+        probes: list[tuple] = []
+        for rule in rules:
+            for lit in self._program.body(rule):
+                atom = lit.atom if isinstance(lit, Negation) else lit
+                if not isinstance(atom, Atom):
+                    continue
+                if atom.pred in self._idb:
+                    calls.append(atom.pred)
+                else:
+                    probe = probe_of(atom)
+                    if probe in self.compiled.probe_set:
+                        probes.append(probe)
+        return calls, probes
+
+    def _signature(self, view: ThreadView, of: object) -> int:
+        """The id of what ``of`` can reach leaves dead in the current namespace: namespaces that agree on it
+        share ``of``'s variants."""
+        ns = view.namespace
+        found = ns.signatures.get(of)
+        if found is None:
+            probes, preds = self._reach(of)
+            signature = (of, ns.dead_probes & probes, ns.with_facts & preds)
+            found = view.signatures.get(signature)
+            if found is None:
+                found = view.signatures[signature] = next(view.signature_ids)
+                view.signature_of[found] = (signature, set())
+            view.signature_of[found][1].add(ns.id)
+            ns.signatures[of] = found
+        return found
+
+    def _use(self, view: ThreadView, key: tuple) -> None:
+        """``key``'s variant is called in the current namespace (and by the variant being compiled, if any):
+        named for compiling if it is new, and used by those namespaces with every variant it calls."""
+        code = view.variants.get(key)
+        if code is None:
+            code = view.variants[key] = VariantCode()
+            view.pending.append((key, view.namespace.id))
+        parent = self._compiling
+        if parent is not None:
+            parent.calls.append(key)
+            for ns_id in parent.users:
+                _adopt(view, view.namespaces_by_id[ns_id], key)
+        _adopt(view, view.namespace, key)
 
     def plan(self, view: ThreadView, body: Sequence, bound: Iterable[str], now: bool = False) -> list | None:
         """Compile ``body`` for evaluation with ``bound`` variables known: unfolding, order and variants.
@@ -165,53 +248,61 @@ class Variants:
         current = view.ns
         try:
             while view.pending:
-                key, pattern, ns_id = view.pending.pop()
-                view.ns = view.namespaces_by_id[ns_id]
-                if isinstance(key, str):
-                    self._compile_variant(view, key, pattern)
-                else:
-                    self._compile_why_variant(view, key, pattern)
+                key, ns_id = view.pending.pop()
+                code = view.variants.get(key)
+                if code is None or code.compiled:  # gone with its namespaces, or compiled already
+                    continue
+                # the namespace it was named in, or (that one dropped meanwhile) another that uses it
+                view.ns = view.namespaces_by_id.get(ns_id) or view.namespaces_by_id[min(code.users)]
+                code.compiled = True
+                self._compiling = code
+                try:
+                    if isinstance(key[0], str):
+                        self._compile_variant(view, code, key)
+                    else:
+                        self._compile_why_variant(view, code, key)
+                finally:
+                    self._compiling = None
         finally:
             view.ns = current
 
-    def _compile_variant(self, view: ThreadView, pred: str, pattern: tuple[bool, ...]) -> None:
-        name = variant_name(self.pname(pred), pattern, view.namespace.id)
+    def _compile_variant(self, view: ThreadView, code: VariantCode, key: tuple) -> None:
+        pred, pattern, signature = key
+        name = variant_name(self.pname(pred), pattern, signature)
         new_pred(name, len(pattern))
-        ns = view.namespace
-        ns.preds.append((name, len(pattern)))
+        code.preds.append((name, len(pattern)))
         if pred in view.edb:
-            ns.clauses.append(bridge(view.edb[pred], name, len(pattern)))
+            code.clauses.append(bridge(view.edb[pred], name, len(pattern)))
         for rule in self.compiled.rules_for.get(pred, ()):
             if rule.body and id(rule) in view.namespace.dead_rules:
                 continue
             bound = {a.name for a, known in zip(rule.head.args, pattern) if known and isinstance(a, Var)}
             body = self.plan(view, self._program.body(rule), bound) if rule.body else []
             if body is not None:
-                ns.clauses.append(_E.assert_(_E.Clause(_E.Literal(name, [self.term(a) for a in rule.head.args]), body)))
+                head = _E.Literal(name, [self.term(a) for a in rule.head.args])
+                code.clauses.append(_E.assert_(_E.Clause(head, body)))
 
     def why_variant(self, view: ThreadView, rule: Rule, pattern: tuple[bool, ...]) -> str:
         """The engine name of ``rule``'s proof predicate (its head: the body variables) with ``pattern`` of
         them known, in the current namespace (compiled before the next ask)."""
         name, _ = self._why[id(rule)]
-        key = (id(rule), pattern, view.namespace.id)
-        if key not in view.variants:
-            view.variants.add(key)
-            view.namespace.variants.append(key)
-            view.pending.append(key)
-        return variant_name(name, pattern, view.namespace.id)
+        key = (id(rule), pattern, self._signature(view, id(rule)))
+        self._use(view, key)
+        return variant_name(name, pattern, key[2])
 
-    def _compile_why_variant(self, view: ThreadView, rule_id: int, pattern: tuple[bool, ...]) -> None:
+    def _compile_why_variant(self, view: ThreadView, code: VariantCode, key: tuple) -> None:
+        rule_id, pattern, signature = key
         rule = self.compiled.rule_by_id[rule_id]
         name, names = self._why[rule_id]
-        vname = variant_name(name, pattern, view.namespace.id)
+        vname = variant_name(name, pattern, signature)
         new_pred(vname, len(names))
-        view.namespace.preds.append((vname, len(names)))
+        code.preds.append((vname, len(names)))
         if rule_id in view.namespace.dead_rules:
             return
         bound = {n for n, known in zip(names, pattern) if known}
         body = self.plan(view, self._program.body(rule), bound)
         if body is not None:
-            view.namespace.clauses.append(_E.assert_(_E.Clause(_E.Literal(vname, [_E.Var(n) for n in names]), body)))
+            code.clauses.append(_E.assert_(_E.Clause(_E.Literal(vname, [_E.Var(n) for n in names]), body)))
 
     def fact_pred(self, view: ThreadView, pred: str) -> Any:  # a pyDatalog predicate
         """The engine predicate that holds ``pred``'s facts: the predicate itself, or for a derived predicate
@@ -225,10 +316,9 @@ class Variants:
             view.edb[pred] = edb
             view.fact_preds[pred] = edb
             bridge(edb, self.pname(pred), arity)
-            for key in view.variants:
-                if key[0] == pred and key not in view.pending:
-                    clause = bridge(edb, variant_name(self.pname(pred), key[1], key[2]), arity)
-                    view.namespaces_by_id[key[2]].clauses.append(clause)
+            for key, code in view.variants.items():
+                if key[0] == pred and code.compiled:
+                    code.clauses.append(bridge(edb, variant_name(self.pname(pred), key[1], key[2]), arity))
         return edb
 
     # -- unfolding -----------------------------------------------------------
@@ -278,3 +368,16 @@ class Variants:
                 else:
                     out.extend(expanded)
         return out
+
+
+def _adopt(view: ThreadView, ns: Namespace, key: tuple) -> None:
+    """``ns`` uses the variant ``key`` and every variant it calls (kept until the last user is dropped)."""
+    stack = [key]
+    while stack:
+        key = stack.pop()
+        if key in ns.used:
+            continue
+        ns.used.add(key)
+        code = view.variants[key]
+        code.users.add(ns.id)
+        stack.extend(code.calls)

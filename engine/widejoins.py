@@ -189,6 +189,7 @@ class StateCheck:
         self.guard, self.facts, self.computed, self.limit, self.dead = guard, facts, computed, limit, dead
         self._sizes: dict[tuple[str, tuple[object, ...]], int] = {}
         self._checked: set[str] = set()
+        self.rules_checked: set[int] = set()  # ids of the rules whose bodies were checked (by the caller)
 
     def size(self, atom: Atom) -> int:
         """The facts that may match ``atom``, plus, for a predicate pyDatalog derives, the estimates of its

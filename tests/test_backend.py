@@ -104,8 +104,29 @@ def test_a_dropped_namespace_forgets_its_variants_only(monkeypatch):
         assert [[s.query(q) for q in questions] for s in states] == roomy
     with engine.backend.session(states[-1].facts) as view:  # the state asked last: no namespace more
         assert len(view.namespaces) <= 2
-        assert {key[2] for key in view.variants} <= set(view.namespaces_by_id)
-        assert all(key[2] == ns.id for ns in view.namespaces_by_id.values() for key in ns.variants)
+        # every variant kept is used by a namespace kept, and every namespace's variants are kept
+        assert all(code.users and code.users <= set(view.namespaces_by_id) for code in view.variants.values())
+        assert all(ns.id in view.variants[key].users for ns in view.namespaces_by_id.values() for key in ns.used)
+
+
+def test_namespaces_that_agree_on_what_a_predicate_reaches_share_its_variants(engine):
+    """A counter on a creature makes another namespace (rules about counters may fire), but the variants
+    of predicates that cannot reach a counter are the same there: compiled once, used by both."""
+    plain = bears_state(engine)
+    objects = {
+        "bear": {"card": "Grizzly Bears", "controller": "alice", "counters": {"p1p1": 1}},
+        "bear2": {"card": "Grizzly Bears", "controller": "bob", "tapped": True},
+    }
+    countered = bears_state(engine, objects=objects)
+    questions = ("creature(X)", "power(X, N)", "can_block(B, A)")
+    before = [plain.query(q) for q in questions]
+    assert [countered.query(q) for q in questions][1] == [{"X": "bear", "N": 3}, {"X": "bear2", "N": 2}]
+    assert [plain.query(q) for q in questions] == before
+    with engine.backend.session(countered.facts) as view:
+        used = [ns.used for ns in view.namespaces_by_id.values() if ns.used]
+        assert len(used) >= 2
+        assert sum(len(keys) for keys in used) > len(view.variants)  # some variant used by two namespaces
+        assert any(len(code.users) >= 2 for code in view.variants.values())
 
 
 # -- engines ------------------------------------------------------------------------------------------

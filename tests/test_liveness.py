@@ -1,0 +1,58 @@
+"""Which rules can fire in a state (judgelog.compiled.CompiledProgram.liveness, judgelog.liveness): the
+indexed pass gives what a plain fixpoint over every rule gives, and the namespace found from the counts kept
+up to date step by step is the one found from the state's facts afresh."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from judgelog import Engine
+from judgelog.compiled import CompiledProgram
+
+
+def _reference(compiled: CompiledProgram, dead_probes: frozenset, with_facts: frozenset):
+    """The least fixpoint, the plain way: a rule fires when none of its fact atoms is dead and every derived
+    predicate it needs may hold; its head then may hold."""
+    alive = set(compiled.static_facts & compiled.idb) | set(with_facts)
+    live: set[int] = set()
+    changed = True
+    while changed:
+        changed = False
+        for i, (rule, probes, needs) in enumerate(compiled.rule_probes):
+            if i in live or any(p in dead_probes for p in probes) or not all(p in alive for p in needs):
+                continue
+            live.add(i)
+            alive.add(rule.head.pred)
+            changed = True
+    dead = frozenset(id(info.rule) for i, info in enumerate(compiled.rule_probes) if i not in live)
+    return frozenset(alive), dead
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_indexed_pass_is_the_plain_fixpoint(engine, seed):
+    compiled = CompiledProgram.of(engine.program)
+    rng = random.Random(seed)
+    share = [0.0, 0.05, 0.3, 0.7, 0.95, 1.0][seed]  # of the probes with no fact
+    dead = frozenset(p for p in compiled.probes if rng.random() < share)
+    with_facts = frozenset(p for p in compiled.idb if rng.random() < 0.05)
+    got = compiled.liveness(dead, with_facts)
+    assert got == _reference(compiled, dead, with_facts)
+    assert got[1] or not dead  # some rule is dead whenever a probe is
+
+
+def test_a_bundled_board_step_by_step_keeps_the_namespace_of_its_facts(replays):
+    """After every action of a scenario, the dead probes found from the counts the diff kept (only the
+    predicates whose counts reached or left 0 looked at again) are those of the state's facts counted anew."""
+    engine: Engine = replays.engine("pydatalog")
+    compiled = CompiledProgram.of(engine.program)
+    seen = 0
+    for name in ("banding_blocked_by_one.yaml", "proliferate_kinds.yaml", "afterlife_first_strike_and_control.yaml"):
+        for state in replays.get("pydatalog", name).states:
+            with engine.backend.session(state.facts) as view:
+                found = compiled.dead_probes(state.facts)
+                assert view.namespace.dead_probes == found[0], name
+                assert view.namespace.key == found
+                seen += 1
+    assert seen > 6
