@@ -24,9 +24,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from .ast import Atom, Var
+from .ast import Atom, Negation, Var
 from .factview import as_frozenset, difference
-from .incremental import Affected, Pattern, affected, among_bindings, binding_literals, matches, question_patterns
+from .incremental import (
+    Affected,
+    Pattern,
+    affected,
+    among_bindings,
+    binding_literals,
+    matches,
+    question_patterns,
+    reached_preds,
+)
 from .program import Program
 
 __all__ = ["AnswerCache", "QUESTION"]
@@ -50,6 +59,34 @@ class _Askers(NamedTuple):
     ask_among: AmongAsker | None
 
 
+class _Change:
+    """The change between two fact sets: the facts added and removed, the predicates they hold, and their
+    affected patterns (:func:`judgelog.incremental.affected`), found only when a question's body reads a
+    predicate the change reaches at all."""
+
+    __slots__ = ("added", "removed", "preds", "_program", "_among", "_found")
+
+    def __init__(self, program: Program, added: frozenset, removed: frozenset, among: bool) -> None:
+        self.added, self.removed = added, removed
+        self.preds = frozenset({f[0] for f in added} | {f[0] for f in removed})
+        self._program, self._among = program, among
+        self._found: Affected | None = None
+
+    def reaches(self, body: tuple) -> bool:
+        """Can the change reach a predicate the body reads (through the rules, by predicate)?"""
+        reached = reached_preds(self._program, self.preds)
+        return any(
+            (lit.atom if isinstance(lit, Negation) else lit).pred in reached
+            for lit in body
+            if isinstance(lit, (Atom, Negation))
+        )
+
+    def affected(self) -> Affected:
+        if self._found is None:
+            self._found = affected(self._program, list(self.removed) + list(self.added), among=self._among)
+        return self._found
+
+
 class AnswerCache:
     """The last answers of each whole-board question the runtime asks, for the next fact set it asks
     about: a question whose body the change of facts cannot reach keeps its answers; otherwise the old
@@ -60,7 +97,7 @@ class AnswerCache:
     def __init__(self, program: Program) -> None:
         self.program = program
         self._last: dict[tuple, tuple[frozenset, list[tuple]]] = {}
-        self._diffs: list[tuple[frozenset, frozenset, bool, Affected]] = []  # the last few changes analysed
+        self._diffs: list[tuple[frozenset, frozenset, bool, _Change]] = []  # the last few changes analysed
         # each fact set seen lately, as its difference from one anchor fact set: the change between two of
         # them comes from their differences, so a fact set is compared with the whole anchor only once
         self._anchor: frozenset = frozenset()
@@ -81,9 +118,9 @@ class AnswerCache:
         self._deltas[id(facts)] = (facts, added, removed)
         return added, removed
 
-    def _changes(self, old: frozenset, new: frozenset, *, among: bool = False) -> Affected | None:
-        """The affected patterns of the change from ``old`` to ``new`` (``among``: a large change's objects
-        as sets of values, see :func:`coarse_affected`); None when it is large."""
+    def _changes(self, old: frozenset, new: frozenset, *, among: bool = False) -> _Change | None:
+        """The change from ``old`` to ``new`` and, when asked for, its affected patterns (``among``: a large
+        change's objects as sets of values, see :func:`coarse_affected`); None when it is large."""
         for a, b, was_among, found in self._diffs:
             if a is old and b is new and was_among == among:
                 return found
@@ -103,7 +140,7 @@ class AnswerCache:
         if 4 * (len(removed) + len(added)) > len(new):
             return None  # a large part of the state: asking again costs less (a large change is analysed by its
             # coarse shapes, at the cost of its distinct shapes)
-        found = affected(self.program, list(removed) + list(added), among=among)
+        found = _Change(self.program, frozenset(added), frozenset(removed), among)
         self._diffs = [(old, new, among, found), *self._diffs[:7]]
         return found
 
@@ -141,9 +178,12 @@ class AnswerCache:
         known = difference(old_facts, facts, max(_MAX_CHANGE, len(facts) // 4))
         if known is not None and not known[0] and not known[1] or known is None and old_facts == facts:
             return old_rows
-        changes = self._changes(old_facts, facts, among=ask_among is not None)
-        if changes is None:
+        change = self._changes(old_facts, facts, among=ask_among is not None)
+        if change is None:
             return None
+        if not change.reaches(body):
+            return old_rows
+        changes = change.affected()
         head = Atom(QUESTION, tuple(Var(n) for n in names))
         found = question_patterns(changes, head, body)
         if not found.touches(QUESTION):

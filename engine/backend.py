@@ -49,7 +49,7 @@ from __future__ import annotations
 import itertools
 import secrets
 import weakref
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -71,6 +71,7 @@ from .planning import Contributions, binding_pattern, checked_rows, sorted_rows
 from .program import Program
 from .recursion import DEFAULT_LIMITS, Limits
 from .threadview import ThreadView
+from .unread import Unread
 from .variants import Variants
 
 __all__ = ["Backend", "quiet_gc"]
@@ -99,6 +100,9 @@ class Backend:
         # counted (computed facts are counted there too)
         self.materialise_order = self.compiled.materialise_order
         self.count_positions = self.compiled.probe_positions
+        # facts no rule reads wait outside pyDatalog until a question names their predicate (judgelog.unread);
+        # Backend(incremental=False) asserts every fact, as before
+        self.unread = Unread(program) if incremental else None
 
     def pname(self, pred: str) -> str:
         return self.variants.pname(pred)
@@ -176,19 +180,76 @@ class Backend:
         elif redo:
             retract_computed(self, view)
             view.materialised = False
-        count = self.liveness.count
+        count, unread, deferred = self.liveness.count, self.unread, view.deferred
         for fact in removed:
-            _E.retract(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
+            if not (deferred and fact[0] in deferred and self._unkept(view, fact)):
+                _E.retract(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
             count(view, fact, -1)
         for fact in added:
-            _E.assert_(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
             count(view, fact, 1)
+        was = view.ns
         if view.ns_dirty:
             view.ns = self.liveness.namespace(view)
             view.ns_dirty = False
+        if unread is None:
+            for fact in added:
+                _E.assert_(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
+        else:
+            dead = view.namespace.dead_rules
+            if view.ns is not was and deferred:  # other rules can fire now: assert what they read
+                before = was.dead_rules if was is not None else None
+                rejudged = [
+                    p for p in deferred if before is None or unread.readers(p, dead) != unread.readers(p, before)
+                ]
+                self._read(view, rejudged, lambda key: not unread.unread(key, dead))
+            for fact in added:
+                key = unread.key(fact)
+                if key is not None and unread.unread(key, dead):
+                    deferred.setdefault(fact[0], {}).setdefault(key, set()).add(fact)
+                else:
+                    _E.assert_(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
         if redo:  # only when a fact they may depend on changed (their results stay otherwise)
             materialise(self, view, facts, self.limits, only)  # on an error, view.materialised stays False: the
             view.materialised = True  # next question retracts the partial results and computes them again
+
+    @staticmethod
+    def _read(view: ThreadView, preds: Iterable[str], which: Callable[[tuple], bool] | None = None) -> None:
+        """Assert the facts of ``preds`` kept out of pyDatalog (no rule that can fire reads them,
+        judgelog.unread): a question names their predicate; or those whose key is ``which``, when other
+        rules can fire now."""
+        deferred = view.deferred
+        for pred in preds:
+            waiting = deferred.get(pred)
+            if waiting is None:
+                continue
+            keys = [k for k in waiting if which(k)] if which is not None else list(waiting)
+            target = view.fact_preds[pred]
+            for key in keys:
+                for fact in waiting.pop(key):
+                    _E.assert_(_E.Clause(_E.Literal(target, [_E.Const(a) for a in fact[1:]]), []))
+            if not waiting:
+                del deferred[pred]
+
+    def _unkept(self, view: ThreadView, fact: tuple) -> bool:
+        """Drop a removed fact from those kept out of pyDatalog; False when it was not kept out."""
+        waiting = view.deferred[fact[0]]
+        key = self.unread.key(fact) if self.unread is not None else None
+        kept_out = waiting.get(key) if key is not None else None
+        if kept_out is None or fact not in kept_out:
+            return False
+        kept_out.discard(fact)
+        if not kept_out:
+            del waiting[key]  # type: ignore[arg-type]  # (not None: kept_out was found by it)
+            if not waiting:
+                del view.deferred[fact[0]]
+        return True
+
+    def _read_for(self, view: ThreadView, atoms: Sequence[Atom]) -> None:
+        """Assert the facts kept out of pyDatalog that a question's atoms may match."""
+        unread = self.unread
+        for atom in atoms:
+            if atom.pred in view.deferred and unread is not None:
+                self._read(view, (atom.pred,), lambda key, atom=atom: unread.fits(key, atom))  # type: ignore[misc]
 
     @staticmethod
     def prepare(view: ThreadView, preds: Iterable[str]) -> None:
@@ -243,6 +304,9 @@ class Backend:
     ) -> list[tuple]:
         """All distinct bindings of ``names`` satisfying ``body`` (already in evaluation order); ``among``:
         variables bound to one of a set of values each, before the body (pyDatalog's ``in``)."""
+        if view.deferred:
+            atoms = [lit.atom if isinstance(lit, Negation) else lit for lit in body]
+            self._read_for(view, [a for a in atoms if isinstance(a, Atom)])
         self._check_joins(view, body)
         qname = f"{self.prefix}_q{next(view.query_ids)}"
         new_pred(qname, len(names))
@@ -286,6 +350,8 @@ class Backend:
         """Rows of full argument tuples matching ``atom`` (constants and variables)."""
         if self.liveness.dead(view, atom, True):
             return []
+        if view.deferred:
+            self._read_for(view, [atom])
         self._check_joins(view, preds=[atom.pred])
         variants = self.variants
         name = variants.variant(view, atom.pred, binding_pattern(atom, set()))

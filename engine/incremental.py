@@ -23,8 +23,8 @@ predicate is then recomputed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .ast import Atom, Comparison, Const, Negation, Rule, Var
 from .program import Program
@@ -39,6 +39,7 @@ __all__ = [
     "matches",
     "binding_literals",
     "readers",
+    "reached_preds",
     "question_patterns",
 ]
 
@@ -197,6 +198,28 @@ def readers(program: Program, pred: str) -> list[tuple[Rule, Atom]]:
     return found
 
 
+_MAX_REACHED = 256
+
+
+def reached_preds(program: Program, preds: frozenset) -> frozenset:
+    """``preds`` and every predicate whose rules read one of them, directly or through other rules: the only
+    predicates a change of facts of ``preds`` can affect (kept per program by the set of predicates)."""
+    kept: dict[frozenset, frozenset] = program.kept("incremental.reached", dict)
+    found = kept.get(preds)
+    if found is None:
+        readers = program.index.readers
+        seen, work = set(preds), list(preds)
+        while work:
+            for head in readers.get(work.pop(), ()):
+                if head not in seen:
+                    seen.add(head)
+                    work.append(head)
+        if len(kept) >= _MAX_REACHED:
+            kept.clear()
+        found = kept[preds] = frozenset(seen)
+    return found
+
+
 def _readers(program: Program, pred: str) -> list[tuple[Rule, Atom]]:
     out: list[tuple[Rule, Atom]] = []
     for head in program.index.readers.get(pred, ()):
@@ -338,35 +361,35 @@ def coarse_affected(program: Program, changed: Iterable[tuple], *, among: bool =
     there (:class:`Among`): ``toughness(<the creatures given a counter>, _)``, not every toughness. This is
     the union of the facts' exact closures, widened to the product of each position's values."""
     consts, cache = _closures(program)
-    keys: dict[tuple, tuple] = program.kept(
-        "incremental.coarse_keys", dict
-    )  # fact -> its coarse shape: a change is often analysed
-    if len(keys) > _MAX_COARSE_KEYS:  # again by each fact set compared (the backend's, each question's)
-        keys.clear()
+    # fact -> (the fact, its coarse shape, its exact shape, the values the exact shape's placeholders stand
+    # for): a change is often analysed again by each fact set compared (the backend's, each question's)
+    kept: dict[tuple, tuple] = program.kept("incremental.fact_shapes", dict)
+    if len(kept) > _MAX_COARSE_KEYS:
+        kept.clear()
     groups: dict[tuple, list[tuple]] = {}
     for fact in changed:
-        key = _by_fact(
-            keys, fact, lambda f: (f[0],) + tuple(v if v in consts and not isinstance(v, bool) else WILD for v in f[1:])
-        )
-        group = groups.get(key)
+        entry = kept.get(fact)
+        if entry is None or entry[0] is not fact and tuple(map(type, entry[0])) != tuple(map(type, fact)):
+            entry = _fact_shapes(kept, fact, consts)
+        group = groups.get(entry[1])
         if group is None:
-            groups[key] = [fact]
+            groups[entry[1]] = [entry]
         else:
-            group.append(fact)
+            group.append(entry)
     out = Affected()
-    for key, facts in groups.items():
-        if len(facts) <= _COARSE_SHAPE:
-            out.merge(_exact(program, facts))
+    for key, entries in groups.items():
+        if len(entries) <= _COARSE_SHAPE:
+            out.merge(_exact(program, [e[0] for e in entries]))
         elif among and WILD in key[1:]:
             # the same large group of facts is often analysed again (each question compares its own fact
             # sets): kept by its facts
-            kept: dict[tuple, list[tuple[str, Pattern]]] = program.kept("incremental.among_groups", dict)
-            whole = (key, frozenset(facts))
-            found = kept.get(whole)
+            among_kept: dict[tuple, list[tuple[str, Pattern]]] = program.kept("incremental.among_groups", dict)
+            whole = (key, frozenset(e[0] for e in entries))
+            found = among_kept.get(whole)
             if found is None:
-                if len(kept) >= _MAX_AMONG_GROUPS:
-                    kept.clear()
-                found = kept[whole] = _among_closure(program, facts, consts, cache)
+                if len(among_kept) >= _MAX_AMONG_GROUPS:
+                    among_kept.clear()
+                found = among_kept[whole] = _among_closure(program, entries, cache)
             for pred, pattern in found:
                 if pred not in out.all:
                     out.add(pred, pattern)
@@ -376,15 +399,22 @@ def coarse_affected(program: Program, changed: Iterable[tuple], *, among: bool =
     return out
 
 
-def _among_closure(program: Program, facts: list[tuple], consts: frozenset, cache: dict) -> list[tuple[str, Pattern]]:
-    """The closures of ``facts`` (of one coarse shape) by their exact shapes, each placeholder standing for
-    the values the facts of that shape hold at it (see :func:`coarse_affected`)."""
-    kept: dict[tuple, tuple[tuple, tuple]] = program.kept("incremental.exact_shapes", dict)
-    if len(kept) > _MAX_COARSE_KEYS:
-        kept.clear()
+def _fact_shapes(kept: dict[tuple, tuple], fact: tuple, consts: frozenset) -> tuple:
+    """(fact, its coarse shape, its exact shape, the exact shape's values), kept by the fact unless an equal
+    fact of other types (1 and True) is kept already."""
+    coarse = (fact[0],) + tuple(v if v in consts and not isinstance(v, bool) else WILD for v in fact[1:])
+    entry = (fact, coarse) + _exact_shape(fact, consts)
+    if fact not in kept:
+        kept[fact] = entry
+    return entry
+
+
+def _among_closure(program: Program, entries: list[tuple], cache: dict) -> list[tuple[str, Pattern]]:
+    """The closures of the facts of ``entries`` (of one coarse shape; see :func:`_fact_shapes`) by their
+    exact shapes, each placeholder standing for the values the facts of that shape hold at it (see
+    :func:`coarse_affected`)."""
     shapes: dict[tuple, list[set]] = {}
-    for fact in facts:
-        key, values = _by_fact(kept, fact, lambda f: _exact_shape(f, consts))
+    for _fact, _coarse, key, values in entries:
         seen = shapes.get(key)
         if seen is None:
             seen = shapes[key] = [set() for _ in values]
@@ -396,19 +426,6 @@ def _among_closure(program: Program, facts: list[tuple], consts: frozenset, cach
         for pred, pattern in _cached_closure(program, cache, key):
             out.append((pred, tuple(held[v.i] if type(v) is _Slot else v for v in pattern)))
     return out
-
-
-_T = TypeVar("_T")
-
-
-def _by_fact(kept: dict[tuple, _T], fact: tuple, make: Callable[[tuple], _T]) -> _T:
-    """``make(fact)``, kept in ``kept`` by the fact and its values' types (True and 1 are equal facts, not
-    equal shapes)."""
-    typed = (fact, tuple(map(type, fact)))
-    found = kept.get(typed)
-    if found is None:
-        found = kept[typed] = make(fact)
-    return found
 
 
 def _exact_shape(fact: tuple, consts: frozenset) -> tuple[tuple, tuple]:

@@ -410,22 +410,34 @@ def _same(a: Any, b: Any) -> bool:
 
 def _head_candidates(program: Program, fact: tuple) -> list[Rule]:
     """The rules with a body (no aggregate) whose head's constants ``fact`` has, in file order: the only
-    rules :func:`_unify_head` can unify it with. Kept per predicate and values at those constants' positions
-    (an effect or a choice over hundreds of objects has a few such keys)."""
+    rules :func:`_unify_head` can unify it with. Kept per predicate and the values at those constants'
+    positions, a value no rule's head has at a position standing for every such value (an effect or a
+    choice over hundreds of objects has a few such keys, whatever the objects)."""
     kept: dict[object, Any] = program.kept("provenance.head_candidates", dict)
-    positions = kept.get(fact[0])
-    if positions is None:
+    where = kept.get(fact[0])
+    if where is None:
         rules = [r for r in program.rules_by_head.get(fact[0], ()) if r.body and r.aggregate is None]
-        positions = kept[fact[0]] = tuple(
-            sorted({i for r in rules for i, a in enumerate(r.head.args) if isinstance(a, Const)})
+        positions = sorted({i for r in rules for i, a in enumerate(r.head.args) if isinstance(a, Const)})
+        written = tuple(
+            frozenset((a.value, type(a.value)) for r in rules if isinstance(a := r.head.args[i], Const))
+            for i in positions
         )
+        where = kept[fact[0]] = (tuple(positions), written)
+    at, written = where
     values = fact[1:]
-    key = (fact[0],) + tuple((values[i], type(values[i])) if i < len(values) else None for i in positions)
+    key = (fact[0],) + tuple(
+        None
+        if i >= len(values) or values[i] is None
+        else (values[i], type(values[i]))
+        if (values[i], type(values[i])) in consts
+        else _OTHER
+        for i, consts in zip(at, written)
+    )
     found = kept.get(key)
     if found is None:
         if len(kept) > _MAX_HEAD_KEYS:
             kept.clear()
-            kept[fact[0]] = positions
+            kept[fact[0]] = where
         found = kept[key] = [
             r
             for r in program.rules_by_head.get(fact[0], ())
@@ -442,6 +454,7 @@ def _head_candidates(program: Program, fact: tuple) -> list[Rule]:
     return cast(list, found)
 
 
+_OTHER = object()  # in a key of _head_candidates: a value no rule's head has at that position
 _MAX_HEAD_KEYS = 4096
 
 

@@ -87,6 +87,7 @@ class ThreadView:
         "delta_preds",
         "computed_count",
         "joins",
+        "deferred",
     )
 
     def __init__(self) -> None:
@@ -118,6 +119,9 @@ class ThreadView:
         self.dirty_preds: set[str] = set()  # the predicates of the counts that reached or left 0 since
         self.ns_ids = itertools.count(1)
         self.materialised = False  # the computed facts match self.facts
+        # facts of self.facts that no rule reads, kept out of pyDatalog until a question names their
+        # predicate (judgelog.unread): predicate -> those facts
+        self.deferred: dict[str, dict[tuple, set[tuple]]] = {}
 
     @property
     def namespace(self) -> Namespace:

@@ -1,0 +1,133 @@
+"""Facts that no rule reads: a given fact whose predicate no rule derives and that matches no atom (positive
+or under ``not``) of a rule that can fire in the state can change no derived fact; only a question that names
+its predicate itself can see it.
+
+An action records an event per object it changes (``event(N, counters_put, X)``, its details and its cause):
+proliferate over every permanent records thousands. The rules read events of a few kinds only
+(``event(N, attacks, A)``, ``event_detail(N, attacker, A)``), and most rules that read every event (a
+trigger of a keyword no permanent has) cannot fire on a given board (judgelog.liveness). So the pyDatalog
+backend keeps such facts out of its database until a question names their predicate, or until the rules
+that can fire change (:meth:`judgelog.backend.Backend.ask_body`, ``Backend._sync``): they are in the state
+as always, and every question gives the same answers.
+
+A fact is judged by its *key*: its predicate and its values at the positions where some rule's body atom
+over the predicate has a constant (None for a derived predicate: never kept out).
+
+>>> from judgelog import Engine
+>>> unread = Unread(Engine().program)
+>>> counters_put = unread.key(("event", 7, "counters_put", "bear"))
+>>> attacks = unread.key(("event", 7, "attacks", "bear"))
+>>> unread.unread(counters_put, frozenset()), unread.unread(attacks, frozenset())
+(False, False)
+>>> any_kind = ("continuous.until_event_on_object", "continuous.until_event_on_source")  # read any event's kind
+>>> dead = frozenset(id(r) for r in unread.program.rules if r.name in any_kind)
+>>> unread.unread(counters_put, dead), unread.unread(attacks, dead)
+(True, False)
+>>> unread.unread(unread.key(("counter", "bear", "p1p1", 1)), dead)  # counter_count(X, K, N) :- counter(X, K, N)
+False
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .ast import Const, Var
+from .incremental import WILD, readers
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .ast import Atom, Rule
+    from .program import Program
+
+__all__ = ["Unread"]
+
+_KEPT = 4096  # keys judged, remembered per set of dead rules
+_FAMILIES = 16  # sets of dead rules whose judgements are kept
+
+
+class Unread:
+    """Which facts no rule that can fire reads (see the module doc): :meth:`key` of a fact, then
+    :meth:`unread` of the key given the ids of the rules that cannot fire (judgelog.liveness)."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        # pred -> None (derived, or read by an atom with an argument that is neither a variable nor a
+        # constant), or (the positions keys hold, the body atoms over it with their rules)
+        self._shapes: dict[str, tuple[tuple[int, ...], list[tuple[Rule, Atom]]] | None] = {}
+        self._families: dict[int, tuple[frozenset, dict[tuple, bool]]] = {}  # id(dead) -> (dead, key -> unread)
+        self._readers: dict[tuple[str, int], tuple[frozenset, frozenset]] = {}  # (pred, id(dead)) -> (dead, ids)
+
+    def _shape(self, pred: str) -> tuple[tuple[int, ...], list[tuple[Rule, Atom]]] | None:
+        if pred in self.program.rules_by_head:
+            return None  # a derived predicate's own facts are read with it
+        atoms = readers(self.program, pred)
+        if not all(isinstance(a, (Const, Var)) for _rule, atom in atoms for a in atom.args):
+            return None
+        positions = tuple(sorted({i for _rule, atom in atoms for i, a in enumerate(atom.args) if isinstance(a, Const)}))
+        return positions, atoms
+
+    def key(self, fact: tuple) -> tuple | None:
+        """The fact's predicate and values where the rules' atoms over it have constants (with their types:
+        1 and True are other keys); None when it is always read."""
+        pred = fact[0]
+        if pred in self._shapes:
+            shape = self._shapes[pred]
+        else:
+            shape = self._shapes[pred] = self._shape(pred)
+        if shape is None:
+            return None
+        values = tuple(fact[i + 1] if i + 1 < len(fact) else WILD for i in shape[0])
+        return (pred, values, tuple(map(type, values)))
+
+    def unread(self, key: tuple, dead: frozenset) -> bool:
+        """No rule outside ``dead`` has a body atom that a fact with this key matches."""
+        family = self._families.get(id(dead))
+        if family is None or family[0] is not dead:
+            if len(self._families) >= _FAMILIES:
+                self._families.clear()
+            family = self._families[id(dead)] = (dead, {})
+        judged = family[1]
+        found = judged.get(key)
+        if found is None:
+            found = judged[key] = self._judge(key, dead)
+            if len(judged) > _KEPT:
+                judged.clear()
+        return found
+
+    def readers(self, pred: str, dead: frozenset) -> frozenset:
+        """The ids of the rules outside ``dead`` that read ``pred`` (the facts kept out need judging again
+        only when these change)."""
+        found = self._readers.get((pred, id(dead)))
+        if found is None or found[0] is not dead:
+            if len(self._readers) >= _KEPT:
+                self._readers.clear()
+            found = self._readers[(pred, id(dead))] = (
+                dead,
+                frozenset(id(rule) for rule, _atom in readers(self.program, pred) if id(rule) not in dead),
+            )
+        return found[1]
+
+    def fits(self, key: tuple, atom: Atom) -> bool:
+        """Can a fact with this key match ``atom`` (a question's)?"""
+        shape = self._shapes[key[0]]
+        assert shape is not None  # a key is made only for a predicate with a shape
+        return all(_fits(atom, i, v) for i, v in zip(shape[0], key[1]))
+
+    def _judge(self, key: tuple, dead: frozenset) -> bool:
+        pred, values, _types = key
+        shape = self._shapes[pred]
+        assert shape is not None  # a key is made only for a predicate with a shape
+        positions, atoms = shape
+        for rule, atom in atoms:
+            if id(rule) in dead:
+                continue
+            if all(_fits(atom, i, v) for i, v in zip(positions, values)):
+                return False
+        return True
+
+
+def _fits(atom: Atom, i: int, value: object) -> bool:
+    """Can a fact with ``value`` at position ``i`` match the atom there?"""
+    if i >= len(atom.args) or value is WILD:
+        return True
+    arg = atom.args[i]
+    return not isinstance(arg, Const) or arg.value == value

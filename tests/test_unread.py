@@ -1,0 +1,74 @@
+"""Facts no rule reads wait outside pyDatalog (judgelog.unread): an action's events of kinds that no rule
+able to fire reads are kept out of the backend's database until a question names them, or until a rule that
+reads them can fire. Every answer stays the same: a query about them, a rule that reads one kind of event,
+and a rule that can fire only after a later action all see them.
+"""
+
+from __future__ import annotations
+
+from judgelog import Engine
+from judgelog.database import THREAD
+
+COUNT = """
+## Test rule: a derived fact per counters_put event.
+.decl counted_put(x: object) "a counter was put on {x}"
+
+@name test.counted_put
+@cr 122.1
+counted_put(X) :- event(_, counters_put, X).
+"""
+
+WATCH = """
+## Test rule: a derived fact per counters_put event while some permanent is tapped.
+.decl watched_put(x: object) "a counter was put on {x} while something is tapped"
+
+@name test.watched_put
+@cr 122.1
+watched_put(X) :- tapped(_), event(_, counters_put, X).
+"""
+
+
+def _board() -> dict:
+    objects = {f"bear{i}": {"card": "Grizzly Bears", "controller": "alice"} for i in range(4)}
+    return {"name": "events", "players": ["alice", "bob"], "active": "alice", "objects": objects}
+
+
+def _kept_out(engine: Engine) -> dict:
+    view = THREAD.engines[engine.backend.id]
+    return {pred: sum(map(len, by_key.values())) for pred, by_key in view.deferred.items()}
+
+
+def test_events_no_rule_reads_wait_outside_and_a_query_still_sees_them():
+    answers = []
+    for engine in (Engine(), Engine(incremental=False)):
+        state = engine.state_from_dict(_board())
+        state, _ = state.apply({"do": "put_counters", "target": "bear1", "kind": "+1/+1", "n": 1})
+        state.query("creature(X)")  # the state synced into the backend
+        if engine.backend.incremental:
+            assert _kept_out(engine).get("event", 0) > 0  # the counters_put event: no rule reads that kind
+        answers.append(state.query("event(N, counters_put, X), event_detail(N, K, V)"))
+    assert answers[0] == answers[1] and {r["X"] for r in answers[0]} == {"bear1"}
+
+
+def test_a_rule_that_reads_an_event_kind_sees_it(tmp_path):
+    (tmp_path / "count.dl").write_text(COUNT)
+    engine = Engine(rules=[str(tmp_path)])
+    state = engine.state_from_dict(_board())
+    state, _ = state.apply({"do": "put_counters", "target": "bear2", "kind": "+1/+1", "n": 1})
+    assert [r["X"] for r in state.query("counted_put(X)")] == ["bear2"]
+
+
+def test_a_rule_that_can_fire_only_later_sees_the_events_that_waited(tmp_path):
+    (tmp_path / "watch.dl").write_text(WATCH)
+    engine = Engine(rules=[str(tmp_path)])
+    state = engine.state_from_dict(_board())
+    state, _ = state.apply({"do": "put_counters", "target": "bear3", "kind": "+1/+1", "n": 1})
+    assert state.query("watched_put(X)") == []  # nothing is tapped: the rule cannot fire
+    assert _kept_out(engine).get("event", 0) > 0
+    state, _ = state.apply({"do": "tap", "object": "bear0"})
+    assert [r["X"] for r in state.query("watched_put(X)")] == ["bear3"]
+    assert state.query("watched_put(X)") == Engine(rules=[str(tmp_path)], incremental=False).state_from_dict(
+        _board()
+    ).apply({"do": "put_counters", "target": "bear3", "kind": "+1/+1", "n": 1})[0].apply(
+        {"do": "tap", "object": "bear0"}
+    )[0].query("watched_put(X)")
