@@ -221,3 +221,36 @@ def test_the_graph_index_agrees_with_the_graph_and_survives_pickling():
     for pred in ("damage_assigner", "blocks", "band_member"):
         if pred in graph:
             assert program.dependencies([pred]) == {pred} | nx.ancestors(graph, pred)
+
+
+def test_the_backends_analysis_is_saved_with_the_program(folder, monkeypatch):
+    """The backends' analysis of the program (judgelog.compiled) comes from the cache entry too; its maps
+    keyed by rule ids are made again for the unpickled rules (ids do not survive pickling), so they agree
+    with an analysis made afresh."""
+    import dataclasses
+
+    from judgelog.compiled import CompiledProgram
+    from judgelog.engine import Engine
+
+    library.load_program([])
+    again = load_without_parsing(monkeypatch, paths=[])
+    program = again.program
+    with monkeypatch.context() as patch:
+        patch.setattr(CompiledProgram, "_build", classmethod(lambda cls, p: pytest.fail("analysed again")))
+        kept = CompiledProgram.of(program)
+        engine = Engine()
+    assert engine.backend.compiled is kept and kept.program is program
+    fresh = CompiledProgram._build(program)
+    for f in dataclasses.fields(fresh):
+        if f.name not in ("program", "joins"):
+            assert getattr(kept, f.name) == getattr(fresh, f.name), f.name
+    assert all(kept.rule_index.position[id(r)] == i for i, r in enumerate(program.rules))
+    assert all(kept.rule_by_id[id(r)] is r for r in program.rules)
+    assert {id(info.rule) for info in kept.rule_probes} <= set(kept.rule_by_id)
+    assert kept.joins.wide and all(kept.rule_by_id[k] is wide.rule for k, wide in kept.joins.wide.items())
+    assert kept.joins.wide.keys() == fresh.joins.wide.keys()
+    assert {p: sorted(repr(w) for w in ws) for p, ws in kept.joins.wide_below.items()} == {
+        p: sorted(repr(w) for w in ws) for p, ws in fresh.joins.wide_below.items()
+    }
+    state = engine.load(BANDING)
+    assert state.query("damage_assigner(bears, P)") == [{"P": "alice"}]
