@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from . import cache as user_cache
 from .codes import S100
 from .errors import Diagnostic, ScenarioError
 from .yamlsrc import load_path
@@ -129,7 +130,15 @@ class CardCatalog:
 
 @cache
 def _load_cached(path: str, mtime: float) -> CardCatalog:
-    return CardCatalog.load(path)
+    """From the user's cache folder when the same file was read before (judgelog.cache: addressed by its
+    content): a start that finds it there reads no YAML."""
+    key = user_cache.address("catalog", options=(path,), files=[path])
+    found = user_cache.lookup(key)
+    if isinstance(found, CardCatalog):
+        return found
+    catalog = CardCatalog.load(path)
+    user_cache.store(key, catalog, depends={})
+    return catalog
 
 
 def default_catalog() -> CardCatalog:

@@ -43,7 +43,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from .ast import Atom, Const, Negation, Rule
 from .planning import literal_terms, probe_alive, probe_of, why_vars
@@ -138,6 +138,27 @@ class CompiledProgram:
     joins: JoinGuard  # bodies of unconnected parts that pyDatalog would enumerate (judgelog.widejoins)
     rule_fact_counts: Mapping[str, int]  # pred -> facts the rule files state (bodiless rules)
     edb_up_front: frozenset[str]  # derived predicates that may also be given facts: bridged up front
+
+    # saved with its program in the library cache (judgelog.program.Program keeps what says so in its memo)
+    kept_in_cache: ClassVar[bool] = True
+
+    def __getstate__(self) -> dict:
+        # ids do not survive pickling: the maps keyed by rule ids are saved by rule (the rules are pickled
+        # with their program, once) and made again from the unpickled rules
+        state = dict(self.__dict__)
+        why = self.rule_index.why_names
+        state["rule_index"] = [(rule, why.get(id(rule))) for rule in self.program.rules]
+        state["rule_by_id"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        rules = state.pop("rule_index")
+        state["rule_index"] = RuleIndex(
+            position={id(rule): i for i, (rule, _) in enumerate(rules)},
+            why_names={id(rule): names for rule, names in rules if names is not None},
+        )
+        state["rule_by_id"] = {id(rule): rule for rule, _ in rules}
+        self.__dict__.update(state)
 
     @classmethod
     def of(cls, program: Program) -> CompiledProgram:

@@ -254,8 +254,18 @@ def _load_cached(
     seen: dict[str, str] = {}
     result = _load(paths, include_library, strict_annotations, root, seen, properties)
     read = set(seen) - {os.path.realpath(path) for path in listed}  # files the key does not cover: includes
+    if cache.enabled() and not result.errors:
+        _prepare(result.program)
     cache.store(key, result, depends={path: cache.file_digest(path) for path in read})
     return result
+
+
+def _prepare(program: Program) -> None:
+    """Make what every engine of ``program`` builds from it first, the backends' analysis
+    (judgelog.compiled), so that the cache entry saves it with the program (its ``kept_in_cache``)."""
+    from .compiled import CompiledProgram
+
+    CompiledProgram.of(program)
 
 
 def _load(

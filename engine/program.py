@@ -258,7 +258,9 @@ class Program:
             i: self.ordered_bodies[id(r)] for i, r in enumerate(self.rules) if id(r) in self.ordered_bodies
         }
         state["_graph"] = state["_rule_graph"] = state["_fact_rules"] = state["_facts_by_pred"] = None
-        state["memo"] = {}  # what other modules keep with the program may hold rule ids: made again
+        # what other modules keep with the program may hold rule ids: made again, unless its class says it
+        # is saved with the program (kept_in_cache: it pickles what it keys by rule ids by rule)
+        state["memo"] = {k: v for k, v in self.memo.items() if getattr(type(v), "kept_in_cache", False)}
         return state
 
     def __setstate__(self, state: dict) -> None:

@@ -28,6 +28,23 @@ __all__ = ["ScenarioReader", "ID_RE", "show"]
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
+# what ScenarioReader.want checks (made once: it is called for most values of a board)
+_IS = {
+    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "str": lambda v: isinstance(v, str),
+    "list": lambda v: isinstance(v, list),
+    "map": lambda v: isinstance(v, dict),
+    "bool": lambda v: isinstance(v, bool),
+}
+_KINDS = {  # kind -> (what it is called, how to write one)
+    "int": ("an integer", "write a whole number, e.g. 2"),
+    "str": ("a string", 'write a word or a "quoted string"'),
+    "list": ("a list", "write a list, e.g. [a, b]"),
+    "map": ("a mapping", "write a mapping, e.g. {key: value}"),
+    "bool": ("true or false", "write true or false (yes, no, on and off are strings)"),
+}
+
+
 class ScenarioReader:
     """Reads one scenario document (or an object entry of an action): collects diagnostics with positions
     and the facts read with their origins."""
@@ -76,30 +93,12 @@ class ScenarioReader:
                 )
 
     def want(self, value: object, kind: str, path: tuple, what: str) -> bool:
-        ok = {
-            "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-            "str": lambda v: isinstance(v, str),
-            "list": lambda v: isinstance(v, list),
-            "map": lambda v: isinstance(v, dict),
-            "bool": lambda v: isinstance(v, bool),
-        }[kind](value)
-        if not ok:
-            names = {
-                "int": "an integer",
-                "str": "a string",
-                "list": "a list",
-                "map": "a mapping",
-                "bool": "true or false",
-            }
-            hints = {
-                "int": "write a whole number, e.g. 2",
-                "str": 'write a word or a "quoted string"',
-                "list": "write a list, e.g. [a, b]",
-                "map": "write a mapping, e.g. {key: value}",
-                "bool": "write true or false (yes, no, on and off are strings)",
-            }
-            self.error(path, f"{what} must be {names[kind]}, got {show(value)}", hints[kind])
-        return ok
+        """Whether ``value`` is of ``kind`` (int, str, list, map, bool); if not, the problem is told."""
+        if _IS[kind](value):
+            return True
+        name, hint = _KINDS[kind]
+        self.error(path, f"{what} must be {name}, got {show(value)}", hint)
+        return False
 
     def ident(self, value: object, path: tuple, what: str) -> str | None:
         if not isinstance(value, str) or not ID_RE.match(value):

@@ -165,6 +165,15 @@ class JoinGuard:
             if found:
                 self.wide_below[pred] = tuple(found)
 
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["wide"] = list(self.wide.values())  # keyed by rule ids, which do not survive pickling
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        state["wide"] = {id(wide.rule): wide for wide in state["wide"]}
+        self.__dict__.update(state)
+
     def for_state(
         self, facts: Callable[[Atom], int], computed: frozenset[str], limit: int, dead: Collection[int] = ()
     ) -> StateCheck:

@@ -10,14 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from paths import ROOT, TESTS
 
-from judgelog import ScenarioError, yamlsrc
+from judgelog import ScenarioError, yamlnodes, yamlsrc
 from judgelog.yamlsrc import load_json_text, load_text
 
 YAML_FILES = sorted(p for folder in (ROOT / "facts", TESTS) for p in folder.rglob("*.yaml"))
 
 
 def pure_python(monkeypatch, text: str, path: str):
-    monkeypatch.setattr(yamlsrc, "C_PARSER", False)
+    monkeypatch.setattr(yamlnodes, "C_PARSER", False)
     try:
         return load_text(text, path)
     finally:
