@@ -57,7 +57,7 @@ import pyDatalog.pyEngine as _E
 
 from .analysis import order_body
 from .ast import Atom, Const, Negation, Rule
-from .clauses import ask_literal, new_pred
+from .clauses import ask_literal, fact_clause, new_pred
 from .compiled import CompiledProgram
 from .database import THREAD, quiet_gc, release_later
 from .database import our_database as _our_database
@@ -183,7 +183,7 @@ class Backend:
         count, unread, deferred = self.liveness.count, self.unread, view.deferred
         for fact in removed:
             if not (deferred and fact[0] in deferred and self._unkept(view, fact)):
-                _E.retract(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
+                _E.retract(fact_clause(preds[fact[0]], fact))
             count(view, fact, -1)
         for fact in added:
             count(view, fact, 1)
@@ -193,7 +193,7 @@ class Backend:
             view.ns_dirty = False
         if unread is None:
             for fact in added:
-                _E.assert_(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
+                _E.assert_(fact_clause(preds[fact[0]], fact))
         else:
             dead = view.namespace.dead_rules
             if view.ns is not was and deferred:  # other rules can fire now: assert what they read
@@ -207,7 +207,7 @@ class Backend:
                 if key is not None and unread.unread(key, dead):
                     deferred.setdefault(fact[0], {}).setdefault(key, set()).add(fact)
                 else:
-                    _E.assert_(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
+                    _E.assert_(fact_clause(preds[fact[0]], fact))
         if redo:  # only when a fact they may depend on changed (their results stay otherwise)
             materialise(self, view, facts, self.limits, only)  # on an error, view.materialised stays False: the
             view.materialised = True  # next question retracts the partial results and computes them again
@@ -226,7 +226,7 @@ class Backend:
             target = view.fact_preds[pred]
             for key in keys:
                 for fact in waiting.pop(key):
-                    _E.assert_(_E.Clause(_E.Literal(target, [_E.Const(a) for a in fact[1:]]), []))
+                    _E.assert_(fact_clause(target, fact))
             if not waiting:
                 del deferred[pred]
 

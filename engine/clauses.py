@@ -21,7 +21,7 @@ from .bounded import operator_function, take
 from .errors import QueryError
 from .planning import fold_constants
 
-__all__ = ["new_pred", "compile_term", "compile_atom", "compile_comparison", "bridge", "ask_literal"]
+__all__ = ["new_pred", "compile_term", "compile_atom", "compile_comparison", "bridge", "fact_clause", "ask_literal"]
 
 # pyDatalog's engine objects (predicates, terms, literals, clauses): pyDatalog ships no types
 Engine = Any
@@ -77,6 +77,12 @@ def bridge(edb: Engine, name: str, arity: int) -> Engine:
     """Assert ``name(X0, ...) <= edb(X0, ...)``: the facts of ``edb`` hold for ``name`` too."""
     xs = [_E.Var(f"X{i}") for i in range(arity)]
     return _E.assert_(_E.Clause(_E.Literal(name, xs), [_E.Literal(edb, xs)]))
+
+
+def fact_clause(pred: Any, fact: tuple) -> Engine:
+    """The bodiless clause stating ``fact``'s arguments for ``pred`` (an engine predicate or its name), to
+    assert or retract."""
+    return _E.Clause(_E.Literal(pred, [_E.Const(a) for a in fact[1:]]), [])
 
 
 def ask_literal(literal: Engine) -> Engine:

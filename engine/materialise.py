@@ -22,7 +22,7 @@ import pyDatalog.pyEngine as _E
 
 from .analysis import bound_after
 from .ast import Aggregate, Atom, BinOp, Const, Literal, Rule, Term, Var
-from .clauses import new_pred
+from .clauses import fact_clause, new_pred
 from .codes import L001, L002, L003
 from .errors import QueryError
 from .incremental import WILD, Affected, binding_literals
@@ -85,7 +85,7 @@ def materialise(
 def retract_computed(backend: Store, view: ThreadView) -> None:
     preds = view.fact_preds
     for fact in view.computed:
-        _E.retract(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
+        _E.retract(fact_clause(preds[fact[0]], fact))
     view.computed = set()
     view.computed_by = {}
     view.computed_counts = {}
@@ -118,7 +118,7 @@ def retract_affected(backend: Store, view: ThreadView, only: Affected) -> None:
         for fact in gone_too:
             del contributions[fact]
         for fact in gone:
-            _E.retract(_E.Clause(_E.Literal(preds[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
+            _E.retract(fact_clause(preds[fact[0]], fact))
             view.computed.discard(fact)
             _count(backend, view, fact, -1)
             by_first[fact[1] if len(fact) > 1 else None].discard(fact)
@@ -138,7 +138,7 @@ def _count(backend: Store, view: ThreadView, fact: tuple, delta: int) -> None:
 
 def _assert(backend: Store, view: ThreadView, fact: tuple) -> None:
     target = backend.fact_pred(view, fact[0])
-    _E.assert_(_E.Clause(_E.Literal(target, [_E.Const(a) for a in fact[1:]]), []))
+    _E.assert_(fact_clause(target, fact))
     if fact not in view.computed:
         view.computed.add(fact)
         _count(backend, view, fact, 1)
@@ -260,15 +260,15 @@ def _fixpoint(
     try:
         while new:
             for fact in delta_facts:
-                _E.retract(_E.Clause(_E.Literal(deltas[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
+                _E.retract(fact_clause(deltas[fact[0]], fact))
             delta_facts, new = new, []
             for fact in delta_facts:
-                _E.assert_(_E.Clause(_E.Literal(deltas[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
+                _E.assert_(fact_clause(deltas[fact[0]], fact))
             for rule, body, names in plans:
                 fire(rule, body, names)
     finally:
         for fact in delta_facts:
-            _E.retract(_E.Clause(_E.Literal(deltas[fact[0]], [_E.Const(a) for a in fact[1:]]), []))
+            _E.retract(fact_clause(deltas[fact[0]], fact))
 
 
 class _Holding(set):
