@@ -422,8 +422,8 @@ def _head_candidates(program: Program, fact: tuple) -> list[Rule]:
             frozenset((a.value, type(a.value)) for r in rules if isinstance(a := r.head.args[i], Const))
             for i in positions
         )
-        where = kept[fact[0]] = (tuple(positions), written)
-    at, written = where
+        where = kept[fact[0]] = (tuple(positions), written, rules)
+    at, written, rules = where
     values = fact[1:]
     key = (fact[0],) + tuple(
         None
@@ -440,10 +440,8 @@ def _head_candidates(program: Program, fact: tuple) -> list[Rule]:
             kept[fact[0]] = where
         found = kept[key] = [
             r
-            for r in program.rules_by_head.get(fact[0], ())
-            if r.body
-            and r.aggregate is None
-            and all(
+            for r in rules
+            if all(
                 not isinstance(a, Const)
                 or i >= len(values)
                 or values[i] is None
