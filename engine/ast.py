@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -276,10 +277,11 @@ def format_value(value: object) -> str:
     )
 
 
+_ATOM = re.compile(r"[a-z][a-z0-9_]*")  # a word the rule language reads without quotes
+
+
 def _is_atom(text: str) -> bool:
-    if not text or not ("a" <= text[0] <= "z"):
-        return False
-    return all(c.isascii() and (c.isalnum() or c == "_") and not c.isupper() for c in text)
+    return _ATOM.fullmatch(text) is not None
 
 
 def term_vars(term: object) -> set[str]:

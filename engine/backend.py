@@ -151,6 +151,7 @@ class Backend:
 
     def _sync(self, view: ThreadView, facts: frozenset) -> None:
         old = view.facts if view.facts is not None else frozenset()
+        view.answers.clear()
         found = difference(old, facts)  # from their bases and differences (judgelog.factview), if related
         if found is not None:
             added, removed = found
@@ -350,6 +351,9 @@ class Backend:
         """Rows of full argument tuples matching ``atom`` (constants and variables)."""
         if self.liveness.dead(view, atom, True):
             return []
+        key = ("atom", atom)
+        if key in view.answers:
+            return list(view.answers[key])
         if view.deferred:
             self._read_for(view, [atom])
         self._check_joins(view, preds=[atom.pred])
@@ -357,19 +361,23 @@ class Backend:
         name = variants.variant(view, atom.pred, binding_pattern(atom, set()))
         variants.compile_pending(view)
         result = ask_literal(_E.Literal(name, [variants.term(a) for a in atom.args]))
-        if not result or result is True:
-            return []
-        return sorted_rows(set(tuple(r) for r in result))
+        rows = [] if not result or result is True else sorted_rows(set(tuple(r) for r in result))
+        if view.materialised:
+            view.answers[key] = tuple(rows)
+        return rows
 
     def why_rows(self, view: ThreadView, rule: Rule, fixed: dict[str, object], limit: int = 64) -> list[dict]:
         """Bindings of all of ``rule``'s body variables given some of them (for proofs)."""
         names = self.compiled.rule_index.why_names[id(rule)]
-        self._check_joins(view, self.program.body(rule), rule=rule)
-        name = self.variants.why_variant(view, rule, tuple(n in fixed for n in names))
-        self.variants.compile_pending(view)
-        terms = [_E.Const(fixed[n]) if n in fixed else _E.Var(n) for n in names]
-        result = ask_literal(_E.Literal(name, terms))
-        if not result or result is True:
-            return []
-        rows = sorted_rows(set(tuple(r) for r in result))[:limit]
+        key = ("why", id(rule), tuple(sorted(fixed.items())), limit)
+        rows = view.answers.get(key)
+        if rows is None:
+            self._check_joins(view, self.program.body(rule), rule=rule)
+            name = self.variants.why_variant(view, rule, tuple(n in fixed for n in names))
+            self.variants.compile_pending(view)
+            terms = [_E.Const(fixed[n]) if n in fixed else _E.Var(n) for n in names]
+            result = ask_literal(_E.Literal(name, terms))
+            rows = () if not result or result is True else tuple(sorted_rows(set(tuple(r) for r in result))[:limit])
+            if view.materialised:
+                view.answers[key] = rows
         return [dict(zip(names, row)) for row in rows]

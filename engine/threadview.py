@@ -88,6 +88,7 @@ class ThreadView:
         "computed_count",
         "joins",
         "deferred",
+        "answers",
     )
 
     def __init__(self) -> None:
@@ -122,6 +123,9 @@ class ThreadView:
         # facts of self.facts that no rule reads, kept out of pyDatalog until a question names their
         # predicate (judgelog.unread): predicate -> those facts
         self.deferred: dict[str, dict[tuple, set[tuple]]] = {}
+        # answers to the ground questions of proofs (an atom's rows, a rule's body bindings) for the facts now:
+        # a proof asks the same premises again and again (emptied by every change of facts)
+        self.answers: dict[tuple, tuple] = {}
 
     @property
     def namespace(self) -> Namespace:

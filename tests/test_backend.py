@@ -78,6 +78,27 @@ def test_a_derived_state_leaves_the_original_unchanged(engine):
     assert s1.query("can_block(B, A)") == s1.query("can_block(B, A)")
 
 
+def test_a_proofs_remembered_answers_never_outlive_their_facts():
+    """A proof's ground questions are remembered for the facts they were asked in (the view's answers): asked
+    again in that state they are not evaluated again, and a proof in another state, or back in the first after
+    it, sees only its own facts."""
+    engine = Engine()
+    s1 = bears_state(engine)
+    s2 = s1.with_facts(s1.facts - {("tapped", "bear2")} | {("tapped", "bear")})
+    first = s1.explain("cannot_attack(bear2)")
+    assert first is not None and first.to_text() == s1.explain("cannot_attack(bear2)").to_text()
+    with engine.backend.session(s1.facts) as view:
+        remembered = dict(view.answers)
+        assert remembered  # the first proof's questions
+        assert s1.explain("cannot_attack(bear2)").to_text() == first.to_text()
+        assert view.answers == remembered  # asked nothing new
+    for _ in range(3):
+        assert s2.explain("cannot_attack(bear2)") is None and s2.explain("cannot_attack(bear)") is not None
+        assert s2.explain("can_attack(bear)") is None and s1.explain("can_attack(bear)") is not None
+        assert s1.explain("cannot_attack(bear)") is None
+        assert s1.explain("cannot_attack(bear2)").to_text() == first.to_text()
+
+
 def test_equal_states_answer_alike(engine):
     a, b = bears_state(engine), bears_state(engine)
     assert a == b and a is not b
