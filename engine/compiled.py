@@ -53,6 +53,8 @@ from .widejoins import JoinGuard, passed_positions
 
 __all__ = ["RuleIndex", "RuleProbes", "CompiledProgram", "LivenessIndex"]
 
+_LIVENESS_KEPT = 256  # liveness results remembered per program (judgelog.liveness asks once per new namespace)
+
 
 @dataclass(frozen=True)
 class RuleIndex:
@@ -244,7 +246,18 @@ class CompiledProgram:
         """Derived predicates that may hold, and the ids of the rules that cannot fire: a rule is dead when
         one of its positive atoms is a fact atom with no matching fact, or a derived predicate none of whose
         rules can fire (counted bottom-up, like Horn satisfiability). Only the rules whose fact atoms all
-        have a match are looked at (on a small board, few)."""
+        have a match are looked at (on a small board, few). Remembered with the program for the last
+        :data:`_LIVENESS_KEPT` arguments (every engine of the program, every thread, finds the same)."""
+        memo: dict = self.program.kept("compiled.liveness", dict)
+        key = (dead_probes, with_facts)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self._liveness(dead_probes, with_facts)
+            while len(memo) > _LIVENESS_KEPT:
+                memo.pop(next(iter(memo)), None)
+        return found
+
+    def _liveness(self, dead_probes: frozenset, with_facts: frozenset) -> tuple[frozenset, frozenset]:
         index = self.liveness_index
         rule_probes = self.rule_probes
         matched: dict[int, int] = {}  # rule -> its fact atoms with a match

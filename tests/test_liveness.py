@@ -42,6 +42,24 @@ def test_the_indexed_pass_is_the_plain_fixpoint(engine, seed):
     assert got[1] or not dead  # some rule is dead whenever a probe is
 
 
+def test_liveness_is_remembered_per_program_and_bounded(engine):
+    """Every engine of a program finds the same liveness for the same probes: it is kept with the program, for
+    a bounded number of arguments, and what is kept is what a fresh pass finds."""
+    from judgelog.compiled import _LIVENESS_KEPT
+
+    compiled = CompiledProgram.of(engine.program)
+    rng = random.Random(7)
+    probes = sorted(compiled.probes, key=repr)
+    first = frozenset(rng.sample(probes, len(probes) // 3))
+    got = compiled.liveness(first, frozenset())
+    assert compiled.liveness(first, frozenset()) is got  # remembered
+    assert got == _reference(compiled, first, frozenset())
+    for i in range(_LIVENESS_KEPT + 5):
+        compiled.liveness(frozenset(rng.sample(probes, len(probes) // 2)) | {("?", i)}, frozenset())
+    assert len(engine.program.kept("compiled.liveness", dict)) <= _LIVENESS_KEPT
+    assert compiled.liveness(first, frozenset()) == got  # computed again, the same
+
+
 def test_a_bundled_board_step_by_step_keeps_the_namespace_of_its_facts(replays):
     """After every action of a scenario, the dead probes found from the counts the diff kept (only the
     predicates whose counts reached or left 0 looked at again) are those of the state's facts counted anew."""
