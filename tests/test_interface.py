@@ -332,6 +332,8 @@ def test_a_library_without_a_keyword_runs_every_other_scenario(keyword):
     their expectations about the cards, which are not checked here)."""
     import re
 
+    from judgelog.errors import JudgelogError
+    from judgelog.scenario import load_scenario
     from judgelog.testing import run_scenario_file
 
     engine = _stripped(keyword)
@@ -347,15 +349,18 @@ def test_a_library_without_a_keyword_runs_every_other_scenario(keyword):
     passed = refused = 0
     for path in sorted((ROOT / "facts" / "scenarios").glob("*.yaml")):
         text = path.read_text(encoding="utf-8")
-        involved = re.search(word, text) or any(name in text for name in card_words)
-        results = run_scenario_file(engine, str(path))
-        if not involved:
+        if not (re.search(word, text) or any(name in text for name in card_words)):
+            results = run_scenario_file(engine, str(path))
             assert all(r.passed for r in results), (path.name, [r.message for r in results if not r.passed])
             passed += 1
-        elif results[0].kind == "load" and re.search(
-            rf"unknown keyword '{keyword}'|no loaded rule file declares|unknown predicate", results[0].message
-        ):
-            refused += 1
+            continue
+        try:  # a scenario that involves the keyword: only whether it loads is looked at
+            engine.state_from_scenario(load_scenario(str(path), catalog=engine.catalog, interface=engine.interface))
+        except JudgelogError as exc:
+            if re.search(
+                rf"unknown keyword '{keyword}'|no loaded rule file declares|unknown predicate", exc.render(sources={})
+            ):
+                refused += 1
     assert passed >= 20 and refused >= 3, (passed, refused)
 
 
