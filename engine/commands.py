@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -71,14 +72,16 @@ def _limits(args: argparse.Namespace) -> Limits:
     return replace(DEFAULT_LIMITS, **changes)
 
 
-def _emit(args: argparse.Namespace, data: dict | None, text: str) -> None:
-    """``data`` as JSON with ``--format json``, else ``text`` (a caller in text mode may give no data)."""
+def _emit(args: argparse.Namespace, data: dict | None, text: str | Callable[[], str]) -> None:
+    """``data`` as JSON with ``--format json``, else ``text`` (a caller in text mode may give no data; a
+    function that writes it, when writing it costs: it is called only for text)."""
     if args.format == "json" and data is not None:
         from .outputs import stamp
 
         # every verb's document names its schema (judgelog/<verb>/1, shipped in judgelog/schemas/)
         sys.stdout.write(json.dumps(stamp(args.verb, data), indent=2, sort_keys=True, default=str) + "\n")
     else:
+        text = text() if callable(text) else text
         sys.stdout.write(text + ("\n" if text and not text.endswith("\n") else ""))
 
 
@@ -135,10 +138,14 @@ def cmd_query(args: argparse.Namespace) -> int:
     answers = state.query(body, limit=sys.maxsize)
     shown = answers[: args.limit] if args.limit else answers
     total = len(answers)
-    text = table(names, shown) + (f"\n({total} answer{'s' if total != 1 else ''})" if names else "")
     data = {"query": args.query, "variables": names, "answers": shown, "count": total, "truncated": len(shown) < total}
-    if len(shown) < total:
-        text += f"\n(showing the first {len(shown)}; --limit N shows more, --limit 0 all)"
+
+    def text() -> str:  # a table of thousands of rows costs: written only for text output
+        out = table(names, shown) + (f"\n({total} answer{'s' if total != 1 else ''})" if names else "")
+        if len(shown) < total:
+            out += f"\n(showing the first {len(shown)}; --limit N shows more, --limit 0 all)"
+        return out
+
     _emit(args, data, text)
     return EXIT_OK if answers else EXIT_NEGATIVE
 
