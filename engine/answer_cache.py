@@ -118,15 +118,17 @@ class AnswerCache:
         self._deltas[id(facts)] = (facts, added, removed)
         return added, removed
 
-    def _changes(self, old: frozenset, new: frozenset, *, among: bool = False) -> _Change | None:
-        """The change from ``old`` to ``new`` and, when asked for, its affected patterns (``among``: a large
-        change's objects as sets of values, see :func:`coarse_affected`); None when it is large."""
+    def _changes(
+        self, old: frozenset, new: frozenset, known: tuple[frozenset, frozenset] | None, *, among: bool = False
+    ) -> _Change | None:
+        """The change from ``old`` to ``new`` (``known``: as :func:`_related` found it, if it did) and, when
+        asked for, its affected patterns (``among``: a large change's objects as sets of values, see
+        :func:`coarse_affected`); None when it is large."""
         for a, b, was_among, found in self._diffs:
             if a is old and b is new and was_among == among:
                 return found
         # from their bases and differences (judgelog.factview); a large change is analysed by its coarse
         # shapes (judgelog.incremental.coarse_affected), so a question it cannot reach keeps its answers
-        known = difference(old, new, max(_MAX_CHANGE, len(new) // 4))
         if known is not None:
             added, removed = known
         else:
@@ -175,10 +177,10 @@ class AnswerCache:
         old_facts, old_rows = last
         if old_facts is facts:
             return old_rows
-        known = difference(old_facts, facts, max(_MAX_CHANGE, len(facts) // 4))
+        known = _related(old_facts, facts)
         if known is not None and not known[0] and not known[1] or known is None and old_facts == facts:
             return old_rows
-        change = self._changes(old_facts, facts, among=ask_among is not None)
+        change = self._changes(old_facts, facts, known, among=ask_among is not None)
         if change is None:
             return None
         if not change.reaches(body):
@@ -204,6 +206,16 @@ class AnswerCache:
             else:
                 kept.update(ask(facts, tuple(fixed) + tuple(body), names))
         return sorted(kept, key=sort_key)
+
+
+def _related(old: frozenset, new: frozenset) -> tuple[frozenset, frozenset] | None:
+    """What ``new`` adds to ``old`` and removes from it, from their common base (judgelog.factview), when the
+    paths to it change no more facts than ``new`` holds (relating them costs no more than comparing them whole
+    would); None otherwise. The change itself may be large: :meth:`AnswerCache._changes` judges that. (Two
+    states on either side of a large step, such as the standing designations a first action records, are
+    related through the step: a small change between the last fact set of one action and the first of the
+    next keeps its answers.)"""
+    return difference(old, new, max(_MAX_CHANGE, len(new)))
 
 
 def _outermost(patterns: list[Pattern]) -> list[Pattern]:
