@@ -62,7 +62,7 @@ class _Askers(NamedTuple):
 class _Change:
     """The change between two fact sets: the facts added and removed, the predicates they hold, and their
     affected patterns (:func:`judgelog.incremental.affected`), found only when a question's body reads a
-    predicate the change reaches at all."""
+    predicate the change reaches at all, and only for the changed facts whose predicates can reach it."""
 
     __slots__ = ("added", "removed", "preds", "_program", "_among", "_found")
 
@@ -70,21 +70,36 @@ class _Change:
         self.added, self.removed = added, removed
         self.preds = frozenset({f[0] for f in added} | {f[0] for f in removed})
         self._program, self._among = program, among
-        self._found: Affected | None = None
+        self._found: dict[frozenset, Affected] = {}  # by the changed predicates analysed
 
     def reaches(self, body: tuple) -> bool:
         """Can the change reach a predicate the body reads (through the rules, by predicate)?"""
         reached = reached_preds(self._program, self.preds)
-        return any(
-            (lit.atom if isinstance(lit, Negation) else lit).pred in reached
-            for lit in body
-            if isinstance(lit, (Atom, Negation))
-        )
+        return not reached.isdisjoint(_read(body))
 
-    def affected(self) -> Affected:
-        if self._found is None:
-            self._found = affected(self._program, list(self.removed) + list(self.added), among=self._among)
-        return self._found
+    def affected(self, body: tuple) -> Affected:
+        """The affected patterns of the changed facts whose predicates can reach one the body reads: for the
+        body's predicates they are the patterns every changed fact gives (a fact's patterns follow the rules
+        from its own predicate), and the facts that cannot reach the body (an action's events, for a
+        question that reads none) are not looked at. Kept by the changed predicates analysed."""
+        read = _read(body)
+        program = self._program
+        reading = frozenset(p for p in self.preds if not reached_preds(program, frozenset((p,))).isdisjoint(read))
+        found = self._found.get(reading)
+        if found is None:
+            if reading == self.preds:
+                facts = list(self.removed) + list(self.added)
+            else:
+                facts = [f for f in self.removed if f[0] in reading] + [f for f in self.added if f[0] in reading]
+            found = self._found[reading] = affected(program, facts, among=self._among)
+        return found
+
+
+def _read(body: tuple) -> frozenset:
+    """The predicates a question's body reads (its atoms, negated or not)."""
+    return frozenset(
+        (lit.atom if isinstance(lit, Negation) else lit).pred for lit in body if isinstance(lit, (Atom, Negation))
+    )
 
 
 class AnswerCache:
@@ -185,7 +200,7 @@ class AnswerCache:
             return None
         if not change.reaches(body):
             return old_rows
-        changes = change.affected()
+        changes = change.affected(body)
         head = Atom(QUESTION, tuple(Var(n) for n in names))
         found = question_patterns(changes, head, body)
         if not found.touches(QUESTION):
