@@ -62,7 +62,7 @@ class _Askers(NamedTuple):
 class _Change:
     """The change between two fact sets: the facts added and removed, the predicates they hold, and their
     affected patterns (:func:`judgelog.incremental.affected`), found only when a question's body reads a
-    predicate the change reaches at all."""
+    predicate the change reaches at all, and only for the changed facts whose predicates can reach it."""
 
     __slots__ = ("added", "removed", "preds", "_program", "_among", "_found")
 
@@ -70,21 +70,36 @@ class _Change:
         self.added, self.removed = added, removed
         self.preds = frozenset({f[0] for f in added} | {f[0] for f in removed})
         self._program, self._among = program, among
-        self._found: Affected | None = None
+        self._found: dict[frozenset, Affected] = {}  # by the changed predicates analysed
 
     def reaches(self, body: tuple) -> bool:
         """Can the change reach a predicate the body reads (through the rules, by predicate)?"""
         reached = reached_preds(self._program, self.preds)
-        return any(
-            (lit.atom if isinstance(lit, Negation) else lit).pred in reached
-            for lit in body
-            if isinstance(lit, (Atom, Negation))
-        )
+        return not reached.isdisjoint(_read(body))
 
-    def affected(self) -> Affected:
-        if self._found is None:
-            self._found = affected(self._program, list(self.removed) + list(self.added), among=self._among)
-        return self._found
+    def affected(self, body: tuple) -> Affected:
+        """The affected patterns of the changed facts whose predicates can reach one the body reads: for the
+        body's predicates they are the patterns every changed fact gives (a fact's patterns follow the rules
+        from its own predicate), and the facts that cannot reach the body (an action's events, for a
+        question that reads none) are not looked at. Kept by the changed predicates analysed."""
+        read = _read(body)
+        program = self._program
+        reading = frozenset(p for p in self.preds if not reached_preds(program, frozenset((p,))).isdisjoint(read))
+        found = self._found.get(reading)
+        if found is None:
+            if reading == self.preds:
+                facts = list(self.removed) + list(self.added)
+            else:
+                facts = [f for f in self.removed if f[0] in reading] + [f for f in self.added if f[0] in reading]
+            found = self._found[reading] = affected(program, facts, among=self._among)
+        return found
+
+
+def _read(body: tuple) -> frozenset:
+    """The predicates a question's body reads (its atoms, negated or not)."""
+    return frozenset(
+        (lit.atom if isinstance(lit, Negation) else lit).pred for lit in body if isinstance(lit, (Atom, Negation))
+    )
 
 
 class AnswerCache:
@@ -118,15 +133,17 @@ class AnswerCache:
         self._deltas[id(facts)] = (facts, added, removed)
         return added, removed
 
-    def _changes(self, old: frozenset, new: frozenset, *, among: bool = False) -> _Change | None:
-        """The change from ``old`` to ``new`` and, when asked for, its affected patterns (``among``: a large
-        change's objects as sets of values, see :func:`coarse_affected`); None when it is large."""
+    def _changes(
+        self, old: frozenset, new: frozenset, known: tuple[frozenset, frozenset] | None, *, among: bool = False
+    ) -> _Change | None:
+        """The change from ``old`` to ``new`` (``known``: as :func:`_related` found it, if it did) and, when
+        asked for, its affected patterns (``among``: a large change's objects as sets of values, see
+        :func:`coarse_affected`); None when it is large."""
         for a, b, was_among, found in self._diffs:
             if a is old and b is new and was_among == among:
                 return found
         # from their bases and differences (judgelog.factview); a large change is analysed by its coarse
         # shapes (judgelog.incremental.coarse_affected), so a question it cannot reach keeps its answers
-        known = difference(old, new, max(_MAX_CHANGE, len(new) // 4))
         if known is not None:
             added, removed = known
         else:
@@ -175,15 +192,15 @@ class AnswerCache:
         old_facts, old_rows = last
         if old_facts is facts:
             return old_rows
-        known = difference(old_facts, facts, max(_MAX_CHANGE, len(facts) // 4))
+        known = _related(old_facts, facts)
         if known is not None and not known[0] and not known[1] or known is None and old_facts == facts:
             return old_rows
-        change = self._changes(old_facts, facts, among=ask_among is not None)
+        change = self._changes(old_facts, facts, known, among=ask_among is not None)
         if change is None:
             return None
         if not change.reaches(body):
             return old_rows
-        changes = change.affected()
+        changes = change.affected(body)
         head = Atom(QUESTION, tuple(Var(n) for n in names))
         found = question_patterns(changes, head, body)
         if not found.touches(QUESTION):
@@ -204,6 +221,16 @@ class AnswerCache:
             else:
                 kept.update(ask(facts, tuple(fixed) + tuple(body), names))
         return sorted(kept, key=sort_key)
+
+
+def _related(old: frozenset, new: frozenset) -> tuple[frozenset, frozenset] | None:
+    """What ``new`` adds to ``old`` and removes from it, from their common base (judgelog.factview), when the
+    paths to it change no more facts than ``new`` holds (relating them costs no more than comparing them whole
+    would); None otherwise. The change itself may be large: :meth:`AnswerCache._changes` judges that. (Two
+    states on either side of a large step, such as the standing designations a first action records, are
+    related through the step: a small change between the last fact set of one action and the first of the
+    next keeps its answers.)"""
+    return difference(old, new, max(_MAX_CHANGE, len(new)))
 
 
 def _outermost(patterns: list[Pattern]) -> list[Pattern]:

@@ -69,50 +69,71 @@ def _parent(facts: Any, near: bool = True) -> tuple[Any, frozenset, frozenset] |
     return None
 
 
-class _Chain:
-    """``facts`` as (ancestor, plus, minus) for itself and the bases it was made from, nearest first, each
-    found only when asked for (an ancestor far up may differ from it by a large change, which costs its size
-    to combine)."""
+def _path(facts: Any, limit: int) -> list[tuple[Any, frozenset, frozenset, int]]:
+    """``facts`` and the fact sets it was made from, nearest first, as (fact set, the facts it adds to the
+    one before it in the list, the facts it removes, the facts changed from ``facts`` up to it): found by
+    identity, nothing combined; a step past ``limit`` facts changed in all ends it."""
+    found: list[tuple[Any, frozenset, frozenset, int]] = [(facts, _EMPTY, _EMPTY, 0)]
+    cost = 0
+    while len(found) <= _DEPTH + 1:
+        # a state's facts: the states before them first, then (far enough up) their root directly
+        parent = _parent(found[-1][0], len(found) <= _DEPTH)
+        if parent is None:
+            break
+        up, p, m = parent
+        cost += len(p) + len(m)
+        if cost > limit:  # larger than asked for: stop here
+            break
+        found.append((up, p, m, cost))
+    return found
 
-    __slots__ = ("found", "limit", "done")
 
-    def __init__(self, facts: Any, limit: int) -> None:
-        self.found: list[tuple[Any, frozenset, frozenset]] = [(facts, _EMPTY, _EMPTY)]
-        self.limit, self.done = limit, False
+def _combined(path: list[tuple[Any, frozenset, frozenset, int]], depth: int) -> tuple[frozenset, frozenset]:
+    """What ``path[0]`` adds to ``path[depth]`` and removes from it (each step's difference on top of the
+    one above it)."""
+    plus, minus = _EMPTY, _EMPTY
+    for _up, p, m, _cost in path[1 : depth + 1]:
+        # facts_now = up + p - m (p disjoint from up, m within it); then the difference so far on top
+        plus, minus = (p - minus) | (plus - m), (m - plus) | (minus - p)
+    return plus, minus
 
-    def at(self, depth: int) -> tuple[Any, frozenset, frozenset] | None:
-        while len(self.found) <= depth and not self.done:
-            facts, plus, minus = self.found[-1]
-            # a state's facts: the states before them first, then (far enough up) their root directly
-            parent = _parent(facts, len(self.found) <= _DEPTH) if len(self.found) <= _DEPTH + 1 else None
-            if parent is None:
-                self.done = True
-                break
-            up, p, m = parent
-            if len(p) + len(m) + len(plus) + len(minus) > self.limit:  # larger than asked for: stop here
-                self.done = True
-                break
-            # facts_now = up + p - m (p disjoint from up, m within it); then the difference so far on top
-            self.found.append((up, (p - minus) | (plus - m), (m - plus) | (minus - p)))
-        return self.found[depth] if depth < len(self.found) else None
+
+_FOUND: dict[tuple[int, int], tuple[Any, Any, tuple[frozenset, frozenset]]] = {}  # the last differences found
+_FOUND_KEPT = 16
 
 
 def difference(old: Any, new: Any, limit: int = 100_000) -> tuple[frozenset, frozenset] | None:
     """``(added, removed)``: the facts ``new`` has and ``old`` lacks, and the other way round, found from a
-    common base of the two (the nearest: ancestors are followed only as far as needed); None when they
-    have none within a few steps (compare them whole then)."""
+    common base of the two (the one whose paths change the fewest facts: the two fact sets' lines of bases
+    are followed by identity first, and only the two paths to the base chosen are combined); None when they
+    have none within a few steps, or none whose path from either changes at most ``limit`` facts (compare
+    them whole then). The last few found are kept by the identity of the two (immutable) fact sets."""
     if old is new:
         return _EMPTY, _EMPTY
-    olds, news = _Chain(old, limit), _Chain(new, limit)
-    for total in range(2 * _DEPTH + 3):
-        for i in range(total + 1):
-            mine, theirs = olds.at(i), news.at(total - i)
-            if mine is None or theirs is None or mine[0] is not theirs[0]:
-                continue
-            _root, old_plus, old_minus = mine
-            _root, new_plus, new_minus = theirs
-            return (new_plus - old_plus) | (old_minus - new_minus), (old_plus - new_plus) | (new_minus - old_minus)
-    return None
+    key = (id(old), id(new))
+    hit = _FOUND.get(key)
+    if hit is not None and hit[0] is old and hit[1] is new:
+        return hit[2]
+    olds, news = _path(old, limit), _path(new, limit)
+    at_old = {id(entry[0]): i for i, entry in reversed(list(enumerate(olds)))}
+    best: tuple[int, int, int] | None = None  # (facts changed on the two paths, old depth, new depth)
+    for j, entry in enumerate(news):
+        i = at_old.get(id(entry[0]))
+        if i is not None and olds[i][0] is entry[0]:
+            candidate = (olds[i][3] + entry[3], i, j)
+            if best is None or candidate < best:
+                best = candidate
+    if best is None:
+        return None
+    _cost, i, j = best
+    old_plus, old_minus = _combined(olds, i)
+    new_plus, new_minus = _combined(news, j)
+    found = (new_plus - old_plus) | (old_minus - new_minus), (old_plus - new_plus) | (new_minus - old_minus)
+    if type(old) in _IMMUTABLE and type(new) in _IMMUTABLE:
+        if len(_FOUND) >= _FOUND_KEPT:
+            _FOUND.clear()  # (one call: safe if two threads fill it at once)
+        _FOUND[key] = (old, new, found)
+    return found
 
 
 def as_frozenset(facts: Iterable[tuple]) -> frozenset:
@@ -268,6 +289,9 @@ def chained(parent: Any, plus: frozenset, minus: frozenset) -> Any:
         made_from(whole, parent, plus, minus)
         return whole
     return Chained(root, new_plus, new_minus, (parent, plus, minus))
+
+
+_IMMUTABLE = (frozenset, FactView, Chained)  # fact sets whose differences are kept by identity
 
 
 class ChainedMap(Mapping):

@@ -85,11 +85,9 @@ class StateIndex:
         for value in fact[1:]:
             if isinstance(value, str):
                 _bump(self.values, value, sign)
-        decl = program.decl(fact[0])
-        if decl is not None:
-            for param, value in zip(decl.params, fact[1:]):
-                if param.type in self.typed and isinstance(value, str):
-                    _bump(self.typed[param.type], value, sign)
+        for i, kind in _typed_positions(program, fact[0]):
+            if i < len(fact) and isinstance(fact[i], str):
+                _bump(self.typed[kind], fact[i], sign)
         if fact[0] == "event" and len(fact) == 4 and isinstance(fact[3], str):
             _bump(self.typed["object"], fact[3], sign)
         if fact[0] == "player" and len(fact) > 1 and isinstance(fact[1], str):
@@ -168,6 +166,18 @@ class Names(Set[str]):
         return Names(lambda v: v in self or v in other, lambda: set(self) | {v for v in other if isinstance(v, str)})
 
     __ror__ = __or__
+
+
+def _typed_positions(program: Program, pred: str) -> tuple[tuple[int, str], ...]:
+    """The positions of a predicate's facts whose declared type is an id type, with the type (kept per
+    program: an action with thousands of facts asks for the same few predicates)."""
+    kept: dict[str, tuple[tuple[int, str], ...]] = program.kept("state_index.typed_positions", dict)
+    found = kept.get(pred)
+    if found is None:
+        decl = program.decl(pred)
+        params = decl.params if decl is not None else ()
+        found = kept[pred] = tuple((i, p.type) for i, p in enumerate(params, 1) if p.type in ID_TYPES)
+    return found
 
 
 def _top(seqs: Iterable[object]) -> int:

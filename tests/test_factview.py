@@ -115,3 +115,47 @@ def test_a_chained_map_is_the_mapping_it_stands_for(root, changes, limit):
             assert all(mapping.get(f) == model.get(f) and (f in mapping) == (f in model) for f in root)
     finally:
         fv.CHAIN_MAX = saved
+
+
+def test_views_on_either_side_of_a_large_step_are_related_by_their_small_change():
+    """The last snapshot of an action that changed many facts and the first of the next one differ by a few
+    facts; their paths to the common base (the state before the large step, which the state after it was
+    made whole from) are long. They are related through that base, at the cost of the paths: within the
+    limit the change is found, beyond it None (compare them whole)."""
+    import judgelog.factview as fv
+
+    saved, fv.CHAIN_MAX = fv.CHAIN_MAX, 10
+    try:
+        base = frozenset(("a", i) for i in range(50))
+        step = Overlay(base)
+        for i in range(30):
+            step.add(("b", i))
+        step.discard(("a", 0))
+        last = step.snapshot()  # the large step's last snapshot: its base with 31 facts changed
+        state = fv.chained(base, frozenset(step.plus), frozenset(step.minus))
+        assert type(state) is frozenset  # past CHAIN_MAX: made whole, related to ``base`` by made_from
+        after = Overlay(state)
+        after.add(("c", 1))
+        after.discard(("b", 3))
+        first = after.snapshot()
+        exact = (frozenset(first) - frozenset(last), frozenset(last) - frozenset(first))
+        assert exact == ({("c", 1)}, {("b", 3)})
+        assert difference(last, first, 100) == exact
+        assert difference(first, last, 100) == (exact[1], exact[0])
+        assert difference(last, first, 100) == exact  # kept by the two fact sets' identity: the same answer
+        fv._FOUND.clear()
+        assert difference(last, first, 20) is None  # each path changes 31 facts or more
+    finally:
+        fv.CHAIN_MAX = saved
+
+
+def test_the_cheapest_common_base_is_chosen():
+    """Two snapshots over the same state are related through that state, not through a base further up
+    whose paths change more facts (the answer is the same either way; the search looks at identities
+    first and combines only the two paths it chose)."""
+    root = frozenset(("a", i) for i in range(20))
+    mid = frozenset(("a", i) for i in range(1, 20)) | {("b", 1)}
+    made_from(mid, root, frozenset({("b", 1)}), frozenset({("a", 0)}))
+    one, two = FactView(mid, frozenset({("c", 1)})), FactView(mid, frozenset({("c", 2)}))
+    assert difference(one, two, 2) == ({("c", 2)}, {("c", 1)})  # via mid: one fact on each path
+    assert difference(one, FactView(root), 10) == ({("a", 0)}, {("b", 1), ("c", 1)})

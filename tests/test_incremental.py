@@ -103,3 +103,50 @@ def test_a_counter_on_one_creature_affects_that_creature_only(engine):
     assert not found.matches(("toughness", "wolf", 3))
     assert found.patterns("toughness") and all(p[0] == "bear" for p in found.patterns("toughness"))
     assert all(p[0] is not WILD for p in found.patterns("power"))
+
+
+def test_a_question_asked_before_a_large_step_is_kept_after_it_for_the_small_change():
+    """A question last asked over the snapshot of a large step (more than a quarter of the state, the state
+    after it made whole) and asked again over the next action's snapshot is asked again only where the small
+    change between the two can reach it, with the answers a full question gives; the two snapshots are related
+    through the state before the large step, not compared whole."""
+    import judgelog.factview as fv
+    from judgelog.analysis import check_query
+    from judgelog.answer_cache import AnswerCache
+    from judgelog.parser import parse_body
+    from judgelog.planning import row_sort_key
+
+    engine = Engine()
+    state = engine.load(engine.example("proliferate_kinds.yaml"))
+    text = "counter(O, p1p1, N), permanent(O)"
+    body, _ = check_query(engine.program, parse_body(text), text=text)
+    names = ["O", "N"]
+    asked: list = []
+
+    def ask(facts, body_, names_):
+        asked.append(body_)
+        return engine.ask_rows(facts, body_, names_)
+
+    root = fv.as_frozenset(state.facts)
+    step = fv.Overlay(root)
+    for i in range(2100):  # facts the question cannot reach: more than a quarter of the state, and 2,000
+        step.add(("life", f"p{i}", i))
+    last = step.snapshot()
+    cache = AnswerCache(engine.program)
+    before = cache.ask(last, tuple(body), names, ask, row_sort_key)
+    saved, fv.CHAIN_MAX = fv.CHAIN_MAX, 10
+    try:
+        made = fv.chained(root, frozenset(step.plus), frozenset(step.minus))
+    finally:
+        fv.CHAIN_MAX = saved
+    after = fv.Overlay(made)
+    after.discard(("counter", "elves", "p1p1", 1))
+    after.add(("counter", "elves", "p1p1", 2))
+    first = after.snapshot()
+    asked.clear()
+    whole: list = []  # fact sets compared whole with the cache's anchor: none, they relate by their bases
+    cache._delta = lambda facts: whole.append(facts)  # type: ignore[method-assign]
+    rows = cache.ask(first, tuple(body), names, ask, row_sort_key)
+    assert not whole
+    assert rows == engine.ask_rows(first.frozen(), tuple(body), names) != before
+    assert asked and all(len(b) > len(body) for b in asked)  # asked again for the changed object only
