@@ -6,8 +6,12 @@ to (judgelog.liveness), the fact counts the diff keeps up to date.
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING
 
 from .ast import Rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .setwise import Base
 
 __all__ = ["ThreadView", "Namespace", "VariantCode"]
 
@@ -88,6 +92,7 @@ class ThreadView:
         "computed_count",
         "joins",
         "deferred",
+        "setwise",
     )
 
     def __init__(self) -> None:
@@ -122,6 +127,8 @@ class ThreadView:
         # facts of self.facts that no rule reads, kept out of pyDatalog until a question names their
         # predicate (judgelog.unread): predicate -> those facts
         self.deferred: dict[str, dict[tuple, set[tuple]]] = {}
+        # self.facts by predicate for set-at-a-time questions (judgelog.setwise), made by the first of them
+        self.setwise: Base | None = None
 
     @property
     def namespace(self) -> Namespace:
