@@ -36,6 +36,13 @@ judgelog.liveness._MAX_NAMESPACES namespaces are kept per thread; when the least
 the variants no other namespace uses are retracted.
 Measurements: docs/performance.md (bench/run.py).
 
+Set-at-a-time questions: a question with a variable bound to a set of ``SETWISE_VALUES`` values or more, and
+every question on a board of ``SETWISE_FACTS`` facts or more, is answered by judgelog.setwise (each rule body
+evaluated once for the whole set of values it is called with, over the state's facts by predicate and the
+computed facts) instead of pyDatalog's subgoal per value; a body it cannot plan goes top-down as before.
+``Backend(incremental=False)`` always asks top-down. Proofs (``why_rows``), ``ask_atom`` and the aggregates'
+and recursive components' bodies stay on pyDatalog.
+
 Parts: a :class:`~judgelog.compiled.CompiledProgram`, built once from the program and immutable (which
 predicates pyDatalog derives and which the backend computes, the probes, the rules' positions and proof
 variables); a :class:`~judgelog.liveness.Liveness` (fact counts and namespaces) and a
@@ -70,6 +77,7 @@ from .materialise import materialise, retract_affected, retract_computed
 from .planning import Contributions, binding_pattern, checked_rows, sorted_rows
 from .program import Program
 from .recursion import DEFAULT_LIMITS, Limits
+from .setwise import Base, Planner, Unsupported, answer
 from .threadview import ThreadView
 from .unread import Unread
 from .variants import Variants
@@ -77,6 +85,12 @@ from .variants import Variants
 __all__ = ["Backend", "quiet_gc"]
 
 _ENGINE_IDS = itertools.count(1)
+# a question with a variable bound to a set of at least this many values is evaluated set-at-a-time
+# (judgelog.setwise): one pass per rule body for the whole set, not a subgoal per value
+SETWISE_VALUES = 64
+# and so is every question on a board of at least this many facts (a subgoal per bound value costs more there
+# than the facts indexed by predicate for the state)
+SETWISE_FACTS = 10_000
 
 
 class Backend:
@@ -103,6 +117,9 @@ class Backend:
         # facts no rule reads wait outside pyDatalog until a question names their predicate (judgelog.unread);
         # Backend(incremental=False) asserts every fact, as before
         self.unread = Unread(program) if incremental else None
+        self.planner = Planner(self.compiled, int_digits=limits.int_digits)  # set-at-a-time plans (judgelog.setwise)
+        # facts computed or stated by the rule files, besides those given: their indexes are made again
+        self._mixed = self.compiled.computed_preds | {f[0] for f in program.fact_rules}
 
     def pname(self, pred: str) -> str:
         return self.variants.pname(pred)
@@ -163,6 +180,8 @@ class Backend:
         view.facts = facts
         if not removed and not added and view.materialised:
             return
+        if view.setwise is not None:
+            view.setwise.update(added, removed)
         changed = {f[0] for f in removed} | {f[0] for f in added}
         compiled = self.compiled
         redo = not view.materialised or not changed.isdisjoint(compiled.computed_inputs)
@@ -213,6 +232,8 @@ class Backend:
                 else:
                     _E.assert_(fact_clause(preds[fact[0]], fact))
         if redo:  # only when a fact they may depend on changed (their results stay otherwise)
+            if view.setwise is not None:  # the computed facts that may change
+                view.setwise.forget(p for p in compiled.computed_preds if only is None or only.touches(p))
             materialise(self, view, facts, self.limits, only)  # on an error, view.materialised stays False: the
             view.materialised = True  # next question retracts the partial results and computes them again
 
@@ -343,8 +364,30 @@ class Backend:
         otherwise the body is asked with those variables open (its rows are still answers)."""
         if among:
             among = {v: vs for v, vs in among.items() if 2 * len(vs) < enumerated(self.compiled, view, body, v)} or None
+        if self.incremental and (
+            among and max(len(vs) for vs in among.values()) >= SETWISE_VALUES or len(view.facts or ()) >= SETWISE_FACTS
+        ):
+            found = self._setwise(view, body, names, among)
+            if found is not None:
+                return found
         ordered, _ = order_body(body)
         return sorted_rows(set(self.ask_body(view, ordered, names, among)))
+
+    def _setwise(
+        self, view: ThreadView, body: Sequence, names: Sequence[str], among: Mapping[str, frozenset] | None
+    ) -> list[tuple] | None:
+        """The rows of ``body`` evaluated set-at-a-time (judgelog.setwise); None when it cannot plan the body
+        (it is then asked top-down)."""
+        ordered, _ = order_body(body)
+        self._check_joins(view, ordered)
+        if view.setwise is None:
+            view.setwise = Base(view.facts or (), mixed=self._mixed)
+        dead = view.ns.dead_rules if view.ns is not None else frozenset()
+        try:
+            found = answer(self.planner, view.setwise, view.computed_by, ordered, names, among, dead=dead)
+        except (Unsupported, RecursionError):
+            return None
+        return sorted_rows(found)
 
     def holds(self, view: ThreadView, atom: Atom) -> bool:
         """Is an atom (constants, possibly anonymous variables) true?"""

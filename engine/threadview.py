@@ -6,8 +6,12 @@ to (judgelog.liveness), the fact counts the diff keeps up to date.
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING
 
 from .ast import Rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .setwise import Base
 
 __all__ = ["ThreadView", "Namespace", "VariantCode"]
 
@@ -89,6 +93,7 @@ class ThreadView:
         "joins",
         "deferred",
         "answers",
+        "setwise",
     )
 
     def __init__(self) -> None:
@@ -126,6 +131,8 @@ class ThreadView:
         # answers to the ground questions of proofs (an atom's rows, a rule's body bindings) for the facts now:
         # a proof asks the same premises again and again (emptied by every change of facts)
         self.answers: dict[tuple, tuple] = {}
+        # self.facts by predicate for set-at-a-time questions (judgelog.setwise), made by the first of them
+        self.setwise: Base | None = None
 
     @property
     def namespace(self) -> Namespace:
