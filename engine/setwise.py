@@ -78,33 +78,37 @@ class Base:
 
     def update(self, added: Iterable[tuple], removed: Iterable[tuple]) -> None:
         """Apply a change of facts."""
-        by_pred, indexes, dropped = self.by_pred, self._indexes, set()
+        by_pred, dropped = self.by_pred, set[str]()
         for fact in removed:
             facts = by_pred.get(fact[0])
             if facts is not None:
                 facts.discard(fact)
-            if fact[0] in indexes:
-                if fact[0] in self._mixed:
-                    dropped.add(fact[0])
-                    continue
-                row = fact[1:]
-                for positions, index in indexes[fact[0]].items():
-                    key = tuple([row[i] for i in positions])
-                    rows = index.get(key)
-                    if rows is not None:
-                        rows.discard(row)
-                        if not rows:
-                            del index[key]
+            self._reindex(fact, dropped, add=False)
         for fact in added:
             by_pred.setdefault(fact[0], set()).add(fact)
-            if fact[0] in indexes:
-                if fact[0] in self._mixed:
-                    dropped.add(fact[0])
-                    continue
-                row = fact[1:]
-                for positions, index in indexes[fact[0]].items():
-                    index.setdefault(tuple([row[i] for i in positions]), set()).add(row)
+            self._reindex(fact, dropped, add=True)
         self.forget(dropped)
+
+    def _reindex(self, fact: tuple, dropped: set[str], *, add: bool) -> None:
+        """Put a fact into (or take it out of) its predicate's indexes; the indexes of a predicate whose facts
+        also come from elsewhere are dropped instead (``dropped``), to be made again."""
+        indexes = self._indexes.get(fact[0])
+        if indexes is None:
+            return
+        if fact[0] in self._mixed:
+            dropped.add(fact[0])
+            return
+        row = fact[1:]
+        for positions, index in indexes.items():
+            key = tuple([row[i] for i in positions])
+            if add:
+                index.setdefault(key, set()).add(row)
+                continue
+            rows = index.get(key)
+            if rows is not None:
+                rows.discard(row)
+                if not rows:
+                    del index[key]
 
     def forget(self, preds: Iterable[str]) -> None:
         for pred in preds:
