@@ -364,21 +364,20 @@ class Backend:
         otherwise the body is asked with those variables open (its rows are still answers)."""
         if among:
             among = {v: vs for v, vs in among.items() if 2 * len(vs) < enumerated(self.compiled, view, body, v)} or None
+        ordered, _ = order_body(body)
         if self.incremental and (
             among and max(len(vs) for vs in among.values()) >= SETWISE_VALUES or len(view.facts or ()) >= SETWISE_FACTS
         ):
-            found = self._setwise(view, body, names, among)
+            found = self._setwise(view, ordered, names, among)
             if found is not None:
                 return found
-        ordered, _ = order_body(body)
         return sorted_rows(set(self.ask_body(view, ordered, names, among)))
 
     def _setwise(
-        self, view: ThreadView, body: Sequence, names: Sequence[str], among: Mapping[str, frozenset] | None
+        self, view: ThreadView, ordered: Sequence, names: Sequence[str], among: Mapping[str, frozenset] | None
     ) -> list[tuple] | None:
-        """The rows of ``body`` evaluated set-at-a-time (judgelog.setwise); None when it cannot plan the body
-        (it is then asked top-down)."""
-        ordered, _ = order_body(body)
+        """The rows of a body (in evaluation order) evaluated set-at-a-time (judgelog.setwise); None when it
+        cannot plan the body (it is then asked top-down)."""
         self._check_joins(view, ordered)
         if view.setwise is None:
             view.setwise = Base(view.facts or (), mixed=self._mixed)

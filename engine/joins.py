@@ -20,7 +20,7 @@ from typing import Any
 from .ast import Atom, BinOp, Comparison, Const, Negation, Term, Var
 from .errors import QueryError
 
-__all__ = ["Relations", "answers"]
+__all__ = ["Relations", "answers", "compare", "check_numbers"]
 
 Rows = Sequence[tuple]
 
@@ -59,11 +59,7 @@ def _value(term: Term, binding: dict[str, Any]) -> Any:
     if not isinstance(term, BinOp):
         raise TypeError(f"not a term of a query: {term!r}")
     left, right = _value(term.left, binding), _value(term.right, binding)
-    if not (type(left) is int and type(right) is int):
-        raise QueryError(
-            f"arithmetic on a value that is not a number ({left!r} {term.op} {right!r})",
-            hint="+ and - take numbers; check the arguments given",
-        )
+    check_numbers(term.op, left, right)
     if term.op == "+":
         return left + right
     if term.op == "-":
@@ -77,7 +73,18 @@ def _value(term: Term, binding: dict[str, Any]) -> Any:
     raise QueryError(f"unknown operator {term.op!r}")
 
 
-def _compare(op: str, left: Any, right: Any) -> bool:  # a str or an int each (the values of facts)
+def check_numbers(op: str, left: Any, right: Any) -> None:
+    """Refuse arithmetic on a value that is not a number (the rule language's integers only)."""
+    if not (type(left) is int and type(right) is int):
+        raise QueryError(
+            f"arithmetic on a value that is not a number ({left!r} {op} {right!r})",
+            hint="+ and - take numbers; check the arguments given",
+        )
+
+
+def compare(op: str, left: Any, right: Any) -> bool:
+    """A comparison of two values of facts (a str or an int each) with the rule language's semantics:
+    ``=`` and ``!=`` on any two, ordering only two numbers or two words (a number against a word is refused)."""
     if op == "=":
         return left == right
     if op == "!=":
@@ -140,7 +147,7 @@ def _solve(body: Sequence, i: int, binding: dict, rel: Relations) -> Iterator[di
             left, right = right, left
         if lit.op == "=" and isinstance(left, Var) and left.name not in binding:
             yield from _solve(body, i + 1, dict(binding, **{left.name: _value(right, binding)}), rel)
-        elif _compare(lit.op, _value(left, binding), _value(right, binding)):
+        elif compare(lit.op, _value(left, binding), _value(right, binding)):
             yield from _solve(body, i + 1, binding, rel)
     else:  # pragma: no cover - the analysis admits no other literal
         raise TypeError(f"not a literal: {lit!r}")

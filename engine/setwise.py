@@ -47,7 +47,7 @@ from typing import Any, NamedTuple
 from .ast import Atom, BinOp, Comparison, Const, Negation, Rule, Term, Var, arith, term_vars
 from .bounded import limit_error
 from .compiled import CompiledProgram
-from .errors import QueryError
+from .joins import check_numbers, compare
 
 __all__ = ["Base", "Planner", "Unsupported", "answer"]
 
@@ -402,11 +402,7 @@ class Planner:
                 a, b = lf(row), rf(row)
                 if a is None or b is None:
                     return None
-                if type(a) is not int or type(b) is not int:
-                    raise QueryError(
-                        f"arithmetic on a value that is not a number ({a!r} {op} {b!r})",
-                        hint="+ and - take numbers; check the arguments given",
-                    )
+                check_numbers(op, a, b)
                 value = arith(op, a, b)
                 if digits is not None and type(value) is int and abs(value) >= 10**digits:
                     raise limit_error(digits, "arithmetic")
@@ -469,24 +465,8 @@ def _ready_atom(atom: Atom, known: set[str]) -> bool:
 
 
 def _compare(op: str, left: Any, right: Any) -> bool:
-    if left is None or right is None:
-        return False
-    if op == "=":
-        return bool(left == right)
-    if op == "!=":
-        return bool(left != right)
-    if (type(left) is int) != (type(right) is int):
-        raise QueryError(
-            f"a comparison mixes numbers and words ({left!r} {op} {right!r})",
-            hint="compare numbers with numbers; check the arguments given",
-        )
-    if op == "<":
-        return bool(left < right)
-    if op == "<=":
-        return bool(left <= right)
-    if op == ">":
-        return bool(left > right)
-    return bool(left >= right)
+    """:func:`judgelog.joins.compare`, where a value that does not exist (a division by zero) holds for none."""
+    return left is not None and right is not None and compare(op, left, right)
 
 
 def answer(
