@@ -52,24 +52,9 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY) | {"__version__"})
 
 
-__all__ = [
-    "Engine",
-    "State",
-    "Proof",
-    "WhyNot",
-    "Fact",
-    "Diagnostic",
-    "JudgelogError",
-    "UsageError",
-    "LoadError",
-    "RuleError",
-    "ScenarioError",
-    "QueryError",
-    "ActionError",
-    "LimitError",
-    "Limits",
-    "__version__",
-]
+__all__ = ["Engine", "State", "Proof", "WhyNot", "Fact", "Limits", "__version__", "Diagnostic"]
+__all__ += ["JudgelogError", "UsageError", "LoadError", "RuleError", "ScenarioError", "QueryError"]
+__all__ += ["ActionError", "LimitError"]
 
 
 def _version() -> str:

@@ -120,7 +120,6 @@ class Board(Protocol):
         facts: Iterable[tuple],
         origins: dict[tuple, Span] | None = None,
         *,
-        events: tuple = (),
-        meta: StateMeta | None = None,
         causes: dict[tuple, str] | None = None,
+        events: tuple = (),
     ) -> Self: ...

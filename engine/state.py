@@ -176,9 +176,10 @@ class State:
         origins: dict[tuple, Span] | None = None,
         *,
         events: tuple = (),
-        meta: StateMeta | None = None,
         causes: dict[tuple, str] | None = None,
     ) -> State:
+        """The state with these facts instead (its meta carried over): ``origins`` for facts that are new,
+        ``events`` what made them, ``causes`` the rule that made each new fact."""
         # an action's working copy over these facts: only its change is looked at
         over = facts if isinstance(facts, Overlay) and facts.base is self.facts else None
         new = State(  # its facts made Facts once, here; its origins and causes are filled in below
@@ -187,7 +188,7 @@ class State:
             {},
             name=self.name,
             path=self.path,
-            meta=self.meta if meta is None else meta,
+            meta=self.meta,
             events=self.events + tuple(events),
         )
         if over is not None:

@@ -61,6 +61,21 @@ def unconnected_parts(body: Sequence) -> list[list[Atom]]:
     return sorted((atoms for _, atoms in parts if atoms), key=lambda atoms: order[id(atoms[0])])
 
 
+_PARTS: dict[tuple, list[list[Atom]]] = {}  # unconnected_parts of the bodies asked lately (a pure function)
+_PARTS_KEPT = 4096
+
+
+def _parts(body: Sequence) -> list[list[Atom]]:
+    """:func:`unconnected_parts`, remembered for the last few thousand bodies (the caller does not change it)."""
+    key = tuple(body)
+    found = _PARTS.get(key)
+    if found is None:
+        if len(_PARTS) >= _PARTS_KEPT:
+            _PARTS.clear()
+        found = _PARTS[key] = unconnected_parts(key)
+    return found
+
+
 def estimate(parts: Sequence[Sequence[Atom]], size: Callable[[Atom], int]) -> int:
     """The number of combinations of ``parts``: the product of each part's smallest atom (the part's other
     atoms join it on a shared variable, which selects; an atom of constants only is a check: at most 1).
@@ -151,6 +166,8 @@ class JoinGuard:
                 self.wide[id(rule)] = _Wide(rule, tuple(tuple(p) for p in parts))
         # pred -> the wide rules a question about it may evaluate (the rules of what it reads, transitively)
         self.wide_below: dict[str, tuple[_Wide, ...]] = {}
+        # pred -> the predicates whose sizes its own size and the estimates of its wide rules read (itself too)
+        self.below: dict[str, frozenset[str]] = {}
         for pred in reads:
             seen, stack, found = {pred}, [pred], []
             while stack:
@@ -164,6 +181,7 @@ class JoinGuard:
                         stack.append(q)
             if found:
                 self.wide_below[pred] = tuple(found)
+            self.below[pred] = frozenset(seen)
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
@@ -199,6 +217,23 @@ class StateCheck:
         self._sizes: dict[tuple[str, tuple[object, ...]], int] = {}
         self._checked: set[str] = set()
         self.rules_checked: set[int] = set()  # ids of the rules whose bodies were checked (by the caller)
+        self._passed: dict[tuple, frozenset[str]] = {}  # bodies found within the limit -> their atoms' predicates
+
+    def carried(self, facts: Callable[[Atom], int], changed: Collection[str]) -> StateCheck:
+        """The check for another state of the same rules, whose fact counts differ from this one's only for
+        the predicates ``changed``: a size, and a predicate's wide rules found within the limit, are kept
+        where no changed predicate is below them (each is a function of the counts below it, so what a
+        new check would find again); the rest is estimated again, on the new state's ``facts``."""
+        new = StateCheck(self.guard, facts, self.computed, self.limit, self.dead)
+        below, changed = self.guard.below, frozenset(changed)
+
+        def kept(pred: str) -> bool:
+            return pred not in changed and below.get(pred, frozenset()).isdisjoint(changed)
+
+        new._sizes = {key: n for key, n in self._sizes.items() if kept(key[0])}
+        new._checked = {pred for pred in self._checked if kept(pred)}
+        new._passed = {body: preds for body, preds in self._passed.items() if all(kept(p) for p in preds)}
+        return new
 
     def size(self, atom: Atom) -> int:
         """The facts that may match ``atom``, plus, for a predicate pyDatalog derives, the estimates of its
@@ -219,9 +254,9 @@ class StateCheck:
                 if bound is None:
                     continue
                 body = self.guard.body(rule)
-                rows = estimate(unconnected_parts(body), self.size)
+                rows = estimate(_parts(body), self.size)
                 if bound:  # never more than without the constants (they may split a part in two)
-                    rows = min(rows, estimate(unconnected_parts(_substitute(body, bound)), self.size))
+                    rows = min(rows, estimate(_parts(_substitute(body, bound)), self.size))
                 total = min(total + rows, _CAP)
         self._sizes[key] = total
         return total + self.facts(atom)
@@ -229,11 +264,17 @@ class StateCheck:
     def check(self, preds: Iterable[str], *, body: Sequence = (), where: Span | None = None) -> None:
         """Refuse (L004) when ``body`` or a wide rule that ``preds`` reach would enumerate more than the
         limit's combinations."""
-        parts = unconnected_parts(body) if body else []
-        if len(parts) > 1:
-            total = estimate(parts, self.size)
-            if total > self.limit:
-                raise _refusal(None, parts, total, self.limit, where or parts[1][0].span)
+        if body:
+            key = tuple(body)
+            if key not in self._passed:
+                parts = _parts(key)
+                if len(parts) > 1:
+                    total = estimate(parts, self.size)
+                    if total > self.limit:
+                        raise _refusal(None, parts, total, self.limit, where or parts[1][0].span)
+                if len(self._passed) >= _PARTS_KEPT:
+                    self._passed.clear()
+                self._passed[key] = frozenset(a.pred for part in parts for a in part)
         for pred in preds:
             if pred in self._checked:
                 continue

@@ -147,3 +147,58 @@ def test_an_atom_with_a_constant_is_sized_by_the_facts_with_that_constant():
     with watchdog(120), pytest.raises(LimitError) as info:  # 30 fear attackers x 60 creatures: refused
         engine.state_from_dict(_attack("fear")).holds("block_restriction(B, A, fear)")
     assert info.value.code == "L004" and "fear.only_artifact_or_black" in str(info.value)
+
+
+def test_a_check_carried_to_the_next_state_estimates_again_what_the_change_grew(tmp_path):
+    """The join check of a state is carried to the next one, keeping what the change cannot reach: a rule and
+    a query found within the limit on a small state are refused once a step grows what they join, and
+    answered again when it shrinks back."""
+    rules = cross_rules(tmp_path, 4)
+    engine = Engine(rules=[str(rules)], limits=Limits(join_combinations=50))
+    small = engine.state_from_dict({"players": ["alice"], "facts": ["f(a)", "f(b)"]})  # 16 combinations
+    grown = small.with_facts(set(small.facts) | {("f", "c")})  # 81
+    question = "f(A), f(B), pair(C, D)"  # 2 x 2 x 4 = 16, then 3 x 3 x 9 = 81
+    for _ in range(2):
+        assert small.query("big(X)") == [{"X": "a"}, {"X": "b"}]
+        assert len(small.query(question)) == 16
+        assert grown.query("player(P)") == [{"P": "alice"}]  # a question the change cannot reach
+        for text in ("big(X)", question):
+            with pytest.raises(LimitError) as info:
+                grown.query(text)
+            assert info.value.code == "L004"
+
+
+def test_a_carried_check_keeps_only_what_a_new_check_would_find(monkeypatch):
+    """Every size a check carries from one state to the next is the size a check made afresh for the next
+    state computes (bundled scenarios replayed step by step)."""
+    from replays import NAMES
+
+    from judgelog.ast import Atom, Const, Var
+    from judgelog.replay import replay
+    from judgelog.widejoins import StateCheck
+
+    carried = StateCheck.carried
+    compared = {"sizes": 0, "checks": 0}
+
+    def carry_and_compare(self, facts, changed):
+        new = carried(self, facts, changed)
+        fresh = StateCheck(self.guard, facts, self.computed, self.limit, self.dead)
+        for (pred, values), size in new._sizes.items():
+            args = tuple(Var(f"V{i}") if v is None else Const(v) for i, v in enumerate(values))
+            fresh.size(Atom(pred, args))
+            assert fresh._sizes[pred, values] == size, (pred, values, changed)
+            compared["sizes"] += 1
+        fresh.check(new._checked, body=())  # what it found within the limit still is
+        for body in new._passed:
+            fresh.check((), body=body)
+        compared["checks"] += 1
+        return new
+
+    monkeypatch.setattr(StateCheck, "carried", carry_and_compare)
+    engine = Engine()
+    for name in NAMES[::6]:
+        start = engine.load(engine.example(name))
+        actions = list(start.meta.scenario.actions) if start.meta.scenario else []
+        for step in replay(start, actions):
+            step.state.derived_all()
+    assert compared["checks"] > 20 and compared["sizes"] > 100, compared
