@@ -4,7 +4,8 @@ the relations a question reads.
 clingo decides every atom of the (stratified) rules; a question (a query, a proof step, a why-not literal)
 is then one join over those relations: positive atoms through hash indexes on their known arguments,
 ``not`` as an index probe, comparisons and arithmetic with the rule language's semantics (integers only;
-ordering a word against a number is refused, as the pyDatalog backend refuses it).
+ordering a word against a number is refused, as the pyDatalog backend refuses it; a division by zero has
+no value, so the literal holds for no binding).
 
 >>> from judgelog.parser import parse_body
 >>> rel = {"p": [(1, "a"), (2, "b")], "q": [("b",)]}
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from .ast import Atom, BinOp, Comparison, Const, Negation, Term, Var
+from .ast import Atom, BinOp, Comparison, Const, Negation, Term, Var, arith
 from .errors import QueryError
 
 __all__ = ["Relations", "answers", "compare", "check_numbers"]
@@ -52,6 +53,7 @@ class Relations:
 
 
 def _value(term: Term, binding: dict[str, Any]) -> Any:
+    """The value of a term under a binding; None when it has none (a division by zero, anywhere in it)."""
     if isinstance(term, Const):
         return term.value
     if isinstance(term, Var):
@@ -59,18 +61,13 @@ def _value(term: Term, binding: dict[str, Any]) -> Any:
     if not isinstance(term, BinOp):
         raise TypeError(f"not a term of a query: {term!r}")
     left, right = _value(term.left, binding), _value(term.right, binding)
+    if left is None or right is None:
+        return None
     check_numbers(term.op, left, right)
-    if term.op == "+":
-        return left + right
-    if term.op == "-":
-        return left - right
-    if term.op == "*":
-        return left * right
-    if term.op in ("/", "//"):
-        if right == 0:
-            raise QueryError("division by zero", hint="check the arguments given")
-        return left // right
-    raise QueryError(f"unknown operator {term.op!r}")
+    try:
+        return arith("/" if term.op == "//" else term.op, left, right)
+    except ValueError:
+        raise QueryError(f"unknown operator {term.op!r}") from None
 
 
 def check_numbers(op: str, left: Any, right: Any) -> None:
@@ -84,7 +81,10 @@ def check_numbers(op: str, left: Any, right: Any) -> None:
 
 def compare(op: str, left: Any, right: Any) -> bool:
     """A comparison of two values of facts (a str or an int each) with the rule language's semantics:
-    ``=`` and ``!=`` on any two, ordering only two numbers or two words (a number against a word is refused)."""
+    ``=`` and ``!=`` on any two, ordering only two numbers or two words (a number against a word is refused);
+    a value that does not exist (None: a division by zero) holds for no comparison."""
+    if left is None or right is None:
+        return False
     if op == "=":
         return left == right
     if op == "!=":
@@ -146,7 +146,9 @@ def _solve(body: Sequence, i: int, binding: dict, rel: Relations) -> Iterator[di
         if lit.op == "=" and isinstance(right, Var) and right.name not in binding:
             left, right = right, left
         if lit.op == "=" and isinstance(left, Var) and left.name not in binding:
-            yield from _solve(body, i + 1, dict(binding, **{left.name: _value(right, binding)}), rel)
+            value = _value(right, binding)
+            if value is not None:  # no value (a division by zero): no binding
+                yield from _solve(body, i + 1, dict(binding, **{left.name: value}), rel)
         elif compare(lit.op, _value(left, binding), _value(right, binding)):
             yield from _solve(body, i + 1, binding, rel)
     else:  # pragma: no cover - the analysis admits no other literal

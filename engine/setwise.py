@@ -375,7 +375,7 @@ class Planner:
         lf, rf = self.term(left, schema), self.term(right, schema)
 
         def check(q: _Question, rows: list[Row]) -> list[Row]:
-            return [row for row in rows if _compare(op, lf(row), rf(row))]
+            return [row for row in rows if compare(op, lf(row), rf(row))]
 
         return check
 
@@ -462,11 +462,6 @@ def _binds(lit: Any, known: set[str]) -> bool:
 def _ready_atom(atom: Atom, known: set[str]) -> bool:
     """Every argument a variable, or known (an expression's variables are)."""
     return all(isinstance(a, Var) or term_vars(a) <= known for a in atom.args)
-
-
-def _compare(op: str, left: Any, right: Any) -> bool:
-    """:func:`judgelog.joins.compare`, where a value that does not exist (a division by zero) holds for none."""
-    return left is not None and right is not None and compare(op, left, right)
 
 
 def answer(

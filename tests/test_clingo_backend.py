@@ -224,3 +224,28 @@ lonely(A) :- thing(A), not marked(A).
         assert by_clingo == by_pydatalog and len(by_clingo) == expected
         # pair/2 (870 atoms) is ground only when a gold special thing lets marked/1 fire
         assert ("j_pair" in ground) == (expected == 29)
+
+
+def test_a_division_by_zero_has_no_value_on_both_backends(tmp_path):
+    """docs/language.md: a division by 0 has no value, so the literal holds for no binding, in a rule and in a
+    query, on either backend (the clingo backend's questions refused it with an error)."""
+    rules = tmp_path / "div.dl"
+    rules.write_text(
+        '## Test rules: division.\n.decl v(a: atom, n: int) "{a} has {n}" input\n'
+        '.decl q(a: atom, n: int) "{a} gives {n}"\n\n@name t.q\n@cr 100.1\nq(A, X) :- v(A, N), X = 10 / N.\n',
+        encoding="utf-8",
+    )
+    data = {"players": ["alice"], "facts": ["v(a, 2)", "v(b, 0)", "v(c, -3)"]}
+    found = {}
+    for backend in ("pydatalog", "clingo"):
+        state = Engine(rules=[str(rules)], backend=backend).state_from_dict(data)
+        found[backend] = [
+            state.query("q(A, X)"),
+            state.query("v(A, N), X = 10 / N"),
+            state.query("v(A, N), 10 / N < 5"),
+            state.query("v(A, N), X = (10 / N) + 1, X > 0"),
+            state.query("v(A, N), not q(A, _)"),
+        ]
+    assert found["clingo"] == found["pydatalog"]
+    assert found["pydatalog"][0] == [{"A": "a", "X": 5}, {"A": "c", "X": -4}]
+    assert found["pydatalog"][2] == [{"A": "c", "N": -3}] and found["pydatalog"][4] == [{"A": "b", "N": 0}]
