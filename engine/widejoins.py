@@ -270,7 +270,8 @@ class StateCheck:
                 parts = _parts(key)
                 if len(parts) > 1:
                     total = estimate(parts, self.size)
-                    if total > self.limit:
+                    if total > self.limit:  # the parts of this body (a remembered equal one may sit elsewhere)
+                        parts = unconnected_parts(body)
                         raise _refusal(None, parts, total, self.limit, where or parts[1][0].span)
                 if len(self._passed) >= _PARTS_KEPT:
                     self._passed.clear()

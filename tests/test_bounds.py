@@ -202,3 +202,13 @@ def test_a_carried_check_keeps_only_what_a_new_check_would_find(monkeypatch):
         for step in replay(start, actions):
             step.state.derived_all()
     assert compared["checks"] > 20 and compared["sizes"] > 100, compared
+
+
+def test_the_same_wide_question_written_twice_is_refused_at_each_ones_position(tmp_path):
+    rules = cross_rules(tmp_path, 2)
+    engine = Engine(rules=[str(rules)], limits=Limits(join_combinations=1000))
+    state = engine.state_from_dict({"players": ["alice"], "facts": [f"f(v{i})" for i in range(12)]})
+    for text, col in (("f(A), f(B), f(C)", 7), ("f(A),   f(B),  f(C)", 9), ("f(A), f(B), f(C)", 7)):
+        with pytest.raises(LimitError) as info:
+            state.query(text)
+        assert info.value.diagnostics[0].span.col == col, text
