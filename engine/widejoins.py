@@ -182,6 +182,12 @@ class JoinGuard:
             if found:
                 self.wide_below[pred] = tuple(found)
             self.below[pred] = frozenset(seen)
+        # pred -> the predicates it is below (itself too): those whose sizes and checks a change of it touches
+        above: dict[str, set[str]] = {}
+        for pred, below in self.below.items():
+            for q in below:
+                above.setdefault(q, {q}).add(pred)
+        self.above: dict[str, frozenset[str]] = {q: frozenset(preds) for q, preds in above.items()}
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
@@ -217,7 +223,7 @@ class StateCheck:
         self._sizes: dict[tuple[str, tuple[object, ...]], int] = {}
         self._checked: set[str] = set()
         self.rules_checked: set[int] = set()  # ids of the rules whose bodies were checked (by the caller)
-        self._passed: dict[tuple, frozenset[str]] = {}  # bodies found within the limit -> their atoms' predicates
+        self._passed: set[tuple] = set()  # the bodies found within the limit (in this state)
 
     def carried(self, facts: Callable[[Atom], int], changed: Collection[str]) -> StateCheck:
         """The check for another state of the same rules, whose fact counts differ from this one's only for
@@ -225,14 +231,12 @@ class StateCheck:
         where no changed predicate is below them (each is a function of the counts below it, so what a
         new check would find again); the rest is estimated again, on the new state's ``facts``."""
         new = StateCheck(self.guard, facts, self.computed, self.limit, self.dead)
-        below, changed = self.guard.below, frozenset(changed)
-
-        def kept(pred: str) -> bool:
-            return pred not in changed and below.get(pred, frozenset()).isdisjoint(changed)
-
-        new._sizes = {key: n for key, n in self._sizes.items() if kept(key[0])}
-        new._checked = {pred for pred in self._checked if kept(pred)}
-        new._passed = {body: preds for body, preds in self._passed.items() if all(kept(p) for p in preds)}
+        above = self.guard.above
+        touched = set(changed)
+        for pred in changed:
+            touched.update(above.get(pred, ()))
+        new._sizes = {key: n for key, n in self._sizes.items() if key[0] not in touched}
+        new._checked = self._checked - touched
         return new
 
     def size(self, atom: Atom) -> int:
@@ -273,9 +277,7 @@ class StateCheck:
                     if total > self.limit:  # the parts of this body (a remembered equal one may sit elsewhere)
                         parts = unconnected_parts(body)
                         raise _refusal(None, parts, total, self.limit, where or parts[1][0].span)
-                if len(self._passed) >= _PARTS_KEPT:
-                    self._passed.clear()
-                self._passed[key] = frozenset(a.pred for part in parts for a in part)
+                self._passed.add(key)
         for pred in preds:
             if pred in self._checked:
                 continue
