@@ -402,8 +402,22 @@ def coarse_affected(program: Program, changed: Iterable[tuple], *, among: bool =
 def _fact_shapes(kept: dict[tuple, tuple], fact: tuple, consts: frozenset) -> tuple:
     """(fact, its coarse shape, its exact shape, the exact shape's values), kept by the fact unless an equal
     fact of other types (1 and True) is kept already."""
-    coarse = (fact[0],) + tuple(v if v in consts and not isinstance(v, bool) else WILD for v in fact[1:])
-    entry = (fact, coarse) + _exact_shape(fact, consts)
+    coarse: list = [fact[0]]  # both shapes in one pass (as _exact_shape)
+    shape: list = [fact[0]]
+    values: list = []
+    for v in fact[1:]:
+        if v in consts and not isinstance(v, bool):
+            coarse.append(v)
+            shape.append(v)
+            continue
+        coarse.append(WILD)
+        if v in values:
+            i = values.index(v)
+        else:
+            i = len(values)
+            values.append(v)
+        shape.append(_SLOTS[i] if i < len(_SLOTS) else _Slot(i))
+    entry = (fact, tuple(coarse), tuple(shape), tuple(values))
     if fact not in kept:
         kept[fact] = entry
     return entry

@@ -218,15 +218,17 @@ class Prover:
         of once per fact: an effect or a choice over hundreds of objects costs a question per rule."""
         out: list[Rule | None] = [None] * len(facts)
         candidates: dict[int, list[tuple[Rule, Binding]]] = {}
+        planned: dict[int, tuple[list[Rule], list[tuple[Rule, tuple]]]] = {}  # a candidate list's heads' plans
         for i, fact in enumerate(facts):
             if fact in self._rule_facts:
                 out[i] = self._rule_facts[fact]
                 continue
-            found = [
-                (r, fixed)
-                for r in _head_candidates(self.program, fact)
-                if (fixed := _unify_head(r.head, fact[1:])) is not None
-            ]
+            heads = _head_candidates(self.program, fact)
+            plans = planned.get(id(heads))
+            if plans is None or plans[0] is not heads:
+                plans = planned[id(heads)] = (heads, [(r, _head_vars(self.program, r)) for r in heads])
+            values = fact[1:]
+            found = [(r, fixed) for r, plan in plans[1] if (fixed := _unify_vars(plan, values)) is not None]
             if len(found) == 1:
                 out[i] = found[0][0]
             elif found:
@@ -454,6 +456,41 @@ def _head_candidates(program: Program, fact: tuple) -> list[Rule]:
 
 _OTHER = object()  # in a key of _head_candidates: a value no rule's head has at that position
 _MAX_HEAD_KEYS = 4096
+
+
+def _head_vars(program: Program, rule: Rule) -> tuple[tuple[int, str | None], ...]:
+    """The positions of a rule's head that are not constants, each with its variable's name (None for a term
+    that is neither a constant nor a variable), kept per program: with the constants checked already
+    (:func:`_head_candidates`), unifying a fact with the head looks at these positions only."""
+    kept: dict[int, tuple[Rule, tuple]] = program.kept("provenance.head_vars", dict)
+    found = kept.get(id(rule))
+    if found is None or found[0] is not rule:
+        plan = tuple(
+            (i, a.name if isinstance(a, Var) else None)
+            for i, a in enumerate(rule.head.args)
+            if not isinstance(a, Const)
+        )
+        found = kept[id(rule)] = (rule, plan)
+    return cast(tuple, found[1])
+
+
+def _unify_vars(plan: tuple[tuple[int, str | None], ...], values: Sequence[Any]) -> Binding | None:
+    """:func:`_unify_head` of a head whose constants ``values`` is known to match (a candidate of
+    :func:`_head_candidates`), from the head's other positions (:func:`_head_vars`)."""
+    binding: Binding = {}
+    n = len(values)
+    for i, name in plan:
+        if i >= n:
+            break
+        value = values[i]
+        if value is None:
+            continue
+        if name is None:
+            return None
+        if name in binding and binding[name] != value:
+            return None
+        binding[name] = value
+    return binding
 
 
 def _unify_head(head: Atom, values: Sequence[Any]) -> Binding | None:

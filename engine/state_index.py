@@ -59,38 +59,57 @@ class StateIndex:
         out.preds = dict(self.preds)
         out.seqs = dict(self.seqs)
         out.by_key = self.by_key.child()  # the sets of the keys the change touches are copied before they change
-        copied: set[tuple] = set()
+        # the facts' names counted by their net change: a fact counts in values, typed, players and preds
+        # only by its predicate and its strings (:func:`_names`), so a counter moving from 3 to 4 cancels
+        # out, and many facts that differ only in numbers (events' details) are counted once, times their number
+        net: dict[tuple, int] = {}
+        own, inherited = out.by_key.own, out.by_key.get
         out.top, lost = self.top, False
         for sign, facts in ((-1, removed), (1, added)):
             for fact in facts:
-                out._count(program, fact, sign)
-                seq = _seq(fact)
-                if seq is not None:  # the largest number only grows unless one goes
-                    lost = lost or sign < 0
-                    out.top = max(out.top, _top([seq]))
+                names = (fact[0], *[v if isinstance(v, str) else None for v in fact[1:]])  # as _names
+                net[names] = net.get(names, 0) + sign
+                if fact[0] in _SEQ_PREDS:
+                    seq = _seq(fact)
+                    if seq is not None:  # the largest number only grows unless one goes
+                        _bump(out.seqs, seq, sign)
+                        lost = lost or sign < 0
+                        if isinstance(seq, int) and seq > out.top:
+                            out.top = seq
                 key = fact[:2]
-                if key not in copied:
-                    copied.add(key)
-                    out.by_key.own[key] = set(out.by_key.get(key, ()))
-                (out.by_key.own[key].add if sign > 0 else out.by_key.own[key].discard)(fact)
+                found = own.get(key)
+                if found is None:  # copied from the parent's layers once, before it changes
+                    found = own[key] = set(inherited(key, ()))
+                if sign > 0:
+                    found.add(fact)
+                else:
+                    found.discard(fact)
+        # what goes first: a name's count never falls to nothing on its way to a positive one
+        for names, n in sorted(net.items(), key=lambda item: item[1]):
+            if n:
+                out._count_names(program, names, n)
         if lost:
             out.top = _top(out.seqs)
         return out
 
     def _count(self, program: Program, fact: tuple, sign: int) -> None:
-        _bump(self.preds, fact[0], sign)
         seq = _seq(fact)
         if seq is not None:
             _bump(self.seqs, seq, sign)
+        self._count_names(program, _names(fact), sign)
+
+    def _count_names(self, program: Program, fact: tuple, sign: int) -> None:
+        """Count a fact's predicate and strings (``fact`` as :func:`_names` gives it), ``sign`` times."""
+        _bump(self.preds, fact[0], sign)
         for value in fact[1:]:
-            if isinstance(value, str):
+            if value is not None:
                 _bump(self.values, value, sign)
         for i, kind in _typed_positions(program, fact[0]):
-            if i < len(fact) and isinstance(fact[i], str):
+            if i < len(fact) and fact[i] is not None:
                 _bump(self.typed[kind], fact[i], sign)
-        if fact[0] == "event" and len(fact) == 4 and isinstance(fact[3], str):
+        if fact[0] == "event" and len(fact) == 4 and fact[3] is not None:
             _bump(self.typed["object"], fact[3], sign)
-        if fact[0] == "player" and len(fact) > 1 and isinstance(fact[1], str):
+        if fact[0] == "player" and len(fact) > 1 and fact[1] is not None:
             _bump(self.players, fact[1], sign)
 
     def objects(self, extra: Iterable[str] = ()) -> Names:
@@ -182,6 +201,15 @@ def _typed_positions(program: Program, pred: str) -> tuple[tuple[int, str], ...]
 
 def _top(seqs: Iterable[object]) -> int:
     return max([v for v in seqs if isinstance(v, int)] or [0])
+
+
+def _names(fact: tuple) -> tuple:
+    """What a fact counts in a :class:`StateIndex` besides ``seqs``: its predicate, and its values with
+    None for each that is not a string (its length kept: positions are counted by their declared type)."""
+    return (fact[0], *[v if isinstance(v, str) else None for v in fact[1:]])
+
+
+_SEQ_PREDS = frozenset(("event", "effect_timestamp"))  # the predicates whose facts :func:`_seq` numbers
 
 
 def _seq(fact: tuple) -> object:

@@ -1,0 +1,76 @@
+"""Shortcuts a large step takes give what the plain computations they replace give.
+
+- judgelog.incremental._fact_shapes computes a fact's coarse and exact shapes in one pass: the same as the
+  coarse shape's definition and :func:`~judgelog.incremental._exact_shape`;
+- judgelog.provenance unifies a fact with a candidate rule's head from the head's non-constant positions
+  (_head_vars, _unify_vars): the same binding as _unify_head, for every rule head and facts that share or
+  miss its constants, repeat its variables' values or leave positions open (None);
+- Prover.deriving_rules over many facts finds the same rule for each as Prover.deriving_rule one by one.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from paths import SCENARIOS
+
+from judgelog import Engine
+from judgelog.ast import Const
+from judgelog.incremental import WILD, _closures, _exact_shape, _fact_shapes
+from judgelog.provenance import Prover, _head_candidates, _head_vars, _unify_head, _unify_vars
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine()
+
+
+def test_both_shapes_in_one_pass_are_the_shapes(engine):
+    consts, _ = _closures(engine.program)
+    named = sorted(consts, key=repr)[:40]
+    values = named + [0, 1, 2, True, False, 1.0, "x", "y"] + [f"o{i}" for i in range(20)]
+    rng = random.Random(7)
+    for _ in range(5000):
+        fact = ("p",) + tuple(rng.choice(values) for _ in range(rng.randint(0, 20)))  # up to 20: past 16 slots
+        entry = _fact_shapes({}, fact, consts)
+        coarse = (fact[0],) + tuple(v if v in consts and not isinstance(v, bool) else WILD for v in fact[1:])
+        shape, held = _exact_shape(fact, consts)
+        assert entry == (fact, coarse, shape, held), fact
+        assert [type(v) for v in entry[2]] == [type(v) for v in shape], fact  # True and 1 are equal, not alike
+
+
+def test_unifying_by_a_heads_variables_is_unifying_the_head(engine):
+    program = engine.program
+    rng = random.Random(11)
+    compared = 0
+    for rule in program.rules:
+        if not rule.body or rule.aggregate is not None:
+            continue
+        args = rule.head.args
+        pool = [a.value for a in args if isinstance(a, Const)] + [1, 2, "x", "y", True, None]
+        for _ in range(6):
+            values = tuple(a.value if isinstance(a, Const) and rng.random() < 0.7 else rng.choice(pool) for a in args)
+            fact = (rule.head.pred, *values)
+            if rule not in _head_candidates(program, fact):
+                continue  # its constants are not the fact's: the candidates leave the rule out
+            assert _unify_vars(_head_vars(program, rule), values) == _unify_head(rule.head, values), (rule, fact)
+            compared += 1
+    assert compared > 100
+
+
+@pytest.mark.parametrize("pred", ["damage_assigner", "blocked_by", "has_quality", "keyword_source", "view_edge"])
+def test_many_facts_find_the_rules_one_fact_finds(engine, pred):
+    """Facts of a predicate several rules derive, as many as an effect over a board's creatures."""
+    state = engine.load(SCENARIOS / "banding_blocker_defender_divides.yaml")
+    facts = state.derived(pred)
+    assert facts, pred
+    candidates = [f for f in facts if len(_head_candidates(engine.program, f)) > 1]
+    if len(candidates) < 8:  # the bulk path asks a rule once from this many (provenance._BULK)
+        facts = facts * (8 // max(len(facts), 1) + 1)
+    with engine.backend.session(state.facts) as view:
+        prover = Prover(engine.backend, view, {})
+        together = prover.deriving_rules(facts)
+        one_by_one = [prover.deriving_rule(f) for f in facts]
+    assert together == one_by_one
+    assert all(r is not None for r in together), pred  # each fact holds: some rule derives it
