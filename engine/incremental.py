@@ -402,22 +402,7 @@ def coarse_affected(program: Program, changed: Iterable[tuple], *, among: bool =
 def _fact_shapes(kept: dict[tuple, tuple], fact: tuple, consts: frozenset) -> tuple:
     """(fact, its coarse shape, its exact shape, the exact shape's values), kept by the fact unless an equal
     fact of other types (1 and True) is kept already."""
-    coarse: list = [fact[0]]  # both shapes in one pass (as _exact_shape)
-    shape: list = [fact[0]]
-    values: list = []
-    for v in fact[1:]:
-        if v in consts and not isinstance(v, bool):
-            coarse.append(v)
-            shape.append(v)
-            continue
-        coarse.append(WILD)
-        if v in values:
-            i = values.index(v)
-        else:
-            i = len(values)
-            values.append(v)
-        shape.append(_SLOTS[i] if i < len(_SLOTS) else _Slot(i))
-    entry = (fact, tuple(coarse), tuple(shape), tuple(values))
+    entry = (fact, *_shapes(fact, consts))
     if fact not in kept:
         kept[fact] = entry
     return entry
@@ -442,25 +427,32 @@ def _among_closure(program: Program, entries: list[tuple], cache: dict) -> list[
     return out
 
 
-def _exact_shape(fact: tuple, consts: frozenset) -> tuple[tuple, tuple]:
-    """A fact's shape (its predicate, the rules' constants it holds, a placeholder for each other value,
-    equal values sharing one) and the values the placeholders stand for."""
+def _shapes(fact: tuple, consts: frozenset) -> tuple[tuple, tuple, tuple]:
+    """A fact's coarse shape (its predicate, the rules' constants it holds, WILD for each other value), its
+    exact shape (a placeholder for each other value instead, equal values sharing one) and the values the
+    placeholders stand for, in one pass."""
+    coarse: list = [fact[0]]
+    shape: list = [fact[0]]
     values: list = []
-    shape = [fact[0]]
     for v in fact[1:]:
         if v in consts and not isinstance(v, bool):
+            coarse.append(v)
             shape.append(v)
+            continue
+        coarse.append(WILD)
+        if v in values:
+            i = values.index(v)
         else:
-            if v not in values:
-                values.append(v)
-            shape.append(_SLOTS[values.index(v)] if len(values) <= len(_SLOTS) else _Slot(values.index(v)))
-    return tuple(shape), tuple(values)
+            i = len(values)
+            values.append(v)
+        shape.append(_SLOTS[i] if i < len(_SLOTS) else _Slot(i))
+    return tuple(coarse), tuple(shape), tuple(values)
 
 
 def _affected_one(program: Program, fact: tuple, consts: frozenset, cache: dict) -> Affected:
     """The affected patterns of one changed fact, from the closure of its shape."""
     out = Affected()
-    shape, values = _exact_shape(fact, consts)
+    _, shape, values = _shapes(fact, consts)
     for pred, pattern in _cached_closure(program, cache, shape):
         if pred in out.all:
             continue

@@ -67,7 +67,7 @@ class StateIndex:
         out.top, lost = self.top, False
         for sign, facts in ((-1, removed), (1, added)):
             for fact in facts:
-                names = (fact[0], *[v if isinstance(v, str) else None for v in fact[1:]])  # as _names
+                names = _names(fact)
                 net[names] = net.get(names, 0) + sign
                 if fact[0] in _SEQ_PREDS:
                     seq = _seq(fact)
@@ -148,15 +148,19 @@ class Layered:
         """An empty layer over this one (over a whole copy when the chain is long)."""
         if self.depth < self.MAX_DEPTH:
             return Layered({}, self)
+        return Layered({}, Layered(self.whole()))
+
+    def whole(self) -> dict:
+        """The mapping as one dict (each key as its nearest layer has it)."""
         chain: list[Layered] = []
         layer: Layered | None = self
         while layer is not None:
             chain.append(layer)
             layer = layer.parent
-        whole: dict = {}
+        out: dict = {}
         for layer in reversed(chain):
-            whole.update(layer.own)
-        return Layered({}, Layered(whole))
+            out.update(layer.own)
+        return out
 
 
 _MISSING = object()

@@ -1,7 +1,7 @@
 """Shortcuts a large step takes give what the plain computations they replace give.
 
 - judgelog.incremental._fact_shapes computes a fact's coarse and exact shapes in one pass: the same as the
-  coarse shape's definition and :func:`~judgelog.incremental._exact_shape`;
+  two shapes' definitions, computed apart (:func:`_exact_shape` below);
 - judgelog.provenance unifies a fact with a candidate rule's head from the head's non-constant positions
   (_head_vars, _unify_vars): the same binding as _unify_head, for every rule head and facts that share or
   miss its constants, repeat its variables' values or leave positions open (None);
@@ -17,8 +17,24 @@ from paths import SCENARIOS
 
 from judgelog import Engine
 from judgelog.ast import Const
-from judgelog.incremental import WILD, _closures, _exact_shape, _fact_shapes
+from judgelog.incremental import _SLOTS, WILD, _closures, _fact_shapes, _Slot
 from judgelog.provenance import Prover, _head_candidates, _head_vars, _unify_head, _unify_vars
+
+
+def _exact_shape(fact: tuple, consts: frozenset) -> tuple[tuple, tuple]:
+    """The exact shape by its definition: the predicate, the rules' constants the fact holds, a placeholder for
+    each other value (equal values sharing one); and the values the placeholders stand for."""
+    values: list = []
+    shape = [fact[0]]
+    for v in fact[1:]:
+        if v in consts and not isinstance(v, bool):
+            shape.append(v)
+        else:
+            if v not in values:
+                values.append(v)
+            i = values.index(v)
+            shape.append(_SLOTS[i] if i < len(_SLOTS) else _Slot(i))
+    return tuple(shape), tuple(values)
 
 
 @pytest.fixture(scope="module")
