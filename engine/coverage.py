@@ -25,15 +25,20 @@ def rules_used(engine: Engine, states: Iterable[frozenset], candidates: Iterable
     Whether a body has a solution depends only on the state's facts of the predicates it reads, directly or
     through rules: a rule is not asked again in a state that agrees, on those predicates, with a state it
     was asked in already (the states a scenario's actions go through differ in a few predicates each)."""
-    from .ast import Atom, Negation
+    from .ast import Atom, Const, Negation
 
     backend = engine.backend
     program = engine.program
     left = [r for r in candidates if r.body]
-    # a positive body atom of a predicate no rule derives holds only if the state has a fact of it: a
-    # state that lacks one cannot fire the rule, and is not asked
+    # a positive body atom of a predicate no rule derives holds only if the state has a fact of it that has
+    # the atom's constants in their places: a state without one cannot fire the rule, and is not asked
     given = {
-        id(r): {lit.pred for lit in r.body if isinstance(lit, Atom) and not program.derived(lit.pred)} for r in left
+        id(r): {
+            (lit.pred, tuple((i, arg.value) for i, arg in enumerate(lit.args, 1) if isinstance(arg, Const)))
+            for lit in r.body
+            if isinstance(lit, Atom) and not program.derived(lit.pred)
+        }
+        for r in left
     }
     # the predicates each rule's answer depends on (one tuple per distinct set, shared by its rules), and the
     # facts of them in each state a rule was asked in (by the tuple's id)
@@ -52,22 +57,38 @@ def rules_used(engine: Engine, states: Iterable[frozenset], candidates: Iterable
     unique: dict[frozenset, None] = {}
     for facts in states:
         unique.setdefault(facts, None)
+    # each distinct set of one predicate's facts met so far, by predicate, numbered: a state's facts of the
+    # predicates a rule reads are compared as a tuple of these numbers (not set by set)
+    numbers: dict[str, dict[frozenset, int]] = {}
     for facts in unique:
         if not left:
             break
         grouped: dict[str, set[tuple]] = {}
         for fact in facts:
             grouped.setdefault(fact[0], set()).add(fact)
-        by_pred = {pred: frozenset(found) for pred, found in grouped.items()}
+        number = {}
+        for pred, found in grouped.items():
+            known = numbers.setdefault(pred, {})
+            number[pred] = known.setdefault(frozenset(found), len(known))
+        present: dict[tuple, bool] = {}  # (predicate, constants) -> whether a fact has them, in this state
+
+        def has(pred: str, consts: tuple, grouped: dict[str, set[tuple]] = grouped, present: dict = present) -> bool:
+            found = present.get((pred, consts))
+            if found is None:
+                found = present[(pred, consts)] = pred in grouped and (
+                    not consts or any(all(f[i] == v for i, v in consts) for f in grouped[pred])
+                )
+            return found
+
         askable = []
         seen: dict[int, bool] = {}  # id of a rule's predicates -> whether this state's facts of them are new
         for rule in left:
-            if not given[id(rule)] <= by_pred.keys():
+            if not all(has(pred, consts) for pred, consts in given[id(rule)]):
                 continue
             reading = depends[id(rule)]
             new = seen.get(id(reading))
             if new is None:
-                key = tuple(by_pred.get(pred) for pred in reading)
+                key = tuple([number.get(pred, -1) for pred in reading])
                 new = seen[id(reading)] = key not in asked[id(reading)]
                 asked[id(reading)].add(key)
             if new:
