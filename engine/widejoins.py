@@ -265,6 +265,24 @@ class StateCheck:
         self._sizes[key] = total
         return total + self.facts(atom)
 
+    def _surely_within(self, parts: Sequence[Sequence[Atom]]) -> bool:
+        """Whether the parts' estimate is within the limit by a bound that needs no rule's estimate: a part of
+        one atom of constants counts at most 1, another part at most the facts of its atoms whose size is their
+        facts alone (of a predicate with no rule, or one judgelog computes). False when some part has no such
+        atom, or the bound passes the limit (the estimate itself decides then)."""
+        rules_for, computed, facts = self.guard.rules_for, self.computed, self.facts
+        total = 1
+        for part in parts:
+            if len(part) == 1 and not _vars(part[0]):
+                continue
+            bound = min((facts(a) for a in part if a.pred in computed or a.pred not in rules_for), default=None)
+            if bound is None:
+                return False
+            total *= bound
+            if total > self.limit:
+                return False
+        return True
+
     def check(self, preds: Iterable[str], *, body: Sequence = (), where: Span | None = None) -> None:
         """Refuse (L004) when ``body`` or a wide rule that ``preds`` reach would enumerate more than the
         limit's combinations."""
@@ -272,7 +290,7 @@ class StateCheck:
             key = tuple(body)
             if key not in self._passed:
                 parts = _parts(key)
-                if len(parts) > 1:
+                if len(parts) > 1 and not self._surely_within(parts):
                     total = estimate(parts, self.size)
                     if total > self.limit:  # the parts of this body (a remembered equal one may sit elsewhere)
                         parts = unconnected_parts(body)
@@ -282,7 +300,7 @@ class StateCheck:
             if pred in self._checked:
                 continue
             for wide in self.guard.wide_below.get(pred, ()):
-                if id(wide.rule) in self.dead:
+                if id(wide.rule) in self.dead or self._surely_within(wide.parts):
                     continue
                 total = estimate(wide.parts, self.size)
                 if total > self.limit:
