@@ -315,16 +315,7 @@ class Backend:
                 return counted_facts(compiled, view.counts, counts, atom.pred, values)
 
             dead = view.ns.dead_rules if view.ns is not None else ()
-            before = view.joins[2] if view.joins is not None else None
-            # the last state's check, where the rules that cannot hold are the same: what the counts changed since
-            # is estimated again
-            if before is not None and before.dead == dead and before.limit == limit:
-                changed = {_count_pred(k) for k, n in view.count_delta.items() if n}
-                check = before.carried(facts, changed)
-            else:
-                check = compiled.joins.for_state(facts, compiled.computed_preds, limit, dead)
-            view.count_delta.clear()
-            view.joins = (key[0], key[1], check)
+            view.joins = (key[0], key[1], compiled.joins.for_state(facts, compiled.computed_preds, limit, dead))
         check = view.joins[2]
         if rule is not None and id(rule) in check.rules_checked:
             return
@@ -435,11 +426,3 @@ class Backend:
             if view.materialised:
                 view.answers[key] = rows
         return [dict(zip(names, row)) for row in rows]
-
-
-def _count_pred(key: object) -> str:
-    """The predicate of a key of :attr:`ThreadView.count_delta`: ``pred``, ``(pred, position, value)``, or
-    either as ``(None, key)`` (a computed count)."""
-    while isinstance(key, tuple):
-        key = key[1] if key[0] is None else key[0]
-    return key  # type: ignore[return-value]

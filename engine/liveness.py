@@ -86,17 +86,12 @@ class Liveness:
         if n == 0 or n == delta:
             view.ns_dirty = True
             view.dirty_preds.add(pred)
-        track = view.count_delta if view.joins is not None else None
-        if track is not None:
-            track[pred] = track.get(pred, 0) + delta
         for i in self._positions.get(pred, ()):
             key = (pred, i, fact[i + 1])
             n = counts[key] = counts.get(key, 0) + delta
             if n == 0 or n == delta:
                 view.ns_dirty = True
                 view.dirty_preds.add(pred)
-            if track is not None:
-                track[key] = track.get(key, 0) + delta
 
 
 def _drop_namespace(view: ThreadView, ns: Namespace) -> None:

@@ -88,10 +88,6 @@ def retract_computed(backend: Store, view: ThreadView) -> None:
         _E.retract(fact_clause(preds[fact[0]], fact))
     view.computed = set()
     view.computed_by = {}
-    if view.joins is not None:
-        track = view.count_delta
-        for key, n in view.computed_counts.items():
-            track[None, key] = track.get((None, key), 0) - n
     view.computed_counts = {}
     view.derivations = {}
     backend.aggregates.pop(id(view), None)
@@ -134,15 +130,10 @@ def _count(backend: Store, view: ThreadView, fact: tuple, delta: int) -> None:
     (judgelog.widejoins sizes an atom with constants by them)."""
     counts = view.computed_counts
     counts[fact[0]] = counts.get(fact[0], 0) + delta
-    track = view.count_delta if view.joins is not None else None
-    if track is not None:
-        track[None, fact[0]] = track.get((None, fact[0]), 0) + delta
     for i in backend.count_positions.get(fact[0], ()):
         if i + 1 < len(fact):
             key = (fact[0], i, fact[i + 1])
             counts[key] = counts.get(key, 0) + delta
-            if track is not None:
-                track[None, key] = track.get((None, key), 0) + delta
 
 
 def _assert(backend: Store, view: ThreadView, fact: tuple) -> None:

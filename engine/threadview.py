@@ -91,7 +91,6 @@ class ThreadView:
         "delta_preds",
         "computed_count",
         "joins",
-        "count_delta",
         "deferred",
         "answers",
         "setwise",
@@ -108,9 +107,6 @@ class ThreadView:
         self.delta_preds: dict[str, object] = {}
         self.computed_count = 0
         self.joins: tuple | None = None  # (facts, materialised, judgelog.widejoins.StateCheck) of the state now
-        # while there is a join check: each count's net change since it was made (given counts by their own key,
-        # computed ones by (None, key)), to keep what the next check would find again
-        self.count_delta: dict[object, int] = {}
         self.query_ids = itertools.count(1)
         # (pred or id(rule), pattern, signature id) -> the variant named (compiled before the next question)
         self.variants: dict[tuple, VariantCode] = {}

@@ -166,8 +166,6 @@ class JoinGuard:
                 self.wide[id(rule)] = _Wide(rule, tuple(tuple(p) for p in parts))
         # pred -> the wide rules a question about it may evaluate (the rules of what it reads, transitively)
         self.wide_below: dict[str, tuple[_Wide, ...]] = {}
-        # pred -> the predicates whose sizes its own size and the estimates of its wide rules read (itself too)
-        self.below: dict[str, frozenset[str]] = {}
         for pred in reads:
             seen, stack, found = {pred}, [pred], []
             while stack:
@@ -181,13 +179,6 @@ class JoinGuard:
                         stack.append(q)
             if found:
                 self.wide_below[pred] = tuple(found)
-            self.below[pred] = frozenset(seen)
-        # pred -> the predicates it is below (itself too): those whose sizes and checks a change of it touches
-        above: dict[str, set[str]] = {}
-        for pred, below in self.below.items():
-            for q in below:
-                above.setdefault(q, {q}).add(pred)
-        self.above: dict[str, frozenset[str]] = {q: frozenset(preds) for q, preds in above.items()}
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
@@ -224,20 +215,6 @@ class StateCheck:
         self._checked: set[str] = set()
         self.rules_checked: set[int] = set()  # ids of the rules whose bodies were checked (by the caller)
         self._passed: set[tuple] = set()  # the bodies found within the limit (in this state)
-
-    def carried(self, facts: Callable[[Atom], int], changed: Collection[str]) -> StateCheck:
-        """The check for another state of the same rules, whose fact counts differ from this one's only for
-        the predicates ``changed``: a size, and a predicate's wide rules found within the limit, are kept
-        where no changed predicate is below them (each is a function of the counts below it, so what a
-        new check would find again); the rest is estimated again, on the new state's ``facts``."""
-        new = StateCheck(self.guard, facts, self.computed, self.limit, self.dead)
-        above = self.guard.above
-        touched = set(changed)
-        for pred in changed:
-            touched.update(above.get(pred, ()))
-        new._sizes = {key: n for key, n in self._sizes.items() if key[0] not in touched}
-        new._checked = self._checked - touched
-        return new
 
     def size(self, atom: Atom) -> int:
         """The facts that may match ``atom``, plus, for a predicate pyDatalog derives, the estimates of its
