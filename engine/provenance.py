@@ -223,10 +223,10 @@ class Prover:
             if fact in self._rule_facts:
                 out[i] = self._rule_facts[fact]
                 continue
-            heads = _head_candidates(self.program, fact)
+            heads = _head_candidates(self.program, fact)  # their constants match the fact's
             plans = planned.get(id(heads))
             if plans is None or plans[0] is not heads:
-                plans = planned[id(heads)] = (heads, [(r, _head_vars(self.program, r)) for r in heads])
+                plans = planned[id(heads)] = (heads, [(r, _head_vars(r.head)) for r in heads])
             values = fact[1:]
             found = [(r, fixed) for r, plan in plans[1] if (fixed := _unify_vars(plan, values)) is not None]
             if len(found) == 1:
@@ -458,25 +458,17 @@ _OTHER = object()  # in a key of _head_candidates: a value no rule's head has at
 _MAX_HEAD_KEYS = 4096
 
 
-def _head_vars(program: Program, rule: Rule) -> tuple[tuple[int, str | None], ...]:
-    """The positions of a rule's head that are not constants, each with its variable's name (None for a term
-    that is neither a constant nor a variable), kept per program: with the constants checked already
-    (:func:`_head_candidates`), unifying a fact with the head looks at these positions only."""
-    kept: dict[int, tuple[Rule, tuple]] = program.kept("provenance.head_vars", dict)
-    found = kept.get(id(rule))
-    if found is None or found[0] is not rule:
-        plan = tuple(
-            (i, a.name if isinstance(a, Var) else None)
-            for i, a in enumerate(rule.head.args)
-            if not isinstance(a, Const)
-        )
-        found = kept[id(rule)] = (rule, plan)
-    return cast(tuple, found[1])
+def _head_vars(head: Atom) -> tuple[tuple[int, str | None], ...]:
+    """The positions of a head that are not constants, each with its variable's name (None for a term that is
+    neither a constant nor a variable): once its constants match, unifying a fact looks at these only."""
+    return tuple(
+        (i, a.name if isinstance(a, Var) else None) for i, a in enumerate(head.args) if not isinstance(a, Const)
+    )
 
 
 def _unify_vars(plan: tuple[tuple[int, str | None], ...], values: Sequence[Any]) -> Binding | None:
-    """:func:`_unify_head` of a head whose constants ``values`` is known to match (a candidate of
-    :func:`_head_candidates`), from the head's other positions (:func:`_head_vars`)."""
+    """The binding of a head's variables to ``values`` (None: no value asked there), the head's constants
+    matching already, from its other positions (:func:`_head_vars`); None when they cannot be unified."""
     binding: Binding = {}
     n = len(values)
     for i, name in plan:
@@ -494,20 +486,10 @@ def _unify_vars(plan: tuple[tuple[int, str | None], ...], values: Sequence[Any])
 
 
 def _unify_head(head: Atom, values: Sequence[Any]) -> Binding | None:
-    binding: Binding = {}
     for arg, value in zip(head.args, values):
-        if value is None:
-            continue
-        if isinstance(arg, Const):
-            if arg.value != value or type(arg.value) is not type(value):
-                return None
-        elif isinstance(arg, Var):
-            if arg.name in binding and binding[arg.name] != value:
-                return None
-            binding[arg.name] = value
-        else:
+        if isinstance(arg, Const) and value is not None and (arg.value != value or type(arg.value) is not type(value)):
             return None
-    return binding
+    return _unify_vars(_head_vars(head), values)
 
 
 def _eval(term: Term, binding: Binding) -> Any:

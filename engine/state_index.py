@@ -69,13 +69,12 @@ class StateIndex:
             for fact in facts:
                 names = _names(fact)
                 net[names] = net.get(names, 0) + sign
-                if fact[0] in _SEQ_PREDS:
-                    seq = _seq(fact)
-                    if seq is not None:  # the largest number only grows unless one goes
-                        _bump(out.seqs, seq, sign)
-                        lost = lost or sign < 0
-                        if isinstance(seq, int) and seq > out.top:
-                            out.top = seq
+                seq = _seq(fact)
+                if seq is not None:  # the largest number only grows unless one goes
+                    _bump(out.seqs, seq, sign)
+                    lost = lost or sign < 0
+                    if isinstance(seq, int) and seq > out.top:
+                        out.top = seq
                 key = fact[:2]
                 found = own.get(key)
                 if found is None:  # copied from the parent's layers once, before it changes
@@ -211,9 +210,6 @@ def _names(fact: tuple) -> tuple:
     """What a fact counts in a :class:`StateIndex` besides ``seqs``: its predicate, and its values with
     None for each that is not a string (its length kept: positions are counted by their declared type)."""
     return (fact[0], *[v if isinstance(v, str) else None for v in fact[1:]])
-
-
-_SEQ_PREDS = frozenset(("event", "effect_timestamp"))  # the predicates whose facts :func:`_seq` numbers
 
 
 def _seq(fact: tuple) -> object:

@@ -3,7 +3,7 @@
 - judgelog.incremental._fact_shapes computes a fact's coarse and exact shapes in one pass: the same as the
   two shapes' definitions, computed apart (:func:`_exact_shape` below);
 - judgelog.provenance unifies a fact with a candidate rule's head from the head's non-constant positions
-  (_head_vars, _unify_vars): the same binding as _unify_head, for every rule head and facts that share or
+  (_head_vars, _unify_vars): the same binding as unifying the whole head, for every rule head and facts that share or
   miss its constants, repeat its variables' values or leave positions open (None);
 - Prover.deriving_rules over many facts finds the same rule for each as Prover.deriving_rule one by one.
 """
@@ -16,7 +16,7 @@ import pytest
 from paths import SCENARIOS
 
 from judgelog import Engine
-from judgelog.ast import Const
+from judgelog.ast import Const, Var
 from judgelog.incremental import _SLOTS, WILD, _closures, _fact_shapes, _Slot
 from judgelog.provenance import Prover, _head_candidates, _head_vars, _unify_head, _unify_vars
 
@@ -70,9 +70,30 @@ def test_unifying_by_a_heads_variables_is_unifying_the_head(engine):
             fact = (rule.head.pred, *values)
             if rule not in _head_candidates(program, fact):
                 continue  # its constants are not the fact's: the candidates leave the rule out
-            assert _unify_vars(_head_vars(program, rule), values) == _unify_head(rule.head, values), (rule, fact)
+            assert _unify_vars(_head_vars(rule.head), values) == _unified(rule.head, values), (rule, fact)
             compared += 1
+        for _ in range(6):  # and any values, for the whole unification (constants checked too)
+            values = tuple(rng.choice(pool) for _ in args)
+            assert _unify_head(rule.head, values) == _unified(rule.head, values), (rule, values)
     assert compared > 100
+
+
+def _unified(head, values):
+    """Unification of a head with a fact's values by its definition, position by position (None: any value)."""
+    binding: dict = {}
+    for arg, value in zip(head.args, values):
+        if value is None:
+            continue
+        if isinstance(arg, Const):
+            if arg.value != value or type(arg.value) is not type(value):
+                return None
+        elif isinstance(arg, Var):
+            if arg.name in binding and binding[arg.name] != value:
+                return None
+            binding[arg.name] = value
+        else:
+            return None
+    return binding
 
 
 @pytest.mark.parametrize("pred", ["damage_assigner", "blocked_by", "has_quality", "keyword_source", "view_edge"])
