@@ -364,13 +364,15 @@ def coarse_affected(program: Program, changed: Iterable[tuple], *, among: bool =
     # fact -> (the fact, its coarse shape, its exact shape, the values the exact shape's placeholders stand
     # for): a change is often analysed again by each fact set compared (the backend's, each question's)
     kept: dict[tuple, tuple] = program.kept("incremental.fact_shapes", dict)
+    shapes: dict[tuple, tuple] = program.kept("incremental.shapes", dict)  # each shape once (see _fact_shapes)
     if len(kept) > _MAX_COARSE_KEYS:
         kept.clear()
+        shapes.clear()
     groups: dict[tuple, list[tuple]] = {}
     for fact in changed:
         entry = kept.get(fact)
         if entry is None or entry[0] is not fact and tuple(map(type, entry[0])) != tuple(map(type, fact)):
-            entry = _fact_shapes(kept, fact, consts)
+            entry = _fact_shapes(kept, shapes, fact, consts)
         group = groups.get(entry[1])
         if group is None:
             groups[entry[1]] = [entry]
@@ -399,10 +401,12 @@ def coarse_affected(program: Program, changed: Iterable[tuple], *, among: bool =
     return out
 
 
-def _fact_shapes(kept: dict[tuple, tuple], fact: tuple, consts: frozenset) -> tuple:
+def _fact_shapes(kept: dict[tuple, tuple], shapes: dict[tuple, tuple], fact: tuple, consts: frozenset) -> tuple:
     """(fact, its coarse shape, its exact shape, the exact shape's values), kept by the fact unless an equal
-    fact of other types (1 and True) is kept already."""
-    entry = (fact, *_shapes(fact, consts))
+    fact of other types (1 and True) is kept already. The shapes are the ones ``shapes`` holds when equal:
+    thousands of facts share a few (fewer objects kept, and fewer for the cyclic collector to walk)."""
+    coarse, exact, values = _shapes(fact, consts)
+    entry = (fact, shapes.setdefault(coarse, coarse), shapes.setdefault(exact, exact), values)
     if fact not in kept:
         kept[fact] = entry
     return entry

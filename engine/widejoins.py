@@ -215,6 +215,7 @@ class StateCheck:
         self._checked: set[str] = set()
         self.rules_checked: set[int] = set()  # ids of the rules whose bodies were checked (by the caller)
         self._passed: set[tuple] = set()  # the bodies found within the limit (in this state)
+        self._wide_passed: set[int] = set()  # the ids of the wide rules found within it (many predicates reach one)
 
     def size(self, atom: Atom) -> int:
         """The facts that may match ``atom``, plus, for a predicate pyDatalog derives, the estimates of its
@@ -276,12 +277,16 @@ class StateCheck:
         for pred in preds:
             if pred in self._checked:
                 continue
+            passed = self._wide_passed
             for wide in self.guard.wide_below.get(pred, ()):
-                if id(wide.rule) in self.dead or self._surely_within(wide.parts):
+                rule_id = id(wide.rule)
+                if rule_id in passed or rule_id in self.dead:
                     continue
-                total = estimate(wide.parts, self.size)
-                if total > self.limit:
-                    raise _refusal(wide.rule, wide.parts, total, self.limit, wide.rule.span)
+                if not self._surely_within(wide.parts):
+                    total = estimate(wide.parts, self.size)
+                    if total > self.limit:
+                        raise _refusal(wide.rule, wide.parts, total, self.limit, wide.rule.span)
+                passed.add(rule_id)
             self._checked.add(pred)
 
 
