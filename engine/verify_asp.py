@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Compiled", "compile_search", "SUPPORTED_PRIMITIVES", "SBA_ROUNDS"]
 
-SUPPORTED_PRIMITIVES = ("record", "forget", "tap", "remove_from_combat", "gain_control", "remove_keyword")
+SUPPORTED_PRIMITIVES = ("record", "forget", "tap", "remove_from_combat", "gain_control", "remove_keyword", "signal")
 SBA_ROUNDS = 3
 # what the runtime drops between states, and the marker of a state-based check
 TRANSIENT_PREDS: tuple[str, ...] = TRANSIENT + ("state_check",)
@@ -379,6 +379,8 @@ class _Builder:
         self.emit(f"del(D,f_granted_keyword(O,K)) :- {rk}.")
         self.emit(f"add(D,f_removed_keyword(O,K)) :- {rk}.")
         self.emit(f'event(D,ev(D,"ability_lost",O),"ability_lost",O,"keyword",K) :- {rk}.')
+        # signal: an event of its kind, and nothing else
+        self.emit('event0(D,ev(D,K,X),K,X) :- prim(C,D,"signal",K,X,_).')
         # events as facts
         self.emit("event0(D,E,K,O) :- event(D,E,K,O,_,_).")
         self.emit("add(D,f_event(E,K,O)) :- event0(D,E,K,O).")
