@@ -59,6 +59,17 @@ def normalize_counter_kind(kind: object) -> str | None:
     return kind if KIND_RE.match(kind) else None
 
 
+def _what(value: object) -> str:
+    """A YAML value's kind, in words."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "a mapping" if isinstance(value, dict) else "a list" if isinstance(value, list) else "another value"
+
+
 def compile_object(
     ctx: ScenarioReader, oid: str, spec: dict, path: tuple, players: list[str]
 ) -> list[tuple[tuple, tuple]]:
@@ -69,8 +80,15 @@ def compile_object(
     if "card" in spec:
         card = spec["card"]
         entry = ctx.catalog.get(card) if isinstance(card, str) else None
-        if entry is None:
-            near = ctx.catalog.suggest(card) if isinstance(card, str) else None
+        if entry is None and not isinstance(card, str):
+            ctx.error(
+                path + ("card",),
+                f"card: takes the name of a catalog card, got {_what(card)}",
+                "to describe the card here, give its characteristics beside controller: instead "
+                "({name: Raider, types: [creature], power: 2, toughness: 2, controller: alice})",
+            )
+        elif entry is None:
+            near = ctx.catalog.suggest(card)
             ctx.error(
                 path + ("card",),
                 f"unknown card {card!r}",

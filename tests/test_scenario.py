@@ -538,3 +538,16 @@ def test_a_keyword_mentioned_by_a_rule_file_is_accepted_in_scenarios(tmp_path):
     assert "unknown keyword 'myriad'" in err.value.render()
     state = Engine(rules=[str(rules)]).state_from_dict(data)
     assert state.holds("has_keyword(x, myriad)")
+
+
+def test_a_card_given_as_a_mapping_says_where_the_characteristics_go(engine, tmp_path):
+    """A designer who writes the card's characteristics under card: is told to write them beside it."""
+    path = write(
+        tmp_path,
+        "inline.yaml",
+        "players: [alice, bob]\nobjects:\n  raider: {card: {name: Raider, types: [creature]}, controller: alice}\n",
+    )
+    (found,) = problems(engine, path)
+    line, col, code, message, hint = found
+    assert (line, col, code, message) == (3, 18, "S100", "card: takes the name of a catalog card, got a mapping")
+    assert "beside controller:" in hint
