@@ -364,7 +364,7 @@ def coarse_affected(program: Program, changed: Iterable[tuple], *, among: bool =
     # fact -> (the fact, its coarse shape, its exact shape, the values the exact shape's placeholders stand
     # for): a change is often analysed again by each fact set compared (the backend's, each question's)
     kept: dict[tuple, tuple] = program.kept("incremental.fact_shapes", dict)
-    shapes: dict[tuple, tuple] = program.kept("incremental.shapes", dict)  # each shape once (see _fact_shapes)
+    shapes: dict[tuple, tuple] = program.kept("incremental.shapes", dict)  # each shape once (see _shared)
     if len(kept) > _MAX_COARSE_KEYS:
         kept.clear()
         shapes.clear()
@@ -403,13 +403,19 @@ def coarse_affected(program: Program, changed: Iterable[tuple], *, among: bool =
 
 def _fact_shapes(kept: dict[tuple, tuple], shapes: dict[tuple, tuple], fact: tuple, consts: frozenset) -> tuple:
     """(fact, its coarse shape, its exact shape, the exact shape's values), kept by the fact unless an equal
-    fact of other types (1 and True) is kept already. The shapes are the ones ``shapes`` holds when equal:
-    thousands of facts share a few (fewer objects kept, and fewer for the cyclic collector to walk)."""
+    fact of other types (1 and True) is kept already. The shapes are the ones ``shapes`` holds when equal
+    and alike (:func:`_shared`): thousands of facts share a few (fewer objects kept, and fewer for the cyclic
+    collector to walk)."""
     coarse, exact, values = _shapes(fact, consts)
-    entry = (fact, shapes.setdefault(coarse, coarse), shapes.setdefault(exact, exact), values)
+    entry = (fact, _shared(shapes, coarse), _shared(shapes, exact), values)
     if fact not in kept:
         kept[fact] = entry
     return entry
+
+
+def _shared(shapes: dict[tuple, tuple], shape: tuple) -> tuple:
+    """The shape ``shapes`` holds equal to ``shape`` and of the same types (1, 1.0 and True are equal)."""
+    return shapes.setdefault((shape, tuple(map(type, shape))), shape)
 
 
 def _among_closure(program: Program, entries: list[tuple], cache: dict) -> list[tuple[str, Pattern]]:

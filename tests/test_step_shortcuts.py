@@ -47,13 +47,15 @@ def test_both_shapes_in_one_pass_are_the_shapes(engine):
     named = sorted(consts, key=repr)[:40]
     values = named + [0, 1, 2, True, False, 1.0, "x", "y"] + [f"o{i}" for i in range(20)]
     rng = random.Random(7)
+    shapes: dict = {}  # shared by every fact, as a change's facts share them: never a shape of other types
     for _ in range(5000):
         fact = ("p",) + tuple(rng.choice(values) for _ in range(rng.randint(0, 20)))  # up to 20: past 16 slots
-        entry = _fact_shapes({}, fact, consts)
+        entry = _fact_shapes({}, shapes, fact, consts)
         coarse = (fact[0],) + tuple(v if v in consts and not isinstance(v, bool) else WILD for v in fact[1:])
         shape, held = _exact_shape(fact, consts)
         assert entry == (fact, coarse, shape, held), fact
         assert [type(v) for v in entry[2]] == [type(v) for v in shape], fact  # True and 1 are equal, not alike
+        assert [type(v) for v in entry[1]] == [type(v) for v in coarse], fact
 
 
 def test_unifying_by_a_heads_variables_is_unifying_the_head(engine):
