@@ -39,6 +39,7 @@ predicates whose facts come with the rules; the unconnected bodies the join guar
 from __future__ import annotations
 
 import itertools
+import threading
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -54,6 +55,7 @@ from .widejoins import JoinGuard, passed_positions
 __all__ = ["RuleIndex", "RuleProbes", "CompiledProgram", "LivenessIndex"]
 
 _LIVENESS_KEPT = 256  # liveness results remembered per program (judgelog.liveness asks once per new namespace)
+_LIVENESS_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -252,9 +254,11 @@ class CompiledProgram:
         key = (dead_probes, with_facts)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = self._liveness(dead_probes, with_facts)
-            while len(memo) > _LIVENESS_KEPT:
-                memo.pop(next(iter(memo)), None)
+            found = self._liveness(dead_probes, with_facts)
+            with _LIVENESS_LOCK:  # threads share the memo: an insert while another drops the oldest would fail it
+                memo[key] = found
+                while len(memo) > _LIVENESS_KEPT:
+                    memo.pop(next(iter(memo)), None)
         return found
 
     def _liveness(self, dead_probes: frozenset, with_facts: frozenset) -> tuple[frozenset, frozenset]:
