@@ -21,7 +21,6 @@ set and asked again only where a change can reach them (the affected patterns of
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -37,6 +36,7 @@ from .incremental import (
     question_patterns,
     reached_preds,
 )
+from .memo import remember
 from .program import Program
 
 __all__ = ["AnswerCache", "QUESTION"]
@@ -118,8 +118,6 @@ class AnswerCache:
         # them comes from their differences, so a fact set is compared with the whole anchor only once
         self._anchor: frozenset = frozenset()
         self._deltas: dict[int, tuple[frozenset, frozenset, frozenset]] = {}  # id -> (facts, added, removed)
-        # an engine's threads share the cache: an insert while another drops the oldest entry would fail that
-        self._lock = threading.Lock()
 
     def _delta(self, facts: frozenset) -> tuple[frozenset, frozenset] | None:
         """What ``facts`` adds to the anchor and removes from it; None when that is large (``facts`` then
@@ -131,10 +129,7 @@ class AnswerCache:
         if len(added) + len(removed) > max(_MAX_CHANGE, len(facts) // 4):
             self._anchor, self._deltas = facts, {id(facts): (facts, frozenset(), frozenset())}
             return None
-        with self._lock:
-            if len(self._deltas) >= _KEPT:
-                self._deltas.pop(next(iter(self._deltas)), None)
-            self._deltas[id(facts)] = (facts, added, removed)
+        remember(self._deltas, id(facts), (facts, added, removed), keep=_KEPT)  # (an engine's threads share it)
         return added, removed
 
     def _changes(
@@ -184,10 +179,7 @@ class AnswerCache:
             rows = self._update(last, facts, body, names, _Askers(ask, sort_key, ask_among))
         if rows is None:
             rows = ask(facts, body, names)
-        with self._lock:
-            self._last[key] = (facts, rows)
-            while len(self._last) > _KEPT:
-                self._last.pop(next(iter(self._last)), None)
+        remember(self._last, key, (facts, rows), keep=_KEPT)
         return rows
 
     def _update(

@@ -39,7 +39,6 @@ predicates whose facts come with the rules; the unconnected bodies the join guar
 from __future__ import annotations
 
 import itertools
-import threading
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -47,6 +46,7 @@ from operator import itemgetter
 from typing import ClassVar, NamedTuple
 
 from .ast import Atom, Const, Negation, Rule
+from .memo import remember
 from .planning import literal_terms, probe_alive, probe_of, why_vars
 from .program import Program
 from .recursion import Component, recursive_components
@@ -55,7 +55,6 @@ from .widejoins import JoinGuard, passed_positions
 __all__ = ["RuleIndex", "RuleProbes", "CompiledProgram", "LivenessIndex"]
 
 _LIVENESS_KEPT = 256  # liveness results remembered per program (judgelog.liveness asks once per new namespace)
-_LIVENESS_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -253,12 +252,8 @@ class CompiledProgram:
         memo: dict = self.program.kept("compiled.liveness", dict)
         key = (dead_probes, with_facts)
         found = memo.get(key)
-        if found is None:
-            found = self._liveness(dead_probes, with_facts)
-            with _LIVENESS_LOCK:  # threads share the memo: an insert while another drops the oldest would fail it
-                memo[key] = found
-                while len(memo) > _LIVENESS_KEPT:
-                    memo.pop(next(iter(memo)), None)
+        if found is None:  # (every thread shares the memo: judgelog.memo)
+            found = remember(memo, key, self._liveness(dead_probes, with_facts), keep=_LIVENESS_KEPT)
         return found
 
     def _liveness(self, dead_probes: frozenset, with_facts: frozenset) -> tuple[frozenset, frozenset]:

@@ -25,9 +25,10 @@ adds (``plus``, none of them in the base) and the base facts it removes (``minus
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, cast
+
+from .memo import remember
 
 __all__ = [
     "Overlay",
@@ -45,17 +46,13 @@ _EMPTY: frozenset = frozenset()
 _DEPTH = 4  # bases followed up from a fact set when looking for a common one
 _MADE: dict[int, tuple[frozenset, frozenset, frozenset, frozenset]] = {}  # id -> (it, base, plus, minus)
 _MADE_KEPT = 8
-_MADE_LOCK = threading.Lock()
 CHAIN_MAX = 4096  # a state's facts further from their root than this many facts are made whole again
 
 
 def made_from(facts: frozenset, base: frozenset, plus: frozenset, minus: frozenset) -> None:
     """Remember that ``facts`` equals ``base`` with ``plus`` added and ``minus`` removed (a state's facts made
     by an action), so that :func:`difference` relates it to fact sets over ``base`` (a few are kept)."""
-    with _MADE_LOCK:  # threads share it: an insert while another drops the oldest would fail that
-        if len(_MADE) >= _MADE_KEPT:
-            _MADE.pop(next(iter(_MADE)), None)
-        _MADE[id(facts)] = (facts, base, plus, minus)
+    remember(_MADE, id(facts), (facts, base, plus, minus), keep=_MADE_KEPT)  # (threads share it)
 
 
 def _parent(facts: Any, near: bool = True) -> tuple[Any, frozenset, frozenset] | None:

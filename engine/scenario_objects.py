@@ -21,7 +21,7 @@ from typing import Any
 from .analysis import suggest
 from .codes import S200
 from .errors import Diagnostic
-from .scenario_reader import ID_RE, ScenarioReader, show
+from .scenario_reader import ID_RE, ScenarioReader, kind_of, show
 
 __all__ = ["compile_object", "normalize_counter_kind", "counter_facts", "OBJECT_KEYS"]
 
@@ -59,17 +59,6 @@ def normalize_counter_kind(kind: object) -> str | None:
     return kind if KIND_RE.match(kind) else None
 
 
-def _what(value: object) -> str:
-    """A YAML value's kind, in words."""
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    return "a mapping" if isinstance(value, dict) else "a list" if isinstance(value, list) else "another value"
-
-
 def compile_object(
     ctx: ScenarioReader, oid: str, spec: dict, path: tuple, players: list[str]
 ) -> list[tuple[tuple, tuple]]:
@@ -83,7 +72,7 @@ def compile_object(
         if entry is None and not isinstance(card, str):
             ctx.error(
                 path + ("card",),
-                f"card: takes the name of a catalog card, got {_what(card)}",
+                f"card: takes the name of a catalog card, got {kind_of(card)}",
                 "to describe the card here, give its characteristics beside controller: instead "
                 "({name: Raider, types: [creature], power: 2, toughness: 2, controller: alice})",
             )

@@ -23,7 +23,7 @@ from .errors import Diagnostic
 from .interface import Interface
 from .yamlsrc import Located
 
-__all__ = ["ScenarioReader", "ID_RE", "show"]
+__all__ = ["ScenarioReader", "ID_RE", "show", "kind_of"]
 
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -109,6 +109,16 @@ class ScenarioReader:
             )
             return None
         return value
+
+
+def kind_of(value: object) -> str:
+    """What a value is, in the words of :meth:`ScenarioReader.want` ("a mapping", "an integer", ...).
+
+    >>> kind_of({"name": "Raider"}), kind_of(True), kind_of(None)
+    ('a mapping', 'true or false', 'nothing')
+    """
+    found = next((_KINDS[kind][0] for kind, test in _IS.items() if test(value)), None)
+    return found or ("nothing" if value is None else "another value")
 
 
 def show(value: object) -> str:
