@@ -94,6 +94,8 @@ EVENT_WORDS = frozenset(
         "chosen",
         "put_on_stack",
         "resolved",
+        "step_waits",
+        "stack_top",
         "game",
         "object",
         "duration",

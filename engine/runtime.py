@@ -203,6 +203,8 @@ class _Run(Generic[B]):
                 hint="remove it from choose:, or check the step that offers it",
             )
         facts = self._stack_triggers(facts)
+        if self.follow_up:
+            self._wait_for_the_stack(facts)
         event_facts = {f for e in self.events for f in e.facts()}
         final = facts | event_facts
         origins = {f: self.span for f in self.steps.added(final)} if self.span is not None else {}
@@ -477,6 +479,20 @@ class _Run(Generic[B]):
             )
             self.next_seq += 1
         return facts
+
+    def _wait_for_the_stack(self, facts: WorkingFacts) -> None:
+        """A follow-up is the game moving on to a next step: while the rules say the step can't end
+        (step_cannot_end/1: something is on the stack, 500.2) it is not applied, and the event ``step_waits``
+        says what it waits for."""
+        rows = self.ask(facts, "step_cannot_end(I)")
+        if not rows:
+            return
+        top = rows[0]["I"]
+        rule, cites = self.cause(facts, ("step_cannot_end", top))
+        details = {**self.follow_up, "stack_top": top}
+        self.events.append(Event(self.next_seq, "step_waits", self.kind, details, rule, cites))
+        self.next_seq += 1
+        self.follow_up = {}
 
     def _order_where(self, j: int) -> str:
         scenario = self.state.meta.scenario

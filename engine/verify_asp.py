@@ -103,6 +103,7 @@ def _with_ctx(rule: Rule) -> Rule:
 
 def _needed_preds(program: Any, props: dict[str, Property]) -> set[str]:
     wanted = ["property_violation", "violation", "effect", "state_based", "standing", "step_exists", "choice"]
+    wanted += ["follow_up"]
     wanted += ["triggers"] + [p.name.split(":", 1)[1] for p in props.values() if p.functional]
     return program.dependencies([w for w in wanted if w in program.decls])
 
@@ -279,6 +280,7 @@ class _Builder:
             self.emit(f"refused({g}) :- j_violation({x},_,_), {sguard}.")
             self.emit(f"unsupported({x},choice) :- j_choice({x},_,_), {sguard}.")
             self.emit(f"unsupported({x},triggered_ability) :- j_triggers({x},_,_,_), {sguard}.")
+            self.emit(f"unsupported({x},follow_up) :- j_follow_up({x},_,_), {sguard}.")
             self.effects(x, x + 1, "effect", sguard)
             if step == 1:  # designations that last (standing/5) are applied as the action begins
                 self.effects(x, x + 1, "standing", guard)

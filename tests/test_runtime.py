@@ -748,6 +748,51 @@ def test_a_choice_of_exactly_n_takes_n_or_every_option_when_there_are_fewer(tmp_
     assert gone(state) == []
 
 
+def test_an_at_end_of_combat_ability_resolves_while_the_attackers_are_still_attacking():
+    """end_combat (rules/actions/combat_actions.dl, no Python): the end of combat step begins and "at end of
+    combat" abilities trigger (511.2) while the creatures are still in combat; the step ends, and they are
+    removed from combat (511.3), only once the stack is empty (500.2): end_combat stops with step_waits, and
+    given again after the ability resolves it ends combat."""
+    engine = Engine(rules=[str(RULES / "drill_sergeant.dl")])
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {
+                "bears": {"card": "Grizzly Bears", "controller": "alice"},
+                "sergeant": {"name": "Drill Sergeant", "types": ["artifact"], "controller": "alice"},
+            },
+            "combat": {"attackers": {"bears": "bob"}},
+        }
+    )
+    begun, events = state.apply({"do": "end_combat"})
+    kinds = [e.kind for e in events]
+    assert kinds.index("end_of_combat_began") < kinds.index("put_on_stack") < kinds.index("step_waits")
+    assert "combat_ended" not in kinds
+    waits = next(e for e in events if e.kind == "step_waits")
+    assert waits.subject == "end_combat" and waits.rule == "stack.step_cannot_end" and "500.2" in waits.cites
+    assert begun.query("attacking(A, T)") == [{"A": "bears", "T": "bob"}]
+    assert begun.query("combat_step(S)") == [{"S": "end_of_combat"}]
+    resolved, _ = begun.apply({"do": "resolve"})
+    assert resolved.query("counter(bears, p1p1, N)") == [{"N": 1}]
+    ended, events = resolved.apply({"do": "end_combat"})
+    assert [e.kind for e in events if e.kind in ("end_of_combat_began", "combat_ended")] == ["combat_ended"]
+    assert ended.query("attacking(A, T)") == [] and ended.query("combat_step(S)") == []
+    # without the card nothing triggers: one end_combat begins and ends the step
+    plain = Engine().state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {"bears": {"card": "Grizzly Bears", "controller": "alice"}},
+            "combat": {"attackers": {"bears": "bob"}},
+        }
+    )
+    after, events = plain.apply({"do": "end_combat"})
+    kinds = [e.kind for e in events]
+    assert kinds.index("end_of_combat_began") < kinds.index("combat_ended") and "step_waits" not in kinds
+    assert after.query("attacking(A, T)") == []
+
+
 def test_a_turn_begins_for_the_next_player_who_untaps_and_whose_upkeep_triggers(tmp_path):
     """begin_turn (rules/actions/turn.dl, no Python): the next player in turn order still in the game
     becomes the active player and untaps their permanents only (502.3); "at the beginning of your upkeep"
