@@ -19,7 +19,7 @@ from .codes import I001, I002, I003
 from .errors import Diagnostic
 from .program import Program
 
-__all__ = ["ENGINE_NEEDS", "EFFECT_PREDICATES", "TRIGGER_PREDICATES", "contract_problems", "trigger_problems"]
+__all__ = ["ENGINE_NEEDS", "EFFECT_PREDICATES", "contract_problems", "trigger_problems"]
 
 _SCENARIO = "the scenario loader and writer (engine/scenario.py, engine/writer.py)"
 _EFFECTS = "the effect primitives (engine/effects.py)"
@@ -172,9 +172,8 @@ ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = {
 # the predicates whose second argument names an effect primitive
 EFFECT_PREDICATES = ("effect", "state_based", "event_result", "standing")
 
-# the runtime asks these after every step and every round of state-based actions, with recent_event holding
-# for the events just applied (engine/runtime.py)
-TRIGGER_PREDICATES = ("triggers", "trigger_arg")
+# the runtime asks triggers/3 after every step and every round of state-based actions, with recent_event
+# holding for the events just applied (engine/runtime.py)
 RECENT_EVENT = "recent_event"
 
 
@@ -247,10 +246,11 @@ def contract_problems(program: Program) -> list[Diagnostic]:
 def trigger_problems(program: Program) -> list[Diagnostic]:
     """Warnings for trigger rules that read no event just applied: the runtime asks ``triggers/3`` after
     every step of every action, so a rule whose body doesn't depend on ``recent_event`` (directly or through
-    a predicate such as ``left_battlefield_to``) makes the ability trigger again after every later action."""
+    a predicate such as ``left_battlefield_to``) makes the ability trigger again after every later action.
+    (``trigger_arg/5`` is asked only of an ability that triggered: it may read the state alone.)"""
     out: list[Diagnostic] = []
     for rule in program.rules:
-        if rule.head.pred not in TRIGGER_PREDICATES or not rule.body:
+        if rule.head.pred != "triggers" or not rule.body:
             continue
         reads = {lit.pred for lit in rule.body if isinstance(lit, Atom)}
         if RECENT_EVENT in program.dependencies(reads):

@@ -35,6 +35,8 @@ end_turn - - -         the turn ends (an event; rules forget what ends with it)
 record P A B           assert P(A) or P(A, B) for an input predicate P the rules declare (a designation), with
                        what the interface says recording it gives (record_symmetric, record_implies) and
                        the event it is (record_event)
+record_plain P A B     the same, with the plain event recorded instead of the declared one (508.4: a creature
+                       put onto the battlefield attacking is attacking but never attacked)
 forget P A B           retract it (and its mirror when symmetric);   forget_all P - -: retract every fact of P
 begin_effect Spec O D  start a continuous effect on O lasting D (rules/core/continuous.dl): a new id
                        effect_N, its timestamp (the number of its event), and the effect_spec values of Spec
@@ -411,13 +413,28 @@ def p_record(ch: Change, pred: Arg, a: Arg, b: Arg) -> None:
     """Assert a designation the rules declared as an input predicate (e.g. a block, who had first strike),
     with what the interface says recording it gives and the event it is."""
     fact = _recorded(ch, pred, a, b)
+    if _assert_designation(ch, fact):
+        _record_event(ch, fact, "record")
+
+
+def p_record_plain(ch: Change, pred: Arg, a: Arg, b: Arg) -> None:
+    """Assert a designation as ``record`` does, with the plain event ``recorded`` whatever event a record of it
+    is declared to be: a creature put onto the battlefield attacking (508.4) is attacking but was never
+    declared as an attacker, so it doesn't "attack"."""
+    fact = _recorded(ch, pred, a, b)
+    if _assert_designation(ch, fact):
+        ch.emit("recorded", fact[0], fact=str(Fact(*fact)))
+
+
+def _assert_designation(ch: Change, fact: tuple) -> bool:
+    """Assert ``fact`` and what the interface says recording it gives; False if it already held."""
     if fact in ch.facts:
-        return
+        return False
     made = ch.face.recorded(fact) if ch.face is not None else [fact]
     for f in made:
         if f[0] in ch.inputs:
             ch.facts.add(f)
-    _record_event(ch, fact, "record")
+    return True
 
 
 def p_forget(ch: Change, pred: Arg, a: Arg, b: Arg) -> None:
@@ -514,6 +531,7 @@ PRIMITIVES: dict[str, Callable[[Change, Arg, Arg, Arg], None]] = {
     "lose_game": p_lose_game,
     "end_turn": p_end_turn,
     "record": p_record,
+    "record_plain": p_record_plain,
     "forget": p_forget,
     "forget_all": p_forget_all,
     "end_effect": p_end_effect,

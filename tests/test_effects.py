@@ -334,6 +334,25 @@ def test_record_and_forget_follow_the_declared_interface():
         apply(ch, "record", "life", "p1", 3)  # not an input predicate
 
 
+@covers("record_plain")
+def test_record_plain_records_like_record_with_the_plain_event():
+    declared = face(
+        implies=[("attacking", 0, "in_combat_marker")],
+        record_events={("attacking", "record"): ("attacks", "target")},
+    )
+    ch = change(inputs={"attacking": 2, "in_combat_marker": 1}, face=declared)
+    apply(ch, "record_plain", "attacking", "angel", "p2")  # 508.4: attacking, but it never attacked
+    apply(ch, "record_plain", "attacking", "angel", "p2")  # there already: no second event
+    apply(ch, "record", "attacking", "geist", "p2")  # a declared attacker: the declared event
+    assert {("attacking", "angel", "p2"), ("in_combat_marker", "angel"), ("in_combat_marker", "geist")} <= ch.facts
+    assert events(ch) == [
+        ("recorded", "attacking", {"fact": "attacking(angel, p2)"}),
+        ("attacks", "geist", {"target": "p2"}),
+    ]
+    with pytest.raises(ActionError, match="input predicate of arity 1 or 2"):
+        apply(ch, "record_plain", "life", "p1", 3)
+
+
 @covers("forget_all")
 def test_forget_all_clears_an_input_predicate():
     ch = change(
