@@ -284,11 +284,12 @@ class _Run(Generic[B]):
             if bare
             else None
         )
+        untimely = {r["C"] for r in self.ask(facts, "violation(C, _), refusal_not_about_the_choice(C)")}
         raise ActionError(
             f"{self.kind} refused: " + "; ".join(messages),
             cr=cr,
             refused_by=refused_by,
-            options=self._legal_options(),
+            options=[] if untimely >= {r["C"] for r in rows} else self._legal_options(),
             hint=hint,
         )
 

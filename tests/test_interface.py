@@ -240,6 +240,9 @@ def test_ability_ids_are_never_reused(flanking):
     first = [e.subject for e in events if e.kind == "put_on_stack"]
     state, _ = state.apply({"do": "resolve"})
     assert state.query("on_stack(I, S, K)") == []
+    state, _ = state.apply({"do": "end_combat"})  # a second combat (one declare blockers step each, 506.1)
+    state, _ = state.apply({"do": "untap", "object": "knight"})
+    state, _ = state.apply({"do": "declare_attackers", "attackers": {"knight": "bob"}})
     state, events = state.apply({"do": "declare_blockers", "blockers": {"lions": ["knight"]}})
     second = [e.subject for e in events if e.kind == "put_on_stack"]
     assert first and second and not set(first) & set(second)
