@@ -319,6 +319,11 @@ class _Run(Generic[B]):
             options = [r["O"] for r in rows if r["N"] == name]
             mode = ChoiceMode.of(name, next((r["M"] for r in self.ask(facts, f"choice_mode({name}, M)")), "one"))
             limit = next((r["X"] for r in self.ask(facts, f"choice_max({name}, X)")), None)
+            if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)):
+                raise ActionError(
+                    f"{self.kind}: the rules give {name} a choice_max of {_q(limit)}, not a number",
+                    hint="declare the argument it comes from as a count: action_param_type(KIND, KEY, count)",
+                )
             cr = next((r["R"] for r in self.ask(facts, f"choice_cr({name}, R)")), None)
             given, present = given_choice(choose, name, len(names))
             if present:

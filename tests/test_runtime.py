@@ -831,3 +831,28 @@ def test_a_turn_begins_for_the_next_player_who_untaps_and_whose_upkeep_triggers(
     assert alices.query("active_player(P)") == [{"P": "alice"}]
     again, _ = resolved.apply({"do": "begin_turn", "player": "bob"})  # an extra turn for bob (500.7)
     assert again.query("active_player(P)") == [{"P": "bob"}] and _stack(again) == [("shrine", "bob")]
+
+
+def test_a_choice_max_that_is_not_a_number_is_refused_with_a_hint(tmp_path):
+    """A rule file that derives choice_max from an argument it did not type as a count gets an ActionError
+    naming the choice, never a TypeError from comparing a word with a number."""
+    rules = tmp_path / "pick.dl"
+    rules.write_text(
+        "action_known(pick).\naction_param(pick, n).\n"
+        "@name pick.choice\n@cr 701.1\nchoice(thing, O) :- action(pick), permanent(O).\n"
+        "@name pick.mode\n@cr 701.1\nchoice_mode(thing, up_to) :- action(pick).\n"
+        "@name pick.max\n@cr 701.1\nchoice_max(thing, N) :- action(pick), act_arg(n, N).\n",
+        encoding="utf-8",
+    )
+    state = Engine(rules=[str(rules)]).state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {"bears": {"card": "Grizzly Bears", "controller": "alice"}},
+        }
+    )
+    with pytest.raises(ActionError, match="choice_max of bears, not a number") as refused:
+        state.apply({"do": "pick", "n": "bears", "choose": {"thing": ["bears"]}})
+    assert "action_param_type" in (refused.value.hint or "")
+    _, events = state.apply({"do": "pick", "n": 1, "choose": {"thing": ["bears"]}})  # a number: the choice is made
+    assert [(e.kind, e.subject) for e in events] == [("chosen", "bears")]
