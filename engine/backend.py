@@ -37,7 +37,7 @@ the variants no other namespace uses are retracted.
 Measurements: docs/performance.md (bench/run.py).
 
 Set-at-a-time questions: a question with a variable bound to a set of ``SETWISE_VALUES`` values or more, and
-every question on a board of ``SETWISE_FACTS`` facts or more, is answered by judgelog.setwise (each rule body
+every question on a board of ``SETWISE_FACTS`` facts or more (now every board), is answered by judgelog.setwise (each rule body
 evaluated once for the whole set of values it is called with, over the state's facts by predicate and the
 computed facts) instead of pyDatalog's subgoal per value; a body it cannot plan goes top-down as before.
 ``Backend(incremental=False)`` always asks top-down. Proofs (``why_rows``), ``ask_atom`` and the aggregates'
@@ -88,9 +88,10 @@ _ENGINE_IDS = itertools.count(1)
 # a question with a variable bound to a set of at least this many values is evaluated set-at-a-time
 # (judgelog.setwise): one pass per rule body for the whole set, not a subgoal per value
 SETWISE_VALUES = 64
-# and so is every question on a board of at least this many facts (a subgoal per bound value costs more there
-# than the facts indexed by predicate for the state)
-SETWISE_FACTS = 10_000
+# and so is every question on a board of at least this many facts: every board (replaying the bundled
+# scenarios takes about a third less CPU than with pyDatalog's subgoal per value below 10,000 facts, the
+# earlier setting; docs/performance.md)
+SETWISE_FACTS = 0
 
 
 class Backend:
