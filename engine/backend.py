@@ -37,9 +37,10 @@ the variants no other namespace uses are retracted.
 Measurements: docs/performance.md (bench/run.py).
 
 Set-at-a-time questions: a question with a variable bound to a set of ``SETWISE_VALUES`` values or more, and
-every question on a board of ``SETWISE_FACTS`` facts or more (now every board), is answered by judgelog.setwise (each rule body
-evaluated once for the whole set of values it is called with, over the state's facts by predicate and the
-computed facts) instead of pyDatalog's subgoal per value; a body it cannot plan goes top-down as before.
+every question on a board of ``SETWISE_FACTS`` facts or more (now every board), is answered by
+judgelog.setwise (each rule body evaluated once for the whole set of values it is called with, over the
+state's facts by predicate and the computed facts) instead of pyDatalog's subgoal per value; a body it
+cannot plan goes top-down as before.
 ``Backend(incremental=False)`` always asks top-down. Proofs (``why_rows``), ``ask_atom`` and the aggregates'
 and recursive components' bodies stay on pyDatalog.
 
