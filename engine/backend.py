@@ -368,7 +368,7 @@ class Backend:
             among = {v: vs for v, vs in among.items() if 2 * len(vs) < enumerated(self.compiled, view, body, v)} or None
         ordered, _ = order_body(body)
         if self.incremental and (
-            among and max(len(vs) for vs in among.values()) >= SETWISE_VALUES or len(view.facts or ()) >= SETWISE_FACTS
+            len(view.facts or ()) >= SETWISE_FACTS or among and max(len(vs) for vs in among.values()) >= SETWISE_VALUES
         ):
             found = self._setwise(view, ordered, names, among)
             if found is not None:

@@ -284,7 +284,7 @@ class _Run(Generic[B]):
             if bare
             else None
         )
-        untimely = {r["C"] for r in self.ask(facts, "violation(C, _), refusal_not_about_the_choice(C)")}
+        untimely = {r["C"] for r in self.ask(facts, "refusal_not_about_the_choice(C)")}
         raise ActionError(
             f"{self.kind} refused: " + "; ".join(messages),
             cr=cr,

@@ -103,7 +103,7 @@ def _with_ctx(rule: Rule) -> Rule:
 
 def _needed_preds(program: Any, props: dict[str, Property]) -> set[str]:
     wanted = ["property_violation", "violation", "effect", "state_based", "standing", "step_exists", "choice"]
-    wanted += ["follow_up"]
+    wanted += ["follow_up"]  # an action the rules apply again: unsupported, said so
     wanted += ["triggers"] + [p.name.split(":", 1)[1] for p in props.values() if p.functional]
     return program.dependencies([w for w in wanted if w in program.decls])
 
