@@ -41,8 +41,9 @@ every question on a board of ``SETWISE_FACTS`` facts or more (now every board), 
 judgelog.setwise (each rule body evaluated once for the whole set of values it is called with, over the
 state's facts by predicate and the computed facts) instead of pyDatalog's subgoal per value; a body it
 cannot plan goes top-down as before.
-``Backend(incremental=False)`` always asks top-down. Proofs (``why_rows``), ``ask_atom`` and the aggregates'
-and recursive components' bodies stay on pyDatalog.
+``Backend(incremental=False)`` always asks top-down. Proofs (``why_rows``), ``ask_atom`` with a constant or a
+repeated variable (``holds``) and the aggregates' and recursive components' bodies stay on pyDatalog; a whole
+predicate (``ask_atom`` with distinct variables, ``State.derived_all``) is a question like any other.
 
 Parts: a :class:`~judgelog.compiled.CompiledProgram`, built once from the program and immutable (which
 predicates pyDatalog derives and which the backend computes, the probes, the rules' positions and proof
@@ -64,7 +65,7 @@ from typing import Any
 import pyDatalog.pyEngine as _E
 
 from .analysis import order_body
-from .ast import Atom, Const, Negation, Rule
+from .ast import Atom, Const, Negation, Rule, Var
 from .clauses import ask_literal, fact_clause, new_pred
 from .compiled import CompiledProgram
 from .database import THREAD, quiet_gc, release_later
@@ -401,6 +402,15 @@ class Backend:
         key = ("atom", atom)
         if key in view.answers:
             return list(view.answers[key])
+        names = [a.name for a in atom.args if isinstance(a, Var) and not a.anonymous]
+        if self.incremental and len(names) == len(atom.args) and len(set(names)) == len(names):
+            # a whole predicate (State.derived_all): set-at-a-time, as a question (Engine(incremental=False)
+            # asks pyDatalog, which tests/test_incremental.py compares it with, state by state)
+            found = self._setwise(view, (atom,), names, None)
+            if found is not None:
+                if view.materialised:
+                    view.answers[key] = tuple(found)
+                return found
         if view.deferred:
             self._read_for(view, [atom])
         self._check_joins(view, preds=[atom.pred])
