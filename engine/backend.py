@@ -192,15 +192,17 @@ class Backend:
         for pred in {p for p in changed if p in compiled.idb and p not in view.edb}:
             self.variants.fact_pred(view, pred)
         only = None
-        size = len(removed) + len(added)
-        if redo and self.incremental and view.materialised and 4 * size <= len(facts):
+        relevant: list[tuple] = []
+        if redo and self.incremental and view.materialised:
+            # only the changed facts the computed predicates read (through any rule) can affect them: the
+            # others (an action's events, mostly) are neither counted nor analysed
+            inputs = compiled.computed_inputs
+            relevant = [f for f in itertools.chain(removed, added) if f[0] in inputs]
+        if relevant and 4 * len(relevant) <= len(facts):
             # recompute only the computed facts the change can affect (judgelog.incremental; a large change
             # by its coarse shapes): the predicates it cannot reach stay as they are. A change of more than
-            # a quarter of the state (another board) recomputes them all, which costs less then. Only the
-            # changed facts the computed predicates read (through any rule) can affect them: the others (an
-            # action's events, mostly) are not analysed
-            inputs = compiled.computed_inputs
-            only = affected(self.program, [f for f in itertools.chain(removed, added) if f[0] in inputs])
+            # a quarter of the state (another board) recomputes them all, which costs less then
+            only = affected(self.program, relevant)
             retract_affected(self, view, only)
             view.materialised = False
         elif redo:
