@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .action_args import RESERVED as RESERVED_ARGS  # do, choose, order, expect_error, as: any action takes them
 from .analysis import check_query, suggest
-from .argshapes import argument_shapes, describe, fits
+from .argshapes import action_argument_shapes, argument_shapes, describe, fits
 from .ast import Atom, Const, Span
 from .codes import S102, S103
 from .constants import (
@@ -117,6 +117,7 @@ class _Facts:
         }
         self.choices = choice_names(state.engine.program)
         self.shapes = argument_shapes(state.engine.program)
+        self.action_shapes = action_argument_shapes(state.engine.program)
 
 
 def action_problems(
@@ -185,13 +186,17 @@ def action_problems(
         declared = facts.types.get((kind, key))
         if declared == NEW_OBJECT:
             continue  # a new object's characteristics: checked like a scenario's objects when it is applied
-        shapes = facts.shapes.get(key)
+        shapes = facts.action_shapes.get((kind, key)) or facts.shapes.get(key)
         if shapes and not fits(value, shapes):  # no rule would read it: the argument would be ignored
             problem(
                 f"{kind}: {key} must be {describe(shapes)}, got {value!r}",
                 where.at(key),
                 _param_form_hint(state, kind, key, value, params)
-                or f"the rules read {key} only written so; written otherwise it would be ignored",
+                or (
+                    f"{kind} takes one {key} at a time: write one action for each"
+                    if isinstance(value, list) and shapes == {"one value"}
+                    else f"the rules read {key} only written so; written otherwise it would be ignored"
+                ),
             )
             continue
         if declared == "word":

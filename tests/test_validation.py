@@ -161,3 +161,26 @@ def test_the_test_verb_shows_the_same(tmp_path, capsys):
 def test_actions_past_the_end_is_a_usage_error(capsys):
     run = run_cli(capsys, ["query", "--actions", "9", str(SCENARIOS / "combat_declare_and_damage.yaml"), "player(P)"])
     assert run.code == 2 and "has 6 action(s)" in run.err, run.err
+
+
+def test_an_argument_in_a_shape_the_actions_rules_do_not_read_is_refused():
+    """The shapes are the ones the rules of that action read: destroy reads one object (act_arg), while
+    leave_battlefield reads a list as well (through action_object/1); combat_damage's assign is a mapping of
+    mappings. Written otherwise, every rule would ignore the argument and the action would do nothing."""
+    board = {
+        "players": ["alice", "bob"],
+        "active": "alice",
+        "objects": {
+            "bears": {"card": "Grizzly Bears", "controller": "alice"},
+            "lions": {"card": "Savannah Lions", "controller": "alice"},
+        },
+    }
+    state = Engine().state_from_dict(board)
+    with pytest.raises(UsageError, match=r"destroy: object must be one id or number") as refused:
+        state.apply({"do": "destroy", "object": ["bears", "lions"]})
+    assert "one action for each" in (refused.value.hint or "")
+    with pytest.raises(UsageError, match=r"assign must be a mapping of mappings"):
+        state.apply({"do": "combat_damage", "assign": {"bears": 2}})
+    after, events = state.apply({"do": "leave_battlefield", "object": ["bears", "lions"]})
+    assert {e.subject for e in events if e.kind == "dies"} == {"bears", "lions"}
+    assert not after.query("permanent(bears)") and state.query("permanent(bears)")
