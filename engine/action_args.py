@@ -12,9 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import ActionError, RuleError, UsageError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .ast import Span
+    from .protocols import Board
 
 __all__ = [
     "ChoiceMode",
@@ -23,6 +27,7 @@ __all__ = [
     "TRANSIENT",
     "RESERVED",
     "NONE",
+    "action_object",
     "argument_facts",
     "default_facts",
     "flatten",
@@ -250,3 +255,29 @@ def unused_choices(choose: object, used: set[str]) -> list[str]:
     if choose is not None and not used:
         return ["choose"]
     return []
+
+
+def action_object(state: Board, kind: str, span: Span | None, spec: dict) -> tuple[str, list[tuple]]:
+    """The id and facts of an object an action brings (``object: {card: ..., ...}`` of ``enter`` or
+    ``create_token``), read like a scenario's objects; a bad one is an :class:`ActionError` naming the action."""
+    from .change import Change
+    from .scenario_objects import compile_object
+    from .scenario_reader import ScenarioReader
+
+    engine = state.engine
+    ctx = ScenarioReader.for_action(spec, span, engine.catalog, engine.interface)
+    players = sorted(f[1] for f in state.facts if f[0] == "player")
+    oid = spec.get("id")
+    if oid is None:
+        name = spec.get("name") or spec.get("card") or "object"
+        oid = Change(state.facts, {}).fresh_id(str(name))
+    if ctx.ident(oid, ("object", "id"), "an object id") is None:
+        raise ActionError(f"invalid object for {kind}: {ctx.diags[0].message}", hint=ctx.diags[0].hint)
+    if any(len(f) > 1 and f[1] == oid for f in state.facts if f[0] in ("permanent", "player")):
+        raise ActionError(f"id {oid!r} is already in use", hint="give the new object another id")
+    spec = {k: v for k, v in spec.items() if k != "id"}
+    facts = [f for f, _ in compile_object(ctx, oid, spec, ("object",), players)]
+    if ctx.diags:
+        d = ctx.diags[0]
+        raise ActionError(f"invalid object for {kind}: {d.message}", hint=d.hint)
+    return str(oid), facts

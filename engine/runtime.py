@@ -24,6 +24,7 @@ from .action_args import (
     TRANSIENT,
     ChoiceMode,
     ChoiceNeeded,
+    action_object,
     argument_facts,
     checked_choice,
     default_facts,
@@ -135,24 +136,7 @@ class _Run(Generic[B]):
 
     # -- arguments --------------------------------------------------------
     def _pending(self, spec: dict) -> str:
-        from .scenario_objects import compile_object
-        from .scenario_reader import ScenarioReader
-
-        ctx = ScenarioReader.for_action(spec, self.span, self.engine.catalog, self.engine.interface)
-        players = sorted(f[1] for f in self.state.facts if f[0] == "player")
-        oid = spec.get("id")
-        if oid is None:
-            name = spec.get("name") or spec.get("card") or "object"
-            oid = Change(self.state.facts, {}).fresh_id(str(name))
-        if ctx.ident(oid, ("object", "id"), "an object id") is None:
-            raise ActionError(f"invalid object for {self.kind}: {ctx.diags[0].message}", hint=ctx.diags[0].hint)
-        if any(len(f) > 1 and f[1] == oid for f in self.state.facts if f[0] in ("permanent", "player")):
-            raise ActionError(f"id {oid!r} is already in use", hint="give the new object another id")
-        spec = {k: v for k, v in spec.items() if k != "id"}
-        facts = [f for f, _ in compile_object(ctx, oid, spec, ("object",), players)]
-        if ctx.diags:
-            d = ctx.diags[0]
-            raise ActionError(f"invalid object for {self.kind}: {d.message}", hint=d.hint)
+        oid, facts = action_object(self.state, str(self.kind), self.span, spec)
         self.pending_objects[oid] = facts
         return oid
 
@@ -397,11 +381,19 @@ class _Run(Generic[B]):
             # 603.10a: triggers on an event of a look-back kind (leaving the battlefield) are asked on the
             # state just before it, with the event added; the others on the state after it
             looks_back = self.engine.interface.looks_back
-            back = {("recent_event", e.seq) for e in self.events[-len(recent) :] if e.kind in looks_back}
-            self._collect_triggers(facts | event_facts | (recent - back))
+            recorded = self.events[-len(recent) :]
+            back = {("recent_event", e.seq) for e in recorded if e.kind in looks_back}
+            # 603.2, 614.1c: an event and what it does at once (event_result: damage's life loss, the counters
+            # a permanent enters with) happen together: triggers look at the state after both; they wait in
+            # the order the events happened, before those of the results' own events
+            seq, mark = self.next_seq, len(self.pending_triggers)
+            facts = self._results(facts, recorded)
+            later = self.pending_triggers[mark:]
+            del self.pending_triggers[mark:]
+            self._collect_triggers(facts | event_facts | (recent - back), seq=seq)
             if back:
-                self._collect_triggers((prior - self.steps.recent(prior, self.events)) | event_facts | back)
-            facts = self._results(facts, self.events[-len(recent) :])
+                self._collect_triggers((prior - self.steps.recent(prior, self.events)) | event_facts | back, seq=seq)
+            self.pending_triggers.extend(later)
         return facts
 
     def _results(self, facts: WorkingFacts, events: list[Event]) -> WorkingFacts:
@@ -414,7 +406,7 @@ class _Run(Generic[B]):
         return out.difference([f for f in added if f[0] == "recent_event"])
 
     # -- triggers and the stack -------------------------------------------------
-    def _collect_triggers(self, facts: WorkingFacts) -> None:
+    def _collect_triggers(self, facts: WorkingFacts, *, seq: int | None = None) -> None:
         """Each triggered ability waits with a stable identity: source, kind, subject and instance. A keyword
         whose declaration says each instance acts (keyword_instances(K, each)) triggers once per instance
         (keyword_instance/3), each instance with its own parameters (keyword_instance_param/5)."""
@@ -440,7 +432,8 @@ class _Run(Generic[B]):
                         for p in self.ask(facts, f"keyword_instance_param({_q(source)}, {_q(kind)}, {_q(inst)}, K2, V)")
                         if p["K2"] not in given
                     ]
-                self.pending_triggers.append((self.next_seq, (source, kind, subject, controller, inst), args + extra))
+                at = self.next_seq if seq is None else seq
+                self.pending_triggers.append((at, (source, kind, subject, controller, inst), args + extra))
 
     def _stack_triggers(self, facts: WorkingFacts) -> WorkingFacts:
         """Put waiting triggered abilities on the stack (603.3): in APNAP order (apnap_rank, 603.3b), each
