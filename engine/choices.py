@@ -19,7 +19,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
 from .ast import Atom, Const
-from .errors import RuleError, UsageError
+from .errors import ActionError, RuleError, UsageError
 
 if TYPE_CHECKING:
     from .protocols import Board
@@ -61,6 +61,7 @@ class ChoiceSpace:
     element: str = "element"
     part: str = "part"
     probe: tuple[str, str] | None = None  # (predicate, label) a candidate is asserted as
+    check: tuple[str, str] | None = None  # (action, argument) a candidate is tried as (choice_space_check)
 
     def key(self, what: str) -> str:
         return self.fields.get(what, what)
@@ -80,6 +81,7 @@ def choice_spaces(state: Board) -> dict[str, ChoiceSpace]:
         texts.setdefault(space, {})[str(what)] = str(text)
     nouns = {space: (str(e), str(p)) for space, e, p in _rows(state, "choice_space_noun")}
     probes = {space: (str(p), str(label)) for space, p, label in _rows(state, "choice_space_probe")}
+    checks = {space: (str(a), str(key)) for space, a, key in _rows(state, "choice_space_check")}
     out = {
         str(a): ChoiceSpace(str(a), SpaceKind.ACTION, action=str(a))
         for a in sorted(str(r["K"]) for r in state.query("action_known(K)"))
@@ -97,6 +99,7 @@ def choice_spaces(state: Board) -> dict[str, ChoiceSpace]:
             element=element,
             part=part,
             probe=probes.get(space),
+            check=checks.get(space),
         )
     return out
 
@@ -170,6 +173,9 @@ def _action_choice(state: Board, space: ChoiceSpace) -> tuple[dict, str]:
     return data, "\n".join(lines)
 
 
+MAX_TRIED = 512  # the candidates of an assignment space tried as its action (choice_space_check), at most
+
+
 def _assignment(state: Board, space: ChoiceSpace, limit: int, progress: Progress | None = None) -> tuple[dict, str]:
     options: dict[str, list[str]] = {}
     for s, x, option in sorted(_rows(state, "choice_space_option"), key=repr):
@@ -179,10 +185,16 @@ def _assignment(state: Board, space: ChoiceSpace, limit: int, progress: Progress
     total = 1
     for x in elements:
         total *= 1 + len(options[x])
-    sample = []
-    for combo in itertools.islice(itertools.product(*[[None] + options[x] for x in elements]), limit):
-        sample.append({x: o for x, o in zip(elements, combo) if o is not None})
-    data = {"decision": space.name, space.key("options"): options, "count": total, space.key("sample"): sample}
+    combos = itertools.product(*[[None] + options[x] for x in elements])
+    candidates = ({x: o for x, o in zip(elements, combo) if o is not None} for combo in combos)
+    tried = 0
+    if space.check is not None:  # each candidate applied as the action: those it refuses are not legal
+        tried = min(total, MAX_TRIED)
+        candidates = (c for c in itertools.islice(candidates, tried) if _accepted(state, space.check, c))
+    legal = list(candidates) if space.check is not None else []
+    count = len(legal) if space.check is not None else total
+    sample = legal[:limit] if space.check is not None else list(itertools.islice(candidates, limit))
+    data = {"decision": space.name, space.key("options"): options, "count": count, space.key("sample"): sample}
     lines = [
         f"{space.name}: {space.texts.get('intro', 'each ' + space.element + ' takes one option or none')}"
         + (f" (CR {space.cr})" if space.cr else "")
@@ -191,12 +203,29 @@ def _assignment(state: Board, space: ChoiceSpace, limit: int, progress: Progress
     lines += [f"  {x}: {', '.join(options[x])}" for x in elements] or [
         f"  ({space.texts.get('nothing', 'no ' + space.element + ' has an option')})"
     ]
+    if tried < total and space.check is not None:
+        data["tried"] = tried
+        lines.append(f"(the first {tried} of {total} combinations tried as {space.check[0]})")
     lines.append(
-        f"{total} legal {space.part} declaration(s)" + (f"; the first {len(sample)}:" if total > len(sample) else ":")
+        f"{count} legal {space.part} declaration(s)" + (f"; the first {len(sample)}:" if count > len(sample) else ":")
     )
     for decl in sample:
         lines.append("  {" + ", ".join(f"{x}: [{o}]" for x, o in decl.items()) + "}")
     return data, "\n".join(lines)
+
+
+def _accepted(state: Board, check: tuple[str, str], candidate: dict) -> bool:
+    """Does the action accept the candidate as its argument (``{x: option}`` as ``{x: [option]}``), leaving
+    aside refusals about when it is taken? Applied without listing the legal options of a refusal (which
+    would enumerate this space again)."""
+    from .runtime import apply_action
+
+    action, key = check
+    try:
+        apply_action(state, {"do": action, key: {x: [o] for x, o in candidate.items()}})
+    except ActionError as refused:
+        return refused.untimely  # refused only for when it is taken (blockers declared already): not for it
+    return True
 
 
 def _elements(state: Board, space: ChoiceSpace) -> list:

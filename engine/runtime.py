@@ -268,13 +268,14 @@ class _Run(Generic[B]):
             if bare
             else None
         )
-        untimely = {r["C"] for r in self.ask(facts, "refusal_not_about_the_choice(C)")}
+        untimely = {r["C"] for r in self.ask(facts, "refusal_not_about_the_choice(C)")} >= {r["C"] for r in rows}
         raise ActionError(
             f"{self.kind} refused: " + "; ".join(messages),
             cr=cr,
             refused_by=refused_by,
-            options=[] if untimely >= {r["C"] for r in rows} else self._legal_options(),
+            options=[] if untimely else self._legal_options(),
             hint=hint,
+            untimely=untimely,
         )
 
     def _legal_options(self) -> list[str]:

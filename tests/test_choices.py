@@ -130,3 +130,31 @@ def test_a_choice_mode_the_runtime_does_not_know_is_an_error_of_the_rules(tmp_pa
     state = Engine(rules=[str(rules)]).state_from_dict(ARMY_BOARD)
     with pytest.raises(RuleError, match="choice 'a_choice' has an unknown mode 'sometimes'"):
         list_choices(state, "amass")
+
+
+def test_block_declarations_are_tried_as_declare_blockers(engine):
+    """A menace attacker can't be blocked by one creature alone (702.111b), a restriction on the declaration
+    as a whole that can_block/2 does not see: choices blocks tries each combination as declare_blockers and
+    lists the ones it accepts (choice_space_check), not every combination of can_block."""
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {
+                "brute": {
+                    "name": "Brute",
+                    "types": ["creature"],
+                    "power": 3,
+                    "toughness": 3,
+                    "keywords": ["menace"],
+                    "controller": "alice",
+                },
+                "bears": {"card": "Grizzly Bears", "controller": "bob"},
+                "lions": {"card": "Savannah Lions", "controller": "bob"},
+            },
+        }
+    ).apply({"do": "declare_attackers", "attackers": {"brute": "bob"}})[0]
+    data, text = list_choices(state, "blocks")
+    assert data["count"] == 2, text
+    assert data["declarations"] == [{}, {"bears": "brute", "lions": "brute"}]
+    assert "2 legal block declaration(s)" in text
