@@ -196,8 +196,14 @@ class Change:
 
 
 def object_facts(change: Change, oid: str) -> list[tuple]:
-    """Every fact that is about the object (its characteristics and status)."""
+    """Every fact that is about the object (its characteristics and status), not the records of what it did
+    that the rules keep after it leaves (``outlives_object/1``)."""
+    kept = change.face.outlives if change.face is not None else frozenset()
     return sorted(
-        (f for f in change.facts if len(f) > 1 and f[1] == oid and f[0] not in ("event", "event_detail")),
+        (
+            f
+            for f in change.facts
+            if len(f) > 1 and f[1] == oid and f[0] not in ("event", "event_detail") and f[0] not in kept
+        ),
         key=fact_order,
     )

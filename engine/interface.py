@@ -70,6 +70,7 @@ class Interface:
     ends_with_combat: tuple[str, ...] = ()
     result_kinds: frozenset[str] = frozenset()  # event kinds with immediate results (event_result_kind)
     looks_back: frozenset[str] = frozenset()  # event kinds whose triggers see the state before (603.10a)
+    outlives: frozenset[str] = frozenset()  # records kept when their object leaves the battlefield (outlives_object)
     unmodelled: tuple[tuple[str, str], ...] = ()  # (card name, rules text not modelled): card_not_modelled
     # an engine's interface can give the interface of the engine with more rule files (a scenario's rules:)
     extend: Callable[[Sequence[str]], Interface] | None = field(default=None, compare=False, repr=False)
@@ -181,6 +182,7 @@ def interface_of(program: Program) -> Interface:
         ends_with_combat=tuple(p for (p,) in _facts(program, "ends_with_combat")),
         result_kinds=frozenset(k for (k,) in _facts(program, "event_result_kind")),
         looks_back=frozenset(k for (k,) in _facts(program, "trigger_looks_back")),
+        outlives=frozenset(p for (p,) in _facts(program, "outlives_object")),
         unmodelled=tuple(sorted((str(n), str(w)) for n, w in _facts(program, "card_not_modelled"))),
     )
     program.memo["interface"] = face
