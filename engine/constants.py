@@ -40,6 +40,8 @@ __all__ = [
     "unknown_constants",
     "check_constants",
     "AUTO_ID_RE",
+    "NEVER_MADE",
+    "add_hint",
     "ID_TYPES",
     "unknown_message",
 ]
@@ -207,16 +209,32 @@ def unknown_message(
     return message, hint
 
 
+# the hint of an unknown id in an expectation that something does not hold
+NEVER_MADE = (
+    "an id no object has is refused, so that a misspelling cannot pass: to check that an object was never "
+    """made, ask about what it would be, e.g. absent: 'token(X), name(X, "Servo")'"""
+)
+
+
+def add_hint(hint: str | None, more: str | None) -> str | None:
+    """Two hints as one sentence each (a question keeps its mark)."""
+    if not hint or not more:
+        return hint or more
+    return f"{hint} {more[0].upper()}{more[1:]}" if hint.endswith("?") else f"{hint}; {more}"
+
+
 def check_constants(
     state: Board,
     query: str | Atom | Sequence[Literal],
     *,
     extra: Iterable[object] = (),
     span_of: Callable[[Const], Span] | None = None,
+    also: str | None = None,
 ) -> None:
     """Raise :class:`QueryError` (exit 2) when the query (text, parsed body or atom) names an unknown constant.
 
-    ``span_of(const)`` may map each constant to its place in a file (for queries written in scenarios)."""
+    ``span_of(const)`` may map each constant to its place in a file (for queries written in scenarios);
+    ``also``: a sentence added to each hint."""
     from .parser import parse_body
 
     body = parse_body(query) if isinstance(query, str) else (query,) if isinstance(query, Atom) else tuple(query)
@@ -227,7 +245,8 @@ def check_constants(
     diags = []
     for const, typ in unknown_constants(body, known, program=state.engine.program, ids=ids):
         message, hint = unknown_message(const.value, state, known, typ, ids)
-        diags.append(Diagnostic(Q001, message, span_of(const) if span_of else const.span, hint=hint))
+        full = add_hint(hint, also)
+        diags.append(Diagnostic(Q001, message, span_of(const) if span_of else const.span, hint=full))
     if diags:
         raise QueryError(
             f"unknown constant(s) in {query if isinstance(query, str) else 'the query'}", diagnostics=diags

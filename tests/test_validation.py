@@ -184,3 +184,31 @@ def test_an_argument_in_a_shape_the_actions_rules_do_not_read_is_refused():
     after, events = state.apply({"do": "leave_battlefield", "object": ["bears", "lions"]})
     assert {e.subject for e in events if e.kind == "dies"} == {"bears", "lions"}
     assert not after.query("permanent(bears)") and state.query("permanent(bears)")
+
+
+def test_an_absent_expectation_naming_an_unknown_id_fails_and_says_how_to_ask_instead(tmp_path, capsys):
+    """A misspelled id must not make "absent" pass; the failure says how to check that nothing was made: when
+    the file is loaded (a name near a known one) and when the expectation is checked (an id such as a token's
+    servo_1, which an action could have made)."""
+    path = tmp_path / "absent.yaml"
+    path.write_text(
+        "name: absent of an unknown id\nplayers: [alice, bob]\nobjects:\n"
+        "  bears: {card: Grizzly Bears, controller: alice}\n"
+        'expect:\n  - {absent: "permanent(beras)"}\n  - {holds: "permanent(beras)"}\n',
+        encoding="utf-8",
+    )
+    run = run_cli(capsys, ["test", path])
+    assert run.code == 3
+    absent, holds = run.out.split("error[S103]: ")[1:]
+    assert "unknown object 'beras'" in absent and "did you mean 'bears'? An id no object has" in absent
+    assert "absent: 'token(X), name(X, \"Servo\")'" in absent
+    assert "unknown object 'beras'" in holds and "token(X)" not in holds
+    path.write_text(
+        "name: absent of a token id\nplayers: [alice, bob]\nobjects:\n"
+        "  bears: {card: Grizzly Bears, controller: alice}\n"
+        'expect:\n  - {absent: "permanent(servo_1)"}\n',
+        encoding="utf-8",
+    )
+    run = run_cli(capsys, ["test", path])
+    assert run.code == 1
+    assert "unknown object 'servo_1'" in run.out and "to check that an object was never made" in run.out
