@@ -57,7 +57,7 @@ from .fact import Fact
 
 __all__ = ["PRIMITIVES", "apply_primitive", "COPIABLE", "ZONES", "EVENT_WORDS"]
 
-ZONES = ("graveyard", "exile", "hand", "library")
+ZONES = ("graveyard", "exile", "hand", "library", "outside_the_game")  # the last: 400.11, 800.4a
 # every event kind and detail key the primitives and the runtime write into the event log (a query may name
 # them before they happen; tests/test_validation.py checks the list against this module and the runtime)
 EVENT_WORDS = frozenset(
