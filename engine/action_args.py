@@ -129,6 +129,10 @@ def checked_choice(
             hint = f"choose: names {misnamed[0]!r}, but the choice is called {name!r}: choose: {{{name}: ...}}"
         raise ActionError(f"{kind}: a choice is required for {name}", cr=cr, options=shown, hint=hint)
     values = given if isinstance(given, list) else ([] if given in (None, NONE) else [given])
+    if mode is ChoiceMode.ONE and len(values) > 1 and sum(v in options for v in values) == 1:
+        # a choice the rules ask again, round after round, with other options (the legend rule, one name at a
+        # time, 704.5j) may be given once for all the rounds: each takes the one listed option legal in it
+        values = [v for v in values if v in options]
     for v in values:
         if v not in options:
             raise ActionError(f"{kind}: {v!r} is not a legal choice for {name}", cr=cr, options=shown)
