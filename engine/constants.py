@@ -217,10 +217,10 @@ NEVER_MADE = (
 
 
 def add_hint(hint: str | None, more: str | None) -> str | None:
-    """Two hints as one sentence each (a question keeps its mark)."""
+    """``hint`` and then ``more``, unless ``hint`` already names the likely fix (a did-you-mean)."""
     if not hint or not more:
         return hint or more
-    return f"{hint} {more[0].upper()}{more[1:]}" if hint.endswith("?") else f"{hint}; {more}"
+    return hint if hint.startswith("did you mean") else f"{hint}; {more}"
 
 
 def check_constants(
