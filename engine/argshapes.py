@@ -58,7 +58,6 @@ _EXAMPLE = {
 _VALUE_IN_MAPPING = {"one value": "mapping", "list": "mapping of lists", "mapping": "mapping of mappings"}
 _ORDER = tuple(_EXAMPLE)
 _CACHE: dict[int, tuple[Program, dict[str, frozenset[str]]]] = {}  # id(program) -> (program, shapes)
-_ACTION_CACHE: dict[int, tuple[Program, dict[tuple[str, str], frozenset[str]]]] = {}
 
 
 def argument_shapes(program: Program) -> dict[str, frozenset[str]]:
@@ -68,12 +67,8 @@ def argument_shapes(program: Program) -> dict[str, frozenset[str]]:
         return hit[1]
     shapes: dict[str, set[str]] = {}
     for rule in program.rules:
-        for lit in (rule.head,) + tuple(rule.body):
-            atom = lit.atom if isinstance(lit, Negation) else lit
-            if isinstance(atom, Atom) and atom.pred in _SHAPE_OF_PRED and atom.args:
-                key = atom.args[0]
-                if isinstance(key, Const) and isinstance(key.value, str):
-                    shapes.setdefault(key.value, set()).add(_SHAPE_OF_PRED[atom.pred])
+        for key, shape in _direct(rule):
+            shapes.setdefault(key, set()).add(shape)
     result = {key: frozenset(found) for key, found in shapes.items()}
     _CACHE[id(program)] = (program, result)  # (a Program is not hashable: keyed by its id, checked by identity)
     return result
@@ -91,56 +86,42 @@ def _direct(rule: Rule) -> set[tuple[str, str]]:
     return out
 
 
-def _body_preds(rule: Rule) -> set[str]:
-    return {
-        (lit.atom if isinstance(lit, Negation) else lit).pred for lit in rule.body if isinstance(lit, (Atom, Negation))
-    }
-
-
 def action_argument_shapes(program: Program) -> dict[tuple[str, str], frozenset[str]]:
     """For each action kind and argument key its rules read: the shapes they read it in. An action's rules are
-    the rules whose body holds ``action(KIND)`` with a constant kind; what they read through other predicates
-    counts (``action_object/1`` reads a list of objects for every action that asks it). A rule that reads an
-    argument without naming an action, and whose head no rule reads (a check of every action), counts for
-    every action."""
-    hit = _ACTION_CACHE.get(id(program))
-    if hit is not None and hit[0] is program:
-        return hit[1]
-    rules = list(program.rules)
-    reads: dict[str, set[tuple[str, str]]] = {}  # predicate -> what its rules read, through the rules too
-    changed = True
-    while changed:
-        changed = False
-        for rule in rules:
-            found = set(_direct(rule))
-            for pred in _body_preds(rule):
-                found |= reads.get(pred, set())
-            have = reads.setdefault(rule.head.pred, set())
-            if not found <= have:
-                have |= found
-                changed = True
-    read_by_rules = {pred for rule in rules for pred in _body_preds(rule)}
+    the rules whose body holds ``action(KIND)`` with a constant kind; what they read through the predicates
+    they depend on counts (``action_object/1`` reads a list of objects for every action that asks it). A rule
+    that reads an argument without naming an action, and whose head no rule reads (a check of every action),
+    counts for every action. Kept with the program."""
+    return program.kept("argshapes.action", lambda: _action_argument_shapes(program))
+
+
+def _action_argument_shapes(program: Program) -> dict[tuple[str, str], frozenset[str]]:
+    own: dict[str, set[tuple[str, str]]] = {}  # predicate -> what its own rules read with a constant key
+    for rule in program.rules:
+        own.setdefault(rule.head.pred, set()).update(_direct(rule))
+    read_by_rules = {pred for preds in program.index.reads.values() for pred in preds}
     per: dict[tuple[str, str], set[str]] = {}
     every: dict[str, set[str]] = {}
-    for rule in rules:
+    for rule in program.rules:
         kinds = {
-            lit.args[0].value
+            str(lit.args[0].value)
             for lit in rule.body
             if isinstance(lit, Atom) and lit.pred == "action" and lit.args and isinstance(lit.args[0], Const)
         }
-        found = set(_direct(rule))
-        for pred in _body_preds(rule):
-            found |= reads.get(pred, set())
         if kinds:
+            body = {
+                (lit.atom if isinstance(lit, Negation) else lit).pred
+                for lit in rule.body
+                if isinstance(lit, (Atom, Negation))
+            }
+            found = set(_direct(rule)).union(*(own.get(p, ()) for p in program.dependencies(body)))
             for kind in kinds:
                 for key, shape in found:
-                    per.setdefault((str(kind), key), set()).add(shape)
+                    per.setdefault((kind, key), set()).add(shape)
         elif rule.head.pred not in read_by_rules:
             for key, shape in _direct(rule):
                 every.setdefault(key, set()).add(shape)
-    result = {(kind, key): frozenset(found | every.get(key, set())) for (kind, key), found in per.items()}
-    _ACTION_CACHE[id(program)] = (program, result)
-    return result
+    return {(kind, key): frozenset(found | every.get(key, set())) for (kind, key), found in per.items()}
 
 
 def shape_of(value: object) -> str:

@@ -187,13 +187,14 @@ def _assignment(state: Board, space: ChoiceSpace, limit: int, progress: Progress
         total *= 1 + len(options[x])
     combos = itertools.product(*[[None] + options[x] for x in elements])
     candidates = ({x: o for x, o in zip(elements, combo) if o is not None} for combo in combos)
-    tried = 0
-    if space.check is not None:  # each candidate applied as the action: those it refuses are not legal
+    tried, note = total, ""
+    if space.check is None:  # every combination is legal
+        count, sample = total, list(itertools.islice(candidates, limit))
+    else:  # each tried as the action: those it refuses are not legal
         tried = min(total, MAX_TRIED)
-        candidates = (c for c in itertools.islice(candidates, tried) if _accepted(state, space.check, c))
-    legal = list(candidates) if space.check is not None else []
-    count = len(legal) if space.check is not None else total
-    sample = legal[:limit] if space.check is not None else list(itertools.islice(candidates, limit))
+        legal = [c for c in itertools.islice(candidates, tried) if _accepted(state, space.check, c)]
+        count, sample = len(legal), legal[:limit]
+        note = f"(the first {tried} of {total} combinations tried as {space.check[0]})"
     data = {"decision": space.name, space.key("options"): options, "count": count, space.key("sample"): sample}
     lines = [
         f"{space.name}: {space.texts.get('intro', 'each ' + space.element + ' takes one option or none')}"
@@ -203,9 +204,9 @@ def _assignment(state: Board, space: ChoiceSpace, limit: int, progress: Progress
     lines += [f"  {x}: {', '.join(options[x])}" for x in elements] or [
         f"  ({space.texts.get('nothing', 'no ' + space.element + ' has an option')})"
     ]
-    if tried < total and space.check is not None:
+    if tried < total:
         data["tried"] = tried
-        lines.append(f"(the first {tried} of {total} combinations tried as {space.check[0]})")
+        lines.append(note)
     lines.append(
         f"{count} legal {space.part} declaration(s)" + (f"; the first {len(sample)}:" if count > len(sample) else ":")
     )

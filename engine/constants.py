@@ -41,6 +41,7 @@ __all__ = [
     "check_constants",
     "AUTO_ID_RE",
     "NEVER_MADE",
+    "never_made_hint",
     "add_hint",
     "ID_TYPES",
     "unknown_message",
@@ -214,6 +215,11 @@ NEVER_MADE = (
     "an id no object has is refused, so that a misspelling cannot pass: to check that an object was never "
     """made, ask about what it would be, e.g. absent: 'token(X), name(X, "Servo")'"""
 )
+
+
+def never_made_hint(kind: str, entry: dict) -> str | None:
+    """:data:`NEVER_MADE` for an expectation that something does not hold (``absent``, a query of count 0)."""
+    return NEVER_MADE if kind == "absent" or kind == "query" and entry.get("count") == 0 else None
 
 
 def add_hint(hint: str | None, more: str | None) -> str | None:

@@ -62,12 +62,11 @@ def check_expect(state: State, entry: dict) -> str | None:
     for key in EXPECT_KINDS:
         if key in entry and not isinstance(entry[key], str):
             return f'{key} must be a query written as text, such as "controller(hero, P)", got {entry[key]!r}'
-    from .constants import NEVER_MADE, check_constants
+    from .constants import check_constants, never_made_hint
 
     for key in EXPECT_KINDS:  # a misspelled id is an input error, never a passing "absent"
         if isinstance(entry.get(key), str):
-            negative = key == "absent" or key == "query" and entry.get("count") == 0
-            check_constants(state, entry[key], also=NEVER_MADE if negative else None)
+            check_constants(state, entry[key], also=never_made_hint(key, entry))
     if "query" in entry:
         answers = state.query(entry["query"])
         if "answers" in entry:

@@ -23,10 +23,10 @@ from .ast import Atom, Const, Span
 from .codes import S102, S103
 from .constants import (
     AUTO_ID_RE,
-    NEVER_MADE,
     add_hint,
     known_constants,
     known_words,
+    never_made_hint,
     typed_ids,
     unknown_constants,
     unknown_message,
@@ -478,11 +478,10 @@ def expect_problems(
                     "the query's variables: " + (", ".join(names) or "none"),
                 )
             )
-    negative = kind == "absent" or kind == "query" and entry.get("count") == 0
     for const, typ in unknown_constants(body, known, allow_auto=lenient, program=state.engine.program, ids=ids):
         message, hint = unknown_message(const.value, state, known, typ, ids)
         at = _query_span(doc, base + (kind,), const.span) if doc is not None else where.at(kind)
-        diags.append(Diagnostic(S103, f"{kind}: {message}", at, add_hint(hint, NEVER_MADE) if negative else hint))
+        diags.append(Diagnostic(S103, f"{kind}: {message}", at, add_hint(hint, never_made_hint(kind, entry))))
     return diags
 
 

@@ -191,23 +191,17 @@ def test_an_absent_expectation_naming_an_unknown_id_fails_and_says_how_to_ask_in
     with its did-you-mean; an id such as a token's servo_1, which an action could have made, when the
     expectation is checked, saying how to expect that an object was never made."""
     path = tmp_path / "absent.yaml"
-    path.write_text(
-        "name: absent of an unknown id\nplayers: [alice, bob]\nobjects:\n"
-        "  bears: {card: Grizzly Bears, controller: alice}\n"
-        'expect:\n  - {absent: "permanent(beras)"}\n  - {holds: "permanent(beras)"}\n',
-        encoding="utf-8",
-    )
-    run = run_cli(capsys, ["test", path])
+
+    def run_with(*expects: str):
+        board = "players: [alice, bob]\nobjects:\n  bears: {card: Grizzly Bears, controller: alice}\n"
+        path.write_text(f"name: absent\n{board}expect:\n" + "".join(f"  - {e}\n" for e in expects), encoding="utf-8")
+        return run_cli(capsys, ["test", path])
+
+    run = run_with('{absent: "permanent(beras)"}', '{holds: "permanent(beras)"}')
     assert run.code == 3
     absent, holds = run.out.split("error[S103]: ")[1:]
     assert "unknown object 'beras'" in absent and "did you mean 'bears'?" in absent  # the likely fix alone
     assert "unknown object 'beras'" in holds and "token(X)" not in holds
-    path.write_text(
-        "name: absent of a token id\nplayers: [alice, bob]\nobjects:\n"
-        "  bears: {card: Grizzly Bears, controller: alice}\n"
-        'expect:\n  - {absent: "permanent(servo_1)"}\n',
-        encoding="utf-8",
-    )
-    run = run_cli(capsys, ["test", path])
+    run = run_with('{absent: "permanent(servo_1)"}')
     assert run.code == 1
     assert "unknown object 'servo_1'" in run.out and "to check that an object was never made" in run.out
