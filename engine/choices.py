@@ -19,7 +19,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
 from .ast import Atom, Const
-from .errors import ActionError, RuleError, UsageError
+from .errors import RuleError, UsageError
 
 if TYPE_CHECKING:
     from .protocols import Board
@@ -112,9 +112,13 @@ def _space_kind(space: str, kind: str) -> SpaceKind:
         raise RuleError(f"choice space {space!r} has an unknown kind {kind!r}", hint=f"one of {kinds}") from None
 
 
-def list_choices(state: Board, what: str, *, limit: int = 50, progress: Progress | None = None) -> tuple[dict, str]:
+def list_choices(
+    state: Board, what: str, *, limit: int = 50, progress: Progress | None = None, try_each: bool = True
+) -> tuple[dict, str]:
     """``progress``, when given, has ``tick(i, label)`` and ``done()`` (the command line's progress line on
-    stderr); spaces checked candidate by candidate tick it for every candidate."""
+    stderr); spaces checked candidate by candidate tick it for every candidate. ``try_each=False`` lists an
+    assignment space's options without trying its combinations as its action (choice_space_check): what a
+    refusal names, which needs no count of the legal declarations."""
     if limit < 1:
         raise UsageError("--limit must be at least 1")
     spaces = choice_spaces(state)
@@ -132,6 +136,8 @@ def list_choices(state: Board, what: str, *, limit: int = 50, progress: Progress
     )
     if run is None:
         return _action_choice(state, space)
+    if run is _assignment:
+        return _assignment(state, space, limit, progress, try_each=try_each)
     return run(state, space, limit, progress)
 
 
@@ -176,7 +182,9 @@ def _action_choice(state: Board, space: ChoiceSpace) -> tuple[dict, str]:
 MAX_TRIED = 512  # the candidates of an assignment space tried as its action (choice_space_check), at most
 
 
-def _assignment(state: Board, space: ChoiceSpace, limit: int, progress: Progress | None = None) -> tuple[dict, str]:
+def _assignment(
+    state: Board, space: ChoiceSpace, limit: int, progress: Progress | None = None, *, try_each: bool = True
+) -> tuple[dict, str]:
     options: dict[str, list[str]] = {}
     for s, x, option in sorted(_rows(state, "choice_space_option"), key=repr):
         if s == space.name:
@@ -188,8 +196,12 @@ def _assignment(state: Board, space: ChoiceSpace, limit: int, progress: Progress
     combos = itertools.product(*[[None] + options[x] for x in elements])
     candidates = ({x: o for x, o in zip(elements, combo) if o is not None} for combo in combos)
     tried, note = total, ""
+    count: int | None
     if space.check is None:  # every combination is legal
         count, sample = total, list(itertools.islice(candidates, limit))
+    elif not try_each:
+        count, sample, tried = None, [], 0
+        note = f"(the combinations not tried as {space.check[0]})"
     else:  # each tried as the action: those it refuses are not legal
         tried = min(total, MAX_TRIED)
         legal = [c for c in itertools.islice(candidates, tried) if _accepted(state, space.check, c)]
@@ -207,6 +219,8 @@ def _assignment(state: Board, space: ChoiceSpace, limit: int, progress: Progress
     if tried < total:
         data["tried"] = tried
         lines.append(note)
+    if count is None:
+        return data, "\n".join(lines)
     lines.append(
         f"{count} legal {space.part} declaration(s)" + (f"; the first {len(sample)}:" if count > len(sample) else ":")
     )
@@ -217,16 +231,15 @@ def _assignment(state: Board, space: ChoiceSpace, limit: int, progress: Progress
 
 def _accepted(state: Board, check: tuple[str, str], candidate: dict) -> bool:
     """Does the action accept the candidate as its argument (``{x: option}`` as ``{x: [option]}``), leaving
-    aside refusals about when it is taken? Applied without listing the legal options of a refusal (which
-    would enumerate this space again)."""
-    from .runtime import apply_action
+    aside refusals about when it is taken? Only its refusal is asked (judgelog.runtime.refusal): no
+    triggers, no state-based actions, and no listing of a refusal's legal options (which would enumerate
+    this space again)."""
+    from .runtime import refusal
 
     action, key = check
-    try:
-        apply_action(state, {"do": action, key: {x: [o] for x, o in candidate.items()}})
-    except ActionError as refused:
-        return refused.untimely  # refused only for when it is taken (blockers declared already): not for it
-    return True
+    refused = refusal(state, {"do": action, key: {x: [o] for x, o in candidate.items()}})
+    # refused only for when it is taken (blockers declared already): not for the candidate
+    return refused is None or refused.untimely
 
 
 def _elements(state: Board, space: ChoiceSpace) -> list:

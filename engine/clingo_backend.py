@@ -209,6 +209,12 @@ class ClingoBackend:
 
     def ask_atom(self, view: _View, atom: Atom) -> list[tuple]:
         """Rows of full argument tuples matching ``atom`` (constants and variables)."""
+        named = [a.name for a in atom.args if isinstance(a, Var) and not a.name.startswith("_")]
+        if len(named) == len(set(named)) and all(isinstance(a, Var) for a in atom.args):
+            # the whole relation (every declared predicate's facts, as State.derived_all asks): no join
+            self._ground(view, (atom.pred,))
+            assert view.relations is not None  # set by _new_view
+            return sorted_rows(set(view.relations.rows(atom.pred)))
         names = [f"V{i}" for i in range(atom.arity)]
         pattern = Atom(atom.pred, tuple(Var(n) for n in names))
         test = tuple(

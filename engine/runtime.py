@@ -84,6 +84,8 @@ class _Run(Generic[B]):
     """One application of one action."""
 
     probe = False
+    # only whether the action is refused: no triggers collected, no state-based actions, no new state
+    legality_only = False
 
     def __init__(
         self,
@@ -170,6 +172,8 @@ class _Run(Generic[B]):
             if not more:
                 break
             step += 1
+        if self.legality_only:
+            return self.state, []
         if self.kind == "resolve":
             facts = self._finish_resolve(facts)
         facts = self.steps.without(facts, TRANSIENT)
@@ -284,7 +288,7 @@ class _Run(Generic[B]):
         if self.list_options is None:
             return out
         for r in self.ask(self.state.facts, f"refusal_options({_q(self.kind)}, D)"):
-            data, _text = self.list_options(self.state, r["D"], limit=20)
+            data, _text = self.list_options(self.state, r["D"], limit=20, try_each=False)
             if data.get("options"):
                 out.extend(str(o) for o in data["options"])
             for value in data.values():
@@ -391,8 +395,9 @@ class _Run(Generic[B]):
             facts = self._results(facts, recorded)
             later = self.pending_triggers[mark:]
             del self.pending_triggers[mark:]
-            self._collect_triggers(facts | event_facts | (recent - back), seq=seq)
-            if back:
+            if not self.legality_only:
+                self._collect_triggers(facts | event_facts | (recent - back), seq=seq)
+            if back and not self.legality_only:
                 self._collect_triggers((prior - self.steps.recent(prior, self.events)) | event_facts | back, seq=seq)
             self.pending_triggers.extend(later)
         return facts
@@ -555,6 +560,19 @@ def probe_choice(
         run.run()
     except ChoiceNeeded as needed:
         return needed
+    return None
+
+
+def refusal(state: Board, action: dict[str, Any]) -> ActionError | None:
+    """Why the rules refuse ``action`` in ``state`` (the error :func:`apply_action` would raise, without
+    the legal options it lists), or None if they accept it. Only the action's own steps are run: no
+    triggered ability is collected and no state-based action checked, so it is cheaper than applying it."""
+    run = _Run(state, action, None)
+    run.legality_only = True
+    try:
+        run.run()
+    except ActionError as refused:
+        return refused
     return None
 
 

@@ -158,3 +158,46 @@ def test_block_declarations_are_tried_as_declare_blockers(engine):
     assert data["count"] == 2, text
     assert data["declarations"] == [{}, {"bears": "brute", "lions": "brute"}]
     assert "2 legal block declaration(s)" in text
+
+
+def test_a_refusal_names_each_blockers_options_without_trying_the_declarations(engine, monkeypatch):
+    """A refused declare_blockers lists what each creature may block (the space's options); it does not try
+    every block declaration as the action to count the legal ones (up to MAX_TRIED runs of the action)."""
+    import judgelog.choices as choices
+    from judgelog.errors import ActionError
+
+    state = engine.load(engine.example("protection_blocking.yaml"))
+    state, _ = state.apply({"do": "declare_attackers", "attackers": {"knight": "bob", "hero": "bob", "warden": "bob"}})
+    tried: list = []
+    monkeypatch.setattr(choices, "_accepted", lambda *a: tried.append(a) or True)
+    with pytest.raises(ActionError) as refused:
+        state.apply({"do": "declare_blockers", "blockers": {"wraith": ["knight"]}})
+    assert "wraith -> hero" in refused.value.options and "bears -> hero, knight, warden" in refused.value.options
+    assert not tried
+    data, _ = list_choices(state, "blocks")  # the choices command still tries them
+    assert tried and data["count"] == len(tried)
+
+
+@pytest.mark.parametrize(
+    "name", ["protection_blocking.yaml", "menace_two_blockers.yaml", "soulbond_three_creatures.yaml"]
+)
+def test_the_refusal_check_refuses_what_applying_refuses(engine, name):
+    """judgelog.runtime.refusal (what choices asks of each candidate) refuses an action, with the same rules,
+    exactly when applying it is refused for what the rules forbid."""
+    from judgelog.errors import ActionError
+    from judgelog.replay import replay
+    from judgelog.runtime import refusal
+
+    state = engine.load(engine.example(name))
+    steps = list(replay(state, list(state.meta.scenario.actions)))
+    before = [state] + [s.state for s in steps]
+    assert steps
+    for step, at in zip(steps, before):
+        found = refusal(at, step.action)
+        if isinstance(step.error, ActionError):
+            assert found is not None and found.refused_by == step.error.refused_by, (name, step.index)
+            assert found.cr == step.error.cr
+            if found.refused_by:  # refused by rules: without the legal options a refusal lists
+                assert found.options == () and str(found).startswith(str(step.error).split("; legal options")[0])
+        else:
+            assert step.error is None and found is None, (name, step.index, found)
