@@ -160,6 +160,15 @@ class ActionError(JudgelogError):
         self.span: Span | None = None
         self.events: tuple = ()
 
+    def in_follow_up(self, args: dict) -> ActionError:
+        """The same refusal, saying it came when the action was applied again with ``args`` (follow_up/2: the
+        rules go on, e.g. from the first-strike combat damage step to the regular one)."""
+        given = ", ".join(f"{k}: {v}" for k, v in sorted(args.items()))
+        self.message = f"{self.message} [when applied again with {given}, as the rules ask (follow_up)]"
+        if self.hint is None:
+            self.hint = f"to give that application arguments of its own, apply the action again yourself with {given}"
+        return self
+
     def in_context(self, *, index: int, span: Span | None, events: Iterable[str]) -> ActionError:
         """The same refusal, saying which action of a file it was and what happened before it."""
         self.index, self.span, self.events = index, span, tuple(events)

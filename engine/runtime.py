@@ -600,12 +600,19 @@ def apply_action(
     if not isinstance(action, dict) or not isinstance(action.get("do"), str):
         raise UsageError(f"an action is a mapping with do: and the action's name, got {action!r}")
     events: list[Event] = []
+    again: dict[str, Any] = {}  # the arguments the rules added for a follow-up application
     for _ in range(MAX_FOLLOW_UPS):
         with quiet_gc():  # an action allocates many short-lived objects and no cycles worth collecting meanwhile
             run = _Run(state, action, span, observer=observer, list_options=list_options)
-            state, new = run.run()
+            try:
+                state, new = run.run()
+            except ActionError as refused:
+                if again:
+                    raise refused.in_follow_up(again) from None
+                raise
         events.extend(new)
         if not run.follow_up:
             return state, events
+        again = dict(run.follow_up)
         action = {**action, **run.follow_up}
     raise ActionError(f"{action['do']} asked to be applied again more than {MAX_FOLLOW_UPS} times")

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Set
 from typing import TYPE_CHECKING, Any
 
+from .action_args import NONE
 from .action_args import RESERVED as RESERVED_ARGS  # do, choose, order, expect_error, as: any action takes them
 from .analysis import check_query, suggest
 from .argshapes import action_argument_shapes, argument_shapes, describe, fits
@@ -311,8 +312,14 @@ def _choose_problems(
                 )
             elif leaf not in known and not (lenient and AUTO_ID_RE.match(leaf)):
                 message, hint = unknown_message(leaf, state, known)
+                if leaf.lower() in DECLINING:
+                    hint = f"did you mean {NONE!r}? {NONE} chooses nothing where the choice allows it (may, any, up_to)"
                 diags.append(Diagnostic(S102, f"{kind}: choose: {message}", at, hint))
     return diags
+
+
+# words a user may write in choose: for "choose nothing", which is written `none`
+DECLINING = frozenset({"no", "nothing", "skip", "pass", "decline", "false", "n", "nobody", "null"})
 
 
 def _cached(state: Board) -> Callable[[str], list[dict[str, Any]]]:

@@ -870,3 +870,43 @@ def test_a_choice_max_that_is_not_a_number_is_refused_with_a_hint(tmp_path):
     assert "action_param_type" in (refused.value.hint or "")
     _, events = state.apply({"do": "pick", "n": 1, "choose": {"thing": ["bears"]}})  # a number: the choice is made
     assert [(e.kind, e.subject) for e in events] == [("chosen", "bears")]
+
+
+def test_a_refusal_in_a_follow_up_application_says_so():
+    """One combat_damage action runs the first-strike step and then, as the rules ask (follow_up/2), the regular
+    one with the same division: a division naming creatures that died in the first step is refused in the
+    second (where the attacker still has a blocker to assign its damage to), and the refusal says it was that
+    application, with its arguments."""
+    from judgelog.errors import ActionError
+
+    state = Engine().state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {
+                "ds": {
+                    "name": "Doubler",
+                    "types": ["creature"],
+                    "power": 4,
+                    "toughness": 4,
+                    "keywords": ["double_strike"],
+                    "controller": "alice",
+                },
+                "b1": {"card": "Grizzly Bears", "controller": "bob"},
+                "b2": {"card": "Grizzly Bears", "controller": "bob"},
+                "wall": {"card": "Grizzly Bears", "controller": "bob", "toughness": 9},
+            },
+        }
+    )
+    state, _ = state.apply({"do": "declare_attackers", "attackers": {"ds": "bob"}})
+    state, _ = state.apply({"do": "declare_blockers", "blockers": {"b1": ["ds"], "b2": ["ds"], "wall": ["ds"]}})
+    with pytest.raises(ActionError) as refused:
+        state.apply({"do": "combat_damage", "assign": {"ds": {"b1": 2, "b2": 2}}})
+    assert "when applied again with" in str(refused.value) and "step: regular" in str(refused.value)
+    assert refused.value.hint and "step: regular" in refused.value.hint
+    after, _ = state.apply(
+        {"do": "combat_damage", "step": "first_strike", "assign": {"ds": {"b1": 2, "b2": 2, "wall": 0}}}
+    )
+    assert not after.holds("permanent(b1)") and not after.holds("permanent(b2)")
+    after, _ = after.apply({"do": "combat_damage", "step": "regular", "assign": {"ds": {"wall": 4}}})
+    assert after.holds("damage_marked(wall, 4)")

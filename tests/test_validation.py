@@ -72,6 +72,17 @@ def test_an_action_on_an_unknown_object_is_a_usage_error_and_changes_nothing():
     assert not state.holds("tapped(wurm)")
 
 
+@pytest.mark.parametrize("word", ["no", "skip", "decline"])
+def test_choosing_nothing_in_other_words_suggests_none(word):
+    """`none` is how a choice that allows it (may, any, up_to) is declined: "no" is refused as an unknown
+    constant whose hint names `none`, not the nearest word of the rules ("non")."""
+    state = Engine().load(BAND)
+    with pytest.raises(UsageError) as info:
+        state.apply({"do": "proliferate", "player": "alice", "choose": {"recipients": [word]}})
+    text = info.value.render()
+    assert f"unknown constant {word!r}" in text and "did you mean 'none'?" in text, text
+
+
 def test_a_keyword_parameter_written_as_in_keywords_is_refused_with_the_form_an_action_takes():
     state = Engine().load(BAND)
     with pytest.raises(UsageError) as info:
