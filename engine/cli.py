@@ -90,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="DIR",
-        help="let scenarios name rule files in DIR too, not only in their own folder (repeatable)",
+        help="let scenarios name rule files in DIR too, besides their own folder and the --rules paths (repeatable)",
     )
     common.add_argument(
         "--no-cache", action="store_true", help="neither read nor write the parsed rules in the user's cache folder"
@@ -256,7 +256,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write("judgelog: error: --format dot is for audit; graph writes .dot files with -o FILE.dot\n")
         return EXIT_USAGE
     try:
-        with safefiles.allowing(args.allow_dir):
+        # a rule file or folder given with --rules is one the user chose: a scenario may name it too (it is
+        # loaded once), as it may name files of an --allow-dir folder
+        with safefiles.allowing([*args.allow_dir, *getattr(args, "rules", [])]):
             if args.no_cache:
                 with cache.disabled():
                     return handler(args)

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from .analysis import INT_TYPES, suggest
 from .ast import Atom, Const, Span
-from .codes import I001, I002, I003
+from .codes import I001, I002, I003, I004
 from .errors import Diagnostic
 from .program import Program
 
-__all__ = ["ENGINE_NEEDS", "EFFECT_PREDICATES", "contract_problems", "trigger_problems"]
+__all__ = ["ENGINE_NEEDS", "EFFECT_PREDICATES", "contract_problems", "trigger_problems", "result_problems"]
 
 _SCENARIO = "the scenario loader and writer (engine/scenario.py, engine/writer.py)"
 _EFFECTS = "the effect primitives (engine/effects.py)"
@@ -266,6 +266,46 @@ def trigger_problems(program: Program) -> list[Diagnostic]:
                 severity="warning",
                 hint="read recent_event(N) with the event, e.g. recent_event(N), event(N, enters, X) "
                 "(a state, rather than an event, is a state_based/5 rule)",
+            )
+        )
+    return out
+
+
+def _event_kinds(program: Program, rules: list) -> set[str]:
+    """The event kinds ``rules`` name in ``event(N, Kind, X)`` atoms of their bodies."""
+    kinds: set[str] = set()
+    for rule in rules:
+        for lit in rule.body:
+            if isinstance(lit, Atom) and lit.pred == "event" and len(lit.args) == 3:
+                kind = lit.args[1]
+                if isinstance(kind, Const) and isinstance(kind.value, str):
+                    kinds.add(kind.value)
+    return kinds
+
+
+def result_problems(program: Program) -> list[Diagnostic]:
+    """Warnings for ``event_result`` rules that read only events of kinds no ``event_result_kind`` fact
+    declares: the runtime asks ``event_result/5`` only after an event of a declared kind, so such a rule never
+    fires (an ``enters`` result for the counters a permanent enters with needs ``event_result_kind(enters).``)."""
+    declared = {row[0] for row in program.ground_facts("event_result_kind") if row}
+    out: list[Diagnostic] = []
+    for rule in program.rules:
+        if rule.head.pred != "event_result" or not rule.body:
+            continue
+        reads = {lit.pred for lit in rule.body if isinstance(lit, Atom)}
+        below = [r for pred in program.dependencies(reads) for r in program.rules_by_head.get(pred, ())]
+        kinds = _event_kinds(program, [rule, *below])
+        if not kinds or kinds & declared:
+            continue
+        shown = ", ".join(sorted(kinds))
+        out.append(
+            Diagnostic(
+                I004,
+                f"event_result rule {rule.name or '(unnamed)'} reads events of kind {shown}, which no "
+                "event_result_kind fact declares: it never fires",
+                rule.span,
+                severity="warning",
+                hint=f"declare the kind in the rule's file: event_result_kind({sorted(kinds)[0]}).",
             )
         )
     return out

@@ -54,7 +54,7 @@ def named_file_problem(path: str, roots: Sequence[str] | None) -> str | None:
 
 
 ALLOW_HINT = (
-    "rule files a scenario names must lie in its folder; to allow another folder: "
+    "rule files a scenario names must lie in its folder, or be given with --rules; to allow another folder: "
     "--allow-dir DIR (or JUDGELOG_ALLOW_DIRS)"
 )
 

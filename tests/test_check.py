@@ -63,6 +63,9 @@ WARNINGS = {
     "trigger_without_recent_event.dl": [
         (9, 1, "warning", "I003", "triggers rule broken.chant_trigger reads no event just applied")
     ],
+    "result_of_undeclared_kind.dl": [
+        (10, 1, "warning", "I004", "event_result rule broken.graft_counters reads events of kind enters")
+    ],
 }
 
 HINTS = {

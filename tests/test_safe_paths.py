@@ -85,6 +85,24 @@ def test_an_include_may_not_leave_the_scenarios_folder(capsys, tmp_path):
     assert run.code == 0, run.err
 
 
+def test_a_file_given_with_rules_may_be_named_by_the_scenario_too(capsys, tmp_path):
+    """rules/ beside scenarios/: a scenario naming ../rules/lucky.dl is accepted when the command line gives
+    that file (or its folder) with --rules, and refused otherwise; another file of that folder is not."""
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "lucky.dl").write_text(RULE, encoding="utf-8")
+    (tmp_path / "rules" / "other.dl").write_text(RULE.replace("t.lucky", "t.other"), encoding="utf-8")
+    path = scenario(tmp_path / "scenarios", "rules: [../rules/lucky.dl]")
+    refused = cli(capsys, "query", path, "lucky(P)")
+    assert refused.code == 3 and "it is outside the scenario's folder" in refused.err
+    assert "given with --rules" in refused.err
+    for given in (tmp_path / "rules" / "lucky.dl", tmp_path / "rules"):
+        run = cli(capsys, "query", "--rules", str(given), path, "lucky(P)")
+        assert run.code == 0 and "alice" in run.out, run.err
+    other = scenario(tmp_path / "scenarios2", "rules: [../rules/other.dl]")
+    run = cli(capsys, "query", "--rules", str(tmp_path / "rules" / "lucky.dl"), other, "player(P)")
+    assert run.code == 3 and "it is outside the scenario's folder" in run.err
+
+
 def test_a_symbolic_link_out_of_the_folder_is_outside(capsys, tmp_path):
     (tmp_path / "outside.dl").write_text(RULE, encoding="utf-8")
     inner = tmp_path / "case"
