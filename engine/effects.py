@@ -65,6 +65,7 @@ EVENT_WORDS = frozenset(
     + (
         "ability_gained",
         "ability_lost",
+        "ability_lost_object",
         "ceased_to_exist",
         "control_changed",
         "counters_put",

@@ -60,6 +60,8 @@ Observer = Callable[[frozenset], None]
 # the legal options of a decision in a state, for a refusal (judgelog.choices.list_choices)
 OptionLister = Callable[..., tuple[dict, str]]
 MAX_SBA_ROUNDS = 100
+# the kinds of a primitive's arguments (primitive/4) that name the object it acts on
+ACTED_ON = frozenset({"object", "target", "recipient"})
 
 
 _QUESTIONS_KEPT = 1024
@@ -336,6 +338,10 @@ class _Run(Generic[B]):
         if not rows:
             return facts
         pred = query.split("(")[0]
+        if pred == "effect" and self.kind == "resolve":
+            rows = self._on_known_objects(facts, rows)
+            if not rows:
+                return facts
         specs: list[tuple] = [("token_spec", r["S"], r["F"], r["V"]) for r in self.ask(facts, "token_spec(S, F, V)")]
         if any(r["P"] == "begin_effect" for r in rows):
             specs += [("effect_spec", r["S"], r["K"], r["V"]) for r in self.ask(facts, "effect_spec(S, K, V)")]
@@ -362,6 +368,25 @@ class _Run(Generic[B]):
                     for made in change.facts.log[logged:]:
                         self.causes[made] = cause[0]
         return self._record(change, causes, prior=prior)
+
+    def _on_known_objects(self, facts: WorkingFacts, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """400.7: the effects of a resolving ability, without those on an object it knew as it triggered that
+        has changed zones since (lost_to_the_ability/1, rules/core/runtime.dl): each one left out is the
+        event ``ability_lost_object``."""
+        lost = {r["O"] for r in self.ask(facts, "lost_to_the_ability(O)")}
+        if not lost:
+            return rows
+        kinds = self.engine.interface.primitives
+        kept, dropped = [], []
+        for r in rows:
+            acted_on = [v for k, v in zip(kinds.get(r["P"], ()), (r["A"], r["B"], r["C"])) if k in ACTED_ON]
+            (dropped if any(v in lost for v in acted_on) else kept).append(r)
+        missing = sorted({v for r in dropped for v in (r["A"], r["B"], r["C"]) if v in lost}, key=str)
+        causes = self._causes_of(facts, [("lost_to_the_ability", o) for o in missing])
+        for o, (rule, cites) in zip(missing, causes):
+            self.events.append(Event(self.next_seq, "ability_lost_object", o, {}, rule, cites))
+            self.next_seq += 1
+        return kept
 
     def _record(
         self, change: Change, causes: list[tuple[int, int, tuple[str, tuple[str, ...]]]], *, prior: WorkingFacts
