@@ -377,7 +377,8 @@ class _Run(Generic[B]):
         if not lost:
             return rows
         kinds = self.engine.interface.primitives
-        kept, dropped = [], []
+        kept: list[dict[str, Any]] = []
+        dropped: list[dict[str, Any]] = []
         for r in rows:
             acted_on = [v for k, v in zip(kinds.get(r["P"], ()), (r["A"], r["B"], r["C"])) if k in ACTED_ON]
             (dropped if any(v in lost for v in acted_on) else kept).append(r)
