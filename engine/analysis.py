@@ -55,7 +55,7 @@ from .typecheck import arithmetic_problems
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["analyze", "check_query", "suggest", "ready", "order_body", "bound_after", "INT_TYPES"]
+__all__ = ["analyze", "check_query", "checked_question", "suggest", "ready", "order_body", "bound_after", "INT_TYPES"]
 
 INT_TYPES = {"int", "integer", "number", "n"}
 
@@ -524,3 +524,21 @@ def _ordered_vars(lit: Literal) -> list[str]:
         visit(lit.left)
         visit(lit.right)
     return out
+
+
+_QUESTIONS_KEPT = 1024
+
+
+def checked_question(program: Program, text: str) -> tuple[tuple, list[str]]:
+    """:func:`check_query` of a question's text, parsed once per program (kept in Program.memo): the runtime
+    asks the same few dozen questions at every step of every action."""
+    kept: dict[str, tuple[tuple, list[str]]] = program.kept("runtime.questions", dict)
+    found = kept.get(text)
+    if found is None:
+        from .parser import parse_body
+
+        found = check_query(program, parse_body(text), text=text)
+        if len(kept) >= _QUESTIONS_KEPT:
+            kept.clear()
+        kept[text] = found
+    return found

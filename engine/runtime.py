@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from .action_args import (
-    NONE,
     RESERVED,
     TRANSIENT,
     ChoiceMode,
@@ -33,7 +32,7 @@ from .action_args import (
     token_ids,
     unused_choices,
 )
-from .analysis import check_query, suggest
+from .analysis import checked_question, suggest
 from .ast import Span
 from .ast import format_value as _q  # a value in rule syntax, for the queries built here
 from .change import Change, Event
@@ -41,12 +40,12 @@ from .database import quiet_gc
 from .effects import apply_primitive
 from .errors import ActionError, UsageError
 from .factview import Overlay, WorkingFacts, as_frozenset
+from .refusals import listed_options, violation_refusal
 from .replay import run_actions
 from .stack_order import stack_order
 from .step_facts import StepFacts
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .program import Program
     from .protocols import Board
     from .yamlsrc import Located
 
@@ -62,24 +61,6 @@ OptionLister = Callable[..., tuple[dict, str]]
 MAX_SBA_ROUNDS = 100
 # the kinds of a primitive's arguments (primitive/4) that name the object it acts on
 ACTED_ON = frozenset({"object", "target", "recipient"})
-
-
-_QUESTIONS_KEPT = 1024
-
-
-def _question(program: Program, text: str) -> tuple[tuple, list[str]]:
-    """A question's checked body and answer variables, parsed once per program (kept in Program.memo): an
-    action asks the same few dozen questions at every step."""
-    kept: dict[str, tuple[tuple, list[str]]] = program.kept("runtime.questions", dict)
-    found = kept.get(text)
-    if found is None:
-        from .parser import parse_body
-
-        found = check_query(program, parse_body(text), text=text)
-        if len(kept) >= _QUESTIONS_KEPT:
-            kept.clear()
-        kept[text] = found
-    return found
 
 
 class _Run(Generic[B]):
@@ -118,7 +99,7 @@ class _Run(Generic[B]):
 
     # -- asking the rules -------------------------------------------------
     def ask(self, facts: Iterable[tuple], text: str) -> list[dict[str, Any]]:
-        body, names = _question(self.engine.program, text)
+        body, names = checked_question(self.engine.program, text)
         frozen = self.steps.freeze(facts)
         if self.observer is not None:
             self.observer(as_frozenset(frozen))
@@ -253,53 +234,18 @@ class _Run(Generic[B]):
         if not rows:
             return
         info = {r["C"]: (r["R"], r["T"]) for r in self.ask(facts, "violation(C, _), violation_info(C, R, T)")}
-        messages, crs, refused_by = [], [], []
-        causes = self._causes_of(facts, [("violation", r["C"], r["S"]) for r in rows])
-        for r, (rule, cites) in zip(rows, causes):
-            cr, text = info.get(r["C"], ("", str(r["C"])))
-            found = self.engine.program.rule_by_name.get(rule)
-            refused_by.append(
-                (rule or str(r["C"]), found.span.short() if found else "?", cr or ", ".join(cites) or "?", text)
-            )
-            where = [str(r["S"])] if r["S"] != NONE else []
-            if cr:
-                crs.append(cr)
-                where.append(f"CR {cr}")
-            messages.append(f"{text} ({'; '.join(where)})" if where else text)
-        cr = crs[0] if len(set(crs)) == 1 else None
-        bare = sorted({str(r["C"]) for r in rows if r["C"] not in info})
-        hint = (
-            f'no violation_info fact describes {", ".join(bare)}: add violation_info({bare[0]}, "CR", "text") '
-            "to the rule file that derives it, so the refusal says which rule it breaks"
-            if bare
-            else None
+        violations = [(r["C"], r["S"]) for r in rows]
+        causes = self._causes_of(facts, [("violation", c, s) for c, s in violations])
+        program = self.engine.program
+        rule_at = {rule: program.rule_by_name[rule].span.short() for rule, _ in causes if rule in program.rule_by_name}
+        untimely = {r["C"] for r in self.ask(facts, "refusal_not_about_the_choice(C)")} >= {c for c, _ in violations}
+        options: list[str] = []
+        if not untimely and self.list_options is not None:
+            decisions = [r["D"] for r in self.ask(self.state.facts, f"refusal_options({_q(self.kind)}, D)")]
+            options = listed_options(decisions, self.list_options, self.state)
+        raise violation_refusal(
+            str(self.kind), violations, info, causes, rule_at=rule_at, untimely=untimely, options=options
         )
-        untimely = {r["C"] for r in self.ask(facts, "refusal_not_about_the_choice(C)")} >= {r["C"] for r in rows}
-        raise ActionError(
-            f"{self.kind} refused: " + "; ".join(messages),
-            cr=cr,
-            refused_by=refused_by,
-            options=[] if untimely else self._legal_options(),
-            hint=hint,
-            untimely=untimely,
-        )
-
-    def _legal_options(self) -> list[str]:
-        """The legal options of the decision the rules name for a refused action (refusal_options/2)."""
-        out: list[str] = []
-        if self.list_options is None:
-            return out
-        for r in self.ask(self.state.facts, f"refusal_options({_q(self.kind)}, D)"):
-            data, _text = self.list_options(self.state, r["D"], limit=20, try_each=False)
-            if data.get("options"):
-                out.extend(str(o) for o in data["options"])
-            for value in data.values():
-                if isinstance(value, dict):  # e.g. blocker -> the attackers it may block
-                    out.extend(
-                        f"{k} -> {', '.join(map(str, v)) if isinstance(v, list) else v}"
-                        for k, v in sorted(value.items())
-                    )
-        return out
 
     def _choices(self, facts: WorkingFacts, choose: object, used: set[str]) -> set[tuple]:
         rows = self.ask(facts, "choice(N, O)")

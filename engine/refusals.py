@@ -1,0 +1,83 @@
+"""Refusals: the :class:`~judgelog.errors.ActionError` an action's violations make, and the legal options it
+lists.
+
+The runtime (judgelog.runtime) asks the rules for ``violation(Code, Subject)`` at each step of an action and,
+for each code, its ``violation_info(Code, CR, Text)`` and the rule that derived it; this module turns those
+answers into the refusal a judge reads: every violated rule's sentence with its subject and CR number, the
+rules that refused (name, file:line, CR, sentence), a hint when a code has no sentence, and the legal options
+of the decision the rules name (``refusal_options/2``).
+
+>>> err = violation_refusal("tap", [("no_such_object", "wurm")], {}, [("actions.tap_missing", ("701.26a",))],
+...                         rule_at={}, untimely=False, options=[])
+>>> str(err)
+'tap refused: no_such_object (wurm)'
+>>> err.refused_by
+(('actions.tap_missing', '?', '701.26a', 'no_such_object'),)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from .action_args import NONE
+from .errors import ActionError
+
+__all__ = ["violation_refusal", "listed_options"]
+
+
+def violation_refusal(
+    kind: str,
+    violations: Sequence[tuple[object, object]],
+    info: Mapping[object, tuple[str, str]],
+    causes: Sequence[tuple[str, tuple[str, ...]]],
+    *,
+    rule_at: Mapping[str, str],
+    untimely: bool,
+    options: Iterable[str],
+) -> ActionError:
+    """The refusal of action ``kind`` for its ``violations`` (code, subject), each with the (rule, cites) that
+    derived it (``causes``). ``info``: code -> (CR, sentence) from violation_info; ``rule_at``: a rule's name
+    -> where it is written (file:line); ``untimely``: every violation is about when the action is taken."""
+    messages, crs, refused_by = [], [], []
+    for (code, subject), (rule, cites) in zip(violations, causes):
+        cr, text = info.get(code, ("", str(code)))
+        refused_by.append((rule or str(code), rule_at.get(rule, "?"), cr or ", ".join(cites) or "?", text))
+        where = [str(subject)] if subject != NONE else []
+        if cr:
+            crs.append(cr)
+            where.append(f"CR {cr}")
+        messages.append(f"{text} ({'; '.join(where)})" if where else text)
+    bare = sorted({str(code) for code, _ in violations if code not in info})
+    hint = (
+        f'no violation_info fact describes {", ".join(bare)}: add violation_info({bare[0]}, "CR", "text") '
+        "to the rule file that derives it, so the refusal says which rule it breaks"
+        if bare
+        else None
+    )
+    return ActionError(
+        f"{kind} refused: " + "; ".join(messages),
+        cr=crs[0] if len(set(crs)) == 1 else None,
+        refused_by=refused_by,
+        options=list(options),
+        hint=hint,
+        untimely=untimely,
+    )
+
+
+def listed_options(
+    decisions: Iterable[object], list_options: Callable[..., tuple[dict, str]], state: object
+) -> list[str]:
+    """The legal options of the ``decisions`` a refusal names (refusal_options/2), as text: a decision's
+    ``options``, and each element's options of an assignment (a blocker -> the attackers it may block),
+    listed without trying its combinations as the action (judgelog.choices.list_choices, try_each=False)."""
+    out: list[str] = []
+    for decision in decisions:
+        data, _text = list_options(state, decision, limit=20, try_each=False)
+        if data.get("options"):
+            out.extend(str(o) for o in data["options"])
+        for value in data.values():
+            if isinstance(value, dict):  # e.g. blocker -> the attackers it may block
+                out.extend(
+                    f"{k} -> {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in sorted(value.items())
+                )
+    return out
