@@ -131,13 +131,11 @@ def list_choices(
             f"unknown decision {what!r}",
             hint=(f"did you mean {near!r}? " if near else "") + "choices: " + ", ".join(sorted(spaces)),
         )
-    run = {SpaceKind.ASSIGNMENT: _assignment, SpaceKind.SET_PARTITION: _set_partition, SpaceKind.SUBSET: _subset}.get(
-        space.kind
-    )
+    if space.kind is SpaceKind.ASSIGNMENT:
+        return _assignment(state, space, limit, progress, try_each=try_each)
+    run = {SpaceKind.SET_PARTITION: _set_partition, SpaceKind.SUBSET: _subset}.get(space.kind)
     if run is None:
         return _action_choice(state, space)
-    if run is _assignment:
-        return _assignment(state, space, limit, progress, try_each=try_each)
     return run(state, space, limit, progress)
 
 

@@ -271,7 +271,7 @@ def trigger_problems(program: Program) -> list[Diagnostic]:
     return out
 
 
-def _event_kinds(program: Program, rules: list) -> set[str]:
+def _event_kinds(rules: list) -> set[str]:
     """The event kinds ``rules`` name in ``event(N, Kind, X)`` atoms of their bodies."""
     kinds: set[str] = set()
     for rule in rules:
@@ -294,7 +294,7 @@ def result_problems(program: Program) -> list[Diagnostic]:
             continue
         reads = {lit.pred for lit in rule.body if isinstance(lit, Atom)}
         below = [r for pred in program.dependencies(reads) for r in program.rules_by_head.get(pred, ())]
-        kinds = _event_kinds(program, [rule, *below])
+        kinds = _event_kinds([rule, *below])
         if not kinds or kinds & declared:
             continue
         shown = ", ".join(sorted(kinds))

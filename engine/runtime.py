@@ -324,11 +324,13 @@ class _Run(Generic[B]):
             return rows
         kinds = self.engine.interface.primitives
         kept: list[dict[str, Any]] = []
-        dropped: list[dict[str, Any]] = []
+        gone: set[object] = set()  # the lost objects an effect left out acts on
         for r in rows:
-            acted_on = [v for k, v in zip(kinds.get(r["P"], ()), (r["A"], r["B"], r["C"])) if k in ACTED_ON]
-            (dropped if any(v in lost for v in acted_on) else kept).append(r)
-        missing = sorted({v for r in dropped for v in (r["A"], r["B"], r["C"]) if v in lost}, key=str)
+            acted_on = {v for k, v in zip(kinds.get(r["P"], ()), (r["A"], r["B"], r["C"])) if k in ACTED_ON} & lost
+            gone |= acted_on
+            if not acted_on:
+                kept.append(r)
+        missing = sorted(gone, key=str)
         causes = self._causes_of(facts, [("lost_to_the_ability", o) for o in missing])
         for o, (rule, cites) in zip(missing, causes):
             self.events.append(Event(self.next_seq, "ability_lost_object", o, {}, rule, cites))
@@ -369,8 +371,10 @@ class _Run(Generic[B]):
             del self.pending_triggers[mark:]
             if not self.legality_only:
                 self._collect_triggers(facts | event_facts | (recent - back), seq=seq)
-            if back and not self.legality_only:
-                self._collect_triggers((prior - self.steps.recent(prior, self.events)) | event_facts | back, seq=seq)
+                if back:
+                    self._collect_triggers(
+                        (prior - self.steps.recent(prior, self.events)) | event_facts | back, seq=seq
+                    )
             self.pending_triggers.extend(later)
         return facts
 
