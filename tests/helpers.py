@@ -1,4 +1,5 @@
-"""Helpers shared by the tests: run the command line in-process and capture what it prints; a watchdog."""
+"""Helpers shared by the tests: run the command line in-process and capture what it prints; a watchdog; a
+creature written out for a scenario given as data."""
 
 from __future__ import annotations
 
@@ -61,3 +62,11 @@ def alarm(seconds: int, failure: Callable[[], BaseException]) -> Iterator[None]:
 def watchdog(seconds: int = 30) -> contextlib.AbstractContextManager[None]:
     """:func:`alarm` raising TimeoutError."""
     return alarm(seconds, lambda: TimeoutError(f"no answer after {seconds} s"))
+
+
+def creature(name: str, power: int, toughness: int, controller: str, *keywords: str) -> dict:
+    """A scenario object (``objects:`` entry) for a creature that is no catalog card."""
+    spec: dict = {"name": name, "types": ["creature"], "power": power, "toughness": toughness}
+    if keywords:
+        spec["keywords"] = list(keywords)
+    return {**spec, "controller": controller}

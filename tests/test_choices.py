@@ -1,6 +1,7 @@
 """judgelog choices: legal options derived from the rules, checked against independent references."""
 
 import pytest
+from helpers import creature
 
 from judgelog import Engine
 from judgelog.choices import SpaceKind, list_choices
@@ -141,14 +142,7 @@ def test_block_declarations_are_tried_as_declare_blockers(engine):
             "players": ["alice", "bob"],
             "active": "alice",
             "objects": {
-                "brute": {
-                    "name": "Brute",
-                    "types": ["creature"],
-                    "power": 3,
-                    "toughness": 3,
-                    "keywords": ["menace"],
-                    "controller": "alice",
-                },
+                "brute": creature("Brute", 3, 3, "alice", "menace"),
                 "bears": {"card": "Grizzly Bears", "controller": "bob"},
                 "lions": {"card": "Savannah Lions", "controller": "bob"},
             },

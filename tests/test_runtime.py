@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 import yaml
-from helpers import run_cli
+from helpers import creature, run_cli
 from paths import ROOT, SCENARIOS, TESTS
 from replays import SCENARIO_GROUP
 
@@ -884,14 +884,7 @@ def test_a_refusal_in_a_follow_up_application_says_so():
             "players": ["alice", "bob"],
             "active": "alice",
             "objects": {
-                "ds": {
-                    "name": "Doubler",
-                    "types": ["creature"],
-                    "power": 4,
-                    "toughness": 4,
-                    "keywords": ["double_strike"],
-                    "controller": "alice",
-                },
+                "ds": creature("Doubler", 4, 4, "alice", "double_strike"),
                 "b1": {"card": "Grizzly Bears", "controller": "bob"},
                 "b2": {"card": "Grizzly Bears", "controller": "bob"},
                 "wall": {"card": "Grizzly Bears", "controller": "bob", "toughness": 9},
