@@ -27,7 +27,7 @@ __all__ = ["Code", "ErrorCode", "CODES", "lookup", "doc_anchor"]
 # and the codes, each a constant below
 __all__ += ["E001", "E002", "E003", "E004", "E005", "E006", "E007", "E008", "E009", "E010", "E011", "E012"]
 __all__ += ["E013", "E014", "E015", "E016", "L001", "L002", "L003", "L004", "I001", "I002", "I003", "I004"]
-__all__ += ["S000", "S001", "S002", "S003", "S100", "S101", "S102", "S103", "Q001", "S200"]
+__all__ += ["S000", "S001", "S002", "S003", "S100", "S101", "S102", "S103", "Q001", "S200", "S201"]
 
 Code = NewType("Code", str)
 
@@ -102,6 +102,7 @@ S102 = _code("S102", "action problem")
 S103 = _code("S103", "expectation problem")
 Q001 = _code("Q001", "unknown constant in a query")
 S200 = _code("S200", "card not modelled in full (warning)")
+S201 = _code("S201", "a board the rules would not allow (warning)")
 
 CODES: MappingProxyType[str, ErrorCode] = MappingProxyType(_REGISTRY)
 

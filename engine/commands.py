@@ -86,9 +86,12 @@ def _emit(args: argparse.Namespace, data: dict | None, text: str | Callable[[], 
 
 
 def _warn(state: State) -> None:
-    """Print the scenario's warnings (S200: a card whose rules text is not modelled in full) to stderr."""
+    """Print the scenario's warnings to stderr: S200, a card whose rules text is not modelled in full; S201, a
+    board the rules would not allow."""
+    from .validation import board_problems
+
     scenario = state.meta.scenario
-    for w in scenario.warnings if scenario is not None else ():
+    for w in [*(scenario.warnings if scenario is not None else ()), *board_problems(state)]:
         sys.stderr.write(w.render() + "\n")
 
 
@@ -233,19 +236,24 @@ def cmd_test(args: argparse.Namespace) -> int:
 
     states: list[frozenset] = []  # every state the rules were evaluated on, for --coverage
     observer = states.append if args.coverage else None
+    warnings: list[Diagnostic] = []  # S200, S201: told on stderr (text) or in the document (json)
     for i, path in enumerate(files):
         progress.tick(i, path)
-        results.extend(run_scenario_file(engine, path, observer=observer))
+        results.extend(run_scenario_file(engine, path, observer=observer, warnings=warnings))
     progress.done()
     report = coverage_report(engine, states) if args.coverage else None
     passed = sum(1 for r in results if r.passed)
     failed = len(results) - passed
     if args.format == "json":
         data = {"passed": passed, "failed": failed, "cases": [r.to_dict() for r in results]}
+        if warnings:
+            data["warnings"] = [w.to_dict() for w in warnings]
         if report is not None:
             data["coverage"] = report.to_dict()
         _emit(args, data, "")
     else:
+        for w in warnings:
+            sys.stderr.write(w.render() + "\n")
         lines = []
         for r in results:
             lines.append(f"{'PASS' if r.passed else 'FAIL'} {r.file}: {r.case}")
@@ -322,13 +330,14 @@ def cmd_check(args: argparse.Namespace) -> int:
     scenario_errors = 0
     if scenario_paths and not result.errors:
         from .engine import Engine
+        from .validation import board_problems
 
         engine = Engine(rules=user_rules, include_library=not args.no_library, limits=_limits(args))
         for path in scenario_paths:
             try:
                 scenario = load_scenario(path, catalog=engine.catalog, interface=engine.interface)
-                engine.state_from_scenario(scenario)
                 diags.extend(scenario.warnings)
+                diags.extend(board_problems(engine.state_from_scenario(scenario)))
             except JudgelogError as exc:
                 scenario_errors += 1
                 diags.extend(exc.diagnostics or [Diagnostic(S000, exc.message, None, hint=exc.hint)])

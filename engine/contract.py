@@ -95,6 +95,7 @@ ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = {
     "step_cannot_end": (1, (), False, _RUNTIME),
     "violation": (2, (), False, _RUNTIME),
     "violation_info": (3, (), False, _RUNTIME),
+    "board_problem": (2, (), False, _SCENARIO),
     "choice": (2, (), False, _RUNTIME),
     "choice_mode": (2, (), False, _RUNTIME),
     "choice_max": (2, (1,), False, _RUNTIME),

@@ -24,7 +24,7 @@ from .codes import S100
 from .errors import Diagnostic, ScenarioError
 from .interface import Field, Interface, default_interface, with_keywords
 from .named_files import scenario_rules
-from .scenario_objects import compile_object, counter_facts
+from .scenario_objects import compile_object, counter_facts, warn_unmodelled
 from .scenario_reader import ScenarioReader, show
 from .yamlsrc import Located, load_path, load_text
 
@@ -137,6 +137,15 @@ def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
     _stack(ctx, data, players, objects)
     _raw_facts(ctx, data)
     actions = _entries(ctx, data, "actions", "do")
+    for i, (action, _span) in enumerate(actions):  # a card an action brings (enter, create_token): S200 too
+        for key, value in action.items():
+            card = (
+                ctx.catalog.get(value["card"])
+                if isinstance(value, dict) and isinstance(value.get("card"), str)
+                else None
+            )
+            if card is not None:
+                warn_unmodelled(ctx, card.name, f"brought by action[{i}] {action['do']}", ("actions", i, key, "card"))
     expects = _entries(ctx, data, "expect", None)
     if ctx.diags:
         raise ScenarioError(f"{len(ctx.diags)} problem(s) in {doc.path}", diagnostics=ctx.diags)

@@ -23,7 +23,7 @@ from .codes import S200
 from .errors import Diagnostic
 from .scenario_reader import ID_RE, ScenarioReader, kind_of, show
 
-__all__ = ["compile_object", "normalize_counter_kind", "counter_facts", "OBJECT_KEYS"]
+__all__ = ["compile_object", "normalize_counter_kind", "counter_facts", "warn_unmodelled", "OBJECT_KEYS"]
 
 KIND_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -59,6 +59,21 @@ def normalize_counter_kind(kind: object) -> str | None:
     return kind if KIND_RE.match(kind) else None
 
 
+def warn_unmodelled(ctx: ScenarioReader, card: str, what: str, path: tuple) -> None:
+    """S200 for a catalog card whose rules text the library does not model in full (card_not_modelled)."""
+    missing = [w for n, w in ctx.face.unmodelled if n == card]
+    if missing:
+        ctx.warnings.append(
+            Diagnostic(
+                S200,
+                f"card {card!r} ({what}) is not modelled in full: " + "; ".join(missing),
+                ctx.doc.span(path),
+                severity="warning",
+                hint="answers about what the rules do not model may be wrong; see its file in rules/cards/",
+            )
+        )
+
+
 def compile_object(
     ctx: ScenarioReader, oid: str, spec: dict, path: tuple, players: list[str]
 ) -> list[tuple[tuple, tuple]]:
@@ -87,17 +102,7 @@ def compile_object(
             )
         else:
             chars.update(entry.characteristics())
-            missing = [w for n, w in ctx.face.unmodelled if n == entry.name]
-            if missing:
-                ctx.warnings.append(
-                    Diagnostic(
-                        S200,
-                        f"card {entry.name!r} (object {oid!r}) is not modelled in full: " + "; ".join(missing),
-                        ctx.doc.span(path + ("card",)),
-                        severity="warning",
-                        hint="answers about what the rules do not model may be wrong; see its file in rules/cards/",
-                    )
-                )
+            warn_unmodelled(ctx, entry.name, f"object {oid!r}", path + ("card",))
     for key in ("name", "types", "subtypes", "supertypes", "colors", "power", "toughness", "keywords"):
         if key in spec:
             chars[key] = spec[key]

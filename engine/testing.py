@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 
 from .ast import format_value
 from .cr import any_cites, check_edition, resolve
-from .errors import ActionError, JudgelogError
+from .errors import ActionError, Diagnostic, JudgelogError
 from .replay import refusal_matches, replay
 from .scenario import EXPECT_KEYS, EXPECT_KINDS, load_scenario
+from .validation import board_problems
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -131,15 +132,23 @@ def _fmt_answers(answers: Sequence[dict[str, object]]) -> str:
 
 
 def run_scenario_file(
-    engine: Engine, path: str, *, observer: Callable[[frozenset], None] | None = None
+    engine: Engine,
+    path: str,
+    *,
+    observer: Callable[[frozenset], None] | None = None,
+    warnings: list[Diagnostic] | None = None,
 ) -> list[CaseResult]:
     """All cases of one scenario file. A file that cannot load is one failed case. ``observer(facts)`` sees
-    the state as loaded, every fact set the actions are evaluated on, and the final state (rule coverage)."""
+    the state as loaded, every fact set the actions are evaluated on, and the final state (rule coverage);
+    ``warnings`` receives the file's warnings (S200 a card not modelled in full, S201 a board that can't be)."""
     try:
         scenario = load_scenario(path, catalog=engine.catalog, interface=engine.interface)
         state = engine.state_from_scenario(scenario)
     except JudgelogError as exc:
         return [CaseResult(path, "load", False, exc.render(sources={}), kind="load")]
+    if warnings is not None:
+        warnings.extend(scenario.warnings)
+        warnings.extend(board_problems(state))
     if observer is not None:
         observer(state.facts)
     results: list[CaseResult] = []

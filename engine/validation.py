@@ -21,7 +21,7 @@ from .action_args import RESERVED as RESERVED_ARGS  # do, choose, order, expect_
 from .analysis import check_query, suggest
 from .argshapes import action_argument_shapes, argument_shapes, describe, fits
 from .ast import Atom, Const, Span
-from .codes import S102, S103
+from .codes import S102, S103, S201
 from .constants import (
     AUTO_ID_RE,
     add_hint,
@@ -32,7 +32,7 @@ from .constants import (
     unknown_constants,
     unknown_message,
 )
-from .errors import Diagnostic, QueryError, ScenarioError
+from .errors import Diagnostic, LimitError, QueryError, ScenarioError
 from .parser import parse_body
 from .scenario import EXPECT_KEYS, EXPECT_KINDS
 from .state_index import Names
@@ -533,3 +533,38 @@ def raise_for(diags: list[Diagnostic], path: str) -> None:
     """Raise :class:`ScenarioError` (exit 3) listing every problem, if there are any."""
     if diags:
         raise ScenarioError(f"{len(diags)} problem(s) in {path}", diagnostics=diags)
+
+
+def board_problems(state: Board) -> list[Diagnostic]:
+    """What the rules say can't happen in the board as loaded (``board_problem(Code, Subject)``, told by the
+    code's ``violation_info``): one warning (S201) each, placed at the first scenario fact its proof rests on.
+    The board is still answered as written (judgelog.contract: every library declares board_problem). Asked
+    by the verbs that print a scenario's warnings, not as a state loads; a board whose check reaches an
+    evaluation limit or error gets no warning (the question asked of it will report that)."""
+    try:
+        rows = state.query("board_problem(C, X)")
+        if not rows:
+            return []
+        info = {r["C"]: (r["R"], r["T"]) for r in state.query("board_problem(C, _), violation_info(C, R, T)")}
+    except (LimitError, QueryError):
+        return []
+    scenario = state.meta.scenario
+    path = scenario.path if scenario is not None else None
+    found: list[Diagnostic] = []
+    for row in rows:
+        code, subject = row["C"], row["X"]
+        cr, text = info.get(code, ("", str(code)))
+        proof = state.explain(("board_problem", code, subject))
+        leaves = [n.origin for n in proof.walk() if n.origin is not None] if proof is not None else []
+        rule = proof.rule if proof is not None else None
+        found.append(
+            Diagnostic(
+                S201,
+                f"the board as given: {text} ({subject}; CR {cr})" if cr else f"the board as given: {text} ({subject})",
+                next((o for o in leaves if o.file == path), leaves[0] if leaves else None),
+                severity="warning",
+                hint=f"answers are for the board as written; `judgelog explain {path or 'SCENARIO'} "
+                f'"board_problem({code}, {subject})"` shows why (rule {rule})',
+            )
+        )
+    return found

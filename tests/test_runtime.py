@@ -825,7 +825,10 @@ def test_a_turn_begins_for_the_next_player_who_untaps_and_whose_upkeep_triggers(
             },
         }
     )
-    bobs, events = state.apply({"do": "begin_turn"})
+    with pytest.raises(ActionError, match="the turn has not ended") as refused:
+        state.apply({"do": "begin_turn"})  # alice's turn has its end and cleanup steps first (500.1)
+    assert refused.value.cr == "500.1"
+    bobs, events = state.apply({"do": "end_turn"})[0].apply({"do": "begin_turn"})
     assert bobs.query("active_player(P)") == [{"P": "bob"}]
     assert bobs.query("tapped(X)") == [{"X": "bears"}]
     assert [(e.kind, e.subject) for e in events if e.kind in ("untapped", "upkeep_began")] == [
@@ -834,10 +837,11 @@ def test_a_turn_begins_for_the_next_player_who_untaps_and_whose_upkeep_triggers(
     ]
     assert _stack(bobs) == [("shrine", "bob")]  # bob's shrine triggered, carol's did not
     with pytest.raises(ActionError, match="still on the stack") as refused:
-        bobs.apply({"do": "begin_turn"})
+        bobs.apply({"do": "end_turn"})
     assert refused.value.cr == "500.2"
     resolved, _ = bobs.apply({"do": "resolve"})
     assert resolved.query("life(bob, L)") == [{"L": 21}]
+    resolved, _ = resolved.apply({"do": "end_turn"})
     carols, _ = resolved.apply({"do": "begin_turn"})  # after bob: carol
     assert carols.query("active_player(P)") == [{"P": "carol"}] and _stack(carols) == [("carols", "carol")]
     lost = resolved.with_facts(set(resolved.facts) | {("lost_game", "carol")})

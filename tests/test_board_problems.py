@@ -1,0 +1,129 @@
+"""A board the rules would not allow (board_problem/2, S201): warned of by every verb that loads a scenario
+(test included, and in test's JSON document), at the scenario line its proof rests on, while the board is
+still answered as written."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from helpers import run_cli
+
+from judgelog import Engine
+from judgelog.validation import board_problems
+
+PAIRS_OF_TWO_CONTROLLERS = """\
+name: A pair of two players' creatures
+players: [alice, bob]
+active: alice
+objects:
+  forcemage: {card: Trusted Forcemage, controller: alice}
+  bears: {card: Grizzly Bears, controller: bob}
+pairs: [[forcemage, bears]]
+expect:
+  - {holds: "paired(forcemage, bears)"}
+"""
+
+BOARDS = {
+    # code -> (scenario text, subject)
+    "pair_of_two_controllers": (PAIRS_OF_TWO_CONTROLLERS, "forcemage"),
+    "paired_twice": (
+        """\
+name: A creature in two pairs
+players: [alice, bob]
+active: alice
+objects:
+  forcemage: {card: Trusted Forcemage, controller: alice}
+  bears: {card: Grizzly Bears, controller: alice}
+  lions: {card: Savannah Lions, controller: alice}
+pairs: [[forcemage, bears], [forcemage, lions]]
+""",
+        "forcemage",
+    ),
+    "band_lacks_banding_now": (
+        """\
+name: A band of two creatures without banding
+players: [alice, bob]
+active: alice
+objects:
+  wurm: {card: Craw Wurm, controller: alice}
+  bears: {card: Grizzly Bears, controller: alice}
+combat:
+  attackers: {wurm: bob, bears: bob}
+  bands: [[wurm, bears]]
+""",
+        "band1",
+    ),
+    "attacks_its_controller": (
+        """\
+name: A creature attacking its own controller
+players: [alice, bob]
+active: alice
+objects:
+  wurm: {card: Craw Wurm, controller: alice}
+combat:
+  attackers: {wurm: alice}
+""",
+        "wurm",
+    ),
+    "counters_not_annihilated": (
+        """\
+name: Both kinds of counters on one creature
+players: [alice, bob]
+active: alice
+objects:
+  giant: {card: Hill Giant, controller: alice, counters: {p1p1: 2, m1m1: 1}}
+""",
+        "giant",
+    ),
+}
+
+
+def _write(tmp_path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("code", sorted(BOARDS))
+def test_each_board_problem_is_warned_of_with_its_cr(engine, tmp_path, code):
+    text, subject = BOARDS[code]
+    state = engine.load(_write(tmp_path, "board.yaml", text))
+    warnings = board_problems(state)
+    assert [(w.severity, f"({subject}; CR " in w.message) for w in warnings] == [("warning", True)], warnings
+    # the proof the hint points at holds, and the line is one of the scenario's own
+    assert state.explain(("board_problem", code, subject)) is not None
+    assert warnings[0].span is not None and warnings[0].span.file.endswith("board.yaml")
+
+
+def test_the_warning_points_at_the_pairs_entry_and_the_board_is_answered_as_written(engine, tmp_path):
+    path = _write(tmp_path, "pairs.yaml", PAIRS_OF_TWO_CONTROLLERS)
+    state = engine.load(path)
+    (warning,) = board_problems(state)
+    assert (warning.span.line, warning.code) == (7, "S201")
+    assert state.holds("paired(forcemage, bears)")  # as written: the next action's checks break the pair
+    after, _ = state.apply({"do": "tap", "object": "bears"})
+    assert not after.holds("paired(forcemage, bears)")
+
+
+def test_a_board_the_rules_allow_has_no_warning(engine):
+    for name in ("soulbond_three_creatures.yaml", "banding_blocked_by_one.yaml", "proliferate_kinds.yaml"):
+        assert board_problems(engine.load(Engine.example(name))) == [], name
+
+
+def test_judgelog_test_prints_the_warning_and_json_lists_it(capsys, tmp_path):
+    path = _write(tmp_path, "pairs.yaml", PAIRS_OF_TWO_CONTROLLERS)
+    run = run_cli(capsys, ["test", path])
+    assert run.code == 0 and "1 passed, 0 failed" in run.out
+    assert [d[1:] for d in run.diagnostics()] == [(7, 9, "warning", "S201")]
+    doc = run_cli(capsys, ["test", path, "--format", "json"])
+    data = json.loads(doc.out)
+    assert [(w["code"], w["line"]) for w in data["warnings"]] == [("S201", 7)]
+
+
+def test_a_board_whose_check_reaches_a_limit_loads_and_gets_no_warning(tmp_path):
+    from judgelog.recursion import Limits
+
+    engine = Engine(limits=Limits(join_combinations=1))
+    state = engine.load(_write(tmp_path, "pairs.yaml", PAIRS_OF_TWO_CONTROLLERS))
+    assert board_problems(state) == []
