@@ -327,6 +327,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     user_rules = [p for p in args.rules + rule_paths if not is_library_path(p)]
     result = load_program(user_rules, include_library=not args.no_library, library=library, properties=True)
     diags: list[Diagnostic] = list(result.diagnostics)
+    if not args.no_library and not result.errors:  # what every other verb refuses too (I001, I002)
+        from .contract import contract_problems
+
+        diags.extend(contract_problems(result.program))
     scenario_errors = 0
     if scenario_paths and not result.errors:
         from .engine import Engine
@@ -428,7 +432,8 @@ def cmd_rules(args: argparse.Namespace) -> int:
         lines.append("Predicates:")
         for name in sorted(prog.decls):
             decl = prog.decls[name]
-            lines.append(f"  {name}/{decl.arity}  {decl.template}")
+            params = ", ".join(p.name for p in decl.params)  # the argument order, which the sentence may not follow
+            lines.append(f"  {name}({params})  {decl.template}")
         data["predicates"] = [
             {"name": n, "arity": prog.decls[n].arity, "sentence": prog.decls[n].template} for n in sorted(prog.decls)
         ]

@@ -345,3 +345,19 @@ def test_check_on_a_file_of_another_library_checks_that_library(name, library_co
         broken.unlink()
     assert run.code == 1  # the checkout is what was checked: its own new error is found
     assert [d[3:] for d in run.diagnostics()] == [("error", "E002")]
+
+
+def test_check_reports_an_undeclared_effect_primitive_as_loading_does(capsys, tmp_path):
+    """`judgelog check` finds what every other verb refuses the file for: an effect primitive the interface does
+    not declare (I002), with the library loaded (the contract is the library's)."""
+    rules = tmp_path / "ward.dl"
+    rules.write_text(
+        "@name ward.counter\n@cr 702.21a\neffect(1, counter, I, none, none) :- resolving(I), on_stack(I, _, ward).\n",
+        encoding="utf-8",
+    )
+    run = run_cli(capsys, ["check", rules])
+    assert run.code == 1 and run.out.startswith("1 error(s), 0 warning(s)"), run
+    assert run.diagnostics() == [(str(rules), 3, 11, "error", "I002")], run.err
+    scenario = ROOT / "facts" / "scenarios" / "banding_blocked_by_one.yaml"
+    refused = run_cli(capsys, ["query", "--rules", rules, scenario, "player(P)"])
+    assert refused.code != 0 and [d[4] for d in refused.diagnostics()] == ["I002"], refused.err
