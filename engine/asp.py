@@ -42,6 +42,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .ast import Aggregate, Atom, BinOp, Const, Literal, Negation, Rule, Term, Var, literal_vars
+from .codes import L003
+from .errors import LimitError
 from .program import Program
 
 if TYPE_CHECKING:
@@ -238,10 +240,16 @@ def compile_rule(rule: Rule, index: int, *, names: AspNames = AspNames()) -> str
 
 
 def compile_facts(
-    facts: Iterable[tuple], *, names: AspNames = AspNames(), texts: dict[tuple, str] | None = None
+    facts: Iterable[tuple],
+    *,
+    names: AspNames = AspNames(),
+    texts: dict[tuple, str] | None = None,
+    int_bound: int | None = None,
 ) -> str:
     """Facts ``(pred, value, ...)`` as ASP facts, one a line. ``texts``: the arguments' text of facts written
-    before, kept by the caller (the states of one game share most of their facts)."""
+    before, kept by the caller (the states of one game share most of their facts). ``int_bound``: refuse
+    (L003) a fact holding an integer of that size or more (clingo computes with 32-bit integers and would
+    wrap a larger one silently)."""
     lines = []
     for fact in facts:
         name = names.fact_pred(fact[0])
@@ -250,11 +258,24 @@ def compile_facts(
             continue
         args = texts.get(fact) if texts is not None else None
         if args is None:
+            if int_bound is not None:
+                _check_ints(fact, int_bound)
             args = ",".join(value_text(v) for v in fact[1:])
             if texts is not None:
                 texts[fact] = args
         lines.append(f"{name}({args}).")
     return "\n".join(lines)
+
+
+def _check_ints(fact: tuple, bound: int) -> None:
+    for v in fact[1:]:
+        if type(v) is int and not -bound < v < bound:
+            raise LimitError(
+                L003,
+                f"the clingo backend computes with 32-bit integers, and {fact[0]}(...) holds {v} "
+                f"(at most {len(str(bound)) - 1} digits are taken, so that sums of such numbers stay exact)",
+                hint="use the default backend (pyDatalog), which computes with larger integers",
+            )
 
 
 def bridge(pred: str, arity: int, *, names: AspNames) -> str:

@@ -42,6 +42,9 @@ __all__ = ["ClingoBackend"]
 
 _KEPT_STATES = 4  # controls kept (the runtime asks about a state and the next one in turn)
 _KEPT_FACT_TEXTS = 500_000  # facts whose ASP text is kept
+# clingo computes with 32-bit integers and wraps silently: a fact holding a number of 8 digits or more is refused
+# (L003), so that a sum of many numbers of 7 digits stays below 2**31
+CLINGO_INT_BOUND = 10**7
 
 
 class _View:
@@ -100,7 +103,8 @@ class ClingoBackend:
             self._fact_texts.clear()
         # "#show.": atoms are read from the grounder's atom base (judgelog.clingo_atoms), never from a model's
         # shown symbols; showing nothing spares every ground call the output table (about a fifth of its time)
-        ctl.add("base", [], compile_facts(facts, names=names, texts=self._fact_texts) + "\n#show.")
+        text = compile_facts(facts, names=names, texts=self._fact_texts, int_bound=CLINGO_INT_BOUND)
+        ctl.add("base", [], text + "\n#show.")
         ctl.ground([("base", [])])
         view = _View(facts, ctl, names)
         arity = {pred: decl.arity for pred, decl in self.program.decls.items()}

@@ -26,8 +26,8 @@ from typing import NewType
 __all__ = ["Code", "ErrorCode", "CODES", "lookup", "doc_anchor"]
 # and the codes, each a constant below
 __all__ += ["E001", "E002", "E003", "E004", "E005", "E006", "E007", "E008", "E009", "E010", "E011", "E012"]
-__all__ += ["E013", "E014", "E015", "E016", "L001", "L002", "L003", "L004", "I001", "I002", "I003", "I004"]
-__all__ += ["S000", "S001", "S002", "S003", "S100", "S101", "S102", "S103", "Q001", "S200", "S201"]
+__all__ += ["E013", "E014", "E015", "E016", "E017", "L001", "L002", "L003", "L004", "I001", "I002", "I003", "I004"]
+__all__ += ["S000", "S001", "S002", "S003", "S100", "S101", "S102", "S103", "Q001", "S200", "S201", "S202", "S203"]
 
 Code = NewType("Code", str)
 
@@ -81,6 +81,7 @@ E013 = _code("E013", "type mismatch")
 E014 = _code("E014", "aggregate misuse")
 E015 = _code("E015", "arithmetic on a word")
 E016 = _code("E016", "unbounded recursive arithmetic")
+E017 = _code("E017", "a word ordered against a number")
 # evaluation limits (judgelog.recursion.Limits)
 L001 = _code("L001", "facts derived by recursive rules", section=_LIMITS)
 L002 = _code("L002", "time spent deriving them", section=_LIMITS)
@@ -103,6 +104,8 @@ S103 = _code("S103", "expectation problem")
 Q001 = _code("Q001", "unknown constant in a query")
 S200 = _code("S200", "card not modelled in full (warning)")
 S201 = _code("S201", "a board the rules would not allow (warning)")
+S202 = _code("S202", "a fact of a derived predicate (warning)")
+S203 = _code("S203", "an id in a fact that names nothing (warning)")
 
 CODES: MappingProxyType[str, ErrorCode] = MappingProxyType(_REGISTRY)
 

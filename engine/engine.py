@@ -165,8 +165,13 @@ class Engine:
                 found = self._fact_problems(fact, scenario.origins.get(fact))
                 if found:
                     problems[fact] = found
-        if problems:  # told in the order of the facts (sorted only when there is something to tell)
-            diags = [d for fact in sorted(problems, key=fact_order) for d in problems[fact]]
+        diags = [d for fact in sorted(problems, key=fact_order) for d in problems[fact]]  # in the facts' order
+        if scenario.given and not diags:  # its facts: entries, against the declarations (judgelog.given_facts)
+            from .given_facts import given_fact_problems
+
+            warnings = given_fact_problems(self.program, scenario.facts, scenario.given, scenario.origins)
+            scenario.warnings.extend(w for w in warnings if w not in scenario.warnings)
+        if diags:
             raise ScenarioError(f"{len(diags)} problem(s) in {scenario.path}", diagnostics=diags)
 
     def _int_places(self, pred: str, length: int) -> tuple[int, ...] | None:

@@ -76,6 +76,7 @@ class Scenario:
     rules: list[str] = field(default_factory=list)
     doc: Located | None = None
     warnings: list[Diagnostic] = field(default_factory=list)  # e.g. S200: a card not modelled in full
+    given: frozenset[tuple] = frozenset()  # the facts of its ``facts:`` entries (checked against the rules)
 
 
 def _face(interface: Interface | None, keywords: Iterable[str] | None) -> Interface:
@@ -135,7 +136,7 @@ def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
     _combat(ctx, data, players, objects)
     _fields(ctx, data, ctx.face.section_fields("top"), (), players, objects)
     _stack(ctx, data, players, objects)
-    _raw_facts(ctx, data)
+    given_facts = _raw_facts(ctx, data)
     actions = _entries(ctx, data, "actions", "do")
     for i, (action, _span) in enumerate(actions):  # a card an action brings (enter, create_token): S200 too
         for key, value in action.items():
@@ -152,7 +153,16 @@ def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
     given = data.get("name")
     name = given if isinstance(given, str) else os.path.basename(doc.path)
     return Scenario(
-        doc.path, name, frozenset(ctx.facts), dict(ctx.facts), actions, expects, rules, doc, warnings=list(ctx.warnings)
+        doc.path,
+        name,
+        frozenset(ctx.facts),
+        dict(ctx.facts),
+        actions,
+        expects,
+        rules,
+        doc,
+        warnings=list(ctx.warnings),
+        given=frozenset(given_facts),
     )
 
 
@@ -377,22 +387,28 @@ def _stack(ctx: ScenarioReader, data: dict, players: list[str], objects: dict[st
                     ctx.error(path + ("args", key), f"an ability argument is an id or a number, got {show(value)}")
 
 
-def _raw_facts(ctx: ScenarioReader, data: dict) -> None:
-    """``facts:`` holds any other state facts as rule-language atoms, e.g. "granted_keyword(hero, flying)"."""
+def _raw_facts(ctx: ScenarioReader, data: dict) -> list[tuple]:
+    """``facts:`` holds any other state facts as rule-language atoms, e.g. "granted_keyword(hero, flying)";
+    returns them (the engine checks them against the rules' declarations: judgelog.engine.Engine.check_facts)."""
     from .errors import QueryError
     from .fact import Fact
 
     raw = data.get("facts", []) or []
+    given: list[tuple] = []
     if not ctx.want(raw, "list", ("facts",), "facts"):
-        return
+        return given
     for i, text in enumerate(raw):
         path = ("facts", i)
         if not ctx.want(text, "str", path, "a fact"):
             continue
         try:
-            ctx.add(Fact.parse(text, ctx.doc.path), path)
+            fact = Fact.parse(text, ctx.doc.path)
         except QueryError as exc:
             ctx.error(path, exc.message)
+            continue
+        ctx.add(fact, path)
+        given.append(fact)
+    return given
 
 
 def _entries(ctx: ScenarioReader, data: dict, key: str, required: str | None) -> list[tuple[dict, Span]]:

@@ -294,6 +294,8 @@ def run_task(engine: Engine, scope: Scope, task: Task, *, all_found: bool = Fals
             data = dict(base)
             data.update({k: v for k, v in designations.items() if v})
             state = engine.state_from_dict(data, path="<board>")
+            if state.holds("board_problem(_, _)"):  # a board the rules would not allow (S201): not a board
+                continue
             seen: set = set()
             steps = [{"board": designations}] if any(designations.values()) else []
             _declare(run, board, state, steps, {}, 0, seen, autos)

@@ -104,6 +104,7 @@ def _with_ctx(rule: Rule) -> Rule:
 def _needed_preds(program: Any, props: dict[str, Property]) -> set[str]:
     wanted = ["property_violation", "violation", "effect", "state_based", "standing", "step_exists", "choice"]
     wanted += ["follow_up"]  # an action the rules apply again: unsupported, said so
+    wanted += ["board_problem"]  # a board the rules would not allow is not searched (judgelog.verify.run_task)
     wanted += ["triggers"] + [p.name.split(":", 1)[1] for p in props.values() if p.functional]
     return program.dependencies([w for w in wanted if w in program.decls])
 
@@ -404,6 +405,8 @@ def compile_search(engine: Engine, scope: Scope, shape: Shape, props: dict[str, 
     b = _Builder(engine, scope, shape, props, groups, board_fields)
     b.emit("player_id(P) :- h(0,f_player(P)).")
     state = b.board()
+    if "board_problem" in engine.program.decls:  # boards the rules would not allow (S201) are no boards
+        b.emit(f":- j_board_problem({state},_,_).")
     b.emit("alive(0).")
     b.emit("#minimize { 1@1,G : decl(G) }.")
     stage = 0

@@ -117,6 +117,8 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
             f"  {c['creatures']} creature(s), {c['keywords']} keyword(s), witnesses "
             f"{', '.join(c['witnesses'])} ({c['stage']}); written to {f}"
         )
+        if library:
+            lines.append(f"  reproduce with: judgelog test --library {library} {f}")
     if result["counterexamples"]:
         broken = len({c["property"] for c in result["counterexamples"]})
         lines.append(
@@ -180,6 +182,11 @@ def _write(
         path = os.path.join(folder, name + ".yaml")
         rules = _copy_rules(folder, library, args.rules, rules_dir(), PROPERTIES_FOLDER)
         data = counterexample_scenario(engine, c, props, rules=rules)
+        if library:  # the scenario can't name the library it breaks: say how to run it again
+            data["description"] += (
+                f" Found with the rule library at {library}, which the scenario can't name: reproduce with "
+                f"`judgelog test --library {library} {path}`."
+            )
         with open(path, "w", encoding="utf-8") as fh:
             yaml.safe_dump(data, fh, sort_keys=False, default_flow_style=None, width=110)
         out.append(path)

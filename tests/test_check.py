@@ -42,6 +42,9 @@ EXPECTED = {
         (8, 36, "error", "E014", "aggregate count(...) outside a rule head"),
         (12, 19, "error", "E014", "a rule head may hold at most one aggregate"),
     ],
+    "word_ordered_against_number.dl": [
+        (8, 26, "error", "E017", "P, bound by life_of as p: player, is compared with a number (>)")
+    ],
     "many_errors.dl": [
         (9, 12, "error", "E002", "undeclared predicate 'chrager'"),
         (13, 23, "error", "E001", "expected '.' at the end of the rule, found 'stops'"),

@@ -249,3 +249,27 @@ def test_a_division_by_zero_has_no_value_on_both_backends(tmp_path):
     assert found["clingo"] == found["pydatalog"]
     assert found["pydatalog"][0] == [{"A": "a", "X": 5}, {"A": "c", "X": -4}]
     assert found["pydatalog"][2] == [{"A": "c", "N": -3}] and found["pydatalog"][4] == [{"A": "b", "N": 0}]
+
+
+def test_a_number_clingo_would_wrap_is_refused_not_answered():
+    """clingo computes with 32-bit integers and wraps a larger one silently (3,000,000,000 came back as
+    -1,294,967,296): a state holding a number of 8 digits or more is refused on the clingo backend (L003),
+    as the action that would make one; the default backend answers it."""
+    pytest.importorskip("clingo")
+    from judgelog.errors import LimitError
+
+    board = {
+        "players": ["alice", "bob"],
+        "active": "alice",
+        "life": {"alice": 3_000_000_000, "bob": 20},
+        "objects": {"bears": {"card": "Grizzly Bears", "controller": "alice"}},
+    }
+    assert Engine().state_from_dict(board).query("life(alice, L)") == [{"L": 3_000_000_000}]
+    clingo = Engine(backend="clingo")
+    with pytest.raises(LimitError, match="32-bit") as refused:
+        clingo.state_from_dict(board).query("life(alice, L)")
+    assert refused.value.code == "L003"
+    small = clingo.state_from_dict({**board, "life": {"alice": 9_999_999, "bob": 20}})
+    assert small.query("life(alice, L)") == [{"L": 9_999_999}]
+    with pytest.raises(LimitError, match="32-bit"):
+        small.apply({"do": "put_counters", "target": "bears", "kind": "+1/+1", "n": 3_000_000_000})

@@ -1,0 +1,84 @@
+"""A scenario's ``facts:`` entries checked against the rules' declarations, beyond their predicate and arity
+(judgelog.engine.Engine.check_facts), each a warning (the board is answered as written): an argument
+declared as an id (``object``, ``player``, ``ability``, ``effect``) that names nothing of the board (S203,
+with a did-you-mean: ``tapped(baers)``), and a fact of a predicate the rules derive, which is added to what
+they derive, not put in its place (S202: ``power(bears, 5)`` beside the rules' ``power(bears, 2)`` gives
+the Bears two powers).
+
+>>> from judgelog import Engine
+>>> engine = Engine()
+>>> state = engine.state_from_dict({"players": ["alice", "bob"], "objects": {"bears": {"card": "Grizzly Bears",
+...     "controller": "alice"}}, "facts": ["tapped(bears)", "power(bears, 5)"]})
+>>> [(d.code, d.severity, d.message.split(":")[0]) for d in state.meta.scenario.warnings]
+[('S202', 'warning', 'power is derived by the rules (objects.power)')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .analysis import suggest
+from .ast import Span
+from .codes import S202, S203
+from .errors import Diagnostic
+from .program import Program
+
+__all__ = ["given_fact_problems", "ID_TYPES"]
+
+ID_TYPES = frozenset({"object", "player", "ability", "effect"})  # declared types whose values are ids
+# where a board names its ids: an id is known when one of these facts holds it at this place
+_NAMING = {"player": 1, "permanent": 1, "card_in_zone": 1, "token_in_zone": 1, "on_stack": 1, "continuous_effect": 1}
+_WORDS = frozenset({"none", "game"})  # words that stand where an id may be (no object, the game itself)
+
+
+def given_fact_problems(
+    program: Program, facts: Iterable[tuple], given: Iterable[tuple], origins: dict[tuple, Span]
+) -> list[Diagnostic]:
+    """The warnings of the ``given`` facts (a scenario's ``facts:``) among all its ``facts``."""
+    known = set(_WORDS)
+    for fact in facts:
+        place = _NAMING.get(fact[0])
+        if place is not None and len(fact) > place:
+            known.add(fact[place])
+        elif fact[0] == "event" and len(fact) == 4:  # a subject of the game's history (an object that left)
+            known.add(fact[3])
+        elif fact[0] == "event_detail" and len(fact) == 4:
+            known.add(fact[3])
+    warnings: list[Diagnostic] = []
+
+    def position(fact: tuple) -> tuple:
+        span = origins.get(fact)
+        return (span.line, span.col) if span is not None else (0, 0)
+
+    for fact in sorted(given, key=lambda f: (position(f), repr(f))):
+        decl = program.decl(fact[0])
+        if decl is None or decl.arity != len(fact) - 1:
+            continue  # told by the predicate check (S101)
+        span = origins.get(fact)
+        for param, value in zip(decl.params, fact[1:]):
+            if param.type in ID_TYPES and isinstance(value, str) and value not in known:
+                near = suggest(value, sorted(k for k in known if isinstance(k, str)))
+                warnings.append(
+                    Diagnostic(
+                        S203,
+                        f"unknown id {value!r} in {fact[0]} (its {param.name}: {param.type}): no object, player, "
+                        "ability or effect of the board is called that",
+                        span,
+                        severity="warning",
+                        hint=f"did you mean {near!r}?" if near else "give the object under objects: (or the player)",
+                    )
+                )
+        if not decl.is_input:
+            rules = [r.name for r in program.rules_by_head.get(fact[0], ()) if r.name][:2]
+            by = f" ({', '.join(rules)})" if rules else ""
+            warnings.append(
+                Diagnostic(
+                    S202,
+                    f"{fact[0]} is derived by the rules{by}: this fact is added to what they derive, not put "
+                    "in its place",
+                    span,
+                    severity="warning",
+                    hint="give the facts the rules derive it from (a base value, a counter, an effect) instead",
+                )
+            )
+    return warnings
