@@ -243,10 +243,42 @@ def test_finds_soulbond_pair_kept_after_control_change(tmp_path, capsys):
         "same_controller": ["pairs"],
         "follow_up": [{"do": "gain_control", "object": "$creature", "player": "$player"}],
     }
-    data, _ = _find(tmp_path, capsys, scope, "pair_breaks", library=lib)
+    data, run = _find(tmp_path, capsys, scope, "pair_breaks", library=lib)
     assert data["pairs"] and data["actions"][-1]["do"] == "gain_control"
+    # the scenario can't name the library it breaks: the report and the file say how to run it again
+    again = f"judgelog test --library {lib} {tmp_path / 'out' / 'pair_breaks.yaml'}"
+    assert f"  reproduce with: {again}" in run.out and again in data["description"]
     clean = run_cli(capsys, ["verify", "--workers", "1", "--scope", tmp_path / "scope.yaml", "-o", tmp_path / "clean"])
     assert clean.code == 0, clean.out
+
+
+def test_finds_702_22j_reversed(tmp_path, capsys):
+    """band_division restates who divides the damage of an attacker blocked by a banding creature (702.22j):
+    a library in which the attacking player keeps dividing it is found on two creatures."""
+    lib = _library_without(tmp_path, BUGS / "banding_division_reversed.dl")
+    scope = {
+        "creatures": 2,
+        "min_creatures": 2,
+        "keywords": ["banding"],
+        "power": [1],
+        "toughness": [1],
+        "declare": ["attackers", "blockers"],
+    }
+    data, _ = _find(tmp_path, capsys, scope, "band_division", library=lib)
+    assert any(o.get("keywords") == ["banding"] for o in data["objects"].values())
+    clean = run_cli(capsys, ["verify", "--workers", "1", "--scope", tmp_path / "scope.yaml", "-o", tmp_path / "clean"])
+    assert clean.code == 0, clean.out
+
+
+@pytest.mark.parametrize("reference", [False, True], ids=["search", "reference"])
+def test_a_board_the_rules_would_not_allow_is_not_checked(tmp_path, capsys, reference):
+    """Without same_controller: [pairs], the scope's pairs: include two players' creatures, a board that can't
+    be (board_problem, S201): neither the search nor the reference enumerator reports it as breaking
+    pair_breaks."""
+    scope = {"creatures": 2, "min_creatures": 2, "keywords": [], "power": [1], "toughness": [1], "declare": ["pairs"]}
+    argv = ["verify", "--workers", "1", "--scope", _scope_file(tmp_path, scope), "-o", tmp_path / "out"]
+    run = run_cli(capsys, argv + (["--reference"] if reference else []))
+    assert run.code == 0 and "no counterexample" in run.out, run.out
 
 
 @pytest.mark.slow
