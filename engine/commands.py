@@ -340,8 +340,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         for path in scenario_paths:
             try:
                 scenario = load_scenario(path, catalog=engine.catalog, interface=engine.interface)
+                state = engine.state_from_scenario(scenario)  # adds the warnings of its facts: (S202, S203)
                 diags.extend(scenario.warnings)
-                diags.extend(board_problems(engine.state_from_scenario(scenario)))
+                diags.extend(board_problems(state))
             except JudgelogError as exc:
                 scenario_errors += 1
                 diags.extend(exc.diagnostics or [Diagnostic(S000, exc.message, None, hint=exc.hint)])

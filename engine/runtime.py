@@ -174,6 +174,8 @@ class _Run(Generic[B]):
                 hint="remove it from choose:, or check the step that offers it",
             )
         facts = self._stack_triggers(facts)
+        if self.follow_up and self.ask(facts, "follow_up_stopped(R)"):  # e.g. the game is over (104.2a)
+            self.follow_up = {}
         if self.follow_up:
             self._wait_for_the_stack(facts)
         event_facts = {f for e in self.events for f in e.facts()}

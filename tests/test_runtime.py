@@ -847,6 +847,9 @@ def test_a_turn_begins_for_the_next_player_who_untaps_and_whose_upkeep_triggers(
     lost = resolved.with_facts(set(resolved.facts) | {("lost_game", "carol")})
     alices, _ = lost.apply({"do": "begin_turn"})  # carol has left the game: alice's turn (800.4a)
     assert alices.query("active_player(P)") == [{"P": "alice"}]
+    with pytest.raises(ActionError, match="that player has left the game") as refused:
+        lost.apply({"do": "begin_turn", "player": "carol"})  # named, she is refused too
+    assert refused.value.cr == "800.4a"
     again, _ = resolved.apply({"do": "begin_turn", "player": "bob"})  # an extra turn for bob (500.7)
     assert again.query("active_player(P)") == [{"P": "bob"}] and _stack(again) == [("shrine", "bob")]
 
