@@ -88,10 +88,9 @@ def _emit(args: argparse.Namespace, data: dict | None, text: str | Callable[[], 
 def _warn(state: State) -> None:
     """Print the scenario's warnings to stderr: S200, a card whose rules text is not modelled in full; S201, a
     board the rules would not allow."""
-    from .validation import board_problems
+    from .validation import scenario_warnings
 
-    scenario = state.meta.scenario
-    for w in [*(scenario.warnings if scenario is not None else ()), *board_problems(state)]:
+    for w in scenario_warnings(state):
         sys.stderr.write(w.render() + "\n")
 
 
@@ -334,15 +333,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     scenario_errors = 0
     if scenario_paths and not result.errors:
         from .engine import Engine
-        from .validation import board_problems
+        from .validation import scenario_warnings
 
         engine = Engine(rules=user_rules, include_library=not args.no_library, limits=_limits(args))
         for path in scenario_paths:
             try:
                 scenario = load_scenario(path, catalog=engine.catalog, interface=engine.interface)
-                state = engine.state_from_scenario(scenario)  # adds the warnings of its facts: (S202, S203)
-                diags.extend(scenario.warnings)
-                diags.extend(board_problems(state))
+                diags.extend(scenario_warnings(engine.state_from_scenario(scenario)))
             except JudgelogError as exc:
                 scenario_errors += 1
                 diags.extend(exc.diagnostics or [Diagnostic(S000, exc.message, None, hint=exc.hint)])

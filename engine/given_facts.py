@@ -17,15 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from . import constants
 from .analysis import suggest
 from .ast import Span
 from .codes import S202, S203
 from .errors import Diagnostic
 from .program import Program
 
-__all__ = ["given_fact_problems", "ID_TYPES"]
+__all__ = ["given_fact_problems"]
 
-ID_TYPES = frozenset({"object", "player", "ability", "effect"})  # declared types whose values are ids
+ID_TYPES = frozenset({*constants.ID_TYPES, "effect"})  # declared types whose values are ids
 # where a board names its ids: an id is known when one of these facts holds it at this place
 _NAMING = {"player": 1, "permanent": 1, "card_in_zone": 1, "token_in_zone": 1, "on_stack": 1, "continuous_effect": 1}
 _WORDS = frozenset({"none", "game"})  # words that stand where an id may be (no object, the game itself)

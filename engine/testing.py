@@ -14,7 +14,7 @@ from .cr import any_cites, check_edition, resolve
 from .errors import ActionError, Diagnostic, JudgelogError
 from .replay import refusal_matches, replay
 from .scenario import EXPECT_KEYS, EXPECT_KINDS, load_scenario
-from .validation import board_problems
+from .validation import scenario_warnings
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -140,15 +140,14 @@ def run_scenario_file(
 ) -> list[CaseResult]:
     """All cases of one scenario file. A file that cannot load is one failed case. ``observer(facts)`` sees
     the state as loaded, every fact set the actions are evaluated on, and the final state (rule coverage);
-    ``warnings`` receives the file's warnings (S200 a card not modelled in full, S201 a board that can't be)."""
+    ``warnings`` receives the file's warnings (judgelog.validation.scenario_warnings)."""
     try:
         scenario = load_scenario(path, catalog=engine.catalog, interface=engine.interface)
         state = engine.state_from_scenario(scenario)
     except JudgelogError as exc:
         return [CaseResult(path, "load", False, exc.render(sources={}), kind="load")]
     if warnings is not None:
-        warnings.extend(scenario.warnings)
-        warnings.extend(board_problems(state))
+        warnings.extend(scenario_warnings(state))
     if observer is not None:
         observer(state.facts)
     results: list[CaseResult] = []

@@ -568,3 +568,10 @@ def board_problems(state: Board) -> list[Diagnostic]:
             )
         )
     return found
+
+
+def scenario_warnings(state: Board) -> list[Diagnostic]:
+    """Every warning of a loaded scenario: what reading it found (S200 a card not modelled in full, S202 and
+    S203 its facts: entries) and the board check (S201, :func:`board_problems`)."""
+    scenario = state.meta.scenario
+    return [*(scenario.warnings if scenario is not None else ()), *board_problems(state)]

@@ -25,7 +25,7 @@ expect:
 """
 
 BOARDS = {
-    # code -> (scenario text, subject)
+    # label -> (scenario text, subject); the label is the code, or the code after a colon
     "pair_of_two_controllers": (PAIRS_OF_TWO_CONTROLLERS, "forcemage"),
     "paired_twice": (
         """\
@@ -66,7 +66,7 @@ combat:
 """,
         "wurm",
     ),
-    "state_based_action_due": (
+    "lethal_damage_and_zero_life:state_based_action_due": (
         """\
 name: A creature with lethal damage and a player at 0 life
 players: [alice, bob, carol]
@@ -77,7 +77,7 @@ objects:
 """,
         "bears",
     ),
-    "counters_not_annihilated": (
+    "both_kinds_of_counters:state_based_action_due": (
         """\
 name: Both kinds of counters on one creature
 players: [alice, bob]
@@ -96,13 +96,14 @@ def _write(tmp_path, name: str, text: str) -> str:
     return str(path)
 
 
-@pytest.mark.parametrize("code", sorted(BOARDS))
-def test_each_board_problem_is_warned_of_with_its_cr(engine, tmp_path, code):
-    text, subject = BOARDS[code]
+@pytest.mark.parametrize("label", sorted(BOARDS))
+def test_each_board_problem_is_warned_of_with_its_cr(engine, tmp_path, label):
+    text, subject = BOARDS[label]
+    code = label.rsplit(":", 1)[-1]
     state = engine.load(_write(tmp_path, "board.yaml", text))
     warnings = [w for w in board_problems(state) if f"({subject}; CR " in w.message]
     assert [(w.code, w.severity) for w in warnings] == [("S201", "warning")], board_problems(state)
-    assert len(board_problems(state)) == (2 if code == "state_based_action_due" else 1)  # carol at 0 life too
+    assert len(board_problems(state)) == (2 if label.startswith("lethal_damage_and_zero_life") else 1)  # carol too
     # the proof the hint points at holds, and the line is one of the scenario's own
     assert state.explain(("board_problem", code, subject)) is not None
     assert warnings[0].span is not None and warnings[0].span.file.endswith("board.yaml")
