@@ -4,8 +4,8 @@ A scope says how many players and creatures a board has, which keywords (with wh
 creature may have, its power, toughness, subtypes and counters, which designations are declared (the
 combat fields and the other designation fields the rules declare, ``scenario_field/4``) and which
 follow-up actions may come after them. Nothing here names a keyword: the default keywords are the ones
-the loaded rules mention in the rules the properties depend on (:func:`property_keywords`), with the
-parameters their grammars (``keyword_param_form``) allow from the scope's words.
+the loaded rules mention in the rules the properties depend on (:func:`property_keywords`), less those
+``without:`` lists, with the parameters their grammars (``keyword_param_form``) allow from the scope's words.
 
 >>> from judgelog import Engine
 >>> engine = Engine(properties=True)
@@ -44,6 +44,7 @@ SCOPE_KEYS = (
     "creatures",
     "min_creatures",
     "keywords",
+    "without",
     "keywords_per_creature",
     "power",
     "toughness",
@@ -214,8 +215,15 @@ def load_scope(data: Any, engine: Engine, *, source: str = "<scope>") -> Scope:
         raw_keywords = sorted(property_keywords(engine.program) & face.keywords)
     if not isinstance(raw_keywords, list):
         _err(source, f"keywords must be a list or 'default', got {raw_keywords!r}")
+    without = _words(data.get("without", []) or [], "without", source)
+    for name in without:
+        if name not in face.keywords:
+            near = suggest(name, sorted(face.keywords))
+            _err(source, f"unknown keyword {name!r} in without", f"did you mean {near!r}?" if near else None)
     choices: list[KeywordChoice] = []
     for entry in raw_keywords:
+        if (next(iter(entry)) if isinstance(entry, dict) and len(entry) == 1 else entry) in without:
+            continue
         choices.extend(c for c in _keyword_choices(entry, face, words, source) if c not in choices)
     counters = data.get("counters", {}) or {}
     if not isinstance(counters, dict):

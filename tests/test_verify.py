@@ -116,6 +116,30 @@ def test_bad_scope_is_refused_with_a_hint(tmp_path, capsys):
     assert run.code == 2 and "did you mean 'creatures'" in run.err
 
 
+def test_without_leaves_keywords_out_of_a_scope(tmp_path, capsys):
+    engine = Engine(properties=True)
+    every = load_scope({"keywords": "default"}, engine)
+    less = load_scope({"keywords": "default", "without": ["trample", "banding"]}, engine)
+    assert {k.keyword for k in every.keywords} - {k.keyword for k in less.keywords} == {"trample", "banding"}
+    path = _scope_file(tmp_path, {"creatures": 1, "without": ["trampel"]})
+    run = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "out"])
+    assert run.code == 2 and "unknown keyword 'trampel' in without" in run.err and "'trample'" in run.err
+
+
+def test_the_default_scope_is_searched_by_clingo_not_the_reference():
+    """The shipped default scope finishes in seconds only while the clingo search follows every board of
+    it: a task the search cannot follow goes to the reference enumerator (hours at 4 creatures). The
+    smallest shapes meet every keyword the scope allows, on either side of the combat."""
+    from judgelog.scope import load_scope_file
+
+    engine = Engine(properties=True)
+    scope = load_scope_file(None, engine)
+    for shape in shapes(scope):
+        if shape.creatures <= 2:
+            result = search_shape(engine, scope, shape)
+            assert result["fallback"] == [], (shape.name, result["fallback"])
+
+
 # three banding creatures, a through-band block, then one of them removed from combat (702.22h, 506.4): the
 # shipped library passes this scope, and a rule file that forgets the through-band block fails it
 BAND_BLOCK_SCOPE = {
