@@ -423,6 +423,7 @@ class _Run(Generic[B]):
         """Put waiting triggered abilities on the stack (603.3): in APNAP order (apnap_rank, 603.3b), each
         player's in the order they triggered unless ``order:`` names them (top of the stack first)."""
         if not self.pending_triggers:
+            stack_order([], {}, {}, self.action.get("order"), self._order_where)  # an order: names nothing
             return facts
         ranks = {r["P"]: r["N"] for r in self.ask(facts, "apnap_rank(P, N)")}
         height = max([f[2] for f in facts if f[0] == "stack_position"] or [0])

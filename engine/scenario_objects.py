@@ -252,8 +252,8 @@ def _keyword_params(ctx: ScenarioReader, name: str, param: object, path: tuple) 
     keys = [key for form, key in forms if form == "mapping"]
     if keys and isinstance(param, dict) and len(param) == 1:
         ((kind, value),) = param.items()
-        if kind in keys and isinstance(value, str):
-            return [(kind, value)]
+        if kind in keys and (isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))):
+            return [(kind, value)]  # a word or a number: {protection: {subtype: wolf}}, {upkeep_cost: {life: 1}}
         if kind not in keys:
             near = suggest(str(kind), keys)
             ctx.error(
@@ -262,7 +262,8 @@ def _keyword_params(ctx: ScenarioReader, name: str, param: object, path: tuple) 
                 f"did you mean {near!r}?" if near else "one of " + ", ".join(keys),
             )
             return None
-    wanted = {"number": "a positive number", "word": "a lower_snake word", "mapping": "one " + "/".join(keys)}
+    mapping = " or ".join(f"{{{k}: a word or a number}}" for k in keys)
+    wanted = {"number": "a positive number", "word": "a lower_snake word", "mapping": mapping}
     kinds = " or ".join(dict.fromkeys(wanted[form] for form, _ in forms))
     ctx.error(path, f"{name} takes {kinds}, got {show(param)}", f"e.g. {face.param_example(name)}")
     return None

@@ -42,7 +42,7 @@ def stack_order(
             shown = [f"{named[id(t)]} ([{t[1][0]}, {t[1][1]}])" for t in pending]
             raise ActionError(
                 f"{where(j)}order: {entry!r} names no ability that triggered",
-                hint="abilities waiting: " + ", ".join(shown),
+                hint="abilities waiting: " + ", ".join(shown) if shown else "no ability triggered during this action",
             )
         for t in hits:
             rank.setdefault(id(t), (j, t[0]))

@@ -114,6 +114,28 @@ def test_a_keyword_with_a_parameter_from_a_rule_file_alone(tmp_path):
     assert "{bushido: 2}" in err.value.render()
 
 
+def test_a_mapping_parameter_takes_a_word_or_a_number(tmp_path):
+    """{keyword: {key: value}}: the value is a word (protection from a subtype) or a number (a cost in life)."""
+    rules = tmp_path / "upkeep_cost.dl"
+    rules.write_text(
+        "keyword(upkeep_cost).\n"
+        "keyword_param_form(upkeep_cost, mapping, life).\n"
+        ".decl life_cost(o: object, n: int)\n"
+        "@name upkeep_cost.life\n@cr 702.24a\n"
+        "life_cost(O, N) :- keyword_param(O, upkeep_cost, life, N).\n"
+    )
+    engine = Engine(rules=[str(rules)])
+
+    def board(param: object) -> dict:
+        bear = {"name": "Bear", "types": ["creature"], "power": 2, "toughness": 2, "keywords": [{"upkeep_cost": param}]}
+        return {"players": ["alice"], "objects": {"bear": bear}}
+
+    assert engine.state_from_dict(board({"life": 2})).query("life_cost(bear, N)") == [{"N": 2}]
+    with pytest.raises(ScenarioError) as err:
+        engine.state_from_dict(board({"life": [2]}))
+    assert "upkeep_cost takes {life: a word or a number}, got" in err.value.render()
+
+
 def test_an_undeclared_keyword_is_an_error_not_ignored(engine):
     with pytest.raises(ScenarioError) as err:
         engine.state_from_dict(
