@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -58,10 +58,16 @@ __all__ = [
     "compile_query",
     "compile_constraint",
     "bridge",
+    "check_rule_ints",
     "derived_with_facts",
     "value_text",
     "ASP_OPS",
+    "CLINGO_INT_BOUND",
 ]
+
+# clingo computes with 32-bit integers and wraps silently: a fact or a rule holding a number of 8 digits or more
+# is refused (L003), so that a sum of many numbers of 7 digits stays below 2**31
+CLINGO_INT_BOUND = 10**7
 
 # arithmetic of the rule language -> clingo's (integer division truncates in both)
 ASP_OPS = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "/"}
@@ -276,6 +282,31 @@ def _check_ints(fact: tuple, bound: int) -> None:
                 f"(at most {len(str(bound)) - 1} digits are taken, so that sums of such numbers stay exact)",
                 hint="use the default backend (pyDatalog), which computes with larger integers",
             )
+
+
+def check_rule_ints(rules: Iterable[Rule], bound: int) -> None:
+    """Refuse (L003) a rule that writes an integer clingo would not keep exact (``bound``: as for facts)."""
+
+    def terms(term: object) -> Iterator[object]:
+        yield term
+        if isinstance(term, BinOp):
+            yield from terms(term.left)
+            yield from terms(term.right)
+
+    for rule in rules:
+        atoms = [rule.head] + [lit.atom if isinstance(lit, Negation) else lit for lit in rule.body]
+        for part in atoms:
+            args = part.args if isinstance(part, Atom) else (part.left, part.right)
+            for term in (t for a in args for t in terms(a)):
+                if isinstance(term, Const) and type(term.value) is int and not -bound < term.value < bound:
+                    where = term.span if term.span.file != "<input>" else rule.span
+                    raise LimitError(
+                        L003,
+                        f"{where.location()}: the clingo backend computes with 32-bit integers, and rule "
+                        f"{rule.name or rule.head.pred} writes {term.value} (at most {len(str(bound)) - 1} digits "
+                        "are taken, so that sums of such numbers stay exact)",
+                        hint="use the default backend (pyDatalog), which computes with larger integers",
+                    )
 
 
 def bridge(pred: str, arity: int, *, names: AspNames) -> str:

@@ -26,7 +26,16 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from .analysis import bound_after, order_body
-from .asp import AspNames, bridge, compile_constraint, compile_facts, compile_rule, derived_with_facts
+from .asp import (
+    CLINGO_INT_BOUND,
+    AspNames,
+    bridge,
+    check_rule_ints,
+    compile_constraint,
+    compile_facts,
+    compile_rule,
+    derived_with_facts,
+)
 from .ast import Aggregate, Atom, Comparison, Const, Negation, Rule, Var
 from .clingo_atoms import atom_texts
 from .compiled import CompiledProgram
@@ -42,9 +51,6 @@ __all__ = ["ClingoBackend"]
 
 _KEPT_STATES = 4  # controls kept (the runtime asks about a state and the next one in turn)
 _KEPT_FACT_TEXTS = 500_000  # facts whose ASP text is kept
-# clingo computes with 32-bit integers and wraps silently: a fact holding a number of 8 digits or more is refused
-# (L003), so that a sum of many numbers of 7 digits stays below 2**31
-CLINGO_INT_BOUND = 10**7
 
 
 class _View:
@@ -71,6 +77,7 @@ class ClingoBackend:
 
     def __init__(self, program: Program) -> None:
         self._clingo = require("clingo", extra="clingo", purpose="the clingo backend (--backend clingo)")
+        check_rule_ints(program.rules, CLINGO_INT_BOUND)
         self.program = program
         self.compiled = CompiledProgram.of(program)  # which rules can fire in a state (judgelog.liveness)
         self.rule_index = self.compiled.rule_index  # rule numbers and proof variables, as the pyDatalog backend's

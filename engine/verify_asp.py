@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from .action_args import TRANSIENT
-from .asp import compile_rule, value_text
+from .asp import CLINGO_INT_BOUND, check_rule_ints, compile_rule, value_text
 from .ast import Atom, Negation, Rule, Var
 from .boards import Shape, Spec, _specs, board_dict, creature_ids, players_of
 from .fact import Fact
@@ -496,6 +496,7 @@ def compile_search(engine: Engine, scope: Scope, shape: Shape, props: dict[str, 
     # the library and the properties, once per context
     program = engine.program
     wanted = _needed_preds(program, props)
+    check_rule_ints((r for r in program.rules if r.head.pred in wanted), CLINGO_INT_BOUND)
     for index, rule in enumerate(program.rules):
         if rule.head.pred in wanted:
             b.emit(compile_rule(_with_ctx(rule), index))

@@ -273,3 +273,21 @@ def test_a_number_clingo_would_wrap_is_refused_not_answered():
     assert small.query("life(alice, L)") == [{"L": 9_999_999}]
     with pytest.raises(LimitError, match="32-bit"):
         small.apply({"do": "put_counters", "target": "bears", "kind": "+1/+1", "n": 3_000_000_000})
+
+
+def test_a_rule_writing_a_number_clingo_would_wrap_is_refused_with_its_place(tmp_path):
+    """A rule's own number is held to the same bound as a fact's: `P < 3000000000` wrapped to a negative
+    number on clingo and answered nothing where the default backend answers every creature."""
+    pytest.importorskip("clingo")
+    from judgelog.errors import LimitError
+
+    rules = tmp_path / "big.dl"
+    rules.write_text(
+        '.decl bigger(a: object) "{a} is smaller than a big number"\n@name t.bigger\n@cr 208.1\n'
+        "bigger(X) :- power(X, P), P < 3000000000.\n"
+    )
+    board = {"players": ["alice"], "objects": {"bears": {"card": "Grizzly Bears", "controller": "alice"}}}
+    assert Engine(rules=[str(rules)]).state_from_dict(board).query("bigger(X)") == [{"X": "bears"}]
+    with pytest.raises(LimitError, match="32-bit") as refused:
+        Engine(rules=[str(rules)], backend="clingo")
+    assert refused.value.code == "L003" and f"{rules}:4:" in str(refused.value)
