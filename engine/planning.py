@@ -76,6 +76,13 @@ def unfold(
     cannot be unfolded (an arithmetic argument; under ``not``, a body other than one positive atom)."""
     if negated and (len(body) != 1 or not isinstance(body[0], Atom)):
         return None
+    if not negated:
+        # a variable of the body's atoms the head does not keep ("attacking(_, T)") is a projection: the call
+        # answers each head once, the unfolded body once per witness, which multiplies the rows of the body
+        # it joins (every attacker of T, for every other literal's row): such a rule stays a call
+        head_vars = {a.name for a in rule.head.args if isinstance(a, Var)}
+        if any(literal_vars(lit) - head_vars for lit in body if isinstance(lit, Atom)):
+            return None
     mapping: dict[str, Term] = {}
     extra: list[Literal] = []
     filtered = set()  # variables the body tests (negations, comparisons): they must stay named

@@ -254,8 +254,9 @@ class Planner:
     # -- planning ---------------------------------------------------------------
     def plan(self, key: tuple, body: Sequence, bound: Sequence[str]) -> tuple[tuple[Step, ...], list[str]]:
         """The steps of ``body`` with the variables ``bound`` known (in that order in each row), and the
-        variables of a row after them: checks first, bindings by ``=`` next, then the atom with the fewest
-        unknown arguments (the first of those as written)."""
+        variables of a row after them: checks first, bindings by ``=`` next, then an atom joined on a known
+        variable before one that is not, and the one with the fewest unknown arguments (the first of those as
+        written)."""
         found = self.plans.get((key, tuple(bound)))
         if found is not None:
             return found
@@ -273,7 +274,16 @@ class Planner:
                 atoms = [x for x in waiting if isinstance(x, Atom) and _ready_atom(x, known)]
                 if not atoms:
                     raise Unsupported(f"no literal of {', '.join(map(str, waiting))} can be evaluated next")
-                lit = min(atoms, key=lambda a: sum(1 for t in a.args if not term_vars(t) <= known))
+                # an atom joined on a known variable before one that is not (a product of unconnected parts:
+                # has_keyword(S, deathtouch) then creature(R) would pair every S with every R), then the
+                # fewest unknown arguments
+                lit = min(
+                    atoms,
+                    key=lambda a: (
+                        bool(known) and not any(term_vars(t) & known for t in a.args if not isinstance(t, Const)),
+                        sum(1 for t in a.args if not term_vars(t) <= known),
+                    ),
+                )
             waiting.remove(lit)
             steps.append(self._step(lit, schema, known))
         found = (tuple(steps), schema)

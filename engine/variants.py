@@ -174,7 +174,15 @@ class Variants:
         if expanded is None:
             return None
         waiting = list(expanded)
-        traits = {id(lit): self._traits(lit) for lit in waiting}  # what the ranking reads, once per literal
+        # a variable spelt as anonymous that the unfolded body joins on (the call's "_" passed to a head variable
+        # its rule's body uses twice) is ranked as the named variable it is: read as known, the atom that binds
+        # it would come first and enumerate every value
+        seen: dict[str, int] = {}
+        for lit in waiting:
+            for v in literal_vars(lit):
+                seen[v] = seen.get(v, 0) + 1
+        joined = frozenset(v for v, n in seen.items() if n > 1 and v.startswith("_"))
+        traits = {id(lit): self._traits(lit, joined) for lit in waiting}  # what the ranking reads, once per literal
         out = []
         for lit in waiting:
             if isinstance(lit, Atom) and dead(view, lit, now):
@@ -213,12 +221,13 @@ class Variants:
             emit(lit)
         return out
 
-    def _traits(self, lit: Literal) -> tuple[frozenset[str], int, bool, bool]:
-        """What :meth:`_rank` reads of a literal: its named variables, whether it is derived, whether it
-        has a constant the rules do not write (an object's id), and whether it has a constant at all."""
+    def _traits(self, lit: Literal, joined: frozenset[str] = frozenset()) -> tuple[frozenset[str], int, bool, bool]:
+        """What :meth:`_rank` reads of a literal: its named variables (and the ``joined`` ones spelt as
+        anonymous), whether it is derived, whether it has a constant the rules do not write (an object's id),
+        and whether it has a constant at all."""
         if isinstance(lit, Comparison):
             return frozenset(), 0, False, False
-        named = frozenset(v for v in literal_vars(lit) if not v.startswith("_"))
+        named = frozenset(v for v in literal_vars(lit) if not v.startswith("_") or v in joined)
         atom = lit.atom if isinstance(lit, Negation) else lit
         consts = [a.value for a in atom.args if isinstance(a, Const)]
         return named, int(atom.pred in self._idb), any(c not in self._rule_consts for c in consts), bool(consts)
