@@ -301,7 +301,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     rule_paths: list[str] = []
     scenario_paths: list[str] = []
-    library = None
+    library = getattr(args, "library", None)  # --library FOLDER: that folder is the library checked
     for path in args.paths:
         root = library_root_of(path) if not path.endswith((".yaml", ".yml", ".json")) else None
         if root is not None and not is_library_path(path):

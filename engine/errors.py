@@ -60,13 +60,14 @@ class Diagnostic:
     def location(self) -> str:
         return self.span.location() if self.span is not None else "<input>"
 
-    def render(self, *, source_line: str | None = None) -> str:
-        """Render as text; ``source_line`` adds the line and a caret under the column."""
+    def render(self, *, source_line: str | None = None, caret: int | None = None) -> str:
+        """Render as text; ``source_line`` adds the line and a caret under the column (or under ``caret``, a
+        1-based column of ``source_line`` when it is a piece of the line)."""
         out = [f"{self.location()}: {self.severity}[{self.code}]: {self.message}"]
         if source_line is not None and self.span is not None:
             text = source_line.rstrip("\n").expandtabs(1)
             out.append("    " + text)
-            out.append("    " + " " * max(self.span.col - 1, 0) + "^")
+            out.append("    " + " " * max((caret or self.span.col) - 1, 0) + "^")
         for note in self.notes:
             out.append(f"  note: {note}")
         if self.hint:
@@ -237,7 +238,7 @@ def render_diagnostics(diagnostics: Iterable[Diagnostic], *, sources: dict | Non
     """Render diagnostics, showing the source line when its file's text is known."""
     out = []
     for diag in diagnostics:
-        line = None
+        line, caret = None, None
         if sources is not None and diag.span is not None:
             text = sources.get(diag.span.file)
             if text is None:
@@ -245,15 +246,24 @@ def render_diagnostics(diagnostics: Iterable[Diagnostic], *, sources: dict | Non
             if text is not None and "\0" not in text:  # never quote what is not rule or scenario text
                 lines = text.splitlines()
                 if 0 < diag.span.line <= len(lines):
-                    line = _cut(lines[diag.span.line - 1], diag.span.col)
-        out.append(diag.render(source_line=line))
+                    line, caret = _cut(lines[diag.span.line - 1], diag.span.col)
+        out.append(diag.render(source_line=line, caret=caret))
     return out
 
 
-def _cut(line: str, col: int, width: int = 200) -> str:
-    """At most ``width`` characters of a quoted line, around the column (the caret stays right only when
-    the line is shown from its start)."""
-    return line if len(line) <= width else (line[:width] + " ...") if col <= width - 20 else ""
+def _cut(line: str, col: int, width: int = 200) -> tuple[str, int]:
+    """At most ``width`` characters of a quoted line, around the column, and the caret's column in them.
+
+    >>> _cut("x" * 300 + "!", 301, width=40)
+    ('... xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx!', 35)
+    """
+    if len(line) <= width:
+        return line, col
+    if col <= width - 20:
+        return line[:width] + " ...", col
+    start = max(col - 1 - (width - 10), 0)
+    piece = line[start : start + width - 6]
+    return "... " + piece + (" ..." if start + width - 6 < len(line) else ""), col - start + 4
 
 
 def _read_quietly(path: str) -> str | None:

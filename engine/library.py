@@ -61,8 +61,8 @@ def is_library_path(path: str) -> bool:
         return False
 
 
-def collect_files(paths: Iterable[str]) -> tuple[list[str], list[Diagnostic]]:
-    """Expand files and folders (recursively, sorted) into .dl files."""
+def collect_files(paths: Iterable[str], *, flag: str = "--rules") -> tuple[list[str], list[Diagnostic]]:
+    """Expand files and folders (recursively, sorted) into .dl files (``flag``: the option that gave them)."""
     files: list[str] = []
     diags: list[Diagnostic] = []
     for path in paths:
@@ -79,7 +79,7 @@ def collect_files(paths: Iterable[str]) -> tuple[list[str], list[Diagnostic]]:
             message, hint = (
                 (f"cannot read {path}: it is not a regular file", "name a rule file (.dl) or a folder of them")
                 if os.path.exists(path)
-                else (f"no such rule file or folder: {path}", "check the path given to --rules")
+                else (f"no such rule file or folder: {path}", f"check the path given to {flag}")
             )
             diags.append(Diagnostic(E010, message, Span(path, 1, 1), hint=hint))
     return files, diags
@@ -139,7 +139,20 @@ def _parse_tree(
             )
         )
         return
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:  # the place of the first byte that is not UTF-8
+        with open(path, "rb") as fh:
+            raw = fh.read(exc.start)
+        line, col = raw.count(b"\n") + 1, exc.start - raw.rfind(b"\n")
+        diags.append(
+            Diagnostic(
+                E010,
+                f"cannot read {path}: it is not UTF-8 text (byte 0x{exc.object[exc.start]:02x})",
+                Span(shown, line, col),
+                hint="save the rule file as UTF-8",
+            )
+        )
+        return
+    except OSError as exc:
         diags.append(Diagnostic(E010, f"cannot read {path}: {exc}", origin or Span(shown, 1, 1)))
         return
     seen[real] = shown
@@ -176,7 +189,7 @@ PROPERTIES_FOLDER = "properties"
 
 def library_rule_files(root: str, *, properties: bool = False) -> tuple[list[str], list[Diagnostic]]:
     """The rule files of a library folder, without properties/ unless ``properties``."""
-    files, diags = collect_files([root])
+    files, diags = collect_files([root], flag="--library")
     if not properties:
         skip = os.path.join(root, PROPERTIES_FOLDER) + os.sep
         files = [f for f in files if not f.startswith(skip)]

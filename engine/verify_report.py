@@ -37,6 +37,8 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
     from .verify import merge, properties_of
 
     library = getattr(args, "library", None)
+    if library:  # the reproduce lines name it: absolute, as the scenarios written (they run from anywhere)
+        library = os.path.abspath(library)
     backend = getattr(args, "backend", "pydatalog")
     engine = Engine(
         rules=args.rules, include_library=not args.no_library, library=library, properties=True, backend=backend
@@ -62,7 +64,7 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
     job = Job(
         rules=tuple(os.path.abspath(r) for r in args.rules),
         include_library=not args.no_library,
-        library=os.path.abspath(library) if library else None,
+        library=library,
         backend=backend,
         scope=raw,
         scope_source=shown_scope,

@@ -268,3 +268,16 @@ def test_an_unquoted_rule_name_in_a_query_says_to_quote_it(capsys):
         ["query", str(ROOT / "facts/scenarios/persist_returns_with_counter.yaml"), 'event_cause(N, "persist.return")'],
     )
     assert quoted.code == 0 and "(1 answer)" in quoted.out
+
+
+def test_a_rule_file_that_is_not_utf8_is_refused_at_its_first_bad_byte(capsys, tmp_path):
+    path = tmp_path / "latin1.dl"
+    path.write_bytes(b"% caf\xe9\n")
+    run = run_cli(capsys, ["check", path])
+    assert run.code == 1 and f"{path}:1:6: error[E010]" in run.out + run.err
+    assert "not UTF-8 text (byte 0xe9)" in run.out + run.err and "codec" not in run.out + run.err
+
+
+def test_a_missing_library_folder_names_the_option(capsys, tmp_path):
+    run = run_cli(capsys, ["check", "--library", tmp_path / "nowhere"])
+    assert run.code != 0 and "check the path given to --library" in run.out + run.err

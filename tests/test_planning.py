@@ -48,10 +48,25 @@ def test_a_pattern_says_which_arguments_are_known():
     assert binding_pattern(counted, {"X"}) == (True, False)  # an aggregate is never known beforehand
 
 
-def test_unfolding_matches_head_arguments_and_renames_the_rest_apart():
-    r = rule("q(X, Y) :- r(X, Z), s(Z, Y), Z != 0.")
+def test_unfolding_matches_head_arguments():
+    r = rule("q(X, Y) :- r(X, Y), s(Y), Y != 0.")
     out = unfold(parse_atom("q(a, W)"), r, r.body, 7, False)
-    assert texts(out) == ["r(a, Z#7)", "s(Z#7, W)", "Z#7 != 0"]
+    assert texts(out) == ["r(a, W)", "s(W)", "W != 0"]
+
+
+def test_a_rule_whose_head_drops_a_body_variable_stays_a_call():
+    """q(X, Y) :- r(X, Z), s(Z, Y) answers each (X, Y) once; unfolded, its body would answer it once per Z and
+    multiply the rows of the body it joins (every attacker of a player, for every other row)."""
+    r = rule("q(X, Y) :- r(X, Z), s(Z, Y), Z != 0.")
+    assert unfold(parse_atom("q(a, W)"), r, r.body, 7, False) is None
+    r = rule("attacked(T) :- attacking(_, T).")
+    assert unfold(parse_atom("attacked(bob)"), r, r.body, 7, False) is None
+
+
+def test_under_not_the_rest_is_renamed_apart():
+    r = rule("q(X) :- thing(X, Y).")
+    out = unfold(parse_atom("q(a)"), r, r.body, 2, True)
+    assert out == [Atom("thing", (Const("a"), Var("_Y#2")))]
 
 
 def test_unfolding_a_repeated_head_variable_adds_an_equality():
@@ -149,11 +164,11 @@ def test_answers_sort_numbers_before_atoms():
     assert value_key(3) < value_key("a")
 
 
-def test_a_comparison_and_negation_unfold_renamed():
-    r = rule("q(X) :- thing(X, Y), not gone(Y), Y > X.")
-    out = unfold(parse_atom("q(a)"), r, r.body, 2, False)
-    assert out[1] == Negation(Atom("gone", (Var("Y#2"),)))
-    assert out[2] == Comparison(">", Var("Y#2"), Const("a"))
+def test_a_comparison_and_negation_unfold_with_the_call_arguments():
+    r = rule("q(X, Y) :- thing(X, Y), not gone(Y), Y > X.")
+    out = unfold(parse_atom("q(a, B)"), r, r.body, 2, False)
+    assert out[1] == Negation(Atom("gone", (Var("B"),)))
+    assert out[2] == Comparison(">", Var("B"), Const("a"))
 
 
 _VALUES = st.one_of(st.integers(-5, 5), st.sampled_from(["a", "b", "B", "10", "9", ""]))

@@ -255,8 +255,9 @@ def test_finds_through_band_block_forgotten(tmp_path, capsys):
     assert data["actions"][-1]["do"] == "remove_from_combat"
 
 
-def test_finds_soulbond_pair_kept_after_control_change(tmp_path, capsys):
+def test_finds_soulbond_pair_kept_after_control_change(tmp_path, capsys, monkeypatch):
     lib = _library_without(tmp_path, BUGS / "soulbond_keeps_pair.dl")
+    monkeypatch.chdir(tmp_path)  # --library given relative: the reproduce line names it absolute
     scope = {
         "creatures": 2,
         "min_creatures": 2,
@@ -267,7 +268,7 @@ def test_finds_soulbond_pair_kept_after_control_change(tmp_path, capsys):
         "same_controller": ["pairs"],
         "follow_up": [{"do": "gain_control", "object": "$creature", "player": "$player"}],
     }
-    data, run = _find(tmp_path, capsys, scope, "pair_breaks", library=lib)
+    data, run = _find(tmp_path, capsys, scope, "pair_breaks", library=Path(os.path.relpath(lib)))
     assert data["pairs"] and data["actions"][-1]["do"] == "gain_control"
     # the scenario can't name the library it breaks: the report and the file say how to run it again
     again = f"judgelog test --library {lib} {tmp_path / 'out' / 'pair_breaks.yaml'}"
@@ -290,6 +291,18 @@ def test_finds_702_22j_reversed(tmp_path, capsys):
     }
     data, _ = _find(tmp_path, capsys, scope, "band_division", library=lib)
     assert any(o.get("keywords") == ["banding"] for o in data["objects"].values())
+    clean = run_cli(capsys, ["verify", "--workers", "1", "--scope", tmp_path / "scope.yaml", "-o", tmp_path / "clean"])
+    assert clean.code == 0, clean.out
+
+
+def test_finds_a_flier_blocked_by_anyone(tmp_path, capsys):
+    """evasion_blocks restates 702.9b from the CR: a library whose flying rule lets every creature block a
+    flier passes block_legality (can_block and the refusals read the same broken rule) but not this."""
+    lib = _library_without(tmp_path, BUGS / "flying_blocked_by_anyone.dl")
+    scope = {"creatures": 2, "min_creatures": 2, "keywords": ["flying", "reach"], "power": [1], "toughness": [1]}
+    data, _ = _find(tmp_path, capsys, scope, "evasion_blocks", library=lib)
+    keywords = sorted(str(o.get("keywords")) for o in data["objects"].values())
+    assert keywords == ["None", "['flying']"], keywords  # the smallest: a flier and a creature without keywords
     clean = run_cli(capsys, ["verify", "--workers", "1", "--scope", tmp_path / "scope.yaml", "-o", tmp_path / "clean"])
     assert clean.code == 0, clean.out
 
