@@ -7,8 +7,8 @@ boards, on both backends, side by side in one run.
     python bench/combat_bench.py --json           # the measurements as JSON on stdout
 
 Boards are synthetic (seed-free): Alice and Bob control N creatures each; every other one of Alice's
-attacks Bob; Bob's blocks one attacker each in three of every five attacks, so no creature needs a
-division; the creatures carry flying, reach, trample, deathtouch, lifelink and first strike in turn, so
+attacks Bob; Bob's blocks one attacker each in three of every five attacks (never a trampler), so no
+creature needs a division; the creatures carry flying, reach, trample, deathtouch, lifelink and first strike in turn, so
 that evasion, trample, first-strike steps, deathtouch's note and lifelink's sum all take part. Each action
 is timed on the state before it (CPU time of this process: other work on a shared machine does not count),
 and both backends must give the same events. The point is the growth: a step proportional to its board
@@ -48,6 +48,8 @@ def board(n: int) -> dict:
                 ["reach"],
             ):
                 continue  # 702.9b: that block would be refused
+            if objects[attacker].get("keywords") == ["trample"]:
+                continue  # a blocked trampler divides its damage (assign:): left unblocked
             blockers[blocker] = [attacker]
     actions = [
         {"do": "declare_attackers", "attackers": attackers},
