@@ -170,8 +170,9 @@ class _Run(Generic[B]):
         unused = unused_choices(choose, used_choices)
         if unused:
             raise ActionError(
-                f"{self.kind}: nothing to choose for {', '.join(unused)}",
-                hint="remove it from choose:, or check the step that offers it",
+                f"{self.kind}: nothing to choose for {', '.join(unused)}: no rule offers it in this action now",
+                hint="remove it from choose: (an ability whose object left the battlefield offers nothing on it, "
+                "400.7); `judgelog choices SCENARIO ACTION` lists the choices offered",
             )
         facts = self._stack_triggers(facts)
         if self.follow_up and self.ask(facts, "follow_up_stopped(R)"):  # e.g. the game is over (104.2a)
