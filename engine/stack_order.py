@@ -42,7 +42,9 @@ def stack_order(
             shown = [f"{named[id(t)]} ([{t[1][0]}, {t[1][1]}])" for t in pending]
             raise ActionError(
                 f"{where(j)}order: {entry!r} names no ability that triggered",
-                hint="abilities waiting: " + ", ".join(shown) if shown else "no ability triggered during this action",
+                hint=("abilities waiting: " + ", ".join(shown))
+                if shown
+                else "nothing triggered during this action: order: goes on the action during which they trigger",
             )
         for t in hits:
             rank.setdefault(id(t), (j, t[0]))
