@@ -28,12 +28,15 @@ from .program import Program
 
 if TYPE_CHECKING:
     from .engine import Engine
+    from .located import Located
 
 __all__ = [
     "Scope",
     "KeywordChoice",
     "load_scope",
     "load_scope_file",
+    "read_scope",
+    "ScopeError",
     "default_scope_path",
     "property_keywords",
     "SCOPE_KEYS",
@@ -129,20 +132,31 @@ def property_keywords(program: Program) -> frozenset[str]:
     return frozenset(keyword_constants(program, tested))
 
 
-def _err(source: str, message: str, hint: str | None = None) -> NoReturn:
-    raise UsageError(f"{source}: {message}", hint=hint)
+class ScopeError(UsageError):
+    """A scope the verifier can't use; ``key``: the path of the value at fault (located by load_scope)."""
+
+    def __init__(self, message: str, *, hint: str | None = None, key: tuple = ()) -> None:
+        super().__init__(message, hint=hint)
+        self.key = key
+
+
+def _err(source: str, message: str, hint: str | None = None, *, key: tuple | str = ()) -> NoReturn:
+    path = tuple(key.split(".")) if isinstance(key, str) else key
+    raise ScopeError(f"{source}: {message}", hint=hint, key=path)
 
 
 def _ints(value: object, what: str, source: str, *, low: int = 0) -> tuple[int, ...]:
     values = value if isinstance(value, list) else [value]
     if not values or not all(isinstance(v, int) and not isinstance(v, bool) and v >= low for v in values):
-        _err(source, f"{what} must be a whole number >= {low} or a list of them, got {value!r}", "e.g. [1, 2]")
+        _err(
+            source, f"{what} must be a whole number >= {low} or a list of them, got {value!r}", "e.g. [1, 2]", key=what
+        )
     return tuple(sorted(set(values)))
 
 
 def _words(value: object, what: str, source: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        _err(source, f"{what} must be a list of words, got {value!r}", "e.g. [wolf]")
+        _err(source, f"{what} must be a list of words, got {value!r}", "e.g. [wolf]", key=what)
     return tuple(value)
 
 
@@ -157,11 +171,12 @@ def _keyword_choices(entry: str, face: Interface, scope_words: dict[str, tuple],
             source,
             f"unknown keyword {entry!r} in keywords",
             f"did you mean {near!r}?" if near else "known keywords: " + ", ".join(sorted(face.keywords)),
+            key="keywords",
         )
     forms = face.keyword_forms.get(entry, ())
     if not forms:
         if param is not None:
-            _err(source, f"keyword {entry!r} takes no parameter")
+            _err(source, f"keyword {entry!r} takes no parameter", key="keywords")
         return [KeywordChoice(entry)]
     if param is not None:
         if isinstance(param, dict) and len(param) == 1:
@@ -169,7 +184,12 @@ def _keyword_choices(entry: str, face: Interface, scope_words: dict[str, tuple],
             return [KeywordChoice(entry, "mapping", str(key), value)]
         plain = next(((f, k) for f, k in forms if f in ("number", "word")), None)
         if plain is None:
-            _err(source, f"keyword {entry!r} takes a mapping parameter", f"e.g. {face.param_example(entry)}")
+            _err(
+                source,
+                f"keyword {entry!r} takes a mapping parameter",
+                f"e.g. {face.param_example(entry)}",
+                key="keywords",
+            )
         return [KeywordChoice(entry, plain[0], plain[1], param)]
     out = []
     for form, key in forms:  # every value the scope's words allow for this grammar
@@ -180,8 +200,19 @@ def _keyword_choices(entry: str, face: Interface, scope_words: dict[str, tuple],
     return out
 
 
-def load_scope(data: Any, engine: Engine, *, source: str = "<scope>") -> Scope:
-    """A scope from a mapping (a scope file's content); missing keys take the defaults."""
+def load_scope(data: Any, engine: Engine, *, source: str = "<scope>", doc: Located | None = None) -> Scope:
+    """A scope from a mapping (a scope file's content); missing keys take the defaults. ``doc``: the file
+    read with positions (:func:`read_scope`), so that an error names the line and column of its value."""
+    try:
+        return _load_scope(data, engine, source)
+    except ScopeError as exc:
+        if doc is None:
+            raise
+        where = doc.span(exc.key).location()
+        raise ScopeError(where + str(exc.message)[len(source) :], hint=exc.hint, key=exc.key) from None
+
+
+def _load_scope(data: Any, engine: Engine, source: str) -> Scope:
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -193,6 +224,7 @@ def load_scope(data: Any, engine: Engine, *, source: str = "<scope>") -> Scope:
                 source,
                 f"unknown key {key!r} in a scope",
                 f"did you mean {near!r}?" if near else "keys: " + ", ".join(SCOPE_KEYS),
+                key=(key,),
             )
     face = engine.interface
     players = _ints(data.get("players", 2), "players", source, low=2)
@@ -207,19 +239,24 @@ def load_scope(data: Any, engine: Engine, *, source: str = "<scope>") -> Scope:
     }
     raw_words = data.get("words", {}) or {}
     if not isinstance(raw_words, dict):
-        _err(source, "words must map a parameter key to a list of words", "e.g. {land_with: [swamp]}")
+        _err(source, "words must map a parameter key to a list of words", "e.g. {land_with: [swamp]}", key="words")
     for key, values in raw_words.items():
         words[str(key)] = _words(values, f"words.{key}", source)
     raw_keywords = data.get("keywords", "default")
     if raw_keywords == "default":
         raw_keywords = sorted(property_keywords(engine.program) & face.keywords)
     if not isinstance(raw_keywords, list):
-        _err(source, f"keywords must be a list or 'default', got {raw_keywords!r}")
+        _err(source, f"keywords must be a list or 'default', got {raw_keywords!r}", key="keywords")
     without = _words(data.get("without", []) or [], "without", source)
     for name in without:
         if name not in face.keywords:
             near = suggest(name, sorted(face.keywords))
-            _err(source, f"unknown keyword {name!r} in without", f"did you mean {near!r}?" if near else None)
+            _err(
+                source,
+                f"unknown keyword {name!r} in without",
+                f"did you mean {near!r}?" if near else None,
+                key="without",
+            )
     choices: list[KeywordChoice] = []
     for entry in raw_keywords:
         if (next(iter(entry)) if isinstance(entry, dict) and len(entry) == 1 else entry) in without:
@@ -227,7 +264,7 @@ def load_scope(data: Any, engine: Engine, *, source: str = "<scope>") -> Scope:
         choices.extend(c for c in _keyword_choices(entry, face, words, source) if c not in choices)
     counters = data.get("counters", {}) or {}
     if not isinstance(counters, dict):
-        _err(source, "counters must map a counter kind to numbers", "e.g. {p1p1: [0, 1]}")
+        _err(source, "counters must map a counter kind to numbers", "e.g. {p1p1: [0, 1]}", key="counters")
     fields = [f.name for f in face.fields]
     declare = data.get("declare", "default")
     if declare == "default":
@@ -242,10 +279,15 @@ def load_scope(data: Any, engine: Engine, *, source: str = "<scope>") -> Scope:
                 source,
                 f"no loaded rule file declares the scenario field {name!r}",
                 f"did you mean {near!r}?" if near else "fields: " + ", ".join(fields),
+                key="declare" if name in declare else "same_controller",
             )
     follow = data.get("follow_up", []) or []
     if not isinstance(follow, list) or not all(isinstance(a, dict) and isinstance(a.get("do"), str) for a in follow):
-        _err(source, "follow_up must be a list of actions such as {do: remove_from_combat, object: $creature}")
+        _err(
+            source,
+            "follow_up must be a list of actions such as {do: remove_from_combat, object: $creature}",
+            key="follow_up",
+        )
     known: set[str] = set()
     if follow:
         state = engine.state_from_dict({"players": ["p1", "p2"]})
@@ -253,7 +295,12 @@ def load_scope(data: Any, engine: Engine, *, source: str = "<scope>") -> Scope:
     for action in follow:
         if action["do"] not in known:
             near = suggest(action["do"], sorted(known))
-            _err(source, f"unknown follow-up action {action['do']!r}", f"did you mean {near!r}?" if near else None)
+            _err(
+                source,
+                f"unknown follow-up action {action['do']!r}",
+                f"did you mean {near!r}?" if near else None,
+                key="follow_up",
+            )
     properties = data.get("properties", [])
     if properties == "all":
         properties = []
@@ -298,7 +345,21 @@ def read_scope_data(path: str) -> Any:
         raise UsageError(f"{where}: the scope is not valid YAML: {getattr(exc, 'problem', exc)}") from None
 
 
+def read_scope(path: str) -> tuple[Any, Located | None]:
+    """A scope file's YAML and, when it reads as judgelog's strict YAML too, where each value is (for errors)."""
+    from .errors import ScenarioError
+    from .safefiles import read_text
+    from .yamlsrc import MAX_YAML_BYTES, load_text
+
+    data = read_scope_data(path)
+    try:
+        return data, load_text(read_text(path, limit=MAX_YAML_BYTES), path)
+    except (ScenarioError, OSError, ValueError):  # e.g. a duplicate key PyYAML took: no positions, same data
+        return data, None
+
+
 def load_scope_file(path: str | None, engine: Engine) -> Scope:
     """A scope file (YAML), or the shipped default scope."""
     path = path or default_scope_path()
-    return load_scope(read_scope_data(path), engine, source=path)
+    data, doc = read_scope(path)
+    return load_scope(data, engine, source=path, doc=doc)

@@ -33,7 +33,7 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
     from .boards import shapes, tasks
     from .distribute import Job, default_workers, run_job
     from .engine import Engine
-    from .scope import default_scope_path, load_scope, read_scope_data
+    from .scope import default_scope_path, load_scope, read_scope
     from .verify import merge, properties_of
 
     library = getattr(args, "library", None)
@@ -44,11 +44,12 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
         rules=args.rules, include_library=not args.no_library, library=library, properties=True, backend=backend
     )
     scope_path = args.scope or default_scope_path()
-    raw = read_scope_data(scope_path) or {}
+    raw, doc = read_scope(scope_path)
+    raw = raw or {}
     if args.property:
         raw = dict(raw, properties=list(args.property))
     shown_scope = scope_path if args.scope else "default scope"
-    scope = load_scope(raw, engine, source=shown_scope)
+    scope = load_scope(raw, engine, source=shown_scope, doc=doc)
     props = properties_of(engine)
     unknown = [p for p in scope.properties if p not in props]
     if unknown:

@@ -116,6 +116,22 @@ def test_bad_scope_is_refused_with_a_hint(tmp_path, capsys):
     assert run.code == 2 and "did you mean 'creatures'" in run.err
 
 
+@pytest.mark.parametrize(
+    "text, where, message",
+    [
+        ("players: 2\ncreatures: 2\nkeywords: [bandng]\n", ":3:11:", "unknown keyword 'bandng' in keywords"),
+        ("players: 2\ncreaturs: 2\n", ":2:11:", "unknown key 'creaturs'"),
+        ("creatures: -1\n", ":1:12:", "creatures must be a whole number >= 1"),
+        ("counters: {p1p1: [0, x]}\n", ":1:18:", "counters.p1p1 must be a whole number"),
+    ],
+)
+def test_a_bad_scope_names_the_line_and_column_of_its_value(tmp_path, capsys, text, where, message):
+    path = tmp_path / "scope.yaml"
+    path.write_text(text)
+    run = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "out"])
+    assert run.code == 2 and f"{path}{where} {message}" in run.err, run.err
+
+
 def test_without_leaves_keywords_out_of_a_scope(tmp_path, capsys):
     engine = Engine(properties=True)
     every = load_scope({"keywords": "default"}, engine)
