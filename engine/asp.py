@@ -41,7 +41,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .ast import Aggregate, Atom, BinOp, Const, Literal, Negation, Rule, Term, Var, literal_vars
+from .ast import NO_SPAN, Aggregate, Atom, BinOp, Const, Literal, Negation, Rule, Term, Var, literal_vars
 from .codes import L003
 from .errors import LimitError
 from .program import Program
@@ -273,15 +273,24 @@ def compile_facts(
     return "\n".join(lines)
 
 
+def _too_big(value: object, bound: int) -> bool:
+    return type(value) is int and not -bound < value < bound
+
+
+def _int_refused(what: str, value: object, bound: int) -> LimitError:
+    """L003 for a number clingo would wrap; ``what`` says where it is ("p(...) holds", "rule r writes")."""
+    return LimitError(
+        L003,
+        f"the clingo backend computes with 32-bit integers, and {what} {value} (at most {len(str(bound)) - 1} "
+        "digits are taken, so that sums of such numbers stay exact)",
+        hint="use the default backend (pyDatalog), which computes with larger integers",
+    )
+
+
 def _check_ints(fact: tuple, bound: int) -> None:
     for v in fact[1:]:
-        if type(v) is int and not -bound < v < bound:
-            raise LimitError(
-                L003,
-                f"the clingo backend computes with 32-bit integers, and {fact[0]}(...) holds {v} "
-                f"(at most {len(str(bound)) - 1} digits are taken, so that sums of such numbers stay exact)",
-                hint="use the default backend (pyDatalog), which computes with larger integers",
-            )
+        if _too_big(v, bound):
+            raise _int_refused(f"{fact[0]}(...) holds", v, bound)
 
 
 def check_rule_ints(rules: Iterable[Rule], bound: int) -> None:
@@ -298,15 +307,10 @@ def check_rule_ints(rules: Iterable[Rule], bound: int) -> None:
         for part in atoms:
             args = part.args if isinstance(part, Atom) else (part.left, part.right)
             for term in (t for a in args for t in terms(a)):
-                if isinstance(term, Const) and type(term.value) is int and not -bound < term.value < bound:
-                    where = term.span if term.span.file != "<input>" else rule.span
-                    raise LimitError(
-                        L003,
-                        f"{where.location()}: the clingo backend computes with 32-bit integers, and rule "
-                        f"{rule.name or rule.head.pred} writes {term.value} (at most {len(str(bound)) - 1} digits "
-                        "are taken, so that sums of such numbers stay exact)",
-                        hint="use the default backend (pyDatalog), which computes with larger integers",
-                    )
+                if isinstance(term, Const) and _too_big(term.value, bound):
+                    where = term.span if term.span != NO_SPAN else rule.span
+                    name = rule.name or rule.head.pred
+                    raise _int_refused(f"{where.location()}: rule {name} writes", term.value, bound)
 
 
 def bridge(pred: str, arity: int, *, names: AspNames) -> str:

@@ -139,9 +139,8 @@ def _parse_tree(
             )
         )
         return
-    except UnicodeDecodeError as exc:  # the place of the first byte that is not UTF-8
-        with open(path, "rb") as fh:
-            raw = fh.read(exc.start)
+    except UnicodeDecodeError as exc:  # the place of the first byte that is not UTF-8 (the bytes read are in exc)
+        raw = exc.object[: exc.start]
         line, col = raw.count(b"\n") + 1, exc.start - raw.rfind(b"\n")
         diags.append(
             Diagnostic(

@@ -133,16 +133,17 @@ def property_keywords(program: Program) -> frozenset[str]:
 
 
 class ScopeError(UsageError):
-    """A scope the verifier can't use; ``key``: the path of the value at fault (located by load_scope)."""
+    """A scope the verifier can't use: ``where: detail``; ``key``, the path of the value at fault (which
+    load_scope turns into its line and column)."""
 
-    def __init__(self, message: str, *, hint: str | None = None, key: tuple = ()) -> None:
-        super().__init__(message, hint=hint)
-        self.key = key
+    def __init__(self, where: str, detail: str, *, hint: str | None = None, key: tuple = ()) -> None:
+        super().__init__(f"{where}: {detail}", hint=hint)
+        self.detail, self.key = detail, key
 
 
 def _err(source: str, message: str, hint: str | None = None, *, key: tuple | str = ()) -> NoReturn:
     path = tuple(key.split(".")) if isinstance(key, str) else key
-    raise ScopeError(f"{source}: {message}", hint=hint, key=path)
+    raise ScopeError(source, message, hint=hint, key=path)
 
 
 def _ints(value: object, what: str, source: str, *, low: int = 0) -> tuple[int, ...]:
@@ -208,8 +209,7 @@ def load_scope(data: Any, engine: Engine, *, source: str = "<scope>", doc: Locat
     except ScopeError as exc:
         if doc is None:
             raise
-        where = doc.span(exc.key).location()
-        raise ScopeError(where + str(exc.message)[len(source) :], hint=exc.hint, key=exc.key) from None
+        raise ScopeError(doc.span(exc.key).location(), exc.detail, hint=exc.hint, key=exc.key) from None
 
 
 def _load_scope(data: Any, engine: Engine, source: str) -> Scope:
@@ -323,13 +323,15 @@ def _load_scope(data: Any, engine: Engine, source: str) -> Scope:
     )
 
 
-def read_scope_data(path: str) -> Any:
-    """The YAML of a scope file: a regular file under the scenario cap (a FIFO or a device given as
-    ``--scope`` never blocks or reads for ever), refused with a UsageError otherwise."""
+def read_scope(path: str) -> tuple[Any, Located | None]:
+    """A scope file's YAML, and where each value is when it reads as judgelog's strict YAML too (for errors;
+    None otherwise, e.g. a duplicate key PyYAML takes). A regular file under the scenario cap (a FIFO or a
+    device given as ``--scope`` never blocks or reads for ever), refused with a UsageError otherwise."""
     import yaml
 
+    from .errors import ScenarioError
     from .safefiles import UnsafeFile, read_text
-    from .yamlsrc import MAX_YAML_BYTES
+    from .yamlsrc import MAX_YAML_BYTES, load_text
 
     if not os.path.exists(path):
         raise UsageError(f"no such scope file: {path}", hint="--scope FILE.yaml (see docs/verify.md)")
@@ -338,23 +340,14 @@ def read_scope_data(path: str) -> Any:
     except (OSError, UnsafeFile, ValueError) as exc:
         raise UsageError(f"cannot read the scope file {path}: {exc}", hint="--scope FILE.yaml") from None
     try:
-        return yaml.safe_load(text)
+        data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else path
         raise UsageError(f"{where}: the scope is not valid YAML: {getattr(exc, 'problem', exc)}") from None
-
-
-def read_scope(path: str) -> tuple[Any, Located | None]:
-    """A scope file's YAML and, when it reads as judgelog's strict YAML too, where each value is (for errors)."""
-    from .errors import ScenarioError
-    from .safefiles import read_text
-    from .yamlsrc import MAX_YAML_BYTES, load_text
-
-    data = read_scope_data(path)
     try:
-        return data, load_text(read_text(path, limit=MAX_YAML_BYTES), path)
-    except (ScenarioError, OSError, ValueError):  # e.g. a duplicate key PyYAML took: no positions, same data
+        return data, load_text(text, path)
+    except ScenarioError:
         return data, None
 
 

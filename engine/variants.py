@@ -18,6 +18,7 @@ namespace using it is dropped.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -177,10 +178,7 @@ class Variants:
         # a variable spelt as anonymous that the unfolded body joins on (the call's "_" passed to a head variable
         # its rule's body uses twice) is ranked as the named variable it is: read as known, the atom that binds
         # it would come first and enumerate every value
-        seen: dict[str, int] = {}
-        for lit in waiting:
-            for v in literal_vars(lit):
-                seen[v] = seen.get(v, 0) + 1
+        seen = Counter(v for lit in waiting for v in literal_vars(lit))
         joined = frozenset(v for v, n in seen.items() if n > 1 and v.startswith("_"))
         traits = {id(lit): self._traits(lit, joined) for lit in waiting}  # what the ranking reads, once per literal
         out = []
