@@ -405,9 +405,7 @@ class _Run(Generic[B]):
             controller = next((c["P"] for c in self.ask(facts, f"controller({_q(source)}, P)")), None)
             instances: list[object] = [None]
             if face.instances(kind) == "each" and kind in face.keywords:
-                found = [i["I"] for i in self.ask(facts, f"keyword_instance({_q(source)}, {_q(kind)}, I)")]
-                # a trigger whose subject names one instance (fabricate) is that instance's already
-                instances = [None] if not found or subject in found else found
+                instances = [i["I"] for i in self.ask(facts, f"keyword_instance({_q(source)}, {_q(kind)}, I)")] or [None]
             for inst in instances:
                 extra: list[tuple] = []
                 if inst is not None:
