@@ -385,7 +385,7 @@ def _diag_key(d: Diagnostic) -> tuple:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    from .cr import any_cites, check_edition, meanings, resolve, topic_of
+    from .cr import any_cites, check_edition, meanings, resolve, topic_of, unrecorded
     from .library import load_program
 
     result = load_program(args.rules, include_library=not args.no_library)
@@ -438,10 +438,13 @@ def cmd_rules(args: argparse.Namespace) -> int:
         lines.append("")
         lines.append("Rules:")
     if args.cr:
-        typed, current = args.cr.strip().rstrip("."), resolve(args.cr, edition)
-        topic = topic_of(current)
+        typed, reading = args.cr.strip().rstrip("."), resolve(args.cr, edition)
+        current = typed if reading is None else reading
+        topic = topic_of(current) if reading is not None else None
         named = f": {topic.name.replace('_', ' ')}" if topic else ""
-        if edition and current != typed:
+        if edition and reading is None:
+            lines.append(unrecorded(typed, edition) + ".")
+        elif edition and current != typed:
             lines.append(f"CR {typed} as numbered in CR {edition} is {current} now{named}.")
         elif edition:
             lines.append(f"CR {typed} as numbered in CR {edition} is the same number now{named}.")
@@ -451,14 +454,17 @@ def cmd_rules(args: argparse.Namespace) -> int:
         data["cr"] = {
             "typed": typed,
             "edition": edition,
-            "current": current,
+            "current": reading,
             "rule": topic.name if topic else None,
             "earlier": [
                 {"number": m.number, "rule": m.topic, "from": m.start, "until": m.last_seen or m.until, "now": m.now}
                 for m in old
             ],
         }
-        lines.append(f"Rules citing CR {current}:")
+        if reading is not None:
+            lines.append(f"Rules citing CR {current}:")
+            if not any(r.body for r in rules):
+                lines.append("  (none)")
     for r in rules:
         if not r.body:
             continue

@@ -12,8 +12,12 @@ history is data.
 (True, False, False)
 >>> h = load_history({"current": "2026-01-16", "checked_from": "2009-07-11", "rules": {
 ...     "example": {"now": "999.5", "since": "2020-01-01", "was": [{"number": "999.4", "from": "2010-01"}]}}})
->>> resolve("999.4b", "2015-06-01", history=h), resolve("999.4b", history=h), resolve("999.4b", "2021-01-01", history=h)
-('999.5b', '999.4b', '999.4b')
+>>> resolve("999.4b", "2015-06-01", history=h), resolve("999.4b", history=h), resolve("999.5b", "2021-01-01", history=h)
+('999.5b', '999.4b', '999.5b')
+>>> resolve("999.5", "2015-06-01", history=h) is None  # 999.5 was another rule then, not recorded
+True
+>>> unrecorded("999.5", "2015-06-01", history=h)
+"CR 999.5 as numbered in CR 2015-06-01 named a rule judgelog's renumbering history does not record: example, 999.5 now, was 999.4 in that edition"
 >>> [m.text() for m in meanings("999.4", history=h)]
 ['999.4 was example in CR 2010-01 to 2020-01-01 (now 999.5)']
 >>> numbered_in("999.5c", "2012-01-01", history=h)
@@ -37,6 +41,7 @@ __all__ = [
     "shipped_history",
     "check_edition",
     "resolve",
+    "unrecorded",
     "meanings",
     "numbered_in",
     "topic_of",
@@ -154,8 +159,11 @@ def _old(base: str, edition: str, h: History) -> Numbering | None:
     return None
 
 
-def resolve(number: str, edition: str | None = None, *, history: History | None = None) -> str:
-    """The current number for ``number`` as numbered in ``edition`` (None: the current edition)."""
+def resolve(number: str, edition: str | None = None, *, history: History | None = None) -> str | None:
+    """The current number for ``number`` as numbered in ``edition`` (None: the current edition), or None
+    when in that edition the number named a rule the history does not record: its current rule had
+    another number then (or none yet), or the history of its number is kept for the current edition only
+    (unrecorded(), below, says which)."""
     number = _norm(number)
     if edition is None:
         return number
@@ -164,7 +172,29 @@ def resolve(number: str, edition: str | None = None, *, history: History | None 
         return number
     base, letter = _split(number)
     old = _old(base, edition, h)
-    return old.now + letter if old else number
+    if old:
+        return old.now + letter
+    topic = topic_of(number, history=h)
+    if topic is None or not (topic.stable or (topic.since is not None and edition >= topic.since)):
+        return None
+    return number
+
+
+def unrecorded(number: str, edition: str, *, history: History | None = None) -> str:
+    """Why ``number`` read in ``edition`` names no rule the history records (resolve() gave None)."""
+    h = history or shipped_history()
+    number = _norm(number)
+    topic = topic_of(number, history=h)
+    head = f"CR {number} as numbered in CR {edition} named a rule judgelog's renumbering history does not record"
+    if topic is None:
+        return head + " (facts/cr_history.yaml has no rule with that number)"
+    name = topic.name.replace("_", " ")
+    then = numbered_in(topic.now, edition, history=h)
+    if then != topic.now:
+        return head + f": {name}, {topic.now} now, was {then} in that edition"
+    if topic.was and edition < topic.was[0].start:
+        return head + f": {name}, {topic.now} now, is not in that edition's CR (first seen in CR {topic.was[0].start})"
+    return head + f": {name}, {topic.now} now, is recorded in the current edition only"
 
 
 def meanings(number: str, *, history: History | None = None) -> list[Numbering]:
@@ -199,7 +229,8 @@ def numbered_in(number: str, edition: str, *, history: History | None = None) ->
 def cites_match(wanted: str, cited: str, edition: str | None = None) -> bool:
     """True when the citation ``cited`` (a current number) is ``wanted`` or one of its sub-rules, reading
     ``wanted`` in ``edition`` (None: the current edition)."""
-    return _match(resolve(wanted, edition), cited)
+    current = resolve(wanted, edition)
+    return current is not None and _match(current, cited)
 
 
 def _match(wanted: str, cited: str) -> bool:

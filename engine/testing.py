@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .ast import format_value
-from .cr import any_cites, check_edition, resolve
+from .cr import any_cites, check_edition, resolve, unrecorded
 from .errors import ActionError, Diagnostic, JudgelogError
 from .replay import refusal_matches, replay
 from .scenario import EXPECT_KEYS, EXPECT_KINDS, load_scenario
@@ -111,6 +111,8 @@ def check_expect(state: State, entry: dict) -> str | None:
             cites = sorted(proof.all_cites())
             if not any_cites(wanted, cites, edition):
                 as_read = resolve(wanted, edition)
+                if as_read is None and edition:
+                    return f"the proof cites {', '.join(cites) or 'nothing'}; {unrecorded(wanted, edition)}"
                 then = f" ({wanted} in CR {edition})" if edition and as_read != wanted else ""
                 return f"the proof cites {', '.join(cites) or 'nothing'}, not {as_read}{then}"
         return None

@@ -93,6 +93,27 @@ def test_rules_cr_in_an_old_edition(capsys):
     assert bad.code == 2 and "not a date" in bad.err and "Traceback" not in bad.err
 
 
+def test_a_number_that_meant_another_rule_then_is_not_read_as_the_same_rule(capsys):
+    # in 2015 soulbond was 702.94: 702.95 named a rule the history does not record, not soulbond
+    assert resolve("702.95", "2015-01-01") is None
+    assert resolve("702.94", "2015-01-01") == "702.95"
+    assert resolve("702.22", "2010-07-01") is None and resolve("701.34", "2021-01-01") is None
+    assert resolve("702.2c", "2012-05-01") == "702.2c"  # deathtouch: the same number in every edition
+    assert resolve("510.1c", "2012-05-01") is None  # its history is kept for the current edition only
+    run = run_cli(capsys, ["rules", "--cr", "702.95", "--cr-edition", "2015-01-01"])
+    assert run.code == 1
+    assert "soulbond, 702.95 now, was 702.94 in that edition" in run.out
+    assert "same number" not in run.out and "soulbond." not in run.out
+    none = run_cli(capsys, ["rules", "--cr", "702.19j"])
+    assert none.code == 1 and "Rules citing CR 702.19j:\n  (none)" in none.out
+
+
+def test_a_cites_expectation_in_an_edition_where_the_number_meant_another_rule_fails(state_band):
+    wanted = {"explain": "damage_assigner(wurm, bob)", "cites": "702.22j", "cr_edition": "2010-07-01"}
+    message = check_expect(state_band, wanted)
+    assert message is not None and "banding, 702.22 now, was 702.19 in that edition" in message
+
+
 def test_explain_shows_the_numbers_of_an_old_edition(capsys):
     run = run_cli(
         capsys,
