@@ -12,6 +12,8 @@ that file declares.
 ((('number', 'n'),), 'each')
 >>> face.field("blockers").pred
 'blocking'
+>>> "fabricate" in face.abilities.kinds, dict(face.abilities.needs["fabricate"])["n"]
+(True, 'fabricate.resolving')
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from functools import lru_cache
 from .ast import Atom, Const, Negation
 from .program import Program
 
-__all__ = ["Interface", "Field", "FieldRef", "interface_of", "default_interface", "keyword_constants", "KEYWORD_TYPE"]
+__all__ = ["Abilities", "Interface", "Field", "FieldRef", "interface_of", "default_interface", "keyword_constants", "KEYWORD_TYPE"]
 
 # where a keyword name stands in atoms about keywords: any argument declared with this type
 KEYWORD_TYPE = "keyword"
@@ -72,6 +74,7 @@ class Interface:
     looks_back: frozenset[str] = frozenset()  # event kinds whose triggers see the state before (603.10a)
     outlives: frozenset[str] = frozenset()  # records kept when their object leaves the battlefield (outlives_object)
     unmodelled: tuple[tuple[str, str], ...] = ()  # (card name, rules text not modelled): card_not_modelled
+    abilities: Abilities | None = None  # the kinds of ability the rules put on the stack or read there
     # an engine's interface can give the interface of the engine with more rule files (a scenario's rules:)
     extend: Callable[[Sequence[str]], Interface] | None = field(default=None, compare=False, repr=False)
 
@@ -123,6 +126,51 @@ class Interface:
 
 def _facts(program: Program, pred: str) -> list[tuple]:
     return program.ground_facts(pred)
+
+
+@dataclass(frozen=True)
+class Abilities:
+    """What the rules say of the abilities on the stack: the kinds they trigger or read (``triggers(S, K,
+    X)``, ``on_stack(I, S, K)`` with a constant K), every argument key a rule gives or reads (``trigger_arg``,
+    ``ability_arg``, ``ability_arg_given``, a keyword's parameter keys) and, per kind, the keys a rule reading
+    an ability of that kind needs (``ability_arg(I, key, V)`` beside ``on_stack(I, S, kind)``) with that
+    rule's name. A scenario's ``stack:`` is checked against it."""
+
+    kinds: frozenset[str]
+    keys: frozenset[str]
+    needs: dict[str, tuple[tuple[str, str], ...]]  # kind -> ((key, rule name), ...)
+
+
+def abilities_of(program: Program, keyword_keys: Iterable[str] = ()) -> Abilities:
+    kinds: set[str] = set()
+    keys: set[str] = {"instance", *keyword_keys}
+    needs: dict[str, dict[str, str]] = {}
+
+    def const(arg: object) -> str | None:
+        return arg.value if isinstance(arg, Const) and isinstance(arg.value, str) else None
+
+    for rule in program.rules:
+        head = rule.head
+        if head.pred == "triggers" and head.arity == 3 and const(head.args[1]):
+            kinds.add(str(const(head.args[1])))
+        if head.pred == "trigger_arg" and head.arity == 5 and const(head.args[3]):
+            keys.add(str(const(head.args[3])))
+        if head.pred == "ability_arg_given" and head.arity == 1 and const(head.args[0]):
+            keys.add(str(const(head.args[0])))
+        positive = [lit for lit in rule.body if isinstance(lit, Atom)]
+        reads = [(a.args[0], const(a.args[1])) for a in positive if a.pred == "ability_arg" and a.arity == 3]
+        keys.update(k for _, k in reads if k)
+        for atom in positive:
+            kind = const(atom.args[2]) if atom.pred == "on_stack" and atom.arity == 3 else None
+            if kind is None:
+                continue
+            kinds.add(kind)
+            for ident, key in reads:
+                if key and ident == atom.args[0]:
+                    needs.setdefault(kind, {}).setdefault(key, rule.name or str(rule.head))
+    return Abilities(
+        frozenset(kinds), frozenset(keys), {k: tuple(sorted(v.items())) for k, v in sorted(needs.items())}
+    )
 
 
 def mentioned_keywords(program: Program) -> frozenset[str]:
@@ -184,6 +232,7 @@ def interface_of(program: Program) -> Interface:
         looks_back=frozenset(k for (k,) in _facts(program, "trigger_looks_back")),
         outlives=frozenset(p for (p,) in _facts(program, "outlives_object")),
         unmodelled=tuple(sorted((str(n), str(w)) for n, w in _facts(program, "card_not_modelled"))),
+        abilities=abilities_of(program, (key for pairs in forms.values() for _, key in pairs)),
     )
     program.memo["interface"] = face
     return face

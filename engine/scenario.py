@@ -378,6 +378,14 @@ def _stack(ctx: ScenarioReader, data: dict, players: list[str], objects: dict[st
         ctx.add(("on_stack", sid, source, kind), path)
         ctx.add(("stack_position", sid, n - i), path)
         ctx.add(("ability_controller", sid, controller), path + ("controller",))
+        if source not in objects:
+            near = suggest(source, objects)
+            ctx.error(
+                path + ("source",),
+                f"stack source {source!r} is not an object of the scenario",
+                f"did you mean {near!r}?" if near else "name an id of objects: (an ability's source may have left the "
+                "battlefield: give it a zone)",
+            )
         args = item.get("args", {}) or {}
         if ctx.want(args, "map", path + ("args",), "args"):
             for key, value in args.items():
@@ -385,6 +393,40 @@ def _stack(ctx: ScenarioReader, data: dict, players: list[str], objects: dict[st
                     ctx.add(("ability_arg", sid, key, value), path + ("args", key))
                 else:
                     ctx.error(path + ("args", key), f"an ability argument is an id or a number, got {show(value)}")
+            _stack_entry_known(ctx, path + (("args",) if "args" in item else ()), kind, args)
+
+
+def _stack_entry_known(ctx: ScenarioReader, path: tuple, kind: str, args: dict) -> None:
+    """A stack entry's kind and argument keys are ones the loaded rules know, and it has each argument a
+    rule reading an ability of its kind needs (Interface.abilities): otherwise the ability would resolve
+    doing nothing. ``path``: the entry's args (or the entry when it has none)."""
+    known = ctx.face.abilities
+    if known is None:
+        return
+    if kind not in known.kinds:
+        near = suggest(kind, known.kinds)
+        ctx.error(
+            path[:2] + ("kind",),
+            f"no loaded rule triggers or resolves an ability of kind {kind!r}",
+            f"did you mean {near!r}?" if near else f"kinds the rules know: {', '.join(sorted(known.kinds))}",
+        )
+        return
+    for key in args:
+        if str(key) not in known.keys:
+            near = suggest(str(key), known.keys)
+            ctx.error(
+                path[:2] + ("args", key),
+                f"no loaded rule gives or reads an ability argument {key!r}",
+                f"did you mean {near!r}?" if near else f"argument keys the rules use: {', '.join(sorted(known.keys))}",
+                key=True,
+            )
+    missing = [(key, rule) for key, rule in known.needs.get(kind, ()) if key not in args]
+    if missing:
+        ctx.error(
+            path,
+            f"a {kind} ability needs the argument(s) {', '.join(k for k, _ in missing)}",
+            "; ".join(f"rule {rule} reads {key}" for key, rule in missing) + ": give it under args:",
+        )
 
 
 def _raw_facts(ctx: ScenarioReader, data: dict) -> list[tuple]:

@@ -551,3 +551,30 @@ def test_a_card_given_as_a_mapping_says_where_the_characteristics_go(engine, tmp
     line, col, code, message, hint = found
     assert (line, col, code, message) == (3, 18, "S100", "card: takes the name of a catalog card, got a mapping")
     assert "beside controller:" in hint
+
+
+STACK = """\
+players: [alice, bob]
+objects:
+  forcemage: {card: Trusted Forcemage, controller: alice}
+stack:
+  - {id: ability_1, source: %s, kind: %s, controller: alice%s}
+"""
+
+
+@pytest.mark.parametrize(
+    ("source", "kind", "args", "line", "col", "message", "hint"),
+    [
+        ("ghost", "soulbond", ", args: {subject: forcemage}", 5, 29, "stack source 'ghost' is not an object", "objects:"),
+        ("forcemage", "soulbnd", ", args: {subject: forcemage}", 5, 46, "of kind 'soulbnd'", "'soulbond'"),
+        ("forcemage", "soulbond", "", 5, 5, "needs the argument(s) subject", "soulbond.resolving reads subject"),
+        ("forcemage", "soulbond", ", args: {subject: forcemage, subjet: x}", 5, 102, "argument 'subjet'", "'subject'"),
+        ("forcemage", "fabricate", ", args: {subject: forcemage}", 5, 82, "needs the argument(s) n", "fabricate"),
+    ],
+)
+def test_a_stack_entry_names_what_the_rules_know(engine, tmp_path, source, kind, args, line, col, message, hint):
+    # otherwise the ability resolves doing nothing, silently
+    found = problems(engine, write(tmp_path, "s.yaml", STACK % (source, kind, args)))
+    assert any(
+        (ln, c) == (line, col) and message in m and hint in (h or "") for ln, c, _code, m, h in found
+    ), found
