@@ -25,7 +25,16 @@ from functools import lru_cache
 from .ast import Atom, Const, Negation
 from .program import Program
 
-__all__ = ["Abilities", "Interface", "Field", "FieldRef", "interface_of", "default_interface", "keyword_constants", "KEYWORD_TYPE"]
+__all__ = [
+    "Abilities",
+    "Interface",
+    "Field",
+    "FieldRef",
+    "interface_of",
+    "default_interface",
+    "keyword_constants",
+    "KEYWORD_TYPE",
+]
 
 # where a keyword name stands in atoms about keywords: any argument declared with this type
 KEYWORD_TYPE = "keyword"
@@ -168,9 +177,7 @@ def abilities_of(program: Program, keyword_keys: Iterable[str] = ()) -> Abilitie
             for ident, key in reads:
                 if key and ident == atom.args[0]:
                     needs.setdefault(kind, {}).setdefault(key, rule.name or str(rule.head))
-    return Abilities(
-        frozenset(kinds), frozenset(keys), {k: tuple(sorted(v.items())) for k, v in sorted(needs.items())}
-    )
+    return Abilities(frozenset(kinds), frozenset(keys), {k: tuple(sorted(v.items())) for k, v in sorted(needs.items())})
 
 
 def mentioned_keywords(program: Program) -> frozenset[str]:

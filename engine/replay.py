@@ -31,7 +31,7 @@ def refusal_matches(expected: object, text: str) -> bool:
     """
     from .cr import resolve
 
-    return str(expected).lower() in text.lower() or resolve(str(expected)) in text
+    return str(expected).lower() in text.lower() or (resolve(str(expected)) or "") in text
 
 
 @dataclass(frozen=True)

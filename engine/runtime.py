@@ -405,7 +405,9 @@ class _Run(Generic[B]):
             controller = next((c["P"] for c in self.ask(facts, f"controller({_q(source)}, P)")), None)
             instances: list[object] = [None]
             if face.instances(kind) == "each" and kind in face.keywords:
-                instances = [i["I"] for i in self.ask(facts, f"keyword_instance({_q(source)}, {_q(kind)}, I)")] or [None]
+                instances = [i["I"] for i in self.ask(facts, f"keyword_instance({_q(source)}, {_q(kind)}, I)")] or [
+                    None
+                ]
             for inst in instances:
                 extra: list[tuple] = []
                 if inst is not None:

@@ -383,8 +383,9 @@ def _stack(ctx: ScenarioReader, data: dict, players: list[str], objects: dict[st
             ctx.error(
                 path + ("source",),
                 f"stack source {source!r} is not an object of the scenario",
-                f"did you mean {near!r}?" if near else "name an id of objects: (an ability's source may have left the "
-                "battlefield: give it a zone)",
+                f"did you mean {near!r}?"
+                if near
+                else "name an id of objects: (an ability's source may have left the battlefield: give it a zone)",
             )
         args = item.get("args", {}) or {}
         if ctx.want(args, "map", path + ("args",), "args"):

@@ -565,7 +565,15 @@ stack:
 @pytest.mark.parametrize(
     ("source", "kind", "args", "line", "col", "message", "hint"),
     [
-        ("ghost", "soulbond", ", args: {subject: forcemage}", 5, 29, "stack source 'ghost' is not an object", "objects:"),
+        (
+            "ghost",
+            "soulbond",
+            ", args: {subject: forcemage}",
+            5,
+            29,
+            "stack source 'ghost' is not an object",
+            "objects:",
+        ),
         ("forcemage", "soulbnd", ", args: {subject: forcemage}", 5, 46, "of kind 'soulbnd'", "'soulbond'"),
         ("forcemage", "soulbond", "", 5, 5, "needs the argument(s) subject", "soulbond.resolving reads subject"),
         ("forcemage", "soulbond", ", args: {subject: forcemage, subjet: x}", 5, 102, "argument 'subjet'", "'subject'"),
@@ -575,6 +583,4 @@ stack:
 def test_a_stack_entry_names_what_the_rules_know(engine, tmp_path, source, kind, args, line, col, message, hint):
     # otherwise the ability resolves doing nothing, silently
     found = problems(engine, write(tmp_path, "s.yaml", STACK % (source, kind, args)))
-    assert any(
-        (ln, c) == (line, col) and message in m and hint in (h or "") for ln, c, _code, m, h in found
-    ), found
+    assert any((ln, c) == (line, col) and message in m and hint in (h or "") for ln, c, _code, m, h in found), found
