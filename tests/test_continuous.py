@@ -144,3 +144,27 @@ def test_an_effect_that_says_nothing_is_refused(engine, tmp_path):
         attacked.apply({"do": "resolve"})
     assert "no effect_spec(cry, Key, Value) fact says what the effect does" in str(typo.value)
     assert "same spec name" in typo.value.hint
+
+
+def test_an_effect_granting_a_keyword_without_its_parameter_is_refused(tmp_path):
+    # bushido granted by a rule file's effect with no n would trigger and do nothing (702.1)
+    rules = tmp_path / "grant.dl"
+    rules.write_text(
+        "action_known(grant_bushido).\naction_param(grant_bushido, object).\n"
+        "@name grant\n@cr 611.2a\n"
+        "effect(1, begin_effect, grant, O, until_end_of_turn) :- action(grant_bushido), act_arg(object, O).\n"
+        "@name grant.spec\n@cr 613.1f\n"
+        "effect_spec(grant, keyword, bushido) :- action(grant_bushido).\n"
+        "@name grant.n\n@cr 613.1f\n"
+        "effect_spec(grant, n, 2) :- action(grant_bushido), act_arg(n, yes).\n"
+        "action_param(grant_bushido, n).\n"
+    )
+    state = Engine(rules=[str(rules)]).state_from_dict(
+        {"players": ["alice", "bob"], "objects": {"bears": {"card": "Grizzly Bears", "controller": "alice"}}}
+    )
+    with pytest.raises(ActionError) as refused:
+        state.apply({"do": "grant_bushido", "object": "bears"})
+    assert "continuous.keyword_needs_parameter" in refused.value.explain() and refused.value.cr == "702.1"
+    assert not state.holds("has_keyword(bears, bushido)")
+    granted, _ = state.apply({"do": "grant_bushido", "object": "bears", "n": "yes"})
+    assert granted.holds("keyword_instance_param(bears, bushido, I, n, 2)")
