@@ -41,7 +41,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .ast import NO_SPAN, Aggregate, Atom, BinOp, Const, Literal, Negation, Rule, Term, Var, literal_vars
+from .ast import NO_SPAN, Aggregate, Atom, BinOp, Comparison, Const, Literal, Negation, Rule, Term, Var, literal_vars
 from .codes import L003
 from .errors import LimitError
 from .program import Program
@@ -59,6 +59,9 @@ __all__ = [
     "compile_constraint",
     "bridge",
     "check_rule_ints",
+    "overflow_rules",
+    "overflow_refused",
+    "OVERFLOW_PRED",
     "derived_with_facts",
     "value_text",
     "ASP_OPS",
@@ -68,6 +71,10 @@ __all__ = [
 # clingo computes with 32-bit integers and wraps silently: a fact or a rule holding a number of 8 digits or more
 # is refused (L003), so that a sum of many numbers of 7 digits stays below 2**31
 CLINGO_INT_BOUND = 10**7
+
+# clingo's largest integer: arithmetic past it wraps silently (2147483647 + 1 is -2147483648)
+_INT_MAX = 2**31 - 1
+OVERFLOW_PRED = "j__overflow"  # no judgelog predicate is spelled so (names start with a lower-case letter)
 
 # arithmetic of the rule language -> clingo's (integer division truncates in both)
 ASP_OPS = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "/"}
@@ -214,9 +221,10 @@ def _body(body: Sequence, names: _Vars, aspnames: AspNames) -> str:
     return ", ".join(_literal(lit, names, aspnames) for lit in body)
 
 
-def compile_rule(rule: Rule, index: int, *, names: AspNames = AspNames()) -> str:
+def compile_rule(rule: Rule, index: int, *, names: AspNames = AspNames(), overflow_test: bool = False) -> str:
     """One rule as ASP (an aggregate rule as its key rule plus its aggregate rule). ``index`` numbers the
-    helper predicate of an aggregate; it must be unique in the program."""
+    helper predicate of an aggregate; it must be unique in the program. ``overflow_test``: a sum aggregate
+    also derives ``j__overflow(index)`` when the sum of its values may pass 2**31 (see overflow_rules)."""
     agg = rule.aggregate
     vars_ = _Vars(rule.body)
     if agg is None:
@@ -242,7 +250,72 @@ def compile_rule(rule: Rule, index: int, *, names: AspNames = AspNames()) -> str
     result = "Agg_"
     head_args = [result if isinstance(a, Aggregate) else _term(a, vars_) for a in rule.head.args]
     head = f"{names.pred(rule.head.pred)}({','.join(head_args)})"
-    return f"{key_atom} :- {body}.\n{head} :- {key_atom}, {result} = #{agg.func}{{ {elements} : {body} }}."
+    text = f"{key_atom} :- {body}.\n{head} :- {key_atom}, {result} = #{agg.func}{{ {elements} : {body} }}."
+    if agg.func == "sum" and overflow_test:  # clingo wraps a sum past 32 bits: 2**16 * 2**15 is near enough
+        parts = elements.split(",", 1)
+        rest = "," + parts[1] if len(parts) > 1 else ""
+        text += f"\n{OVERFLOW_PRED}({index}) :- {key_atom}, #sum{{ |{parts[0]}|/65536{rest} : {body} }} > 32767."
+    return text
+
+
+def _overflow_tests(term: object, names: _Vars) -> Iterator[str]:
+    """For each + - * inside ``term``, the conditions (ASP) under which clingo would wrap its result."""
+    if not isinstance(term, BinOp):
+        return
+    yield from _overflow_tests(term.left, names)
+    yield from _overflow_tests(term.right, names)
+    if term.op not in ("+", "-", "*"):
+        return
+    a, b = _term(term.left, names), _term(term.right, names)
+    if term.op == "*":
+        yield f"{b} != 0, |{a}| > {_INT_MAX}/|{b}|"
+    else:
+        sign = "-" if term.op == "+" else "+"
+        yield f"{b} {'>' if term.op == '+' else '<'} 0, {a} > {_INT_MAX}{sign}{b}"
+        yield f"{b} {'<' if term.op == '+' else '>'} 0, {a} < -{_INT_MAX}{sign}{b}"
+
+
+def overflow_rules(rule: Rule, index: int, *, names: AspNames = AspNames()) -> str:
+    """ASP rules deriving ``j__overflow(index)`` when some binding of ``rule``'s body would make clingo wrap
+    one of its sums, differences or products past 32 bits (the caller refuses the question: L003). For an
+    assignment ``M = N * N`` the test keeps the literals that don't read M: whatever reads it would read the
+    wrapped value."""
+    by_atoms = {v for lit in rule.body if isinstance(lit, Atom) for v in literal_vars(lit)}
+
+    def assigned(lit: object) -> set[str]:
+        if not (isinstance(lit, Comparison) and lit.op == "="):
+            return set()
+        return {t.name for t in (lit.left, lit.right) if isinstance(t, Var) and t.name not in by_atoms}
+
+    places: list[tuple[int | None, Term]] = [(None, arg) for arg in rule.head.args if isinstance(arg, BinOp)]
+    for i, lit in enumerate(rule.body):
+        if isinstance(lit, Comparison):
+            places += [(i, lit.left), (i, lit.right)]
+    out = []
+    for i, term in places:
+        removed, unbound = {i}, assigned(rule.body[i]) if i is not None else set()
+        while True:
+            more = {j for j, lit in enumerate(rule.body) if j not in removed and literal_vars(lit) & unbound}
+            if not more:
+                break
+            removed |= more
+            unbound |= {v for j in more for v in assigned(rule.body[j])}
+        body = [lit for j, lit in enumerate(rule.body) if j not in removed]
+        vars_ = _Vars(body)
+        prefix = _body(body, vars_, names)
+        for test in _overflow_tests(term, vars_):
+            out.append(f"{OVERFLOW_PRED}({index}) :- {prefix + ', ' if prefix else ''}{test}.")
+    return "\n".join(out)
+
+
+def overflow_refused(rule: Rule) -> LimitError:
+    """L003 for a rule whose arithmetic clingo would wrap past 32 bits in the state asked about."""
+    return LimitError(
+        L003,
+        f"the clingo backend computes with 32-bit integers, and rule {rule.name or rule.head.pred} "
+        f"({rule.span.short()}) computes a sum, difference or product beyond {_INT_MAX} in this state",
+        hint="use the default backend (pyDatalog), which computes with larger integers",
+    )
 
 
 def compile_facts(

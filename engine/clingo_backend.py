@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from .analysis import bound_after, order_body
 from .asp import (
     CLINGO_INT_BOUND,
+    OVERFLOW_PRED,
     AspNames,
     bridge,
     check_rule_ints,
@@ -35,6 +36,8 @@ from .asp import (
     compile_facts,
     compile_rule,
     derived_with_facts,
+    overflow_rules,
+    overflow_refused,
 )
 from .ast import Aggregate, Atom, Comparison, Const, Negation, Rule, Var
 from .clingo_atoms import atom_texts
@@ -81,7 +84,10 @@ class ClingoBackend:
         self.program = program
         self.compiled = CompiledProgram.of(program)  # which rules can fire in a state (judgelog.liveness)
         self.rule_index = self.compiled.rule_index  # rule numbers and proof variables, as the pyDatalog backend's
-        self._text: dict[int, str] = {}  # id of a rule -> the rule in ASP
+        self._text: dict[int, str] = {}  # id of a rule -> the rule in ASP (and its overflow tests)
+        self._rules = {
+            index: rule for rule in program.rules if (index := self.rule_index.position.get(id(rule))) is not None
+        }
         self._fact_texts: dict[tuple, str] = {}  # a fact -> its arguments in ASP (states share most facts)
         self._lock = threading.RLock()
         self._views: OrderedDict[frozenset, _View] = OrderedDict()
@@ -127,7 +133,10 @@ class ClingoBackend:
                 continue
             text = texts.get(id(rule))
             if text is None:
-                text = texts[id(rule)] = compile_rule(rule, position[id(rule)])
+                index = position[id(rule)]
+                text = texts[id(rule)] = "\n".join(
+                    t for t in (compile_rule(rule, index, overflow_test=True), overflow_rules(rule, index)) if t
+                )
             parts.append(text)
         if pred in names.derived_with_facts:
             parts.append(bridge(pred, self.program.decls[pred].arity, names=names))
@@ -170,6 +179,10 @@ class ClingoBackend:
         part = f"p{view.serial}"
         view.ctl.add(part, [], text)
         view.ctl.ground([(part, [])])
+        wrapped, _ = atom_texts(view.ctl, OVERFLOW_PRED, 1)
+        if wrapped:  # a sum or product past 32 bits, which clingo wraps: the answers would be wrong
+            self.clear()
+            raise overflow_refused(self._rules[int(wrapped[0].split("(")[1].rstrip(")"))])
 
     def prepare(self, view: _View, preds: Iterable[str]) -> None:
         """Ground, in one go, the rules of every predicate the questions about ``preds`` will read: each ground

@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .ast import Atom, BinOp, Comparison, Const, Negation, Term, Var, arith
+from .bounded import limit_error
+from .recursion import DEFAULT_LIMITS
 from .errors import QueryError
 
 __all__ = ["Relations", "answers", "compare", "check_numbers"]
@@ -52,6 +54,10 @@ class Relations:
         return index.get(key, ())
 
 
+_DIGITS = DEFAULT_LIMITS.int_digits or 18
+_INT_BOUND = 10**_DIGITS
+
+
 def _value(term: Term, binding: dict[str, Any]) -> Any:
     """The value of a term under a binding; None when it has none (a division by zero, anywhere in it)."""
     if isinstance(term, Const):
@@ -65,9 +71,12 @@ def _value(term: Term, binding: dict[str, Any]) -> Any:
         return None
     check_numbers(term.op, left, right)
     try:
-        return arith("/" if term.op == "//" else term.op, left, right)
+        value = arith("/" if term.op == "//" else term.op, left, right)
     except ValueError:
         raise QueryError(f"unknown operator {term.op!r}") from None
+    if type(value) is int and abs(value) >= _INT_BOUND:  # as the default backend's queries (L003)
+        raise limit_error(_DIGITS, "arithmetic")
+    return value
 
 
 def check_numbers(op: str, left: Any, right: Any) -> None:

@@ -291,3 +291,58 @@ def test_a_rule_writing_a_number_clingo_would_wrap_is_refused_with_its_place(tmp
     with pytest.raises(LimitError, match="32-bit") as refused:
         Engine(rules=[str(rules)], backend="clingo")
     assert refused.value.code == "L003" and f"{rules}:4:" in str(refused.value)
+
+
+ARITHMETIC = """.decl val(o: word, n: int) "{o} has {n}" input
+.decl sq(o: word, n: int) "{o} squared is {n}"
+.decl small_sq(o: word) "{o} squared is below 100"
+.decl tot(n: int) "the total is {n}"
+@name t.square
+@cr 107.1
+sq(O, M) :- val(O, N), M = N * N.
+@name t.small
+@cr 107.1
+small_sq(O) :- val(O, N), M = N * N, M < 100.
+@name t.total
+@cr 107.1
+tot(sum(N)) :- val(_, N).
+"""
+
+
+@pytest.mark.parametrize(
+    ("values", "question", "exact", "rule"),
+    [
+        # 10**10 came back as 1,410,065,408
+        ({"w": 100_000, "x": 3}, "sq(O, M)", [{"O": "w", "M": 10**10}, {"O": "x", "M": 9}], "t.square"),
+        ({"w": 65_536}, "small_sq(O)", [], "t.small"),  # 2**32 wrapped to 0, which is below 100
+        ({f"o{i}": 9_000_000 for i in range(300)}, "tot(N)", [{"N": 2_700_000_000}], "t.total"),  # came back < 0
+    ],
+)
+def test_arithmetic_clingo_would_wrap_is_refused_not_answered(tmp_path, values, question, exact, rule):
+    pytest.importorskip("clingo")
+    from judgelog.errors import LimitError
+
+    rules = tmp_path / "arith.dl"
+    rules.write_text(ARITHMETIC)
+    board = {"players": ["alice"], "facts": [f"val({o}, {n})" for o, n in values.items()]}
+    assert Engine(rules=[str(rules)]).state_from_dict(board).query(question) == exact
+    with pytest.raises(LimitError, match="32-bit") as refused:
+        Engine(rules=[str(rules)], backend="clingo").state_from_dict(board).query(question)
+    assert refused.value.code == "L003" and rule in str(refused.value)
+    within = {"players": ["alice"], "facts": ["val(w, 9)", "val(x, 3)"]}
+    for backend in ("pydatalog", "clingo"):
+        state = Engine(rules=[str(rules)], backend=backend).state_from_dict(within)
+        assert state.query("sq(w, M)") == [{"M": 81}] and state.query("tot(N)") == [{"N": 12}]
+
+
+def test_a_querys_arithmetic_has_the_same_limit_on_both_backends():
+    pytest.importorskip("clingo")
+    from judgelog.errors import LimitError
+
+    board = {"players": ["alice"], "objects": {}}
+    for backend in ("pydatalog", "clingo"):
+        state = Engine(backend=backend).state_from_dict(board)
+        with pytest.raises(LimitError) as refused:
+            state.query("X = 1000000000 * 1000000000")
+        assert refused.value.code == "L003"
+        assert state.query("X = 1000000 * 1000000") == [{"X": 10**12}]
