@@ -293,7 +293,8 @@ def overflow_rules(rule: Rule, index: int, *, names: AspNames = AspNames()) -> s
             places += [(i, lit.left), (i, lit.right)]
     out = []
     for i, term in places:
-        removed, unbound = {i}, assigned(rule.body[i]) if i is not None else set()
+        removed: set[int | None] = {i}
+        unbound = assigned(rule.body[i]) if i is not None else set()
         while True:
             more = {j for j, lit in enumerate(rule.body) if j not in removed and literal_vars(lit) & unbound}
             if not more:

@@ -36,8 +36,8 @@ from .asp import (
     compile_facts,
     compile_rule,
     derived_with_facts,
-    overflow_rules,
     overflow_refused,
+    overflow_rules,
 )
 from .ast import Aggregate, Atom, Comparison, Const, Negation, Rule, Var
 from .clingo_atoms import atom_texts

@@ -20,8 +20,8 @@ from typing import Any
 
 from .ast import Atom, BinOp, Comparison, Const, Negation, Term, Var, arith
 from .bounded import limit_error
-from .recursion import DEFAULT_LIMITS
 from .errors import QueryError
+from .recursion import DEFAULT_LIMITS
 
 __all__ = ["Relations", "answers", "compare", "check_numbers"]
 
