@@ -288,9 +288,9 @@ def overflow_rules(rule: Rule, index: int, *, names: AspNames = AspNames()) -> s
         return {t.name for t in (lit.left, lit.right) if isinstance(t, Var) and t.name not in by_atoms}
 
     places: list[tuple[int | None, Term]] = [(None, arg) for arg in rule.head.args if isinstance(arg, BinOp)]
-    for i, lit in enumerate(rule.body):
+    for k, lit in enumerate(rule.body):
         if isinstance(lit, Comparison):
-            places += [(i, lit.left), (i, lit.right)]
+            places += [(k, lit.left), (k, lit.right)]
     out = []
     for i, term in places:
         removed: set[int | None] = {i}
