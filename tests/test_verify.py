@@ -323,6 +323,25 @@ def test_finds_a_flier_blocked_by_anyone(tmp_path, capsys):
     assert clean.code == 0, clean.out
 
 
+@pytest.mark.parametrize(
+    ("bug", "keywords", "prop", "found"),
+    [
+        ("reach_blocks_no_flier.dl", ["flying", "reach"], "evasion_allows", ["['flying']", "['reach']"]),
+        ("menace_one_blocker.dl", ["menace"], "evasion_blocks", ["None", "['menace']"]),
+    ],
+)
+def test_finds_an_evasion_rule_too_strict_or_too_loose(tmp_path, capsys, bug, keywords, prop, found):
+    """A reach that can't block fliers refuses a legal block (nothing declared breaks a restriction):
+    evasion_allows checks the proposed declarations; a menace that lets a lone creature block breaks
+    evasion_blocks, which counts the declared blockers."""
+    lib = _library_without(tmp_path, BUGS / bug)
+    scope = {"creatures": 2, "min_creatures": 2, "keywords": keywords, "power": [1], "toughness": [1]}
+    data, _ = _find(tmp_path, capsys, scope, prop, library=lib)
+    assert sorted(str(o.get("keywords")) for o in data["objects"].values()) == found
+    clean = run_cli(capsys, ["verify", "--workers", "1", "--scope", tmp_path / "scope.yaml", "-o", tmp_path / "clean"])
+    assert clean.code == 0, clean.out
+
+
 @pytest.mark.parametrize("reference", [False, True], ids=["search", "reference"])
 def test_a_board_the_rules_would_not_allow_is_not_checked(tmp_path, capsys, reference):
     """Without same_controller: [pairs], the scope's pairs: include two players' creatures, a board that can't
