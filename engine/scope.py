@@ -150,7 +150,10 @@ def _ints(value: object, what: str, source: str, *, low: int = 0) -> tuple[int, 
     values = value if isinstance(value, list) else [value]
     if not values or not all(isinstance(v, int) and not isinstance(v, bool) and v >= low for v in values):
         _err(
-            source, f"{what} must be a whole number >= {low} or a list of them, got {value!r}", "e.g. [1, 2]", key=what
+            source,
+            f"{what} must be a whole number >= {low} or a list of them, got {value!r}",
+            f"e.g. {low + 1} or [{low}, {low + 1}]",
+            key=what,
         )
     return tuple(sorted(set(values)))
 
@@ -230,6 +233,13 @@ def _load_scope(data: Any, engine: Engine, source: str) -> Scope:
     players = _ints(data.get("players", 2), "players", source, low=2)
     creatures = _ints(data.get("creatures", 2), "creatures", source, low=1)
     min_creatures = _ints(data.get("min_creatures", 1), "min_creatures", source, low=1)
+    if min(min_creatures) > max(creatures):
+        _err(
+            source,
+            f"min_creatures ({min(min_creatures)}) is more than creatures ({max(creatures)}): no board has that many",
+            f"give creatures: {min(min_creatures)} or more, or a smaller min_creatures",
+            key="min_creatures",
+        )
     subtypes = _words(data.get("subtypes", []), "subtypes", source)
     # the words a keyword parameter may take, by the key its grammar keeps it under
     words: dict[str, tuple] = {

@@ -142,6 +142,14 @@ def test_without_leaves_keywords_out_of_a_scope(tmp_path, capsys):
     assert run.code == 2 and "unknown keyword 'trampel' in without" in run.err and "'trample'" in run.err
 
 
+def test_a_scope_with_no_board_is_refused_not_passed(tmp_path, capsys):
+    # "no counterexample among 0 boards" with exit 0 would read as a pass
+    path = _scope_file(tmp_path, {"creatures": 2, "min_creatures": 3})
+    run = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "out"])
+    assert run.code == 2 and "min_creatures (3) is more than creatures (2)" in run.err
+    assert f"{path}:" in run.err and "Traceback" not in run.err
+
+
 def test_the_default_scope_is_searched_by_clingo_not_the_reference():
     """The shipped default scope finishes in seconds only while the clingo search follows every board of
     it: a task the search cannot follow goes to the reference enumerator (hours at 4 creatures). The
