@@ -66,6 +66,19 @@ combat:
 """,
         "wurm",
     ),
+    "attacks_what_cant_be_attacked": (
+        """\
+name: A creature attacking a creature
+players: [alice, bob]
+active: alice
+objects:
+  wurm: {card: Craw Wurm, controller: alice}
+  ogre: {card: Hill Giant, controller: bob}
+combat:
+  attackers: {wurm: ogre}
+""",
+        "wurm",
+    ),
     "lethal_damage_and_zero_life:state_based_action_due": (
         """\
 name: A creature with lethal damage and a player at 0 life
