@@ -138,7 +138,7 @@ def check_edition(edition: str | None, *, history: History | None = None) -> str
         return None
     h = history or shipped_history()
     text = str(edition).strip()
-    if not _DATE.match(text):
+    if not _DATE.match(text) or not _real_date(text):
         raise UsageError(
             f"CR edition {edition!r} is not a date",
             hint=f"write the edition's effective date as YYYY-MM-DD, e.g. 2020-01-24 (the current one is {h.current})",
@@ -149,6 +149,17 @@ def check_edition(edition: str | None, *, history: History | None = None) -> str
             hint=f"name an edition from {h.checked_from} to {h.current}",
         )
     return text
+
+
+def _real_date(text: str) -> bool:
+    """``YYYY-MM-DD`` or ``YYYY-MM`` names a day or a month of the calendar (2099-13-45 does not)."""
+    import datetime
+
+    try:
+        datetime.date.fromisoformat(text if len(text) == 10 else text + "-01")
+    except ValueError:
+        return False
+    return True
 
 
 def _old(base: str, edition: str, h: History) -> Numbering | None:

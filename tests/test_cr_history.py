@@ -50,6 +50,9 @@ def test_editions_are_checked():
         check_edition("last year")
     with pytest.raises(UsageError, match="older than"):
         check_edition("1994-04-01")
+    with pytest.raises(UsageError, match="not a date"):
+        check_edition("2099-13-45")
+    assert check_edition("2012-05") == "2012-05" and check_edition("2012-05-01") == "2012-05-01"
 
 
 def test_cites_of_a_banding_proof_do_not_match_trample_number(state_band):
@@ -79,7 +82,8 @@ def test_rules_cr_lists_trample_for_702_19_and_says_what_it_was(capsys):
     # read as trample (the current CR): trample's rules and the combat rules trample's check asks (lethal
     # damage, rules/core/combat.dl), never banding's
     assert any(n.startswith("trample.") for n in names), names
-    assert all(n.startswith(("trample.", "combat.lethal_")) for n in names), names
+    # (and the combat rule by which a blocked trampler with no blockers left deals its damage, 702.19d)
+    assert all(n.startswith(("trample.", "combat.lethal_", "combat.deal_damage_with_no_")) for n in names), names
     assert "702.19 was banding in CR 2009-07-11 to 2011-05-01 (now 702.22)" in run.out
 
 
@@ -88,7 +92,9 @@ def test_rules_cr_in_an_old_edition(capsys):
     assert run.code == 0
     assert "CR 702.21k as numbered in CR 2020-01-24 is 702.22k now: banding." in run.out
     names = re.findall(r"^  (\S+)  \[CR", run.out, re.MULTILINE)
-    assert "banding.blocking_banding" in names and all(n.startswith("banding.") for n in names)
+    # banding's rules, and the record of a division made by another player than the controller (702.22j-k)
+    assert "banding.blocking_banding" in names
+    assert all(n.startswith("banding.") or n == "combat.record_divider_another_player" for n in names), names
     bad = run_cli(capsys, ["rules", "--cr", "702.21k", "--cr-edition", "2020-1-24"])
     assert bad.code == 2 and "not a date" in bad.err and "Traceback" not in bad.err
 
