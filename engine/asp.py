@@ -241,20 +241,21 @@ def compile_rule(rule: Rule, index: int, *, names: AspNames = AspNames(), overfl
             asp = vars_.name(name)
             if asp not in every:
                 every.append(asp)
+    others: list[str] = []
     if agg.func == "count":
         elements = ",".join(every) if every else "1"
     else:
         assert agg.var is not None  # the parser gives sum, min and max their variable
         value = vars_.name(agg.var.name)
-        elements = ",".join([value] + [v for v in every if v != value])
+        others = [v for v in every if v != value]
+        elements = ",".join([value] + others)
     result = "Agg_"
     head_args = [result if isinstance(a, Aggregate) else _term(a, vars_) for a in rule.head.args]
     head = f"{names.pred(rule.head.pred)}({','.join(head_args)})"
     text = f"{key_atom} :- {body}.\n{head} :- {key_atom}, {result} = #{agg.func}{{ {elements} : {body} }}."
     if agg.func == "sum" and overflow_test:  # clingo wraps a sum past 32 bits: 2**16 * 2**15 is near enough
-        parts = elements.split(",", 1)
-        rest = "," + parts[1] if len(parts) > 1 else ""
-        text += f"\n{OVERFLOW_PRED}({index}) :- {key_atom}, #sum{{ |{parts[0]}|/65536{rest} : {body} }} > 32767."
+        magnitudes = ",".join([f"|{value}|/65536"] + others)
+        text += f"\n{OVERFLOW_PRED}({index}) :- {key_atom}, #sum{{ {magnitudes} : {body} }} > 32767."
     return text
 
 

@@ -46,6 +46,7 @@ from .extras import require
 from .joins import Relations, answers
 from .planning import Contributions, aggregate_value, group_by_head, sorted_rows
 from .program import Program
+from .recursion import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
     import clingo
@@ -78,16 +79,14 @@ class ClingoBackend:
 
     name = "clingo"
 
-    def __init__(self, program: Program) -> None:
+    def __init__(self, program: Program, *, limits: Limits = DEFAULT_LIMITS) -> None:
         self._clingo = require("clingo", extra="clingo", purpose="the clingo backend (--backend clingo)")
         check_rule_ints(program.rules, CLINGO_INT_BOUND)
         self.program = program
+        self.limits = limits  # a query's arithmetic is Python's (judgelog.joins): Limits.int_digits bounds it
         self.compiled = CompiledProgram.of(program)  # which rules can fire in a state (judgelog.liveness)
         self.rule_index = self.compiled.rule_index  # rule numbers and proof variables, as the pyDatalog backend's
         self._text: dict[int, str] = {}  # id of a rule -> the rule in ASP (and its overflow tests)
-        self._rules = {
-            index: rule for rule in program.rules if (index := self.rule_index.position.get(id(rule))) is not None
-        }
         self._fact_texts: dict[tuple, str] = {}  # a fact -> its arguments in ASP (states share most facts)
         self._lock = threading.RLock()
         self._views: OrderedDict[frozenset, _View] = OrderedDict()
@@ -121,7 +120,9 @@ class ClingoBackend:
         ctl.ground([("base", [])])
         view = _View(facts, ctl, names)
         arity = {pred: decl.arity for pred, decl in self.program.decls.items()}
-        view.relations = Relations(lambda pred: self._read(view, names.pred(pred), arity[pred]))
+        view.relations = Relations(
+            lambda pred: self._read(view, names.pred(pred), arity[pred]), int_digits=self.limits.int_digits
+        )
         return view
 
     def _rules_text(self, pred: str, names: AspNames, dead: frozenset[int]) -> str:
@@ -182,7 +183,7 @@ class ClingoBackend:
         wrapped, _ = atom_texts(view.ctl, OVERFLOW_PRED, 1)
         if wrapped:  # a sum or product past 32 bits, which clingo wraps: the answers would be wrong
             self.clear()
-            raise overflow_refused(self._rules[int(wrapped[0].split("(")[1].rstrip(")"))])
+            raise overflow_refused(self.program.rules[int(wrapped[0].split("(")[1].rstrip(")"))])  # its position
 
     def prepare(self, view: _View, preds: Iterable[str]) -> None:
         """Ground, in one go, the rules of every predicate the questions about ``preds`` will read: each ground

@@ -40,7 +40,7 @@ def _make_backend(name: str, program: Program, limits: Limits, incremental: bool
     if name == "clingo":
         from .clingo_backend import ClingoBackend  # imports clingo, or says which extra to install
 
-        return ClingoBackend(program)
+        return ClingoBackend(program, limits=limits)
     return Backend(program, limits=limits, incremental=incremental)
 
 

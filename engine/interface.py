@@ -152,7 +152,7 @@ class Abilities:
 
 def abilities_of(program: Program, keyword_keys: Iterable[str] = ()) -> Abilities:
     kinds: set[str] = set()
-    keys: set[str] = {"instance", *keyword_keys}
+    keys: set[str] = set(keyword_keys)
     needs: dict[str, dict[str, str]] = {}
 
     def const(arg: object) -> str | None:

@@ -29,10 +29,12 @@ Rows = Sequence[tuple]
 
 
 class Relations:
-    """The rows of each predicate (from ``source``, read once) with hash indexes built on first use."""
+    """The rows of each predicate (from ``source``, read once) with hash indexes built on first use.
+    ``int_digits``: the integer limit of the arithmetic of questions about them (Limits.int_digits, L003)."""
 
-    def __init__(self, source: Callable[[str], Rows]) -> None:
+    def __init__(self, source: Callable[[str], Rows], *, int_digits: int | None = DEFAULT_LIMITS.int_digits) -> None:
         self._source = source
+        self.int_bound = None if int_digits is None else 10**int_digits
         self._rows: dict[str, Rows] = {}
         self._indexes: dict[tuple[str, tuple[int, ...]], dict[tuple, list[tuple]]] = {}
 
@@ -54,19 +56,16 @@ class Relations:
         return index.get(key, ())
 
 
-_DIGITS = DEFAULT_LIMITS.int_digits or 18
-_INT_BOUND = 10**_DIGITS
-
-
-def _value(term: Term, binding: dict[str, Any]) -> Any:
-    """The value of a term under a binding; None when it has none (a division by zero, anywhere in it)."""
+def _value(term: Term, binding: dict[str, Any], bound: int | None = None) -> Any:
+    """The value of a term under a binding; None when it has none (a division by zero, anywhere in it).
+    ``bound``: a value that large or larger is refused (L003), as the default backend's queries do."""
     if isinstance(term, Const):
         return term.value
     if isinstance(term, Var):
         return binding[term.name]
     if not isinstance(term, BinOp):
         raise TypeError(f"not a term of a query: {term!r}")
-    left, right = _value(term.left, binding), _value(term.right, binding)
+    left, right = _value(term.left, binding, bound), _value(term.right, binding, bound)
     if left is None or right is None:
         return None
     check_numbers(term.op, left, right)
@@ -74,8 +73,8 @@ def _value(term: Term, binding: dict[str, Any]) -> Any:
         value = arith("/" if term.op == "//" else term.op, left, right)
     except ValueError:
         raise QueryError(f"unknown operator {term.op!r}") from None
-    if type(value) is int and abs(value) >= _INT_BOUND:  # as the default backend's queries (L003)
-        raise limit_error(_DIGITS, "arithmetic")
+    if bound is not None and type(value) is int and abs(value) >= bound:
+        raise limit_error(len(str(bound)) - 1, "arithmetic")
     return value
 
 
@@ -155,10 +154,10 @@ def _solve(body: Sequence, i: int, binding: dict, rel: Relations) -> Iterator[di
         if lit.op == "=" and isinstance(right, Var) and right.name not in binding:
             left, right = right, left
         if lit.op == "=" and isinstance(left, Var) and left.name not in binding:
-            value = _value(right, binding)
+            value = _value(right, binding, rel.int_bound)
             if value is not None:  # no value (a division by zero): no binding
                 yield from _solve(body, i + 1, dict(binding, **{left.name: value}), rel)
-        elif compare(lit.op, _value(left, binding), _value(right, binding)):
+        elif compare(lit.op, _value(left, binding, rel.int_bound), _value(right, binding, rel.int_bound)):
             yield from _solve(body, i + 1, binding, rel)
     else:  # pragma: no cover - the analysis admits no other literal
         raise TypeError(f"not a literal: {lit!r}")

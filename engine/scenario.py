@@ -394,20 +394,20 @@ def _stack(ctx: ScenarioReader, data: dict, players: list[str], objects: dict[st
                     ctx.add(("ability_arg", sid, key, value), path + ("args", key))
                 else:
                     ctx.error(path + ("args", key), f"an ability argument is an id or a number, got {show(value)}")
-            _stack_entry_known(ctx, path + (("args",) if "args" in item else ()), kind, args)
+            _stack_entry_known(ctx, path, kind, args, has_args="args" in item)
 
 
-def _stack_entry_known(ctx: ScenarioReader, path: tuple, kind: str, args: dict) -> None:
+def _stack_entry_known(ctx: ScenarioReader, path: tuple, kind: str, args: dict, *, has_args: bool) -> None:
     """A stack entry's kind and argument keys are ones the loaded rules know, and it has each argument a
     rule reading an ability of its kind needs (Interface.abilities): otherwise the ability would resolve
-    doing nothing. ``path``: the entry's args (or the entry when it has none)."""
+    doing nothing. ``path``: the entry's."""
     known = ctx.face.abilities
     if known is None:
         return
     if kind not in known.kinds:
         near = suggest(kind, known.kinds)
         ctx.error(
-            path[:2] + ("kind",),
+            path + ("kind",),
             f"no loaded rule triggers or resolves an ability of kind {kind!r}",
             f"did you mean {near!r}?" if near else f"kinds the rules know: {', '.join(sorted(known.kinds))}",
         )
@@ -416,7 +416,7 @@ def _stack_entry_known(ctx: ScenarioReader, path: tuple, kind: str, args: dict) 
         if str(key) not in known.keys:
             near = suggest(str(key), known.keys)
             ctx.error(
-                path[:2] + ("args", key),
+                path + ("args", key),
                 f"no loaded rule gives or reads an ability argument {key!r}",
                 f"did you mean {near!r}?" if near else f"argument keys the rules use: {', '.join(sorted(known.keys))}",
                 key=True,
@@ -424,7 +424,7 @@ def _stack_entry_known(ctx: ScenarioReader, path: tuple, kind: str, args: dict) 
     missing = [(key, rule) for key, rule in known.needs.get(kind, ()) if key not in args]
     if missing:
         ctx.error(
-            path,
+            path + ("args",) if has_args else path,
             f"a {kind} ability needs the argument(s) {', '.join(k for k, _ in missing)}",
             "; ".join(f"rule {rule} reads {key}" for key, rule in missing) + ": give it under args:",
         )

@@ -338,6 +338,7 @@ def test_arithmetic_clingo_would_wrap_is_refused_not_answered(tmp_path, values, 
 def test_a_querys_arithmetic_has_the_same_limit_on_both_backends():
     pytest.importorskip("clingo")
     from judgelog.errors import LimitError
+    from judgelog.recursion import Limits
 
     board = {"players": ["alice"], "objects": {}}
     for backend in ("pydatalog", "clingo"):
@@ -346,3 +347,6 @@ def test_a_querys_arithmetic_has_the_same_limit_on_both_backends():
             state.query("X = 1000000000 * 1000000000")
         assert refused.value.code == "L003"
         assert state.query("X = 1000000 * 1000000") == [{"X": 10**12}]
+        # the engine's own limit, not a constant of the backend
+        wider = Engine(backend=backend, limits=Limits(int_digits=30)).state_from_dict(board)
+        assert wider.query("X = 1000000000 * 1000000000") == [{"X": 10**18}]
