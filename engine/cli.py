@@ -150,7 +150,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
     p = sub.add_parser("test", parents=[common, evaluating], help="run the expect: entries of scenario files")
     p.add_argument("paths", nargs="*", help="scenario files or folders (default: the bundled scenarios)")
-    p.add_argument("--coverage", action="store_true", help="report which rules the test proofs used")
+    p.add_argument(
+        "--coverage",
+        action="store_true",
+        help="report which library rules had a body that held in some state the scenarios went through",
+    )
     p = sub.add_parser("check", parents=[common], help="lint rule files and scenario files")
     p.add_argument("paths", nargs="*", help=".dl files, folders, or scenario files (default: the library)")
     p = sub.add_parser("rules", parents=[common], help="list predicates and rules")

@@ -16,16 +16,24 @@ result.
 (['p(1,"a")', 'p(2,"b")'], False)
 >>> atom_texts(ctl, "r", 1)  # an atom grounding alone does not decide
 ([], True)
+
+:func:`every_atom_text` reads every atom of the control in one pass, by name (the texts of the facts, and
+whether an atom of that name is not one), for a caller about to read many predicates:
+
+>>> found = every_atom_text(ctl)
+>>> found["p"], found["q"], found["r"]
+(['p(1,"a")', 'p(2,"b")'], ['q(1)'], None)
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import clingo
 
-__all__ = ["atom_texts"]
+__all__ = ["atom_texts", "every_atom_text"]
 
 
 def _library() -> tuple[Any, Any, Any] | None:
@@ -54,41 +62,74 @@ _LIBRARY: list[tuple[Any, Any, Any] | None] = []  # clingo's library module once
 def atom_texts(ctl: clingo.Control, name: str, arity: int) -> tuple[list[str], bool]:
     """The texts of the atoms ``name/arity`` that are facts in ``ctl`` (in clingo's order), and whether an
     atom of that signature is not a fact (grounding alone did not decide it)."""
+    library, rep = _backdoor(ctl)
+    if library is None:
+        return _public(ctl.symbolic_atoms.by_signature(name, arity))
+    ffi, lib, check = library
+    signature = ffi.new("clingo_signature_t*")
+    check(lib.clingo_signature_create(name.encode(), arity, True, signature))
+    facts, others = _direct(ffi, lib, check, rep, signature)
+    return [text.decode() for text in facts], bool(others)
+
+
+def every_atom_text(ctl: clingo.Control) -> dict[str, list[str] | None]:
+    """The texts of the facts of ``ctl``, by the name of their symbol, in one pass over its atoms; None for a
+    name some atom of which is not a fact (grounding alone did not decide it: read it with the solver)."""
+    library, rep = _backdoor(ctl)
+    if library is None:
+        facts, others = _public(ctl.symbolic_atoms, every=True)
+    else:
+        ffi, lib, check = library
+        raw_facts, raw_others = _direct(ffi, lib, check, rep, ffi.NULL)
+        facts, others = [t.decode() for t in raw_facts], [t.decode() for t in raw_others]
+    found: dict[str, list[str] | None] = {}
+    for text in facts:
+        cut = text.find("(")
+        name = text if cut < 0 else text[:cut]
+        texts = found.setdefault(name, [])
+        if texts is not None:
+            texts.append(text)
+    for text in others:
+        cut = text.find("(")
+        found[text if cut < 0 else text[:cut]] = None
+    return found
+
+
+def _backdoor(ctl: clingo.Control) -> tuple[tuple[Any, Any, Any] | None, Any]:
+    """clingo's foreign-function module and the control's symbolic atoms handle, or (None, None)."""
     if not _LIBRARY:
         _LIBRARY.append(_library())
-    library = _LIBRARY[0]
-    atoms = ctl.symbolic_atoms
-    rep = getattr(atoms, "_rep", None)
-    if library is None or rep is None:
-        return _public(atoms, name, arity)
-    ffi, lib, check = library
-    return _direct(ffi, lib, check, rep, name, arity)
+    rep = getattr(ctl.symbolic_atoms, "_rep", None)
+    if _LIBRARY[0] is None or rep is None:
+        return None, None
+    return _LIBRARY[0], rep
 
 
-def _public(atoms: clingo.SymbolicAtoms, name: str, arity: int) -> tuple[list[str], bool]:
-    texts, undecided = [], False
-    for atom in atoms.by_signature(name, arity):
+def _public(atoms: Iterable[clingo.SymbolicAtom], *, every: bool = False) -> tuple[list[str], Any]:
+    """As :func:`_direct`, through clingo's Python API: the fact texts, and the other atoms' texts (``every``)
+    or whether there is one."""
+    texts, others = [], []
+    for atom in atoms:
         if atom.is_fact:
             texts.append(str(atom.symbol))
         else:
-            undecided = True
-    return texts, undecided
+            others.append(str(atom.symbol))
+    return texts, (others if every else bool(others))
 
 
-def _direct(ffi: Any, lib: Any, check: Any, rep: Any, name: str, arity: int) -> tuple[list[str], bool]:
-    signature = ffi.new("clingo_signature_t*")
+def _direct(ffi: Any, lib: Any, check: Any, rep: Any, signature: Any) -> tuple[list[bytes], list[bytes]]:
+    """The texts of the fact atoms of one signature (every atom for ``ffi.NULL``), and of the other atoms."""
     iterator = ffi.new("clingo_symbolic_atom_iterator_t*")
     valid, fact = ffi.new("bool*"), ffi.new("bool*")
     symbol, size = ffi.new("clingo_symbol_t*"), ffi.new("size_t*")
     capacity = 1024
     buffer = ffi.new("char[]", capacity)
-    check(lib.clingo_signature_create(name.encode(), arity, True, signature))
     check(lib.clingo_symbolic_atoms_begin(rep, signature, iterator))
     is_valid, is_fact = lib.clingo_symbolic_atoms_is_valid, lib.clingo_symbolic_atoms_is_fact
     symbol_of, step = lib.clingo_symbolic_atoms_symbol, lib.clingo_symbolic_atoms_next
     text_size, text_of, string = lib.clingo_symbol_to_string_size, lib.clingo_symbol_to_string, ffi.string
     texts: list[bytes] = []
-    undecided = False
+    others: list[bytes] = []
     while True:
         if not is_valid(rep, iterator[0], valid):
             check(False)
@@ -96,21 +137,18 @@ def _direct(ffi: Any, lib: Any, check: Any, rep: Any, name: str, arity: int) -> 
             break
         if not is_fact(rep, iterator[0], fact):
             check(False)
-        if fact[0]:
-            if not symbol_of(rep, iterator[0], symbol):
+        if not symbol_of(rep, iterator[0], symbol):
+            check(False)
+        # written into the buffer at hand; clingo refuses (writes nothing usable) when it is too short, and
+        # only then is the text measured first (measuring costs as much as writing)
+        if not text_of(symbol[0], buffer, capacity):
+            if not text_size(symbol[0], size):
                 check(False)
-            # written into the buffer at hand; clingo refuses (writes nothing usable) when it is too short,
-            # and only then is the text measured first (measuring costs as much as writing)
+            capacity = max(size[0], 2 * capacity)
+            buffer = ffi.new("char[]", capacity)
             if not text_of(symbol[0], buffer, capacity):
-                if not text_size(symbol[0], size):
-                    check(False)
-                capacity = max(size[0], 2 * capacity)
-                buffer = ffi.new("char[]", capacity)
-                if not text_of(symbol[0], buffer, capacity):
-                    check(False)
-            texts.append(string(buffer))
-        else:
-            undecided = True
+                check(False)
+        (texts if fact[0] else others).append(string(buffer))
         if not step(rep, iterator[0], iterator):
             check(False)
-    return [text.decode() for text in texts], undecided
+    return texts, others

@@ -40,7 +40,7 @@ from .asp import (
     overflow_rules,
 )
 from .ast import Aggregate, Atom, Comparison, Const, Negation, Rule, Var
-from .clingo_atoms import atom_texts
+from .clingo_atoms import atom_texts, every_atom_text
 from .compiled import CompiledProgram
 from .extras import require
 from .joins import Relations, answers
@@ -55,6 +55,7 @@ __all__ = ["ClingoBackend"]
 
 _KEPT_STATES = 4  # controls kept (the runtime asks about a state and the next one in turn)
 _KEPT_FACT_TEXTS = 500_000  # facts whose ASP text is kept
+_READ_ALL_FROM = 16  # prepare reads every atom in one pass for this many predicates or more
 
 
 class _View:
@@ -191,7 +192,15 @@ class ClingoBackend:
         predicates of one state (every declared predicate's facts, a combat graph) saves a call per
         predicate."""
         with self._lock:
-            self._ground(view, preds)
+            wanted = list(preds)
+            self._ground(view, wanted)
+            if len(wanted) >= _READ_ALL_FROM:  # every atom in one pass, not one signature at a time
+                assert view.relations is not None  # set by _new_view
+                found = every_atom_text(view.ctl)
+                for pred in wanted:
+                    texts = found.get(view.names.pred(pred), [])
+                    if texts is not None:  # else some atom is undecided: read (and solved) on its own
+                        view.relations.provide(pred, AspNames.rows(texts))
 
     def _read(self, view: _View, name: str, arity: int) -> list[tuple]:
         value = AspNames.value

@@ -231,16 +231,17 @@ def cmd_test(args: argparse.Namespace) -> int:
     files = _scenario_files(paths)
     results = []
     progress = _Progress(len(files))
-    from .coverage import coverage_report
+    from .coverage import RuleUse, coverage_report, library_rules
 
-    states: list[frozenset] = []  # every state the rules were evaluated on, for --coverage
-    observer = states.append if args.coverage else None
+    # --coverage: every state the rules are evaluated on is asked about as it comes
+    use = RuleUse(engine, library_rules(engine)) if args.coverage else None
+    observer = use.observe if use is not None else None
     warnings: list[Diagnostic] = []  # S200, S201: told on stderr (text) or in the document (json)
     for i, path in enumerate(files):
         progress.tick(i, path)
         results.extend(run_scenario_file(engine, path, observer=observer, warnings=warnings))
     progress.done()
-    report = coverage_report(engine, states) if args.coverage else None
+    report = coverage_report(engine, use) if use is not None else None
     passed = sum(1 for r in results if r.passed)
     failed = len(results) - passed
     if args.format == "json":

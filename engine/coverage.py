@@ -2,8 +2,9 @@
 
 A rule is *used* when its body has a solution in some state the tests went through: each scenario's
 state as loaded, every intermediate state its actions were evaluated in (action facts included, so the
-rules of actions, choices and violations count), and its final state. The states are collected by the
-observer the caller passes in (``run_scenario_file(engine, path, observer=states.append)``).
+rules of actions, choices and violations count), and its final state. A :class:`RuleUse` is shown them as
+the runtime evaluates them (``run_scenario_file(engine, path, observer=use.observe)``), which asks in each
+state while the backend holds it; :func:`coverage_report` reports on it (or on states collected first).
 """
 
 from __future__ import annotations
@@ -16,63 +17,68 @@ if TYPE_CHECKING:
     from .ast import Rule
     from .engine import Engine
 
-__all__ = ["CoverageReport", "rules_used", "coverage_report"]
+__all__ = ["CoverageReport", "RuleUse", "coverage_report", "library_rules", "rules_used"]
 
 
-def rules_used(engine: Engine, states: Iterable[frozenset], candidates: Iterable[Rule]) -> set[int]:
-    """ids of the ``candidates`` rules whose body has a solution in at least one of ``states``.
+class RuleUse:
+    """Which of the ``candidates`` rules have a body with a solution in some state :meth:`observe` is shown.
 
+    A state is asked about as it is shown: an observer of a scenario run (``observer=use.observe``) asks in
+    the state the runtime is about to ask about, so that the backend readies each state once for both.
     Whether a body has a solution depends only on the state's facts of the predicates it reads, directly or
     through rules: a rule is not asked again in a state that agrees, on those predicates, with a state it
     was asked in already (the states a scenario's actions go through differ in a few predicates each)."""
-    from .ast import Atom, Const, Negation
 
-    backend = engine.backend
-    program = engine.program
-    left = [r for r in candidates if r.body]
-    # a positive body atom of a predicate no rule derives holds only if the state has a fact of it that has
-    # the atom's constants in their places: a state without one cannot fire the rule, and is not asked
-    given = {
-        id(r): {
-            (lit.pred, tuple((i, arg.value) for i, arg in enumerate(lit.args, 1) if isinstance(arg, Const)))
-            for lit in r.body
-            if isinstance(lit, Atom) and not program.derived(lit.pred)
+    def __init__(self, engine: Engine, candidates: Iterable[Rule]) -> None:
+        from .ast import Atom, Const, Negation
+
+        self.engine = engine
+        self.used: set[int] = set()  # ids of the rules found used
+        program = engine.program
+        self._left = [r for r in candidates if r.body]
+        # a positive body atom of a predicate no rule derives holds only if the state has a fact of it that
+        # has the atom's constants in their places: a state without one cannot fire the rule, and is not asked
+        self._given = {
+            id(r): {
+                (lit.pred, tuple((i, arg.value) for i, arg in enumerate(lit.args, 1) if isinstance(arg, Const)))
+                for lit in r.body
+                if isinstance(lit, Atom) and not program.derived(lit.pred)
+            }
+            for r in self._left
         }
-        for r in left
-    }
-    # the predicates each rule's answer depends on (one tuple per distinct set, shared by its rules), and the
-    # facts of them in each state a rule was asked in (by the tuple's id)
-    reads: dict[frozenset[str], tuple[str, ...]] = {}
-    depends: dict[int, tuple[str, ...]] = {}
-    for rule in left:
-        preds = {
-            (lit.atom if isinstance(lit, Negation) else lit).pred
-            for lit in rule.body
-            if isinstance(lit, (Atom, Negation))
-        }
-        closure = frozenset(program.dependencies(preds))
-        depends[id(rule)] = reads.setdefault(closure, tuple(sorted(closure)))
-    asked: dict[int, set[tuple]] = {id(preds): set() for preds in reads.values()}
-    used: set[int] = set()
-    unique: dict[frozenset, None] = {}
-    for facts in states:
-        unique.setdefault(facts, None)
-    # each distinct set of one predicate's facts met so far, by predicate, numbered: a state's facts of the
-    # predicates a rule reads are compared as a tuple of these numbers (not set by set)
-    numbers: dict[str, dict[frozenset, int]] = {}
-    for facts in unique:
-        if not left:
-            break
+        # the predicates each rule's answer depends on (one tuple per distinct set, shared by its rules), and
+        # the facts of them in each state a rule was asked in (by the tuple's id)
+        reads: dict[frozenset[str], tuple[str, ...]] = {}
+        self._depends: dict[int, tuple[str, ...]] = {}
+        for rule in self._left:
+            preds = {
+                (lit.atom if isinstance(lit, Negation) else lit).pred
+                for lit in rule.body
+                if isinstance(lit, (Atom, Negation))
+            }
+            closure = frozenset(program.dependencies(preds))
+            self._depends[id(rule)] = reads.setdefault(closure, tuple(sorted(closure)))
+        self._asked: dict[int, set[tuple]] = {id(preds): set() for preds in reads.values()}
+        self._seen: set[frozenset] = set()
+        # each distinct set of one predicate's facts met so far, by predicate, numbered: a state's facts of the
+        # predicates a rule reads are compared as a tuple of these numbers (not set by set)
+        self._numbers: dict[str, dict[frozenset, int]] = {}
+
+    def observe(self, facts: frozenset) -> None:
+        """Ask, in the state of ``facts``, the rules not found used yet that this state may fire."""
+        if not self._left or facts in self._seen:
+            return
+        self._seen.add(facts)
         grouped: dict[str, set[tuple]] = {}
         for fact in facts:
             grouped.setdefault(fact[0], set()).add(fact)
         number = {}
         for pred, found in grouped.items():
-            known = numbers.setdefault(pred, {})
+            known = self._numbers.setdefault(pred, {})
             number[pred] = known.setdefault(frozenset(found), len(known))
         present: dict[tuple, bool] = {}  # (predicate, constants) -> whether a fact has them, in this state
 
-        def has(pred: str, consts: tuple, grouped: dict[str, set[tuple]] = grouped, present: dict = present) -> bool:
+        def has(pred: str, consts: tuple) -> bool:
             found = present.get((pred, consts))
             if found is None:
                 found = present[(pred, consts)] = pred in grouped and (
@@ -82,19 +88,20 @@ def rules_used(engine: Engine, states: Iterable[frozenset], candidates: Iterable
 
         askable = []
         seen: dict[int, bool] = {}  # id of a rule's predicates -> whether this state's facts of them are new
-        for rule in left:
-            if not all(has(pred, consts) for pred, consts in given[id(rule)]):
+        for rule in self._left:
+            if not all(has(pred, consts) for pred, consts in self._given[id(rule)]):
                 continue
-            reading = depends[id(rule)]
+            reading = self._depends[id(rule)]
             new = seen.get(id(reading))
             if new is None:
                 key = tuple([number.get(pred, -1) for pred in reading])
-                new = seen[id(reading)] = key not in asked[id(reading)]
-                asked[id(reading)].add(key)
+                new = seen[id(reading)] = key not in self._asked[id(reading)]
+                self._asked[id(reading)].add(key)
             if new:
                 askable.append(rule)
         if not askable:
-            continue
+            return
+        backend, program = self.engine.backend, self.engine.program
         with backend.session(facts) as view:
             for rule in askable:
                 if rule.aggregate is not None:
@@ -102,9 +109,16 @@ def rules_used(engine: Engine, states: Iterable[frozenset], candidates: Iterable
                 else:
                     fired = bool(backend.why_rows(view, rule, {}, limit=1))
                 if fired:
-                    used.add(id(rule))
-        left = [rule for rule in left if id(rule) not in used]
-    return used
+                    self.used.add(id(rule))
+        self._left = [rule for rule in self._left if id(rule) not in self.used]
+
+
+def rules_used(engine: Engine, states: Iterable[frozenset], candidates: Iterable[Rule]) -> set[int]:
+    """ids of the ``candidates`` rules whose body has a solution in at least one of ``states`` (:class:`RuleUse`)."""
+    use = RuleUse(engine, candidates)
+    for facts in states:
+        use.observe(facts)
+    return use.used
 
 
 @dataclass
@@ -144,7 +158,8 @@ class CoverageReport:
         return "\n".join(lines)
 
 
-def coverage_report(engine: Engine, states: Iterable[frozenset], *, library_only: bool = True) -> CoverageReport:
+def library_rules(engine: Engine, *, library_only: bool = True) -> list[Rule]:
+    """The rules coverage is reported of: those with a body, of the shipped library only by default."""
     from .library import is_library_path
 
     rules = [r for r in engine.program.rules if r.body]
@@ -154,7 +169,16 @@ def coverage_report(engine: Engine, states: Iterable[frozenset], *, library_only
             for r in rules
             if r.span.file.startswith("rules/") or r.span.file == "facts/cards.yaml" or is_library_path(r.span.file)
         ]
-    used = rules_used(engine, states, rules)
+    return rules
+
+
+def coverage_report(
+    engine: Engine, states: Iterable[frozenset] | RuleUse, *, library_only: bool = True
+) -> CoverageReport:
+    """The coverage of the library's rules (``library_only``) by ``states``, or by the states a :class:`RuleUse`
+    of :func:`library_rules` was shown."""
+    rules = library_rules(engine, library_only=library_only)
+    used = states.used if isinstance(states, RuleUse) else rules_used(engine, states, rules)
     report = CoverageReport()
     for rule in rules:
         counts = report.per_file.setdefault(rule.span.file, [0, 0])

@@ -44,6 +44,10 @@ class Relations:
             rows = self._rows[pred] = list(self._source(pred))
         return rows
 
+    def provide(self, pred: str, rows: Rows) -> None:
+        """The rows of ``pred``, read by the caller with others (not read again from the source)."""
+        self._rows.setdefault(pred, list(rows))
+
     def lookup(self, pred: str, positions: tuple[int, ...], key: tuple) -> Rows:
         if not positions:
             return self.rows(pred)

@@ -20,7 +20,17 @@ from judgelog import Engine
 from judgelog.recursion import recursive_components
 from judgelog.replay import Step, replay
 
-__all__ = ["CONFIGS", "NAMES", "SCENARIO_GROUP", "Replay", "Replays", "scenario_param", "normal_proof"]
+__all__ = [
+    "CONFIGS",
+    "NAMES",
+    "SAMPLE",
+    "SCENARIO_GROUP",
+    "Replay",
+    "Replays",
+    "sample",
+    "scenario_param",
+    "normal_proof",
+]
 
 NAMES = sorted(p.name for p in SCENARIOS.glob("*.yaml"))
 
@@ -29,11 +39,36 @@ CONFIGS: dict[str, dict] = {
     "pydatalog": {},
     "clingo": {"backend": "clingo"},
     "full": {"incremental": False},
+    # the reference every bundled scenario's replay on the default engine is compared with: the other backend,
+    # every question asked whole (no incremental step in the backend, no answer kept by the runtime), so that
+    # one comparison checks both the backend and the incremental steps against an evaluation sharing neither
+    "reference": {"backend": "clingo", "incremental": False},
 }
+
+
+def _reference_available() -> bool:
+    """Whether the reference's backend (clingo, the test extra) is installed."""
+    from importlib.util import find_spec
+
+    return find_spec("clingo") is not None
+
+
+if not _reference_available():  # without clingo, the reference is pyDatalog asking every question whole
+    CONFIGS["reference"] = CONFIGS["full"]
 
 
 # the xdist_group of a bundled scenario's tests: SCENARIO_GROUP + its file name
 SCENARIO_GROUP = "scenario-"
+
+
+# the comparisons that isolate one difference (incremental steps on the same backend, the runtime's kept answers
+# on clingo) replay every SAMPLE-th bundled scenario: the comparison with the reference covers every one
+SAMPLE = 8
+
+
+def sample(offset: int) -> list[str]:
+    """Every SAMPLE-th bundled scenario, from the ``offset``-th (the samples of two tests need not meet)."""
+    return NAMES[offset::SAMPLE]
 
 
 def scenario_param(name: str, *marks) -> object:

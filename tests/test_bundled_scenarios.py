@@ -4,7 +4,7 @@ scenarios use at least 90% of the shipped library's rules."""
 import pytest
 from paths import SCENARIOS
 
-from judgelog.coverage import coverage_report
+from judgelog.coverage import RuleUse, coverage_report, library_rules
 from judgelog.testing import run_scenario_file
 
 FILES = sorted(str(p) for p in SCENARIOS.glob("*.yaml"))
@@ -16,10 +16,10 @@ pytestmark = pytest.mark.xdist_group("bundled_scenarios")
 
 @pytest.fixture(scope="module")
 def bundled_run(engine):
-    """Run every bundled scenario once, recording the states the rules were evaluated in."""
-    states: list[frozenset] = []
-    results = {path: run_scenario_file(engine, path, observer=states.append) for path in FILES}
-    return results, states
+    """Run every bundled scenario once, asking the library's rules in every state the runtime evaluates."""
+    use = RuleUse(engine, library_rules(engine))
+    results = {path: run_scenario_file(engine, path, observer=use.observe) for path in FILES}
+    return results, use
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.rsplit("/", 1)[-1])

@@ -164,10 +164,10 @@ def test_atoms_read_back_in_one_pass_equal_the_symbols_read_one_by_one():
     assert row == tuple(values)
 
 
-def test_atom_texts_read_through_the_library_equal_the_public_api():
-    """The backend reads a predicate's atoms through clingo's library directly; the texts (a string longer
-    than the first buffer included) and the "not decided by grounding" flag are what clingo's Python API
-    gives, and a signature with no atom gives none."""
+def test_atom_texts_read_through_the_library_equal_the_public_api(monkeypatch):
+    """The backend reads a predicate's atoms, or every atom at once, through clingo's library directly; the
+    texts (a string longer than the first buffer included) and the "not decided by grounding" flags are what
+    clingo's Python API gives, and a signature with no atom gives none."""
     clingo = pytest.importorskip("clingo")
     from judgelog import clingo_atoms
 
@@ -178,10 +178,15 @@ def test_atom_texts_read_through_the_library_equal_the_public_api():
     ctl.ground([("base", [])])
     for name, arity in (("p", 2), ("r", 1), ("q", 1), ("p", 1), ("none", 3)):
         direct = clingo_atoms.atom_texts(ctl, name, arity)
-        assert direct == clingo_atoms._public(ctl.symbolic_atoms, name, arity), (name, arity)
+        assert direct == clingo_atoms._public(ctl.symbolic_atoms.by_signature(name, arity)), (name, arity)
     assert clingo_atoms.atom_texts(ctl, "p", 2)[0][1] == f'p(2,"{long}")'
     assert clingo_atoms.atom_texts(ctl, "r", 1) == ([], True)
     assert clingo_atoms._library() is not None  # the pinned clingo has the library module read directly
+    every = clingo_atoms.every_atom_text(ctl)
+    assert every == {"p": clingo_atoms.atom_texts(ctl, "p", 2)[0], "q": ["q(1)", "q(2)"], "r": None, "s": None}
+    monkeypatch.setattr(clingo_atoms, "_backdoor", lambda ctl: (None, None))  # another clingo: the public API
+    assert clingo_atoms.every_atom_text(ctl) == every
+    assert clingo_atoms.atom_texts(ctl, "r", 1) == ([], True)
 
 
 def test_a_question_grounds_no_rule_that_cannot_fire_in_the_state():

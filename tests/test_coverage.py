@@ -3,7 +3,7 @@
 import pytest
 from paths import SCENARIOS
 
-from judgelog.coverage import rules_used
+from judgelog.coverage import RuleUse, rules_used
 from judgelog.testing import run_scenario_file
 
 
@@ -29,3 +29,8 @@ def test_rules_used_are_the_rules_whose_body_holds_in_some_state(engine):
     used = rules_used(engine, states, rules)
     assert used == asked_everywhere
     assert 0 < len(used) < len(rules)
+    # shown the states as the runtime evaluates them (judgelog test --coverage): the same rules
+    use = RuleUse(engine, rules)
+    for name in ("banding_blocked_by_one.yaml", "soulbond_pair_when_another_enters.yaml"):
+        run_scenario_file(engine, str(SCENARIOS / name), observer=use.observe)
+    assert use.used == used

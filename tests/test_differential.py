@@ -1,9 +1,13 @@
 """Differential testing: the pyDatalog and clingo backends give identical answers, proofs and events.
 
-Every bundled scenario runs on both: its expect: entries, the events of its actions, every fact of every
-predicate in its final state, and the proof (rule names, bindings, premises) of facts of every derived
-predicate there (for a fact of a recursive predicate, the same rules: each backend shows the first
-derivation it found, whose witnesses may differ).
+Every bundled scenario runs on the default engine (pyDatalog, incremental steps, the runtime's kept answers)
+and on the reference (clingo, every question asked whole: tests/replays.py), which shares neither the backend
+nor the incremental steps with it. After every action: the same events or the same refusal, the same facts,
+every fact of every declared predicate; in the final state: the same result of every expect: entry and the
+proof (rule names, bindings, premises) of the first fact of every derived predicate (for a fact of a
+recursive predicate, the same rules: each backend shows the first derivation it found, whose witnesses may
+differ). Every SAMPLE-th scenario also runs on clingo with the runtime's kept answers (the default for
+``--backend clingo``), which must step as the reference does.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import pytest
 
 pytest.importorskip("clingo")
 
-from replays import NAMES, scenario_param  # noqa: E402
+from replays import NAMES, sample, scenario_param  # noqa: E402
 
 from judgelog.errors import JudgelogError  # noqa: E402
 from judgelog.testing import check_expect  # noqa: E402
@@ -31,28 +35,51 @@ def _expect(state, entry: dict) -> str | None:
         return str(exc.render(sources={}))
 
 
+def _steps(one, two, name: str, same_state=None) -> None:
+    """The same refusal or the same events, and the same facts, after every action of two replays of a
+    scenario; ``same_state(a, b, where)`` compares more of each pair of states (the loaded ones first)."""
+    assert len(one.steps) == len(two.steps), name
+    assert one.start.facts == two.start.facts, name
+    if same_state is not None:
+        same_state(one.start, two.start, f"{name}: as loaded")
+    for a, b in zip(one.steps, two.steps):
+        where = f"{name}: action {a.index + 1} ({a.action.get('do')})"
+        assert str(a.error) == str(b.error), where
+        assert [e.to_dict() for e in a.events] == [e.to_dict() for e in b.events], where
+        assert a.state.facts == b.state.facts, where
+        if same_state is not None:
+            same_state(a.state, b.state, where)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [scenario_param(n) for n in NAMES])
 def test_a_bundled_scenario_is_the_same_on_both_backends(replays, name):
-    one, two = replays.get("pydatalog", name), replays.get("clingo", name)
-    # every action applied alike (the same events) or refused alike (the same message)
-    assert [(str(a.error), [e.to_dict() for e in a.events]) for a in one.steps] == [
-        (str(b.error), [e.to_dict() for e in b.events]) for b in two.steps
-    ]
-    (s1, ev1), (s2, ev2) = one.final(), two.final()
-    assert [e.to_dict() for e in ev1] == [e.to_dict() for e in ev2]
+    one, two = replays.get("pydatalog", name), replays.get("reference", name)
+
+    def same_derived(a, b, where: str) -> None:
+        facts1, facts2 = replays.derived(a), replays.derived(b)
+        for pred in sorted(a.engine.program.decls):
+            assert facts1[pred] == facts2[pred], (where, pred)
+
+    _steps(one, two, name, same_derived)
+    (s1, _), (s2, _) = one.final(), two.final()
     # every expect: entry: the same result
     expects = [entry for entry, _ in s1.meta.scenario.expects] if s1.meta.scenario else []
     assert [_expect(s1, e) for e in expects] == [_expect(s2, e) for e in expects]
-    assert s1.facts == s2.facts
-    facts1, facts2 = replays.derived(s1), replays.derived(s2)
-    for pred in sorted(s1.engine.program.decls):
-        assert facts1[pred] == facts2[pred], pred
     # the proof (rule names, bindings, premises) of the first fact of every derived predicate
     proofs1, proofs2 = replays.proofs(s1), replays.proofs(s2)
     assert proofs1.keys() == proofs2.keys()
     for fact, proof in proofs1.items():
         assert proof == proofs2[fact], fact
+
+
+@pytest.mark.parametrize("name", [scenario_param(n) for n in sample(4)])
+def test_clingo_with_the_runtimes_kept_answers_steps_as_the_reference(replays, name):
+    """``--backend clingo`` keeps the runtime's answers between steps (judgelog.answer_cache), as the default
+    engine does; the reference asks every question whole."""
+    kept, whole = replays.get("clingo", name), replays.get("reference", name)
+    _steps(kept, whole, name)
+    assert replays.derived(kept.states[-1]) == replays.derived(whole.states[-1]), name
 
 
 def test_the_quick_start_answers_and_proof_are_the_same(engines):

@@ -348,13 +348,17 @@ def _stripped(keyword: str) -> Engine:
     return _ENGINES[keyword]
 
 
+RUN_EVERY = 4
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("keyword", sorted(STRIPPED))
 def test_a_library_without_a_keyword_runs_every_other_scenario(keyword):
-    """Without banding.dl (or soulbond.dl), and without the cards' rule files, the engine runs: every bundled
-    scenario that involves neither the keyword nor such a card passes all its cases; many of the others are
-    refused as they load, for naming a keyword, field or predicate no loaded rule declares (the rest fail
-    their expectations about the cards, which are not checked here)."""
+    """Without banding.dl (or soulbond.dl), and without the cards' rule files, the engine runs: the bundled
+    scenarios that involve neither the keyword nor such a card pass all their cases (every RUN_EVERY-th of
+    them, a different share for each keyword: they are more than 160, and every one of them passes on the
+    whole library); many of the others are refused as they load, for naming a keyword, field or predicate no
+    loaded rule declares (the rest fail their expectations about the cards, which are not checked here)."""
     import re
 
     from judgelog.errors import JudgelogError
@@ -371,10 +375,14 @@ def test_a_library_without_a_keyword_runs_every_other_scenario(keyword):
         if re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") in card_files
         or keyword in [k if isinstance(k, str) else next(iter(k)) for k in card.data.get("keywords") or []]
     }
-    passed = refused = 0
+    passed = refused = unrelated = 0
+    share = sorted(STRIPPED).index(keyword)
     for path in sorted((ROOT / "facts" / "scenarios").glob("*.yaml")):
         text = path.read_text(encoding="utf-8")
         if not (re.search(word, text) or any(name in text for name in card_words)):
+            unrelated += 1
+            if unrelated % RUN_EVERY != share:
+                continue
             results = run_scenario_file(engine, str(path))
             assert all(r.passed for r in results), (path.name, [r.message for r in results if not r.passed])
             passed += 1
