@@ -64,20 +64,45 @@ def violation_refusal(
     )
 
 
+# an assignment (each blocker -> the attackers it may block) with at most this many combinations has each tried
+# as the action, so that a refusal lists only the options some legal declaration takes
+TRIED_UP_TO = 16
+
+
 def listed_options(
     decisions: Iterable[object], list_options: Callable[..., tuple[dict, str]], state: object
 ) -> list[str]:
     """The legal options of the ``decisions`` a refusal names (refusal_options/2), as text: a decision's
-    ``options``, and each element's options of an assignment (a blocker -> the attackers it may block),
-    listed without trying its combinations as the action (judgelog.choices.list_choices, try_each=False)."""
+    ``options``, and each element's options of an assignment (a blocker -> the attackers it may block). An
+    assignment of at most TRIED_UP_TO combinations has each tried as the action (judgelog.choices.list_choices):
+    only the options some legal combination takes are listed, and ``none`` says that every combination is
+    refused (the rules' requirements and restrictions cannot all be met); a larger one lists each element's
+    options without trying them together."""
     out: list[str] = []
     for decision in decisions:
         data, _text = list_options(state, decision, limit=20, try_each=False)
         if data.get("options"):
             out.extend(str(o) for o in data["options"])
         for value in data.values():
-            if isinstance(value, dict):  # e.g. blocker -> the attackers it may block
-                out.extend(
-                    f"{k} -> {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in sorted(value.items())
-                )
+            if not isinstance(value, dict):
+                continue
+            assignment: dict = value  # e.g. blocker -> the attackers it may block
+            total = 1
+            for options in assignment.values():
+                total *= 1 + len(options) if isinstance(options, list) else 2
+            if total <= TRIED_UP_TO:
+                tried, _ = list_options(state, decision, limit=total, try_each=True)
+                legal = [d for v in tried.values() if isinstance(v, list) for d in v if isinstance(d, dict)]
+                if tried.get("count") == 0:
+                    out.append(f"none (each of the {total} possible combinations is refused too)")
+                    continue
+                taken = {(str(x), str(o)) for d in legal for x, o in d.items()}
+                assignment = {
+                    x: kept
+                    for x, v in assignment.items()
+                    if (kept := [o for o in (v if isinstance(v, list) else [v]) if (str(x), str(o)) in taken])
+                }
+            out.extend(
+                f"{k} -> {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in sorted(assignment.items())
+            )
     return out
