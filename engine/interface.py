@@ -84,6 +84,9 @@ class Interface:
     outlives: frozenset[str] = frozenset()  # records kept when their object leaves the battlefield (outlives_object)
     unmodelled: tuple[tuple[str, str], ...] = ()  # (card name, rules text not modelled): card_not_modelled
     abilities: Abilities | None = None  # the kinds of ability the rules put on the stack or read there
+    # (keyword, parameter key) -> the vocabularies its values belong to (keyword_param_vocabulary)
+    param_vocabularies: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
+    vocabularies: dict[str, tuple[str, ...]] = field(default_factory=dict)  # vocabulary -> its words
     # an engine's interface can give the interface of the engine with more rule files (a scenario's rules:)
     extend: Callable[[Sequence[str]], Interface] | None = field(default=None, compare=False, repr=False)
 
@@ -96,6 +99,17 @@ class Interface:
 
     def takes_param(self, keyword: str) -> bool:
         return keyword in self.keyword_forms
+
+    def param_words(self, keyword: str, key: str) -> tuple[str, ...] | None:
+        """The words the ``key`` of the keyword's parameter may be, or None when no vocabulary is declared."""
+        names = self.param_vocabularies.get((keyword, key))
+        if not names:
+            return None
+        return tuple(sorted({w for v in names for w in self.vocabulary(v)}))
+
+    def vocabulary(self, name: str) -> tuple[str, ...]:
+        """The words of a vocabulary: color (color_word), card_type (card_type_word), or vocabulary_word's."""
+        return {"color": self.colors, "card_type": self.card_types}.get(name) or self.vocabularies.get(name, ())
 
     def param_example(self, keyword: str) -> str:
         """An example of the keyword written with its parameter, from its grammar."""
@@ -202,6 +216,15 @@ def keyword_constants(program: Program, literals: Iterable) -> set[str]:
     return found
 
 
+def _grouped(rows: Iterable[tuple], *, key: int = 2) -> dict:
+    """Rows grouped by their first ``key`` values (one value: the value itself), each group's last values."""
+    out: dict = {}
+    for row in rows:
+        head = row[0] if key == 1 else tuple(row[:key])
+        out.setdefault(head, []).extend(row[key:])
+    return {k: tuple(v) for k, v in out.items()}
+
+
 def interface_of(program: Program) -> Interface:
     """Read the interface from a program's facts (computed once per program)."""
     cached = program.memo.get("interface")
@@ -240,6 +263,8 @@ def interface_of(program: Program) -> Interface:
         outlives=frozenset(p for (p,) in _facts(program, "outlives_object")),
         unmodelled=tuple(sorted((str(n), str(w)) for n, w in _facts(program, "card_not_modelled"))),
         abilities=abilities_of(program, (key for pairs in forms.values() for _, key in pairs)),
+        param_vocabularies=_grouped(_facts(program, "keyword_param_vocabulary")),
+        vocabularies={v: tuple(sorted(ws)) for v, ws in _grouped(_facts(program, "vocabulary_word"), key=1).items()},
     )
     program.memo["interface"] = face
     return face

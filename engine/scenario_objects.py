@@ -116,7 +116,7 @@ def compile_object(
     for key, pred, allowed in (
         ("types", "card_type", ctx.face.card_types),
         ("subtypes", "subtype", None),
-        ("supertypes", "supertype", None),
+        ("supertypes", "supertype", ctx.face.vocabulary("supertype") or None),
         ("colors", "color", ctx.face.colors),
     ):
         values = chars.get(key, [])
@@ -222,6 +222,8 @@ def _keywords(ctx: ScenarioReader, oid: str, values: object, path: tuple, inline
             )
             continue
         params = _keyword_params(ctx, kw, param, ipath)
+        if params is not None and not _params_in_vocabulary(ctx, kw, params, ipath):
+            params = None
         if params is None:
             continue
         out.append((("printed_keyword", oid, kw), ipath))
@@ -235,6 +237,24 @@ def _keywords(ctx: ScenarioReader, oid: str, values: object, path: tuple, inline
                 )
             )
     return out
+
+
+def _params_in_vocabulary(ctx: ScenarioReader, name: str, params: list[tuple[str, Any]], path: tuple) -> bool:
+    """Whether each value is a word of a vocabulary the rules declare for its key (keyword_param_vocabulary);
+    an error for each that is not."""
+    ok = True
+    for key, value in params:
+        words = ctx.face.param_words(name, key)
+        if words is None or value in words:
+            continue
+        near = suggest(str(value), list(words))
+        ctx.error(
+            path,
+            f"unknown {key} {value!r} in the parameter of {name}",
+            (f"did you mean {near!r}? " if near else "") + f"the {key} is one of: {', '.join(words)}",
+        )
+        ok = False
+    return ok
 
 
 def _keyword_params(ctx: ScenarioReader, name: str, param: object, path: tuple) -> list[tuple[str, Any]] | None:

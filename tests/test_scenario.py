@@ -328,6 +328,63 @@ def test_inline_keywords_and_parameters(engine):
     ]
 
 
+def test_a_parameter_word_outside_its_declared_vocabulary_is_refused(engine, tmp_path):
+    """A typo in a keyword's parameter matched nothing and the keyword silently did nothing (protection from
+    "blak" let a black creature block and deal damage); the words a parameter key may be are declared by the
+    rules (keyword_param_vocabulary), as are the supertypes an object may have."""
+    path = write(
+        tmp_path,
+        "vocabulary.yaml",
+        """\
+        players: [alice, bob]
+        objects:
+          knight: {name: Knight, types: [creature], power: 2, toughness: 2, controller: alice,
+                   keywords: [{protection: {color: blak}}, {landwalk: swamps}, {protection: {type: creatures}}]}
+          lord: {name: Lord, types: [creature], supertypes: [legend], power: 2, toughness: 2, controller: bob,
+                 keywords: [{protection: {color: multicolored}}]}
+        """,
+    )
+    found = {(line, message, hint) for line, _col, code, message, hint in problems(engine, path) if code == "S100"}
+    assert (
+        4,
+        "unknown color 'blak' in the parameter of protection",
+        "did you mean 'black'? the color is one of: black, blue, green, red, white",
+    ) in found
+    assert any(
+        m == "unknown land_with 'swamps' in the parameter of landwalk" and h.startswith("did you mean 'swamp'?")
+        for _, m, h in found
+    )
+    assert any(m == "unknown type 'creatures' in the parameter of protection" for _, m, _h in found)
+    assert (5, "unknown supertype 'legend'", "did you mean 'legendary'?") in found
+    assert any(m == "unknown color 'multicolored' in the parameter of protection" for _, m, _h in found)
+    # the words of the vocabularies load: colors, card types, supertypes, land types and compound qualities
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "objects": {
+                "knight": {
+                    "name": "Knight",
+                    "types": ["creature"],
+                    "supertypes": ["legendary", "snow"],
+                    "power": 2,
+                    "toughness": 2,
+                    "controller": "alice",
+                    "keywords": [
+                        {"protection": {"color": "black"}},
+                        {"protection": {"type": "artifact"}},
+                        {"protection": {"subtype": "goblin"}},
+                        {"landwalk": "snow_swamp"},
+                        {"landwalk": "nonbasic"},
+                        {"landwalk": "artifact"},
+                    ],
+                }
+            },
+        }
+    )
+    assert state.holds("keyword_instance_param(knight, landwalk, _, land_without, basic)")
+    assert state.holds("keyword_instance_param(knight, landwalk, _, land_with, snow_swamp)")
+
+
 # -- JSON ----------------------------------------------------------------------------------------------
 def test_json_scenario_is_accepted(engine, tmp_path):
     data = {
