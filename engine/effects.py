@@ -13,6 +13,7 @@ remove_counters X K N  remove up to N counters of kind K
 mark_damage O N -      mark N damage on O
 deal_damage S R N      S deals N damage to R (the event; what it does is said by rules/core/damage.dl,
                        CR 120.3)
+prevent_damage S R N   the N damage S would deal to R is prevented (CR 615.1): the event only, nothing dealt
 lose_life P N -        P loses N life;   gain_life P N -: P gains N life
 move O Zone -          O leaves the battlefield to graveyard|exile|hand|library (a token is noted as
                        token_in_zone(O, Zone); a card is kept there as card_in_zone(O, Zone) with its owner
@@ -201,6 +202,14 @@ def p_deal_damage(ch: Change, source: Arg, target: Arg, n: Arg) -> None:
     if not isinstance(n, int) or n <= 0 or not (ch.is_player(target) or ch.is_permanent(target)):
         return
     ch.emit("damage_dealt", source, to=target, n=n)
+
+
+def p_prevent_damage(ch: Change, source: Arg, target: Arg, n: Arg) -> None:
+    """The ``n`` damage ``source`` would deal to ``target`` is prevented (615.1): an event saying so, so that
+    what was assigned and not dealt is on the record; nothing is dealt."""
+    if not isinstance(n, int) or n <= 0 or not (ch.is_player(target) or ch.is_permanent(target)):
+        return
+    ch.emit("damage_prevented", source, to=target, n=n)
 
 
 def _life(ch: Change, p: Arg, delta: int) -> None:
@@ -515,6 +524,7 @@ PRIMITIVES: dict[str, Callable[[Change, Arg, Arg, Arg], None]] = {
     "remove_counters": p_remove_counters,
     "mark_damage": p_mark_damage,
     "deal_damage": p_deal_damage,
+    "prevent_damage": p_prevent_damage,
     "lose_life": p_lose_life,
     "gain_life": p_gain_life,
     "move": lambda ch, o, z, why: p_move(ch, o, z, why),

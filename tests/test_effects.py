@@ -111,6 +111,15 @@ def test_dealing_damage_is_an_event_only():
     assert events(ch) == [("damage_dealt", "bear", {"to": "p2", "n": 2})]
 
 
+@covers("prevent_damage")
+def test_prevented_damage_is_an_event_and_nothing_is_dealt():
+    ch = apply(change(), "prevent_damage", "bear", "wall", 3)
+    apply(ch, "prevent_damage", "bear", "ghost", 2)  # no such recipient: nothing happens
+    apply(ch, "prevent_damage", "bear", "p2", 0)
+    assert ch.facts == set(BOARD)
+    assert events(ch) == [("damage_prevented", "bear", {"to": "wall", "n": 3})]
+
+
 @covers("lose_life", "gain_life")
 def test_life_is_lost_and_gained_by_players():
     ch = apply(change(), "lose_life", "p1", 3)
