@@ -154,8 +154,20 @@ def _action_choice(state: Board, space: ChoiceSpace) -> tuple[dict, str]:
             action["n"] = 1
     needed = probe_choice(state, action, list_options=list_choices)
     if needed is None:
-        data: dict[str, object] = {"decision": what, "choice": None, "options": []}
-        return data, f"{what}: nothing to choose now"
+        # the action asks for no `choose:` choice now; its arguments may be a decision of their own (the
+        # blockers of declare_blockers are the assignment `blocks`, choice_space_check)
+        others = {n: sp for n, sp in choice_spaces(state).items() if sp.kind is not SpaceKind.ACTION}
+        linked = sorted(n for n, sp in others.items() if sp.check is not None and sp.check[0] == kind)
+        data: dict[str, object] = {"decision": what, "choice": None, "options": [], "see": linked or sorted(others)}
+        text = f"{what}: nothing to choose now (no choose: choice)"
+        if linked:
+            text += "; " + "; ".join(
+                f"its {others[n].check[1]} are the decision {n!r}: judgelog choices SCENARIO {n}"  # type: ignore[index]
+                for n in linked
+            )
+        elif others:
+            text += "; the decisions of a board: " + ", ".join(sorted(others))
+        return data, text
     options = [str(o) for o in needed.options]
     data = {
         "decision": what,

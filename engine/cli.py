@@ -171,7 +171,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
     p = sub.add_parser("choices", parents=[common, evaluating], help="legal options of a decision now")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
-    p.add_argument("what", help="bands, blocks, amass, proliferate, populate, pair, resolve")
+    p.add_argument(
+        "what",
+        help="bands, blocks, amass, proliferate, populate, pair, resolve, or an action's name (the choose: choice it asks for now)",
+    )
     p.add_argument("--limit", type=int, default=50, help="list at most this many (default 50)")
     p.add_argument("--before-actions", action="store_true", help="the decision before the file's actions")
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")

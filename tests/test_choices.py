@@ -195,3 +195,15 @@ def test_the_refusal_check_refuses_what_applying_refuses(engine, name):
                 assert found.options == () and str(found).startswith(str(step.error).split("; legal options")[0])
         else:
             assert step.error is None and found is None, (name, step.index, found)
+
+
+def test_an_action_whose_arguments_are_a_decision_points_to_it(engine):
+    """`choices S declare_blockers` asked for the action's `choose:` choice and said "nothing to choose now"
+    while `choices S blocks` listed legal declarations: the action's blockers are the decision `blocks`
+    (choice_space_check), and the answer says so."""
+    state = engine.load(engine.example("combat_declare_and_damage.yaml"))
+    state, _ = state.apply(state.meta.scenario.actions[2][0])  # attackers and a band declared
+    data, text = list_choices(state, "declare_blockers")
+    assert data["choice"] is None and data["see"] == ["blocks"]
+    assert "its blockers are the decision 'blocks': judgelog choices SCENARIO blocks" in text
+    assert list_choices(state, "blocks")[0]["count"] > 1  # what it points to lists the legal declarations
