@@ -173,7 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument(
         "what",
-        help="bands, blocks, amass, proliferate, populate, pair, resolve, or an action's name (the choose: choice it asks for now)",
+        help="bands, blocks, amass, proliferate, populate, pair, resolve, "
+        "or an action's name (the choose: choice it asks for now)",
     )
     p.add_argument("--limit", type=int, default=50, help="list at most this many (default 50)")
     p.add_argument("--before-actions", action="store_true", help="the decision before the file's actions")
