@@ -213,7 +213,7 @@ def unknown_message(
 # the hint of an unknown id in an expectation that something does not hold
 NEVER_MADE = (
     "an id no object has is refused, so that a misspelling cannot pass: to check that an object was never "
-    """made, ask about what it would be, e.g. absent: 'token(X), name(X, "Servo")'"""
+    """made, ask about what it would be, e.g. absent: 'token(X), name(X, "Servo Token")'"""
 )
 
 

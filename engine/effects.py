@@ -72,6 +72,7 @@ EVENT_WORDS = frozenset(
         "counters_put",
         "counters_removed",
         "damage_dealt",
+        "damage_prevented",
         "damage_marked",
         "dies",
         "ended",

@@ -174,9 +174,9 @@ def run_scenario_file(
         if step.error is not None:
             if isinstance(step.error, ActionError):  # its explanation names the action, its line and why
                 step.error.in_context(index=step.index, span=step.span, events=events)
-                failure = step.error.explain()
+                failure = f"not checked: an earlier action was refused: {step.error.explain()}"
             else:
-                failure = f"{label} was refused: {step.error}"
+                failure = f"not checked: an earlier action was refused: {label} was refused: {step.error}"
             unchecked = f"not checked: {label} was refused (the first failure of this file says why)"
             continue
         state = step.state
