@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from .analysis import suggest
 from .ast import Aggregate, Atom, BinOp, Comparison, Const, Literal, Negation, Span, Term
 from .codes import Q001
+from .effects import PREDICATE_SUBJECT_EVENTS
 from .errors import Diagnostic, QueryError
 from .planning import literal_terms
 
@@ -131,6 +132,8 @@ def typed_ids(state: Board, *, extra: Iterable[object] = ()) -> dict[str, set[st
         decl = program.decl(fact[0])
         if decl is None:
             continue
+        if fact[0] == "event" and len(fact) == 4 and fact[2] in PREDICATE_SUBJECT_EVENTS:
+            continue  # "recorded combat_step": its subject is a predicate, not an object
         for param, value in zip(decl.params, fact[1:]):
             if param.type in out and isinstance(value, str):
                 out[param.type].add(value)

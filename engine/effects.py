@@ -56,9 +56,11 @@ from .change import Arg, Change, object_facts
 from .errors import ActionError
 from .fact import Fact
 
-__all__ = ["PRIMITIVES", "apply_primitive", "COPIABLE", "ZONES", "EVENT_WORDS"]
+__all__ = ["PRIMITIVES", "apply_primitive", "COPIABLE", "ZONES", "EVENT_WORDS", "PREDICATE_SUBJECT_EVENTS"]
 
 ZONES = ("graveyard", "exile", "hand", "library", "outside_the_game")  # the last: 400.11, 800.4a
+# the events whose subject is a predicate's name, not an object (record, forget, forget_all)
+PREDICATE_SUBJECT_EVENTS = frozenset({"recorded", "forgotten", "ended"})
 # every event kind and detail key the primitives and the runtime write into the event log (a query may name
 # them before they happen; tests/test_validation.py checks the list against this module and the runtime)
 EVENT_WORDS = frozenset(

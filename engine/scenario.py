@@ -207,7 +207,7 @@ def _objects(ctx: ScenarioReader, data: dict, players: list[str]) -> dict[str, d
         return objects
     for oid, spec in raw.items():
         path = ("objects", oid)
-        if ctx.ident(oid, path, "an object id") is None:
+        if ctx.ident(oid, path, "an object id", key=True) is None:
             continue
         if oid in players:
             ctx.error(path, f"object id {oid!r} is already a player id", "give the object another id", key=True)

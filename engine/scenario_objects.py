@@ -190,7 +190,13 @@ def _keywords(ctx: ScenarioReader, oid: str, values: object, path: tuple, inline
             ctx.error(ipath, f"a keyword is a word or a one-key mapping, got {show(kw)}")
             continue
         if not isinstance(kw, str) or not ID_RE.match(kw):
-            ctx.error(ipath, f"keywords are lower_snake words, got {show(kw)}", "lower-case words joined with _")
+            snake = "_".join(kw.lower().replace("-", " ").split()) if isinstance(kw, str) else ""
+            near = suggest(snake, ctx.keywords) if snake else None
+            ctx.error(
+                ipath,
+                f"keywords are lower_snake words, got {show(kw)}",
+                f"did you mean {near!r}?" if near else "lower-case words joined with _",
+            )
             continue
         if kw not in face.keywords:
             near = suggest(kw, ctx.keywords)

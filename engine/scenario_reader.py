@@ -100,12 +100,17 @@ class ScenarioReader:
         self.error(path, f"{what} must be {name}, got {show(value)}", hint)
         return False
 
-    def ident(self, value: object, path: tuple, what: str) -> str | None:
+    def ident(self, value: object, path: tuple, what: str, *, key: bool = False) -> str | None:
+        """``value`` if it is a lower_snake id, else None and the problem told (``key``: at the mapping key
+        ``path`` ends with, as an object's id is written, not at its value)."""
         if not isinstance(value, str) or not ID_RE.match(value):
+            snake = "_".join(value.lower().split()) if isinstance(value, str) else ""
             self.error(
                 path,
                 f"{what} must be a lower_snake id, got {show(value)}",
-                "ids start with a lower-case letter and use a-z, 0-9 and _",
+                (f"write {snake!r}; " if snake and ID_RE.match(snake) else "")
+                + "ids start with a lower-case letter and use a-z, 0-9 and _",
+                key=key,
             )
             return None
         return value

@@ -641,3 +641,18 @@ def test_a_stack_entry_names_what_the_rules_know(engine, tmp_path, source, kind,
     # otherwise the ability resolves doing nothing, silently
     found = problems(engine, write(tmp_path, "s.yaml", STACK % (source, kind, args)))
     assert any((ln, c) == (line, col) and message in m and hint in (h or "") for ln, c, _code, m, h in found), found
+
+
+def test_a_keyword_written_as_printed_is_suggested_in_lower_snake(engine, tmp_path):
+    path = write(
+        tmp_path,
+        "printed.yaml",
+        """\
+        players: [alice, bob]
+        objects:
+          k: {name: K, types: [creature], power: 1, toughness: 1, controller: alice,
+              keywords: [first strike, Double-Strike]}
+        """,
+    )
+    hints = [hint for _line, _col, _code, message, hint in problems(engine, path) if "lower_snake" in message]
+    assert hints == ["did you mean 'first_strike'?", "did you mean 'double_strike'?"]

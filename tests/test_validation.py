@@ -216,3 +216,16 @@ def test_an_absent_expectation_naming_an_unknown_id_fails_and_says_how_to_ask_in
     run = run_with('{absent: "permanent(servo_1)"}')
     assert run.code == 1
     assert "unknown object 'servo_1'" in run.out and "to check that an object was never made" in run.out
+
+
+def test_a_recorded_predicates_name_is_not_an_object_id():
+    """The event of a record ("recorded combat_step") has the predicate's name as its subject: the ids an
+    unknown-object hint lists are the objects' and players' only."""
+    from judgelog.constants import typed_ids
+
+    engine = Engine()
+    state = engine.load(engine.example("combat_declare_and_damage.yaml"))
+    after, events = state.apply({"do": "declare_attackers", "attackers": {"wurm": "bob"}})
+    assert any(e.kind == "recorded" and e.subject == "combat_step" for e in events)
+    ids = typed_ids(after)
+    assert "combat_step" not in ids["object"] and "wurm" in ids["object"]
