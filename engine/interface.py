@@ -87,6 +87,7 @@ class Interface:
     # (keyword, parameter key) -> the vocabularies its values belong to (keyword_param_vocabulary)
     param_vocabularies: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
     vocabularies: dict[str, tuple[str, ...]] = field(default_factory=dict)  # vocabulary -> its words
+    optional_params: frozenset[str] = frozenset()  # keywords whose parameter may be left out
     # an engine's interface can give the interface of the engine with more rule files (a scenario's rules:)
     extend: Callable[[Sequence[str]], Interface] | None = field(default=None, compare=False, repr=False)
 
@@ -99,6 +100,10 @@ class Interface:
 
     def takes_param(self, keyword: str) -> bool:
         return keyword in self.keyword_forms
+
+    def needs_param(self, keyword: str) -> bool:
+        """Whether the keyword must be written with its parameter (it has one, not declared optional)."""
+        return keyword in self.keyword_forms and keyword not in self.optional_params
 
     def param_words(self, keyword: str, key: str) -> tuple[str, ...] | None:
         """The words the ``key`` of the keyword's parameter may be, or None when no vocabulary is declared."""
@@ -265,6 +270,7 @@ def interface_of(program: Program) -> Interface:
         abilities=abilities_of(program, (key for pairs in forms.values() for _, key in pairs)),
         param_vocabularies=_grouped(_facts(program, "keyword_param_vocabulary")),
         vocabularies={v: tuple(sorted(ws)) for v, ws in _grouped(_facts(program, "vocabulary_word"), key=1).items()},
+        optional_params=frozenset(k for (k,) in _facts(program, "keyword_param_optional")),
     )
     program.memo["interface"] = face
     return face

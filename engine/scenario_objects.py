@@ -214,7 +214,7 @@ def _keywords(ctx: ScenarioReader, oid: str, values: object, path: tuple, inline
         if instance:  # instances are a multiset: a repeated entry is one more instance
             out.append((("printed_keyword_instance", oid, kw, instance), ipath))
         if param is None:
-            if face.takes_param(kw):
+            if face.needs_param(kw):
                 ctx.error(ipath, f"keyword {kw!r} needs a parameter", f"write {face.param_example(kw)}")
                 continue
             out.append((("printed_keyword", oid, kw), ipath))

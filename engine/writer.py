@@ -70,7 +70,7 @@ def state_to_scenario(state: Board) -> dict:
                 continue
             params = [p for p in _by(facts, "printed_keyword_param") if p[1] == oid and p[2] == f[2]]
             entry = f[2]
-            if face.takes_param(f[2]):
+            if face.takes_param(f[2]) and (params or face.needs_param(f[2])):
                 written = _keyword_param(face, f[2], params[0][3], params[0][4]) if len(params) == 1 else None
                 if written is None:
                     continue
@@ -82,6 +82,8 @@ def state_to_scenario(state: Board) -> dict:
                 own = [p for p in _by(facts, "printed_keyword_instance_param") if p[1:4] == again[1:4]]
                 if face.takes_param(f[2]) and len(own) == 1:
                     keywords.append({f[2]: _keyword_param(face, f[2], own[0][4], own[0][5])})
+                elif face.takes_param(f[2]) and not own and not face.needs_param(f[2]):
+                    keywords.append(f[2])  # an instance written without its optional parameter
                 else:
                     keywords.append(entry)
         if keywords:

@@ -11,7 +11,7 @@ import pytest
 from helpers import run_cli
 from paths import SCENARIOS
 
-from judgelog import ScenarioError
+from judgelog import Engine, ScenarioError
 from judgelog.scenario import load_scenario
 from judgelog.yamlsrc import load_text
 
@@ -656,3 +656,32 @@ def test_a_keyword_written_as_printed_is_suggested_in_lower_snake(engine, tmp_pa
     )
     hints = [hint for _line, _col, _code, message, hint in problems(engine, path) if "lower_snake" in message]
     assert hints == ["did you mean 'first_strike'?", "did you mean 'double_strike'?"]
+
+
+def test_a_keyword_whose_parameter_may_be_left_out(tmp_path):
+    """keyword_param_optional(K): "vanishing" alone (702.63b) and "vanishing 3" both load, as instances of
+    their own, and a written state gives them back."""
+    from judgelog.writer import write_scenario
+
+    rules = tmp_path / "vanishing.dl"
+    rules.write_text(
+        "## Test rules: vanishing's number may be left out (702.63b).\n"
+        "keyword(vanishing).\nkeyword_param_form(vanishing, number, n).\nkeyword_param_optional(vanishing).\n"
+    )
+    engine = Engine(rules=[str(rules)])
+    spec = {"name": "Spirit", "types": ["creature"], "power": 1, "toughness": 1, "controller": "alice"}
+    state = engine.state_from_dict(
+        {"players": ["alice", "bob"], "objects": {"spirit": {**spec, "keywords": ["vanishing", {"vanishing": 3}]}}}
+    )
+    assert state.holds("printed_keyword(spirit, vanishing)")
+    assert state.query("keyword_instance_param(spirit, vanishing, I, n, N)") == [{"I": "printed_2", "N": 3}]
+    out = tmp_path / "out.yaml"
+    write_scenario(state, out)
+    assert engine.load(str(out)).facts == state.facts
+    # without the declaration, the parameter is required
+    rules.write_text("## Test rules.\nkeyword(vanishing).\nkeyword_param_form(vanishing, number, n).\n")
+    with pytest.raises(ScenarioError) as info:
+        Engine(rules=[str(rules)]).state_from_dict(
+            {"players": ["alice", "bob"], "objects": {"spirit": {**spec, "keywords": ["vanishing"]}}}
+        )
+    assert "keyword 'vanishing' needs a parameter" in info.value.render()
