@@ -157,13 +157,13 @@ def _action_choice(state: Board, space: ChoiceSpace) -> tuple[dict, str]:
         # the action asks for no `choose:` choice now; its arguments may be a decision of their own (the
         # blockers of declare_blockers are the assignment `blocks`, choice_space_check)
         others = {n: sp for n, sp in choice_spaces(state).items() if sp.kind is not SpaceKind.ACTION}
-        linked = sorted(n for n, sp in others.items() if sp.check is not None and sp.check[0] == kind)
-        data: dict[str, object] = {"decision": what, "choice": None, "options": [], "see": linked or sorted(others)}
+        linked = sorted((n, sp.check[1]) for n, sp in others.items() if sp.check is not None and sp.check[0] == kind)
+        see = [n for n, _ in linked] or sorted(others)
+        data: dict[str, object] = {"decision": what, "choice": None, "options": [], "see": see}
         text = f"{what}: nothing to choose now (no choose: choice)"
         if linked:
             text += "; " + "; ".join(
-                f"its {others[n].check[1]} are the decision {n!r}: judgelog choices SCENARIO {n}"  # type: ignore[index]
-                for n in linked
+                f"its {key} are the decision {n!r}: judgelog choices SCENARIO {n}" for n, key in linked
             )
         elif others:
             text += "; the decisions of a board: " + ", ".join(sorted(others))

@@ -97,6 +97,9 @@ def listed_options(
                     out.append(f"none (each of the {total} possible combinations is refused too)")
                     continue
                 taken = {(str(x), str(o)) for d in legal for x, o in d.items()}
+                if not taken:  # only the combination in which no element takes an option is legal
+                    out.append("only the empty declaration")
+                    continue
                 assignment = {
                     x: kept
                     for x, v in assignment.items()

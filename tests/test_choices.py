@@ -207,3 +207,24 @@ def test_an_action_whose_arguments_are_a_decision_points_to_it(engine):
     assert data["choice"] is None and data["see"] == ["blocks"]
     assert "its blockers are the decision 'blocks': judgelog choices SCENARIO blocks" in text
     assert list_choices(state, "blocks")[0]["count"] > 1  # what it points to lists the legal declarations
+
+
+def test_a_refusal_whose_only_legal_declaration_is_the_empty_one_says_so(engine):
+    """A lone creature without flying or reach declared as a blocker of a flier: no option is listed as legal
+    but the empty declaration (each combination tried, judgelog.refusals.listed_options)."""
+    from judgelog.errors import ActionError
+
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {
+                "angel": creature("Angel", 2, 2, "alice", "flying"),
+                "bears": {"card": "Grizzly Bears", "controller": "bob"},
+            },
+        }
+    )
+    state, _ = state.apply({"do": "declare_attackers", "attackers": {"angel": "bob"}})
+    with pytest.raises(ActionError) as info:
+        state.apply({"do": "declare_blockers", "blockers": {"bears": ["angel"]}})
+    assert str(info.value).endswith("(bears; CR 702.9b); legal options: only the empty declaration")
