@@ -16,8 +16,8 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, cast
 
 from .analysis import check_query
-from .ast import Atom, Const, Literal, Span, Var
-from .errors import QueryError
+from .ast import Atom, Comparison, Const, Literal, Negation, Span, Var
+from .errors import QueryError, UsageError
 from .fact import Fact, fact_set
 from .factview import ChainedMap, Overlay, as_frozenset, chained
 from .parser import parse_atom, parse_body
@@ -211,10 +211,22 @@ class State:
 
     # -- query preparation -------------------------------------------------
     def _prepare(self, query: Query) -> tuple[tuple, list[str]]:
-        body = parse_body(query) if isinstance(query, str) else tuple(query)
+        if isinstance(query, str):
+            body: tuple = parse_body(query)
+        elif isinstance(query, (list, tuple)) and all(isinstance(lit, _LITERALS) for lit in query):
+            body = tuple(query)
+        else:
+            raise UsageError(
+                f"a query is a rule body written as text, or a sequence of its literals, got {_shown(query)}",
+                hint='e.g. state.query("blocked_by(A, B)")',
+            )
         return check_query(self.engine.program, body, text=query if isinstance(query, str) else None)
 
     def _ground(self, atom: str | Atom | tuple) -> Fact:
+        if not isinstance(atom, (str, Atom, tuple)):
+            raise UsageError(
+                f"an atom is its text, a Fact or an Atom, got {_shown(atom)}", hint='e.g. state.explain("tapped(wurm)")'
+            )
         parsed = parse_atom(atom) if isinstance(atom, str) else atom
         if isinstance(parsed, tuple):
             return Fact.of(parsed)
@@ -228,6 +240,15 @@ class State:
                 )
             values.append(arg.value)
         return Fact(parsed.pred, *values)
+
+
+_LITERALS = (Atom, Negation, Comparison)  # the literals a query's body is made of (judgelog.ast.Literal)
+
+
+def _shown(value: object) -> str:
+    """A value as an error shows it: its type and, cut short, its text."""
+    text = repr(value)
+    return f"{type(value).__name__} {text[:60] + ('...' if len(text) > 60 else '')}"
 
 
 def _chain_map(found: Mapping) -> ChainedMap:

@@ -281,3 +281,17 @@ def test_a_rule_file_that_is_not_utf8_is_refused_at_its_first_bad_byte(capsys, t
 def test_a_missing_library_folder_names_the_option(capsys, tmp_path):
     run = run_cli(capsys, ["check", "--library", tmp_path / "nowhere"])
     assert run.code != 0 and "check the path given to --library" in run.out + run.err
+
+
+@pytest.mark.parametrize(
+    "method, value", [("query", 42), ("query", None), ("holds", ["x"]), ("explain", 42), ("why_not", 3.5)]
+)
+def test_a_question_of_the_wrong_type_is_a_usage_error(engine, method, value):
+    """state.query(42) raised TypeError from deep inside; a value that is no query or atom is the caller's
+    error, said as one."""
+    from judgelog import UsageError
+
+    state = engine.load(str(ROOT / "facts" / "scenarios" / "banding_blocked_by_one.yaml"))
+    with pytest.raises(UsageError) as info:
+        getattr(state, method)(value)
+    assert type(value).__name__ in str(info.value) and info.value.hint
