@@ -39,6 +39,7 @@ from .boards import (
     tasks,
 )
 from .errors import ActionError
+from .runtime import apply_action
 from .scope import Scope
 
 if TYPE_CHECKING:
@@ -242,7 +243,7 @@ def _declare(
                 continue
             seen.add(key)
             try:
-                after, _ = state.apply(action)
+                after, _ = apply_action(state, action)  # only whether it applies: no refusal's options listed
             except ActionError:
                 continue
             _record(run, board, steps + [action], "board", after)
@@ -261,7 +262,7 @@ def _declare(
         proposal = state.with_facts(state.facts | frozenset(proposed))
         _record(run, board, steps, DECLARATION, proposal, proposed=action)
         try:
-            after, _ = state.apply(action)
+            after, _ = apply_action(state, action)  # only whether it applies: no refusal's options listed
         except ActionError:
             continue
         _declare(run, board, after, steps + [action], {**declared, **values}, level + 1, seen, autos)

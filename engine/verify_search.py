@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from .boards import Spec, board_dict, count_boards, tasks
 from .errors import ActionError, JudgelogError
 from .extras import require
+from .runtime import apply_action
 from .scope import Scope
 from .verify import _slot, canonical
 
@@ -248,7 +249,7 @@ def replay(
         proposed = [fact for f in fields for fact in _facts_of(face, f, values[f.name])]
         _record(run, board, steps, DECLARATION, state.with_facts(state.facts | frozenset(proposed)), proposed=action)
         try:
-            state, _ = state.apply(action)
+            state, _ = apply_action(state, action)  # only whether it applies: no refusal's options listed
         except ActionError:
             return run.found
         steps = steps + [action]
@@ -259,7 +260,7 @@ def replay(
         action = {"do": template["do"], **dict(zip(keys, found.follow[1:]))}
         action = {k: action[k] for k in template}  # the template's key order (the enumerator's)
         try:
-            after, _ = state.apply(action)
+            after, _ = apply_action(state, action)  # only whether it applies: no refusal's options listed
         except ActionError:
             return run.found
         _record(run, board, steps + [action], "board", after)
