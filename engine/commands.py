@@ -231,7 +231,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     files = _scenario_files(paths)
     results = []
     progress = _Progress(len(files))
-    from .coverage import RuleUse, coverage_report, library_rules
+    from .coverage import RuleUse, library_rules
 
     # --coverage: every state the rules are evaluated on is asked about as it comes
     use = RuleUse(engine, library_rules(engine)) if args.coverage else None
@@ -241,7 +241,7 @@ def cmd_test(args: argparse.Namespace) -> int:
         progress.tick(i, path)
         results.extend(run_scenario_file(engine, path, observer=observer, warnings=warnings))
     progress.done()
-    report = coverage_report(engine, use) if use is not None else None
+    report = use.report() if use is not None else None
     passed = sum(1 for r in results if r.passed)
     failed = len(results) - passed
     if args.format == "json":

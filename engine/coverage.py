@@ -4,7 +4,8 @@ A rule is *used* when its body has a solution in some state the tests went throu
 state as loaded, every intermediate state its actions were evaluated in (action facts included, so the
 rules of actions, choices and violations count), and its final state. A :class:`RuleUse` is shown them as
 the runtime evaluates them (``run_scenario_file(engine, path, observer=use.observe)``), which asks in each
-state while the backend holds it; :func:`coverage_report` reports on it (or on states collected first).
+state while the backend holds it, and reports by file (:meth:`RuleUse.report`); :func:`coverage_report`
+does the same for states collected first.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ class RuleUse:
         self.engine = engine
         self.used: set[int] = set()  # ids of the rules found used
         program = engine.program
-        self._left = [r for r in candidates if r.body]
+        self.candidates = [r for r in candidates if r.body]
+        self._left = list(self.candidates)
         # a positive body atom of a predicate no rule derives holds only if the state has a fact of it that
         # has the atom's constants in their places: a state without one cannot fire the rule, and is not asked
         self._given = {
@@ -112,6 +114,19 @@ class RuleUse:
                     self.used.add(id(rule))
         self._left = [rule for rule in self._left if id(rule) not in self.used]
 
+    def report(self) -> CoverageReport:
+        """The coverage of the candidate rules by the states shown so far, by file."""
+        report = CoverageReport()
+        for rule in self.candidates:
+            counts = report.per_file.setdefault(rule.span.file, [0, 0])
+            counts[1] += 1
+            if id(rule) in self.used:
+                counts[0] += 1
+            else:
+                report.unused.append((rule.span.file, rule.span.line, rule.name or "(unnamed)"))
+        report.unused.sort()
+        return report
+
 
 def rules_used(engine: Engine, states: Iterable[frozenset], candidates: Iterable[Rule]) -> set[int]:
     """ids of the ``candidates`` rules whose body has a solution in at least one of ``states`` (:class:`RuleUse`)."""
@@ -172,20 +187,9 @@ def library_rules(engine: Engine, *, library_only: bool = True) -> list[Rule]:
     return rules
 
 
-def coverage_report(
-    engine: Engine, states: Iterable[frozenset] | RuleUse, *, library_only: bool = True
-) -> CoverageReport:
-    """The coverage of the library's rules (``library_only``) by ``states``, or by the states a :class:`RuleUse`
-    of :func:`library_rules` was shown."""
-    rules = library_rules(engine, library_only=library_only)
-    used = states.used if isinstance(states, RuleUse) else rules_used(engine, states, rules)
-    report = CoverageReport()
-    for rule in rules:
-        counts = report.per_file.setdefault(rule.span.file, [0, 0])
-        counts[1] += 1
-        if id(rule) in used:
-            counts[0] += 1
-        else:
-            report.unused.append((rule.span.file, rule.span.line, rule.name or "(unnamed)"))
-    report.unused.sort()
-    return report
+def coverage_report(engine: Engine, states: Iterable[frozenset], *, library_only: bool = True) -> CoverageReport:
+    """The coverage of the library's rules (``library_only``) by ``states`` (:meth:`RuleUse.report`)."""
+    use = RuleUse(engine, library_rules(engine, library_only=library_only))
+    for facts in states:
+        use.observe(facts)
+    return use.report()

@@ -4,7 +4,7 @@ scenarios use at least 90% of the shipped library's rules."""
 import pytest
 from paths import SCENARIOS
 
-from judgelog.coverage import RuleUse, coverage_report, library_rules
+from judgelog.coverage import RuleUse, library_rules
 from judgelog.testing import run_scenario_file
 
 FILES = sorted(str(p) for p in SCENARIOS.glob("*.yaml"))
@@ -40,7 +40,7 @@ def test_the_tests_of_a_group_run_on_one_worker(request):
 
 @pytest.mark.slow
 def test_bundled_scenarios_cover_the_library(engine, bundled_run):
-    report = coverage_report(engine, bundled_run[1])
+    report = bundled_run[1].report()
     assert report.total > 300
     assert report.percent >= 90.0, report.to_text()
     # every file of the library is exercised at all
