@@ -221,15 +221,6 @@ def keyword_constants(program: Program, literals: Iterable) -> set[str]:
     return found
 
 
-def _grouped(rows: Iterable[tuple], *, key: int = 2) -> dict:
-    """Rows grouped by their first ``key`` values (one value: the value itself), each group's last values."""
-    out: dict = {}
-    for row in rows:
-        head = row[0] if key == 1 else tuple(row[:key])
-        out.setdefault(head, []).extend(row[key:])
-    return {k: tuple(v) for k, v in out.items()}
-
-
 def interface_of(program: Program) -> Interface:
     """Read the interface from a program's facts (computed once per program)."""
     cached = program.memo.get("interface")
@@ -238,6 +229,12 @@ def interface_of(program: Program) -> Interface:
     forms: dict[str, list[tuple[str, str]]] = {}
     for k, form, key in _facts(program, "keyword_param_form"):
         forms.setdefault(k, []).append((form, key))
+    vocabulary_of: dict[tuple[str, str], list[str]] = {}
+    for k, key, v in _facts(program, "keyword_param_vocabulary"):
+        vocabulary_of.setdefault((k, key), []).append(v)
+    words: dict[str, list[str]] = {}
+    for v, w in _facts(program, "vocabulary_word"):
+        words.setdefault(v, []).append(w)
     prefixes: dict[str, list[tuple[str, str]]] = {}
     for k, prefix, key in _facts(program, "keyword_param_prefix"):
         prefixes.setdefault(k, []).append((prefix, key))
@@ -268,8 +265,8 @@ def interface_of(program: Program) -> Interface:
         outlives=frozenset(p for (p,) in _facts(program, "outlives_object")),
         unmodelled=tuple(sorted((str(n), str(w)) for n, w in _facts(program, "card_not_modelled"))),
         abilities=abilities_of(program, (key for pairs in forms.values() for _, key in pairs)),
-        param_vocabularies=_grouped(_facts(program, "keyword_param_vocabulary")),
-        vocabularies={v: tuple(sorted(ws)) for v, ws in _grouped(_facts(program, "vocabulary_word"), key=1).items()},
+        param_vocabularies={k: tuple(v) for k, v in vocabulary_of.items()},
+        vocabularies={v: tuple(sorted(ws)) for v, ws in words.items()},
         optional_params=frozenset(k for (k,) in _facts(program, "keyword_param_optional")),
     )
     program.memo["interface"] = face
