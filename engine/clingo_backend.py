@@ -246,7 +246,8 @@ class ClingoBackend:
         named = [a.name for a in atom.args if isinstance(a, Var) and not a.name.startswith("_")]
         if len(named) == len(set(named)) and all(isinstance(a, Var) for a in atom.args):
             # the whole relation (every declared predicate's facts, as State.derived_all asks): no join
-            self._ground(view, (atom.pred,))
+            if atom.pred not in view.ground:  # (derived_all prepared them all at once)
+                self._ground(view, (atom.pred,))
             assert view.relations is not None  # set by _new_view
             return sorted_rows(set(view.relations.rows(atom.pred)))
         names = [f"V{i}" for i in range(atom.arity)]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .ast import format_value
 from .cr import any_cites, check_edition, resolve, unrecorded
 from .errors import ActionError, Diagnostic, JudgelogError
-from .replay import refusal_matches, replay
+from .replay import Step, refusal_matches, replay
 from .scenario import EXPECT_KEYS, EXPECT_KINDS, load_scenario
 from .validation import scenario_warnings
 
@@ -20,7 +20,15 @@ if TYPE_CHECKING:
     from .engine import Engine
     from .state import State
 
-__all__ = ["CaseResult", "run_scenario_file", "check_expect", "refusal_matches", "EXPECT_KINDS", "EXPECT_KEYS"]
+__all__ = [
+    "CaseResult",
+    "run_scenario_file",
+    "scenario_cases",
+    "check_expect",
+    "refusal_matches",
+    "EXPECT_KINDS",
+    "EXPECT_KEYS",
+]
 
 
 @dataclass(frozen=True)
@@ -152,12 +160,24 @@ def run_scenario_file(
         warnings.extend(scenario_warnings(state))
     if observer is not None:
         observer(state.facts)
+    results, final = scenario_cases(path, state, replay(state, scenario.actions, observer=observer))
+    if observer is not None:
+        observer(final.facts)
+    return results
+
+
+def scenario_cases(path: str, state: State, steps: Iterable[Step]) -> tuple[list[CaseResult], State]:
+    """The cases of a scenario loaded as ``state`` whose actions were replayed as ``steps``
+    (:func:`judgelog.replay.replay`), and the state the actions left: each ``expect_error`` action, then each
+    ``expect:`` entry, checked in that state (an entry after an action that went wrong fails, saying which)."""
+    scenario = state.meta.scenario
+    assert scenario is not None, "a state loaded from a scenario"
     results: list[CaseResult] = []
     failure: str | None = None  # why the actions stopped: told once, by the first case it fails
     unchecked = ""  # what the cases after that one say
     events: list[str] = []
     done = 0
-    for step in replay(state, scenario.actions, observer=observer):
+    for step in steps:
         done = step.index + 1
         label = f"action[{step.index}] (line {step.span.line}) {step.action.get('do')}"
         if step.expected is not None:
@@ -187,8 +207,6 @@ def run_scenario_file(
                 label = f"action[{index}] (line {span.line}) {action.get('do')} expect_error"
                 results.append(CaseResult(path, label, False, failure, "action", index, span.line))
                 failure = unchecked
-    if observer is not None:
-        observer(state.facts)
     for index, (entry, span) in enumerate(scenario.expects):
         label = entry.get("name") or _label(entry, index, span.line)
         if failure is not None:
@@ -200,4 +218,4 @@ def run_scenario_file(
         except JudgelogError as exc:
             message = str(exc.render(sources={}))
         results.append(CaseResult(path, label, message is None, message or "", "expect", index, span.line))
-    return results
+    return results, state

@@ -4,9 +4,10 @@ the events' rules).
 
 States are values (a refused action, or a test asking a question, cannot change one), so a test reading a
 shared replay cannot disturb another; what the tests derive from a state (every declared predicate's facts,
-a proof of each derived one) is computed once per state as well. The tests of one scenario carry that
-scenario's ``xdist_group`` (:func:`scenario_param`), so pytest-xdist runs them on one worker, which
-replays the scenario once.
+a proof of each derived one) is computed once per state as well. The tests that read the replays carry one
+``xdist_group`` (:data:`SCENARIO_GROUP`, :func:`scenario_param`), so pytest-xdist runs them on one worker,
+which replays each scenario once: the rule coverage of every replay (:meth:`Replays.rule_use`) is then
+complete in that worker without replaying any scenario again.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import pytest
 from paths import SCENARIOS
 
 from judgelog import Engine
+from judgelog.coverage import RuleUse, library_rules
 from judgelog.recursion import recursive_components
 from judgelog.replay import Step, replay
 
@@ -57,8 +59,8 @@ if not _reference_available():  # without clingo, the reference is pyDatalog ask
     CONFIGS["reference"] = CONFIGS["full"]
 
 
-# the xdist_group of a bundled scenario's tests: SCENARIO_GROUP + its file name
-SCENARIO_GROUP = "scenario-"
+# the xdist_group of the tests that read the bundled scenarios' replays (one worker: see the module's text)
+SCENARIO_GROUP = "bundled-scenarios"
 
 
 # the comparisons that isolate one difference (incremental steps on the same backend, the runtime's kept answers
@@ -72,8 +74,8 @@ def sample(offset: int) -> list[str]:
 
 
 def scenario_param(name: str, *marks) -> object:
-    """A test parameter for a bundled scenario, in the scenario's xdist group (one worker replays it)."""
-    return pytest.param(name, id=name, marks=[pytest.mark.xdist_group(SCENARIO_GROUP + name), *marks])
+    """A test parameter for a bundled scenario, in the replays' xdist group (the worker that holds them)."""
+    return pytest.param(name, id=name, marks=[pytest.mark.xdist_group(SCENARIO_GROUP), *marks])
 
 
 def _skeleton(node: dict) -> list:
@@ -128,6 +130,7 @@ class Replays:
     _proofs: dict[int, tuple[object, dict]] = field(default_factory=dict)
     # by id() of the program, with the program itself: the predicates of its recursive components
     _recursive: dict[int, tuple[object, frozenset[str]]] = field(default_factory=dict)
+    _use: RuleUse | None = None
 
     def engine(self, config: str) -> Engine:
         if config not in self.engines:
@@ -142,12 +145,26 @@ class Replays:
             self._starts[key] = engine.load(engine.example(name))
         return self._starts[key]
 
+    def rule_use(self) -> RuleUse:
+        """The shipped library's rules asked in every state the runtime evaluates in the replays on the default
+        engine (``judgelog test --coverage`` as it runs the bundled scenarios)."""
+        if self._use is None:
+            engine = self.engine("pydatalog")
+            self._use = RuleUse(engine, library_rules(engine))
+        return self._use
+
     def get(self, config: str, name: str) -> Replay:
         key = (config, name)
         if key not in self._replays:
             start = self.start(config, name)
             actions = list(start.meta.scenario.actions) if start.meta.scenario else []
-            self._replays[key] = Replay(name, start, tuple(replay(start, actions)))
+            observe = self.rule_use().observe if config == "pydatalog" else None
+            if observe is not None:
+                observe(start.facts)
+            steps = tuple(replay(start, actions, observer=observe))
+            self._replays[key] = Replay(name, start, steps)
+            if observe is not None:
+                observe(self._replays[key].states[-1].facts)
         return self._replays[key]
 
     def derived(self, state) -> dict[str, list]:

@@ -175,19 +175,16 @@ def test_a_dropped_engine_leaves_nothing_in_the_thread_database(engine):
 
     from judgelog.database import THREAD
 
-    # what the process held before is set aside (gc.freeze): the collection below looks only at what this test
-    # makes, not at every replay and proof the test process keeps (seconds for a full collection)
+    # what the process held before is set aside (gc.freeze, as after every test: conftest.py): the collection
+    # below looks only at what this test makes, not at every replay and proof the test process keeps
     gc.freeze()
-    try:
-        dropped = Engine(rules=[FLY_RULES])
-        state = bears_state(dropped)
-        assert state.query("has_keyword(X, flying)") == [{"X": "bear"}]
-        prefix, backend = dropped.backend.prefix, weakref.ref(dropped.backend)
-        assert any(name.startswith(prefix) for name in THREAD.logic.Db)
-        del dropped, state
-        gc.collect()
-    finally:
-        gc.unfreeze()
+    dropped = Engine(rules=[FLY_RULES])
+    state = bears_state(dropped)
+    assert state.query("has_keyword(X, flying)") == [{"X": "bear"}]
+    prefix, backend = dropped.backend.prefix, weakref.ref(dropped.backend)
+    assert any(name.startswith(prefix) for name in THREAD.logic.Db)
+    del dropped, state
+    gc.collect()
     assert backend() is None
     assert names(bears_state(engine).query("creature(X)")) == ["bear", "bear2"]  # judgelog enters the database
     assert not [name for name in THREAD.logic.Db if name.startswith(prefix)]

@@ -1,46 +1,44 @@
 """Every expect: entry of every bundled scenario passes (each file is one test), and together the bundled
-scenarios use at least 90% of the shipped library's rules."""
+scenarios use at least 90% of the shipped library's rules.
+
+Both read the replays of the bundled scenarios on the default engine that the backends' comparison reads
+(tests/replays.py): a scenario's cases are checked as ``judgelog test`` checks them
+(judgelog.testing.scenario_cases), and the replays ask the library's rules in every state the runtime
+evaluates, as ``judgelog test --coverage`` does.
+"""
 
 import pytest
 from paths import SCENARIOS
+from replays import NAMES, SCENARIO_GROUP, scenario_param
 
-from judgelog.coverage import RuleUse, library_rules
-from judgelog.testing import run_scenario_file
-
-FILES = sorted(str(p) for p in SCENARIOS.glob("*.yaml"))
-
-# the tests share one run of the bundled scenarios (bundled_run): pytest-xdist keeps them on one worker
-# (--dist loadgroup in pyproject.toml), which runs them once instead of once per worker
-pytestmark = pytest.mark.xdist_group("bundled_scenarios")
+from judgelog.testing import scenario_cases
 
 
-@pytest.fixture(scope="module")
-def bundled_run(engine):
-    """Run every bundled scenario once, asking the library's rules in every state the runtime evaluates."""
-    use = RuleUse(engine, library_rules(engine))
-    results = {path: run_scenario_file(engine, path, observer=use.observe) for path in FILES}
-    return results, use
-
-
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.rsplit("/", 1)[-1])
-def test_scenario_expectations(bundled_run, path):
-    results = bundled_run[0][path]
-    assert results, f"{path} has no cases"
+@pytest.mark.parametrize("name", [scenario_param(n) for n in NAMES])
+def test_scenario_expectations(replays, name):
+    run = replays.get("pydatalog", name)
+    results, _ = scenario_cases(str(SCENARIOS / name), run.start, run.steps)
+    assert results, f"{name} has no cases"
     failures = [f"{r.case}: {r.message}" for r in results if not r.passed]
     assert not failures, "\n".join(failures)
 
 
+@pytest.mark.xdist_group("one-group")
 def test_the_tests_of_a_group_run_on_one_worker(request):
     """pytest-xdist's --dist loadgroup names a grouped test `id@group` and gives a group to one worker (a
     pytest that does not let it rename the test leaves every group split: see the pin in pyproject.toml)."""
     if not getattr(request.config.option, "loadgroup", False):
         pytest.skip("not run by pytest-xdist workers with --dist loadgroup")
-    assert request.node.nodeid.endswith("@bundled_scenarios"), request.node.nodeid
+    assert request.node.nodeid.endswith("@one-group"), request.node.nodeid
 
 
 @pytest.mark.slow
-def test_bundled_scenarios_cover_the_library(engine, bundled_run):
-    report = bundled_run[1].report()
+@pytest.mark.xdist_group(SCENARIO_GROUP)
+def test_bundled_scenarios_cover_the_library(replays):
+    # on the worker that holds the replays (those not replayed yet are replayed here, and kept)
+    for name in NAMES:
+        replays.get("pydatalog", name)
+    report = replays.rule_use().report()
     assert report.total > 300
     assert report.percent >= 90.0, report.to_text()
     # every file of the library is exercised at all

@@ -33,6 +33,8 @@ S = {
     )
 }
 
+DESIGNER_SCENARIOS = ("soul_warden_order", "modular_and_bloodthirst_counters_add_up", "renown_double_strike")
+
 COMMANDS = []
 for fmt in ("text", "json"):
     f = ["--format", fmt]
@@ -60,7 +62,8 @@ for fmt in ("text", "json"):
             S["populate_army_token"],
             S["proliferate_kinds"],
             S["combat_declare_and_damage"],
-            str(ROOT / "tests" / "scenarios"),
+            # designers' keywords (rule files of their own): triggers ordered, counters from two keywords
+            *(str(ROOT / "tests" / "scenarios" / f"{name}.yaml") for name in DESIGNER_SCENARIOS),
         ]
         + f,
         ["do", S["fabricate_servos"], "-o", f"fabricate_{fmt}.yaml"] + f,

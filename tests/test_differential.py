@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("clingo")
 
-from replays import NAMES, sample, scenario_param  # noqa: E402
+from replays import NAMES, SCENARIO_GROUP, sample, scenario_param  # noqa: E402
 
 from judgelog.errors import JudgelogError  # noqa: E402
 from judgelog.testing import check_expect  # noqa: E402
@@ -96,6 +96,7 @@ def test_the_quick_start_answers_and_proof_are_the_same(engines):
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group(SCENARIO_GROUP)  # the scenarios as loaded, shared with the replays' tests
 def test_every_declared_choice_space_lists_the_same_choices(replays):
     """The clingo backend enumerates set_partition and subset spaces with one choice rule; the pyDatalog
     backend checks candidates one by one: the same counts and the same listings."""

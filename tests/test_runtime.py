@@ -227,7 +227,7 @@ def _scenarios_with_actions():
     mine = sorted(MY_SCENARIOS.glob("*.yaml"))
     # a bundled scenario's tests share its replay (tests/replays.py): they run on one pytest-xdist worker
     return [pytest.param(p, id=f"tests/{p.name}") for p in mine] + [
-        pytest.param(p, id=f"facts/{p.name}", marks=pytest.mark.xdist_group(SCENARIO_GROUP + p.name)) for p in bundled
+        pytest.param(p, id=f"facts/{p.name}", marks=pytest.mark.xdist_group(SCENARIO_GROUP)) for p in bundled
     ]
 
 
