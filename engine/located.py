@@ -46,6 +46,7 @@ class Located:
     path: str
     _marks: dict[tuple, Span] = field(default_factory=dict, repr=False)
     text: str = ""
+    empty: bool = False  # the text holds no document at all (blank lines and comments): its value is {}
     _scan: Callable[[Located], None] | None = field(default=None, repr=False, compare=False)
 
     @property

@@ -117,6 +117,18 @@ def compile_scenario(
 def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
     ctx = ScenarioReader(doc, catalog, face)
     data = doc.value
+    if doc.empty or data is None:  # no document, or an empty one (`---` alone)
+        raise ScenarioError(
+            f"{doc.path}: the scenario file is empty",
+            diagnostics=[
+                Diagnostic(
+                    S100,
+                    "the file holds no scenario (nothing but blank lines, comments or an empty document)",
+                    Span(doc.path, 1, 1),
+                    hint="write the board (players:, objects:, ...); `{}` is a board of the default players only",
+                )
+            ],
+        )
     if not isinstance(data, dict):
         raise ScenarioError(
             f"{doc.path}: a scenario is a mapping",

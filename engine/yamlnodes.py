@@ -106,7 +106,7 @@ def read_yaml(text: str, path: str = "<scenario>") -> Located:
         raise ScenarioError(f"invalid YAML in {path}: {exc}") from None
     doc = Located(None, path, text=text)
     if node is None:
-        doc.value = {}
+        doc.value, doc.empty = {}, True
         return doc
     doc.value = _convert(node, (), doc, yaml.constructor.SafeConstructor(), 0)
     return doc

@@ -295,3 +295,17 @@ def test_a_question_of_the_wrong_type_is_a_usage_error(engine, method, value):
     with pytest.raises(UsageError) as info:
         getattr(state, method)(value)
     assert type(value).__name__ in str(info.value) and info.value.hint
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "# a board to write\n", "---\n", "null\n"])
+def test_an_empty_scenario_file_is_refused_not_read_as_a_board(capsys, tmp_path, text):
+    """A file of nothing read as `{}`: every verb answered for two default players (query listed alice and bob,
+    exit 0), which hid a file saved empty or the wrong file named. `{}` is still a board of its own."""
+    path = tmp_path / "s.yaml"
+    path.write_text(text, encoding="utf-8")
+    run = run_cli(capsys, ["query", str(path), "player(P)"])
+    assert run.code == 3 and "error[S100]: the file holds no scenario" in run.err, (run.code, run.out, run.err)
+    assert f"{path}:1:1:" in run.err and "hint:" in run.err
+    path.write_text("{}\n", encoding="utf-8")
+    run = run_cli(capsys, ["query", str(path), "player(P)"])
+    assert run.code == 0 and "alice" in run.out and "bob" in run.out
