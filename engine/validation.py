@@ -134,10 +134,13 @@ def action_problems(
     lenient: bool = False,
     facts: _Facts | None = None,
     known: Set[str] | None = None,
+    names: bool = True,
 ) -> list[Diagnostic]:
     """Every problem of one action in ``state``: its name, argument keys and types, the constants it names
     and its ``choose:``. ``introduced``: ids that earlier actions create by name; ``lenient``: accept an id
-    of the form the engine gives created objects (at load time, before the earlier actions ran)."""
+    of the form the engine gives created objects (at load time, before the earlier actions ran);
+    ``names=False``: leave out the objects, players and other constants it names that are unknown (an action
+    a scenario expects to be refused: its refusal says so when it is applied)."""
     facts = facts or _Facts(state)
     introduced = set(introduced) | _introduces(action)  # its own new ids may be named in its choose:
     where = _Where(doc, base, span)
@@ -239,6 +242,8 @@ def action_problems(
                     )
                 continue
             auto = lenient and AUTO_ID_RE.match(leaf)
+            if not names:
+                continue
             if declared in ("object", "player", "target") and not auto:
                 allowed = {"object": objects, "player": players, "target": objects | players}[declared]
                 if leaf not in allowed:
@@ -517,6 +522,8 @@ def scenario_problems(state: Board) -> list[Diagnostic]:
                 lenient=True,
                 facts=facts,
                 known=base_known,
+                # an action expected to be refused may name what is not there: that is what it tests
+                names=action.get("expect_error") is None,
             )
         )
         introduced |= _introduces(action)

@@ -309,3 +309,33 @@ def test_an_empty_scenario_file_is_refused_not_read_as_a_board(capsys, tmp_path,
     path.write_text("{}\n", encoding="utf-8")
     run = run_cli(capsys, ["query", str(path), "player(P)"])
     assert run.code == 0 and "alice" in run.out and "bob" in run.out
+
+
+def test_an_action_expected_to_be_refused_may_name_what_is_not_there(capsys, tmp_path):
+    """An unknown player or object in an action marked expect_error failed the whole file as it loaded (S102,
+    no case run): naming what is not there is what such an action tests. Its refusal is checked as it is
+    applied; a misspelt action or argument key is still a load error."""
+    path = tmp_path / "s.yaml"
+    body = (
+        "players: [alice, bob]\nactive: alice\nobjects:\n  bears: {card: Grizzly Bears, controller: alice}\n"
+        "actions:\n"
+        "  - {do: bolster, n: 1, player: carol, expect_error: \"unknown constant 'carol'\"}\n"
+        '  - {do: put_counters, target: beers, kind: p1p1, n: 1, expect_error: "beers"}\n'
+        "  - {do: put_counters, target: bears, kind: p1p1, n: 1}\n"
+        'expect:\n  - holds: "counter(bears, p1p1, 1)"\n'
+    )
+    path.write_text(body, encoding="utf-8")
+    run = run_cli(capsys, ["test", str(path)])
+    assert run.code == 0 and run.out.strip().endswith("3 passed, 0 failed"), run.out + run.err
+    # the refusal still has to say what the scenario expects
+    path.write_text(body.replace("player: carol", "player: bears"), encoding="utf-8")
+    run = run_cli(capsys, ["test", str(path)])
+    assert run.code == 1 and "does not mention \"unknown constant 'carol'\": bolster refused" in run.out, run.out
+    # without expect_error the same action is a load error, with its place
+    path.write_text(body.replace(", expect_error: \"unknown constant 'carol'\"", ""), encoding="utf-8")
+    run = run_cli(capsys, ["test", str(path)])
+    assert run.code == 3 and f"{path}:6:" in run.out and "unknown constant 'carol'" in run.out, run.out
+    # a misspelt argument key is a load error even where a refusal is expected
+    path.write_text(body.replace("player: carol", "playr: carol"), encoding="utf-8")
+    run = run_cli(capsys, ["test", str(path)])
+    assert run.code == 3 and "bolster takes no argument 'playr'" in run.out
