@@ -87,6 +87,7 @@ ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = {
     "action_param": (2, (), False, _RUNTIME),
     "action_param_default": (3, (), False, _RUNTIME),
     "action_param_type": (3, (), False, _RUNTIME),
+    "action_param_value": (3, (), False, _RUNTIME),
     "refusal_options": (2, (), False, _RUNTIME),
     "refusal_not_about_the_choice": (1, (), False, _RUNTIME),
     "action_param_key_type": (3, (), False, _RUNTIME),

@@ -118,6 +118,9 @@ class _Facts:
         self.key_types: dict[tuple[str, str], str] = {
             (str(r["A"]), str(r["K"])): str(r["T"]) for r in ask("action_param_key_type(A, K, T)")
         }
+        self.values: dict[tuple[str, str], set[str]] = {}  # the words an argument may be, where declared
+        for r in ask("action_param_value(A, K, V)"):
+            self.values.setdefault((str(r["A"]), str(r["K"])), set()).add(str(r["V"]))
         self.choices = choice_names(state.engine.program)
         self.shapes = argument_shapes(state.engine.program)
         self.action_shapes = action_argument_shapes(state.engine.program)
@@ -243,6 +246,16 @@ def action_problems(
                 continue
             auto = lenient and AUTO_ID_RE.match(leaf)
             if not names:
+                continue
+            allowed_words = facts.values.get((kind, key)) if not is_key else None
+            if allowed_words is not None:
+                if leaf not in allowed_words:
+                    near = suggest(leaf, allowed_words)
+                    problem(
+                        f"{kind}: {key} must be {' or '.join(sorted(allowed_words))}, got {leaf!r}",
+                        at,
+                        f"did you mean {near!r}?" if near else f"the rules read {key} only as one of these words",
+                    )
                 continue
             if declared in ("object", "player", "target") and not auto:
                 allowed = {"object": objects, "player": players, "target": objects | players}[declared]

@@ -339,3 +339,22 @@ def test_an_action_expected_to_be_refused_may_name_what_is_not_there(capsys, tmp
     path.write_text(body.replace("player: carol", "playr: carol"), encoding="utf-8")
     run = run_cli(capsys, ["test", str(path)])
     assert run.code == 3 and "bolster takes no argument 'playr'" in run.out
+
+
+def test_an_argument_of_a_few_words_names_them(capsys, tmp_path):
+    """`step: second` was an unknown constant with the hint "did you mean 'scion'?" (the nearest word of the
+    library); the rules declare the words combat_damage's step may be (action_param_value/3)."""
+    path = tmp_path / "s.yaml"
+    body = (
+        "players: [alice, bob]\nactive: alice\nobjects:\n  hero: {card: Benalish Hero, controller: alice}\n"
+        "combat:\n  attackers: {hero: bob}\nactions:\n  - {do: combat_damage, step: STEP}\n"
+        'expect:\n  - query: "life(bob, N)"\n    answers: [{N: 19}]\n'
+    )
+    for step, hint in (("second", "the rules read step only as one of these words"), ("regualr", "'regular'")):
+        path.write_text(body.replace("STEP", step), encoding="utf-8")
+        run = run_cli(capsys, ["test", str(path)])
+        assert run.code == 3 and f"combat_damage: step must be first_strike or regular, got '{step}'" in run.out
+        assert hint in run.out and "scion" not in run.out, run.out
+    path.write_text(body.replace("STEP", "regular"), encoding="utf-8")
+    run = run_cli(capsys, ["test", str(path)])
+    assert run.code == 0, run.out
