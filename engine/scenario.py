@@ -147,8 +147,12 @@ def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
     _life(ctx, data, players)
     _combat(ctx, data, players, objects)
     _fields(ctx, data, ctx.face.section_fields("top"), (), players, objects)
-    _stack(ctx, data, players, objects)
     given_facts = _raw_facts(ctx, data)
+    # an ability's source may have left the battlefield (a dies trigger's): its card is in a zone, or it was a
+    # token the event log names (facts:)
+    left = {str(f[1]) for f in given_facts if f[0] == "card_in_zone"}
+    left |= {str(f[3]) for f in given_facts if f[0] == "event" and len(f) == 4}
+    _stack(ctx, data, players, set(objects) | left)
     actions = _entries(ctx, data, "actions", "do")
     for i, (action, _span) in enumerate(actions):  # a card an action brings (enter, create_token): S200 too
         for key, value in action.items():
@@ -368,8 +372,9 @@ def _ref_depth(f: Field, fields: Sequence[Field]) -> int:
     return sum(1 for r in f.refs if r.what in names)
 
 
-def _stack(ctx: ScenarioReader, data: dict, players: list[str], objects: dict[str, dict]) -> None:
-    """``stack:`` lists abilities waiting to resolve, top first: {id, source, kind, controller, args}."""
+def _stack(ctx: ScenarioReader, data: dict, players: list[str], sources: set[str]) -> None:
+    """``stack:`` lists abilities waiting to resolve, top first: {id, source, kind, controller, args}.
+    ``sources``: the ids a source may be (the objects, the cards ``facts:`` put in a zone, what its events name)."""
     stack = data.get("stack", []) or []
     if not ctx.want(stack, "list", ("stack",), "stack"):
         return
@@ -390,14 +395,16 @@ def _stack(ctx: ScenarioReader, data: dict, players: list[str], objects: dict[st
         ctx.add(("on_stack", sid, source, kind), path)
         ctx.add(("stack_position", sid, n - i), path)
         ctx.add(("ability_controller", sid, controller), path + ("controller",))
-        if source not in objects:
-            near = suggest(source, objects)
+        if source not in sources:
+            near = suggest(source, sources)
             ctx.error(
                 path + ("source",),
                 f"stack source {source!r} is not an object of the scenario",
                 f"did you mean {near!r}?"
                 if near
-                else "name an id of objects: (an ability's source may have left the battlefield: give it a zone)",
+                else "name an id of objects:, or a card that has left the battlefield, in its zone under facts: "
+                f'"card_in_zone({source}, graveyard)" (a token: an event of the log naming it; judgelog do -o '
+                "writes both)",
             )
         args = item.get("args", {}) or {}
         if ctx.want(args, "map", path + ("args",), "args"):

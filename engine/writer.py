@@ -127,6 +127,14 @@ def state_to_scenario(state: Board) -> dict:
     positions = sorted(f[2] for f in _by(facts, "stack_position"))
     if stack and positions == list(range(1, len(positions) + 1)):
         data["stack"] = stack
+    # an ability whose source has left the battlefield (a dies trigger's) names a card in a zone, or a token
+    # that ceased to exist: its card_in_zone fact, or the events naming it, go under facts:, where the stack's
+    # sources are looked for
+    sources = {item["source"] for item in data.get("stack", ())} - set(objects)
+    zoned = [str(Fact(*f)) for f in _by(facts, "card_in_zone") if f[1] in sources]
+    zoned += [str(Fact(*f)) for f in _by(facts, "event") if f[3] in sources]
+    if zoned:
+        data["facts"] = zoned
     covered = compile_scenario(data, path="<written>", interface=face).facts
     extra = covered - facts
     if extra:
@@ -135,8 +143,8 @@ def state_to_scenario(state: Board) -> dict:
             hint="the scenario format gives these facts whenever it is loaded; the state lacks them",
         )
     rest = facts - covered
-    if rest:
-        data["facts"] = sorted(str(Fact(*f)) for f in rest)
+    if rest or zoned:
+        data["facts"] = sorted({str(Fact(*f)) for f in rest} | set(zoned))
     return data
 
 

@@ -910,3 +910,31 @@ def test_a_refusal_in_a_follow_up_application_says_so():
     assert not after.holds("permanent(b1)") and not after.holds("permanent(b2)")
     after, _ = after.apply({"do": "combat_damage", "step": "regular", "assign": {"ds": {"wall": 4}}})
     assert after.holds("damage_marked(wall, 4)")
+
+
+def _left_sources(state) -> set:
+    """The sources of the abilities on the stack that are no longer on the battlefield (a dies trigger's)."""
+    on = {f[1] for f in state.facts if f[0] == "permanent"}
+    return {f[2] for f in state.facts if f[0] == "on_stack"} - on
+
+
+@pytest.mark.xdist_group(SCENARIO_GROUP)
+def test_a_state_with_a_dies_trigger_waiting_is_written_and_loads_back(tmp_path, engine, replays):
+    """`do -o` refused every state whose stack held an ability of a card that had left the battlefield
+    (persist, undying, afterlife: "stack source 'geist' is not an object of the scenario"), the state in
+    which the docs say to read the abilities' ids for `order:`. The card is written in its zone (facts:
+    card_in_zone), which the stack's sources may name; the state loads back the same."""
+    from replays import NAMES
+
+    written = 0
+    for name in NAMES:
+        run = replays.get("pydatalog", name)
+        for state in run.states:
+            if not _left_sources(state):
+                continue
+            out = tmp_path / f"{name}.{written}.yaml"
+            write_scenario(state, out)
+            loaded = engine.load(str(out))
+            assert loaded.facts == state.facts, name
+            written += 1
+    assert written >= 5  # persist, undying and afterlife scenarios hold such states
