@@ -458,12 +458,15 @@ def dynamic_audit(engine: Engine, path: str, *, keyword: str | None = None, only
                     )["count"] += 1
     event_rules: dict[str, int] = {}
     for event in events:
-        if event.rule:
-            event_rules[event.rule] = event_rules.get(event.rule, 0) + 1
+        # the rule an event names, and the keyword's rule that made a triggered ability put on the stack
+        for name in (event.rule, event.details.get("trigger")):
+            if isinstance(name, str) and name:
+                event_rules[name] = event_rules.get(name, 0) + 1
     found_conflicts = conflicts(state)
     interactions_ = [interactions[k] for k in sorted(interactions)]
     if keyword is not None:
         fired_rules = [r for r in fired_rules if group_of(r) == keyword]
+        event_rules = {name: n for name, n in event_rules.items() if name.split(".", 1)[0] == keyword}
         overrides = [o for o in overrides if o["default"].split(".")[0] == keyword or o["by_group"] == keyword]
         checks = [c for c in checks if c["rule"].split(".")[0] == keyword]
         interactions_ = [i for i in interactions_ if keyword in (i["reader"], i["deriver"])]

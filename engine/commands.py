@@ -386,7 +386,7 @@ def _diag_key(d: Diagnostic) -> tuple:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    from .cr import any_cites, check_edition, meanings, resolve, topic_of, unrecorded
+    from .cr import any_cites, check_edition, meanings, resolve, shipped_history, topic_of, unrecorded
     from .library import load_program
 
     result = load_program(args.rules, include_library=not args.no_library)
@@ -450,8 +450,13 @@ def cmd_rules(args: argparse.Namespace) -> int:
         elif edition:
             lines.append(f"CR {typed} as numbered in CR {edition} is the same number now{named}.")
         old = meanings(typed)
-        for m in old:
-            lines.append(f"CR {m.text()}.")
+        if edition:
+            lines.extend(f"CR {m.text()}." for m in old)
+        elif old:  # the number meant another rule once: say which edition it is read in
+            now = f", where it is {topic.name.replace('_', ' ')}" if topic else ""
+            lines.append(f"CR {typed} is read as numbered in the current CR ({shipped_history().current}{now}).")
+            lines.extend(f"  In older editions CR {m.text()}." for m in old)
+            lines.append("  (--cr-edition DATE reads a number as that edition numbered it.)")
         data["cr"] = {
             "typed": typed,
             "edition": edition,

@@ -88,6 +88,7 @@ class _Run(Generic[B]):
         self.kind = action.get("do")
         self.events: list[Event] = []
         self.pending_triggers: list[tuple[int, tuple, list[tuple]]] = []
+        self.trigger_rules: dict[tuple, str] = {}  # (source, kind, subject) -> the rule deriving it triggers/3
         # event numbers are also the timestamps of continuous effects (613.7b): later than any given one
         self.steps = StepFacts(state)  # what the state knows, counted once: a step costs its change
         self.next_seq = self.steps.first_seq()
@@ -145,7 +146,10 @@ class _Run(Generic[B]):
                 raise ActionError(f"{self.kind} did not finish in {MAX_STEPS} steps (do its rules loop?)")
             facts.add(("step", step))
             self._violations(facts)
-            facts |= self._choices(facts, choose, used_choices)
+            chosen = self._choices(facts, choose, used_choices)
+            if chosen:  # and what reads the choices just made (an effect that depends on a chosen target)
+                facts |= chosen
+                self._violations(facts)
             follow_up = {r["K"]: r["V"] for r in self.ask(facts, "follow_up(K, V)")}  # as the step begins
             facts = self._effects(facts, "effect(I, P, A, B, C)")
             more = self.ask(facts, f"step_exists({step + 1})")
@@ -396,8 +400,11 @@ class _Run(Generic[B]):
         whose declaration says each instance acts (keyword_instances(K, each)) triggers once per instance
         (keyword_instance/3), each instance with its own parameters (keyword_instance_param/5)."""
         face = self.engine.interface
-        for r in self.ask(facts, "triggers(S, K, X)"):
-            source, kind, subject = r["S"], r["K"], r["X"]
+        found = [(r["S"], r["K"], r["X"]) for r in self.ask(facts, "triggers(S, K, X)")]
+        # the rule that made each trigger (its keyword's, 702.79a for persist), told by its put_on_stack event
+        rules = self._causes_of(facts, [("triggers", *t) for t in found]) if found else []
+        self.trigger_rules.update({key: rule for key, (rule, _) in zip(found, rules) if key not in self.trigger_rules})
+        for source, kind, subject in found:
             args = [
                 ("ability_arg", k["K2"], k["V"])
                 for k in self.ask(facts, f"trigger_arg({_q(source)}, {_q(kind)}, {_q(subject)}, K2, V)")
@@ -452,16 +459,10 @@ class _Run(Generic[B]):
                 facts.add(("ability_controller", aid, controller))
             facts |= {(f[0], aid) + f[1:] for f in args}
             rule, cites = causes.get(controller, ("", ()))
-            self.events.append(
-                Event(
-                    self.next_seq,
-                    "put_on_stack",
-                    aid,
-                    {"source": source, "kind": kind, "subject": subject},
-                    rule,
-                    cites,
-                )
-            )
+            details = {"source": source, "kind": kind, "subject": subject}
+            if self.trigger_rules.get((source, kind, subject)):
+                details["trigger"] = self.trigger_rules[(source, kind, subject)]
+            self.events.append(Event(self.next_seq, "put_on_stack", aid, details, rule, cites))
             self.next_seq += 1
         return facts
 

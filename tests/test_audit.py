@@ -207,3 +207,17 @@ def test_rule_counts_agree_between_check_and_audit(capsys):
     audit = run_cli(capsys, ["audit", BANDING, "--format", "json"]).json()
     assert check["rules"] == audit["rules_total"]
     assert f"in {check['rules']} rules" in run_cli(capsys, ["check"]).out
+
+
+def test_a_triggered_keyword_is_credited_with_the_abilities_it_put_on_the_stack(capsys):
+    """Persist triggered and its ability went on the stack, but the audit named only stack.triggered for the
+    event (and --keyword persist listed every other keyword's event rules too): the put_on_stack event now
+    names the rule that derived its triggers/3 (detail trigger), which the audit counts and filters."""
+    path = SCENARIOS / "persist_returns_with_counter.yaml"
+    run = run_cli(capsys, ["do", path])
+    assert run.code == 0 and "kind=persist, source=" in run.out and 'trigger="persist.trigger")' in run.out, run.out
+    data = run_cli(capsys, ["audit", path, "--format", "json"]).json()
+    assert data["event_rules"].get("persist.trigger", 0) >= 1 and "stack.triggered" in data["event_rules"]
+    only = run_cli(capsys, ["audit", path, "--keyword", "persist", "--format", "json"]).json()
+    assert only["event_rules"] and all(name.startswith("persist.") for name in only["event_rules"]), only
+    assert "persist" in only["keywords"]
