@@ -450,15 +450,13 @@ class _Run(Generic[B]):
             _seq, (source, kind, subject, controller, _inst), args = t
             aid = named[id(t)]
             height += 1
-            facts |= {
-                ("on_stack", aid, source, kind),
-                ("stack_position", aid, height),
-                ("ability_arg", aid, "subject", subject),
-            }
+            placing = (("on_stack", aid, source, kind), ("stack_position", aid, height))
+            facts |= {*placing, ("ability_arg", aid, "subject", subject)}
             if controller is not None:
                 facts.add(("ability_controller", aid, controller))
             facts |= {(f[0], aid) + f[1:] for f in args}
             rule, cites = causes.get(controller, ("", ()))
+            self.causes.update(dict.fromkeys(placing, rule))  # explain: made by stack.triggered (603.3, 603.3b)
             details = {"source": source, "kind": kind, "subject": subject}
             if self.trigger_rules.get((source, kind, subject)):
                 details["trigger"] = self.trigger_rules[(source, kind, subject)]

@@ -938,3 +938,16 @@ def test_a_state_with_a_dies_trigger_waiting_is_written_and_loads_back(tmp_path,
             assert loaded.facts == state.facts, name
             written += 1
     assert written >= 5  # persist, undying and afterlife scenarios hold such states
+
+
+def test_a_triggered_abilitys_place_on_the_stack_is_explained_by_the_rule_that_put_it_there(capsys):
+    """`explain "stack_position(ability_2, 2)"` stopped at [fact] with the action's line: the stack facts an
+    action makes now say which rule made them (stack.triggered, 603.3 and APNAP 603.3b)."""
+    path = SCENARIOS / "persist_returns_with_counter.yaml"
+    state = Engine().load(str(path))
+    replayed, _ = run_actions(state, limit=3)
+    [(aid, pos)] = [(f[1], f[2]) for f in replayed.facts if f[0] == "stack_position"]
+    [(source, kind)] = [(f[2], f[3]) for f in replayed.facts if f[0] == "on_stack"]
+    for fact in (f"stack_position({aid}, {pos})", f"on_stack({aid}, {source}, {kind})"):
+        run = run_cli(capsys, ["explain", path, fact, "--actions", "3"])
+        assert run.code == 0 and "made by stack.triggered [CR 603.3, 603.3b]" in run.out, run.out
