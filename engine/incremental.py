@@ -236,7 +236,7 @@ def _bind(atom: Atom, pattern: Pattern) -> dict[str, Any] | None:
     binding: dict[str, Any] = {}
     for term, value in zip(atom.args, pattern):
         if isinstance(term, Const):
-            if value is WILD:
+            if value is WILD or type(value) is _Number:
                 continue
             if type(value) is Among:
                 if term.value not in value.values:
@@ -269,29 +269,46 @@ class _Slot:
         self.i = i
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Slot) and other.i == self.i
+        return type(other) is type(self) and other.i == self.i
 
     def __hash__(self) -> int:
-        return hash(("slot", self.i))
+        return hash((type(self).__name__, self.i))
 
     def __repr__(self) -> str:
         return f"${self.i}"
 
 
+class _Number(_Slot):
+    """A placeholder for a number that no rule writes where the fact holds it (a count of counters, a life
+    total, an event's number): it may still equal a number a rule writes elsewhere, so it matches every
+    constant (an over-approximation). Counting 4, 5, 6 ... counters then needs one closure, not one each."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"#{self.i}"
+
+
 _MAX_CLOSURES = 4096
 _SLOTS = tuple(_Slot(i) for i in range(16))
+_NUMBERS = tuple(_Number(i) for i in range(16))
 
 
 def _closures(program: Program) -> tuple[frozenset, dict[tuple, list[tuple[str, Pattern]]]]:
     """The constants the rules write, and the closures of change shapes found so far (kept per program)."""
 
     def make() -> tuple[frozenset, dict[tuple, list[tuple[str, Pattern]]]]:
-        consts = frozenset(
-            a.value
+        atoms = [
+            lit.atom if isinstance(lit, Negation) else lit
             for r in program.rules
             for lit in (r.head,) + tuple(r.body)
             if isinstance(lit, (Atom, Negation))
-            for a in (lit.atom if isinstance(lit, Negation) else lit).args
+        ]
+        # words as they are; a number as (predicate, position, number), where a rule writes it (see _shapes)
+        consts = frozenset(
+            (atom.pred, i, a.value) if _is_number(a.value) else a.value
+            for atom in atoms
+            for i, a in enumerate(atom.args)
             if isinstance(a, Const)
         )
         return consts, {}
@@ -433,7 +450,7 @@ def _among_closure(program: Program, entries: list[tuple], cache: dict) -> list[
     for key, seen in shapes.items():
         held = [Among(frozenset(vs)) if len(vs) > 1 else next(iter(vs)) for vs in seen]
         for pred, pattern in _cached_closure(program, cache, key):
-            out.append((pred, tuple(held[v.i] if type(v) is _Slot else v for v in pattern)))
+            out.append((pred, tuple(held[v.i] if isinstance(v, _Slot) else v for v in pattern)))
     return out
 
 
@@ -444,8 +461,12 @@ def _shapes(fact: tuple, consts: frozenset) -> tuple[tuple, tuple, tuple]:
     coarse: list = [fact[0]]
     shape: list = [fact[0]]
     values: list = []
+    # a number is kept as a constant where a rule writes it at one of the places the fact holds it (so
+    # that equal numbers of the fact stay equal); elsewhere it is a _Number, which matches any constant
+    kept_numbers = {v for i, v in enumerate(fact[1:]) if _is_number(v) and (fact[0], i, v) in consts}
     for v in fact[1:]:
-        if v in consts and not isinstance(v, bool):
+        number = _is_number(v)
+        if (v in kept_numbers) if number else (v in consts and not isinstance(v, bool)):
             coarse.append(v)
             shape.append(v)
             continue
@@ -455,8 +476,13 @@ def _shapes(fact: tuple, consts: frozenset) -> tuple[tuple, tuple, tuple]:
         else:
             i = len(values)
             values.append(v)
-        shape.append(_SLOTS[i] if i < len(_SLOTS) else _Slot(i))
+        slots = _NUMBERS if number else _SLOTS
+        shape.append(slots[i] if i < len(slots) else (_Number if number else _Slot)(i))
     return tuple(coarse), tuple(shape), tuple(values)
+
+
+def _is_number(v: object) -> bool:
+    return type(v) is int  # (True is not a number here: bool is a type of its own)
 
 
 def _affected_one(program: Program, fact: tuple, consts: frozenset, cache: dict) -> Affected:
@@ -466,7 +492,7 @@ def _affected_one(program: Program, fact: tuple, consts: frozenset, cache: dict)
     for pred, pattern in _cached_closure(program, cache, shape):
         if pred in out.all:
             continue
-        out.add(pred, tuple(values[v.i] if type(v) is _Slot else v for v in pattern))
+        out.add(pred, tuple(values[v.i] if isinstance(v, _Slot) else v for v in pattern))
     return out
 
 
@@ -499,7 +525,7 @@ def _possible(program: Program, rule: Rule, binding: dict[str, Any]) -> bool:
             a.value
             if isinstance(a, Const)
             else binding.get(a.name, WILD)
-            if isinstance(a, Var) and type(binding.get(a.name, WILD)) is not _Slot
+            if isinstance(a, Var) and not isinstance(binding.get(a.name, WILD), _Slot)
             else WILD
             for a in lit.args
         )
