@@ -265,7 +265,20 @@ def _life(ctx: ScenarioReader, data: dict, players: list[str]) -> None:
                     ctx.add(fact, fpath)
 
 
-def _ref(ctx: ScenarioReader, value: object, ids: Collection[object], path: tuple, what: str) -> str | None:
+def _ref(
+    ctx: ScenarioReader,
+    value: object,
+    ids: Collection[object],
+    path: tuple,
+    what: str,
+    field: str = "",
+    existing: Collection[object] = (),
+) -> str | None:
+    """``value`` if it is one of ``ids``; else an error. ``field``: the field ``ids`` are listed in (a band
+    member is an attacker): one of the ``existing`` objects and players that is not listed there is told so."""
+    if field and isinstance(value, str) and value not in ids and value in existing:
+        ctx.error(path, f"{what} {show(value)} is not listed under {field}:", f"list it under {field}: first")
+        return None
     if not isinstance(value, str) or value not in ids:
         names = [i for i in ids if isinstance(i, str)]
         near = suggest(str(value), names) if isinstance(value, str) else None
@@ -305,8 +318,8 @@ def _fields(
         def ref(value: object, pos: int, vpath: tuple, f: Field = f) -> str | None:
             r = f.ref(pos)
             ids = known.get(r.what)
-            if ids is None:
-                ids = keys.get(r.what, set())
+            if ids is None:  # another field's ids (a band member is an attacker)
+                return _ref(ctx, value, keys.get(r.what, set()), vpath, r.noun, r.what, known["target"])
             return _ref(ctx, value, ids, vpath, r.noun)
 
         if f.shape in ("map", "map_list"):

@@ -36,7 +36,7 @@ def test_known_ids_need_no_warning(engine):
                 "card_in_zone(worker, graveyard)",
                 "card_value(worker, owner, alice, none, none, none)",
                 "event(1, dies, lions)",
-                "divided_by(lions, bob)",
+                "divided_in_regular_step(lions, bob)",
                 "tapped(bears)",
                 "life(bob, 7)",
             ],

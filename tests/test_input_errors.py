@@ -358,3 +358,21 @@ def test_an_argument_of_a_few_words_names_them(capsys, tmp_path):
     path.write_text(body.replace("STEP", "regular"), encoding="utf-8")
     run = run_cli(capsys, ["test", str(path)])
     assert run.code == 0, run.out
+
+
+def test_a_band_member_that_is_not_attacking_is_told_so_not_that_it_does_not_exist(capsys, tmp_path):
+    """`bands: [[hero, wurm]]` with the Hero among the objects but not under attackers: said "band member
+    (an attacker) 'hero' does not exist", hint "known: wurm" (702.22c: only attacking creatures band)."""
+    path = tmp_path / "s.yaml"
+    board = (
+        "players: [alice, bob]\nactive: alice\nobjects:\n  wurm: {card: Craw Wurm, controller: alice}\n"
+        "  hero: {card: Benalish Hero, controller: alice}\n"
+        "combat:\n  attackers: {wurm: bob}\n  bands: [[MEMBER, wurm]]\n"
+    )
+    path.write_text(board.replace("MEMBER", "hero"), encoding="utf-8")
+    run = run_cli(capsys, ["query", str(path), "attacking(A, P)"])
+    assert run.code == 3 and "band member (an attacker) 'hero' is not listed under attackers:" in run.err, run.err
+    assert "list it under attackers: first" in run.err and "does not exist" not in run.err
+    path.write_text(board.replace("MEMBER", "heroo"), encoding="utf-8")  # a name that is nothing: as before
+    run = run_cli(capsys, ["query", str(path), "attacking(A, P)"])
+    assert run.code == 3 and "'heroo' does not exist" in run.err

@@ -17,23 +17,32 @@ from paths import SCENARIOS
 
 from judgelog import Engine
 from judgelog.ast import Const, Var
-from judgelog.incremental import _SLOTS, WILD, _closures, _fact_shapes, _Slot
+from judgelog.incremental import _NUMBERS, _SLOTS, WILD, _closures, _fact_shapes, _Number, _Slot
 from judgelog.provenance import Prover, _head_candidates, _head_vars, _unify_head, _unify_vars
+
+
+def _kept(fact: tuple, consts: frozenset) -> list[bool]:
+    """Whether each value of the fact is kept as a constant: a word the rules write anywhere; a number where a
+    rule writes it at a place of the predicate that holds it (then everywhere in the fact)."""
+    numbers = {v for i, v in enumerate(fact[1:]) if type(v) is int and (fact[0], i, v) in consts}
+    return [v in numbers if type(v) is int else v in consts and not isinstance(v, bool) for v in fact[1:]]
 
 
 def _exact_shape(fact: tuple, consts: frozenset) -> tuple[tuple, tuple]:
     """The exact shape by its definition: the predicate, the rules' constants the fact holds, a placeholder for
-    each other value (equal values sharing one); and the values the placeholders stand for."""
+    each other value (equal values sharing one; a number's matches any constant, _Number); and the values the
+    placeholders stand for."""
     values: list = []
     shape = [fact[0]]
-    for v in fact[1:]:
-        if v in consts and not isinstance(v, bool):
+    for v, kept in zip(fact[1:], _kept(fact, consts)):
+        if kept:
             shape.append(v)
         else:
             if v not in values:
                 values.append(v)
             i = values.index(v)
-            shape.append(_SLOTS[i] if i < len(_SLOTS) else _Slot(i))
+            slots, slot = (_NUMBERS, _Number) if type(v) is int else (_SLOTS, _Slot)
+            shape.append(slots[i] if i < len(slots) else slot(i))
     return tuple(shape), tuple(values)
 
 
@@ -44,14 +53,18 @@ def engine() -> Engine:
 
 def test_both_shapes_in_one_pass_are_the_shapes(engine):
     consts, _ = _closures(engine.program)
-    named = sorted(consts, key=repr)[:40]
-    values = named + [0, 1, 2, True, False, 1.0, "x", "y"] + [f"o{i}" for i in range(20)]
+    named = sorted((c for c in consts if not isinstance(c, tuple)), key=repr)[:40]
+    # predicates at whose places the rules write numbers (counter(_, _, 0), step(1), ...), and the numbers
+    numbered = sorted({c[0] for c in consts if isinstance(c, tuple)})[:6]
+    numbers = sorted({c[2] for c in consts if isinstance(c, tuple)})[:8]
+    values = named + numbers + [0, 1, 2, 17, True, False, 1.0, "x", "y"] + [f"o{i}" for i in range(20)]
     rng = random.Random(7)
     shapes: dict = {}  # shared by every fact, as a change's facts share them: never a shape of other types
     for _ in range(5000):
-        fact = ("p",) + tuple(rng.choice(values) for _ in range(rng.randint(0, 20)))  # up to 20: past 16 slots
+        pred = rng.choice(["p", *numbered])
+        fact = (pred,) + tuple(rng.choice(values) for _ in range(rng.randint(0, 20)))  # up to 20: past 16 slots
         entry = _fact_shapes({}, shapes, fact, consts)
-        coarse = (fact[0],) + tuple(v if v in consts and not isinstance(v, bool) else WILD for v in fact[1:])
+        coarse = (fact[0],) + tuple(v if kept else WILD for v, kept in zip(fact[1:], _kept(fact, consts)))
         shape, held = _exact_shape(fact, consts)
         assert entry == (fact, coarse, shape, held), fact
         assert [type(v) for v in entry[2]] == [type(v) for v in shape], fact  # True and 1 are equal, not alike
