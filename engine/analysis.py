@@ -409,6 +409,7 @@ def _stratify(prog: Program) -> list[Diagnostic]:
                 getattr(lit, "span", rule.span),
                 hint="a predicate must not depend on its own negation; break the cycle "
                 "with an input fact or split the predicate",
+                notes=_cycle_rules(prog, [head, body_pred, *cycle[1:]]),
             )
         )
     # strata: longest chain of negative edges below each predicate (on the condensation)
@@ -424,6 +425,26 @@ def _stratify(prog: Program) -> list[Diagnostic]:
         strata[number] = level
     prog.strata = {pred: strata[c] for pred, c in comp.items()}
     return out
+
+
+def _cycle_rules(prog: Program, preds: list[str]) -> tuple[str, ...]:
+    """For each step of a cycle (a predicate, then the one it reads), the rules that make it, with their
+    places: the rule that closed the cycle may be in another file than the one the error points at."""
+    notes = []
+    for head, read in zip(preds, preds[1:]):
+        rules = [
+            r
+            for r in prog.rules_by_head.get(head, ())
+            if any(
+                isinstance(x, (Atom, Negation)) and (x.atom if isinstance(x, Negation) else x).pred == read
+                for x in r.body
+            )
+        ]
+        where = ", ".join(f"{r.name or 'a rule'} ({r.span.short()})" for r in rules[:3]) + (
+            ", ..." if len(rules) > 3 else ""
+        )
+        notes.append(f"{head} reads {read}: {where}")
+    return tuple(notes)
 
 
 def _cycle_text(head: str, body_pred: str, cycle: list[str], neg_edges: Collection[tuple[str, str]]) -> str:

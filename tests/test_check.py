@@ -364,3 +364,23 @@ def test_check_reports_an_undeclared_effect_primitive_as_loading_does(capsys, tm
     scenario = ROOT / "facts" / "scenarios" / "banding_blocked_by_one.yaml"
     refused = run_cli(capsys, ["query", "--rules", rules, scenario, "player(P)"])
     assert refused.code != 0 and [d[4] for d in refused.diagnostics()] == ["I002"], refused.err
+
+
+def test_a_negation_cycle_names_each_rule_on_it_with_its_place(capsys, tmp_path):
+    """A designer's rule reading grants_keyword to decide a regained keyword closed a cycle through the library
+    (keyword_removed -> not effect_keyword_regained -> grants_keyword -> has_subtype -> has_keyword): E005
+    pointed at rules/core/continuous.dl and named neither the designer's rule nor the card file on the way."""
+    mine = tmp_path / "regained.dl"
+    mine.write_text(
+        "## Test: regained when anything grants it.\n@name mine.regained\n@cr 613.7\n"
+        "effect_keyword_regained(E, O, K) :- continuous_effect(E, _, O, _), grants_keyword(_, O, K).\n",
+        encoding="utf-8",
+    )
+    run = run_cli(capsys, ["check", str(mine)])
+    assert run.code != 0 and "error[E005]: negation cycle" in run.err, run.err
+    notes = [line.strip() for line in run.err.splitlines() if line.strip().startswith("note:")]
+    assert f"note: effect_keyword_regained reads grants_keyword: mine.regained ({mine}:4)" in notes, notes
+    assert any("rules/cards/eternal_skylord.dl" in n for n in notes), notes
+    # one note for each step of the cycle named in the message
+    message = next(line for line in run.err.splitlines() if "error[E005]" in line)
+    assert len(notes) == message.count("->")
