@@ -39,6 +39,7 @@ __all__ = [
     "known_constants",
     "typed_ids",
     "unknown_constants",
+    "position_words",
     "check_constants",
     "AUTO_ID_RE",
     "NEVER_MADE",
@@ -188,10 +189,54 @@ def unknown_constants(
     return found
 
 
+def position_words(state: Board, body: Sequence[Literal], const: Const) -> set[str]:
+    """The words that stand where ``const`` stands in ``body`` (an atom's argument): those the rules write
+    there and those the state's facts hold there (event kinds in ``event(N, Kind, X)``). A did-you-mean
+    looks among them first: ``lost_game`` there is nearer ``loses_game`` than the primitive ``lose_game``."""
+    place = next(
+        (
+            (atom.pred, i)
+            for lit in body
+            for atom in [lit.atom if isinstance(lit, Negation) else lit]
+            if isinstance(atom, Atom)
+            for i, arg in enumerate(atom.args)
+            if arg is const
+        ),
+        None,
+    )
+    if place is None:
+        return set()
+    program = state.engine.program
+
+    def written() -> dict[tuple[str, int], set[str]]:
+        out: dict[tuple[str, int], set[str]] = {}
+        for rule in program.rules:
+            for lit in (rule.head, *rule.body):
+                atom = lit.atom if isinstance(lit, Negation) else lit
+                if isinstance(atom, Atom):
+                    for i, arg in enumerate(atom.args):
+                        if isinstance(arg, Const) and isinstance(arg.value, str):
+                            out.setdefault((atom.pred, i), set()).add(arg.value)
+        return out
+
+    pred, i = place
+    held = {f[i + 1] for f in state.facts if f[0] == pred and len(f) > i + 1 and isinstance(f[i + 1], str)}
+    if place == ("event", 1):  # the event log's kinds: the runtime's and the primitives' (judgelog.effects)
+        held |= _engine_words()
+    return program.kept("constants.position_words", written).get(place, set()) | held
+
+
 def unknown_message(
-    value: object, state: Board, known: Set[str], typ: str = "", ids: dict[str, set[str]] | None = None
+    value: object,
+    state: Board,
+    known: Set[str],
+    typ: str = "",
+    ids: dict[str, set[str]] | None = None,
+    *,
+    here: Set[str] = frozenset(),
 ) -> tuple[str, str]:
-    """The message and hint for an unknown constant: the nearest id or known word, else a list of ids."""
+    """The message and hint for an unknown constant: the nearest id or known word, else a list of ids.
+    ``here``: the words that stand at its place (:func:`position_words`), looked among first."""
     if ids is not None and typ in ids:
         pool = sorted(ids[typ])
         near = suggest(str(value), pool) or suggest(str(value), set().union(*ids.values()))
@@ -203,7 +248,7 @@ def unknown_message(
         )
         return message, hint
     ids_ = _ids(state)
-    near = suggest(str(value), ids_) or suggest(str(value), known)
+    near = suggest(str(value), here & set(known)) or suggest(str(value), ids_) or suggest(str(value), known)
     message = f"unknown constant {value!r}: no object, player or value of the state or the rules is called that"
     hint = (
         f"did you mean {near!r}?"
@@ -253,7 +298,7 @@ def check_constants(
     ids = typed_ids(state, extra=extra)
     diags = []
     for const, typ in unknown_constants(body, known, program=state.engine.program, ids=ids):
-        message, hint = unknown_message(const.value, state, known, typ, ids)
+        message, hint = unknown_message(const.value, state, known, typ, ids, here=position_words(state, body, const))
         full = add_hint(hint, also)
         diags.append(Diagnostic(Q001, message, span_of(const) if span_of else const.span, hint=full))
     if diags:

@@ -28,6 +28,7 @@ from .constants import (
     known_constants,
     known_words,
     never_made_hint,
+    position_words,
     typed_ids,
     unknown_constants,
     unknown_message,
@@ -504,7 +505,8 @@ def expect_problems(
                 )
             )
     for const, typ in unknown_constants(body, known, allow_auto=lenient, program=state.engine.program, ids=ids):
-        message, hint = unknown_message(const.value, state, known, typ, ids)
+        here = position_words(state, body, const)
+        message, hint = unknown_message(const.value, state, known, typ, ids, here=here)
         at = _query_span(doc, base + (kind,), const.span) if doc is not None else where.at(kind)
         diags.append(Diagnostic(S103, f"{kind}: {message}", at, add_hint(hint, never_made_hint(kind, entry))))
     return diags

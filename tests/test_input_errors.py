@@ -376,3 +376,14 @@ def test_a_band_member_that_is_not_attacking_is_told_so_not_that_it_does_not_exi
     path.write_text(board.replace("MEMBER", "heroo"), encoding="utf-8")  # a name that is nothing: as before
     run = run_cli(capsys, ["query", str(path), "attacking(A, P)"])
     assert run.code == 3 and "'heroo' does not exist" in run.err
+
+
+def test_a_did_you_mean_looks_first_at_the_words_that_stand_where_the_typo_stands(capsys):
+    """`event(N, lost_game, bob)` was answered "did you mean 'lose_game'?" (an effect primitive), which is
+    accepted and never holds, so an absent: with it always passes; the event kind is loses_game. The words
+    the rules write at that place, the state's facts hold there and the event log's kinds come first."""
+    scenario = str(ROOT / "facts" / "scenarios" / "combat_declare_and_damage.yaml")
+    run = run_cli(capsys, ["query", scenario, "event(N, lost_game, bob)"])
+    assert run.code == 2 and "did you mean 'loses_game'?" in run.err, run.err
+    run = run_cli(capsys, ["query", scenario, "event(N, attaks, X)"])
+    assert run.code == 2 and "did you mean 'attacks'?" in run.err, run.err
