@@ -190,11 +190,7 @@ def _why_not(args: argparse.Namespace, state: State) -> int:
     if not reasons:
         lines.append("  no rule derives this predicate (it can only come from scenario facts)")
     for r in reasons:
-        lines.append(f"rule {r.rule.name} [CR {', '.join(r.rule.cites)}] {r.rule.span.short()}:")
-        details = r.details or tuple(() for _ in r.literals)
-        for (text, ok), more in zip(r.literals, details):
-            lines.append(f"  {'holds ' if ok else 'FAILS '} {text}")
-            lines.extend("           " + line for line in more)
+        lines.extend(r.to_lines())
     data = {"atom": args.atom, "term": _term(args.atom), "holds": holds, "rules": [r.to_dict() for r in reasons]}
     _emit(args, data, "\n".join(lines))
     return EXIT_OK if holds else EXIT_NEGATIVE

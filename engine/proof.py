@@ -163,6 +163,14 @@ class WhyNot:
     # negated atom that holds, the event that removed an absent fact); empty for a literal that holds
     details: tuple[tuple[str, ...], ...] = ()
 
+    def to_lines(self, indent: str = "", *, lead: str = "rule") -> list[str]:
+        """The rule, then each literal of its body (``holds`` or ``FAILS``) with what a failing one met."""
+        lines = [f"{indent}{lead} {self.rule.name} [CR {', '.join(self.rule.cites)}] {self.rule.span.short()}:"]
+        for (text, ok), more in zip(self.literals, self.details or tuple(() for _ in self.literals)):
+            lines.append(f"{indent}  {'holds ' if ok else 'FAILS '} {text}")
+            lines.extend(f"{indent}           {line}" for line in more)
+        return lines
+
     def to_dict(self) -> dict:
         details = self.details or tuple(() for _ in self.literals)
         return {

@@ -49,6 +49,7 @@ class Prover:
         self.view = view
         self.origins = origins
         self._rule_facts: dict[tuple, Rule] = self.program.fact_rules
+        self._why_depth = 0  # how deep why_not goes into an absent derived fact (WHY_NOT_DEPTH)
 
     def sentence(self, fact: tuple) -> str:
         decl = self.program.decl(fact[0])
@@ -327,7 +328,25 @@ class Prover:
                 ground = _ground_or_none(shown)
                 if ground is not None:
                     lines.extend(self._removed(ground))
+                    lines.extend(self._why_absent(ground))
         return lines
+
+    WHY_NOT_DEPTH = 2  # an absent derived fact's own rules are shown this many levels down
+
+    def _why_absent(self, fact: tuple) -> list[str]:
+        """Why an absent derived fact of whose first argument nothing holds (a found ``defending_player(wurm,
+        bob)`` answers why not alice) does not hold: its rules, each with what holds and what fails."""
+        if not self.program.derived(fact[0]) or self._why_depth >= self.WHY_NOT_DEPTH:
+            return []
+        rest = [Var(f"V{i}") for i in range(len(fact) - 2)]
+        if rest and self.backend.ask(self.view, [Atom(fact[0], (Const(fact[1]), *rest))], [v.name for v in rest]):
+            return []
+        self._why_depth += 1
+        try:
+            reasons = self.why_not(fact)
+        finally:
+            self._why_depth -= 1
+        return [line for r in reasons for line in r.to_lines("    ", lead="because rule")]
 
     def _found(self, atom: Atom) -> str:
         """The facts of the predicate that share the atom's first argument (the values that were found)."""

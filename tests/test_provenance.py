@@ -329,3 +329,40 @@ def test_the_rules_deriving_many_facts_at_once_are_those_found_one_by_one(engine
         one_by_one = [prover.deriving_rule(f) for f in wanted]
         assert prover.deriving_rules(wanted) == one_by_one
         assert any(r is None for r in one_by_one) and any(r is not None for r in one_by_one)
+
+
+def test_why_not_goes_into_an_absent_derived_fact(capsys, tmp_path):
+    """`--why-not` stopped at "attacker_division_overridden(ds): no such fact": the reason a judge needs (no
+    creature with banding blocks it any more: the Benalish Hero died in the first-strike step, 702.22j) was
+    one rule deeper. An absent derived fact of which nothing holds for its first value is now explained by
+    its own rules, two levels down; one with a fact for its first value (defending_player(wurm, bob)) is not."""
+    from helpers import run_cli
+    from paths import ROOT
+
+    board = tmp_path / "b.yaml"
+    board.write_text(
+        "players: [alice, bob]\nactive: alice\nobjects:\n"
+        "  ds: {name: Duelist, types: [creature], power: 2, toughness: 4, keywords: [double_strike],"
+        " controller: alice}\n"
+        "  hero: {card: Benalish Hero, controller: bob}\n  bears: {card: Grizzly Bears, controller: bob}\n"
+        "actions:\n  - {do: declare_attackers, attackers: {ds: bob}}\n"
+        "  - {do: declare_blockers, blockers: {hero: [ds], bears: [ds]}}\n"
+        "  - {do: combat_damage, step: first_strike, assign: {ds: {hero: 1, bears: 1}}}\n",
+        encoding="utf-8",
+    )
+    run = run_cli(capsys, ["explain", str(board), "damage_assigner(ds, bob)", "--why-not"])
+    assert run.code == 1, run.err
+    lines = run.out.splitlines()
+    at = lines.index(
+        "           attacker_division_overridden(ds): no such fact; no attacker_division_overridden fact holds"
+    )
+    assert lines[at + 1].strip().startswith("because rule banding.blocked_by_banding [CR 702.22j]")
+    assert any("FAILS  has_keyword(B, banding)" in line for line in lines[at + 1 : at + 6]), run.out
+    assert any("has_keyword(bears, banding) with B = bears: no such fact" in line for line in lines), run.out
+    tutorial = run_cli(
+        capsys, ["explain", str(ROOT / "docs" / "examples" / "band.yaml"), "damage_assigner(wurm, alice)", "--why-not"]
+    )
+    found = tutorial.out.splitlines().index(
+        "           defending_player(wurm, alice): no such fact; found defending_player(wurm, bob)"
+    )
+    assert not tutorial.out.splitlines()[found + 1].strip().startswith("because rule")
