@@ -29,19 +29,8 @@ from typing import Any
 from .ast import Atom, Comparison, Const, Negation, Rule, Var
 from .program import Program
 
-__all__ = [
-    "WILD",
-    "Among",
-    "Affected",
-    "affected",
-    "among_bindings",
-    "coarse_affected",
-    "matches",
-    "binding_literals",
-    "readers",
-    "reached_preds",
-    "question_patterns",
-]
+__all__ = ["WILD", "Among", "Affected", "affected", "among_bindings", "coarse_affected", "matches"]
+__all__ += ["binding_literals", "readers", "reached_preds", "question_patterns"]
 
 
 class _Wild:
@@ -264,6 +253,7 @@ class _Slot:
     and with each other, so one closure computed over placeholders serves every fact of the same shape."""
 
     __slots__ = ("i",)
+    MARK = "$"
 
     def __init__(self, i: int) -> None:
         self.i = i
@@ -272,10 +262,10 @@ class _Slot:
         return type(other) is type(self) and other.i == self.i
 
     def __hash__(self) -> int:
-        return hash((type(self).__name__, self.i))
+        return hash((self.MARK, self.i))
 
     def __repr__(self) -> str:
-        return f"${self.i}"
+        return f"{self.MARK}{self.i}"
 
 
 class _Number(_Slot):
@@ -284,9 +274,7 @@ class _Number(_Slot):
     constant (an over-approximation). Counting 4, 5, 6 ... counters then needs one closure, not one each."""
 
     __slots__ = ()
-
-    def __repr__(self) -> str:
-        return f"#{self.i}"
+    MARK = "#"
 
 
 _MAX_CLOSURES = 4096
@@ -298,16 +286,13 @@ def _closures(program: Program) -> tuple[frozenset, dict[tuple, list[tuple[str, 
     """The constants the rules write, and the closures of change shapes found so far (kept per program)."""
 
     def make() -> tuple[frozenset, dict[tuple, list[tuple[str, Pattern]]]]:
-        atoms = [
-            lit.atom if isinstance(lit, Negation) else lit
-            for r in program.rules
-            for lit in (r.head,) + tuple(r.body)
-            if isinstance(lit, (Atom, Negation))
-        ]
         # words as they are; a number as (predicate, position, number), where a rule writes it (see _shapes)
         consts = frozenset(
-            (atom.pred, i, a.value) if _is_number(a.value) else a.value
-            for atom in atoms
+            (atom.pred, i, a.value) if type(a.value) is int else a.value
+            for r in program.rules
+            for lit in (r.head, *r.body)
+            if isinstance(lit, (Atom, Negation))
+            for atom in (lit.atom if isinstance(lit, Negation) else lit,)
             for i, a in enumerate(atom.args)
             if isinstance(a, Const)
         )
@@ -463,26 +448,20 @@ def _shapes(fact: tuple, consts: frozenset) -> tuple[tuple, tuple, tuple]:
     values: list = []
     # a number is kept as a constant where a rule writes it at one of the places the fact holds it (so
     # that equal numbers of the fact stay equal); elsewhere it is a _Number, which matches any constant
-    kept_numbers = {v for i, v in enumerate(fact[1:]) if _is_number(v) and (fact[0], i, v) in consts}
+    kept_numbers = {v for i, v in enumerate(fact[1:]) if type(v) is int and (fact[0], i, v) in consts}
     for v in fact[1:]:
-        number = _is_number(v)
+        number = type(v) is int  # (True is not a number here: bool is a type of its own)
         if (v in kept_numbers) if number else (v in consts and not isinstance(v, bool)):
             coarse.append(v)
             shape.append(v)
             continue
         coarse.append(WILD)
-        if v in values:
-            i = values.index(v)
-        else:
-            i = len(values)
+        if v not in values:
             values.append(v)
+        i = values.index(v)
         slots = _NUMBERS if number else _SLOTS
         shape.append(slots[i] if i < len(slots) else (_Number if number else _Slot)(i))
     return tuple(coarse), tuple(shape), tuple(values)
-
-
-def _is_number(v: object) -> bool:
-    return type(v) is int  # (True is not a number here: bool is a type of its own)
 
 
 def _affected_one(program: Program, fact: tuple, consts: frozenset, cache: dict) -> Affected:
