@@ -401,9 +401,11 @@ class _Run(Generic[B]):
         (keyword_instance/3), each instance with its own parameters (keyword_instance_param/5)."""
         face = self.engine.interface
         found = [(r["S"], r["K"], r["X"]) for r in self.ask(facts, "triggers(S, K, X)")]
-        # the rule that made each trigger (its keyword's, 702.79a for persist), told by its put_on_stack event
-        rules = self._causes_of(facts, [("triggers", *t) for t in found]) if found else []
-        self.trigger_rules.update({key: rule for key, (rule, _) in zip(found, rules) if key not in self.trigger_rules})
+        # the rule that made each trigger (its keyword's, 702.79a for persist), told by its put_on_stack event;
+        # proved once per trigger (a trigger seen again in this action is not proved again)
+        new = [t for t in found if t not in self.trigger_rules]
+        rules = self._causes_of(facts, [("triggers", *t) for t in new]) if new else []
+        self.trigger_rules.update((key, rule) for key, (rule, _) in zip(new, rules))
         for source, kind, subject in found:
             args = [
                 ("ability_arg", k["K2"], k["V"])
@@ -458,8 +460,8 @@ class _Run(Generic[B]):
             rule, cites = causes.get(controller, ("", ()))
             self.causes.update(dict.fromkeys(placing, rule))  # explain: made by stack.triggered (603.3, 603.3b)
             details = {"source": source, "kind": kind, "subject": subject}
-            if self.trigger_rules.get((source, kind, subject)):
-                details["trigger"] = self.trigger_rules[(source, kind, subject)]
+            trigger = self.trigger_rules.get((source, kind, subject))
+            details.update({"trigger": trigger} if trigger else {})
             self.events.append(Event(self.next_seq, "put_on_stack", aid, details, rule, cites))
             self.next_seq += 1
         return facts
