@@ -22,7 +22,6 @@ import io
 import itertools
 import os
 import re
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -320,12 +319,19 @@ def assert_spans_inside(diags, path: str, text: str) -> None:
 
 
 _counter = itertools.count()
-_TMP = tempfile.TemporaryDirectory(prefix="judgelog-fuzz-")
+# the examples' files, in a folder of pytest's own (kept for the last few runs, then removed): a folder made
+# at import would be left behind by the pytest-xdist workers, which end without running finalizers
+_TMP: list[Path] = []
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _examples_folder(tmp_path_factory):
+    _TMP[:] = [tmp_path_factory.mktemp("judgelog-fuzz")]
 
 
 def write_temp(text: str, suffix: str) -> str:
     """A fresh file per example (so no cache keyed by path and mtime can confuse two examples)."""
-    path = Path(_TMP.name) / f"f{next(_counter)}{suffix}"
+    path = _TMP[0] / f"f{next(_counter)}{suffix}"
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
     return str(path)
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import tempfile
 from pathlib import Path
 
+import pytest
 from helpers import alarm
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -315,7 +315,14 @@ def reference(kinds, rules, facts) -> dict[str, set[tuple]]:
 
 
 # -- the test --------------------------------------------------------------------------------------------
-_TMP = tempfile.TemporaryDirectory(prefix="judgelog-fuzz-programs-")
+# the examples' files, in a folder of pytest's own (kept for the last few runs, then removed): a folder made
+# at import would be left behind by the pytest-xdist workers, which end without running finalizers
+_TMP: list[Path] = []
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _examples_folder(tmp_path_factory):
+    _TMP[:] = [tmp_path_factory.mktemp("judgelog-fuzz-programs")]
 _counter = itertools.count()
 
 
@@ -331,7 +338,7 @@ _counter = itertools.count()
 def test_random_programs_answer_like_the_reference(program, fact_list):
     kinds, rules = program
     text = rule_text(kinds, rules)
-    path = Path(_TMP.name) / f"p{next(_counter)}.dl"
+    path = _TMP[0] / f"p{next(_counter)}.dl"
     path.write_text(text, encoding="utf-8")
     result = load_program([str(path)], include_library=False)
     if result.errors:  # refused statically (E015 arithmetic on a word, ...): nothing to compare

@@ -98,10 +98,13 @@ def test_designer_scenarios_pass_with_rules_flags_too(capsys):
     argv = ["test", "--format", "json"]
     for p in MY_RULES:
         argv += ["--rules", p]
-    run = run_cli(capsys, argv + [MY_SCENARIOS])
+    # two scenarios naming the same rule file in their rules: key, one naming none (every designer scenario
+    # passes by its rules: key alone: test_designer_scenarios_pass_with_judgelog_test)
+    files = [MY_SCENARIOS / f"{name}.yaml" for name in ("soul_warden", "soul_warden_order", "state_based")]
+    run = run_cli(capsys, argv + files)
     assert run.code == 0, run.out + run.err
     data = run.json()
-    assert data["failed"] == 0 and data["passed"] >= 20
+    assert data["failed"] == 0 and data["passed"] >= 3
     assert {c["file"].rsplit("/", 1)[-1] for c in data["cases"]} >= {
         "soul_warden.yaml",
         "soul_warden_order.yaml",
