@@ -323,6 +323,8 @@ _TMP: list[Path] = []
 @pytest.fixture(autouse=True, scope="module")
 def _examples_folder(tmp_path_factory):
     _TMP[:] = [tmp_path_factory.mktemp("judgelog-fuzz-programs")]
+
+
 _counter = itertools.count()
 
 
