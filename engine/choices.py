@@ -8,18 +8,21 @@ its elements and options come from and what refuses a candidate; this module enu
 - ``set_partition``: the ways to group the elements into legal parts (each candidate part checked by
   the rules), the other elements staying alone; counted exactly, listed up to ``--limit``.
 - ``subset``: the legal sets of elements within the declared sizes; counted, listed up to ``--limit``.
+- ``division``: each element's amount (``choice_space_amount``) divided among its options, every element at
+  once; each candidate tried as the action's argument ``{element: {option: n}}`` (``choice_space_check``).
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+import math
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
 from .ast import Atom, Const
-from .errors import RuleError, UsageError
+from .errors import ActionError, RuleError, UsageError
 
 if TYPE_CHECKING:
     from .protocols import Board
@@ -46,6 +49,7 @@ class SpaceKind(StrEnum):
     ASSIGNMENT = "assignment"
     SET_PARTITION = "set_partition"
     SUBSET = "subset"
+    DIVISION = "division"
 
 
 @dataclass(frozen=True)
@@ -133,6 +137,8 @@ def list_choices(
         )
     if space.kind is SpaceKind.ASSIGNMENT:
         return _assignment(state, space, limit, progress, try_each=try_each)
+    if space.kind is SpaceKind.DIVISION:
+        return _division(state, space, limit, progress)
     run = {SpaceKind.SET_PARTITION: _set_partition, SpaceKind.SUBSET: _subset}.get(space.kind)
     if run is None:
         return _action_choice(state, space)
@@ -152,12 +158,19 @@ def _action_choice(state: Board, space: ChoiceSpace) -> tuple[dict, str]:
             action["player"] = active[0]["P"]
         if "n" in params:
             action["n"] = 1
-    needed = probe_choice(state, action, list_options=list_choices)
+    # the action's arguments may be a decision of their own (the blockers of declare_blockers are the
+    # assignment `blocks`, the assign: of combat_damage the division `divisions`: choice_space_check)
+    others = {n: sp for n, sp in choice_spaces(state).items() if sp.kind is not SpaceKind.ACTION}
+    linked = sorted((n, sp.check[1]) for n, sp in others.items() if sp.check is not None and sp.check[0] == kind)
+    try:
+        needed = probe_choice(state, action, list_options=list_choices)
+    except ActionError as refused:  # refused as it stands: say where its arguments' choices are listed
+        where = "; ".join(f"its {key} are the decision {n!r}: judgelog choices SCENARIO {n}" for n, key in linked)
+        if where:
+            refused.hint = f"{refused.hint}; {where}" if refused.hint else where
+        raise
     if needed is None:
-        # the action asks for no `choose:` choice now; its arguments may be a decision of their own (the
-        # blockers of declare_blockers are the assignment `blocks`, choice_space_check)
-        others = {n: sp for n, sp in choice_spaces(state).items() if sp.kind is not SpaceKind.ACTION}
-        linked = sorted((n, sp.check[1]) for n, sp in others.items() if sp.check is not None and sp.check[0] == kind)
+        # the action asks for no `choose:` choice now
         see = [n for n, _ in linked] or sorted(others)
         data: dict[str, object] = {"decision": what, "choice": None, "options": [], "see": see}
         text = f"{what}: nothing to choose now (no choose: choice)"
@@ -239,15 +252,105 @@ def _assignment(
     return data, "\n".join(lines)
 
 
+def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
+    """Every way to write ``total`` as ``parts`` numbers of at least 0, the first part largest first.
+
+    >>> list(_compositions(2, 2))
+    [(2, 0), (1, 1), (0, 2)]
+    """
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(total, -1, -1):
+        for rest in _compositions(total - first, parts - 1):
+            yield (first, *rest)
+
+
+def _division(state: Board, space: ChoiceSpace, limit: int, progress: Progress | None = None) -> tuple[dict, str]:
+    """Each element's amount divided among its options (a combat damage step's divisions, 510.1c-d): each
+    candidate of an element is tried as the action's argument with the other elements left out, and is legal
+    when the action refuses it for nothing but what it refuses with no argument at all about the others
+    (their divisions missing). A refusal that one element's division causes about another (a blocker left
+    without lethal damage) still counts; what another element's division would allow does not."""
+    options: dict[str, list[str]] = {}
+    for s, x, option in sorted(_rows(state, "choice_space_option"), key=repr):
+        if s == space.name:
+            options.setdefault(str(x), []).append(str(option))
+    amounts = {str(x): n for s, x, n in _rows(state, "choice_space_amount") if s == space.name and str(x) in options}
+    elements = sorted(x for x in options if isinstance(amounts.get(x), int) and amounts[x] >= 0)
+    if not elements:
+        raise UsageError(
+            space.texts.get("empty", f"the {space.name} space has no {space.element} now"),
+            hint=space.texts.get("empty_hint"),
+        )
+    if space.check is None:
+        raise RuleError(f"choice space {space.name!r} is a division with no choice_space_check to try it as")
+    action, key = space.check
+    from .runtime import refusal
+
+    bare = refusal(state, {"do": action, key: {}})
+    if bare is not None and bare.untimely:
+        raise UsageError(f"{action} can't be taken now: {bare.message}")
+    missing = set(bare.violations) if bare is not None else set()
+    legal: dict[str, list[dict[str, int]]] = {}
+    tried: dict[str, int] = {}
+    ticks = itertools.count()
+    for x in elements:
+        ignored = {v for v in missing if v[1] != x}
+        total = math.comb(amounts[x] + len(options[x]) - 1, len(options[x]) - 1)
+        tried[x] = min(total, MAX_TRIED)
+        found = legal[x] = []
+        for split in itertools.islice(_compositions(amounts[x], len(options[x])), tried[x]):
+            if progress is not None:
+                progress.tick(next(ticks), f"{space.name} {x}")
+            candidate = {r: n for r, n in zip(options[x], split) if n}
+            refused = refusal(state, {"do": action, key: {x: candidate}})
+            if refused is None or refused.untimely or not set(refused.violations) - ignored:
+                found.append(candidate)
+        if tried[x] < total:
+            tried[x] = -total  # said below
+    if progress is not None:
+        progress.done()
+    data: dict[str, object] = {
+        "decision": space.name,
+        space.key("options"): {x: options[x] for x in elements},
+        space.key("amounts"): {x: amounts[x] for x in elements},
+        "count": {x: len(legal[x]) for x in elements},
+        space.key("sample"): {x: legal[x][:limit] for x in elements},
+    }
+    intro = space.texts.get("intro", f"each {space.element}'s amount divided among its options")
+    lines = [f"{space.name}: {intro}" + (f" (CR {space.cr})" if space.cr else "") + ":"]
+    cut = {x: MAX_TRIED for x in elements if tried[x] < 0}
+    if cut:
+        data["tried"] = cut
+    for x in elements:
+        found = legal[x]
+        head = f"  {x} ({amounts[x]} among {', '.join(options[x])}): {len(found)} legal {space.part}(s)"
+        if x in cut:
+            head += f" among the first {MAX_TRIED} of {-tried[x]}"
+        lines.append(head + (f"; the first {limit}:" if len(found) > limit else ":"))
+        lines += ["    {" + ", ".join(f"{r}: {n}" for r, n in d.items()) + "}" for d in found[:limit]]
+    if len(elements) > 1:
+        note = space.texts.get("together")
+        if note:
+            lines.append(f"({note})")
+    return data, "\n".join(lines)
+
+
 def _accepted(state: Board, check: tuple[str, str], candidate: dict) -> bool:
     """Does the action accept the candidate as its argument (``{x: option}`` as ``{x: [option]}``), leaving
     aside refusals about when it is taken? Only its refusal is asked (judgelog.runtime.refusal): no
     triggers, no state-based actions, and no listing of a refusal's legal options (which would enumerate
     this space again)."""
+    return _accepted_as(state, check, {x: [o] for x, o in candidate.items()})
+
+
+def _accepted_as(state: Board, check: tuple[str, str], argument: dict) -> bool:
+    """Does the action accept ``argument`` under its key (refused only for when it is taken: accepted)?"""
     from .runtime import refusal
 
     action, key = check
-    refused = refusal(state, {"do": action, key: {x: [o] for x, o in candidate.items()}})
+    refused = refusal(state, {"do": action, key: argument})
     # refused only for when it is taken (blockers declared already): not for the candidate
     return refused is None or refused.untimely
 

@@ -135,7 +135,8 @@ class ActionError(JudgelogError):
     """An action was refused; the state is unchanged.
 
     ``cr`` names the rule that refuses it and ``options`` lists the legal choices, when there are any;
-    ``refused_by`` the rules that refused it as (rule @name, file:line, CR, sentence); ``untimely``: every
+    ``refused_by`` the rules that refused it as (rule @name, file:line, CR, sentence); ``violations`` the
+    ``violation(Code, Subject)`` facts that refused it, as text pairs; ``untimely``: every
     one of them is about when the action is taken, not about what it chooses (refusal_not_about_the_choice/1:
     blockers declared already, an ability on the stack). Whoever applies a
     scenario's actions adds where the action is (``index``, ``span``) and the events up to it (``events``,
@@ -151,12 +152,14 @@ class ActionError(JudgelogError):
         hint: str | None = None,
         refused_by: Iterable[tuple] = (),
         untimely: bool = False,
+        violations: Iterable[tuple[str, str]] = (),
     ) -> None:
         super().__init__(message, hint=hint)
         self.cr = cr
         self.options = tuple(options)
         self.refused_by = tuple(refused_by)
         self.untimely = untimely
+        self.violations = tuple(violations)
         self.index: int | None = None
         self.span: Span | None = None
         self.events: tuple = ()

@@ -61,6 +61,7 @@ def violation_refusal(
         options=list(options),
         hint=hint,
         untimely=untimely,
+        violations=[(str(code), str(subject)) for code, subject in violations],
     )
 
 

@@ -5,7 +5,7 @@ from helpers import creature
 
 from judgelog import Engine
 from judgelog.choices import SpaceKind, list_choices
-from judgelog.errors import RuleError, UsageError
+from judgelog.errors import ActionError, RuleError, UsageError
 
 
 def _band_board(n_banding, n_plain, quality_wolves=0):
@@ -228,3 +228,73 @@ def test_a_refusal_whose_only_legal_declaration_is_the_empty_one_says_so(engine)
     with pytest.raises(ActionError) as info:
         state.apply({"do": "declare_blockers", "blockers": {"bears": ["angel"]}})
     assert str(info.value).endswith("(bears; CR 702.9b); legal options: only the empty declaration")
+
+
+# -- divisions: how each creature's combat damage may be divided (510.1c-d) -----------------------------------
+def _splits(total: int, recipients: list[str]):
+    """Every division of ``total`` among ``recipients`` (zeros left out), by hand."""
+    if len(recipients) == 1:
+        yield {recipients[0]: total} if total else {}
+        return
+    for n in range(total + 1):
+        for rest in _splits(total - n, recipients[1:]):
+            yield ({recipients[0]: n} if n else {}) | rest
+
+
+def test_divisions_are_the_ones_the_combat_damage_step_accepts():
+    """A single blocked attacker: every division the space lists is applied without a refusal, and every
+    other division of its power among its recipients is refused."""
+    engine = Engine()
+    board = {
+        "players": ["alice", "bob"],
+        "active": "alice",
+        "objects": {
+            "maw": {"card": "Colossal Dreadmaw", "controller": "alice"},  # 6/6 trample
+            "bears": {"card": "Grizzly Bears", "controller": "bob"},
+            "spider": {"card": "Giant Spider", "controller": "bob", "damage": 1},
+        },
+        "combat": {"attackers": {"maw": "bob"}, "blockers": {"bears": ["maw"], "spider": ["maw"]}},
+    }
+    state = engine.state_from_dict(board)
+    data, text = list_choices(state, "divisions", limit=100)
+    ((x, recipients),) = data["recipients"].items()
+    assert (x, sorted(recipients)) == ("maw", ["bears", "bob", "spider"])
+    listed = data["divisions"][x]
+    assert data["count"][x] == len(listed) > 1
+    everything = list(_splits(data["power"][x], recipients))
+    assert len(everything) > len(listed)  # some are refused (the space is not every split)
+    for split in everything:
+        action = {"do": "combat_damage", "assign": {x: split}}
+        if split in listed:
+            state.apply(action)
+        else:
+            with pytest.raises(ActionError):
+                state.apply(action)
+    assert f"{x} ({data['power'][x]} among {', '.join(recipients)})" in text
+
+
+def test_divisions_of_tramplers_keep_lethal_damage_first_and_let_the_defender_keep_all_on_the_bander():
+    engine = Engine()
+    state = engine.load(engine.example("trample_with_and_without_banding.yaml"))
+    data, text = list_choices(state, "divisions", limit=100)
+    assert set(data["divisions"]) == {"maw1", "maw2", "maw4"}  # maw3: no blocker left, nothing to divide
+    lethal = {"bears": 2, "spider": 3}  # the spider has 1 damage marked (702.19b)
+    for split in data["divisions"]["maw1"]:
+        if split.get("bob"):
+            assert all(split.get(b, 0) >= n for b, n in lethal.items()), split
+    assert {"bears": 2, "bob": 1, "spider": 3} in data["divisions"]["maw1"]
+    assert {"bob": 6} not in data["divisions"]["maw2"]
+    assert {"hero": 6} in data["divisions"]["maw2"]  # Bob divides (702.22j) and may keep it all on the Hero
+    assert {"bob": 5, "spider2": 1} in data["divisions"]["maw4"]  # deathtouch: 1 is lethal (702.2c)
+    assert "702.19c" in text  # the divisions are tried one creature at a time: said
+
+
+def test_choices_of_a_refused_action_point_to_the_space_of_its_arguments():
+    engine = Engine()
+    state = engine.load(engine.example("trample_with_and_without_banding.yaml"))
+    with pytest.raises(ActionError) as refused:
+        list_choices(state, "combat_damage")
+    assert "judgelog choices SCENARIO divisions" in (refused.value.hint or "")
+    quiet = engine.load(engine.example("combat_declare_and_damage.yaml"))
+    with pytest.raises(UsageError, match="no creature has combat damage to divide"):
+        list_choices(quiet, "divisions")

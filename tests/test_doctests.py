@@ -21,7 +21,6 @@ WITHOUT_EXAMPLES = frozenset(
     for name in (
         "__main__",
         "backend",
-        "choices",
         "cli",
         "clingo_backend",
         "commands",
