@@ -286,7 +286,7 @@ def test_divisions_of_tramplers_keep_lethal_damage_first_and_let_the_defender_ke
     assert {"bob": 6} not in data["divisions"]["maw2"]
     assert {"hero": 6} in data["divisions"]["maw2"]  # Bob divides (702.22j) and may keep it all on the Hero
     assert {"bob": 5, "spider2": 1} in data["divisions"]["maw4"]  # deathtouch: 1 is lethal (702.2c)
-    assert "702.19c" in text  # the divisions are tried one creature at a time: said
+    assert "702.19b" in text  # the divisions are tried one creature at a time: said
 
 
 def test_choices_of_a_refused_action_point_to_the_space_of_its_arguments():
