@@ -158,26 +158,32 @@ def _action_choice(state: Board, space: ChoiceSpace) -> tuple[dict, str]:
             action["player"] = active[0]["P"]
         if "n" in params:
             action["n"] = 1
-    # the action's arguments may be a decision of their own (the blockers of declare_blockers are the
-    # assignment `blocks`, the assign: of combat_damage the division `divisions`: choice_space_check)
-    others = {n: sp for n, sp in choice_spaces(state).items() if sp.kind is not SpaceKind.ACTION}
-    linked = sorted((n, sp.check[1]) for n, sp in others.items() if sp.check is not None and sp.check[0] == kind)
+
+    def linked() -> tuple[dict, list, str]:
+        # the action's arguments may be a decision of their own (the blockers of declare_blockers are the
+        # assignment `blocks`, the assign: of combat_damage the division `divisions`: choice_space_check)
+        others = {n: sp for n, sp in choice_spaces(state).items() if sp.kind is not SpaceKind.ACTION}
+        pairs = sorted((n, sp.check[1]) for n, sp in others.items() if sp.check and sp.check[0] == kind)
+        return (
+            others,
+            pairs,
+            "; ".join(f"its {k} are the decision {n!r}: judgelog choices SCENARIO {n}" for n, k in pairs),
+        )
+
     try:
         needed = probe_choice(state, action, list_options=list_choices)
     except ActionError as refused:  # refused as it stands: say where its arguments' choices are listed
-        where = "; ".join(f"its {key} are the decision {n!r}: judgelog choices SCENARIO {n}" for n, key in linked)
+        where = linked()[2]
         if where:
             refused.hint = f"{refused.hint}; {where}" if refused.hint else where
         raise
-    if needed is None:
-        # the action asks for no `choose:` choice now
-        see = [n for n, _ in linked] or sorted(others)
+    if needed is None:  # the action asks for no `choose:` choice now
+        others, pairs, where = linked()
+        see = [n for n, _ in pairs] or sorted(others)
         data: dict[str, object] = {"decision": what, "choice": None, "options": [], "see": see}
         text = f"{what}: nothing to choose now (no choose: choice)"
-        if linked:
-            text += "; " + "; ".join(
-                f"its {key} are the decision {n!r}: judgelog choices SCENARIO {n}" for n, key in linked
-            )
+        if where:
+            text += "; " + where
         elif others:
             text += "; the decisions of a board: " + ", ".join(sorted(others))
         return data, text
@@ -205,13 +211,27 @@ def _action_choice(state: Board, space: ChoiceSpace) -> tuple[dict, str]:
 MAX_TRIED = 512  # the candidates of an assignment space tried as its action (choice_space_check), at most
 
 
-def _assignment(
-    state: Board, space: ChoiceSpace, limit: int, progress: Progress | None = None, *, try_each: bool = True
-) -> tuple[dict, str]:
-    options: dict[str, list[str]] = {}
+def _options(state: Board, space: ChoiceSpace) -> dict:
+    """Each element of the space -> its options (choice_space_option), in order."""
+    options: dict = {}
     for s, x, option in sorted(_rows(state, "choice_space_option"), key=repr):
         if s == space.name:
             options.setdefault(x, []).append(option)
+    return options
+
+
+def _empty(space: ChoiceSpace) -> UsageError:
+    """The space has no element now: said in its own words (choice_space_text empty, empty_hint)."""
+    return UsageError(
+        space.texts.get("empty", f"the {space.name} space has no {space.element} now"),
+        hint=space.texts.get("empty_hint"),
+    )
+
+
+def _assignment(
+    state: Board, space: ChoiceSpace, limit: int, progress: Progress | None = None, *, try_each: bool = True
+) -> tuple[dict, str]:
+    options = _options(state, space)
     elements = sorted(options)
     total = 1
     for x in elements:
@@ -272,17 +292,11 @@ def _division(state: Board, space: ChoiceSpace, limit: int, progress: Progress |
     when the action refuses it for nothing but what it refuses with no argument at all about the others
     (their divisions missing). A refusal that one element's division causes about another (a blocker left
     without lethal damage) still counts; what another element's division would allow does not."""
-    options: dict[str, list[str]] = {}
-    for s, x, option in sorted(_rows(state, "choice_space_option"), key=repr):
-        if s == space.name:
-            options.setdefault(str(x), []).append(str(option))
+    options = {str(x): [str(o) for o in found] for x, found in _options(state, space).items()}
     amounts = {str(x): n for s, x, n in _rows(state, "choice_space_amount") if s == space.name and str(x) in options}
     elements = sorted(x for x in options if isinstance(amounts.get(x), int) and amounts[x] >= 0)
     if not elements:
-        raise UsageError(
-            space.texts.get("empty", f"the {space.name} space has no {space.element} now"),
-            hint=space.texts.get("empty_hint"),
-        )
+        raise _empty(space)
     if space.check is None:
         raise RuleError(f"choice space {space.name!r} is a division with no choice_space_check to try it as")
     action, key = space.check
@@ -293,22 +307,18 @@ def _division(state: Board, space: ChoiceSpace, limit: int, progress: Progress |
         raise UsageError(f"{action} can't be taken now: {bare.message}")
     missing = set(bare.violations) if bare is not None else set()
     legal: dict[str, list[dict[str, int]]] = {}
-    tried: dict[str, int] = {}
+    totals = {x: math.comb(amounts[x] + len(options[x]) - 1, len(options[x]) - 1) for x in elements}
     ticks = itertools.count()
     for x in elements:
         ignored = {v for v in missing if v[1] != x}
-        total = math.comb(amounts[x] + len(options[x]) - 1, len(options[x]) - 1)
-        tried[x] = min(total, MAX_TRIED)
         found = legal[x] = []
-        for split in itertools.islice(_compositions(amounts[x], len(options[x])), tried[x]):
+        for split in itertools.islice(_compositions(amounts[x], len(options[x])), MAX_TRIED):
             if progress is not None:
                 progress.tick(next(ticks), f"{space.name} {x}")
             candidate = {r: n for r, n in zip(options[x], split) if n}
             refused = refusal(state, {"do": action, key: {x: candidate}})
             if refused is None or refused.untimely or not set(refused.violations) - ignored:
                 found.append(candidate)
-        if tried[x] < total:
-            tried[x] = -total  # said below
     if progress is not None:
         progress.done()
     data: dict[str, object] = {
@@ -320,14 +330,14 @@ def _division(state: Board, space: ChoiceSpace, limit: int, progress: Progress |
     }
     intro = space.texts.get("intro", f"each {space.element}'s amount divided among its options")
     lines = [f"{space.name}: {intro}" + (f" (CR {space.cr})" if space.cr else "") + ":"]
-    cut = {x: MAX_TRIED for x in elements if tried[x] < 0}
+    cut = {x: MAX_TRIED for x in elements if totals[x] > MAX_TRIED}
     if cut:
         data["tried"] = cut
     for x in elements:
         found = legal[x]
         head = f"  {x} ({amounts[x]} among {', '.join(options[x])}): {len(found)} legal {space.part}(s)"
         if x in cut:
-            head += f" among the first {MAX_TRIED} of {-tried[x]}"
+            head += f" among the first {MAX_TRIED} of {totals[x]}"
         lines.append(head + (f"; the first {limit}:" if len(found) > limit else ":"))
         lines += ["    {" + ", ".join(f"{r}: {n}" for r, n in d.items()) + "}" for d in found[:limit]]
     if len(elements) > 1:
@@ -342,15 +352,10 @@ def _accepted(state: Board, check: tuple[str, str], candidate: dict) -> bool:
     aside refusals about when it is taken? Only its refusal is asked (judgelog.runtime.refusal): no
     triggers, no state-based actions, and no listing of a refusal's legal options (which would enumerate
     this space again)."""
-    return _accepted_as(state, check, {x: [o] for x, o in candidate.items()})
-
-
-def _accepted_as(state: Board, check: tuple[str, str], argument: dict) -> bool:
-    """Does the action accept ``argument`` under its key (refused only for when it is taken: accepted)?"""
     from .runtime import refusal
 
     action, key = check
-    refused = refusal(state, {"do": action, key: argument})
+    refused = refusal(state, {"do": action, key: {x: [o] for x, o in candidate.items()}})
     # refused only for when it is taken (blockers declared already): not for the candidate
     return refused is None or refused.untimely
 
@@ -358,10 +363,7 @@ def _accepted_as(state: Board, check: tuple[str, str], argument: dict) -> bool:
 def _elements(state: Board, space: ChoiceSpace) -> list:
     elements = sorted({x for s, x in _rows(state, "choice_space_element") if s == space.name}, key=str)
     if not elements:
-        raise UsageError(
-            space.texts.get("empty", f"the {space.name} space has no {space.element} now"),
-            hint=space.texts.get("empty_hint"),
-        )
+        raise _empty(space)
     if len(elements) > MAX_ELEMENTS:
         raise UsageError(f"{len(elements)} {space.element}s: too many to group (at most {MAX_ELEMENTS})")
     return elements
