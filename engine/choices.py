@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -37,6 +38,8 @@ class Progress(Protocol):
 
 
 __all__ = ["list_choices", "ChoiceSpace", "SpaceKind", "choice_spaces"]
+
+MAX_TRIED = 512  # the candidates of an assignment or division tried as its action (choice_space_check), at most
 
 MAX_ELEMENTS = 16
 RESOLVE = "resolve"  # the runtime's own action: the top of the stack resolves
@@ -117,14 +120,26 @@ def _space_kind(space: str, kind: str) -> SpaceKind:
 
 
 def list_choices(
-    state: Board, what: str, *, limit: int = 50, progress: Progress | None = None, try_each: bool = True
+    state: Board,
+    what: str,
+    *,
+    limit: int | None = 50,
+    progress: Progress | None = None,
+    try_each: bool = True,
+    tries: int | None = MAX_TRIED,
 ) -> tuple[dict, str]:
-    """``progress``, when given, has ``tick(i, label)`` and ``done()`` (the command line's progress line on
-    stderr); spaces checked candidate by candidate tick it for every candidate. ``try_each=False`` lists an
-    assignment space's options without trying its combinations as its action (choice_space_check): what a
-    refusal names, which needs no count of the legal declarations."""
-    if limit < 1:
-        raise UsageError("--limit must be at least 1")
+    """``limit``: list at most this many (None or 0: all); ``progress``, when given, has ``tick(i, label)``
+    and ``done()`` (the command line's progress line on stderr); spaces checked candidate by candidate tick
+    it for every candidate. ``try_each=False`` lists an assignment space's options without trying its
+    combinations as its action (choice_space_check): what a refusal names, which needs no count of the legal
+    declarations. ``tries``: the combinations of an assignment or division tried as the action, at most
+    (None or 0: every one; the count is then the whole space's)."""
+    if limit is not None and limit < 0:
+        raise UsageError("--limit must be 0 (all) or more")
+    if tries is not None and tries < 0:
+        raise UsageError("--tries must be 0 (all) or more")
+    limit = limit or sys.maxsize
+    tries = tries or sys.maxsize
     spaces = choice_spaces(state)
     space = spaces.get(what)
     if space is None:
@@ -136,9 +151,9 @@ def list_choices(
             hint=(f"did you mean {near!r}? " if near else "") + "choices: " + ", ".join(sorted(spaces)),
         )
     if space.kind is SpaceKind.ASSIGNMENT:
-        return _assignment(state, space, limit, progress, try_each=try_each)
+        return _assignment(state, space, limit, progress, try_each=try_each, tries=tries)
     if space.kind is SpaceKind.DIVISION:
-        return _division(state, space, limit, progress)
+        return _division(state, space, limit, progress, tries=tries)
     run = {SpaceKind.SET_PARTITION: _set_partition, SpaceKind.SUBSET: _subset}.get(space.kind)
     if run is None:
         return _action_choice(state, space)
@@ -208,9 +223,6 @@ def _action_choice(state: Board, space: ChoiceSpace) -> tuple[dict, str]:
     return data, "\n".join(lines)
 
 
-MAX_TRIED = 512  # the candidates of an assignment space tried as its action (choice_space_check), at most
-
-
 def _options(state: Board, space: ChoiceSpace) -> dict:
     """Each element of the space -> its options (choice_space_option), in order."""
     options: dict = {}
@@ -229,7 +241,13 @@ def _empty(space: ChoiceSpace) -> UsageError:
 
 
 def _assignment(
-    state: Board, space: ChoiceSpace, limit: int, progress: Progress | None = None, *, try_each: bool = True
+    state: Board,
+    space: ChoiceSpace,
+    limit: int,
+    progress: Progress | None = None,
+    *,
+    try_each: bool = True,
+    tries: int = MAX_TRIED,
 ) -> tuple[dict, str]:
     options = _options(state, space)
     elements = sorted(options)
@@ -246,10 +264,10 @@ def _assignment(
         count, sample, tried = None, [], 0
         note = f"(the combinations not tried as {space.check[0]})"
     else:  # each tried as the action: those it refuses are not legal
-        tried = min(total, MAX_TRIED)
+        tried = min(total, tries)
         legal = [c for c in itertools.islice(candidates, tried) if _accepted(state, space.check, c)]
         count, sample = len(legal), legal[:limit]
-        note = f"(the first {tried} of {total} combinations tried as {space.check[0]})"
+        note = f"(the first {tried} of {total} combinations tried as {space.check[0]}; --tries 0 tries them all)"
     data = {"decision": space.name, space.key("options"): options, "count": count, space.key("sample"): sample}
     lines = [
         f"{space.name}: {space.texts.get('intro', 'each ' + space.element + ' takes one option or none')}"
@@ -264,8 +282,10 @@ def _assignment(
         lines.append(note)
     if count is None:
         return data, "\n".join(lines)
+    among = f" among the first {tried} combinations" if tried < total else ""
     lines.append(
-        f"{count} legal {space.part} declaration(s)" + (f"; the first {len(sample)}:" if count > len(sample) else ":")
+        f"{count} legal {space.part} declaration(s){among}"
+        + (f"; the first {len(sample)}:" if count > len(sample) else ":")
     )
     for decl in sample:
         lines.append("  {" + ", ".join(f"{x}: [{o}]" for x, o in decl.items()) + "}")
@@ -286,7 +306,9 @@ def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
             yield (first, *rest)
 
 
-def _division(state: Board, space: ChoiceSpace, limit: int, progress: Progress | None = None) -> tuple[dict, str]:
+def _division(
+    state: Board, space: ChoiceSpace, limit: int, progress: Progress | None = None, *, tries: int = MAX_TRIED
+) -> tuple[dict, str]:
     """Each element's amount divided among its options (a combat damage step's divisions, 510.1c-d): each
     candidate of an element is tried as the action's argument with the other elements left out, and is legal
     when the action refuses it for nothing but what it refuses with no argument at all about the others
@@ -312,7 +334,7 @@ def _division(state: Board, space: ChoiceSpace, limit: int, progress: Progress |
     for x in elements:
         ignored = {v for v in missing if v[1] != x}
         found = legal[x] = []
-        for split in itertools.islice(_compositions(amounts[x], len(options[x])), MAX_TRIED):
+        for split in itertools.islice(_compositions(amounts[x], len(options[x])), tries):
             if progress is not None:
                 progress.tick(next(ticks), f"{space.name} {x}")
             candidate = {r: n for r, n in zip(options[x], split) if n}
@@ -330,14 +352,14 @@ def _division(state: Board, space: ChoiceSpace, limit: int, progress: Progress |
     }
     intro = space.texts.get("intro", f"each {space.element}'s amount divided among its options")
     lines = [f"{space.name}: {intro}" + (f" (CR {space.cr})" if space.cr else "") + ":"]
-    cut = {x: MAX_TRIED for x in elements if totals[x] > MAX_TRIED}
+    cut = {x: tries for x in elements if totals[x] > tries}
     if cut:
         data["tried"] = cut
     for x in elements:
         found = legal[x]
         head = f"  {x} ({amounts[x]} among {', '.join(options[x])}): {len(found)} legal {space.part}(s)"
         if x in cut:
-            head += f" among the first {MAX_TRIED} of {totals[x]}"
+            head += f" among the first {tries} of {totals[x]}"
         lines.append(head + (f"; the first {limit}:" if len(found) > limit else ":"))
         lines += ["    {" + ", ".join(f"{r}: {n}" for r, n in d.items()) + "}" for d in found[:limit]]
     if len(elements) > 1:

@@ -20,10 +20,35 @@ from .exits import EXIT_INTERNAL, EXIT_LOAD, EXIT_OK, EXIT_USAGE, exit_code
 __all__ = ["main", "build_parser"]
 
 
+# verbs users reach for that are spelt otherwise here, with what to type instead
+_VERB_HINTS = {
+    "why-not": "judgelog explain SCENARIO ATOM --why-not",
+    "whynot": "judgelog explain SCENARIO ATOM --why-not",
+    "why": "judgelog explain SCENARIO ATOM",
+    "prove": "judgelog explain SCENARIO ATOM",
+    "run": "judgelog do SCENARIO (applies its actions and prints the events)",
+    "apply": "judgelog do SCENARIO",
+    "lint": "judgelog check RULES",
+    "draw": "judgelog graph SCENARIO -o FILE.svg",
+}
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # exit 2 with our wording, not argparse's
         self.print_usage(sys.stderr)
         sys.stderr.write(f"judgelog: error: {message}\n")
+        import re
+
+        verb = re.match(r"argument VERB: invalid choice: '([^']*)'", message)
+        if verb:
+            hint = _VERB_HINTS.get(verb.group(1).lower())
+            if hint is None:
+                import difflib
+
+                near = difflib.get_close_matches(verb.group(1), re.findall(r"'(\w+)'", message[verb.end() :]), n=1)
+                hint = f"judgelog {near[0]}" if near else None
+            if hint:
+                sys.stderr.write(f"  hint: did you mean: {hint}\n")
         raise SystemExit(EXIT_USAGE)
 
 
@@ -71,7 +96,11 @@ def _positive_float(text: str) -> float:
 def build_parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     common.add_argument(
-        "--rules", action="append", default=[], metavar="PATH", help="extra rule file or folder (repeatable)"
+        "--rules",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="extra rule file or folder: every .dl file under it, subfolders too (repeatable)",
     )
     common.add_argument(
         "--format",
@@ -173,10 +202,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument(
         "what",
-        help="bands, blocks, amass, proliferate, populate, pair, resolve, "
+        help="bands, blocks, divisions, amass, proliferate, populate, pair, resolve, "
         "or an action's name (the choose: choice it asks for now)",
     )
-    p.add_argument("--limit", type=int, default=50, help="list at most this many (default 50)")
+    p.add_argument("--limit", type=int, default=50, help="list at most this many (default 50; 0: all)")
+    p.add_argument(
+        "--tries",
+        type=int,
+        default=512,
+        help="try at most this many combinations of blocks, bands or divisions as the action (default 512; 0: all)",
+    )
     p.add_argument("--before-actions", action="store_true", help="the decision before the file's actions")
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
     p = sub.add_parser("graph", parents=[common, evaluating], help="draw the combat graph")

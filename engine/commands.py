@@ -498,7 +498,7 @@ def cmd_choices(args: argparse.Namespace) -> int:
 
     engine = _engine(args)
     state = _state(args, engine)
-    data, text = list_choices(state, args.what, limit=args.limit, progress=_Progress(0))
+    data, text = list_choices(state, args.what, limit=args.limit, progress=_Progress(0), tries=args.tries)
     _emit(args, data, text)
     return EXIT_OK
 

@@ -104,5 +104,10 @@ def tokenize(text: str, path: str, diags: list[Diagnostic]) -> list[Token]:
             )
             continue
         tokens.append(Token(kind or "other", value, line, col))
-    tokens.append(Token("eof", "", line, len(text) - line_start + 1))
+    # the end of input is placed just after the last non-blank character, so that an error there ("expected a
+    # term, found end of input") shows the line it is missing from, with a caret after its last character
+    body = text.rstrip()
+    end_line = body.count("\n") + 1
+    end_col = len(body) - (body.rfind("\n") + 1) + 1
+    tokens.append(Token("eof", "", end_line, end_col))
     return tokens

@@ -384,3 +384,17 @@ def test_a_negation_cycle_names_each_rule_on_it_with_its_place(capsys, tmp_path)
     # one note for each step of the cycle named in the message
     message = next(line for line in run.err.splitlines() if "error[E005]" in line)
     assert len(notes) == message.count("->")
+
+
+def test_an_error_at_the_end_of_input_shows_the_line_it_is_missing_from(capsys, tmp_path):
+    """A rule cut short at the end of a file is reported after its last character, with its line shown
+    (not on the empty line after the last newline)."""
+    path = tmp_path / "cut.dl"
+    path.write_text('.decl mine(o: object) "{o} is mine"\n\n@name mine.cut\n@cr 100.1\nmine(O) :- creature(O), \n\n')
+    run = run_cli(capsys, ["check", path])
+    assert run.code != 0
+    assert f"{path}:5:24: error[E001]" in run.err and "found end of input" in run.err
+    shown = run.err.splitlines()
+    at = next(i for i, line in enumerate(shown) if "error[E001]" in line)
+    assert shown[at + 1].strip() == "mine(O) :- creature(O),"
+    assert shown[at + 2].index("^") == shown[at + 1].index(",") + 1

@@ -298,3 +298,76 @@ def test_choices_of_a_refused_action_point_to_the_space_of_its_arguments():
     quiet = engine.load(engine.example("combat_declare_and_damage.yaml"))
     with pytest.raises(UsageError, match="no creature has combat damage to divide"):
         list_choices(quiet, "divisions")
+
+
+def _menace_and_flier_board(engine):
+    """Two attackers (menace; flying) and three blockers (one with reach): 4 x 2 x 2 = 16 combinations."""
+    return engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {
+                "brute": creature("Brute", 3, 3, "alice", "menace"),
+                "bird": creature("Bird", 1, 1, "alice", "flying"),
+                "bears": {"card": "Grizzly Bears", "controller": "bob"},
+                "lions": {"card": "Savannah Lions", "controller": "bob"},
+                "spider": creature("Spider", 2, 4, "bob", "reach"),
+            },
+        }
+    ).apply({"do": "declare_attackers", "attackers": {"brute": "bob", "bird": "bob"}})[0]
+
+
+def test_tries_cuts_the_combinations_tried_and_says_so_and_zero_tries_all(engine):
+    """--tries N tries the first N combinations only, and the count says it is theirs; 0 tries every one, and
+    the count is then that of every declaration declare_blockers accepts, tried here one by one."""
+    import itertools
+
+    state = _menace_and_flier_board(engine)
+    data, _ = list_choices(state, "blocks", tries=0, limit=0)
+    options = data["can_block"]
+    elements = sorted(options)
+    accepted = []
+    for combo in itertools.product(*[[None] + options[x] for x in elements]):
+        blockers = {x: [o] for x, o in zip(elements, combo) if o is not None}
+        try:
+            state.apply({"do": "declare_blockers", "blockers": blockers})
+        except ActionError:
+            continue
+        accepted.append({x: o for x, o in zip(elements, combo) if o is not None})
+    assert data["count"] == len(accepted) and data["declarations"] == accepted
+    assert "tried" not in data
+    cut, text = list_choices(state, "blocks", tries=5, limit=0)
+    assert cut["tried"] == 5 and cut["count"] == len([a for a in accepted if a in cut["declarations"]]) < len(accepted)
+    assert f"{cut['count']} legal block declaration(s) among the first 5 combinations" in text
+    assert "--tries 0 tries them all" in text
+    with pytest.raises(UsageError, match="--tries"):
+        list_choices(state, "blocks", tries=-1)
+
+
+def test_limit_zero_lists_every_declaration(engine):
+    state = _menace_and_flier_board(engine)
+    every, _ = list_choices(state, "blocks", limit=0)
+    two, text = list_choices(state, "blocks", limit=2)
+    assert len(every["declarations"]) == every["count"] > 2
+    assert two["declarations"] == every["declarations"][:2] and "the first 2:" in text
+
+
+def test_a_lone_possible_blocker_of_a_menace_creature_is_offered_nothing(engine):
+    """702.111b, 509.1b: with one creature that could block a menace attacker, no legal declaration has it
+    block: can_block fails and choices blocks offers it nothing for that attacker."""
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {
+                "brute": creature("Brute", 3, 3, "alice", "menace"),
+                "bears": {"card": "Grizzly Bears", "controller": "bob"},
+                "lions": {"card": "Savannah Lions", "controller": "bob", "tapped": True},
+            },
+        }
+    ).apply({"do": "declare_attackers", "attackers": {"brute": "bob"}})[0]
+    assert not state.query("can_block(bears, brute)")
+    assert state.query("block_pair_allowed(bears, brute)")
+    data, text = list_choices(state, "blocks")
+    assert data["can_block"] == {} and data["declarations"] == [{}], text
+    assert "(no creature can block)" in text

@@ -387,3 +387,18 @@ def test_a_did_you_mean_looks_first_at_the_words_that_stand_where_the_typo_stand
     assert run.code == 2 and "did you mean 'loses_game'?" in run.err, run.err
     run = run_cli(capsys, ["query", scenario, "event(N, attaks, X)"])
     assert run.code == 2 and "did you mean 'attacks'?" in run.err, run.err
+
+
+@pytest.mark.parametrize(
+    "verb,hint",
+    [
+        ("why-not", "judgelog explain SCENARIO ATOM --why-not"),
+        ("run", "judgelog do SCENARIO"),
+        ("quer", "judgelog query"),
+    ],
+)
+def test_an_unknown_verb_says_which_one_was_meant(capsys, verb, hint):
+    run = run_cli(capsys, [verb, "x.yaml"])
+    err = run.err
+    assert run.code == 2
+    assert "invalid choice" in err and f"hint: did you mean: {hint}" in err
