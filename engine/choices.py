@@ -69,6 +69,7 @@ class ChoiceSpace:
     part: str = "part"
     probe: tuple[str, str] | None = None  # (predicate, label) a candidate is asserted as
     check: tuple[str, str] | None = None  # (action, argument) a candidate is tried as (choice_space_check)
+    single: bool = False  # an assignment's candidate is given as {x: option}, not {x: [option]}
 
     def key(self, what: str) -> str:
         return self.fields.get(what, what)
@@ -89,6 +90,7 @@ def choice_spaces(state: Board) -> dict[str, ChoiceSpace]:
     nouns = {space: (str(e), str(p)) for space, e, p in _rows(state, "choice_space_noun")}
     probes = {space: (str(p), str(label)) for space, p, label in _rows(state, "choice_space_probe")}
     checks = {space: (str(a), str(key)) for space, a, key in _rows(state, "choice_space_check")}
+    single = {space for space, shape in _rows(state, "choice_space_check_shape") if shape == "one"}
     out = {
         str(a): ChoiceSpace(str(a), SpaceKind.ACTION, action=str(a))
         for a in sorted(str(r["K"]) for r in state.query("action_known(K)"))
@@ -107,6 +109,7 @@ def choice_spaces(state: Board) -> dict[str, ChoiceSpace]:
             part=part,
             probe=probes.get(space),
             check=checks.get(space),
+            single=space in single,
         )
     return out
 
@@ -265,7 +268,7 @@ def _assignment(
         note = f"(the combinations not tried as {space.check[0]})"
     else:  # each tried as the action: those it refuses are not legal
         tried = min(total, tries)
-        legal = [c for c in itertools.islice(candidates, tried) if _accepted(state, space.check, c)]
+        legal = [c for c in itertools.islice(candidates, tried) if _accepted(state, space, c)]
         count, sample = len(legal), legal[:limit]
         note = f"(the first {tried} of {total} combinations tried as {space.check[0]}; --tries 0 tries them all)"
     data = {"decision": space.name, space.key("options"): options, "count": count, space.key("sample"): sample}
@@ -288,7 +291,7 @@ def _assignment(
         + (f"; the first {len(sample)}:" if count > len(sample) else ":")
     )
     for decl in sample:
-        lines.append("  {" + ", ".join(f"{x}: [{o}]" for x, o in decl.items()) + "}")
+        lines.append("  {" + ", ".join(f"{x}: {o}" if space.single else f"{x}: [{o}]" for x, o in decl.items()) + "}")
     return data, "\n".join(lines)
 
 
@@ -369,15 +372,17 @@ def _division(
     return data, "\n".join(lines)
 
 
-def _accepted(state: Board, check: tuple[str, str], candidate: dict) -> bool:
-    """Does the action accept the candidate as its argument (``{x: option}`` as ``{x: [option]}``), leaving
-    aside refusals about when it is taken? Only its refusal is asked (judgelog.runtime.refusal): no
-    triggers, no state-based actions, and no listing of a refusal's legal options (which would enumerate
-    this space again)."""
+def _accepted(state: Board, space: ChoiceSpace, candidate: dict) -> bool:
+    """Does the space's action accept the candidate as its argument (``{x: option}`` as ``{x: [option]}``,
+    or as it is when the space says ``choice_space_check_shape(Space, one)``), leaving aside refusals about
+    when it is taken? Only its refusal is asked (judgelog.runtime.refusal): no triggers, no state-based
+    actions, and no listing of a refusal's legal options (which would enumerate this space again)."""
     from .runtime import refusal
 
-    action, key = check
-    refused = refusal(state, {"do": action, key: {x: [o] for x, o in candidate.items()}})
+    assert space.check is not None
+    action, key = space.check
+    value = dict(candidate) if space.single else {x: [o] for x, o in candidate.items()}
+    refused = refusal(state, {"do": action, key: value})
     # refused only for when it is taken (blockers declared already): not for the candidate
     return refused is None or refused.untimely
 

@@ -202,7 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument(
         "what",
-        help="bands, blocks, divisions, amass, proliferate, populate, pair, resolve, "
+        help="bands, attacks, blocks, divisions, amass, proliferate, populate, pair, resolve, "
         "or an action's name (the choose: choice it asks for now)",
     )
     p.add_argument("--limit", type=int, default=50, help="list at most this many (default 50; 0: all)")

@@ -371,3 +371,44 @@ def test_a_lone_possible_blocker_of_a_menace_creature_is_offered_nothing(engine)
     data, text = list_choices(state, "blocks")
     assert data["can_block"] == {} and data["declarations"] == [{}], text
     assert "(no creature can block)" in text
+
+
+def test_attack_declarations_are_the_ones_declare_attackers_accepts(engine):
+    """attacks (508.1a-d): each combination of can_attack x legal_attack_target tried as declare_attackers;
+    compared with applying every combination (a Juggernaut must attack, a Wall can't, a tapped creature
+    can't, a planeswalker may be attacked)."""
+    import itertools
+
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {
+                "jugg": {"card": "Juggernaut", "controller": "alice"},
+                "wall": creature("Wall", 0, 4, "alice", "defender"),
+                "bears": {"card": "Grizzly Bears", "controller": "alice"},
+                "tapped": {"card": "Savannah Lions", "controller": "alice", "tapped": True},
+                "walker": {
+                    "name": "Walker",
+                    "types": ["planeswalker"],
+                    "controller": "bob",
+                    "counters": {"loyalty": 3},
+                },
+            },
+        }
+    )
+    data, text = list_choices(state, "attacks", limit=0)
+    options = data["can_attack"]
+    assert sorted(options) == ["bears", "jugg"] and options["jugg"] == ["bob", "walker"], text
+    elements = sorted(options)
+    accepted = []
+    for combo in itertools.product(*[[None] + options[x] for x in elements]):
+        attackers = {x: o for x, o in zip(elements, combo) if o is not None}
+        try:
+            state.apply({"do": "declare_attackers", "attackers": attackers})
+        except ActionError:
+            continue
+        accepted.append(attackers)
+    assert data["declarations"] == accepted and data["count"] == len(accepted) == 6
+    assert all("jugg" in a for a in accepted)
+    assert "{bears: bob, jugg: walker}" in text
