@@ -28,11 +28,11 @@ import networkx as nx
 from .analysis import bound_after
 from .ast import Atom, Const, Negation, Rule
 from .audit_report import dependency_dot, diff_text, dynamic_text, static_text
+from .bindings import ground
 from .errors import UsageError
 from .exits import EXIT_NEGATIVE, EXIT_OK
 from .fact import Fact, fact_order
 from .program import Program
-from .provenance import ground
 
 if TYPE_CHECKING:
     from .change import Event

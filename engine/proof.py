@@ -158,7 +158,7 @@ class WhyNot:
     """For one rule whose head matches: which body literals hold and which fail."""
 
     rule: Rule
-    literals: tuple[tuple[str, bool], ...]
+    literals: tuple[tuple[str, bool | None], ...]  # True holds, False fails, None not judged (after a failure)
     # for each literal: lines that show a failing one with values (bindings, facts found, the proof of a
     # negated atom that holds, the event that removed an absent fact); empty for a literal that holds
     details: tuple[tuple[str, ...], ...] = ()
@@ -167,7 +167,7 @@ class WhyNot:
         """The rule, then each literal of its body (``holds`` or ``FAILS``) with what a failing one met."""
         lines = [f"{indent}{lead} {self.rule.name} [CR {', '.join(self.rule.cites)}] {self.rule.span.short()}:"]
         for (text, ok), more in zip(self.literals, self.details or tuple(() for _ in self.literals)):
-            lines.append(f"{indent}  {'holds ' if ok else 'FAILS '} {text}")
+            lines.append(f"{indent}  {'--    ' if ok is None else 'holds ' if ok else 'FAILS '} {text}")
             lines.extend(f"{indent}           {line}" for line in more)
         return lines
 

@@ -16,10 +16,20 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast, overload
+from typing import TYPE_CHECKING, Any, cast
 
-from .ast import Atom, BinOp, Comparison, Const, Literal, Negation, Rule, Span, Term, Var, arith, format_value
-from .errors import QueryError
+from .ast import Atom, Comparison, Const, Literal, Negation, Rule, Span, Var, format_value
+from .bindings import (
+    Binding,
+    eval_or_none,
+    eval_term,
+    ground,
+    ground_or_none,
+    partial,
+    partial_lit,
+    var_names,
+    vars_of,
+)
 from .fact import Fact
 from .proof import Displacement, Proof, ProofKind, WhyNot
 
@@ -34,7 +44,6 @@ __all__ = ["Proof", "ProofKind", "Displacement", "WhyNot", "Prover", "ground", "
 MAX_PROOF_DEPTH = 200
 
 # a variable binding: variable name -> value
-Binding = dict[str, Any]
 
 
 class Prover:
@@ -124,12 +133,12 @@ class Prover:
                     return None
                 out.append(sub)
             elif isinstance(lit, Negation):
-                atom = _partial(lit.atom, binding)
+                atom = partial(lit.atom, binding)
                 if self.backend.holds(self.view, atom):  # would make the proof cite a false premise
                     return None
                 out.append(Proof(str(atom), ProofKind.ABSENT, sentence=self._neg_sentence(atom)))
             else:
-                left, right = _eval(lit.left, binding), _eval(lit.right, binding)
+                left, right = eval_term(lit.left, binding), eval_term(lit.right, binding)
                 out.append(Proof(f"{format_value(left)} {lit.op} {format_value(right)}", ProofKind.COMPARISON))
         return out
 
@@ -179,16 +188,16 @@ class Prover:
                 blocker = self._prove(ground(neg.atom, found), frozenset(), 0)
                 if blocker is None:
                     continue
-                would = str(Fact(fact[0], *(_eval(a, found) for a in rule.head.args)))
+                would = str(Fact(fact[0], *(eval_term(a, found) for a in rule.head.args)))
                 out.append(Displacement(rule, blocker, would))
                 break
         return tuple(out)
 
     def _first_binding(self, body: Sequence[Literal], fixed: Binding) -> Binding | None:
-        lits = [_partial_lit(lit, fixed) for lit in body]
+        lits = [partial_lit(lit, fixed) for lit in body]
         names = sorted(
-            {v.name for lit in lits for v in _vars_of(lit) if not v.name.startswith("_")}
-            - {v.name for lit in lits if isinstance(lit, Negation) for v in _vars_of(lit)}
+            {v.name for lit in lits for v in vars_of(lit) if not v.name.startswith("_")}
+            - {v.name for lit in lits if isinstance(lit, Negation) for v in vars_of(lit)}
         )
         rows = self.backend.ask(self.view, lits, names)
         if not rows:
@@ -271,17 +280,31 @@ class Prover:
             fixed = _unify_head(rule.head, fact[1:])
             if fixed is None:
                 continue
-            literals, details = [], []
+            literals: list[tuple[str, bool | None]] = []
+            details: list[tuple[str, ...]] = []
             prefix: list = []
+            # the variables the literals that held bind, and those only a failing literal would: a literal
+            # reading one of these can't be judged (it is not reached; judged alone, `Y != X` would "hold")
+            held, failed = set(fixed), set[str]()
             for lit in rule.body:
+                names = {n for n in var_names(lit) if not n.startswith("_")}
+                if names & failed - held:
+                    literals.append((str(partial_lit(lit, fixed)), None))
+                    details.append(
+                        (f"not judged: {', '.join(sorted(names & failed - held))} only a failing literal binds",)
+                    )
+                    failed |= names - held
+                    continue
                 prefix.append(lit)
                 ok = self._satisfiable(prefix, fixed)
-                literals.append((str(_partial_lit(lit, fixed)), ok))
+                literals.append((str(partial_lit(lit, fixed)), ok))
                 if not ok:
                     prefix.pop()  # keep judging the next literals against what did hold
                     details.append(tuple(self._why_fails(lit, prefix, fixed)))
+                    failed |= names - held
                 else:
                     details.append(())
+                    held |= names if isinstance(lit, Atom) else set()
             out.append(WhyNot(rule, tuple(literals), tuple(details)))
         return out
 
@@ -289,14 +312,14 @@ class Prover:
 
     def _bindings(self, prefix: Sequence[Literal], fixed: Binding) -> list[Binding]:
         """Up to MAX_SHOWN bindings of the variables the literals that held (``prefix``) bind."""
-        lits = [_partial_lit(lit, fixed) for lit in prefix]
+        lits = [partial_lit(lit, fixed) for lit in prefix]
         if not lits:
             return [dict(fixed)]
         from .analysis import order_body
 
         _, unbound = order_body(lits)
-        lits = [lit for lit in lits if isinstance(lit, Atom) or not (_vars_names(lit) & unbound)]
-        names = sorted({v for lit in lits if isinstance(lit, Atom) for v in _vars_names(lit) if not v.startswith("_")})
+        lits = [lit for lit in lits if isinstance(lit, Atom) or not (var_names(lit) & unbound)]
+        names = sorted({v for lit in lits if isinstance(lit, Atom) for v in var_names(lit) if not v.startswith("_")})
         rows = self.backend.ask(self.view, lits, names) if lits else [()]
         return [dict(fixed, **dict(zip(names, row))) for row in rows[: self.MAX_SHOWN]]
 
@@ -304,28 +327,28 @@ class Prover:
         """What a failing literal met: each binding the earlier literals gave, with the values found."""
         lines: list[str] = []
         for binding in self._bindings(prefix, fixed):
-            wanted = sorted(n for n in _vars_names(lit) if n in binding and n not in fixed and not n.startswith("_"))
+            wanted = sorted(n for n in var_names(lit) if n in binding and n not in fixed and not n.startswith("_"))
             where = (" with " + ", ".join(f"{n} = {format_value(binding[n])}" for n in wanted)) if wanted else ""
             if isinstance(lit, Comparison):
-                left, right = _eval_or_none(lit.left, binding), _eval_or_none(lit.right, binding)
+                left, right = eval_or_none(lit.left, binding), eval_or_none(lit.right, binding)
                 values = (
                     ""
                     if left is None or right is None
                     else f": {format_value(left)} {lit.op} {format_value(right)} is false"
                 )
-                lines.append(f"{_partial_lit(lit, binding)}{where}{values}")
+                lines.append(f"{partial_lit(lit, binding)}{where}{values}")
             elif isinstance(lit, Negation):
-                negated = _partial_lit(lit, binding)
+                negated = partial_lit(lit, binding)
                 lines.append(f"{negated}{where}: {negated.atom} holds")
-                ground = _ground_or_none(negated.atom)
+                ground = ground_or_none(negated.atom)
                 if ground is not None and self.backend.holds(self.view, Fact(*ground).to_atom()):
                     proof = self.prove(ground)
                     if proof is not None:
                         lines.extend("    " + text for text in proof.to_text().splitlines())
             else:
-                shown = _partial_lit(lit, binding)
+                shown = partial_lit(lit, binding)
                 lines.append(f"{shown}{where}: no such fact" + self._found(shown))
-                ground = _ground_or_none(shown)
+                ground = ground_or_none(shown)
                 if ground is not None:
                     lines.extend(self._removed(ground))
                     lines.extend(self._why_absent(ground))
@@ -408,12 +431,12 @@ class Prover:
     def _satisfiable(self, body: Sequence[Literal], fixed: Binding) -> bool:
         from .analysis import order_body
 
-        lits = [_partial_lit(lit, fixed) for lit in body]
+        lits = [partial_lit(lit, fixed) for lit in body]
         _, unbound = order_body(lits)
         if unbound:
             # a negation or comparison not yet bound by the literals so far: judge it once bound
-            lits = [lit for lit in lits if isinstance(lit, Atom) or not (_vars_names(lit) & unbound)]
-        names = sorted({v for lit in lits if isinstance(lit, Atom) for v in _vars_names(lit)})
+            lits = [lit for lit in lits if isinstance(lit, Atom) or not (var_names(lit) & unbound)]
+        names = sorted({v for lit in lits if isinstance(lit, Atom) for v in var_names(lit)})
         return bool(self.backend.ask(self.view, lits, names)) if lits else True
 
 
@@ -509,92 +532,3 @@ def _unify_head(head: Atom, values: Sequence[Any]) -> Binding | None:
         if isinstance(arg, Const) and value is not None and (arg.value != value or type(arg.value) is not type(value)):
             return None
     return _unify_vars(_head_vars(head), values)
-
-
-def _eval(term: Term, binding: Binding) -> Any:
-    if isinstance(term, Var):
-        return binding.get(term.name, term.name)
-    if isinstance(term, Const):
-        return term.value
-    if isinstance(term, BinOp):
-        left, right = _eval(term.left, binding), _eval(term.right, binding)
-        if type(left) is int and type(right) is int and arith(term.op, left, right) is not None:
-            return arith(term.op, left, right)
-        return str(BinOp(term.op, Const(left), Const(right)))
-    raise QueryError(f"cannot evaluate {term}")
-
-
-def _eval_or_none(term: Term, binding: Binding) -> Any:
-    try:
-        value = _eval(term, binding)
-    except QueryError:
-        return None
-    return None if isinstance(term, Var) and term.name not in binding else value
-
-
-def _ground_or_none(atom: Atom) -> tuple | None:
-    values = tuple(a.value for a in atom.args if isinstance(a, Const))
-    return (atom.pred,) + values if len(values) == len(atom.args) else None
-
-
-def ground(atom: Atom, binding: Binding) -> tuple:
-    """The fact ``atom`` stands for under ``binding`` (every variable bound; arithmetic evaluated)."""
-    return (atom.pred,) + tuple(_eval(a, binding) for a in atom.args)
-
-
-def _partial(atom: Atom, binding: Binding) -> Atom:
-    args: list[Term] = []
-    for a in atom.args:
-        if isinstance(a, Var) and a.name in binding:
-            args.append(Const(binding[a.name]))
-        else:
-            args.append(a)
-    return Atom(atom.pred, tuple(args), atom.span)
-
-
-def _partial_term(term: Term, binding: Binding) -> Term:
-    if isinstance(term, Var) and term.name in binding:
-        return Const(binding[term.name])
-    if isinstance(term, BinOp):
-        return BinOp(term.op, _partial_term(term.left, binding), _partial_term(term.right, binding), term.span)
-    return term
-
-
-@overload
-def _partial_lit(lit: Atom, binding: Binding) -> Atom: ...
-@overload
-def _partial_lit(lit: Negation, binding: Binding) -> Negation: ...
-@overload
-def _partial_lit(lit: Comparison, binding: Binding) -> Comparison: ...
-@overload
-def _partial_lit(lit: Literal, binding: Binding) -> Literal: ...
-def _partial_lit(lit: Literal, binding: Binding) -> Literal:
-    if isinstance(lit, Atom):
-        return _partial(lit, binding)
-    if isinstance(lit, Negation):
-        return Negation(_partial(lit.atom, binding), lit.span)
-    return Comparison(lit.op, _partial_term(lit.left, binding), _partial_term(lit.right, binding), lit.span)
-
-
-def _vars_of(lit: Literal) -> list[Var]:
-    terms: Sequence[Term]
-    if isinstance(lit, Comparison):
-        terms = (lit.left, lit.right)
-    else:
-        terms = (lit.atom if isinstance(lit, Negation) else lit).args
-    out: list[Var] = []
-    for t in terms:
-        out.extend(_term_var_objs(t))
-    return out
-
-
-def _term_var_objs(t: Term) -> list[Var]:
-    if isinstance(t, Var):
-        return [t]
-    if isinstance(t, BinOp):
-        return _term_var_objs(t.left) + _term_var_objs(t.right)
-    return []
-
-
-def _vars_names(lit: Literal) -> set[str]:
-    return {v.name for v in _vars_of(lit)}

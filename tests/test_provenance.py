@@ -366,3 +366,24 @@ def test_why_not_goes_into_an_absent_derived_fact(capsys, tmp_path):
         "           defending_player(wurm, alice): no such fact; found defending_player(wurm, bob)"
     )
     assert not tutorial.out.splitlines()[found + 1].strip().startswith("because rule")
+
+
+def test_why_not_does_not_judge_a_literal_whose_variable_only_a_failing_one_binds(engine):
+    """After `blocks(wurm, X)` fails, `Y != X` is neither true nor false: it is marked not judged (None, `--`),
+    while a later literal that binds its own variables (`blocks(wurm, Y)`) is judged as usual."""
+    band = engine.load(str(ROOT / "docs" / "examples" / "band.yaml"))
+    (reason,) = [
+        r for r in band.why_not("blocker_division_overridden(wurm)") if r.rule.name.endswith("bands_with_other")
+    ]
+    assert reason.literals == (
+        ("blocks(wurm, X)", False),
+        ("quality_bander(X, K, V)", None),
+        ("blocks(wurm, Y)", False),
+        ("Y != X", None),
+        ("has_quality(Y, K, V)", None),
+    )
+    shown = dict(zip([t for t, _ in reason.literals], reason.details))
+    assert shown["Y != X"] == ("not judged: X, Y only a failing literal binds",)
+    lines = reason.to_lines()
+    assert "  --     Y != X" in lines and "  FAILS  blocks(wurm, Y)" in lines
+    assert reason.to_dict()["literals"][3]["holds"] is None
