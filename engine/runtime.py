@@ -16,6 +16,7 @@ are values).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from .action_args import (
@@ -42,7 +43,7 @@ from .errors import ActionError, UsageError
 from .factview import Overlay, WorkingFacts, as_frozenset
 from .refusals import listed_options, violation_refusal
 from .replay import run_actions
-from .stack_order import stack_order
+from .stack_order import order_location, stack_order
 from .step_facts import StepFacts
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -135,7 +136,11 @@ class _Run(Generic[B]):
             self.action, ((r["K"], r["V"]) for r in self.ask(facts, f"action_param_default({self.kind}, K, V)"))
         )
         facts = self._effects(facts, "standing(I, P, A, B, C)")  # designations that last
-        facts |= {("pending_object", o) for o in self.pending_objects}
+        # an object about to enter shows its characteristics (not `permanent`) to the rules that choose as it
+        # enters (614.1c, 614.12: riot, unleash); those of one that does not enter go again (below)
+        facts |= {("pending_object", o) for o in self.pending_objects} | {
+            f for o, fs in self.pending_objects.items() for f in fs if f != ("permanent", o)
+        }
         if self.kind == "resolve":
             facts |= self._resolving(facts)
         choose = self.action.get("choose")
@@ -164,6 +169,8 @@ class _Run(Generic[B]):
         if self.kind == "resolve":
             facts = self._finish_resolve(facts)
         facts = self.steps.without(facts, TRANSIENT)
+        pending = self.pending_objects.items()
+        facts = facts.difference([f for o, fs in pending if ("permanent", o) not in facts for f in fs])
         facts = self._state_based(facts, choose, used_choices)
         if self.token_ids:
             raise ActionError(
@@ -433,7 +440,9 @@ class _Run(Generic[B]):
         """Put waiting triggered abilities on the stack (603.3): in APNAP order (apnap_rank, 603.3b), each
         player's in the order they triggered unless ``order:`` names them (top of the stack first)."""
         if not self.pending_triggers:
-            stack_order([], {}, {}, self.action.get("order"), self._order_where)  # an order: names nothing
+            stack_order(
+                [], {}, {}, self.action.get("order"), partial(order_location, self.state, self.span)
+            )  # an order: names nothing
             return facts
         ranks = {r["P"]: r["N"] for r in self.ask(facts, "apnap_rank(P, N)")}
         height = max([f[2] for f in facts if f[0] == "stack_position"] or [0])
@@ -446,7 +455,9 @@ class _Run(Generic[B]):
             ids.append(f"ability_{k}")
             used.add(ids[-1])
         named = dict(zip((id(t) for t in pending), ids))
-        placed = stack_order(pending, named, ranks, self.action.get("order"), self._order_where)
+        placed = stack_order(
+            pending, named, ranks, self.action.get("order"), partial(order_location, self.state, self.span)
+        )
         causes = dict(zip(ranks, self._causes_of(facts, [("apnap_rank", p, n) for p, n in ranks.items()])))
         for t in placed:
             _seq, (source, kind, subject, controller, _inst), args = t
@@ -479,16 +490,6 @@ class _Run(Generic[B]):
         self.events.append(Event(self.next_seq, "step_waits", self.kind, details, rule, cites))
         self.next_seq += 1
         self.follow_up = {}
-
-    def _order_where(self, j: int) -> str:
-        scenario = self.state.meta.scenario
-        doc = scenario.doc if scenario is not None else None
-        if scenario is None or doc is None or self.span is None:
-            return f"{self.span.location()}: " if self.span is not None else ""
-        for i, (_action, span) in enumerate(scenario.actions):
-            if span == self.span:
-                return f"{doc.span(('actions', i, 'order', j)).location()}: "
-        return f"{self.span.location()}: "
 
     def _resolving(self, facts: WorkingFacts) -> set[tuple]:
         top = self.ask(facts, "top_of_stack(I)")

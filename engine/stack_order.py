@@ -11,11 +11,15 @@ they triggered unless the action's ``order:`` names them, top of the stack first
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import ActionError, UsageError
 
-__all__ = ["stack_order"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .ast import Span
+    from .protocols import Board
+
+__all__ = ["order_location", "stack_order"]
 
 
 def stack_order(
@@ -72,3 +76,16 @@ def _names(entry: object, trigger: tuple, aid: str) -> bool:
     if isinstance(entry, list) and 2 <= len(entry) <= 3:
         return [source, kind, subject][: len(entry)] == entry
     return False
+
+
+def order_location(state: Board, span: Span | None, j: int) -> str:
+    """Where the j-th entry of the ``order:`` of the action at ``span`` is written ("file:line:col: "), for an
+    error about it; the action's own place when the scenario's text is not at hand."""
+    scenario = state.meta.scenario
+    doc = scenario.doc if scenario is not None else None
+    if scenario is None or doc is None or span is None:
+        return f"{span.location()}: " if span is not None else ""
+    for i, (_action, at) in enumerate(scenario.actions):
+        if at == span:
+            return f"{doc.span(('actions', i, 'order', j)).location()}: "
+    return f"{span.location()}: "

@@ -954,3 +954,48 @@ def test_a_triggered_abilitys_place_on_the_stack_is_explained_by_the_rule_that_p
     for fact in (f"stack_position({aid}, {pos})", f"on_stack({aid}, {source}, {kind})"):
         run = run_cli(capsys, ["explain", path, fact, "--actions", "3"])
         assert run.code == 0 and "made by stack.triggered [CR 603.3, 603.3b]" in run.out, run.out
+
+
+PEEK = """\
+## Test rules: an action that brings an object and may not put it onto the battlefield.
+.decl peeked_name(o: object, n: string) "{o} was seen as {n} before it entered" input
+
+action_known(peek).
+action_param(peek, object). action_param_type(peek, object, new_object).
+
+@name peek.offer
+@cr 614.12
+choice(keep, yes) :- pending_object(O), printed_keyword(O, flying).
+
+@name peek.offer_no
+@cr 614.12
+choice(keep, no) :- pending_object(O), printed_keyword(O, flying).
+
+@name peek.record
+@cr 614.12
+effect(1, record, peeked_name, O, N) :- action(peek), pending_object(O), name(O, N).
+
+@name peek.enter
+@cr 614.12
+effect(1, put_onto_battlefield, O, card, none) :- action(peek), act_arg(object, O), pending_object(O), chosen(keep, yes).
+"""
+
+
+@pytest.mark.parametrize("keep", ["yes", "no"])
+def test_an_object_about_to_enter_shows_its_characteristics_and_leaves_none_if_it_does_not(tmp_path, keep):
+    """614.12: the rules see the pending object's characteristics (a choice about it is offered, its name is
+    read), without `permanent`; one that is not put onto the battlefield leaves no fact of it behind."""
+    rules = tmp_path / "peek.dl"
+    rules.write_text(PEEK)
+    state = Engine(rules=[str(rules)]).state_from_dict({"players": ["alice", "bob"], "active": "alice"})
+    bird = {"id": "bird", "name": "Bird", "types": ["creature"], "power": 1, "toughness": 1}
+    after, _ = state.apply(
+        {"do": "peek", "object": {**bird, "keywords": ["flying"], "controller": "alice"}, "choose": {"keep": keep}}
+    )
+    assert ("peeked_name", "bird", "Bird") in after.facts
+    about_bird = {f for f in after.facts if len(f) > 1 and f[1] == "bird" and f[0] != "peeked_name"}
+    if keep == "yes":
+        assert ("permanent", "bird") in about_bird and ("printed_keyword", "bird", "flying") in about_bird
+    else:
+        assert about_bird == set(), about_bird
+    assert not after.query("pending_object(O)")
