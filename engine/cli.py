@@ -210,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--tries",
         type=int,
         default=512,
-        help="try at most this many combinations of blocks, bands or divisions as the action (default 512; 0: all)",
+        help="try at most this many candidates of a decision as its action (default 512; 0: all)",
     )
     p.add_argument("--before-actions", action="store_true", help="the decision before the file's actions")
     p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")

@@ -977,7 +977,8 @@ effect(1, record, peeked_name, O, N) :- action(peek), pending_object(O), name(O,
 
 @name peek.enter
 @cr 614.12
-effect(1, put_onto_battlefield, O, card, none) :- action(peek), act_arg(object, O), pending_object(O), chosen(keep, yes).
+effect(1, put_onto_battlefield, O, card, none) :- action(peek), act_arg(object, O), pending_object(O),
+    chosen(keep, yes).
 """
 
 
