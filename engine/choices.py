@@ -235,6 +235,11 @@ def _options(state: Board, space: ChoiceSpace) -> dict:
     return options
 
 
+def _choosers(state: Board, space: ChoiceSpace) -> dict:
+    """Each element -> who makes its choice, where a rule says (choice_space_chooser)."""
+    return {x: p for s, x, p in sorted(_rows(state, "choice_space_chooser"), key=repr) if s == space.name}
+
+
 def _empty(space: ChoiceSpace) -> UsageError:
     """The space has no element now: said in its own words (choice_space_text empty, empty_hint)."""
     return UsageError(
@@ -353,6 +358,9 @@ def _division(
         "count": {x: len(legal[x]) for x in elements},
         space.key("sample"): {x: legal[x][:limit] for x in elements},
     }
+    choosers = _choosers(state, space)
+    if choosers:
+        data["choosers"] = {x: choosers[x] for x in elements if x in choosers}
     intro = space.texts.get("intro", f"each {space.element}'s amount divided among its options")
     lines = [f"{space.name}: {intro}" + (f" (CR {space.cr})" if space.cr else "") + ":"]
     cut = {x: tries for x in elements if totals[x] > tries}
@@ -360,7 +368,8 @@ def _division(
         data["tried"] = cut
     for x in elements:
         found = legal[x]
-        head = f"  {x} ({amounts[x]} among {', '.join(options[x])}): {len(found)} legal {space.part}(s)"
+        by = f"; by {choosers[x]}" if x in choosers else ""
+        head = f"  {x} ({amounts[x]} among {', '.join(options[x])}{by}): {len(found)} legal {space.part}(s)"
         if x in cut:
             head += f" among the first {tries} of {totals[x]}"
         lines.append(head + (f"; the first {limit}:" if len(found) > limit else ":"))

@@ -270,7 +270,8 @@ def test_divisions_are_the_ones_the_combat_damage_step_accepts():
         else:
             with pytest.raises(ActionError):
                 state.apply(action)
-    assert f"{x} ({data['power'][x]} among {', '.join(recipients)})" in text
+    assert f"{x} ({data['power'][x]} among {', '.join(recipients)}; by alice)" in text
+    assert data["choosers"] == {x: "alice"}  # 510.1c: the attacking player divides (damage_assigner)
 
 
 def test_divisions_of_tramplers_keep_lethal_damage_first_and_let_the_defender_keep_all_on_the_bander():
