@@ -16,7 +16,6 @@ are values).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from functools import partial
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from .action_args import (
@@ -43,7 +42,7 @@ from .errors import ActionError, UsageError
 from .factview import Overlay, WorkingFacts, as_frozenset
 from .refusals import listed_options, violation_refusal
 from .replay import run_actions
-from .stack_order import order_location, stack_order
+from .stack import StackSteps
 from .step_facts import StepFacts
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -64,7 +63,7 @@ MAX_SBA_ROUNDS = 100
 ACTED_ON = frozenset({"object", "target", "recipient"})
 
 
-class _Run(Generic[B]):
+class _Run(StackSteps, Generic[B]):
     """One application of one action."""
 
     probe = False
@@ -90,6 +89,7 @@ class _Run(Generic[B]):
         self.events: list[Event] = []
         self.pending_triggers: list[tuple[int, tuple, list[tuple]]] = []
         self.trigger_rules: dict[tuple, str] = {}  # (source, kind, subject) -> the rule deriving it triggers/3
+        self.activations: dict[tuple, tuple[str, tuple[str, ...]]] = {}  # the same for activates/3, with its CR
         # event numbers are also the timestamps of continuous effects (613.7b): later than any given one
         self.steps = StepFacts(state)  # what the state knows, counted once: a step costs its change
         self.next_seq = self.steps.first_seq()
@@ -400,114 +400,6 @@ class _Run(Generic[B]):
         added = {f for e in events for f in e.facts()} | {("recent_event", e.seq) for e in events}
         out = self._effects(facts | added, "event_result(I, P, A, B, C)")
         return out.difference([f for f in added if f[0] == "recent_event"])
-
-    # -- triggers and the stack -------------------------------------------------
-    def _collect_triggers(self, facts: WorkingFacts, *, seq: int | None = None) -> None:
-        """Each triggered ability waits with a stable identity: source, kind, subject and instance. A keyword
-        whose declaration says each instance acts (keyword_instances(K, each)) triggers once per instance
-        (keyword_instance/3), each instance with its own parameters (keyword_instance_param/5)."""
-        face = self.engine.interface
-        found = [(r["S"], r["K"], r["X"]) for r in self.ask(facts, "triggers(S, K, X)")]
-        # the rule that made each trigger (its keyword's, 702.79a for persist), told by its put_on_stack event;
-        # proved once per trigger (a trigger seen again in this action is not proved again)
-        new = [t for t in found if t not in self.trigger_rules]
-        rules = self._causes_of(facts, [("triggers", *t) for t in new]) if new else []
-        self.trigger_rules.update((key, rule) for key, (rule, _) in zip(new, rules))
-        for source, kind, subject in found:
-            args = [
-                ("ability_arg", k["K2"], k["V"])
-                for k in self.ask(facts, f"trigger_arg({_q(source)}, {_q(kind)}, {_q(subject)}, K2, V)")
-            ]
-            controller = next((c["P"] for c in self.ask(facts, f"controller({_q(source)}, P)")), None)
-            instances: list[object] = [None]
-            if face.instances(kind) == "each" and kind in face.keywords:
-                instances = [i["I"] for i in self.ask(facts, f"keyword_instance({_q(source)}, {_q(kind)}, I)")] or [
-                    None
-                ]
-            for inst in instances:
-                extra: list[tuple] = []
-                if inst is not None:
-                    given = {a[1] for a in args}
-                    extra = [("ability_arg", "instance", inst)] + [
-                        ("ability_arg", p["K2"], p["V"])
-                        for p in self.ask(facts, f"keyword_instance_param({_q(source)}, {_q(kind)}, {_q(inst)}, K2, V)")
-                        if p["K2"] not in given
-                    ]
-                at = self.next_seq if seq is None else seq
-                self.pending_triggers.append((at, (source, kind, subject, controller, inst), args + extra))
-
-    def _stack_triggers(self, facts: WorkingFacts) -> WorkingFacts:
-        """Put waiting triggered abilities on the stack (603.3): in APNAP order (apnap_rank, 603.3b), each
-        player's in the order they triggered unless ``order:`` names them (top of the stack first)."""
-        if not self.pending_triggers:
-            stack_order(
-                [], {}, {}, self.action.get("order"), partial(order_location, self.state, self.span)
-            )  # an order: names nothing
-            return facts
-        ranks = {r["P"]: r["N"] for r in self.ask(facts, "apnap_rank(P, N)")}
-        height = max([f[2] for f in facts if f[0] == "stack_position"] or [0])
-        used = {a for f in facts for a in f[1:] if isinstance(a, str)}  # ids are never reused (events keep them)
-        pending = sorted(self.pending_triggers, key=lambda t: (ranks.get(t[1][3], len(ranks)), t[0]))
-        ids, k = [], 1
-        for _ in pending:
-            while f"ability_{k}" in used:
-                k += 1
-            ids.append(f"ability_{k}")
-            used.add(ids[-1])
-        named = dict(zip((id(t) for t in pending), ids))
-        placed = stack_order(
-            pending, named, ranks, self.action.get("order"), partial(order_location, self.state, self.span)
-        )
-        causes = dict(zip(ranks, self._causes_of(facts, [("apnap_rank", p, n) for p, n in ranks.items()])))
-        for t in placed:
-            _seq, (source, kind, subject, controller, _inst), args = t
-            aid = named[id(t)]
-            height += 1
-            placing = (("on_stack", aid, source, kind), ("stack_position", aid, height))
-            facts |= {*placing, ("ability_arg", aid, "subject", subject)}
-            if controller is not None:
-                facts.add(("ability_controller", aid, controller))
-            facts |= {(f[0], aid) + f[1:] for f in args}
-            rule, cites = causes.get(controller, ("", ()))
-            self.causes.update(dict.fromkeys(placing, rule))  # explain: made by stack.triggered (603.3, 603.3b)
-            details = {"source": source, "kind": kind, "subject": subject}
-            trigger = self.trigger_rules.get((source, kind, subject))
-            details.update({"trigger": trigger} if trigger else {})
-            self.events.append(Event(self.next_seq, "put_on_stack", aid, details, rule, cites))
-            self.next_seq += 1
-        return facts
-
-    def _wait_for_the_stack(self, facts: WorkingFacts) -> None:
-        """A follow-up is the game moving on to a next step: while the rules say the step can't end
-        (step_cannot_end/1: something is on the stack, 500.2) it is not applied, and the event ``step_waits``
-        says what it waits for."""
-        rows = self.ask(facts, "step_cannot_end(I)")
-        if not rows:
-            return
-        top = rows[0]["I"]
-        rule, cites = self.cause(facts, ("step_cannot_end", top))
-        details = {**self.follow_up, "stack_top": top}
-        self.events.append(Event(self.next_seq, "step_waits", self.kind, details, rule, cites))
-        self.next_seq += 1
-        self.follow_up = {}
-
-    def _resolving(self, facts: WorkingFacts) -> set[tuple]:
-        top = self.ask(facts, "top_of_stack(I)")
-        if not top:
-            raise ActionError("resolve: the stack is empty", cr="608.1")
-        return {("resolving", top[0]["I"])}
-
-    def _finish_resolve(self, facts: WorkingFacts) -> WorkingFacts:
-        """608.2n: the ability leaves the stack (leaves_stack/1): every input fact about it goes."""
-        for r in self.ask(facts, "leaves_stack(I)"):
-            aid = r["I"]
-            decls = self.engine.program.decls
-            about = {p for p, d in decls.items() if d.is_input and d.params and d.params[0].type == "ability"}
-            facts = facts.difference([f for f in facts if f[0] in about and f[1] == aid])
-            rule, cites = self.cause(facts | {("resolving", aid)}, ("leaves_stack", aid))
-            self.events.append(Event(self.next_seq, "resolved", aid, {}, rule, cites))
-            self.next_seq += 1
-        return facts
 
     def _state_based(
         self, facts: WorkingFacts, choose: object = None, used_choices: set[str] | None = None

@@ -1000,3 +1000,49 @@ def test_an_object_about_to_enter_shows_its_characteristics_and_leaves_none_if_i
     else:
         assert about_bird == set(), about_bird
     assert not after.query("pending_object(O)")
+
+
+TAP_WATCH = """\
+## Test rules: an activated ability with {T} in its cost, and an ability that triggers when a permanent taps.
+@name watch.ability
+@cr 602.1
+activated_ability(O, ping) :- has_keyword(O, pinger), creature(O).
+
+activation_taps(ping).
+
+@name watch.trigger
+@cr 603.2
+triggers(O, tap_watch, X) :- recent_event(N), event(N, tapped, X), has_keyword(O, watcher).
+
+keyword(pinger). keyword(watcher).
+"""
+
+
+def test_an_activated_ability_goes_on_the_stack_as_activated_below_what_its_cost_triggers(tmp_path):
+    """602.2a: the activated ability is put on the stack as it is activated; the ability that triggered on its
+    cost being paid (the source tapping) goes on the stack afterwards, on top (603.3). The put_on_stack event
+    of the activated one cites the activating rule (602.2a), with the detail `activation`."""
+    rules = tmp_path / "tap_watch.dl"
+    rules.write_text(TAP_WATCH)
+    state = Engine(rules=[str(rules)]).state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {
+                "pinger": {**creature("Pinger", 1, 1, "alice", "pinger")},
+                "watcher": {**creature("Watcher", 1, 1, "alice", "watcher")},
+            },
+        }
+    )
+    after, events = state.apply({"do": "activate", "object": "pinger", "ability": "ping"})
+    stacked = [e for e in events if e.kind == "put_on_stack"]
+    assert [e.details["kind"] for e in stacked] == ["ping", "tap_watch"]
+    assert stacked[0].rule == "activate.activates" and "602.2a" in stacked[0].cites
+    assert stacked[0].details["activation"] == "activate.activates" and "activation" not in stacked[1].details
+    assert stacked[1].rule == "stack.triggered"
+    top = after.query("top_of_stack(I), on_stack(I, S, K)")
+    assert [r["K"] for r in top] == ["tap_watch"]
+    with pytest.raises(ActionError, match="602.2b"):  # tapped now: {T} can't be paid again
+        after.apply({"do": "resolve"})[0].apply({"do": "resolve"})[0].apply(
+            {"do": "activate", "object": "pinger", "ability": "ping"}
+        )

@@ -1,0 +1,178 @@
+"""The stack, for the runtime (judgelog.runtime): abilities put on it and taken off it.
+
+A triggered ability waits from the moment it triggers (``triggers/3``) until a player would receive
+priority, then goes on the stack in APNAP order (603.3b). An activated ability (``activates/3``, derived by
+the rules of the action that activates it) goes on the stack as it is activated (602.2a), below the
+triggered abilities that wait then. ``{do: resolve}`` resolves the top one (608.2), which then leaves the
+stack (608.2n). Which ability triggers or is activated, and what it does, is said by the rules only; the
+``put_on_stack`` event names the rule that made each (``trigger`` or ``activation``) and cites the rule
+that put it there (603.3 and 603.3b for a triggered ability, the activating rule for an activated one).
+
+>>> from judgelog import Engine
+>>> from judgelog.runtime import run_actions
+>>> engine = Engine()
+>>> start = engine.load(engine.example("exalted_attacks_alone.yaml"))
+>>> _, events = run_actions(start)
+>>> [(e.details["kind"], e.rule) for e in events if e.kind == "put_on_stack"][:1]
+[('exalted', 'stack.triggered')]
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from .ast import format_value as _q  # a value in rule syntax, for the queries built here
+from .change import Event
+from .errors import ActionError
+from .stack_order import order_location, stack_order
+
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Iterable
+
+    from .ast import Span
+    from .factview import WorkingFacts
+
+__all__ = ["StackSteps"]
+
+Cause = tuple[str, tuple[str, ...]]  # a rule's name and its CR numbers
+
+
+class StackSteps:
+    """The runtime's steps about the stack (a part of judgelog.runtime's ``_Run``, which gives the state
+    below: the action, its events so far and how to ask the rules)."""
+
+    state: Any
+    engine: Any
+    action: dict[str, Any]
+    span: Span | None
+    kind: Any
+    events: list[Event]
+    next_seq: int
+    causes: dict[tuple, str]
+    follow_up: dict[str, object]
+    pending_triggers: list[tuple[int, tuple, list[tuple]]]
+    trigger_rules: dict[tuple, str]  # (source, kind, subject) -> the rule deriving its triggers/3
+    activations: dict[tuple, Cause]  # (source, kind, subject) -> the rule deriving its activates/3
+
+    def ask(self, facts: Iterable[tuple], text: str) -> list[dict[str, Any]]:  # pragma: no cover - the runtime's
+        raise NotImplementedError
+
+    def cause(self, facts: Iterable[tuple], fact: tuple) -> Cause:  # pragma: no cover - the runtime's
+        raise NotImplementedError
+
+    def _causes_of(self, facts: Iterable[tuple], wanted: list[tuple]) -> list[Cause]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _collect_triggers(self, facts: WorkingFacts, *, seq: int | None = None) -> None:
+        """Each triggered or activated ability waits with a stable identity: source, kind, subject and instance.
+        A keyword whose declaration says each instance acts (keyword_instances(K, each)) triggers once per
+        instance (keyword_instance/3), each instance with its own parameters (keyword_instance_param/5)."""
+        face = self.engine.interface
+        found = [(r["S"], r["K"], r["X"]) for r in self.ask(facts, "triggers(S, K, X)")]
+        # the rule that made each trigger (its keyword's, 702.79a for persist), told by its put_on_stack event;
+        # proved once per trigger (a trigger seen again in this action is not proved again)
+        new = [t for t in found if t not in self.trigger_rules]
+        rules = self._causes_of(facts, [("triggers", *t) for t in new]) if new else []
+        self.trigger_rules.update((key, rule) for key, (rule, _) in zip(new, rules))
+        activated = [(r["S"], r["K"], r["X"]) for r in self.ask(facts, "activates(S, K, X)")]
+        activated = [a for a in activated if a not in self.activations]  # activated once per action
+        self.activations.update(zip(activated, self._causes_of(facts, [("activates", *a) for a in activated])))
+        for source, kind, subject in found + activated:
+            args = [
+                ("ability_arg", k["K2"], k["V"])
+                for k in self.ask(facts, f"trigger_arg({_q(source)}, {_q(kind)}, {_q(subject)}, K2, V)")
+            ]
+            controller = next((c["P"] for c in self.ask(facts, f"controller({_q(source)}, P)")), None)
+            instances: list[object] = [None]
+            if face.instances(kind) == "each" and kind in face.keywords:
+                instances = [i["I"] for i in self.ask(facts, f"keyword_instance({_q(source)}, {_q(kind)}, I)")] or [
+                    None
+                ]
+            for inst in instances:
+                extra: list[tuple] = []
+                if inst is not None:
+                    given = {a[1] for a in args}
+                    extra = [("ability_arg", "instance", inst)] + [
+                        ("ability_arg", p["K2"], p["V"])
+                        for p in self.ask(facts, f"keyword_instance_param({_q(source)}, {_q(kind)}, {_q(inst)}, K2, V)")
+                        if p["K2"] not in given
+                    ]
+                at = self.next_seq if seq is None else seq
+                self.pending_triggers.append((at, (source, kind, subject, controller, inst), args + extra))
+
+    def _stack_triggers(self, facts: WorkingFacts) -> WorkingFacts:
+        """Put waiting abilities on the stack: the activated ones first (602.2a: as they are activated), then
+        the triggered ones (603.3): in APNAP order (apnap_rank, 603.3b), each player's in the order they
+        triggered unless ``order:`` names them (top of the stack first)."""
+        where = partial(order_location, self.state, self.span)
+        if not self.pending_triggers:
+            stack_order([], {}, {}, self.action.get("order"), where)  # an order: that names nothing is refused
+            return facts
+        ranks = {r["P"]: r["N"] for r in self.ask(facts, "apnap_rank(P, N)")}
+        height = max([f[2] for f in facts if f[0] == "stack_position"] or [0])
+        used = {a for f in facts for a in f[1:] if isinstance(a, str)}  # ids are never reused (events keep them)
+        pending = sorted(self.pending_triggers, key=lambda t: (ranks.get(t[1][3], len(ranks)), t[0]))
+        ids, k = [], 1
+        for _ in pending:
+            while f"ability_{k}" in used:
+                k += 1
+            ids.append(f"ability_{k}")
+            used.add(ids[-1])
+        named = dict(zip((id(t) for t in pending), ids))
+        first = [t for t in pending if t[1][:3] in self.activations]
+        placed = first + stack_order(
+            [t for t in pending if t not in first], named, ranks, self.action.get("order"), where
+        )
+        causes = dict(zip(ranks, self._causes_of(facts, [("apnap_rank", p, n) for p, n in ranks.items()])))
+        for t in placed:
+            _seq, (source, kind, subject, controller, _inst), args = t
+            aid = named[id(t)]
+            height += 1
+            placing = (("on_stack", aid, source, kind), ("stack_position", aid, height))
+            facts |= {*placing, ("ability_arg", aid, "subject", subject)}
+            if controller is not None:
+                facts.add(("ability_controller", aid, controller))
+            facts |= {(f[0], aid) + f[1:] for f in args}
+            # explain: made by stack.triggered (603.3, 603.3b), or by the rule that activates it (602.2a)
+            rule, cites = self.activations.get((source, kind, subject)) or causes.get(controller, ("", ()))
+            self.causes.update(dict.fromkeys(placing, rule))
+            details = {"source": source, "kind": kind, "subject": subject}
+            made = self.trigger_rules.get((source, kind, subject))
+            details.update({"activation": rule} if (source, kind, subject) in self.activations else {})
+            details.update({"trigger": made} if made else {})
+            self.events.append(Event(self.next_seq, "put_on_stack", aid, details, rule, cites))
+            self.next_seq += 1
+        return facts
+
+    def _wait_for_the_stack(self, facts: WorkingFacts) -> None:
+        """A follow-up is the game moving on to a next step: while the rules say the step can't end
+        (step_cannot_end/1: something is on the stack, 500.2) it is not applied, and the event ``step_waits``
+        says what it waits for."""
+        rows = self.ask(facts, "step_cannot_end(I)")
+        if not rows:
+            return
+        top = rows[0]["I"]
+        rule, cites = self.cause(facts, ("step_cannot_end", top))
+        details = {**self.follow_up, "stack_top": top}
+        self.events.append(Event(self.next_seq, "step_waits", self.kind, details, rule, cites))
+        self.next_seq += 1
+        self.follow_up = {}
+
+    def _resolving(self, facts: WorkingFacts) -> set[tuple]:
+        top = self.ask(facts, "top_of_stack(I)")
+        if not top:
+            raise ActionError("resolve: the stack is empty", cr="608.1")
+        return {("resolving", top[0]["I"])}
+
+    def _finish_resolve(self, facts: WorkingFacts) -> WorkingFacts:
+        """608.2n: the ability leaves the stack (leaves_stack/1): every input fact about it goes."""
+        for r in self.ask(facts, "leaves_stack(I)"):
+            aid = r["I"]
+            decls = self.engine.program.decls
+            about = {p for p, d in decls.items() if d.is_input and d.params and d.params[0].type == "ability"}
+            facts = facts.difference([f for f in facts if f[0] in about and f[1] == aid])
+            rule, cites = self.cause(facts | {("resolving", aid)}, ("leaves_stack", aid))
+            self.events.append(Event(self.next_seq, "resolved", aid, {}, rule, cites))
+            self.next_seq += 1
+        return facts
