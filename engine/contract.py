@@ -85,6 +85,7 @@ ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = {
     "state_check": (0, (), True, _RUNTIME),
     "action_known": (1, (), False, _RUNTIME),
     "action_param": (2, (), False, _RUNTIME),
+    "action_param_required": (2, (), False, _RUNTIME),
     "action_param_default": (3, (), False, _RUNTIME),
     "action_param_type": (3, (), False, _RUNTIME),
     "action_param_value": (3, (), False, _RUNTIME),

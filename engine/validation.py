@@ -56,23 +56,17 @@ NEW_OBJECT = "new_object"
 
 # -- choice names -----------------------------------------------------------------------------------------
 _CHOICE_PREDS = ("choice", "choice_mode", "choice_max", "choice_cr")
-_CHOICE_CACHE: dict[int, tuple[Program, frozenset[str]]] = {}
 
 
 def choice_names(program: Program) -> frozenset[str]:
-    """The decisions any loaded rule offers (the first argument of choice/2 and its companions; cached per
+    """The decisions any loaded rule offers (the first argument of choice/2 and its companions; kept per
     program)."""
-    hit = _CHOICE_CACHE.get(id(program))
-    if hit is not None and hit[0] is program:
-        return hit[1]
-    out: set[str] = set()
-    for rule in program.rules:
-        head = rule.head
-        if head.pred in _CHOICE_PREDS and head.args and isinstance(head.args[0], Const):
-            out.add(str(head.args[0].value))
-    found = frozenset(out)
-    _CHOICE_CACHE[id(program)] = (program, found)
-    return found
+
+    def make() -> frozenset[str]:
+        heads = [r.head for r in program.rules if r.head.pred in _CHOICE_PREDS and r.head.args]
+        return frozenset(str(h.args[0].value) for h in heads if isinstance(h.args[0], Const))
+
+    return program.kept("validation.choice_names", make)
 
 
 # -- actions ------------------------------------------------------------------------------------------------
@@ -113,6 +107,7 @@ class _Facts:
         self.params: dict[str, set[str]] = {}
         for r in ask("action_param(A, K)"):
             self.params.setdefault(str(r["A"]), set()).add(str(r["K"]))
+        self.required = {(str(r["A"]), str(r["K"])) for r in ask("action_param_required(A, K)")}
         self.types: dict[tuple[str, str], str] = {
             (str(r["A"]), str(r["K"])): str(r["T"]) for r in ask("action_param_type(A, K, T)")
         }
@@ -182,6 +177,9 @@ def action_problems(
         ({f[1] for f in state.facts if f[0] == "permanent"} | set(introduced)) if lenient else index.objects(introduced)
     )
     keywords = set(state.engine.interface.keywords)
+    missing = sorted(k for a, k in facts.required if a == kind and k not in action)
+    if missing:  # action_param_required: the rules can't take the action without it
+        problem(f"{kind} needs {' and '.join(missing)}", where.at("do"), f"e.g. {{do: {kind}, {missing[0]}: ...}}")
     for key, value in action.items():
         if key in RESERVED_ARGS:
             continue

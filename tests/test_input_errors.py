@@ -14,6 +14,7 @@ from paths import ROOT
 
 from judgelog import Engine, QueryError
 from judgelog.cli import main
+from judgelog.errors import JudgelogError
 
 LEVELS = """\
 ## Test rules: levels that should be numbers.
@@ -402,3 +403,17 @@ def test_an_unknown_verb_says_which_one_was_meant(capsys, verb, hint):
     err = run.err
     assert run.code == 2
     assert "invalid choice" in err and f"hint: did you mean: {hint}" in err
+
+
+def test_an_action_without_a_required_argument_is_refused_where_it_is_written(capsys, tmp_path):
+    """action_param_required: {do: tap} names no object; the scenario is refused at the action's do: (S102,
+    exit 3), naming the argument, before any rule runs; the Python API refuses it as a usage error."""
+    scenario = tmp_path / "tap.yaml"
+    scenario.write_text("players: [alice, bob]\nactive: alice\nobjects: {}\nactions:\n  - {do: tap}\n")
+    run = run_cli(capsys, ["do", scenario])
+    assert run.code == 3
+    assert f"{scenario}:5:10: error[S102]: tap needs object" in run.err
+    assert "hint: e.g. {do: tap, object: ...}" in run.err
+    state = Engine().state_from_dict({"players": ["alice", "bob"], "active": "alice"})
+    with pytest.raises(JudgelogError, match="activate needs ability and object"):
+        state.apply({"do": "activate"})
