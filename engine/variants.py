@@ -105,34 +105,46 @@ class Variants:
                 stack.append((node, True))
                 stack.extend((p, False) for p in calls if p not in reaches)
                 continue
-            found_probes, preds = set(probes), ({node} if isinstance(node, str) else set())
+            preds: set[str] = {node} if isinstance(node, str) else {node[0]} if isinstance(node, tuple) else set()
+            found_probes = set(probes)
             for p in calls:
-                inner_probes, inner_preds = reaches.get(p, (frozenset(), frozenset({p})))  # (no cycle here)
+                name = str(p[0] if isinstance(p, tuple) else p)
+                inner_probes, inner_preds = reaches.get(p, (frozenset(), frozenset({name})))  # (no cycle here)
                 found_probes |= inner_probes
                 preds |= inner_preds
             reaches[node] = (frozenset(found_probes), frozenset(preds))
         return reaches[of]
 
-    def _below(self, of: object) -> tuple[list[str], list[tuple]]:
-        """The derived predicates the bodies of ``of`` call, and the probes of their other atoms."""
+    def _below(self, of: object) -> tuple[list[object], list[tuple]]:
+        """The derived predicates the bodies of ``of`` call, and the probes of their other atoms. ``of`` is a
+        derived predicate, a rule's id, or a call of a predicate with constants, ``(pred, ((i, value), ...))``:
+        unfolding such a call puts its constants into the rules' bodies (``not has_counter(O, m1m1)`` becomes
+        ``not counter(O, m1m1, _)``), whose probes then decide too."""
+        fixed: dict[int, Any] = {}
         if isinstance(of, str):
             rules: tuple = self.compiled.rules_for.get(of, ())
+        elif isinstance(of, tuple):
+            rules, fixed = self.compiled.rules_for.get(of[0], ()), dict(of[1])
         else:
             assert isinstance(of, int)
             rules = (self.compiled.rule_by_id[of],)
-        calls: list[str] = []
+        calls: list[object] = []
         probes: list[tuple] = []
         for rule in rules:
+            binding = _head_binding(rule.head, fixed)
+            if binding is None:  # a constant of the head differs from the call's: the rule can't match it
+                continue
             for lit in self._program.body(rule):
                 atom = lit.atom if isinstance(lit, Negation) else lit
                 if not isinstance(atom, Atom):
                     continue
+                consts = probe_of(_substituted(atom, binding) if binding else atom)[1]
                 if atom.pred in self._idb:
-                    calls.append(atom.pred)
+                    calls.append((atom.pred, consts) if consts else atom.pred)
                 else:
-                    probe = probe_of(atom)
-                    if probe in self.compiled.probe_set:
-                        probes.append(probe)
+                    for probe in {probe_of(atom), (atom.pred, consts)}:
+                        if probe in self.compiled.probe_set:
+                            probes.append(probe)
         return calls, probes
 
     def _signature(self, view: ThreadView, of: object) -> int:
@@ -388,3 +400,25 @@ def _adopt(view: ThreadView, ns: Namespace, key: tuple) -> None:
         code = view.variants[key]
         code.users.add(ns.id)
         stack.extend(code.calls)
+
+
+def _head_binding(head: Atom, fixed: dict[int, Any]) -> dict[str, Const] | None:
+    """The head's variables that a call's constants (by position) fix; None when a constant of the head
+    differs from the call's."""
+    out: dict[str, Const] = {}
+    for i, value in fixed.items():
+        arg = head.args[i] if i < len(head.args) else None
+        if isinstance(arg, Const):
+            if arg.value != value:
+                return None
+        elif isinstance(arg, Var) and not arg.name.startswith("_"):
+            if arg.name in out and out[arg.name].value != value:
+                return None
+            out[arg.name] = Const(value)
+    return out
+
+
+def _substituted(atom: Atom, binding: dict[str, Const]) -> Atom:
+    """``atom`` with the variables of ``binding`` replaced by their constants."""
+    args = tuple(binding.get(a.name, a) if isinstance(a, Var) else a for a in atom.args)
+    return Atom(atom.pred, args, atom.span)

@@ -171,6 +171,7 @@ def test_internal_checks_are_not_defaults_overridden(capsys):
     assert {c["rule"] for c in data["internal_checks"]} == {
         "banding.band_two_without_banding",
         "banding.member_without_quality",
+        "main.main_phase",  # where the turn is (in combat: no main phase), not a default a keyword overrides
     }
     text = run_cli(capsys, ["audit", BANDING]).out
     assert "Internal checks of the library (helpers declared with internal/1)" in text

@@ -480,3 +480,18 @@ def test_aggregates_follow_the_state(test_engine):
         assert state.query("total_power(alice, N)") == [{"N": 2}]
         assert bigger.query("total_power(alice, N)") == [{"N": 5}]
         assert bigger.query("strongest(alice, N), weakest(alice, M)") == [{"N": 5, "M": 5}]
+
+
+@pytest.mark.parametrize("incremental", [False, True])
+def test_a_variant_compiled_where_an_unfolded_call_could_not_hold_is_not_reused_where_it_can(incremental):
+    """Unfolding `not has_counter(O, m1m1)` gives `not counter(O, m1m1, _)`, which the namespace a variant is
+    compiled in may make true (no -1/-1 counter anywhere): the variant then has no such literal, and must not
+    be shared with a namespace where a -1/-1 counter exists. The evolve scenario (no -1/-1 counters) ran first
+    on the same engine made persist trigger for a creature that died with -1/-1 counters (702.79a)."""
+    from judgelog.runtime import run_actions
+
+    engine = Engine(incremental=incremental)
+    run_actions(engine.load(engine.example("evolve_intervening_if.yaml")))
+    _, events = run_actions(engine.load(engine.example("persist_counters_annihilate.yaml")))
+    stacked = [e.details["source"] for e in events if e.kind == "put_on_stack"]
+    assert stacked == ["finks"]  # the first Finks persists; the second dies with -1/-1 counters and doesn't
