@@ -1046,3 +1046,28 @@ def test_an_activated_ability_goes_on_the_stack_as_activated_below_what_its_cost
         after.apply({"do": "resolve"})[0].apply({"do": "resolve"})[0].apply(
             {"do": "activate", "object": "pinger", "ability": "ping"}
         )
+
+
+def test_an_ability_without_tap_in_its_cost_goes_on_the_stack_and_sickness_lasts_into_the_next_turn(tmp_path):
+    """602.2a: an activated ability whose cost has no {T} goes on the stack too (the activation is an event of
+    its own, ability_activated). 302.6: a creature that entered in Alice's turn can't pay {T} in Bob's turn
+    (her most recent turn began before it entered); it can once her next turn has begun."""
+    rules = tmp_path / "boost.dl"
+    rules.write_text(
+        TAP_WATCH
+        + "\n@name watch.boost\n@cr 602.1\nactivated_ability(O, boost) :- has_keyword(O, pinger), creature(O).\n"
+    )
+    state = Engine(rules=[str(rules)]).state_from_dict({"players": ["alice", "bob"], "active": "alice"})
+    state, _ = state.apply({"do": "enter", "object": {"id": "pinger", **creature("Pinger", 1, 1, "alice", "pinger")}})
+    after, events = state.apply({"do": "activate", "object": "pinger", "ability": "boost"})
+    assert [e.kind for e in events] == ["ability_activated", "put_on_stack"]
+    assert [r["K"] for r in after.query("on_stack(I, pinger, K)")] == ["boost"]
+    with pytest.raises(ActionError, match="302.6"):  # it entered this turn
+        state.apply({"do": "activate", "object": "pinger", "ability": "ping"})
+    bobs_turn = state.apply({"do": "end_turn"})[0].apply({"do": "begin_turn"})[0]
+    assert bobs_turn.query("active_player(bob)") and bobs_turn.query("new_to_its_controller(pinger)")
+    with pytest.raises(ActionError, match="302.6"):
+        bobs_turn.apply({"do": "activate", "object": "pinger", "ability": "ping"})
+    alices_turn = bobs_turn.apply({"do": "end_turn"})[0].apply({"do": "begin_turn"})[0]
+    assert not alices_turn.query("new_to_its_controller(pinger)")
+    alices_turn.apply({"do": "activate", "object": "pinger", "ability": "ping"})
