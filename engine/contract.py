@@ -110,6 +110,7 @@ ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = {
     "token_spec": (3, (), False, _RUNTIME),
     "triggers": (3, (), False, _RUNTIME),
     "activates": (3, (), False, _RUNTIME),
+    "cannot_undergo": (2, (), False, _RUNTIME),
     "token_name_word": (3, (1,), False, _RUNTIME),
     "token_name_suffix": (2, (), False, _RUNTIME),
     "trigger_arg": (5, (), False, _RUNTIME),

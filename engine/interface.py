@@ -81,6 +81,7 @@ class Interface:
     ends_with_combat: tuple[str, ...] = ()
     result_kinds: frozenset[str] = frozenset()  # event kinds with immediate results (event_result_kind)
     looks_back: frozenset[str] = frozenset()  # event kinds whose triggers see the state before (603.10a)
+    preventable: frozenset[str] = frozenset()  # primitives a cannot_undergo(P, O) rule names (P a constant)
     outlives: frozenset[str] = frozenset()  # records kept when their object leaves the battlefield (outlives_object)
     unmodelled: tuple[tuple[str, str], ...] = ()  # (card name, rules text not modelled): card_not_modelled
     abilities: Abilities | None = None  # the kinds of ability the rules put on the stack or read there
@@ -262,6 +263,11 @@ def interface_of(program: Program) -> Interface:
         ends_with_combat=tuple(p for (p,) in _facts(program, "ends_with_combat")),
         result_kinds=frozenset(k for (k,) in _facts(program, "event_result_kind")),
         looks_back=frozenset(k for (k,) in _facts(program, "trigger_looks_back")),
+        preventable=frozenset(
+            str(r.head.args[0].value)
+            for r in program.rules
+            if r.head.pred == "cannot_undergo" and r.head.args and isinstance(r.head.args[0], Const)
+        ),
         outlives=frozenset(p for (p,) in _facts(program, "outlives_object")),
         unmodelled=tuple(sorted((str(n), str(w)) for n, w in _facts(program, "card_not_modelled"))),
         abilities=abilities_of(program, (key for pairs in forms.values() for _, key in pairs)),

@@ -300,8 +300,10 @@ class _Run(StackSteps, Generic[B]):
         pred = query.split("(")[0]
         if pred == "effect" and self.kind == "resolve":
             rows = self._on_known_objects(facts, rows)
-            if not rows:
-                return facts
+        if any(r["P"] in self.engine.interface.preventable for r in rows):
+            rows = self._undergone(facts, rows)
+        if not rows:
+            return facts
         specs: list[tuple] = [("token_spec", r["S"], r["F"], r["V"]) for r in self.ask(facts, "token_spec(S, F, V)")]
         if any(r["P"] == "begin_effect" for r in rows):
             specs += [("effect_spec", r["S"], r["K"], r["V"]) for r in self.ask(facts, "effect_spec(S, K, V)")]
@@ -328,6 +330,28 @@ class _Run(StackSteps, Generic[B]):
                     for made in change.facts.log[logged:]:
                         self.causes[made] = cause[0]
         return self._record(change, causes, prior=prior)
+
+    def _undergone(self, facts: WorkingFacts, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The effects without those the rules say their object can't undergo (cannot_undergo/2: a destroy of
+        an indestructible permanent does nothing, 702.12b); each one left out is the event ``unaffected``."""
+        kinds, barred = (
+            self.engine.interface.primitives,
+            {(r["P"], r["O"]) for r in self.ask(facts, "cannot_undergo(P, O)")},
+        )
+        kept = []
+        for r in rows:
+            spared = [
+                v
+                for k, v in zip(kinds.get(r["P"], ()), (r["A"], r["B"], r["C"]))
+                if k in ACTED_ON and (r["P"], v) in barred
+            ]
+            if not spared:
+                kept.append(r)
+            for o in spared:
+                rule, cites = self.cause(facts, ("cannot_undergo", r["P"], o))
+                self.events.append(Event(self.next_seq, "unaffected", o, {"primitive": r["P"]}, rule, cites))
+                self.next_seq += 1
+        return kept
 
     def _on_known_objects(self, facts: WorkingFacts, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """400.7: the effects of a resolving ability, without those on an object it knew as it triggered that

@@ -1071,3 +1071,46 @@ def test_an_ability_without_tap_in_its_cost_goes_on_the_stack_and_sickness_lasts
     alices_turn = bobs_turn.apply({"do": "end_turn"})[0].apply({"do": "begin_turn"})[0]
     assert not alices_turn.query("new_to_its_controller(pinger)")
     alices_turn.apply({"do": "activate", "object": "pinger", "ability": "ping"})
+
+
+DESTROYER = """\
+## Test rules: "destroy target creature" written without a word about indestructible.
+@name destroyer.resolves
+@cr 701.8a
+effect(1, destroy, O, destroyer, none) :- action(resolve), resolving(I), on_stack(I, _, destroyer),
+    ability_arg(I, subject, O).
+
+@name destroyer.activated
+@cr 602.1
+activated_ability(O, destroyer) :- has_keyword(O, destroyer), creature(O).
+
+keyword(destroyer).
+"""
+
+
+def test_a_destroy_effect_leaves_an_indestructible_permanent_alone_whichever_rule_says_it(tmp_path):
+    """702.12b: the designer's destroy rule says nothing of indestructible; cannot_undergo(destroy, O) leaves
+    the effect out, and the event `unaffected` names the rule (sba.cannot_be_destroyed)."""
+    rules = tmp_path / "destroyer.dl"
+    rules.write_text(DESTROYER)
+    state = Engine(rules=[str(rules)]).state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {
+                "killer": creature("Killer", 1, 1, "alice", "destroyer"),
+                "angel": creature("Angel", 4, 4, "bob", "indestructible"),
+                "bears": {"card": "Grizzly Bears", "controller": "bob"},
+            },
+        }
+    )
+    for victim, survives in (("angel", True), ("bears", False)):
+        stacked = state.with_facts(
+            state.facts
+            | {("on_stack", "ab", "killer", "destroyer"), ("stack_position", "ab", 1)}
+            | {("ability_arg", "ab", "subject", victim), ("ability_controller", "ab", "alice")}
+        )
+        after, events = stacked.apply({"do": "resolve"})
+        assert bool(after.query(f"permanent({victim})")) is survives
+        unaffected = [(e.subject, e.details["primitive"], e.rule) for e in events if e.kind == "unaffected"]
+        assert unaffected == ([(victim, "destroy", "sba.cannot_be_destroyed")] if survives else [])
