@@ -55,6 +55,7 @@ from .ast import format_value
 from .change import Arg, Change, object_facts
 from .errors import ActionError
 from .fact import Fact
+from .scenario_objects import COUNTER_ALIASES
 
 __all__ = ["PRIMITIVES", "apply_primitive", "COPIABLE", "ZONES", "EVENT_WORDS", "PREDICATE_SUBJECT_EVENTS"]
 
@@ -179,12 +180,14 @@ def _require(ok: bool, message: str) -> None:
 
 def p_put_counters(ch: Change, x: Arg, kind: Arg, n: Arg) -> None:
     _require(ch.is_permanent(x) or ch.is_player(x), f"cannot put counters on {x}: not a permanent or player")
+    kind = COUNTER_ALIASES.get(kind, kind) if isinstance(kind, str) else kind  # "+1/+1" written in a rule
     if isinstance(n, int) and n > 0:
         _counters(ch, x, kind, n)
         ch.emit("counters_put", x, kind=kind, n=n)
 
 
 def p_remove_counters(ch: Change, x: Arg, kind: Arg, n: Arg) -> None:
+    kind = COUNTER_ALIASES.get(kind, kind) if isinstance(kind, str) else kind
     if isinstance(n, int) and n > 0:
         removed = -_counters(ch, x, kind, -n)
         if removed:

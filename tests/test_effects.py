@@ -7,6 +7,7 @@ table of tested primitives in step with the module.
 
 import pytest
 
+from judgelog import Engine
 from judgelog.change import Change, object_facts
 from judgelog.effects import PRIMITIVES, apply_primitive
 from judgelog.errors import ActionError
@@ -415,3 +416,24 @@ def test_an_unknown_primitive_is_refused_with_the_list():
 
 def test_every_primitive_has_a_test():
     assert TESTED == set(PRIMITIVES) | {"create_token", "begin_effect"}
+
+
+def test_a_counter_kind_written_plus_one_plus_one_in_a_rule_is_a_p1p1_counter(tmp_path):
+    """Scenarios accept "+1/+1" for p1p1; a rule's put_counters or remove_counters effect does too, so that the
+    counters it puts change power and toughness (613.4c) instead of making a kind of their own."""
+    from helpers import creature
+
+    rules = tmp_path / "pump.dl"
+    rules.write_text(
+        "action_known(pump). action_param(pump, object).\n"
+        "@name pump.counters\n@cr 122.1a\n"
+        'effect(1, put_counters, O, "+1/+1", 2) :- action(pump), act_arg(object, O).\n'
+        "@name pump.remove\n@cr 122.1a\n"  # (put_counters comes first in the step: effects by primitive name)
+        'effect(1, remove_counters, O, "+1/+1", 1) :- action(pump), act_arg(object, O).\n'
+    )
+    state = Engine(rules=[str(rules)]).state_from_dict(
+        {"players": ["alice", "bob"], "objects": {"bear": creature("Bear", 2, 2, "alice")}}
+    )
+    after, _ = state.apply({"do": "pump", "object": "bear"})
+    assert after.query("counter(bear, K, N)") == [{"K": "p1p1", "N": 1}]
+    assert after.query("power(bear, P)") == [{"P": 3}]
