@@ -1114,3 +1114,18 @@ def test_a_destroy_effect_leaves_an_indestructible_permanent_alone_whichever_rul
         assert bool(after.query(f"permanent({victim})")) is survives
         unaffected = [(e.subject, e.details["primitive"], e.rule) for e in events if e.kind == "unaffected"]
         assert unaffected == ([(victim, "destroy", "sba.cannot_be_destroyed")] if survives else [])
+
+
+def test_an_activation_timing_the_rules_do_not_know_refuses_the_activation(tmp_path):
+    """A typo in activation_timing (sorcery_speed) would leave the ability unrestricted: refused, naming it."""
+    rules = tmp_path / "typo.dl"
+    rules.write_text(
+        "@name typo.ability\n@cr 602.1\nactivated_ability(O, pump) :- has_keyword(O, pumper), creature(O).\n"
+        "activation_timing(pump, sorcery_speed).\nkeyword(pumper).\n"
+    )
+    state = Engine(rules=[str(rules)]).state_from_dict(
+        {"players": ["alice", "bob"], "active": "alice", "objects": {"x": creature("X", 1, 1, "alice", "pumper")}}
+    )
+    with pytest.raises(ActionError, match="sorcery_speed") as refused:
+        state.apply({"do": "activate", "object": "x", "ability": "pump"})
+    assert ("activate_unknown_timing", "sorcery_speed") in refused.value.violations
