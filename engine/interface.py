@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from .ast import Atom, Const, Negation
+from .ast import Atom, Const, Negation, Var
 from .program import Program
 
 __all__ = [
@@ -82,6 +82,9 @@ class Interface:
     result_kinds: frozenset[str] = frozenset()  # event kinds with immediate results (event_result_kind)
     looks_back: frozenset[str] = frozenset()  # event kinds whose triggers see the state before (603.10a)
     preventable: frozenset[str] = frozenset()  # primitives a cannot_undergo(P, O) rule names (P a constant)
+    # the event kinds a triggers/3 rule can read as recent (None: any kind): a batch of events of none of
+    # these kinds can trigger nothing, so the runtime does not ask (trigger_event_kinds)
+    trigger_kinds: frozenset[str] | None = None
     outlives: frozenset[str] = frozenset()  # records kept when their object leaves the battlefield (outlives_object)
     unmodelled: tuple[tuple[str, str], ...] = ()  # (card name, rules text not modelled): card_not_modelled
     abilities: Abilities | None = None  # the kinds of ability the rules put on the stack or read there
@@ -263,6 +266,7 @@ def interface_of(program: Program) -> Interface:
         ends_with_combat=tuple(p for (p,) in _facts(program, "ends_with_combat")),
         result_kinds=frozenset(k for (k,) in _facts(program, "event_result_kind")),
         looks_back=frozenset(k for (k,) in _facts(program, "trigger_looks_back")),
+        trigger_kinds=trigger_event_kinds(program),
         preventable=frozenset(
             str(r.head.args[0].value)
             for r in program.rules
@@ -295,3 +299,53 @@ def default_interface() -> Interface:
 
 def with_keywords(face: Interface, keywords: Iterable[str]) -> Interface:
     return replace(face, keywords=face.keywords | frozenset(keywords))
+
+
+def trigger_event_kinds(program: Program) -> frozenset[str] | None:
+    """The event kinds that can make a ``triggers/3`` rule hold, read from the rules: the kind of every
+    ``event(N, Kind, ...)`` atom, in the rules the triggers rules reach, whose N is joined with
+    ``recent_event(N)`` or comes from the rule's head (a caller may join it); None when such an atom has a
+    variable kind, when a ``recent_event(N)`` is joined with nothing, or when a triggers rule reaches no
+    ``recent_event`` (any kind may then trigger). 603.2: an ability triggers on an event, so a batch of events
+    none of whose kinds is here can trigger nothing.
+
+    >>> from judgelog import Engine
+    >>> kinds = trigger_event_kinds(Engine().program)
+    >>> "enters" in kinds, "counters_put" in kinds
+    (True, False)
+    """
+    derived = program.rules_by_head
+    reached, work = {"triggers"}, ["triggers"]
+    while work:
+        for rule in derived.get(work.pop(), ()):
+            for lit in program.body(rule):
+                atom = lit.atom if isinstance(lit, Negation) else lit
+                if isinstance(atom, Atom) and atom.pred in derived and atom.pred not in reached:
+                    reached.add(atom.pred)
+                    work.append(atom.pred)
+    kinds: set[str] = set()
+    for pred in reached:
+        for rule in derived.get(pred, ()):
+            atoms = [lit.atom if isinstance(lit, Negation) else lit for lit in program.body(rule)]
+            atoms = [a for a in atoms if isinstance(a, Atom)]
+            recent = {a.args[0].name for a in atoms if a.pred == "recent_event" and isinstance(a.args[0], Var)}
+            passed = recent | {t.name for t in rule.head.args if isinstance(t, Var)}
+            for var in recent:  # a recent event joined with nothing else: any kind
+                if not any(a.pred != "recent_event" and Var(var) in a.args for a in atoms):
+                    return None
+            for atom in atoms:
+                if atom.pred == "event" and isinstance(atom.args[0], Var) and atom.args[0].name in passed:
+                    if not isinstance(atom.args[1], Const):
+                        return None
+                    kinds.add(str(atom.args[1].value))
+    recent_preds: set[str] = set()
+    changed = True
+    while changed:  # the predicates whose every rule reads recent_event, directly or through another such one
+        changed = False
+        for pred in reached - recent_preds:
+            rules = [r for r in derived.get(pred, ()) if r.body]
+            reads = [[a.pred for a in program.body(r) if isinstance(a, Atom)] for r in rules]
+            if rules and all("recent_event" in preds or recent_preds.intersection(preds) for preds in reads):
+                recent_preds.add(pred)
+                changed = True
+    return frozenset(kinds) if "triggers" in recent_preds else None

@@ -408,10 +408,13 @@ class _Run(StackSteps, Generic[B]):
             later = self.pending_triggers[mark:]
             del self.pending_triggers[mark:]
             if not self.legality_only:
-                self._collect_triggers(facts | event_facts | (recent - back), seq=seq)
+                now = {e.kind for e in recorded if ("recent_event", e.seq) not in back}
+                self._collect_triggers(facts | event_facts | (recent - back), seq=seq, kinds=now)
                 if back:
                     self._collect_triggers(
-                        (prior - self.steps.recent(prior, self.events)) | event_facts | back, seq=seq
+                        (prior - self.steps.recent(prior, self.events)) | event_facts | back,
+                        seq=seq,
+                        kinds={e.kind for e in recorded if ("recent_event", e.seq) in back},
                     )
             self.pending_triggers.extend(later)
         return facts

@@ -64,12 +64,15 @@ class StackSteps:
     def _causes_of(self, facts: Iterable[tuple], wanted: list[tuple]) -> list[Cause]:  # pragma: no cover
         raise NotImplementedError
 
-    def _collect_triggers(self, facts: WorkingFacts, *, seq: int | None = None) -> None:
+    def _collect_triggers(self, facts: WorkingFacts, *, seq: int | None = None, kinds: set[str] | None = None) -> None:
         """Each triggered or activated ability waits with a stable identity: source, kind, subject and instance.
         A keyword whose declaration says each instance acts (keyword_instances(K, each)) triggers once per
-        instance (keyword_instance/3), each instance with its own parameters (keyword_instance_param/5)."""
+        instance (keyword_instance/3), each instance with its own parameters (keyword_instance_param/5).
+        ``kinds``: the kinds of the events just recorded; when no triggers rule reads any of them as recent
+        (Interface.trigger_kinds), nothing can trigger and the rules are not asked (603.2)."""
         face = self.engine.interface
-        found = [(r["S"], r["K"], r["X"]) for r in self.ask(facts, "triggers(S, K, X)")]
+        quiet = kinds is not None and face.trigger_kinds is not None and face.trigger_kinds.isdisjoint(kinds)
+        found = [] if quiet else [(r["S"], r["K"], r["X"]) for r in self.ask(facts, "triggers(S, K, X)")]
         # the rule that made each trigger (its keyword's, 702.79a for persist), told by its put_on_stack event;
         # proved once per trigger (a trigger seen again in this action is not proved again)
         new = [t for t in found if t not in self.trigger_rules]

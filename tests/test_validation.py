@@ -122,7 +122,7 @@ def test_every_event_word_of_the_engine_is_known():
     from judgelog.effects import EVENT_WORDS
 
     package = Path(judgelog.__file__).resolve().parent
-    text = (package / "effects.py").read_text() + (package / "runtime.py").read_text()
+    text = "".join((package / f"{name}.py").read_text() for name in ("effects", "runtime", "stack"))
     kinds = set(re.findall(r'emit\("(\w+)"', text)) | set(re.findall(r'Event\(self\.next_seq, "(\w+)"', text))
     assert kinds and kinds <= EVENT_WORDS, kinds - EVENT_WORDS
 
