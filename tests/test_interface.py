@@ -6,7 +6,7 @@ from one table, so they cannot disagree.
 from __future__ import annotations
 
 import pytest
-from paths import ROOT
+from paths import ROOT, TESTS
 from replays import NAMES, scenario_param
 
 from judgelog import Engine
@@ -520,3 +520,29 @@ def test_every_keyword_file_can_be_left_out():
                 for pred in sorted(_predicates_used(item) & only_here):
                     leaks.append(f"{rel}:{item.span.line} names {pred}, declared only by {keyword}'s files")
     assert not leaks, "\n".join(leaks)
+
+
+def test_the_event_kinds_that_can_trigger_are_read_from_the_rules(tmp_path):
+    """Interface.trigger_kinds: the runtime skips asking triggers/3 after events of no kind in it, so it must
+    hold every kind a trigger rule reads as recent (a file's own too), or be None when a rule reads any kind."""
+    from judgelog.interface import trigger_event_kinds
+
+    library = trigger_event_kinds(Engine().program)
+    assert library is not None and {"attacks", "enters", "cast", "moved"} <= library
+    assert "counters_put" not in library and "tapped" not in library
+    tithe = trigger_event_kinds(Engine(rules=[str(TESTS / "rules" / "upkeep_tithe.dl")]).program)
+    assert tithe is not None and "upkeep_began" in tithe
+    anything = tmp_path / "any.dl"
+    anything.write_text(
+        "@name any.trigger\n@cr 603.2\n"
+        "triggers(O, watcher, X) :- recent_event(N), event(N, K, X), has_keyword(O, watcher).\n"
+        "keyword(watcher).\n"
+    )
+    assert trigger_event_kinds(Engine(rules=[str(anything)]).program) is None
+    tapped = tmp_path / "tapped.dl"
+    tapped.write_text(
+        "@name tap.trigger\n@cr 603.2\n"
+        "triggers(O, tap_watch, X) :- recent_event(N), event(N, tapped, X), has_keyword(O, watcher).\n"
+        "keyword(watcher).\n"
+    )
+    assert "tapped" in trigger_event_kinds(Engine(rules=[str(tapped)]).program)
