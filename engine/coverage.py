@@ -48,6 +48,16 @@ class RuleUse:
             }
             for r in self._left
         }
+        # a positive body atom of a derived predicate with constants: asked once per state (shared by the rules
+        # that have it), a rule is not asked where one of them has no fact
+        self._probes = {
+            id(r): [
+                lit
+                for lit in r.body
+                if isinstance(lit, Atom) and program.derived(lit.pred) and any(isinstance(a, Const) for a in lit.args)
+            ]
+            for r in self._left
+        }
         # the predicates each rule's answer depends on (one tuple per distinct set, shared by its rules), and
         # the facts of them in each state a rule was asked in (by the tuple's id)
         reads: dict[frozenset[str], tuple[str, ...]] = {}
@@ -66,8 +76,10 @@ class RuleUse:
         # predicates a rule reads are compared as a tuple of these numbers (not set by set)
         self._numbers: dict[str, dict[frozenset, int]] = {}
 
-    def observe(self, facts: frozenset) -> None:
+    def observe(self, facts: frozenset) -> None:  # noqa: C901
         """Ask, in the state of ``facts``, the rules not found used yet that this state may fire."""
+        from .ast import Atom, Const
+
         if not self._left or facts in self._seen:
             return
         self._seen.add(facts)
@@ -105,7 +117,18 @@ class RuleUse:
             return
         backend, program = self.engine.backend, self.engine.program
         with backend.session(facts) as view:
+            probed: dict[object, bool] = {}
+
+            def holds(atom: Atom) -> bool:
+                # the same atom up to its variables' names: a variable by the place it first appears in
+                key = (atom.pred, tuple(a.value if isinstance(a, Const) else atom.args.index(a) for a in atom.args))
+                if key not in probed:
+                    probed[key] = bool(backend.ask(view, [atom], []))
+                return probed[key]
+
             for rule in askable:
+                if not all(holds(atom) for atom in self._probes[id(rule)]):
+                    continue
                 if rule.aggregate is not None:
                     fired = bool(backend.ask(view, program.body(rule), []))
                 else:

@@ -54,7 +54,7 @@ def pytest_collection_modifyitems(config, items):
     # pyproject.toml turns off its own reordering, which puts the units with many tests first and the single
     # slow tests last): first the group of the tests that read the bundled scenarios' replays (the longest unit:
     # replays compared, rule coverage, tests/replays.py), then the other units holding a test marked slow
-    # (verify searches, the README's run of every scenario, the hash seeds), then the quick tests, which fill
+    # (verify searches, the hash seeds), then the quick tests, which fill
     # the gaps at the end instead of a long unit starting last while the other worker idles
     slow_units = {_work_unit(item) for item in items if item.get_closest_marker("slow")}
 
