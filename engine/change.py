@@ -148,6 +148,9 @@ class Change:
         self.created: list[tuple] = []
         self.next_seq = 1  # the number the first event emitted here will get (the runtime sets it)
         self.token_ids: list[str] = []  # ids the action gives the tokens it creates, in order (its `as:`)
+        # the objects the rules say are creatures (creature/1, all layers applied) as these effects begin: a move
+        # to a graveyard makes one of them die (700.4); None: the printed card type says
+        self.creatures: frozenset | None = None
 
     # -- lookups --------------------------------------------------------
     def one(self, pred: str, *prefix: Arg) -> tuple | None:

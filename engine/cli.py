@@ -182,7 +182,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--coverage",
         action="store_true",
-        help="report which library rules had a body that held in some state the scenarios went through",
+        help=(
+            "report which rules (the library's in use, --rules files, the scenarios' own) had a body that held in"
+            " some state the scenarios went through"
+        ),
     )
     p = sub.add_parser("check", parents=[common], help="lint rule files and scenario files")
     p.add_argument("paths", nargs="*", help=".dl files, folders, or scenario files (default: the library)")

@@ -227,15 +227,14 @@ def cmd_test(args: argparse.Namespace) -> int:
     files = _scenario_files(paths)
     results = []
     progress = _Progress(len(files))
-    from .coverage import RuleUse, library_rules
+    from .coverage import Coverage
 
-    # --coverage: every state the rules are evaluated on is asked about as it comes
-    use = RuleUse(engine, library_rules(engine)) if args.coverage else None
-    observer = use.observe if use is not None else None
+    # --coverage: every state the rules are evaluated on is asked about as it comes, on the scenario's engine
+    use = Coverage() if args.coverage else None
     warnings: list[Diagnostic] = []  # S200, S201: told on stderr (text) or in the document (json)
     for i, path in enumerate(files):
         progress.tick(i, path)
-        results.extend(run_scenario_file(engine, path, observer=observer, warnings=warnings))
+        results.extend(run_scenario_file(engine, path, coverage=use, warnings=warnings))
     progress.done()
     report = use.report() if use is not None else None
     passed = sum(1 for r in results if r.passed)
@@ -332,7 +331,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         from .engine import Engine
         from .validation import scenario_warnings
 
-        engine = Engine(rules=user_rules, include_library=not args.no_library, limits=_limits(args))
+        engine = Engine(rules=user_rules, include_library=not args.no_library, library=library, limits=_limits(args))
         for path in scenario_paths:
             try:
                 scenario = load_scenario(path, catalog=engine.catalog, interface=engine.interface)
@@ -385,7 +384,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     from .cr import any_cites, check_edition, meanings, resolve, shipped_history, topic_of, unrecorded
     from .library import load_program
 
-    result = load_program(args.rules, include_library=not args.no_library)
+    result = load_program(args.rules, include_library=not args.no_library, library=getattr(args, "library", None))
     result.raise_for_errors()
     prog = result.program
     rules = prog.rules

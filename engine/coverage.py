@@ -10,15 +10,16 @@ does the same for states collected first.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .ast import Rule
     from .engine import Engine
+    from .protocols import Rules
 
-__all__ = ["CoverageReport", "RuleUse", "coverage_report", "library_rules", "rules_used"]
+__all__ = ["Coverage", "CoverageReport", "RuleUse", "coverage_report", "library_rules", "rules_used"]
 
 
 class RuleUse:
@@ -30,7 +31,7 @@ class RuleUse:
     through rules: a rule is not asked again in a state that agrees, on those predicates, with a state it
     was asked in already (the states a scenario's actions go through differ in a few predicates each)."""
 
-    def __init__(self, engine: Engine, candidates: Iterable[Rule]) -> None:
+    def __init__(self, engine: Rules, candidates: Iterable[Rule]) -> None:
         from .ast import Atom, Const, Negation
 
         self.engine = engine
@@ -151,6 +152,38 @@ class RuleUse:
         return report
 
 
+class Coverage:
+    """The coverage of every rule (with a body) that the engines of a test run loaded: the library in use
+    (the shipped one, or ``--library``'s folder), ``--rules`` files and each scenario's own ``rules:``. A scenario
+    with rule files of its own runs on an engine of its own: :meth:`observer` gives the observer of the states
+    of one engine, and :meth:`report` counts a rule used when it held in a state of any engine that loaded it
+    (a rule is known by its file, line and name)."""
+
+    def __init__(self) -> None:
+        self._uses: dict[int, tuple[Rules, RuleUse]] = {}  # by id() of the engine, with the engine
+
+    def observer(self, engine: Rules) -> Callable[[frozenset], None]:
+        """What observes the states a scenario goes through on ``engine`` (``run_scenario_file(observer=...)``)."""
+        if id(engine) not in self._uses:
+            self._uses[id(engine)] = (engine, RuleUse(engine, library_rules(engine, library_only=False)))
+        return self._uses[id(engine)][1].observe
+
+    def report(self) -> CoverageReport:
+        rules: dict[tuple, bool] = {}  # (file, line, name) -> used by some engine
+        for _, use in self._uses.values():
+            for rule in use.candidates:
+                key = (rule.span.file, rule.span.line, rule.name or "(unnamed)")
+                rules[key] = rules.get(key, False) or id(rule) in use.used
+        report = CoverageReport()
+        for (file, line, name), used in sorted(rules.items()):
+            counts = report.per_file.setdefault(file, [0, 0])
+            counts[1] += 1
+            counts[0] += used
+            if not used:
+                report.unused.append((file, line, name))
+        return report
+
+
 def rules_used(engine: Engine, states: Iterable[frozenset], candidates: Iterable[Rule]) -> set[int]:
     """ids of the ``candidates`` rules whose body has a solution in at least one of ``states`` (:class:`RuleUse`)."""
     use = RuleUse(engine, candidates)
@@ -196,7 +229,7 @@ class CoverageReport:
         return "\n".join(lines)
 
 
-def library_rules(engine: Engine, *, library_only: bool = True) -> list[Rule]:
+def library_rules(engine: Rules, *, library_only: bool = True) -> list[Rule]:
     """The rules coverage is reported of: those with a body, of the shipped library only by default."""
     from .library import is_library_path
 

@@ -57,7 +57,15 @@ from .errors import ActionError
 from .fact import Fact
 from .scenario_objects import COUNTER_ALIASES
 
-__all__ = ["PRIMITIVES", "apply_primitive", "COPIABLE", "ZONES", "EVENT_WORDS", "PREDICATE_SUBJECT_EVENTS"]
+__all__ = [
+    "PRIMITIVES",
+    "MOVES_THAT_KILL",
+    "apply_primitive",
+    "COPIABLE",
+    "ZONES",
+    "EVENT_WORDS",
+    "PREDICATE_SUBJECT_EVENTS",
+]
 
 ZONES = ("graveyard", "exile", "hand", "library", "outside_the_game")  # the last: 400.11, 800.4a
 # the events whose subject is a predicate's name, not an object (record, forget, forget_all)
@@ -239,13 +247,17 @@ def p_gain_life(ch: Change, p: Arg, n: Arg, _c: Arg) -> None:
         ch.emit("life_gained", p, n=n)
 
 
+# the primitives that put a permanent into a graveyard: a creature that goes dies (700.4)
+MOVES_THAT_KILL = frozenset({"move", "destroy"})
+
+
 def p_move(ch: Change, o: Arg, zone: Arg, why: Arg = None, *, event: str = "moved") -> None:
     """``o`` leaves the battlefield: it becomes a new object (CR 400.7), so every fact about it goes; what
     other facts refer to it (a partner, a block) the rules forget with state-based forgets."""
     if not ch.is_permanent(o):
         return
     _require(zone in ZONES, f"unknown zone {zone!r}; zones: {', '.join(ZONES)}")
-    was_creature = ("card_type", o, "creature") in ch.facts
+    was_creature = o in ch.creatures if ch.creatures is not None else ("card_type", o, "creature") in ch.facts
     was_token = ("token", o) in ch.facts
     facts = object_facts(ch, o)
     for f in facts:

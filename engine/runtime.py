@@ -37,7 +37,7 @@ from .ast import Span
 from .ast import format_value as _q  # a value in rule syntax, for the queries built here
 from .change import Change, Event
 from .database import quiet_gc
-from .effects import apply_primitive
+from .effects import MOVES_THAT_KILL, apply_primitive
 from .errors import ActionError, UsageError
 from .factview import Overlay, WorkingFacts, as_frozenset
 from .refusals import listed_options, violation_refusal
@@ -316,6 +316,9 @@ class _Run(StackSteps, Generic[B]):
         )
         change.next_seq = self.next_seq
         change.token_ids = self.token_ids  # shared: each token created takes the next id named by `as:`
+        # which of the objects a move takes to a graveyard dies (700.4) is what the rules say they are now
+        if "creature" in self.engine.program.decls and any(r["P"] in MOVES_THAT_KILL for r in rows):
+            change.creatures = frozenset(r["O"] for r in self.ask(facts, "creature(O)"))
         ordered = sorted(rows, key=lambda r: (r["I"], repr((r["P"], r["A"], r["B"], r["C"]))))
         effect_facts = [(pred, r["I"], r["P"], r["A"], r["B"], r["C"]) for r in ordered]
         rules = self._causes_of(facts, effect_facts)  # before the primitives change anything

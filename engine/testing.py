@@ -17,6 +17,7 @@ from .scenario import EXPECT_KEYS, EXPECT_KINDS, load_scenario
 from .validation import scenario_warnings
 
 if TYPE_CHECKING:
+    from .coverage import Coverage
     from .engine import Engine
     from .state import State
 
@@ -146,10 +147,12 @@ def run_scenario_file(
     path: str,
     *,
     observer: Callable[[frozenset], None] | None = None,
+    coverage: Coverage | None = None,
     warnings: list[Diagnostic] | None = None,
 ) -> list[CaseResult]:
     """All cases of one scenario file. A file that cannot load is one failed case. ``observer(facts)`` sees
     the state as loaded, every fact set the actions are evaluated on, and the final state (rule coverage);
+    ``coverage`` gives the observer of the engine the scenario runs on (its own when it has ``rules:``);
     ``warnings`` receives the file's warnings (judgelog.validation.scenario_warnings)."""
     try:
         scenario = load_scenario(path, catalog=engine.catalog, interface=engine.interface)
@@ -158,6 +161,8 @@ def run_scenario_file(
         return [CaseResult(path, "load", False, exc.render(sources={}), kind="load")]
     if warnings is not None:
         warnings.extend(scenario_warnings(state))
+    if coverage is not None:
+        observer = coverage.observer(state.engine)
     if observer is not None:
         observer(state.facts)
     results, final = scenario_cases(path, state, replay(state, scenario.actions, observer=observer))

@@ -34,3 +34,43 @@ def test_rules_used_are_the_rules_whose_body_holds_in_some_state(engine):
     for name in ("banding_blocked_by_one.yaml", "soulbond_pair_when_another_enters.yaml"):
         run_scenario_file(engine, str(SCENARIOS / name), observer=use.observe)
     assert use.used == used
+
+
+def test_the_coverage_of_a_test_run_counts_the_rules_it_loaded(capsys, tmp_path, monkeypatch):
+    """`judgelog test --coverage` reports the rules of the library in use and the scenarios' own rule files
+    (a scenario with ``rules:`` runs on an engine of its own)."""
+    import json
+    import shutil
+
+    from helpers import run_cli
+    from paths import ROOT
+
+    from judgelog.library import rules_dir
+
+    monkeypatch.setenv("JUDGELOG_ALLOW_DIRS", str(ROOT / "tests"))
+    designer = str(ROOT / "tests" / "scenarios" / "renown_double_strike.yaml")
+    run = run_cli(capsys, ["test", "--coverage", "--format", "json", designer])
+    assert run.code == 0, run.err
+    files = json.loads(run.out)["coverage"]["files"]
+    own = [f for f in files if f.endswith("tests/rules/renown.dl")]
+    assert own and files[own[0]]["used"] == files[own[0]]["total"] > 0
+    # --library FOLDER: that folder's rules are the ones counted
+    lib = tmp_path / "lib"
+    shutil.copytree(rules_dir(), lib, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    run = run_cli(
+        capsys,
+        [
+            "test",
+            "--coverage",
+            "--format",
+            "json",
+            "--library",
+            str(lib),
+            str(SCENARIOS / "banding_blocked_by_one.yaml"),
+        ],
+    )
+    assert run.code == 0, run.err
+    coverage = json.loads(run.out)["coverage"]
+    assert coverage["total"] > 300 and all(f.startswith(str(lib)) or "cards" in f for f in coverage["files"]), coverage[
+        "files"
+    ]
