@@ -234,12 +234,20 @@ class Decl:
         return f"{self.pred}/{len(self.params)}"
 
     def sentence(self, args: Sequence[object]) -> str:
-        """Fill the English template with argument values."""
+        """Fill the English template with argument values; a sign written before a number is not doubled
+        (``+{dp}`` with -1 reads -1).
+
+        >>> Decl("pt", (Param("dp", "int"),), "gives +{dp}/+{dp}").sentence([-1])
+        'gives -1/-1'
+        """
         if not self.template:
             return ground_text(self.pred, args)
         text = self.template
         for param, value in zip(self.params, args):
-            text = text.replace("{" + param.name + "}", format_value(value))
+            shown = format_value(value)
+            if isinstance(value, int) and value < 0:
+                text = text.replace("+{" + param.name + "}", shown)
+            text = text.replace("{" + param.name + "}", shown)
         return text
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
-from .ast import Atom, Const
+from .ast import Atom, Const, format_value
 from .errors import ActionError, RuleError, UsageError
 
 if TYPE_CHECKING:
@@ -163,6 +163,19 @@ def list_choices(
     return run(state, space, limit, progress)
 
 
+def _taken_now(state: Board, action: dict, *, shown: int = 6) -> list[str]:
+    """What ``action`` does taken in ``state`` as it stands: its first events (then how many more), or why it
+    is refused."""
+    from .runtime import apply_action
+
+    try:
+        _, events = apply_action(state, action)
+    except ActionError as refused:
+        return [f"refused: {refused.message}"]
+    out = [f"{e.kind} {format_value(e.subject)}" for e in events[:shown]]
+    return out + ([f"{len(events) - shown} more event(s)"] if len(events) > shown else [])
+
+
 def _action_choice(state: Board, space: ChoiceSpace) -> tuple[dict, str]:
     from .action_args import ChoiceMode
     from .runtime import probe_choice
@@ -195,11 +208,14 @@ def _action_choice(state: Board, space: ChoiceSpace) -> tuple[dict, str]:
         if where:
             refused.hint = f"{refused.hint}; {where}" if refused.hint else where
         raise
-    if needed is None:  # the action asks for no `choose:` choice now
+    if needed is None:  # the action asks for no `choose:` choice now: say what it does, taken as it stands
         others, pairs, where = linked()
         see = [n for n, _ in pairs] or sorted(others)
-        data: dict[str, object] = {"decision": what, "choice": None, "options": [], "see": see}
-        text = f"{what}: nothing to choose now (no choose: choice)"
+        done = _taken_now(state, action)
+        data: dict[str, object] = {"decision": what, "choice": None, "options": [], "see": see, "taken_now": done}
+        text = f"{what}: nothing to choose now (no choose: choice); taken now, " + (
+            "it does nothing (no event)" if not done else "it does: " + "; ".join(done)
+        )
         if where:
             text += "; " + where
         elif others:

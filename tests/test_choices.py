@@ -413,3 +413,21 @@ def test_attack_declarations_are_the_ones_declare_attackers_accepts(engine):
     assert data["declarations"] == accepted and data["count"] == len(accepted) == 6
     assert all("jugg" in a for a in accepted)
     assert "{bears: bob, jugg: walker}" in text
+
+
+def test_an_action_that_asks_for_no_choice_says_what_it_does_taken_now(engine):
+    """`choices S populate` with no creature token to copy: nothing to choose, and taken now it does nothing
+    (701.36b); an action that does something lists its events, and a refused one says why."""
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {"bears": {"card": "Grizzly Bears", "controller": "alice"}},
+        }
+    )
+    data, text = list_choices(state, "populate")
+    assert data["choice"] is None and data["taken_now"] == []
+    assert "taken now, it does nothing (no event)" in text
+    data, text = list_choices(state, "end_turn")
+    assert data["taken_now"] and data["taken_now"][-1].startswith(("turn_ended", "more event")), data
+    assert "taken now, it does: " in text
