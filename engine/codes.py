@@ -26,7 +26,23 @@ from typing import NewType
 __all__ = ["Code", "ErrorCode", "CODES", "lookup", "doc_anchor"]
 # and the codes, each a constant below
 __all__ += ["E001", "E002", "E003", "E004", "E005", "E006", "E007", "E008", "E009", "E010", "E011", "E012"]
-__all__ += ["E013", "E014", "E015", "E016", "E017", "L001", "L002", "L003", "L004", "I001", "I002", "I003", "I004"]
+__all__ += [
+    "E013",
+    "E014",
+    "E015",
+    "E016",
+    "E017",
+    "L001",
+    "L002",
+    "L003",
+    "L004",
+    "I001",
+    "I002",
+    "I003",
+    "I004",
+    "I005",
+    "I006",
+]
 __all__ += ["S000", "S001", "S002", "S003", "S100", "S101", "S102", "S103", "Q001", "S200", "S201", "S202", "S203"]
 
 Code = NewType("Code", str)
@@ -92,6 +108,8 @@ I001 = _code("I001", "the rules do not keep the engine's contract")
 I002 = _code("I002", "undeclared effect primitive")
 I003 = _code("I003", "trigger rule reads no recent event")
 I004 = _code("I004", "event result of an undeclared event kind")
+I005 = _code("I005", "an event kind nothing makes")
+I006 = _code("I006", "a keyword two rule files define")
 # scenario files and the card catalog
 S000 = _code("S000", "scenario could not be loaded")
 S001 = _code("S001", "YAML syntax error")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from .analysis import INT_TYPES, suggest
 from .ast import Atom, Const, Span
-from .codes import I001, I002, I003, I004
+from .codes import I001, I002, I003, I004, I005, I006
 from .errors import Diagnostic
 from .program import Program
 
@@ -314,4 +314,97 @@ def result_problems(program: Program) -> list[Diagnostic]:
                 hint=f"declare the kind in the rule's file: event_result_kind({sorted(kinds)[0]}).",
             )
         )
+    return out
+
+
+def made_event_kinds(program: Program) -> frozenset[str]:
+    """The event kinds the game can record with these rules: the engine's own (its primitives' and the
+    runtime's: judgelog.effects.EVENT_WORDS), those ``record_event(Pred, Change, Kind, Key)`` facts give a
+    recorded designation, and those rules ask for with the ``signal`` primitive."""
+    from .effects import EVENT_WORDS
+
+    kinds = set(EVENT_WORDS)
+    kinds.update(str(row[2]) for row in program.ground_facts("record_event") if len(row) > 2)
+    for rule in program.rules:
+        head = rule.head
+        if (
+            head.pred in EFFECT_PREDICATES
+            and len(head.args) > 2
+            and isinstance(head.args[1], Const)
+            and head.args[1].value == "signal"
+            and isinstance(head.args[2], Const)
+        ):
+            kinds.add(str(head.args[2].value))
+    return frozenset(kinds)
+
+
+def event_kind_problems(program: Program) -> list[Diagnostic]:
+    """Warnings for rules that read events of a kind nothing makes (``event(N, attack, A)`` for ``attacks``):
+    such a body never holds, and a trigger written on it never triggers."""
+    made = made_event_kinds(program)
+    out: list[Diagnostic] = []
+    for rule in program.rules:
+        for lit in rule.body:
+            atom = getattr(lit, "atom", lit)
+            if not (isinstance(atom, Atom) and atom.pred == "event" and len(atom.args) == 3):
+                continue
+            kind = atom.args[1]
+            if not isinstance(kind, Const) or not isinstance(kind.value, str) or kind.value in made:
+                continue
+            near = suggest(kind.value, sorted(made))
+            out.append(
+                Diagnostic(
+                    I005,
+                    f"rule {rule.name or '(unnamed)'} reads events of kind {kind.value!r}, which neither the engine, a "
+                    "record_event fact nor a signal effect makes: it never sees one",
+                    kind.span if kind.span else rule.span,
+                    severity="warning",
+                    hint=(f"did you mean {near!r}? " if near else "")
+                    + "the kinds are listed in docs/authoring.md (Events); a rule file makes a kind of its own with "
+                    "effect(I, signal, Kind, Subject, none)",
+                )
+            )
+    return out
+
+
+def keyword_problems(program: Program) -> list[Diagnostic]:
+    """Warnings for a keyword that two rule files play out (``triggers(A, flanking, B)`` in the library's
+    rules/keywords/flanking.dl and in a designer's own flanking.dl): the rules of both apply, so its abilities
+    trigger and do what they do twice (each flanking blocker gets -2/-2), and nothing else says so. A file
+    that only repeats the keyword's declarations (``keyword(K).``, its parameter's form) is no problem: the
+    same fact stated twice is one fact."""
+    keywords = {str(row[0]) for row in program.ground_facts("keyword") if row}
+    acting = ("triggers", *EFFECT_PREDICATES)
+    played: dict[str, dict[str, Span]] = {}  # keyword -> file -> its first rule that plays the keyword out
+    for rule in program.rules:
+        if not rule.body or rule.head.pred not in acting:
+            continue
+        named = {a.value for a in rule.head.args if isinstance(a, Const)}
+        for lit in rule.body:
+            if isinstance(lit, Atom) and lit.pred in ("has_keyword", "keyword_param", "on_stack"):
+                named.update(a.value for a in lit.args if isinstance(a, Const))
+        for name in keywords & {str(v) for v in named if isinstance(v, str)}:
+            played.setdefault(name, {}).setdefault(rule.span.file, rule.span)
+    from .library import is_library_path
+
+    out: list[Diagnostic] = []
+    for name, files in sorted(played.items()):
+        spans = list(files.values())
+        if len(spans) < 2:
+            continue
+        for span in spans:  # told in each file of the user's (the library's file is not what is to change)
+            if is_library_path(span.file) or span.file.startswith("rules/"):
+                continue
+            other = next(s for s in spans if s is not span)
+            out.append(
+                Diagnostic(
+                    I006,
+                    f"the keyword {name} is played out by {other.file}:{other.line} too: the rules of both "
+                    "files apply (each of its abilities triggers or acts twice)",
+                    span,
+                    severity="warning",
+                    hint="to write your own version of a keyword the library has, give it another name, or use "
+                    "--library with a copy of the library without its file (docs/authoring.md)",
+                )
+            )
     return out

@@ -20,7 +20,7 @@ from .analysis import analyze
 from .ast import Include, RuleFile, Span
 from .catalog import default_catalog, rules_dir
 from .codes import E010, E011
-from .contract import result_problems, trigger_problems
+from .contract import event_kind_problems, keyword_problems, result_problems, trigger_problems
 from .errors import Diagnostic, RuleError
 from .parser import parse_text
 from .program import Program
@@ -318,5 +318,7 @@ def _load(
     diags.extend(analysis_diags)
     diags.extend(trigger_problems(program))
     diags.extend(result_problems(program))
+    diags.extend(event_kind_problems(program))
+    diags.extend(keyword_problems(program))
     program.sources = sources
     return LoadResult(program, diags, sources)

@@ -172,7 +172,9 @@ def test_internal_checks_are_not_defaults_overridden(capsys):
         "banding.band_two_without_banding",
         "banding.member_without_quality",
         "main.main_phase",  # where the turn is (in combat: no main phase), not a default a keyword overrides
+        "combat.in_combat_not_a_creature",  # 506.4: a creature in combat stays (it is one), not a default
     }
+    assert not {"combat.in_combat_not_a_creature", "combat.noncreature_removed_from_combat"} & defaults
     text = run_cli(capsys, ["audit", BANDING]).out
     assert "Internal checks of the library (helpers declared with internal/1)" in text
 

@@ -69,6 +69,9 @@ WARNINGS = {
     "result_of_undeclared_kind.dl": [
         (10, 1, "warning", "I004", "event_result rule broken.graft_counters reads events of kind enters")
     ],
+    "event_kind_typo.dl": [
+        (12, 63, "warning", "I005", "rule broken.battle_cry_trigger reads events of kind 'attack', which neither")
+    ],
 }
 
 HINTS = {
@@ -398,3 +401,21 @@ def test_an_error_at_the_end_of_input_shows_the_line_it_is_missing_from(capsys, 
     at = next(i for i, line in enumerate(shown) if "error[E001]" in line)
     assert shown[at + 1].strip() == "mine(O) :- creature(O),"
     assert shown[at + 2].index("^") == shown[at + 1].index(",") + 1
+
+
+def test_a_keyword_the_library_plays_out_played_out_again_is_a_warning(capsys, tmp_path):
+    """A designer's own flanking.dl beside the library's rules/keywords/flanking.dl: both trigger (I006), told
+    in the designer's file; a file that only repeats a keyword's declarations is no problem."""
+    mine = tmp_path / "flanking.dl"
+    mine.write_text(
+        "keyword(flanking).\n\n@name my_flanking.trigger\n@cr 702.25a\n"
+        "triggers(A, flanking, B) :- becomes_blocked_by(_, A, B), has_keyword(A, flanking), "
+        "not has_keyword(B, flanking).\n"
+    )
+    run = run_cli(capsys, ["check", str(mine)])
+    assert run.code == 0, run.err
+    assert run.diagnostics() == [(str(mine), 5, 1, "warning", "I006")], run.err
+    assert "played out by rules/keywords/flanking.dl:" in run.err and "--library" in run.err
+    mine.write_text("keyword(flanking).\nkeyword_instances(flanking, each).\n")
+    run = run_cli(capsys, ["check", str(mine)])
+    assert run.code == 0 and "I006" not in run.err, run.err
