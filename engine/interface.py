@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from .ast import Atom, Const, Negation, Var
+from .ast import Atom, Const, Negation, Rule, Var
 from .program import Program
 
 __all__ = [
@@ -173,7 +173,23 @@ class Abilities:
     needs: dict[str, tuple[tuple[str, str], ...]]  # kind -> ((key, rule name), ...)
 
 
+def _reads_key(rule: Rule, key: str) -> bool:
+    """Whether the rule's body reads the ability argument ``key`` (a positive ``ability_arg(I, key, V)``)."""
+    return any(
+        isinstance(a, Atom)
+        and a.pred == "ability_arg"
+        and a.arity == 3
+        and isinstance(a.args[1], Const)
+        and a.args[1].value == key
+        for a in rule.body
+    )
+
+
 def abilities_of(program: Program, keyword_keys: Iterable[str] = ()) -> Abilities:
+    """The :class:`Abilities` of the rules. A rule may read an ability's argument through a predicate of its
+    own that carries abilities of one kind (``rampage_resolving(I, O) :- ..., on_stack(I, O, rampage)`` then
+    ``rampage_n(I, N) :- rampage_resolving(I, _), ability_arg(I, n, N)``): the kinds an argument place of a
+    derived predicate carries are followed through the rules, as far as they go."""
     kinds: set[str] = set()
     keys: set[str] = set(keyword_keys)
     needs: dict[str, dict[str, str]] = {}
@@ -181,6 +197,34 @@ def abilities_of(program: Program, keyword_keys: Iterable[str] = ()) -> Abilitie
     def const(arg: object) -> str | None:
         return arg.value if isinstance(arg, Const) and isinstance(arg.value, str) else None
 
+    def var_kinds(rule: Rule, carried: dict[tuple[str, int], set[str]]) -> dict[object, set[str]]:
+        """The kinds of ability each variable of the rule's body holds (through on_stack or a carrier)."""
+        out: dict[object, set[str]] = {}
+        for atom in rule.body:
+            if not isinstance(atom, Atom):
+                continue
+            kind = const(atom.args[2]) if atom.pred == "on_stack" and atom.arity == 3 else None
+            if kind is not None and isinstance(atom.args[0], Var):
+                out.setdefault(atom.args[0], set()).add(kind)
+            for i, arg in enumerate(atom.args):
+                if isinstance(arg, Var) and (atom.pred, i) in carried:
+                    out.setdefault(arg, set()).update(carried[(atom.pred, i)])
+        return out
+
+    reading: dict[tuple[str, str], list[tuple[Rule, str]]] = {}  # (kind, head predicate) -> (rule, key) read
+    # the argument places of derived predicates that carry abilities of known kinds, to a fixpoint
+    carried: dict[tuple[str, int], set[str]] = {}
+    changed = True
+    while changed:
+        changed = False
+        for rule in program.rules:
+            if not rule.body:
+                continue
+            held = var_kinds(rule, carried)
+            for i, arg in enumerate(rule.head.args):
+                if isinstance(arg, Var) and arg in held and not held[arg] <= carried.get((rule.head.pred, i), set()):
+                    carried.setdefault((rule.head.pred, i), set()).update(held[arg])
+                    changed = True
     for rule in program.rules:
         head = rule.head
         if head.pred == "triggers" and head.arity == 3 and const(head.args[1]):
@@ -192,14 +236,20 @@ def abilities_of(program: Program, keyword_keys: Iterable[str] = ()) -> Abilitie
         positive = [lit for lit in rule.body if isinstance(lit, Atom)]
         reads = [(a.args[0], const(a.args[1])) for a in positive if a.pred == "ability_arg" and a.arity == 3]
         keys.update(k for _, k in reads if k)
-        for atom in positive:
-            kind = const(atom.args[2]) if atom.pred == "on_stack" and atom.arity == 3 else None
-            if kind is None:
-                continue
-            kinds.add(kind)
-            for ident, key in reads:
-                if key and ident == atom.args[0]:
-                    needs.setdefault(kind, {}).setdefault(key, rule.name or str(rule.head))
+        kinds.update(
+            str(const(a.args[2])) for a in positive if a.pred == "on_stack" and a.arity == 3 and const(a.args[2])
+        )
+        held = var_kinds(rule, carried)
+        for ident, key in reads:
+            for kind in sorted(held.get(ident, ())) if key else ():
+                reading.setdefault((kind, head.pred), []).append((rule, str(key)))
+    # a key is needed when every rule of the kind that derives the same predicate reads it; one that derives it
+    # without (a last known value, read only when the creature is gone) makes it optional
+    for (kind, pred), found in sorted(reading.items()):
+        same = [r for r in program.rules_by_head.get(pred, ()) if kind in set().union(*var_kinds(r, carried).values())]
+        for rule, key in found:
+            if all(_reads_key(r, key) for r in same):
+                needs.setdefault(kind, {}).setdefault(key, rule.name or str(rule.head))
     return Abilities(frozenset(kinds), frozenset(keys), {k: tuple(sorted(v.items())) for k, v in sorted(needs.items())})
 
 

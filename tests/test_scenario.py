@@ -685,3 +685,38 @@ def test_a_keyword_whose_parameter_may_be_left_out(tmp_path):
             {"players": ["alice", "bob"], "objects": {"spirit": {**spec, "keywords": ["vanishing"]}}}
         )
     assert "keyword 'vanishing' needs a parameter" in info.value.render()
+
+
+def test_a_stack_entry_needs_an_argument_its_kind_reads_through_a_helper(tmp_path):
+    """A designer's rampage reads N through a predicate of its own (my_resolving(I, O) from on_stack, then
+    ability_arg(I, n, N)): an entry without n is refused as one whose rule reads it in the same body is; a key
+    read only by one of the rules deriving a predicate (a last known value, when the creature is gone) is not
+    needed."""
+    rules = tmp_path / "my_rampage.dl"
+    rules.write_text(
+        """\
+.decl my_resolving(i: ability, o: object) "{i} of {o} resolves"
+.decl my_n(i: ability, n: int) "{i} has N {n}"
+.decl my_size(i: ability, n: int) "{i} counts {n}"
+@name my.trigger
+@cr 702.23a
+triggers(A, my_rampage, blocked) :- becomes_blocked(_, A), has_keyword(A, flanking).
+@name my.resolving
+@cr 702.23a
+my_resolving(I, O) :- action(resolve), resolving(I), on_stack(I, O, my_rampage).
+@name my.n
+@cr 702.23a
+my_n(I, N) :- my_resolving(I, _), ability_arg(I, n, N).
+@name my.size_now
+@cr 702.23b
+my_size(I, P) :- my_resolving(I, O), power(O, P).
+@name my.size_known
+@cr 702.23b
+my_size(I, P) :- my_resolving(I, O), not permanent(O), ability_arg(I, power, P).
+"""
+    )
+    engine = Engine(rules=[str(rules)])
+    assert dict(engine.interface.abilities.needs["my_rampage"]) == {"n": "my.n"}
+    path = write(tmp_path, "s.yaml", STACK % ("forcemage", "my_rampage", ", args: {power: 2}"))
+    found = problems(engine, path)
+    assert any("needs the argument(s) n" in m and "my.n reads n" in (h or "") for _l, _c, _code, m, h in found), found
