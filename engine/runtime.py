@@ -322,6 +322,9 @@ class _Run(StackSteps, Generic[B]):
         ordered = sorted(rows, key=lambda r: (r["I"], repr((r["P"], r["A"], r["B"], r["C"]))))
         effect_facts = [(pred, r["I"], r["P"], r["A"], r["B"], r["C"]) for r in ordered]
         rules = self._causes_of(facts, effect_facts)  # before the primitives change anything
+        # an effect's values are made by the rules that derived them as it began (608.2h), not by the rule beginning it
+        valued = [f for f in specs if f[0] == "effect_spec"]
+        value_rules = dict(zip(valued, (name for name, _ in self._causes_of(facts, valued)))) if valued else {}
         prior = facts  # the state just before these effects (Change works on a copy): what look-back triggers see
         causes: list[tuple[int, int, tuple[str, tuple[str, ...]]]] = []
         for r, cause in zip(ordered, rules):
@@ -329,9 +332,10 @@ class _Run(StackSteps, Generic[B]):
             apply_primitive(change, r["P"], r["A"], r["B"], r["C"], spec_facts=specs)
             if len(change.events) > before or len(change.facts.log) > logged:
                 causes.append((before, len(change.events), cause))
-                if cause[0]:
-                    for made in change.facts.log[logged:]:
-                        self.causes[made] = cause[0]
+                for made in change.facts.log[logged:]:
+                    by = value_rules.get(("effect_spec", r["A"], *made[2:])) if made[0] == "effect_value" else None
+                    if by or cause[0]:
+                        self.causes[made] = by or cause[0]
         return self._record(change, causes, prior=prior)
 
     def _undergone(self, facts: WorkingFacts, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
