@@ -509,6 +509,15 @@ def p_begin_effect(ch: Change, spec: Arg, o: Arg, duration: Arg, *, spec_facts: 
             hint="derive effect_spec facts under the same spec name as the begin_effect, holding in the same step "
             "(rules/core/continuous.dl lists the keys)",
         )
+    numbers = ch.face.number_keys if ch.face is not None else frozenset()
+    for key, value in values:
+        if key in numbers and (not isinstance(value, int) or isinstance(value, bool)):
+            raise ActionError(
+                f"begin_effect {format_value(spec)}: effect_spec({format_value(spec)}, {key}, {format_value(value)}) "
+                f"gives {key} a value that is not a number",
+                hint=f"{key} is a number (effect_key_number); derive it with arithmetic or a count, e.g. "
+                f"effect_spec({format_value(spec)}, {key}, X) :- ..., X = N * 2",
+            )
     eid = ch.fresh_id("effect")
     ch.facts.add(("continuous_effect", eid, spec, o, duration))
     ch.facts.add(("effect_timestamp", eid, ch.next_seq + len(ch.events)))

@@ -92,6 +92,7 @@ class Interface:
     param_vocabularies: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
     vocabularies: dict[str, tuple[str, ...]] = field(default_factory=dict)  # vocabulary -> its words
     optional_params: frozenset[str] = frozenset()  # keywords whose parameter may be left out
+    number_keys: frozenset[str] = frozenset()  # effect keys whose values are numbers (effect_key_number)
     # an engine's interface can give the interface of the engine with more rule files (a scenario's rules:)
     extend: Callable[[Sequence[str]], Interface] | None = field(default=None, compare=False, repr=False)
 
@@ -328,6 +329,7 @@ def interface_of(program: Program) -> Interface:
         param_vocabularies={k: tuple(v) for k, v in vocabulary_of.items()},
         vocabularies={v: tuple(sorted(ws)) for v, ws in words.items()},
         optional_params=frozenset(k for (k,) in _facts(program, "keyword_param_optional")),
+        number_keys=frozenset(k for (k,) in _facts(program, "effect_key_number")),
     )
     program.memo["interface"] = face
     return face

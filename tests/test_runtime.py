@@ -1129,3 +1129,24 @@ def test_an_activation_timing_the_rules_do_not_know_refuses_the_activation(tmp_p
     with pytest.raises(ActionError, match="sorcery_speed") as refused:
         state.apply({"do": "activate", "object": "x", "ability": "pump"})
     assert ("activate_unknown_timing", "sorcery_speed") in refused.value.violations
+
+
+def test_an_effect_whose_number_is_a_word_is_refused(tmp_path):
+    """effect_spec(S, power, big): power is a number (effect_key_number), so the step beginning the effect is
+    refused saying so, and the state is unchanged (without the check the effect began and did nothing)."""
+    from judgelog.errors import ActionError
+
+    rules = tmp_path / "pump.dl"
+    rules.write_text(
+        "action_known(pump). action_param(pump, object).\n"
+        "@name pump.begin\n@cr 611.2\n"
+        "effect(1, begin_effect, pump, O, until_end_of_turn) :- action(pump), act_arg(object, O).\n"
+        "@name pump.value\n@cr 613.4c\neffect_spec(pump, power, big) :- action(pump).\n"
+    )
+    engine = Engine(rules=[str(rules)])
+    state = engine.state_from_dict(
+        {"players": ["alice", "bob"], "objects": {"bears": {"card": "Grizzly Bears", "controller": "alice"}}}
+    )
+    with pytest.raises(ActionError, match=r"effect_spec\(pump, power, big\) gives power a value that is not a number"):
+        state.apply({"do": "pump", "object": "bears"})
+    assert state.query("power(bears, P)") == [{"P": 2}]
