@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from .errors import ActionError, RuleError, UsageError
+from .words import ACTION_ARGUMENTS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .ast import Span
@@ -40,12 +41,7 @@ __all__ = [
 # the facts the runtime asserts for one action (its arguments, steps, choices, events) and drops after it
 TRANSIENT = (
     "action",
-    "act_arg",
-    "act_list",
-    "act_map",
-    "act_map_list",
-    "act_map2",
-    "act_list2",
+    *ACTION_ARGUMENTS,
     "step",
     "resolving",
     "chosen",

@@ -13,11 +13,14 @@ than failing later in the middle of an action.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .analysis import INT_TYPES, suggest
 from .ast import Atom, Const, Span
-from .codes import I001, I002, I003, I004, I005, I006
+from .codes import I001, I002, I003, I004, I005, I006, I007
 from .errors import Diagnostic
 from .program import Program
+from .words import ACTION_ARGUMENTS, COUNTER_ALIASES, EVENT_WORDS
 
 __all__ = ["ENGINE_NEEDS", "EFFECT_PREDICATES", "contract_problems", "trigger_problems", "result_problems"]
 
@@ -321,8 +324,6 @@ def made_event_kinds(program: Program) -> frozenset[str]:
     """The event kinds the game can record with these rules: the engine's own (its primitives' and the
     runtime's: judgelog.effects.EVENT_WORDS), those ``record_event(Pred, Change, Kind, Key)`` facts give a
     recorded designation, and those rules ask for with the ``signal`` primitive."""
-    from .effects import EVENT_WORDS
-
     kinds = set(EVENT_WORDS)
     kinds.update(str(row[2]) for row in program.ground_facts("record_event") if len(row) > 2)
     for rule in program.rules:
@@ -367,12 +368,13 @@ def event_kind_problems(program: Program) -> list[Diagnostic]:
     return out
 
 
-def keyword_problems(program: Program) -> list[Diagnostic]:
+def keyword_problems(program: Program, *, library_files: Iterable[str] = ()) -> list[Diagnostic]:
     """Warnings for a keyword that two rule files play out (``triggers(A, flanking, B)`` in the library's
     rules/keywords/flanking.dl and in a designer's own flanking.dl): the rules of both apply, so its abilities
     trigger and do what they do twice (each flanking blocker gets -2/-2), and nothing else says so. A file
     that only repeats the keyword's declarations (``keyword(K).``, its parameter's form) is no problem: the
-    same fact stated twice is one fact."""
+    same fact stated twice is one fact. The warning is given in each file but the library's (``library_files``,
+    as rule spans name them)."""
     keywords = {str(row[0]) for row in program.ground_facts("keyword") if row}
     acting = ("triggers", *EFFECT_PREDICATES)
     played: dict[str, dict[str, Span]] = {}  # keyword -> file -> its first rule that plays the keyword out
@@ -385,15 +387,14 @@ def keyword_problems(program: Program) -> list[Diagnostic]:
                 named.update(a.value for a in lit.args if isinstance(a, Const))
         for name in keywords & {str(v) for v in named if isinstance(v, str)}:
             played.setdefault(name, {}).setdefault(rule.span.file, rule.span)
-    from .library import is_library_path
-
+    library = set(library_files)
     out: list[Diagnostic] = []
     for name, files in sorted(played.items()):
         spans = list(files.values())
         if len(spans) < 2:
             continue
         for span in spans:  # told in each file of the user's (the library's file is not what is to change)
-            if is_library_path(span.file) or span.file.startswith("rules/"):
+            if span.file in library:
                 continue
             other = next(s for s in spans if s is not span)
             out.append(
@@ -407,4 +408,31 @@ def keyword_problems(program: Program) -> list[Diagnostic]:
                     "--library with a copy of the library without its file (docs/authoring.md)",
                 )
             )
+    return out
+
+
+def counter_word_problems(program: Program) -> list[Diagnostic]:
+    """Warnings for a counter kind written as printed (``"+1/+1"``) in a rule body: the state names it as the
+    rules do (``p1p1``: a scenario's ``+1/+1`` and an effect's are read so), so the atom never holds. The
+    action's arguments (``act_arg``, ``act_list``, ...) are as the scenario wrote them: a rule may read the
+    printed form there."""
+    printed = {k: v for k, v in COUNTER_ALIASES.items() if k != v}
+    out: list[Diagnostic] = []
+    for rule in program.rules:
+        for lit in rule.body:
+            atom = getattr(lit, "atom", lit)
+            if not isinstance(atom, Atom) or atom.pred in ACTION_ARGUMENTS:
+                continue
+            for arg in atom.args:
+                if isinstance(arg, Const) and arg.value in printed:
+                    out.append(
+                        Diagnostic(
+                            I007,
+                            f"rule {rule.name or '(unnamed)'} names the counter kind {arg.value!r} as printed: the "
+                            f"state calls it {printed[arg.value]}, so {atom.pred}(...) never holds with it",
+                            arg.span if arg.span else rule.span,
+                            severity="warning",
+                            hint=f"write {printed[arg.value]}",
+                        )
+                    )
     return out

@@ -55,7 +55,7 @@ from .ast import format_value
 from .change import Arg, Change, object_facts
 from .errors import ActionError
 from .fact import Fact
-from .scenario_objects import COUNTER_ALIASES
+from .words import COUNTER_ALIASES, EVENT_WORDS, PREDICATE_SUBJECT_EVENTS, ZONES
 
 __all__ = [
     "PRIMITIVES",
@@ -67,80 +67,6 @@ __all__ = [
     "PREDICATE_SUBJECT_EVENTS",
 ]
 
-ZONES = ("graveyard", "exile", "hand", "library", "outside_the_game")  # the last: 400.11, 800.4a
-# the events whose subject is a predicate's name, not an object (record, forget, forget_all)
-PREDICATE_SUBJECT_EVENTS = frozenset({"recorded", "forgotten", "ended"})
-# every event kind and detail key the primitives and the runtime write into the event log (a query may name
-# them before they happen; tests/test_validation.py checks the list against this module and the runtime)
-EVENT_WORDS = frozenset(
-    ZONES
-    + (
-        "ability_gained",
-        "ability_lost",
-        "ability_lost_object",
-        "ceased_to_exist",
-        "control_changed",
-        "counters_put",
-        "counters_removed",
-        "damage_dealt",
-        "damage_prevented",
-        "damage_marked",
-        "dies",
-        "ended",
-        "enters",
-        "life_gained",
-        "life_lost",
-        "loses_game",
-        "recorded",
-        "forgotten",
-        "removed_from_combat",
-        "subtype_added",
-        "tapped",
-        "token_created",
-        "turn_ended",
-        "type_set",
-        "untapped",
-        "destroyed",
-        "moved",
-        "left",
-        "true",
-        "false",
-        "effect_began",
-        "effect_ended",
-        "chosen",
-        "put_on_stack",
-        "resolved",
-        "step_waits",
-        "unaffected",
-        "primitive",
-        "activation",
-        "stack_top",
-        "game",
-        "object",
-        "duration",
-        "to",
-        "n",
-        "kind",
-        "keyword",
-        "because",
-        "previous",
-        "controller",
-        "token",
-        "spec",
-        "copy_of",
-        "subtype",
-        "type",
-        "fact",
-        "choice",
-        "source",
-        "subject",
-        "control_change",
-        "effect_began",
-        "effect_ended",
-        "object",
-        "duration",
-    )
-)
 COPIABLE = (
     "name",
     "card_type",

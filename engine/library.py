@@ -20,7 +20,13 @@ from .analysis import analyze
 from .ast import Include, RuleFile, Span
 from .catalog import default_catalog, rules_dir
 from .codes import E010, E011
-from .contract import event_kind_problems, keyword_problems, result_problems, trigger_problems
+from .contract import (
+    counter_word_problems,
+    event_kind_problems,
+    keyword_problems,
+    result_problems,
+    trigger_problems,
+)
 from .errors import Diagnostic, RuleError
 from .parser import parse_text
 from .program import Program
@@ -319,6 +325,7 @@ def _load(
     diags.extend(trigger_problems(program))
     diags.extend(result_problems(program))
     diags.extend(event_kind_problems(program))
-    diags.extend(keyword_problems(program))
+    diags.extend(keyword_problems(program, library_files=library_shown))
+    diags.extend(counter_word_problems(program))
     program.sources = sources
     return LoadResult(program, diags, sources)

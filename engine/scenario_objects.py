@@ -22,6 +22,7 @@ from .analysis import suggest
 from .codes import S200
 from .errors import Diagnostic
 from .scenario_reader import ID_RE, ScenarioReader, kind_of, show
+from .words import COUNTER_ALIASES
 
 __all__ = ["compile_object", "normalize_counter_kind", "counter_facts", "warn_unmodelled", "OBJECT_KEYS"]
 
@@ -46,9 +47,6 @@ OBJECT_KEYS = (
     "damage",
     "id",
 )
-
-
-COUNTER_ALIASES = {"+1/+1": "p1p1", "-1/-1": "m1m1", "p1p1": "p1p1", "m1m1": "m1m1"}
 
 
 def normalize_counter_kind(kind: object) -> str | None:

@@ -69,6 +69,15 @@ WARNINGS = {
     "result_of_undeclared_kind.dl": [
         (10, 1, "warning", "I004", "event_result rule broken.graft_counters reads events of kind enters")
     ],
+    "counter_kind_as_printed.dl": [
+        (
+            7,
+            24,
+            "warning",
+            "I007",
+            "rule broken.grown names the counter kind '+1/+1' as printed: the state calls it p1p1",
+        )
+    ],
     "event_kind_typo.dl": [
         (12, 63, "warning", "I005", "rule broken.battle_cry_trigger reads events of kind 'attack', which neither")
     ],

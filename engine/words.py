@@ -1,0 +1,93 @@
+"""The words the engine itself writes into a state, which rules and questions may name before any state has
+them: the zones, the event kinds and detail keys of the event log, the counter kinds as printed, and the
+predicates that hold an action's arguments as written. A leaf module: the checks of rule files
+(judgelog.contract) read it without importing what writes the words.
+
+>>> "dies" in EVENT_WORDS and COUNTER_ALIASES["+1/+1"]
+'p1p1'
+"""
+
+from __future__ import annotations
+
+__all__ = ["ACTION_ARGUMENTS", "COUNTER_ALIASES", "EVENT_WORDS", "PREDICATE_SUBJECT_EVENTS", "ZONES"]
+
+ZONES = ("graveyard", "exile", "hand", "library", "outside_the_game")  # the last: 400.11, 800.4a
+# the events whose subject is a predicate's name, not an object (record, forget, forget_all)
+PREDICATE_SUBJECT_EVENTS = frozenset({"recorded", "forgotten", "ended"})
+# every event kind and detail key the primitives and the runtime write into the event log (a query may name
+# them before they happen; tests/test_validation.py checks the list against this module and the runtime)
+EVENT_WORDS = frozenset(
+    ZONES
+    + (
+        "ability_gained",
+        "ability_lost",
+        "ability_lost_object",
+        "ceased_to_exist",
+        "control_changed",
+        "counters_put",
+        "counters_removed",
+        "damage_dealt",
+        "damage_prevented",
+        "damage_marked",
+        "dies",
+        "ended",
+        "enters",
+        "life_gained",
+        "life_lost",
+        "loses_game",
+        "recorded",
+        "forgotten",
+        "removed_from_combat",
+        "subtype_added",
+        "tapped",
+        "token_created",
+        "turn_ended",
+        "type_set",
+        "untapped",
+        "destroyed",
+        "moved",
+        "left",
+        "true",
+        "false",
+        "effect_began",
+        "effect_ended",
+        "chosen",
+        "put_on_stack",
+        "resolved",
+        "step_waits",
+        "unaffected",
+        "primitive",
+        "activation",
+        "stack_top",
+        "game",
+        "object",
+        "duration",
+        "to",
+        "n",
+        "kind",
+        "keyword",
+        "because",
+        "previous",
+        "controller",
+        "token",
+        "spec",
+        "copy_of",
+        "subtype",
+        "type",
+        "fact",
+        "choice",
+        "source",
+        "subject",
+        "control_change",
+        "effect_began",
+        "effect_ended",
+        "object",
+        "duration",
+    )
+)
+
+# a counter kind as printed, and as the rules name it (122.1: +1/+1 and -1/-1 counters)
+COUNTER_ALIASES = {"+1/+1": "p1p1", "-1/-1": "m1m1", "p1p1": "p1p1", "m1m1": "m1m1"}
+
+# the facts that hold an action's arguments as the scenario wrote them (judgelog.action_args)
+ACTION_ARGUMENTS = ("act_arg", "act_list", "act_map", "act_map_list", "act_map2", "act_list2")
