@@ -149,10 +149,10 @@ def list_choices(
         from .analysis import suggest
 
         near = suggest(what, list(spaces))
-        raise UsageError(
-            f"unknown decision {what!r}",
-            hint=(f"did you mean {near!r}? " if near else "") + "choices: " + ", ".join(sorted(spaces)),
-        )
+        hint = (f"did you mean {near!r}? " if near else "") + "choices: " + ", ".join(sorted(spaces))
+        if RESOLVE in spaces and _on_the_stack(state, what):
+            hint = f"{what} is an ability on the stack: what it asks is chosen as it resolves, the decision {RESOLVE!r}"
+        raise UsageError(f"unknown decision {what!r}", hint=hint)
     if space.kind is SpaceKind.ASSIGNMENT:
         return _assignment(state, space, limit, progress, try_each=try_each, tries=tries)
     if space.kind is SpaceKind.DIVISION:
@@ -161,6 +161,13 @@ def list_choices(
     if run is None:
         return _action_choice(state, space)
     return run(state, space, limit, progress)
+
+
+def _on_the_stack(state: Board, kind: str) -> bool:
+    """Whether an ability of this kind is on the stack (``on_stack(I, S, kind)``)."""
+    if "on_stack" not in state.engine.program.decls or not kind.isidentifier() or not kind.islower():
+        return False
+    return bool(state.query(f"on_stack(I, S, {kind})"))
 
 
 def _taken_now(state: Board, action: dict, *, shown: int = 6) -> list[str]:

@@ -431,3 +431,15 @@ def test_an_action_that_asks_for_no_choice_says_what_it_does_taken_now(engine):
     data, text = list_choices(state, "end_turn")
     assert data["taken_now"] and data["taken_now"][-1].startswith(("turn_ended", "more event")), data
     assert "taken now, it does: " in text
+
+
+def test_asking_for_an_ability_on_the_stack_by_its_kind_points_to_resolve(engine):
+    """`choices S fabricate` with a fabricate ability on the stack: its choice is the decision `resolve`."""
+    from judgelog.errors import UsageError
+
+    state = engine.load(engine.example("fabricate_servos.yaml"))
+    state, _ = state.apply(state.meta.scenario.actions[0][0])  # the Enthusiast enters: fabricate triggers
+    with pytest.raises(UsageError) as info:
+        list_choices(state, "fabricate")
+    assert "fabricate is an ability on the stack" in str(info.value.hint) and "'resolve'" in str(info.value.hint)
+    assert list_choices(state, "resolve")[0]["choice"] == "mode"
