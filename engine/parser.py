@@ -479,7 +479,7 @@ class _Parser:
                         E001,
                         "@name needs one dotted lower_snake identifier",
                         span,
-                        hint="e.g. @name banding.defender_divides",
+                        hint="e.g. @name myfile.what_it_does (the file's name, then what the rule does)",
                     )
                 )
                 return name, cites
