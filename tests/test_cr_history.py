@@ -107,7 +107,12 @@ def test_rules_cr_in_an_old_edition(capsys):
     # banding's rules, and the record of a division made by another player than the controller (702.22j-k)
     assert "banding.blocking_banding" in names
     # (and who divides, and a refusal that says so, when it is another player than the controller: 702.22j-k)
-    combat = ("combat.record_another_divider_", "combat.divided_by_another_player", "combat.division_required_of_")
+    combat = (
+        "combat.record_another_divider_",
+        "combat.divided_by_another_player",
+        "combat.division_required_of_",
+        "combat.blocker_division_required_of_",
+    )
     assert all(n.startswith(("banding.", *combat)) for n in names), names
     bad = run_cli(capsys, ["rules", "--cr", "702.21k", "--cr-edition", "2020-1-24"])
     assert bad.code == 2 and "not a date" in bad.err and "Traceback" not in bad.err
