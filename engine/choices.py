@@ -296,7 +296,8 @@ def _assignment(
         note = f"(the combinations not tried as {space.check[0]})"
     else:  # each tried as the action: those it refuses are not legal
         tried = min(total, tries)
-        legal = [c for c in itertools.islice(candidates, tried) if _accepted(state, space, c)]
+        board = _without_replaced(state, space)
+        legal = [c for c in itertools.islice(candidates, tried) if _accepted(board, space, c)]
         count, sample = len(legal), legal[:limit]
         note = f"(the first {tried} of {total} combinations tried as {space.check[0]}; --tries 0 tries them all)"
     data = {"decision": space.name, space.key("options"): options, "count": count, space.key("sample"): sample}
@@ -402,6 +403,16 @@ def _division(
         if note:
             lines.append(f"({note})")
     return data, "\n".join(lines)
+
+
+def _without_replaced(state: Board, space: ChoiceSpace) -> Board:
+    """The board a candidate is tried on: without the facts of a declaration it replaces
+    (``choice_space_replaces``: the blocks a scenario's combat: already declares do not count with a
+    candidate's own, as a menace attacker's second blocker)."""
+    replaced = {str(p) for s, p in _rows(state, "choice_space_replaces") if s == space.name}
+    if not replaced or not any(f[0] in replaced for f in state.facts):
+        return state
+    return state.with_facts(frozenset(f for f in state.facts if f[0] not in replaced))
 
 
 def _accepted(state: Board, space: ChoiceSpace, candidate: dict) -> bool:

@@ -443,3 +443,23 @@ def test_asking_for_an_ability_on_the_stack_by_its_kind_points_to_resolve(engine
         list_choices(state, "fabricate")
     assert "fabricate is an ability on the stack" in str(info.value.hint) and "'resolve'" in str(info.value.hint)
     assert list_choices(state, "resolve")[0]["choice"] == "mode"
+
+
+def test_a_board_with_its_blocks_declared_lists_what_else_was_legal(engine):
+    """A menace attacker that a scenario's combat: has blocked by two creatures: the declarations listed are
+    those legal on their own (choice_space_replaces: the board's blocks are left out as each is tried), not
+    one blocker counted with the board's two."""
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {
+                "goblin": creature("Goblin", 3, 3, "alice", "menace"),
+                "bears": {"card": "Grizzly Bears", "controller": "bob"},
+                "lions": {"card": "Savannah Lions", "controller": "bob"},
+            },
+            "combat": {"attackers": {"goblin": "bob"}, "blockers": {"bears": ["goblin"], "lions": ["goblin"]}},
+        }
+    )
+    data, _ = list_choices(state, "blocks")
+    assert data["count"] == 2 and data["declarations"] == [{}, {"bears": "goblin", "lions": "goblin"}], data
