@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from .ast import Atom, Const, Negation, Rule, Var
+from .ast import Atom, Comparison, Const, Negation, Rule, Var, literal_vars
 from .program import Program
 
 __all__ = [
@@ -353,6 +353,36 @@ def with_keywords(face: Interface, keywords: Iterable[str]) -> Interface:
     return replace(face, keywords=face.keywords | frozenset(keywords))
 
 
+def _recent_positions(program: Program, reached: set[str]) -> set[tuple[str, int]]:
+    """The argument places of the predicates the triggers rules reach that a reader joins with a recent
+    event's number (``recent_event(N)``, or a place of its own head that is such a place): an event read
+    through such a place may be a recent one; one read through another place (a keyword counter's time,
+    compared with an effect's) is not, and cannot make an ability trigger."""
+    derived = program.rules_by_head
+    carried: set[tuple[str, int]] = set()
+    changed = True
+    while changed:
+        changed = False
+        for pred in reached:
+            for rule in derived.get(pred, ()):
+                atoms = [lit.atom if isinstance(lit, Negation) else lit for lit in program.body(rule)]
+                atoms = [a for a in atoms if isinstance(a, Atom)]
+                joined = {a.args[0].name for a in atoms if a.pred == "recent_event" and isinstance(a.args[0], Var)}
+                joined |= {t.name for i, t in enumerate(rule.head.args) if isinstance(t, Var) and (pred, i) in carried}
+                for lit in program.body(rule):  # compared with such a number (M = N): as good as joined
+                    names = literal_vars(lit) if isinstance(lit, Comparison) else set()
+                    if names & joined:
+                        joined |= names
+                for atom in atoms:
+                    if atom.pred not in derived:
+                        continue
+                    for i, arg in enumerate(atom.args):
+                        if isinstance(arg, Var) and arg.name in joined and (atom.pred, i) not in carried:
+                            carried.add((atom.pred, i))
+                            changed = True
+    return carried
+
+
 def trigger_event_kinds(program: Program) -> frozenset[str] | None:
     """The event kinds that can make a ``triggers/3`` rule hold, read from the rules: the kind of every
     ``event(N, Kind, ...)`` atom, in the rules the triggers rules reach, whose N is joined with
@@ -375,13 +405,16 @@ def trigger_event_kinds(program: Program) -> frozenset[str] | None:
                 if isinstance(atom, Atom) and atom.pred in derived and atom.pred not in reached:
                     reached.add(atom.pred)
                     work.append(atom.pred)
+    carried = _recent_positions(program, reached)
     kinds: set[str] = set()
     for pred in reached:
         for rule in derived.get(pred, ()):
             atoms = [lit.atom if isinstance(lit, Negation) else lit for lit in program.body(rule)]
             atoms = [a for a in atoms if isinstance(a, Atom)]
             recent = {a.args[0].name for a in atoms if a.pred == "recent_event" and isinstance(a.args[0], Var)}
-            passed = recent | {t.name for t in rule.head.args if isinstance(t, Var)}
+            passed = recent | {
+                t.name for i, t in enumerate(rule.head.args) if isinstance(t, Var) and (pred, i) in carried
+            }
             for var in recent:  # a recent event joined with nothing else: any kind
                 if not any(a.pred != "recent_event" and Var(var) in a.args for a in atoms):
                     return None

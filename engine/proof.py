@@ -142,6 +142,11 @@ class Proof:
             lines = [f"{pad}{self.atom}  [fact] {where}{made}"]
         elif self.kind is ProofKind.ABSENT:
             lines = [f"{pad}not {self.atom}  [absent]"]
+            for d in self.displaced:  # a rule that would give the atom but for an exception: what stops it
+                dc = ", ".join(d.rule.cites)
+                lines.append(f"{pad}   {d.rule.name} [CR {dc}] {d.rule.span.short()} would give {d.would_give},")
+                lines.append(f"{pad}     but {d.blocked_by.atom} holds:")
+                lines.extend(d.blocked_by._lines(indent + 3))
         elif self.kind is ProofKind.COMPARISON:
             lines = [f"{pad}{self.atom}  [comparison]"]
         elif self.kind is ProofKind.TRUNCATED:

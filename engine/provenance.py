@@ -42,6 +42,9 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["Proof", "ProofKind", "Displacement", "WhyNot", "Prover", "ground", "MAX_PROOF_DEPTH"]
 
 MAX_PROOF_DEPTH = 200
+# how many rules deep an absent premise's reason is looked for (judgelog.provenance.Prover._held_off)
+HELD_OFF_DEPTH = 3
+HELD_OFF_TRIES = 4  # and for how many bindings of a rule's other premises (the first that has a reason is shown)
 
 # a variable binding: variable name -> value
 
@@ -59,13 +62,18 @@ class Prover:
         self.origins = origins
         self._rule_facts: dict[tuple, Rule] = self.program.fact_rules
         self._why_depth = 0  # how deep why_not goes into an absent derived fact (WHY_NOT_DEPTH)
+        self.reasons = False  # whether an absent premise of a proof shows what keeps it absent (prove's)
 
     def sentence(self, fact: tuple) -> str:
         decl = self.program.decl(fact[0])
         return decl.sentence(fact[1:]) if decl is not None and decl.template else ""
 
     # -- proofs ----------------------------------------------------------
-    def prove(self, fact: tuple, *, with_displaced: bool = True) -> Proof | None:
+    def prove(self, fact: tuple, *, with_displaced: bool = True, reasons: bool = True) -> Proof | None:
+        """The proof of ``fact``, or None when it does not hold; ``with_displaced``: a functional predicate's
+        proof lists the defaults it displaced; ``reasons``: an absent premise lists the rules that would give
+        it but for an exception that holds (:meth:`_held_off`)."""
+        self.reasons = reasons
         return self._prove(fact, frozenset(), 0, with_displaced)
 
     def _prove(self, fact: tuple, path: frozenset, depth: int, with_displaced: bool = False) -> Proof | None:
@@ -136,7 +144,8 @@ class Prover:
                 atom = partial(lit.atom, binding)
                 if self.backend.holds(self.view, atom):  # would make the proof cite a false premise
                     return None
-                out.append(Proof(str(atom), ProofKind.ABSENT, sentence=self._neg_sentence(atom)))
+                why = self._held_off(atom) if self.reasons else ()
+                out.append(Proof(str(atom), ProofKind.ABSENT, sentence=self._neg_sentence(atom), displaced=why))
             else:
                 left, right = eval_term(lit.left, binding), eval_term(lit.right, binding)
                 out.append(Proof(f"{format_value(left)} {lit.op} {format_value(right)}", ProofKind.COMPARISON))
@@ -167,6 +176,53 @@ class Prover:
             fact=fact,
         )
 
+    def _held_off(self, atom: Atom, depth: int = 0) -> tuple[Displacement, ...]:
+        """Why an atom a proof needs absent is: each rule that would give it (its other premises hold for
+        some binding) but for an exception that holds (one of its negated atoms), with a proof of that atom
+        (``cannot_block(spider, angel)``: the flying rule would give ``block_restriction(spider, angel,
+        flying)``, but ``blocks_fliers(spider)`` holds, by reach). A rule without an exception whose premises
+        all hold but one derived atom is followed into that atom (HELD_OFF_DEPTH levels). The exceptions'
+        proofs give no such reasons of their own."""
+        out: list[Displacement] = []
+        inner = Prover(self.backend, self.view, self.origins, self.causes)  # its proofs give no reasons
+        for rule in self.program.rules_by_head.get(atom.pred, ()):
+            if rule.aggregate is not None or not rule.body:
+                continue
+            start = _unify_head(rule.head, [a.value if isinstance(a, Const) else None for a in atom.args])
+            if start is None:
+                continue
+            if not any(isinstance(lit, Negation) for lit in rule.body):
+                if depth + 1 < HELD_OFF_DEPTH:
+                    out.extend(self._missing_premise(rule, start, depth))
+                continue
+            for neg in [lit for lit in rule.body if isinstance(lit, Negation)]:
+                flipped = tuple(neg.atom if lit is neg else lit for lit in rule.body)
+                found = self._first_binding(flipped, start)
+                if found is None:
+                    continue
+                blocker = inner._prove(ground(neg.atom, found), frozenset(), 0)
+                if blocker is None:
+                    continue
+                would = str(Fact(atom.pred, *(eval_term(a, found) for a in rule.head.args)))
+                out.append(Displacement(rule, blocker, would))
+                break
+        return tuple(out)
+
+    def _missing_premise(self, rule: Rule, start: Binding, depth: int) -> tuple[Displacement, ...]:
+        """:meth:`_held_off` of the one derived premise of ``rule`` that fails when the others hold."""
+        for lit in rule.body:
+            if not isinstance(lit, Atom) or not self.program.derived(lit.pred):
+                continue
+            rest = [other for other in rule.body if other is not lit]
+            # what only the left-out premise binds can't be asked of the others (a comparison on its count)
+            bound = set(start) | {v.name for other in rest if isinstance(other, Atom) for v in vars_of(other)}
+            rest = [other for other in rest if isinstance(other, Atom) or {v.name for v in vars_of(other)} <= bound]
+            for found in self._solutions(rest, start, limit=HELD_OFF_TRIES) if rest else [dict(start)]:
+                reasons = self._held_off(partial(lit, found), depth + 1)
+                if reasons:
+                    return reasons
+        return ()
+
     def _displaced(self, used: Rule, fact: tuple) -> tuple[Displacement, ...]:
         decl = self.program.decl(fact[0])
         if decl is None or not decl.functional:
@@ -194,17 +250,17 @@ class Prover:
         return tuple(out)
 
     def _first_binding(self, body: Sequence[Literal], fixed: Binding) -> Binding | None:
+        found = self._solutions(body, fixed, limit=1)
+        return found[0] if found else None
+
+    def _solutions(self, body: Sequence[Literal], fixed: Binding, *, limit: int) -> list[Binding]:
+        """The first ``limit`` solutions of ``body`` (sorted), each with ``fixed``."""
         lits = [partial_lit(lit, fixed) for lit in body]
         names = sorted(
             {v.name for lit in lits for v in vars_of(lit) if not v.name.startswith("_")}
             - {v.name for lit in lits if isinstance(lit, Negation) for v in vars_of(lit)}
         )
-        rows = self.backend.ask(self.view, lits, names)
-        if not rows:
-            return None
-        found = dict(fixed)
-        found.update(zip(names, rows[0]))
-        return found
+        return [{**fixed, **dict(zip(names, row))} for row in self.backend.ask(self.view, lits, names)[:limit]]
 
     def deriving_rule(self, fact: tuple) -> Rule | None:
         """The first rule (in file order) that derives ``fact`` in this state, without a full proof."""

@@ -387,3 +387,29 @@ def test_why_not_does_not_judge_a_literal_whose_variable_only_a_failing_one_bind
     lines = reason.to_lines()
     assert "  --     Y != X" in lines and "  FAILS  blocks(wurm, Y)" in lines
     assert reason.to_dict()["literals"][3]["holds"] is None
+
+
+def test_an_absent_premise_says_what_keeps_it_absent(engine):
+    """`not cannot_block(spider, angel)` in the proof that a Giant Spider can block a Serra Angel: the flying
+    rule would give a restriction, but the Spider can block fliers (reach); the reason is proved, and every
+    premise of it holds."""
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {
+                "angel": {"card": "Serra Angel", "controller": "alice"},
+                "spider": {"card": "Giant Spider", "controller": "bob"},
+            },
+            "combat": {"attackers": {"angel": "bob"}},
+        }
+    )
+    proof = state.explain("can_block(spider, angel)")
+    text = proof.to_text()
+    assert "not cannot_block(spider, angel)  [absent]" in text
+    assert "would give block_restriction(spider, angel, flying)," in text and "but blocks_fliers(spider) holds:" in text
+    absent = next(p for p in proof.walk() if p.atom == "cannot_block(spider, angel)")
+    (reason,) = absent.displaced
+    assert "702.9b" in reason.rule.cites and reason.blocked_by.atom == "blocks_fliers(spider)"
+    assert all(state.holds(str(p.atom)) for p in reason.blocked_by.walk() if p.kind in ("rule", "fact"))
+    assert "702.17b" in {c for p in proof.walk() for c in p.cites}  # reach's rule, through the reason
