@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .ast import format_value
 from .errors import ActionError
-from .fact import fact_order
+from .fact import Fact, fact_order
 from .factview import Overlay
 
 if TYPE_CHECKING:
@@ -183,7 +183,13 @@ class Change:
         if self.token_ids:
             oid = self.token_ids.pop(0)
             if oid in self.used_ids():
-                raise ActionError(f"as: the id {oid!r} is already in use")
+                named = next((f for f in sorted(self.facts, key=fact_order) if oid in f[1:]), None)
+                where = "an object or player" if named is None or named[1] == oid else "a word of the state"
+                raise ActionError(
+                    f"as: the id {oid!r} is already in use: it names {where}"
+                    + (f" ({Fact(*named)})" if named is not None else ""),
+                    hint="give the token an id no fact of the state has (e.g. " + oid + "_token)",
+                )
             return oid
         return self.fresh_id(base)
 

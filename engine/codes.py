@@ -43,6 +43,7 @@ __all__ += [
     "I005",
     "I006",
     "I007",
+    "I008",
 ]
 __all__ += ["S000", "S001", "S002", "S003", "S100", "S101", "S102", "S103", "Q001", "S200", "S201", "S202", "S203"]
 
@@ -112,6 +113,7 @@ I004 = _code("I004", "event result of an undeclared event kind")
 I005 = _code("I005", "an event kind nothing makes")
 I006 = _code("I006", "a keyword two rule files define")
 I007 = _code("I007", "a counter kind as printed in a rule body")
+I008 = _code("I008", "a numbered keyword whose abilities get no number")
 # scenario files and the card catalog
 S000 = _code("S000", "scenario could not be loaded")
 S001 = _code("S001", "YAML syntax error")

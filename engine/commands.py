@@ -326,6 +326,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         from .contract import contract_problems
 
         diags.extend(contract_problems(result.program))
+    if not result.errors:
+        from .interface import numbered_ability_problems
+
+        diags.extend(numbered_ability_problems(result.program))
     scenario_errors = 0
     if scenario_paths and not result.errors:
         from .engine import Engine

@@ -120,6 +120,10 @@ def p_put_counters(ch: Change, x: Arg, kind: Arg, n: Arg) -> None:
     kind = COUNTER_ALIASES.get(kind, kind) if isinstance(kind, str) else kind  # "+1/+1" written in a rule
     if isinstance(n, int) and n > 0:
         _counters(ch, x, kind, n)
+        if ch.face is not None and kind in ch.face.timed_counters:  # its time, for the layers (613.7)
+            for old in ch.all("counter_since", x, kind):
+                ch.facts.discard(old)
+            ch.facts.add(("counter_since", x, kind, ch.next_seq + len(ch.events)))
         ch.emit("counters_put", x, kind=kind, n=n)
 
 
@@ -344,13 +348,25 @@ def p_create_token(ch: Change, spec: Arg, controller: Arg, n: Arg, *, spec_facts
 
 
 def p_create_copy(ch: Change, original: Arg, controller: Arg, n: Arg) -> None:
-    _require(ch.is_permanent(original), f"{original} is not on the battlefield")
+    """Tokens that copy ``original``'s copiable values (707.2); a card that has left the battlefield is copied
+    as it last existed there (608.2h: the copiable values the move kept with it, card_value)."""
     count = n if isinstance(n, int) else 1
-    added = {(f[1], f[2]) for f in ch.facts if f[0] == "added_subtype"}
-    copiable = [
-        f for f in object_facts(ch, original) if f[0] in COPIABLE and not (f[0] == "subtype" and (f[1], f[2]) in added)
-    ]
-    name = ch.value("name", original, default=str(original))
+    if ch.is_permanent(original):
+        added = {(f[1], f[2]) for f in ch.facts if f[0] == "added_subtype"}
+        copiable = [
+            f
+            for f in object_facts(ch, original)
+            if f[0] in COPIABLE and not (f[0] == "subtype" and (f[1], f[2]) in added)
+        ]
+    else:
+        kept = [f for f in ch.all("card_value", original) if f[2] in COPIABLE]
+        _require(
+            bool(kept),
+            f"{original} is not on the battlefield, and no copiable values of it are kept (a token that left, or "
+            "no such object): it can't be copied (707.2, 608.2h)",
+        )
+        copiable = [(str(f[2]), original) + tuple(f[3 : 3 + KEPT_IN_ZONE[str(f[2])] - 1]) for f in kept]
+    name = next((f[2] for f in copiable if f[0] == "name"), str(original))
     for _ in range(max(count, 0)):
         oid = ch.token_id(name)
         facts = [("permanent", oid), ("controller", oid, controller), ("owner", oid, controller)]

@@ -22,7 +22,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from .ast import Atom, Comparison, Const, Negation, Rule, Var, literal_vars
+from .ast import Atom, Comparison, Const, Negation, Rule, Span, Var, literal_vars
+from .codes import I008
+from .errors import Diagnostic
 from .program import Program
 
 __all__ = [
@@ -93,6 +95,8 @@ class Interface:
     vocabularies: dict[str, tuple[str, ...]] = field(default_factory=dict)  # vocabulary -> its words
     optional_params: frozenset[str] = frozenset()  # keywords whose parameter may be left out
     number_keys: frozenset[str] = frozenset()  # effect keys whose values are numbers (effect_key_number)
+    # counter kinds whose latest time put_counters keeps (counter_since): the keyword counters (122.1b)
+    timed_counters: frozenset[str] = frozenset()
     # an engine's interface can give the interface of the engine with more rule files (a scenario's rules:)
     extend: Callable[[Sequence[str]], Interface] | None = field(default=None, compare=False, repr=False)
 
@@ -330,6 +334,7 @@ def interface_of(program: Program) -> Interface:
         vocabularies={v: tuple(sorted(ws)) for v, ws in words.items()},
         optional_params=frozenset(k for (k,) in _facts(program, "keyword_param_optional")),
         number_keys=frozenset(k for (k,) in _facts(program, "effect_key_number")),
+        timed_counters=frozenset(k for (k,) in _facts(program, "keyword_counter")),
     )
     program.memo["interface"] = face
     return face
@@ -434,3 +439,33 @@ def trigger_event_kinds(program: Program) -> frozenset[str] | None:
                 recent_preds.add(pred)
                 changed = True
     return frozenset(kinds) if "triggers" in recent_preds else None
+
+
+def numbered_ability_problems(program: Program) -> list[Diagnostic]:
+    """Warnings for a keyword written with a number (``keyword_param_form(K, number, n)``) whose abilities on
+    the stack read that number (``ability_arg(I, n, N)``) but whose instances are ``redundant`` (the
+    default): only a keyword declared ``keyword_instances(K, each)`` gives each ability its instance's N, so
+    the ability resolves doing nothing, and nothing else says so."""
+    face = interface_of(program)
+    abilities = face.abilities
+    if abilities is None:
+        return []
+    out: list[Diagnostic] = []
+    for kind, needed in sorted(abilities.needs.items()):
+        keys = {key for _, key in face.keyword_forms.get(kind, ())}
+        read = [(key, rule) for key, rule in needed if key in keys]
+        if not read or face.keyword_how.get(kind, "redundant") == "each":
+            continue
+        key, rule_name = read[0]
+        rule = program.rule_by_name.get(rule_name)
+        out.append(
+            Diagnostic(
+                I008,
+                f"the abilities of {kind} read its number ({key}, rule {rule_name}), but its instances are "
+                "redundant: an ability is given no number and does nothing",
+                rule.span if rule is not None else Span("<rules>", 1, 1),
+                severity="warning",
+                hint=f"declare keyword_instances({kind}, each). (each instance triggers with its own {key})",
+            )
+        )
+    return out

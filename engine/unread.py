@@ -20,8 +20,7 @@ over the predicate has a constant (None for a derived predicate: never kept out)
 >>> unread.unread(counters_put, frozenset()), unread.unread(attacks, frozenset())
 (False, False)
 >>> any_kind = ("continuous.until_event_on_object", "continuous.until_event_on_source")  # read any event's kind
->>> keyword_counter = ("continuous.keyword_counter_put_at",)  # reads counters_put: dead without keyword counters
->>> dead = frozenset(id(r) for r in unread.program.rules if r.name in any_kind + keyword_counter)
+>>> dead = frozenset(id(r) for r in unread.program.rules if r.name in any_kind)
 >>> unread.unread(counters_put, dead), unread.unread(attacks, dead)
 (True, False)
 >>> unread.unread(unread.key(("counter", "bear", "p1p1", 1)), dead)  # counter_count(X, K, N) :- counter(X, K, N)

@@ -69,6 +69,9 @@ WARNINGS = {
     "result_of_undeclared_kind.dl": [
         (10, 1, "warning", "I004", "event_result rule broken.graft_counters reads events of kind enters")
     ],
+    "numbered_keyword_redundant.dl": [
+        (13, 1, "warning", "I008", "the abilities of frenzy read its number (n, rule broken.frenzy_bonus)")
+    ],
     "counter_kind_as_printed.dl": [
         (
             7,

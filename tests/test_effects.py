@@ -312,8 +312,19 @@ def test_a_copy_takes_copiable_values_but_not_added_subtypes_or_status():
     assert ch.all("subtype", copy) == [("subtype", copy, "bear")]
     assert ("tapped", copy) not in ch.facts and ("token", copy) in ch.facts
     assert events(ch)[-1] == ("token_created", copy, {"copy_of": "bear"})
-    with pytest.raises(ActionError, match="not on the battlefield"):
+    with pytest.raises(ActionError, match="not on the battlefield, and no copiable values of it are kept"):
         apply(ch, "create_copy", "ghost", "p1", 1)
+
+
+@covers("create_copy")
+def test_a_card_that_left_is_copied_as_it_last_existed():
+    """608.2h, 707.2: a myriad ability resolving after its creature died still makes copies of it, from the
+    copiable values the move kept with the card (card_value); its owner is not copied."""
+    ch = apply(change(), "move", "bear", "graveyard")
+    ch = apply(ch, "create_copy", "bear", "p2", 1)
+    (copy,) = [oid for _, oid in ch.created]
+    assert ch.value("name", copy) == "Grizzly Bears" and ch.value("base_power", copy) == 2
+    assert ch.value("owner", copy) == "p2" and ("token", copy) in ch.facts
 
 
 @covers("record", "forget")

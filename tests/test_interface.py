@@ -546,12 +546,3 @@ def test_the_event_kinds_that_can_trigger_are_read_from_the_rules(tmp_path):
         "keyword(watcher).\n"
     )
     assert "tapped" in trigger_event_kinds(Engine(rules=[str(tapped)]).program)
-
-
-def test_every_keyword_counter_kind_has_its_timestamp_rule(engine):
-    """A keyword counter's time (continuous.keyword_counter_put_at) is read through keyword_counter_on, one rule
-    per kind (a constant, so that a board without such counters reads no counters_put event): a kind added to
-    keyword_counter without its rule would give its keyword no time, and a loss before it would win."""
-    kinds = {f[1] for f in engine.program.fact_rules if f[0] == "keyword_counter"}
-    ruled = {r.head.args[1].value for r in engine.program.rules_by_head.get("keyword_counter_on", ()) if r.body}
-    assert kinds and kinds == ruled
