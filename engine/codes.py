@@ -45,7 +45,22 @@ __all__ += [
     "I007",
     "I008",
 ]
-__all__ += ["S000", "S001", "S002", "S003", "S100", "S101", "S102", "S103", "Q001", "S200", "S201", "S202", "S203"]
+__all__ += [
+    "S000",
+    "S001",
+    "S002",
+    "S003",
+    "S100",
+    "S101",
+    "S102",
+    "S103",
+    "Q001",
+    "S200",
+    "S201",
+    "S202",
+    "S203",
+    "S204",
+]
 
 Code = NewType("Code", str)
 
@@ -128,6 +143,7 @@ S200 = _code("S200", "card not modelled in full (warning)")
 S201 = _code("S201", "a board the rules would not allow (warning)")
 S202 = _code("S202", "a fact of a derived predicate (warning)")
 S203 = _code("S203", "an id in a fact that names nothing (warning)")
+S204 = _code("S204", "a counter kind no rule names (warning)")
 
 CODES: MappingProxyType[str, ErrorCode] = MappingProxyType(_REGISTRY)
 

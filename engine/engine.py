@@ -166,10 +166,12 @@ class Engine:
                 if found:
                     problems[fact] = found
         diags = [d for fact in sorted(problems, key=fact_order) for d in problems[fact]]  # in the facts' order
-        if scenario.given and not diags:  # its facts: entries, against the declarations (judgelog.given_facts)
-            from .given_facts import given_fact_problems
+        if not diags:  # its facts: entries against the declarations, its counters' kinds (judgelog.given_facts)
+            from .given_facts import counter_kind_problems, given_fact_problems
 
-            warnings = given_fact_problems(self.program, scenario.facts, scenario.given, scenario.origins)
+            warnings = counter_kind_problems(self.program, scenario.facts, scenario.origins)
+            if scenario.given:
+                warnings += given_fact_problems(self.program, scenario.facts, scenario.given, scenario.origins)
             scenario.warnings.extend(w for w in warnings if w not in scenario.warnings)
         if diags:
             raise ScenarioError(f"{len(diags)} problem(s) in {scenario.path}", diagnostics=diags)

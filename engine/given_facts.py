@@ -20,11 +20,11 @@ from collections.abc import Iterable
 from . import constants
 from .analysis import suggest
 from .ast import Span
-from .codes import S202, S203
+from .codes import S202, S203, S204
 from .errors import Diagnostic
 from .program import Program
 
-__all__ = ["given_fact_problems"]
+__all__ = ["counter_kind_problems", "given_fact_problems"]
 
 ID_TYPES = frozenset({*constants.ID_TYPES, "effect"})  # declared types whose values are ids
 # where a board names its ids: an id is known when one of these facts holds it at this place
@@ -82,4 +82,30 @@ def given_fact_problems(
                     hint="give the facts the rules derive it from (a base value, a counter, an effect) instead",
                 )
             )
+    return warnings
+
+
+def counter_kind_problems(program: Program, facts: Iterable[tuple], origins: dict[tuple, Span]) -> list[Diagnostic]:
+    """Warnings for the counters a board gives of a kind no rule names (``counters: {tiem: 1}``): a kind is
+    any word, so a misspelt one is a kind of its own, which counts for nothing; the nearest kind the rules
+    name is suggested (S204)."""
+    words = constants.program_constants(program)
+    kinds = sorted({str(row[0]) for row in program.ground_facts("counter_kind") if row} | set(words))
+    warnings: list[Diagnostic] = []
+    for fact in sorted((f for f in facts if f[0] == "counter" and len(f) == 4), key=repr):
+        kind = fact[2]
+        if not isinstance(kind, str) or kind in words:
+            continue
+        near = suggest(kind, kinds)
+        warnings.append(
+            Diagnostic(
+                S204,
+                f"{kind!r} counters on {fact[1]}: no rule names this kind of counter, so they count for nothing",
+                origins.get(fact),
+                severity="warning",
+                hint=f"did you mean {near!r}?"
+                if near
+                else "declare counter_kind(" + kind + ") and write the rules that read it",
+            )
+        )
     return warnings

@@ -1,5 +1,6 @@
 """A scenario's facts: entries checked against the declarations (judgelog.given_facts): an id that names
-nothing (S203) and a fact of a derived predicate (S202) are warned of at their entry, and answered as written."""
+nothing (S203) and a fact of a derived predicate (S202) are warned of at their entry, and answered as written;
+counters of a kind no rule names are warned of too (S204)."""
 
 from __future__ import annotations
 
@@ -51,3 +52,20 @@ def test_a_board_from_do_output_loads_back_without_warnings(capsys, tmp_path):
     assert run_cli(capsys, ["do", source, "-o", out]).code == 0
     again = run_cli(capsys, ["query", out, "player(P)"])
     assert again.code == 0 and not [d for d in again.diagnostics() if d[4] in ("S202", "S203")], again.err
+
+
+def test_counters_of_a_kind_no_rule_names_are_warned_of(capsys, tmp_path):
+    """`counters: {p1p2: 1}`: a kind of its own, which counts for nothing (S204, with the nearest kind the
+    rules name); the kinds the rules read give no warning."""
+    path = tmp_path / "counters.yaml"
+    path.write_text(
+        "players: [alice, bob]\nactive: alice\nobjects:\n"
+        "  bears: {card: Grizzly Bears, controller: alice, counters: {p1p2: 1}}\n"
+        "  lions: {card: Savannah Lions, controller: alice, counters: {p1p1: 1, flying: 1}}\n",
+        encoding="utf-8",
+    )
+    run = run_cli(capsys, ["query", path, "power(bears, P)"])
+    assert run.code == 0, run.err
+    assert [d[1:] for d in run.diagnostics()] == [(4, 68, "warning", "S204")], run.err  # at the kind
+    assert "'p1p2' counters on bears: no rule names this kind of counter" in run.err
+    assert "did you mean 'p1p1'?" in run.err
