@@ -38,14 +38,21 @@ def violation_refusal(
     """The refusal of action ``kind`` for its ``violations`` (code, subject), each with the (rule, cites) that
     derived it (``causes``). ``info``: code -> (CR, sentence) from violation_info; ``rule_at``: a rule's name
     -> where it is written (file:line); ``untimely``: every violation is about when the action is taken."""
-    messages, crs, refused_by = [], [], []
+    crs, refused_by = [], []
+    said: dict[tuple[str, str], list[str]] = {}  # (sentence, CR) -> its subjects: one sentence says them all
     for (code, subject), (rule, cites) in zip(violations, causes):
         cr, text = info.get(code, ("", str(code)))
-        refused_by.append((rule or str(code), rule_at.get(rule, "?"), cr or ", ".join(cites) or "?", text))
-        where = [str(subject)] if subject != NONE else []
+        by = (rule or str(code), rule_at.get(rule, "?"), cr or ", ".join(cites) or "?", text)
+        if by not in refused_by:
+            refused_by.append(by)
+        subjects = said.setdefault((text, cr), [])
+        if subject != NONE and str(subject) not in subjects:
+            subjects.append(str(subject))
         if cr:
             crs.append(cr)
-            where.append(f"CR {cr}")
+    messages = []
+    for (text, cr), subjects in said.items():
+        where = ([", ".join(subjects)] if subjects else []) + ([f"CR {cr}"] if cr else [])
         messages.append(f"{text} ({'; '.join(where)})" if where else text)
     bare = sorted({str(code) for code, _ in violations if code not in info})
     hint = (
