@@ -10,6 +10,12 @@ its elements and options come from and what refuses a candidate; this module enu
 - ``subset``: the legal sets of elements within the declared sizes; counted, listed up to ``--limit``.
 - ``division``: each element's amount (``choice_space_amount``) divided among its options, every element at
   once; each candidate tried as the action's argument ``{element: {option: n}}`` (``choice_space_check``).
+
+>>> from judgelog import Engine
+>>> state = Engine().load(Engine.example("banding_blocked_by_one.yaml"))
+>>> data, text = list_choices(state, "blocks")
+>>> data["count"], data["declarations"]
+(3, [{}, {'bears': 'hero'}, {'bears': 'wurm'}])
 """
 
 from __future__ import annotations
@@ -17,12 +23,13 @@ from __future__ import annotations
 import itertools
 import math
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
 from .ast import Atom, Const, format_value
+from .combinatorics import compositions, count_partitions, enumerate_partitions
 from .errors import ActionError, RuleError, UsageError
 
 if TYPE_CHECKING:
@@ -324,20 +331,6 @@ def _assignment(
     return data, "\n".join(lines)
 
 
-def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
-    """Every way to write ``total`` as ``parts`` numbers of at least 0, the first part largest first.
-
-    >>> list(_compositions(2, 2))
-    [(2, 0), (1, 1), (0, 2)]
-    """
-    if parts == 1:
-        yield (total,)
-        return
-    for first in range(total, -1, -1):
-        for rest in _compositions(total - first, parts - 1):
-            yield (first, *rest)
-
-
 def _division(
     state: Board, space: ChoiceSpace, limit: int, progress: Progress | None = None, *, tries: int = MAX_TRIED
 ) -> tuple[dict, str]:
@@ -366,7 +359,7 @@ def _division(
     for x in elements:
         ignored = {v for v in missing if v[1] != x}
         found = legal[x] = []
-        for split in itertools.islice(_compositions(amounts[x], len(options[x])), tries):
+        for split in itertools.islice(compositions(amounts[x], len(options[x])), tries):
             if progress is not None:
                 progress.tick(next(ticks), f"{space.name} {x}")
             candidate = {r: n for r, n in zip(options[x], split) if n}
@@ -495,9 +488,9 @@ def _set_partition(state: Board, space: ChoiceSpace, limit: int, progress: Progr
     index = {x: i for i, x in enumerate(elements)}
     masks = {sum(1 << index[x] for x in part): part for part in legal}
     full = (1 << len(elements)) - 1
-    count = _count_partitions(full, masks)
+    count = count_partitions(full, masks)
     sample: list[list[list[str]]] = []
-    _enumerate(full, masks, [], sample, limit)
+    enumerate_partitions(full, masks, [], sample, limit)
     data = {
         "decision": space.name,
         space.key("elements"): elements,
@@ -543,42 +536,6 @@ def _legal_parts(
     grow((), 0)
     probe.done()
     return sorted(legal, key=lambda p: (len(p), p))
-
-
-def _count_partitions(
-    rest: int, masks: dict[int, tuple], memo: dict[int, int] | None = None, by_low: dict[int, list[int]] | None = None
-) -> int:
-    """Partitions of the elements into legal parts and elements alone."""
-    if memo is None:
-        memo = {}
-    if by_low is None:  # a part holding the lowest element left has that element as its own lowest
-        by_low = {}
-        for mask in masks:
-            by_low.setdefault(mask & -mask, []).append(mask)
-    if rest == 0:
-        return 1
-    if rest in memo:
-        return memo[rest]
-    low = rest & -rest
-    total = _count_partitions(rest & ~low, masks, memo, by_low)  # the lowest element stays alone
-    for mask in by_low.get(low, ()):
-        if mask & rest == mask:
-            total += _count_partitions(rest & ~mask, masks, memo, by_low)
-    memo[rest] = total
-    return total
-
-
-def _enumerate(rest: int, masks: dict[int, tuple], chosen: list, out: list, limit: int) -> None:
-    if len(out) >= limit:
-        return
-    if rest == 0:
-        out.append([list(masks[m]) for m in chosen])
-        return
-    low = rest & -rest
-    _enumerate(rest & ~low, masks, chosen, out, limit)
-    for mask in sorted(masks):
-        if mask & low and mask & rest == mask:
-            _enumerate(rest & ~mask, masks, chosen + [mask], out, limit)
 
 
 def _subset(state: Board, space: ChoiceSpace, limit: int, progress: Progress | None = None) -> tuple[dict, str]:
