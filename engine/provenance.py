@@ -195,18 +195,25 @@ class Prover:
                 if depth + 1 < HELD_OFF_DEPTH:
                     out.extend(self._missing_premise(rule, start, depth))
                 continue
-            for neg in [lit for lit in rule.body if isinstance(lit, Negation)]:
-                flipped = tuple(neg.atom if lit is neg else lit for lit in rule.body)
-                found = self._first_binding(flipped, start)
-                if found is None:
-                    continue
-                blocker = inner._prove(ground(neg.atom, found), frozenset(), 0)
-                if blocker is None:
-                    continue
-                would = str(Fact(atom.pred, *(eval_term(a, found) for a in rule.head.args)))
-                out.append(Displacement(rule, blocker, would))
-                break
+            found = self._exception(rule, start, inner)
+            if found is not None:
+                out.append(found)
         return tuple(out)
+
+    def _exception(self, rule: Rule, fixed: Binding, prover: Prover) -> Displacement | None:
+        """The first exception (a negated atom of ``rule``) that holds where the rest of its body does, with
+        its proof by ``prover``: what keeps the rule from giving its head."""
+        for neg in [lit for lit in rule.body if isinstance(lit, Negation)]:
+            flipped = tuple(neg.atom if lit is neg else lit for lit in rule.body)
+            found = self._first_binding(flipped, fixed)
+            if found is None:
+                continue
+            blocker = prover._prove(ground(neg.atom, found), frozenset(), 0)
+            if blocker is None:
+                continue
+            would = str(Fact(rule.head.pred, *(eval_term(a, found) for a in rule.head.args)))
+            return Displacement(rule, blocker, would)
+        return None
 
     def _missing_premise(self, rule: Rule, start: Binding, depth: int) -> tuple[Displacement, ...]:
         """:meth:`_held_off` of the one derived premise of ``rule`` that fails when the others hold."""
@@ -236,17 +243,9 @@ class Prover:
             fixed = _unify_head(rule.head, partial)
             if fixed is None:
                 continue
-            for neg in [lit for lit in rule.body if isinstance(lit, Negation)]:
-                flipped = tuple(neg.atom if lit is neg else lit for lit in rule.body)
-                found = self._first_binding(flipped, fixed)
-                if found is None:
-                    continue
-                blocker = self._prove(ground(neg.atom, found), frozenset(), 0)
-                if blocker is None:
-                    continue
-                would = str(Fact(fact[0], *(eval_term(a, found) for a in rule.head.args)))
-                out.append(Displacement(rule, blocker, would))
-                break
+            found = self._exception(rule, fixed, self)
+            if found is not None:
+                out.append(found)
         return tuple(out)
 
     def _first_binding(self, body: Sequence[Literal], fixed: Binding) -> Binding | None:
