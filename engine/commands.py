@@ -188,12 +188,31 @@ def _why_not(args: argparse.Namespace, state: State) -> int:
     reasons = state.why_not(args.atom)
     lines = [f"{args.atom} {'holds' if holds else 'does not hold'}."]
     if not reasons:
-        lines.append("  no rule derives this predicate (it can only come from scenario facts)")
+        lines.append(
+            "  no rule derives this predicate: its facts come from the scenario and from what actions and "
+            "state-based actions did (`judgelog do` shows the events)"
+        )
+        lines.extend(_events_of(state, args.atom))
     for r in reasons:
         lines.extend(r.to_lines())
     data = {"atom": args.atom, "term": _term(args.atom), "holds": holds, "rules": [r.to_dict() for r in reasons]}
     _emit(args, data, "\n".join(lines))
     return EXIT_OK if holds else EXIT_NEGATIVE
+
+
+def _events_of(state: State, atom: str, *, shown: int = 8) -> list[str]:
+    """The latest events of the game whose subject is the atom's first argument (what was done to it)."""
+    term = _term(atom)
+    first = term["args"][0] if term.get("args") else None
+    if not isinstance(first, str) or "event" not in state.engine.program.decls:
+        return []
+    from .ast import format_value
+
+    found = sorted((int(str(r["N"])), str(r["K"])) for r in state.query(f"event(N, K, {format_value(first)})"))
+    if not found:
+        return []
+    earlier = [f"  ... {len(found) - shown} earlier"] if len(found) > shown else []
+    return [f"  what happened to {first}:", *earlier, *(f"  event {n}: {k} {first}" for n, k in found[-shown:])]
 
 
 def _term(text: str) -> dict:

@@ -413,3 +413,13 @@ def test_an_absent_premise_says_what_keeps_it_absent(engine):
     assert "702.9b" in reason.rule.cites and reason.blocked_by.atom == "blocks_fliers(spider)"
     assert all(state.holds(str(p.atom)) for p in reason.blocked_by.walk() if p.kind in ("rule", "fact"))
     assert "702.17b" in {c for p in proof.walk() for c in p.cites}  # reach's rule, through the reason
+
+
+def test_why_not_of_an_input_predicate_tells_what_happened_to_its_object(capsys):
+    """card_in_zone(forest, exile) after the animated Forest was destroyed: no rule derives it; the answer
+    says its facts come from the scenario and from actions, and lists the Forest's latest events."""
+    scenario = SCENARIOS / "dies_as_the_rules_say_it_is_a_creature.yaml"
+    run = run_cli(capsys, ["explain", scenario, "card_in_zone(forest, exile)", "--why-not"])
+    assert run.code == 1
+    assert "no rule derives this predicate: its facts come from the scenario and from what actions" in run.out
+    assert "  what happened to forest:" in run.out and "  event 4: dies forest" in run.out
