@@ -33,7 +33,7 @@ from .action_args import (
     unused_choices,
 )
 from .analysis import checked_question, suggest
-from .ast import Span
+from .ast import Const, Span
 from .ast import format_value as _q  # a value in rule syntax, for the queries built here
 from .change import Change, Event
 from .database import quiet_gc
@@ -281,9 +281,16 @@ class _Run(StackSteps, Generic[B]):
                 used.add(name)
             unknown = [k for k in choose if k not in names] if isinstance(choose, dict) else []
             misnamed = [k for k in unknown if suggest(str(k), [name])]
-            values = checked_choice(
-                self.kind, name, options, mode, limit, cr, given, present, probe=self.probe, misnamed=misnamed
-            )
+            try:
+                values = checked_choice(
+                    self.kind, name, options, mode, limit, cr, given, present, probe=self.probe, misnamed=misnamed
+                )
+            except ActionError as refused:
+                listed = given if isinstance(given, list) else [given]
+                bad = next((v for v in listed if isinstance(v, (str, int)) and v not in options and v != "none"), None)
+                if bad is not None and refused.hint is None:  # why the rules don't offer it, in this step
+                    refused.hint = self._why_not_offered(facts, name, bad)
+                raise
             if not values:
                 out.add(("chose_nothing", name))
             out |= {("chosen", name, v) for v in values}
@@ -292,6 +299,46 @@ class _Run(StackSteps, Generic[B]):
                 self.events.append(Event(self.next_seq, "chosen", v, {"choice": name}, rule, cites))
                 self.next_seq += 1
         return out
+
+    def _why_not_offered(self, facts: WorkingFacts, name: str, value: object) -> str | None:
+        """Why ``choice(name, value)`` does not hold here: the rule offering the choice that gets furthest, at
+        its first failing literal, followed into that literal's own rules while it is a ground atom that a
+        rule derives (a target with protection: the targeting rule fails at ``not protected_from(...)``)."""
+        from .errors import JudgelogError
+        from .parser import parse_atom
+        from .provenance import Prover
+
+        steps: list[str] = []
+        fact: tuple | None = ("choice", name, value)
+        with self.engine.backend.session(cast(frozenset, self.steps.freeze(facts))) as view:
+            prover = Prover(self.engine.backend, view, {})
+            while fact is not None and len(steps) < 4:
+                reasons = prover.why_not(fact)
+                best = max(reasons, key=lambda r: sum(1 for _, ok in r.literals if ok), default=None)
+                if best is None:
+                    break
+                at = next((i for i, (_, ok) in enumerate(best.literals) if ok is False), None)
+                if at is None:
+                    break
+                literal = best.literals[at][0]
+                steps.append(f"{best.rule.name} [CR {', '.join(best.rule.cites)}] fails at {literal}")
+                shown = (best.details[at] if best.details else ()) or ("",)
+                fact = None
+                try:  # the failing literal as a ground atom, when the detail starts with one: followed
+                    atom = parse_atom(
+                        literal[4:] if literal.startswith("not ") else shown[0].split(" with ")[0].split(": ")[0]
+                    )
+                except JudgelogError:
+                    break
+                if literal.startswith("not "):  # an exception that holds: say which rule gives it
+                    held = (atom.pred, *(a.value for a in atom.args if isinstance(a, Const)))
+                    rule = prover.deriving_rule(held) if len(held) == len(atom.args) + 1 else None
+                    if rule is not None:
+                        steps.append(f"{literal[4:]} holds by {rule.name} [CR {', '.join(rule.cites)}]")
+                    break
+                if self.engine.program.derived(atom.pred) and all(isinstance(a, Const) for a in atom.args):
+                    fact = (atom.pred, *(a.value for a in atom.args))  # type: ignore[union-attr]
+        return "the rules don't offer it: " + "; ".join(steps) if steps else None
 
     def _effects(self, facts: WorkingFacts, query: str, *, rule_prefix: str = "") -> WorkingFacts:
         rows = self.ask(facts, query)

@@ -1150,3 +1150,35 @@ def test_an_effect_whose_number_is_a_word_is_refused(tmp_path):
     with pytest.raises(ActionError, match=r"effect_spec\(pump, power, big\) gives power a value that is not a number"):
         state.apply({"do": "pump", "object": "bears"})
     assert state.query("power(bears, P)") == [{"P": 2}]
+
+
+def test_a_choice_the_rules_do_not_offer_says_why(engine):
+    """Mentor aimed at an attacker with protection from creatures: refused, and the hint follows the rules
+    that don't offer it down to the exception that holds (protection, 702.16b)."""
+    from judgelog.errors import ActionError
+
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {
+                "stalwart": creature("Stalwart", 2, 2, "alice", "mentor"),
+                "ward": {
+                    "name": "Ward",
+                    "types": ["creature"],
+                    "power": 1,
+                    "toughness": 1,
+                    "keywords": [{"protection": {"type": "creature"}}],
+                    "controller": "alice",
+                },
+                "squire": creature("Squire", 1, 1, "alice"),  # a legal target: the choice is asked
+            },
+        }
+    )
+    attackers = {"stalwart": "bob", "ward": "bob", "squire": "bob"}
+    state, _ = state.apply({"do": "declare_attackers", "attackers": attackers})
+    with pytest.raises(ActionError) as info:
+        state.apply({"do": "resolve", "choose": {"target": "ward"}})
+    hint = str(info.value.hint)
+    assert hint.startswith("the rules don't offer it: mentor.choice")
+    assert hint.endswith("holds by protection.untargetable [CR 702.16b, 115.1]"), hint
