@@ -10,7 +10,7 @@ does the same for states collected first.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -140,16 +140,12 @@ class RuleUse:
 
     def report(self) -> CoverageReport:
         """The coverage of the candidate rules by the states shown so far, by file."""
-        report = CoverageReport()
+        return CoverageReport.of(dict(self.uses()))
+
+    def uses(self) -> Iterator[tuple[tuple[str, int, str], bool]]:
+        """Each candidate rule (file, line, name) and whether it was found used."""
         for rule in self.candidates:
-            counts = report.per_file.setdefault(rule.span.file, [0, 0])
-            counts[1] += 1
-            if id(rule) in self.used:
-                counts[0] += 1
-            else:
-                report.unused.append((rule.span.file, rule.span.line, rule.name or "(unnamed)"))
-        report.unused.sort()
-        return report
+            yield (rule.span.file, rule.span.line, rule.name or "(unnamed)"), id(rule) in self.used
 
 
 class Coverage:
@@ -169,19 +165,11 @@ class Coverage:
         return self._uses[id(engine)][1].observe
 
     def report(self) -> CoverageReport:
-        rules: dict[tuple, bool] = {}  # (file, line, name) -> used by some engine
+        rules: dict[tuple[str, int, str], bool] = {}  # (file, line, name) -> used by some engine
         for _, use in self._uses.values():
-            for rule in use.candidates:
-                key = (rule.span.file, rule.span.line, rule.name or "(unnamed)")
-                rules[key] = rules.get(key, False) or id(rule) in use.used
-        report = CoverageReport()
-        for (file, line, name), used in sorted(rules.items()):
-            counts = report.per_file.setdefault(file, [0, 0])
-            counts[1] += 1
-            counts[0] += used
-            if not used:
-                report.unused.append((file, line, name))
-        return report
+            for key, used in use.uses():
+                rules[key] = rules.get(key, False) or used
+        return CoverageReport.of(rules)
 
 
 def rules_used(engine: Engine, states: Iterable[frozenset], candidates: Iterable[Rule]) -> set[int]:
@@ -196,6 +184,19 @@ def rules_used(engine: Engine, states: Iterable[frozenset], candidates: Iterable
 class CoverageReport:
     per_file: dict[str, list[int]] = field(default_factory=dict)  # file -> [used, total]
     unused: list[tuple] = field(default_factory=list)  # (file, line, name)
+
+    @classmethod
+    def of(cls, rules: dict[tuple[str, int, str], bool]) -> CoverageReport:
+        """The report of rules (file, line, name) each found used or not."""
+        report = cls()
+        for (file, line, name), used in rules.items():
+            counts = report.per_file.setdefault(file, [0, 0])
+            counts[1] += 1
+            counts[0] += used
+            if not used:
+                report.unused.append((file, line, name))
+        report.unused.sort()
+        return report
 
     @property
     def used(self) -> int:

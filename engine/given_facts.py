@@ -90,12 +90,13 @@ def counter_kind_problems(program: Program, facts: Iterable[tuple], origins: dic
     any word, so a misspelt one is a kind of its own, which counts for nothing; the nearest kind the rules
     name is suggested (S204)."""
     words = constants.program_constants(program)
+    unread = [f for f in facts if f[0] == "counter" and len(f) == 4 and isinstance(f[2], str) and f[2] not in words]
+    if not unread:
+        return []
     kinds = sorted({str(row[0]) for row in program.ground_facts("counter_kind") if row} | set(words))
     warnings: list[Diagnostic] = []
-    for fact in sorted((f for f in facts if f[0] == "counter" and len(f) == 4), key=repr):
+    for fact in sorted(unread, key=repr):
         kind = fact[2]
-        if not isinstance(kind, str) or kind in words:
-            continue
         near = suggest(kind, kinds)
         warnings.append(
             Diagnostic(

@@ -167,6 +167,9 @@ class WhyNot:
     # for each literal: lines that show a failing one with values (bindings, facts found, the proof of a
     # negated atom that holds, the event that removed an absent fact); empty for a literal that holds
     details: tuple[tuple[str, ...], ...] = ()
+    # the first failing literal's atom (a negation's: the atom that holds), ground by the first binding of the
+    # literals before it; None when that leaves it open
+    failing: tuple | None = field(default=None, compare=False)
 
     def to_lines(self, indent: str = "", *, lead: str = "rule") -> list[str]:
         """The rule, then each literal of its body (``holds`` or ``FAILS``) with what a failing one met."""

@@ -337,6 +337,7 @@ class Prover:
                 continue
             literals: list[tuple[str, bool | None]] = []
             details: list[tuple[str, ...]] = []
+            failing: tuple | None = None  # the first failing literal's atom, ground by the first binding
             prefix: list = []
             # the variables the literals that held bind, and those only a failing literal would: a literal
             # reading one of these can't be judged (it is not reached; judged alone, `Y != X` would "hold")
@@ -355,12 +356,15 @@ class Prover:
                 literals.append((str(partial_lit(lit, fixed)), ok))
                 if not ok:
                     prefix.pop()  # keep judging the next literals against what did hold
-                    details.append(tuple(self._why_fails(lit, prefix, fixed)))
+                    lines, ground_at = self._why_fails(lit, prefix, fixed)
+                    details.append(tuple(lines))
+                    if failing is None and not any(ok is False for _, ok in literals[:-1]):
+                        failing = ground_at
                     failed |= names - held
                 else:
                     details.append(())
                     held |= names if isinstance(lit, Atom) else set()
-            out.append(WhyNot(rule, tuple(literals), tuple(details)))
+            out.append(WhyNot(rule, tuple(literals), tuple(details), failing))
         return out
 
     MAX_SHOWN = 5
@@ -378,10 +382,15 @@ class Prover:
         rows = self.backend.ask(self.view, lits, names) if lits else [()]
         return [dict(fixed, **dict(zip(names, row))) for row in rows[: self.MAX_SHOWN]]
 
-    def _why_fails(self, lit: Literal, prefix: Sequence[Literal], fixed: Binding) -> list[str]:
-        """What a failing literal met: each binding the earlier literals gave, with the values found."""
+    def _why_fails(self, lit: Literal, prefix: Sequence[Literal], fixed: Binding) -> tuple[list[str], tuple | None]:
+        """What a failing literal met: each binding the earlier literals gave, with the values found; and its
+        atom (a negation's) ground by the first binding, when that grounds it."""
         lines: list[str] = []
+        first: tuple | None = None
         for binding in self._bindings(prefix, fixed):
+            atom = lit.atom if isinstance(lit, Negation) else lit
+            if first is None and isinstance(atom, Atom):
+                first = ground_or_none(partial_lit(atom, binding))
             wanted = sorted(n for n in var_names(lit) if n in binding and n not in fixed and not n.startswith("_"))
             where = (" with " + ", ".join(f"{n} = {format_value(binding[n])}" for n in wanted)) if wanted else ""
             if isinstance(lit, Comparison):
@@ -407,7 +416,7 @@ class Prover:
                 if ground is not None:
                     lines.extend(self._removed(ground))
                     lines.extend(self._why_absent(ground))
-        return lines
+        return lines, first
 
     WHY_NOT_DEPTH = 2  # an absent derived fact's own rules are shown this many levels down
 

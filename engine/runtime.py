@@ -33,7 +33,7 @@ from .action_args import (
     unused_choices,
 )
 from .analysis import checked_question, suggest
-from .ast import Const, Span
+from .ast import Span
 from .ast import format_value as _q  # a value in rule syntax, for the queries built here
 from .change import Change, Event
 from .database import quiet_gc
@@ -302,10 +302,8 @@ class _Run(StackSteps, Generic[B]):
 
     def _why_not_offered(self, facts: WorkingFacts, name: str, value: object) -> str | None:
         """Why ``choice(name, value)`` does not hold here: the rule offering the choice that gets furthest, at
-        its first failing literal, followed into that literal's own rules while it is a ground atom that a
-        rule derives (a target with protection: the targeting rule fails at ``not protected_from(...)``)."""
-        from .errors import JudgelogError
-        from .parser import parse_atom
+        its first failing literal, followed into that literal's own rules while a rule derives it (a target
+        with protection: the targeting rule fails at ``not untargetable(...)``, which protection gives)."""
         from .provenance import Prover
 
         steps: list[str] = []
@@ -313,31 +311,17 @@ class _Run(StackSteps, Generic[B]):
         with self.engine.backend.session(cast(frozenset, self.steps.freeze(facts))) as view:
             prover = Prover(self.engine.backend, view, {})
             while fact is not None and len(steps) < 4:
-                reasons = prover.why_not(fact)
-                best = max(reasons, key=lambda r: sum(1 for _, ok in r.literals if ok), default=None)
-                if best is None:
+                best = max(prover.why_not(fact), key=lambda r: sum(1 for _, ok in r.literals if ok), default=None)
+                literal = next((text for text, ok in best.literals if ok is False), None) if best else None
+                if best is None or literal is None:
                     break
-                at = next((i for i, (_, ok) in enumerate(best.literals) if ok is False), None)
-                if at is None:
-                    break
-                literal = best.literals[at][0]
                 steps.append(f"{best.rule.name} [CR {', '.join(best.rule.cites)}] fails at {literal}")
-                shown = (best.details[at] if best.details else ()) or ("",)
-                fact = None
-                try:  # the failing literal as a ground atom, when the detail starts with one: followed
-                    atom = parse_atom(
-                        literal[4:] if literal.startswith("not ") else shown[0].split(" with ")[0].split(": ")[0]
-                    )
-                except JudgelogError:
-                    break
-                if literal.startswith("not "):  # an exception that holds: say which rule gives it
-                    held = (atom.pred, *(a.value for a in atom.args if isinstance(a, Const)))
-                    rule = prover.deriving_rule(held) if len(held) == len(atom.args) + 1 else None
+                fact = best.failing if best.failing and self.engine.program.derived(best.failing[0]) else None
+                if fact is not None and literal.startswith("not "):  # an exception that holds: which rule gives it
+                    rule = prover.deriving_rule(fact)
                     if rule is not None:
                         steps.append(f"{literal[4:]} holds by {rule.name} [CR {', '.join(rule.cites)}]")
                     break
-                if self.engine.program.derived(atom.pred) and all(isinstance(a, Const) for a in atom.args):
-                    fact = (atom.pred, *(a.value for a in atom.args))  # type: ignore[union-attr]
         return "the rules don't offer it: " + "; ".join(steps) if steps else None
 
     def _effects(self, facts: WorkingFacts, query: str, *, rule_prefix: str = "") -> WorkingFacts:
@@ -364,13 +348,15 @@ class _Run(StackSteps, Generic[B]):
         change.next_seq = self.next_seq
         change.token_ids = self.token_ids  # shared: each token created takes the next id named by `as:`
         # which of the objects a move takes to a graveyard dies (700.4) is what the rules say they are now
-        if "creature" in self.engine.program.decls and any(r["P"] in MOVES_THAT_KILL for r in rows):
-            change.creatures = frozenset(r["O"] for r in self.ask(facts, "creature(O)"))
+        moved = sorted({r["A"] for r in rows if r["P"] in MOVES_THAT_KILL}, key=repr)
+        if moved and "creature" in self.engine.program.decls:
+            change.creatures = frozenset(o for o in moved if self.ask(facts, f"creature({_q(o)})"))
         ordered = sorted(rows, key=lambda r: (r["I"], repr((r["P"], r["A"], r["B"], r["C"]))))
         effect_facts = [(pred, r["I"], r["P"], r["A"], r["B"], r["C"]) for r in ordered]
         rules = self._causes_of(facts, effect_facts)  # before the primitives change anything
         # an effect's values are made by the rules that derived them as it began (608.2h), not by the rule beginning it
-        valued = [f for f in specs if f[0] == "effect_spec"]
+        begun = {r["A"] for r in rows if r["P"] == "begin_effect"}
+        valued = [f for f in specs if f[0] == "effect_spec" and f[1] in begun]
         value_rules = dict(zip(valued, (name for name, _ in self._causes_of(facts, valued)))) if valued else {}
         prior = facts  # the state just before these effects (Change works on a copy): what look-back triggers see
         causes: list[tuple[int, int, tuple[str, tuple[str, ...]]]] = []
