@@ -119,7 +119,8 @@ class Interface:
         names = self.param_vocabularies.get((keyword, key))
         if not names:
             return None
-        return tuple(sorted({w for v in names for w in self.vocabulary(v)}))
+        # numbers first, then words: a vocabulary may hold both (vocabulary_word(v, 1))
+        return tuple(sorted({w for v in names for w in self.vocabulary(v)}, key=lambda w: (isinstance(w, str), w)))
 
     def vocabulary(self, name: str) -> tuple[str, ...]:
         """The words of a vocabulary: color (color_word), card_type (card_type_word), or vocabulary_word's."""

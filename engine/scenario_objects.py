@@ -251,11 +251,12 @@ def _params_in_vocabulary(ctx: ScenarioReader, name: str, params: list[tuple[str
         words = ctx.face.param_words(name, key)
         if words is None or value in words:
             continue
-        near = suggest(str(value), list(words))
+        shown = [str(w) for w in words]  # a vocabulary's words may be numbers (vocabulary_word(v, 1))
+        near = suggest(str(value), shown)
         ctx.error(
             path,
             f"unknown {key} {value!r} in the parameter of {name}",
-            (f"did you mean {near!r}? " if near else "") + f"the {key} is one of: {', '.join(words)}",
+            (f"did you mean {near!r}? " if near else "") + f"the {key} is one of: {', '.join(shown)}",
         )
         ok = False
     return ok

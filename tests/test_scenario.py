@@ -687,6 +687,34 @@ def test_a_keyword_whose_parameter_may_be_left_out(tmp_path):
     assert "keyword 'vanishing' needs a parameter" in info.value.render()
 
 
+def test_a_vocabulary_of_numbers_refuses_a_number_outside_it(tmp_path):
+    """A designer's vocabulary may hold numbers (vocabulary_word(v, 1)): a value outside it is an S100 error
+    naming the words, not an internal error from the "did you mean" search, which compared only words."""
+    rules = tmp_path / "upkeep.dl"
+    rules.write_text(
+        "## Test rules: a life cost of 1 to 3.\n"
+        "keyword(upkeep_tax).\nkeyword_param_form(upkeep_tax, mapping, life).\n"
+        "keyword_param_vocabulary(upkeep_tax, life, life_amount).\n"
+        "vocabulary_word(life_amount, 1). vocabulary_word(life_amount, 2). vocabulary_word(life_amount, 3).\n"
+    )
+    engine = Engine(rules=[str(rules)])
+    path = write(
+        tmp_path,
+        "tax.yaml",
+        """\
+        players: [alice, bob]
+        objects:
+          d: {name: D, types: [land], controller: alice, keywords: [{upkeep_tax: {life: 5}}]}
+        """,
+    )
+    assert problems(engine, path) == [
+        (3, 61, "S100", "unknown life 5 in the parameter of upkeep_tax", "the life is one of: 1, 2, 3")
+    ]
+    spec = {"name": "D", "types": ["land"], "controller": "alice", "keywords": [{"upkeep_tax": {"life": 2}}]}
+    state = engine.state_from_dict({"players": ["alice", "bob"], "objects": {"d": spec}})
+    assert state.holds("has_keyword(d, upkeep_tax)")
+
+
 def test_a_stack_entry_needs_an_argument_its_kind_reads_through_a_helper(tmp_path):
     """A designer's rampage reads N through a predicate of its own (my_resolving(I, O) from on_stack, then
     ability_arg(I, n, N)): an entry without n is refused as one whose rule reads it in the same body is; a key
