@@ -16,8 +16,8 @@ deal_damage S R N      S deals N damage to R (the event; what it does is said by
 prevent_damage S R N   the N damage S would deal to R is prevented (CR 615.1): the event only, nothing dealt
 lose_life P N -        P loses N life;   gain_life P N -: P gains N life
 move O Zone -          O leaves the battlefield to graveyard|exile|hand|library (a token is noted as
-                       token_in_zone(O, Zone); a card is kept there as card_in_zone(O, Zone) with its owner
-                       and copiable values as card_value facts)
+                       token_in_zone(O, Zone); a card is kept there as card_in_zone(O, Zone); both keep their
+                       owner and copiable values as card_value facts: the last known information, 608.2h)
 return_to_battlefield O P Zone  the card O in Zone returns to the battlefield under P's control (nothing
                        if it is not there, CR 603.6)
 cease_to_exist O - -   a token outside the battlefield ceases to exist (its token_in_zone fact goes)
@@ -192,11 +192,13 @@ def p_move(ch: Change, o: Arg, zone: Arg, why: Arg = None, *, event: str = "move
     facts = object_facts(ch, o)
     for f in facts:
         ch.facts.discard(f)
-    if not was_token:  # the card, a new object in its owner's zone (400.7): its owner and copiable values
+    if not was_token:  # the card, a new object in its owner's zone (400.7)
         ch.facts.add(("card_in_zone", o, zone))
-        for f in facts:
-            if f[0] in KEPT_IN_ZONE:
-                ch.facts.add(("card_value", o, f[0]) + tuple(f[2:]) + ("none",) * (6 - len(f)))
+    # its owner and copiable values: a card's in its zone, a token's as its last known information, kept after
+    # it ceases to exist for the abilities it left on the stack (608.2h, 113.7a)
+    for f in facts:
+        if f[0] in KEPT_IN_ZONE:
+            ch.facts.add(("card_value", o, f[0]) + tuple(f[2:]) + ("none",) * (6 - len(f)))
     ch.emit(event, o, to=zone)
     if was_creature and zone == "graveyard":
         ch.emit("dies", o)
@@ -220,7 +222,8 @@ def p_return_to_battlefield(ch: Change, o: Arg, p: Arg, zone: Arg) -> None:
 
 
 def p_cease_to_exist(ch: Change, o: Arg, _b: Arg, _c: Arg) -> None:
-    """A token outside the battlefield ceases to exist (the rules say when: CR 111.7, 704.5d)."""
+    """A token outside the battlefield ceases to exist (the rules say when: CR 111.7, 704.5d); its last known
+    values (card_value) stay, for an ability of it still on the stack (608.2h)."""
     gone = ch.all("token_in_zone", o)
     for f in gone:
         ch.facts.discard(f)
