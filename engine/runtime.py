@@ -16,6 +16,7 @@ are values).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from .action_args import (
@@ -43,6 +44,7 @@ from .factview import Overlay, WorkingFacts, as_frozenset
 from .refusals import listed_options, violation_refusal
 from .replay import run_actions
 from .stack import StackSteps
+from .stack_order import check_order_named, check_order_shape, order_location
 from .step_facts import StepFacts
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -97,6 +99,8 @@ class _Run(StackSteps, Generic[B]):
         self.inputs = {p: d.arity for p, d in self.engine.program.decls.items() if d.is_input}
         self.causes: dict[tuple, str] = {}  # fact made by this action -> the rule whose effect made it
         self.follow_up: dict[str, object] = {}  # rules ask for the action to be applied again with these args
+        self.order_matched: set[int] = set()  # shared by the applications of one action (apply_action)
+        self.order_waiting: list[str] = []
         self.token_ids: list[str] = token_ids(action.get("as"))  # ids for the tokens the action creates
 
     # -- asking the rules -------------------------------------------------
@@ -542,9 +546,15 @@ def apply_action(
         raise UsageError(f"an action is a mapping with do: and the action's name, got {action!r}")
     events: list[Event] = []
     again: dict[str, Any] = {}  # the arguments the rules added for a follow-up application
+    if action.get("order") is not None:
+        check_order_shape(action["order"])
+    matched: set[int] = set()  # the order: entries that named an ability, in any application
+    waiting: list[str] = []
+    original = state
     for _ in range(MAX_FOLLOW_UPS):
         with quiet_gc():  # an action allocates many short-lived objects and no cycles worth collecting meanwhile
             run = _Run(state, action, span, observer=observer, list_options=list_options)
+            run.order_matched, run.order_waiting = matched, waiting
             try:
                 state, new = run.run()
             except ActionError as refused:
@@ -553,6 +563,7 @@ def apply_action(
                 raise
         events.extend(new)
         if not run.follow_up:
+            check_order_named(action.get("order"), matched, waiting, partial(order_location, original, span))
             return state, events
         again = dict(run.follow_up)
         action = {**action, **run.follow_up}

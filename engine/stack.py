@@ -19,13 +19,12 @@ that put it there (603.3 and 603.3b for a triggered ability, the activating rule
 
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from .ast import format_value as _q  # a value in rule syntax, for the queries built here
 from .change import Event
 from .errors import ActionError
-from .stack_order import order_location, stack_order
+from .stack_order import stack_order
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Iterable
@@ -51,6 +50,8 @@ class StackSteps:
     next_seq: int
     causes: dict[tuple, str]
     follow_up: dict[str, object]
+    order_matched: set[int]  # the positions of the action's order: entries that named an ability
+    order_waiting: list[str]  # the abilities stacked by the action, for an order: entry that named none
     pending_triggers: list[tuple[int, tuple, list[tuple]]]
     trigger_rules: dict[tuple, str]  # (source, kind, subject) -> the rule deriving its triggers/3
     activations: dict[tuple, Cause]  # (source, kind, subject) -> the rule deriving its activates/3
@@ -108,9 +109,7 @@ class StackSteps:
         """Put waiting abilities on the stack: the activated ones first (602.2a: as they are activated), then
         the triggered ones (603.3): in APNAP order (apnap_rank, 603.3b), each player's in the order they
         triggered unless ``order:`` names them (top of the stack first)."""
-        where = partial(order_location, self.state, self.span)
         if not self.pending_triggers:
-            stack_order([], {}, {}, self.action.get("order"), where)  # an order: that names nothing is refused
             return facts
         ranks = {r["P"]: r["N"] for r in self.ask(facts, "apnap_rank(P, N)")}
         height = max([f[2] for f in facts if f[0] == "stack_position"] or [0])
@@ -124,9 +123,9 @@ class StackSteps:
             used.add(ids[-1])
         named = dict(zip((id(t) for t in pending), ids))
         first = [t for t in pending if t[1][:3] in self.activations]
-        placed = first + stack_order(
-            [t for t in pending if t not in first], named, ranks, self.action.get("order"), where
-        )
+        rest = [t for t in pending if t not in first]
+        placed = first + stack_order(rest, named, ranks, self.action.get("order"), matched=self.order_matched)
+        self.order_waiting += [f"{named[id(t)]} ([{t[1][0]}, {t[1][1]}])" for t in rest]
         causes = dict(zip(ranks, self._causes_of(facts, [("apnap_rank", p, n) for p, n in ranks.items()])))
         for t in placed:
             _seq, (source, kind, subject, controller, _inst), args = t

@@ -4,8 +4,11 @@ they triggered unless the action's ``order:`` names them, top of the stack first
 >>> a = (1, ("hero", "exalted", "hero", "alice", None), [])
 >>> b = (2, ("bird", "exalted", "hero", "alice", None), [])
 >>> named = {id(a): "ability_1", id(b): "ability_2"}
->>> [named[id(t)] for t in stack_order([a, b], named, {"alice": 0}, [["hero", "exalted"]], str)]
+>>> matched = set()
+>>> [named[id(t)] for t in stack_order([a, b], named, {"alice": 0}, [["hero", "exalted"]], matched=matched)]
 ['ability_2', 'ability_1']
+>>> matched
+{0}
 """
 
 from __future__ import annotations
@@ -19,37 +22,30 @@ if TYPE_CHECKING:  # pragma: no cover
     from .ast import Span
     from .protocols import Board
 
-__all__ = ["order_location", "stack_order"]
+__all__ = ["check_order_named", "check_order_shape", "order_location", "stack_order"]
 
 
 def stack_order(
-    pending: list[tuple], named: dict[int, str], ranks: dict[Any, int], order: object, where: Callable[[int], str]
+    pending: list[tuple], named: dict[int, str], ranks: dict[Any, int], order: object, *, matched: set[int]
 ) -> list[tuple]:
     """The order abilities go on the stack (first = bottom). ``order:`` lists abilities top first: a
     source id (all its abilities), [source, kind], [source, kind, subject], or an ability id.
 
     ``pending``: (sequence number, (source, kind, subject, controller, instance), args) in trigger order;
     ``named``: id() of each -> its ability id; ``ranks``: player -> APNAP rank; ``order``: the action's
-    ``order:``; ``where(j)``: the place of its j-th entry, for an error."""
+    ``order:``. The positions of the entries that name an ability are added to ``matched``: an action the
+    rules apply again (follow_up: a combat damage action passing through the declare blockers step, or going
+    on from the first-strike step to the regular one) stacks abilities at the end of each application, and
+    an entry that names none in any of them is refused once it is done (:func:`check_order_named`)."""
     if order is None:
         return pending
-    if not isinstance(order, list) or not all(_entry_shape(e) for e in order):
-        raise UsageError(
-            f"order: must be a list of abilities (a source id, [source, kind], [source, kind, "
-            f"subject] or an ability id), top of the stack first, got {order!r}",
-            hint="e.g. order: [[hero, my_trigger], ability_3, other_source]",
-        )
+    check_order_shape(order)
+    assert isinstance(order, list)
     rank: dict[int, tuple[int, int]] = {}
     for j, entry in enumerate(order):
         hits = [t for t in pending if _names(entry, t, named[id(t)])]
-        if not hits:
-            shown = [f"{named[id(t)]} ([{t[1][0]}, {t[1][1]}])" for t in pending]
-            raise ActionError(
-                f"{where(j)}order: {entry!r} names no ability that triggered",
-                hint=("abilities waiting: " + ", ".join(shown))
-                if shown
-                else "nothing triggered during this action: order: goes on the action during which they trigger",
-            )
+        if hits:
+            matched.add(j)
         for t in hits:
             rank.setdefault(id(t), (j, t[0]))
     # within each player's group: unnamed first (in trigger order), then named, the first named on top
@@ -60,6 +56,31 @@ def stack_order(
             (0, t[0]) if id(t) not in rank else (1, -rank[id(t)][0], t[0]),
         ),
     )
+
+
+def check_order_shape(order: object) -> None:
+    """An ``order:`` is a list of abilities: a UsageError otherwise."""
+    if not isinstance(order, list) or not all(_entry_shape(e) for e in order):
+        raise UsageError(
+            f"order: must be a list of abilities (a source id, [source, kind], [source, kind, "
+            f"subject] or an ability id), top of the stack first, got {order!r}",
+            hint="e.g. order: [[hero, my_trigger], ability_3, other_source]",
+        )
+
+
+def check_order_named(order: object, matched: set[int], waiting: list[str], where: Callable[[int], str]) -> None:
+    """Once an action is done: each entry of its ``order:`` named an ability that triggered during it
+    (``matched``, from :func:`stack_order`); ``waiting``: the abilities it stacked, for the hint."""
+    if not isinstance(order, list):
+        return
+    for j, entry in enumerate(order):
+        if j not in matched:
+            raise ActionError(
+                f"{where(j)}order: {entry!r} names no ability that triggered",
+                hint=("abilities waiting: " + ", ".join(waiting))
+                if waiting
+                else "nothing triggered during this action: order: goes on the action during which they trigger",
+            )
 
 
 def _entry_shape(entry: object) -> bool:
