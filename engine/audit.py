@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from .analysis import bound_after
-from .ast import Atom, Const, Negation, Rule
+from .ast import Aggregate, Atom, Const, Negation, Rule
 from .audit_report import dependency_dot, diff_text, dynamic_text, static_text
-from .bindings import ground
+from .bindings import ground, head_text
 from .errors import UsageError
 from .exits import EXIT_NEGATIVE, EXIT_OK
 from .fact import Fact, fact_order
@@ -410,7 +410,13 @@ def dynamic_audit(engine: Engine, path: str, *, keyword: str | None = None, only
             names = sorted(bound_after(flipped, set()))
             for row in backend.ask(view, flipped, names)[:MAX_ROWS]:
                 binding = dict(zip(names, row))
-                would, because = ground(default.head, binding), ground(neg.atom, binding)
+                # an aggregate's default would add a term to its value: shown as that term (head_text)
+                summed = any(isinstance(a, Aggregate) for a in default.head.args)
+                would = (
+                    (default.head.pred, head_text(default.head, binding)) if summed else ground(default.head, binding)
+                )
+                would_text = would[1] if summed else str(Fact(*would))
+                because = ground(neg.atom, binding)
                 if (default.name, would, because) in seen:
                     continue
                 seen.add((default.name, would, because))
@@ -421,7 +427,7 @@ def dynamic_audit(engine: Engine, path: str, *, keyword: str | None = None, only
                             "rule": default.name,
                             "cites": list(default.cites),
                             "at": default.span.short(),
-                            "not": str(Fact(*would)),
+                            "not": would_text,
                             "because": str(Fact(*because)),
                         }
                     )
@@ -430,13 +436,13 @@ def dynamic_audit(engine: Engine, path: str, *, keyword: str | None = None, only
                     "default": default.name,
                     "cites": list(default.cites),
                     "at": default.span.short(),
-                    "would_give": str(Fact(*would)),
+                    "would_give": would_text,
                     "because": str(Fact(*because)),
                     "by": _rule_ref(by),
                     "by_group": group_of(by) if by else None,
                 }
                 decl = program.decl(would[0])
-                if decl is not None and decl.functional:
+                if decl is not None and decl.functional and not summed:
                     keys = [i for i, p in enumerate(decl.params) if p.name in decl.functional]
                     actual = [f for f in state.derived(would[0]) if all(f[1 + i] == would[1 + i] for i in keys)]
                     entry["instead"] = [

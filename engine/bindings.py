@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, overload
 
-from .ast import Atom, BinOp, Comparison, Const, Literal, Negation, Term, Var, arith
+from .ast import Aggregate, Atom, BinOp, Comparison, Const, Literal, Negation, Term, Var, arith, format_value
 from .errors import QueryError
 
 __all__ = [
@@ -23,6 +23,10 @@ __all__ = [
     "eval_or_none",
     "ground",
     "ground_or_none",
+    "head_text",
+    "head_vars",
+    "unify_head",
+    "unify_vars",
     "partial",
     "partial_lit",
     "var_names",
@@ -61,6 +65,24 @@ def ground_or_none(atom: Atom) -> tuple | None:
 def ground(atom: Atom, binding: Binding) -> tuple:
     """The fact ``atom`` stands for under ``binding`` (every variable bound; arithmetic evaluated)."""
     return (atom.pred,) + tuple(eval_term(a, binding) for a in atom.args)
+
+
+def head_text(atom: Atom, binding: Binding) -> str:
+    """What a rule's head gives under ``binding``, in rule syntax: a fact, or, for an aggregate's head, the
+    part one body match adds to it (``power_bonus(bears, sum(1))``: a 1 among the sum's terms).
+
+    >>> from judgelog.parser import parse_text
+    >>> head = parse_text("b(O, sum(N)) :- a(O, N).").items[0].head
+    >>> head_text(head, {"O": "bears", "N": 1})
+    'b(bears, sum(1))'
+    """
+    args = [
+        f"{a.func}({format_value(eval_term(a.var, binding)) if a.var else ''})"
+        if isinstance(a, Aggregate)
+        else format_value(eval_term(a, binding))
+        for a in atom.args
+    ]
+    return f"{atom.pred}({', '.join(args)})"
 
 
 def partial(atom: Atom, binding: Binding) -> Atom:
@@ -119,3 +141,39 @@ def _term_var_objs(t: Term) -> list[Var]:
 
 def var_names(lit: Literal) -> set[str]:
     return {v.name for v in vars_of(lit)}
+
+
+def head_vars(head: Atom) -> tuple[tuple[int, str | None], ...]:
+    """The positions of a head that are not constants, each with its variable's name (None for a term that is
+    neither a constant nor a variable): once its constants match, unifying a fact looks at these only."""
+    return tuple(
+        (i, a.name if isinstance(a, Var) else None) for i, a in enumerate(head.args) if not isinstance(a, Const)
+    )
+
+
+def unify_vars(plan: tuple[tuple[int, str | None], ...], values: Sequence[Any]) -> Binding | None:
+    """The binding of a head's variables to ``values`` (None: no value asked there), the head's constants
+    matching already, from its other positions (:func:`head_vars`); None when they cannot be unified."""
+    binding: Binding = {}
+    n = len(values)
+    for i, name in plan:
+        if i >= n:
+            break
+        value = values[i]
+        if value is None:
+            continue
+        if name is None:
+            return None
+        if name in binding and binding[name] != value:
+            return None
+        binding[name] = value
+    return binding
+
+
+def unify_head(head: Atom, values: Sequence[Any]) -> Binding | None:
+    """The binding of a head's variables to ``values`` (None: no value asked there), or None when the head
+    cannot give them (a constant differs, a variable would take two values)."""
+    for arg, value in zip(head.args, values):
+        if isinstance(arg, Const) and value is not None and (arg.value != value or type(arg.value) is not type(value)):
+            return None
+    return unify_vars(head_vars(head), values)

@@ -153,7 +153,7 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from .cr import check_edition, numbered_in
+    from .cr import check_edition, numbered_in, recorded_in
     from .parser import parse_atom
 
     check_edition(getattr(args, "cr_edition", None))
@@ -171,14 +171,14 @@ def cmd_explain(args: argparse.Namespace) -> int:
     data, text = {"atom": args.atom, "term": _term(args.atom), "holds": True, "proof": proof.to_dict()}, proof.to_text()
     edition = check_edition(getattr(args, "cr_edition", None))
     if edition:
-        renumbered = {c: numbered_in(c, edition) for c in sorted(proof.all_cites())}
+        cites = sorted(proof.all_cites())
+        renumbered = {c: numbered_in(c, edition) for c in cites}
         renumbered = {c: o for c, o in renumbered.items() if o != c}
-        data["cr_edition"] = {"edition": edition, "numbered_then": renumbered}
-        text += (
-            f"\nAs numbered in CR {edition}: "
-            + (", ".join(f"{c} was {o}" for c, o in renumbered.items()) or "the same numbers")
-            + "."
-        )
+        unknown = [c for c in cites if not recorded_in(c, edition)]
+        data["cr_edition"] = {"edition": edition, "numbered_then": renumbered, "not_recorded": unknown}
+        then = [f"{c} was {o}" for c, o in renumbered.items()]
+        then += [f"{', '.join(unknown)} not recorded in that edition"] if unknown else []
+        text += f"\nAs numbered in CR {edition}: {', '.join(then) or 'the same numbers'}."
     _emit(args, data, text)
     return EXIT_OK
 

@@ -19,7 +19,7 @@ True
 >>> unrecorded("999.5", "2015-06-01", history=h).split(": ")[1]
 'example, 999.5 now, was 999.4 in that edition'
 >>> [m.text() for m in meanings("999.4", history=h)]
-['999.4 was example in CR 2010-01 to 2020-01-01 (now 999.5)']
+['999.4 was example in CR 2010-01 until 2020-01-01 (now 999.5)']
 >>> numbered_in("999.5c", "2012-01-01", history=h)
 '999.4c'
 """
@@ -44,6 +44,7 @@ __all__ = [
     "unrecorded",
     "meanings",
     "numbered_in",
+    "recorded_in",
     "topic_of",
     "cites_match",
     "any_cites",
@@ -66,8 +67,9 @@ class Numbering:
 
     def text(self) -> str:
         return (
-            f"{self.number} was {self.topic.replace('_', ' ')} in CR {self.start} to {self.last_seen or self.until}"
-            f" (now {self.now})"
+            f"{self.number} was {self.topic.replace('_', ' ')} in CR {self.start}"
+            + (f" to {self.last_seen}" if self.last_seen else f" until {self.until}")
+            + f" (now {self.now})"
         )
 
 
@@ -79,6 +81,7 @@ class Topic:
     was: tuple[Numbering, ...]
     stable: bool = False
     derived: bool = False
+    letters_shifted: bool = False  # its sub-rules' letters changed across editions: not read in an old one
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,17 @@ def load_history(data: Mapping) -> History:
             )
             for i, w in enumerate(was)
         )
-        topics.append(Topic(name, now, since, numberings, bool(entry.get("stable")), bool(entry.get("derived"))))
+        topics.append(
+            Topic(
+                name,
+                now,
+                since,
+                numberings,
+                bool(entry.get("stable")),
+                bool(entry.get("derived")),
+                bool(entry.get("letters_shifted")),
+            )
+        )
     return History(current, first, tuple(topics))
 
 
@@ -188,7 +201,16 @@ def resolve(number: str, edition: str | None = None, *, history: History | None 
     topic = topic_of(number, history=h)
     if topic is None or not (topic.stable or (topic.since is not None and edition >= topic.since)):
         return None
+    if _letter_unknown(topic, number, edition):
+        return None
     return number
+
+
+def _letter_unknown(topic: Topic, number: str, edition: str) -> bool:
+    """Whether ``number`` is a sub-rule of a rule whose letters shifted (letters_shifted), with no entry of its
+    own, read in an edition before the current one: what its letter meant then is not recorded."""
+    base, letter = _split(number)
+    return bool(letter) and topic.letters_shifted and topic.now == base and not (topic.since and edition >= topic.since)
 
 
 def unrecorded(number: str, edition: str, *, history: History | None = None) -> str:
@@ -200,9 +222,16 @@ def unrecorded(number: str, edition: str, *, history: History | None = None) -> 
     if topic is None:
         return head + " (facts/cr_history.yaml has no rule with that number)"
     name = topic.name.replace("_", " ")
+    if _letter_unknown(topic, number, edition) and edition < h.current:
+        return (
+            head + f": the letters of {topic.now}'s sub-rules ({name}) changed across editions, and what"
+            f" {number} meant in that edition is not recorded"
+        )
     then = numbered_in(topic.now, edition, history=h)
     if then != topic.now:
         return head + f": {name}, {topic.now} now, was {then} in that edition"
+    if not topic.was and topic.since and edition < topic.since:
+        return head + f": {name}, {topic.now} now, has had that number since CR {topic.since}"
     if topic.was and edition < topic.was[0].start:
         return head + f": {name}, {topic.now} now, is not in that edition's CR (first seen in CR {topic.was[0].start})"
     return head + f": {name}, {topic.now} now, is recorded in the current edition only"
@@ -221,6 +250,14 @@ def topic_of(number: str, *, history: History | None = None) -> Topic | None:
     base, letter = _split(number)
     exact = [t for t in h.topics if t.now == base + letter]
     return exact[0] if exact else next((t for t in h.topics if t.now == base), None)
+
+
+def recorded_in(number: str, edition: str, *, history: History | None = None) -> bool:
+    """Whether the history knows how the current ``number`` was numbered in ``edition``: its number then,
+    read in that edition, gives it back (not for a rule checked in the current edition only, one that has had
+    its number only since a later edition, or a sub-rule of a rule whose letters shifted, letters_shifted)."""
+    h = history or shipped_history()
+    return resolve(numbered_in(number, edition, history=h), edition, history=h) == _norm(number)
 
 
 def numbered_in(number: str, edition: str, *, history: History | None = None) -> str:

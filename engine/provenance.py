@@ -18,15 +18,18 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from .ast import Atom, Comparison, Const, Literal, Negation, Rule, Span, Var, format_value
+from .ast import Aggregate, Atom, Comparison, Const, Literal, Negation, Rule, Span, Var, format_value
 from .bindings import (
     Binding,
     eval_or_none,
     eval_term,
     ground,
     ground_or_none,
+    head_vars,
     partial,
     partial_lit,
+    unify_head,
+    unify_vars,
     var_names,
     vars_of,
 )
@@ -127,7 +130,7 @@ class Prover:
         for rule in self.program.rules_by_head.get(fact[0], ()):
             if not rule.body or rule.aggregate is not None:
                 continue
-            fixed = _unify_head(rule.head, fact[1:])
+            fixed = unify_head(rule.head, fact[1:])
             if fixed is not None:
                 for binding in self.backend.why_rows(self.view, rule, fixed):
                     yield rule, binding
@@ -188,7 +191,7 @@ class Prover:
         for rule in self.program.rules_by_head.get(atom.pred, ()):
             if rule.aggregate is not None or not rule.body:
                 continue
-            start = _unify_head(rule.head, [a.value if isinstance(a, Const) else None for a in atom.args])
+            start = unify_head(rule.head, [a.value if isinstance(a, Const) else None for a in atom.args])
             if start is None:
                 continue
             if not any(isinstance(lit, Negation) for lit in rule.body):
@@ -240,7 +243,7 @@ class Prover:
             if rule is used or not any(isinstance(lit, Negation) for lit in rule.body):
                 continue
             partial = [a if i in keys else None for i, a in enumerate(fact[1:])]
-            fixed = _unify_head(rule.head, partial)
+            fixed = unify_head(rule.head, partial)
             if fixed is None:
                 continue
             found = self._exception(rule, fixed, self)
@@ -268,7 +271,7 @@ class Prover:
         candidates = [
             (r, fixed)
             for r in self.program.rules_by_head.get(fact[0], ())
-            if r.body and r.aggregate is None and (fixed := _unify_head(r.head, fact[1:])) is not None
+            if r.body and r.aggregate is None and (fixed := unify_head(r.head, fact[1:])) is not None
         ]
         if len(candidates) == 1:
             return candidates[0][0]
@@ -291,9 +294,9 @@ class Prover:
             heads = _head_candidates(self.program, fact)  # their constants match the fact's
             plans = planned.get(id(heads))
             if plans is None or plans[0] is not heads:
-                plans = planned[id(heads)] = (heads, [(r, _head_vars(r.head)) for r in heads])
+                plans = planned[id(heads)] = (heads, [(r, head_vars(r.head)) for r in heads])
             values = fact[1:]
-            found = [(r, fixed) for r, plan in plans[1] if (fixed := _unify_vars(plan, values)) is not None]
+            found = [(r, fixed) for r, plan in plans[1] if (fixed := unify_vars(plan, values)) is not None]
             if len(found) == 1:
                 out[i] = found[0][0]
             elif found:
@@ -332,7 +335,9 @@ class Prover:
     def why_not(self, fact: tuple) -> list[WhyNot]:
         out = []
         for rule in self.program.rules_by_head.get(fact[0], ()):
-            fixed = _unify_head(rule.head, fact[1:])
+            # an aggregate's value is judged once its body is (_aggregate_value): the body binds the rest
+            asked = [None if isinstance(a, Aggregate) else v for a, v in zip(rule.head.args, fact[1:])]
+            fixed = unify_head(rule.head, asked)
             if fixed is None:
                 continue
             literals: list[tuple[str, bool | None]] = []
@@ -364,8 +369,23 @@ class Prover:
                 else:
                     details.append(())
                     held |= names if isinstance(lit, Atom) else set()
+            if rule.aggregate is not None:
+                value = self._aggregate_value(rule, fact, fixed)
+                literals.append(value[0])
+                details.append(value[1])
             out.append(WhyNot(rule, tuple(literals), tuple(details), failing))
         return out
+
+    def _aggregate_value(self, rule: Rule, fact: tuple, fixed: Binding) -> tuple[tuple[str, bool], tuple[str, ...]]:
+        """The value an aggregate rule gives for the fact's other arguments, against the one asked: a
+        pseudo-literal ``count() = 2`` (holds when it is the value asked) and what was asked."""
+        at = next(i for i, a in enumerate(rule.head.args) if isinstance(a, Aggregate))
+        agg = rule.head.args[at]
+        probe = Atom(rule.head.pred, tuple(Var("Value_") if i == at else a for i, a in enumerate(rule.head.args)))
+        values = sorted({b["Value_"] for b in self._bindings([probe], fixed) if "Value_" in b}, key=str)
+        asked = fact[1 + at] if at + 1 < len(fact) else None
+        shown = ", ".join(format_value(v) for v in values) or "none: no match of the body"
+        return (f"{agg} = {shown}", asked in values), (f"asked for {format_value(asked)}",)
 
     MAX_SHOWN = 5
 
@@ -518,7 +538,7 @@ def _same(a: Any, b: Any) -> bool:
 
 def _head_candidates(program: Program, fact: tuple) -> list[Rule]:
     """The rules with a body (no aggregate) whose head's constants ``fact`` has, in file order: the only
-    rules :func:`_unify_head` can unify it with. Kept per predicate and the values at those constants'
+    rules :func:`unify_head` can unify it with. Kept per predicate and the values at those constants'
     positions, a value no rule's head has at a position standing for every such value (an effect or a
     choice over hundreds of objects has a few such keys, whatever the objects)."""
     kept: dict[object, Any] = program.kept("provenance.head_candidates", dict)
@@ -562,37 +582,3 @@ def _head_candidates(program: Program, fact: tuple) -> list[Rule]:
 
 _OTHER = object()  # in a key of _head_candidates: a value no rule's head has at that position
 _MAX_HEAD_KEYS = 4096
-
-
-def _head_vars(head: Atom) -> tuple[tuple[int, str | None], ...]:
-    """The positions of a head that are not constants, each with its variable's name (None for a term that is
-    neither a constant nor a variable): once its constants match, unifying a fact looks at these only."""
-    return tuple(
-        (i, a.name if isinstance(a, Var) else None) for i, a in enumerate(head.args) if not isinstance(a, Const)
-    )
-
-
-def _unify_vars(plan: tuple[tuple[int, str | None], ...], values: Sequence[Any]) -> Binding | None:
-    """The binding of a head's variables to ``values`` (None: no value asked there), the head's constants
-    matching already, from its other positions (:func:`_head_vars`); None when they cannot be unified."""
-    binding: Binding = {}
-    n = len(values)
-    for i, name in plan:
-        if i >= n:
-            break
-        value = values[i]
-        if value is None:
-            continue
-        if name is None:
-            return None
-        if name in binding and binding[name] != value:
-            return None
-        binding[name] = value
-    return binding
-
-
-def _unify_head(head: Atom, values: Sequence[Any]) -> Binding | None:
-    for arg, value in zip(head.args, values):
-        if isinstance(arg, Const) and value is not None and (arg.value != value or type(arg.value) is not type(value)):
-            return None
-    return _unify_vars(_head_vars(head), values)

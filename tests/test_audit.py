@@ -100,6 +100,18 @@ def test_dynamic_rules_fired_and_defaults_overridden(capsys):
     assert "Conflicts: none" in text and "combat.blocker_damage_divided_by_its_controller" in text
 
 
+def test_a_displaced_aggregate_default_is_shown_as_the_term_it_would_add(capsys):
+    """A default whose head is an aggregate (power_bonus(O, sum(DP)) unless the source lost all its abilities)
+    would add a term to a sum, not give a fact: the audit shows that term (it stopped on it: "cannot evaluate
+    sum(DP)", exit 2)."""
+    run = run_cli(capsys, ["audit", SCENARIOS / "loses_all_abilities_layers.yaml", "--format", "json"])
+    assert run.code == 0, run.err
+    [override] = [o for o in run.json()["overrides"] if o["default"] == "objects.power_bonus"]
+    assert override["would_give"] == "power_bonus(bears, sum(1))"
+    assert override["because"] == "lost_all_abilities(angel)"
+    assert "instead" not in override
+
+
 def test_conflicting_rule_file_is_an_error_naming_both_derivations(capsys):
     run = run_cli(capsys, ["audit", "--rules", CONFLICT, BANDING])
     assert run.code == 1

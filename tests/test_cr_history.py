@@ -151,4 +151,27 @@ def test_explain_shows_the_numbers_of_an_old_edition(capsys):
         ],
     )
     assert run.code == 0
-    assert run.out.rstrip().endswith("As numbered in CR 2012-05-01: 702.22j was 702.20j.")
+    # 506.2 and 508.5 are recorded in the current edition only: not claimed to be the same then
+    assert run.out.rstrip().endswith(
+        "As numbered in CR 2012-05-01: 702.22j was 702.20j, 506.2, 508.5 not recorded in that edition."
+    )
+
+
+def test_a_sub_rule_letter_of_a_rule_whose_letters_shifted_is_not_read_in_an_old_edition(capsys):
+    """122.1, 603.2 and 704.5 kept their numbers while letters were inserted among their sub-rules: 122.1d was
+    the loyalty-counter rule in July 2022 (stun counters became 122.1d in September), 704.5v the commander
+    damage rule in 2020. Such a sub-rule is unknown in an old edition unless it has an entry of its own."""
+    assert resolve("122.1d", "2022-07-08") is None
+    assert resolve("122.1d", "2023-01-01") == "122.1d"  # stun counters' own entry: since 2022-09
+    assert resolve("704.5v", "2020-01-22") is None
+    assert resolve("704.5g", "2020-01-22") == "704.5g"  # lethal damage: its own stable entry
+    assert resolve("122.1", "2020-01-22") == "122.1"  # the rule itself is stable
+    assert resolve("509.5", "2021-01-01") == "509.3"  # becoming blocked, renumbered 2024-11-08
+    run = run_cli(capsys, ["rules", "--cr", "603.2h", "--cr-edition", "2024-11-08"])
+    assert "the letters of 603.2's sub-rules (triggered abilities) changed across editions" in run.out
+    state = run_cli(capsys, ["rules", "--cr", "122.1d", "--cr-edition", "2022-07-08"]).out
+    assert "has had that number since CR 2022-09" in state
+    # explain names the cites it cannot number in that edition instead of calling them the same
+    scenario = ROOT / "facts" / "scenarios" / "stun_counter_untap_step.yaml"
+    out = run_cli(capsys, ["explain", scenario, "untap_replaced(elves)", "--cr-edition", "2022-07-08"]).out
+    assert "122.1d, 614.1a not recorded in that edition" in out and "the same numbers" not in out

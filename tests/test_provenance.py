@@ -423,3 +423,23 @@ def test_why_not_of_an_input_predicate_tells_what_happened_to_its_object(capsys)
     assert run.code == 1
     assert "no rule derives this predicate: its facts come from the scenario and from what actions" in run.out
     assert "  what happened to forest:" in run.out and "  event 4: dies forest" in run.out
+
+
+def test_why_not_of_an_aggregate_judges_its_body_then_its_value(capsys):
+    """An aggregate's rule (count(), sum(V)) is judged like any other, its value last: "no rule derives this
+    predicate" was said of every aggregate, whose head could not be unified with the value asked."""
+    menace = SCENARIOS / "menace_two_blockers.yaml"
+    run = run_cli(capsys, ["explain", menace, "menace_declared_blockers(brute, 7)", "--why-not", "--format", "json"])
+    assert run.code == 1
+    [rule] = run.json()["rules"]
+    assert rule["rule"] == "menace.declared_blockers"
+    *body, value = rule["literals"]
+    assert body and all(lit["holds"] for lit in body)
+    assert value["literal"] == "count() = 1" and value["holds"] is False
+    assert value["details"] == ["asked for 7"]
+    # the count it does give holds, and its why-not says so
+    holds = run_cli(capsys, ["explain", menace, "menace_declared_blockers(brute, 1)", "--why-not", "--format", "json"])
+    assert holds.code == 0 and holds.json()["rules"][0]["literals"][-1]["holds"] is True
+    layers = SCENARIOS / "loses_all_abilities_layers.yaml"
+    text = run_cli(capsys, ["explain", layers, "power_bonus(bears, 1)", "--why-not"]).out
+    assert "FAILS  not lost_all_abilities(S)" in text and "sum(DP) = none: no match of the body" in text

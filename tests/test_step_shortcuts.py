@@ -3,7 +3,7 @@
 - judgelog.incremental._fact_shapes computes a fact's coarse and exact shapes in one pass: the same as the
   two shapes' definitions, computed apart (:func:`_exact_shape` below);
 - judgelog.provenance unifies a fact with a candidate rule's head from the head's non-constant positions
-  (_head_vars, _unify_vars): the same binding as unifying the whole head, for every rule head and facts that share or
+  (head_vars, unify_vars): the same binding as unifying the whole head, for every rule head and facts that share or
   miss its constants, repeat its variables' values or leave positions open (None);
 - Prover.deriving_rules over many facts finds the same rule for each as Prover.deriving_rule one by one.
 """
@@ -17,8 +17,11 @@ from paths import SCENARIOS
 
 from judgelog import Engine
 from judgelog.ast import Const, Var
+from judgelog.bindings import head_vars as _head_vars
+from judgelog.bindings import unify_head as _unify_head
+from judgelog.bindings import unify_vars as _unify_vars
 from judgelog.incremental import _NUMBERS, _SLOTS, WILD, _closures, _fact_shapes, _Number, _Slot
-from judgelog.provenance import Prover, _head_candidates, _head_vars, _unify_head, _unify_vars
+from judgelog.provenance import Prover, _head_candidates
 
 
 def _kept(fact: tuple, consts: frozenset) -> list[bool]:
