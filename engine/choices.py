@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from .ast import Atom, Const, format_value
 from .combinatorics import compositions, count_partitions, enumerate_partitions
-from .errors import ActionError, RuleError, UsageError
+from .errors import ActionError, NothingToChoose, RuleError, UsageError
 
 if TYPE_CHECKING:
     from .protocols import Board
@@ -270,9 +270,9 @@ def _choosers(state: Board, space: ChoiceSpace) -> dict:
     return {x: p for s, x, p in sorted(_rows(state, "choice_space_chooser"), key=repr) if s == space.name}
 
 
-def _empty(space: ChoiceSpace) -> UsageError:
+def _empty(space: ChoiceSpace) -> NothingToChoose:
     """The space has no element now: said in its own words (choice_space_text empty, empty_hint)."""
-    return UsageError(
+    return NothingToChoose(
         space.texts.get("empty", f"the {space.name} space has no {space.element} now"),
         hint=space.texts.get("empty_hint"),
     )

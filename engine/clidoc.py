@@ -39,7 +39,8 @@ NEGATIVE = {  # when each verb exits 1 (EXIT_NEGATIVE)
     "load exits 3)",
     "rules": "`--cr` matches no rule",
     "do": "an action was refused (the message names the CR rule and lists the legal options)",
-    "choices": "an action of the scenario was refused, or the action named (what) would be refused now",
+    "choices": "an action of the scenario was refused, the action named (what) would be refused now, or the "
+    "decision has no legal option or nothing to decide now",
     "graph": "an action of the scenario was refused",
     "audit": "it finds a conflict: a `functional` predicate with two values for one key",
     "report": "an action of the scenario was refused",

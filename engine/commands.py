@@ -522,7 +522,7 @@ def cmd_choices(args: argparse.Namespace) -> int:
     state = _state(args, engine)
     data, text = list_choices(state, args.what, limit=args.limit, progress=_Progress(0), tries=args.tries)
     _emit(args, data, text)
-    return EXIT_OK
+    return EXIT_NEGATIVE if data.get("count") == 0 else EXIT_OK  # no legal option: a negative answer
 
 
 def cmd_graph(args: argparse.Namespace) -> int:

@@ -33,6 +33,7 @@ __all__ = [
     "RuleError",
     "ScenarioError",
     "QueryError",
+    "NothingToChoose",
     "ActionError",
     "LimitError",
     "render_diagnostics",
@@ -113,6 +114,10 @@ class JudgelogError(Exception):
 
 class UsageError(JudgelogError):
     """The command or API was called with arguments that make no sense."""
+
+
+class NothingToChoose(UsageError):
+    """A decision has nothing to decide now (no creature has combat damage to divide): a negative answer."""
 
 
 class LoadError(JudgelogError):

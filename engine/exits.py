@@ -9,7 +9,7 @@ Errors (judgelog.errors) say what went wrong; only the command line turns them i
 
 from __future__ import annotations
 
-from .errors import ActionError, JudgelogError, LimitError, LoadError, UsageError
+from .errors import ActionError, JudgelogError, LimitError, LoadError, NothingToChoose, UsageError
 
 __all__ = [
     "EXIT_OK",
@@ -33,6 +33,7 @@ EXIT_LIMIT = 5  # evaluation reached a configured limit (judgelog.recursion.Limi
 # UsageError: 2; RuleError and ScenarioError are LoadErrors: 3); one it does not name is a bug: 4
 EXIT_CODES: dict[type[JudgelogError], int] = {
     ActionError: EXIT_NEGATIVE,  # a refused action is the rules' answer
+    NothingToChoose: EXIT_NEGATIVE,  # so is a decision with nothing to decide now
     UsageError: EXIT_USAGE,
     LoadError: EXIT_LOAD,
     LimitError: EXIT_LIMIT,

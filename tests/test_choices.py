@@ -463,3 +463,30 @@ def test_a_board_with_its_blocks_declared_lists_what_else_was_legal(engine):
     )
     data, _ = list_choices(state, "blocks")
     assert data["count"] == 2 and data["declarations"] == [{}, {"bears": "goblin", "lions": "goblin"}], data
+
+
+def test_nothing_to_decide_is_a_negative_answer(tmp_path, capsys):
+    """`choices divisions` when no creature has damage to divide, and a decision with no legal option, exit 1
+    (a negative answer, as the README says of "no answer"), not 2 (a usage error): the question was right."""
+    from helpers import run_cli
+
+    from judgelog.errors import NothingToChoose
+    from judgelog.exits import EXIT_NEGATIVE, exit_code
+
+    board = tmp_path / "unblocked.yaml"
+    board.write_text(
+        "players: [alice, bob]\nactive: alice\nobjects:\n"
+        "  bears: {card: Grizzly Bears, controller: alice}\n  elves: {card: Llanowar Elves, controller: bob}\n"
+        "actions:\n  - {do: declare_attackers, attackers: {bears: bob}}\n  - {do: declare_blockers, blockers: {}}\n"
+    )
+    run = run_cli(capsys, ["choices", str(board), "divisions"])
+    assert run.code == 1 and "no creature has combat damage to divide" in run.err
+    assert exit_code(NothingToChoose("x")) == EXIT_NEGATIVE and issubclass(NothingToChoose, UsageError)
+    # a decision with a legal option exits 0, even when that option is to do nothing
+    tapped = tmp_path / "tapped.yaml"
+    tapped.write_text(
+        "players: [alice, bob]\nactive: alice\nobjects:\n"
+        "  bears: {card: Grizzly Bears, controller: alice, tapped: true}\n"
+    )
+    run = run_cli(capsys, ["choices", str(tapped), "attacks", "--format", "json"])
+    assert run.json()["count"] == 1 and run.code == 0  # attacking with nothing is the one legal declaration
