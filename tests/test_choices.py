@@ -490,3 +490,22 @@ def test_nothing_to_decide_is_a_negative_answer(tmp_path, capsys):
     )
     run = run_cli(capsys, ["choices", str(tapped), "attacks", "--format", "json"])
     assert run.json()["count"] == 1 and run.code == 0  # attacking with nothing is the one legal declaration
+
+
+def test_block_declarations_obeying_as_many_requirements_as_can_be_obeyed(engine):
+    """509.1c with menace: of two provoke requirements only one can be obeyed; the legal declarations are the
+    three that obey one (a judge's trial found none listed: each was refused blocker by blocker)."""
+    from paths import SCENARIOS
+
+    from judgelog.replay import run_actions
+
+    state = engine.load(str(SCENARIOS / "menace_two_block_requirements_that_cannot_both_be_obeyed.yaml"))
+    state, _ = run_actions(state, limit=3)
+    data, _text = list_choices(state, "blocks", limit=0)
+    assert data["count"] == 3
+    legal = sorted(sorted(d.items()) for d in data["declarations"])
+    assert legal == [
+        [("bears", "brute"), ("lions", "brute")],
+        [("bears", "grappler"), ("lions", "grappler")],
+        [("lions", "grappler")],
+    ]
