@@ -87,7 +87,8 @@ def check_numbers(op: str, left: Any, right: Any) -> None:
     if not (type(left) is int and type(right) is int):
         raise QueryError(
             f"arithmetic on a value that is not a number ({left!r} {op} {right!r})",
-            hint="+ and - take numbers; check the arguments given",
+            hint=f"{op} takes numbers: check the values the rule reads as numbers (a keyword's parameter, an "
+            "action's argument, a fact of the scenario)",
         )
 
 

@@ -293,7 +293,7 @@ def _value(term: Term, binding: dict[str, Any], rule: Rule, limits: Limits) -> A
         if type(left) is not int or type(right) is not int:
             raise QueryError(
                 f"arithmetic on a value that is not a number ({left!r} {term.op} {right!r})",
-                hint=f"+ and - take numbers; see rule {rule.name or rule.span.short()}",
+                hint=f"{term.op} takes numbers; see rule {rule.name or rule.span.short()}",
             )
         value = left + right if term.op == "+" else left - right
         _check_value(value, rule, limits)

@@ -198,7 +198,8 @@ def checked_rows(rows: list[tuple]) -> list[tuple]:
             if isinstance(value, BaseException):
                 raise QueryError(
                     f"arithmetic on a value that is not a number ({value})",
-                    hint="+ and - take numbers; check the arguments given",
+                    hint="arithmetic takes numbers: check the values the rule reads as numbers (a keyword's "
+                    "parameter, an action's argument, a fact of the scenario)",
                 )
     return rows
 

@@ -43,15 +43,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from .protocols import Board
     from .yamlsrc import Located
 
-__all__ = [
-    "scenario_problems",
-    "action_problems",
-    "expect_problems",
-    "choice_names",
-    "raise_for",
-]
+__all__ = ["scenario_problems", "action_problems", "expect_problems", "choice_names", "raise_for"]
 
 NEW_OBJECT = "new_object"
+MAX_ACTION_NUMBER = 10**12  # a number of an action, at most
 
 
 # -- choice names -----------------------------------------------------------------------------------------
@@ -231,6 +226,10 @@ def action_problems(
                     problem(f"{kind}: {key} must be an integer, got {leaf!r}", at, "write a whole number, e.g. 2")
                 elif declared == "count" and leaf < 0:
                     problem(f"{kind}: {key} must be 0 or more, got {leaf}", at, "no negative numbers (CR 107.1b)")
+                elif abs(leaf) > MAX_ACTION_NUMBER:  # sums and products of such numbers stay within 18 digits
+                    problem(
+                        f"{kind}: {key} is larger than a game holds, got {leaf}", at, f"at most {MAX_ACTION_NUMBER:,}"
+                    )
                 continue
             if isinstance(leaf, int):
                 continue

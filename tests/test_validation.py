@@ -229,3 +229,19 @@ def test_a_recorded_predicates_name_is_not_an_object_id():
     assert any(e.kind == "recorded" and e.subject == "combat_step" for e in events)
     ids = typed_ids(after)
     assert "combat_step" not in ids["object"] and "wurm" in ids["object"]
+
+
+def test_a_number_larger_than_a_game_holds_is_an_input_error_at_its_place(tmp_path, capsys):
+    """assign: {wurm: {bears: 99999999999999999999}} reached the rules and stopped with L003 ("a recursive rule
+    may make new values for ever"): the number is the input's mistake, said at its line and column."""
+    board = tmp_path / "huge.yaml"
+    board.write_text(
+        "players: [alice, bob]\nactive: alice\nobjects:\n"
+        "  wurm: {card: Craw Wurm, controller: alice}\n  bears: {card: Grizzly Bears, controller: bob}\n"
+        "actions:\n  - {do: declare_attackers, attackers: {wurm: bob}}\n"
+        "  - {do: declare_blockers, blockers: {bears: [wurm]}}\n"
+        "  - {do: combat_damage, assign: {wurm: {bears: 99999999999999999999}}}\n"
+    )
+    run = run_cli(capsys, ["do", str(board)])
+    assert run.code == 3
+    assert f"{board}:9:" in run.err and "assign is larger than a game holds" in run.err and "L003" not in run.err
