@@ -199,7 +199,8 @@ def p_move(ch: Change, o: Arg, zone: Arg, why: Arg = None, *, event: str = "move
     for f in facts:
         if f[0] in KEPT_IN_ZONE:
             ch.facts.add(("card_value", o, f[0]) + tuple(f[2:]) + ("none",) * (6 - len(f)))
-    ch.emit(event, o, to=zone)
+    # why it left (sacrificed, a state-based action's reason): kept with the event, for "whenever you sacrifice"
+    ch.emit(event, o, to=zone, **({"why": why} if why not in (None, "none") else {}))
     if was_creature and zone == "graveyard":
         ch.emit("dies", o)
     if was_token:

@@ -182,6 +182,16 @@ def test_a_token_outside_the_battlefield_ceases_to_exist():
     assert [e[0] for e in events(ch)] == ["moved", "ceased_to_exist"]
 
 
+def test_a_move_keeps_why_and_a_token_keeps_its_last_known_values():
+    """why (sacrificed) is a detail of the moved event; a token that ceased to exist keeps its card_value facts,
+    its last known information for an ability of it still on the stack (608.2h)."""
+    ch = apply(change(("token", "bear")), "move", "bear", "graveyard", "sacrificed")
+    assert events(ch)[0] == ("moved", "bear", {"to": "graveyard", "why": "sacrificed"})
+    apply(ch, "cease_to_exist", "bear")
+    assert ("card_value", "bear", "card_type", "creature", "none", "none", "none") in ch.facts
+    assert ch.all("card_in_zone") == [] and not ch.is_permanent("bear")
+
+
 @covers("destroy")
 def test_destroy_moves_to_the_graveyard_as_the_event_destroyed():
     ch = apply(change(), "destroy", "wall")
