@@ -59,6 +59,10 @@ class Job:
     reference: bool = False  # the reference enumerator instead of the clingo search
 
     def fingerprint(self) -> str:
+        """What a saved result was computed from: the options, the scope, and the content of every rule file
+        the engine loads and of judgelog's own code (an edited rule file makes the saved results stale)."""
+        from .cache import address
+
         text = json.dumps(
             [
                 list(self.rules),
@@ -72,14 +76,42 @@ class Job:
             sort_keys=True,
             default=str,
         )
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        program = _engine(self.rules, self.include_library, self.library, self.backend).program
+        files = sorted({f.path for f in program.files})
+        return hashlib.sha256(address("verify-job", options=(text,), files=files).encode()).hexdigest()[:16]
+
+
+def _engine(rules: tuple[str, ...], include_library: bool, library: str | None, backend: str) -> Engine:
+    """The engine a job runs on, kept per process while its rule files are unchanged (a file edited between
+    two runs in one process, as in a test, gives a new engine)."""
+    return _engine_of(rules, include_library, library, backend, _stamp(rules, include_library, library))
 
 
 @lru_cache(maxsize=4)
-def _engine(rules: tuple[str, ...], include_library: bool, library: str | None, backend: str) -> Engine:
+def _engine_of(
+    rules: tuple[str, ...], include_library: bool, library: str | None, backend: str, _stamp: tuple
+) -> Engine:
     from .engine import Engine
 
     return Engine(rules=rules, include_library=include_library, library=library, properties=True, backend=backend)
+
+
+def _stamp(rules: tuple[str, ...], include_library: bool, library: str | None) -> tuple:
+    """The size and time of change of every rule file under the paths an engine loads from."""
+    from pathlib import Path
+
+    from .catalog import rules_dir
+
+    roots = [Path(r) for r in rules] + ([Path(library) if library else rules_dir()] if include_library else [])
+    found = []
+    for root in roots:
+        for path in sorted(root.rglob("*.dl")) if root.is_dir() else [root]:
+            try:
+                info = path.stat()
+            except OSError:
+                continue
+            found.append((str(path), info.st_size, info.st_mtime_ns))
+    return tuple(found)
 
 
 def _scope(job: Job) -> Scope:

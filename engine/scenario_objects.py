@@ -283,7 +283,7 @@ def _keyword_params(ctx: ScenarioReader, name: str, param: object, path: tuple) 
             near = suggest(str(kind), keys)
             ctx.error(
                 path,
-                f"unknown {name} quality {kind!r}",
+                f"unknown key {kind!r} in the parameter of {name}",
                 f"did you mean {near!r}?" if near else "one of " + ", ".join(keys),
             )
             return None

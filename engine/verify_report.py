@@ -164,6 +164,20 @@ def _copy_rules(
     return out
 
 
+def _remove_earlier(folder: str, props: dict[str, Property]) -> None:
+    """The counterexamples an earlier run wrote into the folder (PROPERTY.yaml, PROPERTY_N.yaml), which this
+    run's would otherwise sit beside, as if found again."""
+    import re
+
+    if not os.path.isdir(folder):
+        return
+    names = "|".join(re.escape(p.replace(":", "_")) for p in props)
+    written = re.compile(rf"(?:{names})(?:_\d+)?\.yaml") if names else None
+    for entry in os.listdir(folder):
+        if written is not None and written.fullmatch(entry) and os.path.isfile(os.path.join(folder, entry)):
+            os.remove(os.path.join(folder, entry))
+
+
 def _write(
     engine: Engine, found: list[dict], props: dict[str, Property], args: argparse.Namespace, library: str | None
 ) -> list[str]:
@@ -172,6 +186,7 @@ def _write(
     from .verify import counterexample_scenario
 
     folder = args.output or "judgelog-verify"
+    _remove_earlier(folder, props)
     if not found:
         return []
     os.makedirs(folder, exist_ok=True)

@@ -82,8 +82,10 @@ def test_rules_cr_lists_trample_for_702_19_and_says_what_it_was(capsys):
     # read as trample (the current CR): trample's rules and the combat rules trample's check asks (lethal
     # damage, rules/core/combat.dl), never banding's
     assert any(n.startswith("trample.") for n in names), names
-    # (and the combat rule by which a blocked trampler with no blockers left deals its damage, 702.19d)
-    assert all(n.startswith(("trample.", "combat.lethal_", "combat.deal_damage_with_no_")) for n in names), names
+    # (and the combat rule by which a blocked trampler with no blockers left deals its damage, 702.19d, and the
+    # one refusing a blocker's damage to a player, trample being an attacking creature's, 702.19a)
+    allowed = ("trample.", "combat.lethal_", "combat.deal_damage_with_no_", "combat.blocker_division_bad_recipient")
+    assert all(n.startswith(allowed) for n in names), names
     assert "702.19 was banding in CR 2009-07-11 to 2011-05-01 (now 702.22)" in run.out
     # the list is of the current CR's 702.19: said first, so that the old meaning does not read as a warning
     assert run.out.startswith("CR 702.19 is read as numbered in the current CR (2026-01-16, where it is trample).")

@@ -116,6 +116,27 @@ def test_bad_scope_is_refused_with_a_hint(tmp_path, capsys):
     assert run.code == 2 and "did you mean 'creatures'" in run.err
 
 
+def test_an_edited_rule_file_makes_the_saved_results_stale(tmp_path, capsys):
+    """verify -o DIR resumes from the results saved there only when they were computed from the same rule
+    files: a library edited between two runs (a flying rule broken) is searched again, not reported clean."""
+    scope = _scope_file(
+        tmp_path, {"creatures": 2, "min_creatures": 2, "keywords": ["flying", "reach"], "power": [1], "toughness": [1]}
+    )
+    shutil.copytree(rules_dir(), tmp_path / "lib", ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    args = ["verify", "--workers", "1", "--scope", scope, "--library", tmp_path / "lib", "-o", tmp_path / "out"]
+    assert run_cli(capsys, args).code == 0
+    shutil.rmtree(tmp_path / "lib")
+    _library_without(tmp_path, BUGS / "flying_blocked_by_anyone.dl")  # the same folder, now broken
+    again = run_cli(capsys, args)
+    assert again.code == 1 and "evasion_blocks" in again.out
+    assert (tmp_path / "out" / "evasion_blocks.yaml").exists()
+    # mended again: a clean run leaves no counterexample of the earlier one in the folder
+    shutil.rmtree(tmp_path / "lib")
+    shutil.copytree(rules_dir(), tmp_path / "lib", ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    assert run_cli(capsys, args).code == 0
+    assert not (tmp_path / "out" / "evasion_blocks.yaml").exists()
+
+
 @pytest.mark.parametrize(
     "text, where, message",
     [
