@@ -60,6 +60,7 @@ __all__ += [
     "S202",
     "S203",
     "S204",
+    "S205",
 ]
 
 Code = NewType("Code", str)
@@ -144,6 +145,7 @@ S201 = _code("S201", "a board the rules would not allow (warning)")
 S202 = _code("S202", "a fact of a derived predicate (warning)")
 S203 = _code("S203", "an id in a fact that names nothing (warning)")
 S204 = _code("S204", "a counter kind no rule names (warning)")
+S205 = _code("S205", "a second value of a single-valued fact (warning)")
 
 CODES: MappingProxyType[str, ErrorCode] = MappingProxyType(_REGISTRY)
 

@@ -19,9 +19,10 @@ from collections.abc import Iterable
 
 from . import constants
 from .analysis import suggest
-from .ast import Span
-from .codes import S202, S203, S204
+from .ast import Decl, Span
+from .codes import S202, S203, S204, S205
 from .errors import Diagnostic
+from .fact import Fact
 from .program import Program
 
 __all__ = ["counter_kind_problems", "given_fact_problems"]
@@ -36,6 +37,7 @@ def given_fact_problems(
     program: Program, facts: Iterable[tuple], given: Iterable[tuple], origins: dict[tuple, Span]
 ) -> list[Diagnostic]:
     """The warnings of the ``given`` facts (a scenario's ``facts:``) among all its ``facts``."""
+    facts = facts if isinstance(facts, (list, tuple, set, frozenset)) else list(facts)
     known = set(_WORDS)
     for fact in facts:
         place = _NAMING.get(fact[0])
@@ -46,6 +48,7 @@ def given_fact_problems(
         elif fact[0] == "event_detail" and len(fact) == 4:
             known.add(fact[3])
     warnings: list[Diagnostic] = []
+    facts_by: dict[str, list[tuple]] = {}
 
     def position(fact: tuple) -> tuple:
         span = origins.get(fact)
@@ -69,6 +72,8 @@ def given_fact_problems(
                         hint=f"did you mean {near!r}?" if near else "give the object under objects: (or the player)",
                     )
                 )
+        if decl.is_input and decl.functional:
+            warnings.extend(_second_value(decl, fact, facts_by.setdefault(fact[0], _by_pred(facts, fact[0])), span))
         if not decl.is_input:
             rules = [r.name for r in program.rules_by_head.get(fact[0], ()) if r.name][:2]
             by = f" ({', '.join(rules)})" if rules else ""
@@ -110,3 +115,27 @@ def counter_kind_problems(program: Program, facts: Iterable[tuple], origins: dic
             )
         )
     return warnings
+
+
+def _by_pred(facts: Iterable[tuple], pred: str) -> list[tuple]:
+    return [f for f in facts if f[0] == pred]
+
+
+def _second_value(decl: Decl, fact: tuple, same_pred: list[tuple], span: Span | None) -> list[Diagnostic]:
+    """S205: a given fact of a single-valued input predicate (``functional(...)``: life, base_power, counter)
+    beside another value for the same key (``life(alice, 5)`` beside the board's 20)."""
+    keys = [i for i, p in enumerate(decl.params) if p.name in decl.functional]
+    key = [fact[1 + i] for i in keys]
+    others = sorted(str(Fact(*f)) for f in same_pred if f != fact and [f[1 + i] for i in keys] == key)
+    if not others:
+        return []
+    return [
+        Diagnostic(
+            S205,
+            f"{Fact(*fact)} is a second value beside {', '.join(others)}: both hold",
+            span,
+            severity="warning",
+            hint=f"{fact[0]} has one value for each {', '.join(decl.functional)}: give it where the board sets it "
+            "(life:, the object's fields, counters:) instead of under facts:",
+        )
+    ]

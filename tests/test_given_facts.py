@@ -23,8 +23,14 @@ def test_unknown_ids_and_derived_predicates_are_warned_of_at_their_entry(capsys,
     path.write_text(BOARD, encoding="utf-8")
     run = run_cli(capsys, ["query", path, "tapped(X)"])
     assert run.code == 0 and "baers" in run.out and "bears" in run.out  # answered as written
-    assert [d[1:] for d in run.diagnostics()] == [(6, 9, "warning", "S203"), (6, 26, "warning", "S202")]
+    # life(bob, 7) beside the board's 20 (life: not given): a second value (S205)
+    assert [d[1:] for d in run.diagnostics()] == [
+        (6, 9, "warning", "S203"),
+        (6, 26, "warning", "S202"),
+        (6, 62, "warning", "S205"),
+    ]
     assert "did you mean 'bears'?" in run.err and "power is derived by the rules (objects.power)" in run.err
+    assert "life(bob, 7) is a second value beside life(bob, 20): both hold" in run.err
 
 
 def test_known_ids_need_no_warning(engine):
@@ -39,7 +45,7 @@ def test_known_ids_need_no_warning(engine):
                 "event(1, dies, lions)",
                 "divided_in_regular_step(lions, bob)",
                 "tapped(bears)",
-                "life(bob, 7)",
+                "lost_game(bob)",
             ],
         }
     )
