@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import replace
@@ -456,6 +457,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
         ]
         lines.append("")
         lines.append("Rules:")
+    if args.cr and not re.fullmatch(r"\d{3}(\.\d+[a-z]?)?", args.cr.strip().rstrip(".")):
+        raise UsageError(
+            f"--cr {args.cr!r} is not a CR rule number",
+            hint="a rule (702.22), a sub-rule (702.22k) or a section (702), as the Comprehensive Rules number them",
+        )
     if args.cr:
         typed, reading = args.cr.strip().rstrip("."), resolve(args.cr, edition)
         current = typed if reading is None else reading

@@ -177,3 +177,9 @@ def test_a_sub_rule_letter_of_a_rule_whose_letters_shifted_is_not_read_in_an_old
     scenario = ROOT / "facts" / "scenarios" / "stun_counter_untap_step.yaml"
     out = run_cli(capsys, ["explain", scenario, "untap_replaced(elves)", "--cr-edition", "2022-07-08"]).out
     assert "122.1d, 614.1a not recorded in that edition" in out and "the same numbers" not in out
+
+
+def test_rules_cr_with_something_that_is_not_a_rule_number_is_a_usage_error(capsys):
+    run = run_cli(capsys, ["rules", "--cr", "abc"])
+    assert run.code == 2 and "--cr 'abc' is not a CR rule number" in run.err
+    assert run_cli(capsys, ["rules", "--cr", "702.22k."]).code == 0  # a trailing full stop, as the CR writes it
