@@ -23,6 +23,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .analysis import bound_after, order_body
@@ -41,12 +42,14 @@ from .asp import (
 )
 from .ast import Aggregate, Atom, Comparison, Const, Negation, Rule, Var
 from .clingo_atoms import atom_texts, every_atom_text
+from .codes import L001
 from .compiled import CompiledProgram
+from .errors import LimitError
 from .extras import require
 from .joins import Relations, answers
 from .planning import Contributions, aggregate_value, group_by_head, sorted_rows
 from .program import Program
-from .recursion import DEFAULT_LIMITS, Limits
+from .recursion import DEFAULT_LIMITS, Limits, growing_values
 
 if TYPE_CHECKING:
     import clingo
@@ -88,6 +91,9 @@ class ClingoBackend:
         self.compiled = CompiledProgram.of(program)  # which rules can fire in a state (judgelog.liveness)
         self.rule_index = self.compiled.rule_index  # rule numbers and proof variables, as the pyDatalog backend's
         self._text: dict[int, str] = {}  # id of a rule -> the rule in ASP (and its overflow tests)
+        # recursive rules making new numbers (N = M + 1): ground with a bound on them, GROWTH_BOUND (clingo
+        # grounds a recursion whole and can't be stopped midway, as the default backend's Limits stop it)
+        self._growing = growing_values(program)
         self._fact_texts: dict[tuple, str] = {}  # a fact -> its arguments in ASP (states share most facts)
         self._lock = threading.RLock()
         self._views: OrderedDict[frozenset, _View] = OrderedDict()
@@ -136,8 +142,15 @@ class ClingoBackend:
             text = texts.get(id(rule))
             if text is None:
                 index = position[id(rule)]
+                grown = self._growing.get(id(rule), ())
                 text = texts[id(rule)] = "\n".join(
-                    t for t in (compile_rule(rule, index, overflow_test=True), overflow_rules(rule, index)) if t
+                    t
+                    for t in (
+                        compile_rule(_bounded(rule, grown), index, overflow_test=True),
+                        overflow_rules(rule, index),
+                        *(compile_rule(past, index) for var in grown for past in _past(rule, var, index)),
+                    )
+                    if t
                 )
             parts.append(text)
         if pred in names.derived_with_facts:
@@ -181,6 +194,10 @@ class ClingoBackend:
         part = f"p{view.serial}"
         view.ctl.add(part, [], text)
         view.ctl.ground([(part, [])])
+        grown, _ = atom_texts(view.ctl, GROWN_PRED, 1)
+        if grown:  # a recursive rule's new numbers passed the bound: what it would ground has no end in sight
+            self.clear()
+            raise grown_refused(self.program.rules[int(grown[0].split("(")[1].rstrip(")"))])
         wrapped, _ = atom_texts(view.ctl, OVERFLOW_PRED, 1)
         if wrapped:  # a sum or product past 32 bits, which clingo wraps: the answers would be wrong
             self.clear()
@@ -370,3 +387,35 @@ def _fixed(body: Sequence, fixed: dict[str, object]) -> tuple:
     given = tuple(Comparison("=", Var(name), _const(value)) for name, value in sorted(fixed.items()))
     ordered, _ = order_body(given + tuple(body))
     return ordered
+
+
+GROWTH_BOUND = 100_000  # a number a recursive rule makes, at most, on the clingo backend (in absolute value)
+GROWN_PRED = "j__grown"  # AspNames.pred("_grown"): no judgelog predicate is spelled so
+
+
+def _bounded(rule: Rule, grown: tuple[str, ...]) -> Rule:
+    """The rule, its new numbers kept within GROWTH_BOUND."""
+    if not grown:
+        return rule
+    bounds = [
+        Comparison(op, Var(v), Const(b)) for v in grown for op, b in (("<=", GROWTH_BOUND), (">=", -GROWTH_BOUND))
+    ]
+    return replace(rule, body=rule.body + tuple(bounds))
+
+
+def _past(rule: Rule, var: str, index: int) -> list[Rule]:
+    """Rules deriving ``j__grown(index)`` when the rule would make a number beyond ±GROWTH_BOUND."""
+    head = Atom("_grown", (Const(index),))
+    tests = (Comparison(">", Var(var), Const(GROWTH_BOUND)), Comparison("<", Var(var), Const(-GROWTH_BOUND)))
+    return [replace(rule, head=head, body=rule.body + (test,)) for test in tests]
+
+
+def grown_refused(rule: Rule) -> LimitError:
+    """L001 for a recursive rule whose new numbers have no end in sight on the clingo backend."""
+    return LimitError(
+        L001,
+        f"rule {rule.name or rule.head.pred} ({rule.span.short()}) makes numbers past {GROWTH_BOUND:,} in a "
+        "recursion: the clingo backend grounds a recursion whole, and this one may make new values for ever",
+        hint="a recursive rule may make new values for ever (X = Y + 1); bound it with a comparison (e.g. "
+        "X < 100), or use the default backend, which stops it after --max-derived facts",
+    )

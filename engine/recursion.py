@@ -29,7 +29,15 @@ from .codes import E016
 from .errors import Diagnostic, LimitError
 from .program import Program
 
-__all__ = ["Component", "Limits", "LimitError", "recursive_components", "unbounded_arithmetic", "DEFAULT_LIMITS"]
+__all__ = [
+    "Component",
+    "Limits",
+    "LimitError",
+    "recursive_components",
+    "growing_values",
+    "unbounded_arithmetic",
+    "DEFAULT_LIMITS",
+]
 
 
 @dataclass(frozen=True)
@@ -76,6 +84,51 @@ def recursive_components(program: Program) -> list[Component]:
     return out
 
 
+def growing_values(program: Program) -> dict[int, tuple[str, ...]]:
+    """For each recursive rule (by id) that computes a new integer from a recursive atom's value and passes it
+    on in its head (``N = M + 1``, N in the head), those head variables, compared or not: a backend that
+    grounds a recursion whole (clingo) bounds them (judgelog.clingo_backend), as the default backend's
+    :class:`Limits` stop the facts they make."""
+    out: dict[int, tuple[str, ...]] = {}
+    for comp in recursive_components(program):
+        for rule in comp.rules:
+            found = tuple(sorted({var for var, _other, _lit, _compared in _new_numbers(comp, rule)}))
+            if found:
+                out[id(rule)] = found
+    return out
+
+
+def _new_numbers(comp: Component, rule: Rule) -> list[tuple[str, BinOp, Comparison, bool]]:
+    """``(V, expression, literal, compared)`` for each ``V = expression`` of a recursive rule whose expression
+    reads a recursive atom's value and whose V is passed on in the head; ``compared``: a comparison of the
+    body reads V or the expression's variables."""
+    recursive_vars = {
+        a.name
+        for lit in rule.body
+        if isinstance(lit, Atom) and lit.pred in comp.preds
+        for a in lit.args
+        if isinstance(a, Var)
+    }
+    passed_on = {a.name for a in rule.head.args if isinstance(a, Var)}
+    compared: set[str] = set()
+    for lit in rule.body:
+        if isinstance(lit, Comparison) and lit.op not in ("=", "!="):
+            compared |= term_vars(lit.left) | term_vars(lit.right)
+    out = []
+    for lit in rule.body:
+        if not (isinstance(lit, Comparison) and lit.op == "="):
+            continue
+        for side, other in ((lit.left, lit.right), (lit.right, lit.left)):
+            if (
+                isinstance(side, Var)
+                and isinstance(other, BinOp)
+                and side.name in passed_on
+                and term_vars(other) & recursive_vars
+            ):
+                out.append((side.name, other, lit, side.name in compared or bool(term_vars(other) & compared)))
+    return out
+
+
 def unbounded_arithmetic(program: Program) -> list[Diagnostic]:
     """E016 for each recursive rule that computes a new integer from a recursive atom's value (``X = Y + 1``
     with ``Y`` from the recursion) and passes it on (head or recursive atom) without comparing it with
@@ -84,39 +137,14 @@ def unbounded_arithmetic(program: Program) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for comp in recursive_components(program):
         for rule in comp.rules:
-            recursive_vars = {
-                a.name
-                for lit in rule.body
-                if isinstance(lit, Atom) and lit.pred in comp.preds
-                for a in lit.args
-                if isinstance(a, Var)
-            }
-            passed_on = {a.name for a in rule.head.args if isinstance(a, Var)}
-            compared = set()
-            for lit in rule.body:
-                if isinstance(lit, Comparison) and lit.op not in ("=", "!="):
-                    compared |= term_vars(lit.left) | term_vars(lit.right)
-            for lit in rule.body:
-                if not (isinstance(lit, Comparison) and lit.op == "="):
-                    continue
-                for side, other in ((lit.left, lit.right), (lit.right, lit.left)):
-                    if (
-                        isinstance(side, Var)
-                        and isinstance(other, BinOp)
-                        and side.name in passed_on
-                        and term_vars(other) & recursive_vars
-                        and side.name not in compared
-                        and not (term_vars(other) & compared)
-                    ):
-                        out.append(
-                            Diagnostic(
-                                E016,
-                                f"recursive rule makes a new number for ever: {side.name} = {other} "
-                                f"feeds {rule.head.pred} again",
-                                lit.span,
-                                hint=f"bound it with a comparison (e.g. {side.name} < 100) or compute it outside "
-                                "the recursion",
-                            )
+            for var, other, lit, compared in _new_numbers(comp, rule):
+                if not compared:
+                    out.append(
+                        Diagnostic(
+                            E016,
+                            f"recursive rule makes a new number for ever: {var} = {other} feeds {rule.head.pred} again",
+                            lit.span,
+                            hint=f"bound it with a comparison (e.g. {var} < 100) or compute it outside the recursion",
                         )
-                        break
+                    )
     return out

@@ -355,3 +355,29 @@ def test_a_querys_arithmetic_has_the_same_limit_on_both_backends():
         # the engine's own limit, not a constant of the backend
         wider = Engine(backend=backend, limits=Limits(int_digits=30)).state_from_dict(board)
         assert wider.query("X = 1000000000 * 1000000000") == [{"X": 10**18}]
+
+
+def test_a_recursion_making_new_numbers_for_ever_is_stopped_on_clingo_too(tmp_path):
+    """level(O, N) :- level(O, M), N = M + 1, N > 0 passes check (its N is compared) but makes numbers for ever:
+    the default backend stops it after --max-derived facts (L001); clingo, which grounds a recursion whole and
+    can't be stopped midway, grew to gigabytes. It grounds the rule with its new numbers bounded and stops
+    with L001 naming the rule once they pass the bound; a bounded recursion answers as before."""
+    from judgelog.codes import L001
+    from judgelog.errors import LimitError
+
+    rules = tmp_path / "levels.dl"
+    rules.write_text(
+        "## Test rules: levels.\n"
+        '.decl level(o: object, n: int) "{o} at level {n}"\n'
+        "@name my.level0\n@cr 208.1\nlevel(O, N) :- power(O, N).\n"
+        "@name my.level_up\n@cr 208.1\nlevel(O, N) :- level(O, M), N = M + 1, N > 0.\n"
+    )
+    board = Engine.example("banding_blocked_by_one.yaml")
+    state = Engine(rules=[str(rules)], backend="clingo").load(board)
+    with pytest.raises(LimitError) as info:
+        state.query("level(wurm, N)")
+    assert info.value.code == L001 and "my.level_up" in str(info.value)
+    assert state.query("power(wurm, N)") == [{"N": 6}]  # a question that does not read the recursion
+    rules.write_text(rules.read_text().replace("N > 0.", "N < 9."))
+    bounded = Engine(rules=[str(rules)], backend="clingo").load(board)
+    assert [r["N"] for r in bounded.query("level(wurm, N)")] == [6, 7, 8]
