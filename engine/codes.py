@@ -54,6 +54,7 @@ __all__ += [
     "S101",
     "S102",
     "S103",
+    "S104",
     "Q001",
     "S200",
     "S201",
@@ -139,6 +140,7 @@ S100 = _code("S100", "schema problem")
 S101 = _code("S101", "unknown predicate in a fact")
 S102 = _code("S102", "action problem")
 S103 = _code("S103", "expectation problem")
+S104 = _code("S104", "verify scope problem")
 Q001 = _code("Q001", "unknown constant in a query")
 S200 = _code("S200", "card not modelled in full (warning)")
 S201 = _code("S201", "a board the rules would not allow (warning)")

@@ -21,8 +21,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .analysis import suggest
+from .ast import Span
 from .catalog import facts_dir
-from .errors import UsageError
+from .codes import S104
+from .errors import Diagnostic, LoadError, UsageError
 from .interface import Interface, keyword_constants
 from .program import Program
 
@@ -132,12 +134,16 @@ def property_keywords(program: Program) -> frozenset[str]:
     return frozenset(keyword_constants(program, tested))
 
 
-class ScopeError(UsageError):
-    """A scope the verifier can't use: ``where: detail``; ``key``, the path of the value at fault (which
-    load_scope turns into its line and column)."""
+class ScopeError(LoadError):
+    """A scope the verifier can't use (an input that could not be loaded, exit 3): ``where: detail``;
+    ``key``, the path of the value at fault, which load_scope turns into its line and column (``span``: a
+    diagnostic S104 there, printed with the line of the file)."""
 
-    def __init__(self, where: str, detail: str, *, hint: str | None = None, key: tuple = ()) -> None:
-        super().__init__(f"{where}: {detail}", hint=hint)
+    def __init__(
+        self, where: str, detail: str, *, hint: str | None = None, key: tuple = (), span: Span | None = None
+    ) -> None:
+        diagnostics = [Diagnostic(S104, detail, span, hint=hint)] if span is not None else []
+        super().__init__(f"{where}: {detail}", hint=hint, diagnostics=diagnostics)
         self.detail, self.key = detail, key
 
 
@@ -212,7 +218,8 @@ def load_scope(data: Any, engine: Engine, *, source: str = "<scope>", doc: Locat
     except ScopeError as exc:
         if doc is None:
             raise
-        raise ScopeError(doc.span(exc.key).location(), exc.detail, hint=exc.hint, key=exc.key) from None
+        span = doc.span(exc.key)
+        raise ScopeError(span.location(), exc.detail, hint=exc.hint, key=exc.key, span=span) from None
 
 
 def _load_scope(data: Any, engine: Engine, source: str) -> Scope:
@@ -353,8 +360,10 @@ def read_scope(path: str) -> tuple[Any, Located | None]:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else path
-        raise UsageError(f"{where}: the scope is not valid YAML: {getattr(exc, 'problem', exc)}") from None
+        span = Span(path, mark.line + 1, mark.column + 1) if mark else None
+        where = span.location() if span else path
+        detail = f"the scope is not valid YAML: {getattr(exc, 'problem', exc)}"
+        raise ScopeError(where, detail, span=span) from None
     try:
         return data, load_text(text, path)
     except ScenarioError:

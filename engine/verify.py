@@ -1,7 +1,7 @@
 """``judgelog verify``: search every board of a scope for a broken property (the reference enumerator).
 
 The properties are rules (``rules/properties/``, declared in ``rules/core/interface.dl``): a state breaks
-property P when ``property_violation(P, A, B)`` holds in it, and every predicate declared
+property P when ``property_violation(P, A, B)`` holds in it, and every derived predicate declared
 ``functional(...)`` is a property too. For each board of the scope (:mod:`judgelog.boards`) this module
 proposes every designation the scope declares, asks the rules' own actions whether they accept it, and
 checks the properties: those marked ``property_stage(P, declaration)`` on each proposed declaration,
@@ -71,7 +71,7 @@ class Property:
 
 
 def properties_of(engine: Engine) -> dict[str, Property]:
-    """The properties the loaded rules declare, and one per functional(...) predicate."""
+    """The properties the loaded rules declare, and one per functional(...) predicate the rules derive."""
     state = engine.state_from_dict({"players": ["p1", "p2"]})
     cites: dict[str, list[str]] = {}
     for row in state.query("property_cr(P, C)"):
@@ -82,7 +82,8 @@ def properties_of(engine: Engine) -> dict[str, Property]:
         name = str(row["P"])
         out[name] = Property(name, str(row["T"]), tuple(sorted(cites.get(name, []))), stages.get(name, "board"))
     for pred, decl in sorted(engine.program.decls.items()):
-        if decl.functional:
+        # a functional input (life, counter) is kept single-valued by the effect primitives, not by rules
+        if decl.functional and not decl.is_input:
             keys = tuple(i for i, p in enumerate(decl.params) if p.name in decl.functional)
             shown = ", ".join(p.name for p in decl.params)
             out[f"functional:{pred}"] = Property(

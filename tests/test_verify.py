@@ -110,10 +110,10 @@ def test_symmetric_boards_and_declarations_are_counted_once():
 def test_bad_scope_is_refused_with_a_hint(tmp_path, capsys):
     path = _scope_file(tmp_path, {"creatures": 2, "keywords": ["bandng"]})
     run = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "out"])
-    assert run.code == 2 and "unknown keyword 'bandng'" in run.err and "banding" in run.err
+    assert run.code == 3 and "unknown keyword 'bandng'" in run.err and "banding" in run.err  # an input error
     path = _scope_file(tmp_path, {"creaturs": 2})
     run = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "out"])
-    assert run.code == 2 and "did you mean 'creatures'" in run.err
+    assert run.code == 3 and "did you mean 'creatures'" in run.err
 
 
 def test_an_edited_rule_file_makes_the_saved_results_stale(tmp_path, capsys):
@@ -150,7 +150,7 @@ def test_a_bad_scope_names_the_line_and_column_of_its_value(tmp_path, capsys, te
     path = tmp_path / "scope.yaml"
     path.write_text(text)
     run = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "out"])
-    assert run.code == 2 and f"{path}{where} {message}" in run.err, run.err
+    assert run.code == 3 and f"{path}{where} error[S104]: {message}" in run.err, run.err
 
 
 def test_without_leaves_keywords_out_of_a_scope(tmp_path, capsys):
@@ -160,14 +160,14 @@ def test_without_leaves_keywords_out_of_a_scope(tmp_path, capsys):
     assert {k.keyword for k in every.keywords} - {k.keyword for k in less.keywords} == {"trample", "banding"}
     path = _scope_file(tmp_path, {"creatures": 1, "without": ["trampel"]})
     run = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "out"])
-    assert run.code == 2 and "unknown keyword 'trampel' in without" in run.err and "'trample'" in run.err
+    assert run.code == 3 and "unknown keyword 'trampel' in without" in run.err and "'trample'" in run.err
 
 
 def test_a_scope_with_no_board_is_refused_not_passed(tmp_path, capsys):
     # "no counterexample among 0 boards" with exit 0 would read as a pass
     path = _scope_file(tmp_path, {"creatures": 2, "min_creatures": 3})
     run = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "out"])
-    assert run.code == 2 and "min_creatures (3) is more than creatures (2)" in run.err
+    assert run.code == 3 and "min_creatures (3) is more than creatures (2)" in run.err
     assert f"{path}:" in run.err and "Traceback" not in run.err
 
 
