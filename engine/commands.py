@@ -460,7 +460,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     if args.cr and not re.fullmatch(r"\d{3}(\.\d+[a-z]?)?", args.cr.strip().rstrip(".")):
         raise UsageError(
             f"--cr {args.cr!r} is not a CR rule number",
-            hint="a rule (702.22), a sub-rule (702.22k) or a section (702), as the Comprehensive Rules number them",
+            hint="a rule (510.1), a sub-rule (510.1c) or a section (510), as the Comprehensive Rules number them",
         )
     if args.cr:
         typed, reading = args.cr.strip().rstrip("."), resolve(args.cr, edition)
