@@ -233,6 +233,15 @@ class Decl:
     def key(self) -> str:
         return f"{self.pred}/{len(self.params)}"
 
+    @property
+    def key_positions(self) -> tuple[int, ...]:
+        """The positions of the arguments ``functional(...)`` names, which determine the others.
+
+        >>> Decl("life", (Param("p", "player"), Param("n", "int")), functional=("p",)).key_positions
+        (0,)
+        """
+        return tuple(i for i, p in enumerate(self.params) if p.name in self.functional)
+
     def sentence(self, args: Sequence[object]) -> str:
         """Fill the English template with argument values; a sign written before a number is not doubled
         (``+{dp}`` with -1 reads -1).

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from .analysis import bound_after
-from .ast import Aggregate, Atom, Const, Negation, Rule
+from .ast import Atom, Const, Negation, Rule
 from .audit_report import dependency_dot, diff_text, dynamic_text, static_text
 from .bindings import ground, head_text
 from .errors import UsageError
@@ -294,7 +294,7 @@ def _firings(state: State) -> tuple[dict[int, set[tuple]], dict[tuple, list[Rule
 def _functional_groups(state: State, pred: str) -> dict[tuple, list[tuple]]:
     decl = state.engine.program.decl(pred)
     assert decl is not None  # asked for declared functional predicates only
-    keys = [i for i, p in enumerate(decl.params) if p.name in decl.functional]
+    keys = decl.key_positions
     groups: dict[tuple, list[tuple]] = {}
     for fact in state.derived(pred):
         groups.setdefault(tuple(fact[1 + i] for i in keys), []).append(fact)
@@ -410,16 +410,11 @@ def dynamic_audit(engine: Engine, path: str, *, keyword: str | None = None, only
             names = sorted(bound_after(flipped, set()))
             for row in backend.ask(view, flipped, names)[:MAX_ROWS]:
                 binding = dict(zip(names, row))
-                # an aggregate's default would add a term to its value: shown as that term (head_text)
-                summed = any(isinstance(a, Aggregate) for a in default.head.args)
-                would = (
-                    (default.head.pred, head_text(default.head, binding)) if summed else ground(default.head, binding)
-                )
-                would_text = would[1] if summed else str(Fact(*would))
-                because = ground(neg.atom, binding)
-                if (default.name, would, because) in seen:
+                # the fact it would give; an aggregate's default, the term it would add (head_text)
+                would_text, because = head_text(default.head, binding), ground(neg.atom, binding)
+                if (default.name, would_text, because) in seen:
                     continue
-                seen.add((default.name, would, because))
+                seen.add((default.name, would_text, because))
                 by = next(iter(by_fact.get(because) or []), None)
                 if default.head.pred in internal:
                     checks.append(
@@ -441,9 +436,10 @@ def dynamic_audit(engine: Engine, path: str, *, keyword: str | None = None, only
                     "by": _rule_ref(by),
                     "by_group": group_of(by) if by else None,
                 }
-                decl = program.decl(would[0])
-                if decl is not None and decl.functional and not summed:
-                    keys = [i for i, p in enumerate(decl.params) if p.name in decl.functional]
+                decl = program.decl(default.head.pred)
+                if decl is not None and decl.functional and default.aggregate is None:
+                    would = ground(default.head, binding)
+                    keys = decl.key_positions
                     actual = [f for f in state.derived(would[0]) if all(f[1 + i] == would[1 + i] for i in keys)]
                     entry["instead"] = [
                         dict(_rule_ref(next(iter(by_fact.get(f) or []), None)), fact=str(Fact(*f)))

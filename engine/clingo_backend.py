@@ -194,14 +194,13 @@ class ClingoBackend:
         part = f"p{view.serial}"
         view.ctl.add(part, [], text)
         view.ctl.ground([(part, [])])
-        grown, _ = atom_texts(view.ctl, GROWN_PRED, 1)
-        if grown:  # a recursive rule's new numbers passed the bound: what it would ground has no end in sight
-            self.clear()
-            raise grown_refused(self.program.rules[int(grown[0].split("(")[1].rstrip(")"))])
-        wrapped, _ = atom_texts(view.ctl, OVERFLOW_PRED, 1)
-        if wrapped:  # a sum or product past 32 bits, which clingo wraps: the answers would be wrong
-            self.clear()
-            raise overflow_refused(self.program.rules[int(wrapped[0].split("(")[1].rstrip(")"))])  # its position
+        # a recursive rule's new numbers passed the bound (what it would ground has no end in sight), or a sum
+        # or product passed 32 bits, which clingo wraps (the answers would be wrong): refused, naming the rule
+        for flag, refused in ((GROWN_PRED, grown_refused), (OVERFLOW_PRED, overflow_refused)):
+            flagged, _ = atom_texts(view.ctl, flag, 1)
+            if flagged:
+                self.clear()
+                raise refused(self.program.rules[int(flagged[0].split("(")[1].rstrip(")"))])  # by its position
 
     def prepare(self, view: _View, preds: Iterable[str]) -> None:
         """Ground, in one go, the rules of every predicate the questions about ``preds`` will read: each ground

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 from collections.abc import Callable
 from dataclasses import replace
@@ -405,7 +404,7 @@ def _diag_key(d: Diagnostic) -> tuple:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    from .cr import any_cites, check_edition, meanings, resolve, shipped_history, topic_of, unrecorded
+    from .cr import any_cites, check_edition, is_rule_number, meanings, resolve, shipped_history, topic_of, unrecorded
     from .library import load_program
 
     result = load_program(args.rules, include_library=not args.no_library, library=getattr(args, "library", None))
@@ -457,7 +456,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         ]
         lines.append("")
         lines.append("Rules:")
-    if args.cr and not re.fullmatch(r"\d{3}(\.\d+[a-z]?)?", args.cr.strip().rstrip(".")):
+    if args.cr and not is_rule_number(args.cr):
         raise UsageError(
             f"--cr {args.cr!r} is not a CR rule number",
             hint="a rule (510.1), a sub-rule (510.1c) or a section (510), as the Comprehensive Rules number them",

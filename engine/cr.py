@@ -45,6 +45,7 @@ __all__ = [
     "meanings",
     "numbered_in",
     "recorded_in",
+    "is_rule_number",
     "topic_of",
     "cites_match",
     "any_cites",
@@ -138,6 +139,12 @@ def shipped_history() -> History:
 
 def _norm(number: str) -> str:
     return str(number).strip().rstrip(".")
+
+
+def is_rule_number(text: str) -> bool:
+    """Whether ``text`` is written as a CR number: a section (510), a rule (510.1) or a sub-rule (510.1c),
+    with or without the full stop the CR writes after it."""
+    return _NUM.match(_norm(text)) is not None
 
 
 def _split(number: str) -> tuple[str, str]:

@@ -61,8 +61,6 @@ class Job:
     def fingerprint(self) -> str:
         """What a saved result was computed from: the options, the scope, and the content of every rule file
         the engine loads and of judgelog's own code (an edited rule file makes the saved results stale)."""
-        from .cache import address
-
         text = json.dumps(
             [
                 list(self.rules),
@@ -76,9 +74,8 @@ class Job:
             sort_keys=True,
             default=str,
         )
-        program = _engine(self.rules, self.include_library, self.library, self.backend).program
-        files = sorted({f.path for f in program.files})
-        return hashlib.sha256(address("verify-job", options=(text,), files=files).encode()).hexdigest()[:16]
+        sources = _sources(_stamp(self.rules, self.include_library, self.library))
+        return hashlib.sha256((text + sources).encode()).hexdigest()[:16]
 
 
 def _engine(rules: tuple[str, ...], include_library: bool, library: str | None, backend: str) -> Engine:
@@ -94,6 +91,15 @@ def _engine_of(
     from .engine import Engine
 
     return Engine(rules=rules, include_library=include_library, library=library, properties=True, backend=backend)
+
+
+@lru_cache(maxsize=4)
+def _sources(stamp: tuple) -> str:
+    """The address of the content of the rule files a stamp lists, and of judgelog's code (read once per
+    stamp: a job's fingerprint is asked for every task saved or resumed)."""
+    from .cache import address
+
+    return address("verify-job", options=(), files=[path for path, _size, _changed in stamp])
 
 
 def _stamp(rules: tuple[str, ...], include_library: bool, library: str | None) -> tuple:

@@ -73,7 +73,9 @@ def given_fact_problems(
                     )
                 )
         if decl.is_input and decl.functional:
-            warnings.extend(_second_value(decl, fact, facts_by.setdefault(fact[0], _by_pred(facts, fact[0])), span))
+            if fact[0] not in facts_by:  # the board's facts of the predicate, gathered once
+                facts_by[fact[0]] = [f for f in facts if f[0] == fact[0]]
+            warnings.extend(_second_value(decl, fact, facts_by[fact[0]], span))
         if not decl.is_input:
             rules = [r.name for r in program.rules_by_head.get(fact[0], ()) if r.name][:2]
             by = f" ({', '.join(rules)})" if rules else ""
@@ -117,14 +119,10 @@ def counter_kind_problems(program: Program, facts: Iterable[tuple], origins: dic
     return warnings
 
 
-def _by_pred(facts: Iterable[tuple], pred: str) -> list[tuple]:
-    return [f for f in facts if f[0] == pred]
-
-
 def _second_value(decl: Decl, fact: tuple, same_pred: list[tuple], span: Span | None) -> list[Diagnostic]:
     """S205: a given fact of a single-valued input predicate (``functional(...)``: life, base_power, counter)
     beside another value for the same key (``life(alice, 5)`` beside the board's 20)."""
-    keys = [i for i, p in enumerate(decl.params) if p.name in decl.functional]
+    keys = decl.key_positions
     key = [fact[1 + i] for i in keys]
     others = sorted(str(Fact(*f)) for f in same_pred if f != fact and [f[1 + i] for i in keys] == key)
     if not others:

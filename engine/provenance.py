@@ -237,7 +237,7 @@ class Prover:
         decl = self.program.decl(fact[0])
         if decl is None or not decl.functional:
             return ()
-        keys = {i for i, p in enumerate(decl.params) if p.name in decl.functional}
+        keys = set(decl.key_positions)
         out = []
         for rule in self.program.rules_by_head.get(fact[0], ()):
             if rule is used or not any(isinstance(lit, Negation) for lit in rule.body):

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from .analysis import suggest
 from .ast import Span
 from .catalog import facts_dir
-from .codes import S104
+from .codes import S001, S104, Code
 from .errors import Diagnostic, LoadError, UsageError
 from .interface import Interface, keyword_constants
 from .program import Program
@@ -140,9 +140,16 @@ class ScopeError(LoadError):
     diagnostic S104 there, printed with the line of the file)."""
 
     def __init__(
-        self, where: str, detail: str, *, hint: str | None = None, key: tuple = (), span: Span | None = None
+        self,
+        where: str,
+        detail: str,
+        *,
+        hint: str | None = None,
+        key: tuple = (),
+        span: Span | None = None,
+        code: Code = S104,
     ) -> None:
-        diagnostics = [Diagnostic(S104, detail, span, hint=hint)] if span is not None else []
+        diagnostics = [Diagnostic(code, detail, span, hint=hint)] if span is not None else []
         super().__init__(f"{where}: {detail}", hint=hint, diagnostics=diagnostics)
         self.detail, self.key = detail, key
 
@@ -363,7 +370,7 @@ def read_scope(path: str) -> tuple[Any, Located | None]:
         span = Span(path, mark.line + 1, mark.column + 1) if mark else None
         where = span.location() if span else path
         detail = f"the scope is not valid YAML: {getattr(exc, 'problem', exc)}"
-        raise ScopeError(where, detail, span=span) from None
+        raise ScopeError(where, detail, span=span, code=S001) from None
     try:
         return data, load_text(text, path)
     except ScenarioError:

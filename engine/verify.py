@@ -84,7 +84,7 @@ def properties_of(engine: Engine) -> dict[str, Property]:
     for pred, decl in sorted(engine.program.decls.items()):
         # a functional input (life, counter) is kept single-valued by the effect primitives, not by rules
         if decl.functional and not decl.is_input:
-            keys = tuple(i for i, p in enumerate(decl.params) if p.name in decl.functional)
+            keys = decl.key_positions
             shown = ", ".join(p.name for p in decl.params)
             out[f"functional:{pred}"] = Property(
                 f"functional:{pred}",

@@ -133,21 +133,27 @@ def test_a_choice_mode_the_runtime_does_not_know_is_an_error_of_the_rules(tmp_pa
         list_choices(state, "amass")
 
 
+def _menace_against_two(attacker: str, **more) -> dict:
+    """Alice's 3/3 menace creature ``attacker`` and Bob's Grizzly Bears and Savannah Lions."""
+    return {
+        "players": ["alice", "bob"],
+        "active": "alice",
+        "objects": {
+            attacker: creature(attacker.title(), 3, 3, "alice", "menace"),
+            "bears": {"card": "Grizzly Bears", "controller": "bob"},
+            "lions": {"card": "Savannah Lions", "controller": "bob"},
+        },
+        **more,
+    }
+
+
 def test_block_declarations_are_tried_as_declare_blockers(engine):
     """A menace attacker can't be blocked by one creature alone (702.111b), a restriction on the declaration
     as a whole that can_block/2 does not see: choices blocks tries each combination as declare_blockers and
     lists the ones it accepts (choice_space_check), not every combination of can_block."""
-    state = engine.state_from_dict(
-        {
-            "players": ["alice", "bob"],
-            "active": "alice",
-            "objects": {
-                "brute": creature("Brute", 3, 3, "alice", "menace"),
-                "bears": {"card": "Grizzly Bears", "controller": "bob"},
-                "lions": {"card": "Savannah Lions", "controller": "bob"},
-            },
-        }
-    ).apply({"do": "declare_attackers", "attackers": {"brute": "bob"}})[0]
+    state = engine.state_from_dict(_menace_against_two("brute")).apply(
+        {"do": "declare_attackers", "attackers": {"brute": "bob"}}
+    )[0]
     data, text = list_choices(state, "blocks")
     assert data["count"] == 2, text
     assert data["declarations"] == [{}, {"bears": "brute", "lions": "brute"}]
@@ -449,18 +455,8 @@ def test_a_board_with_its_blocks_declared_lists_what_else_was_legal(engine):
     """A menace attacker that a scenario's combat: has blocked by two creatures: the declarations listed are
     those legal on their own (choice_space_replaces: the board's blocks are left out as each is tried), not
     one blocker counted with the board's two."""
-    state = engine.state_from_dict(
-        {
-            "players": ["alice", "bob"],
-            "active": "alice",
-            "objects": {
-                "goblin": creature("Goblin", 3, 3, "alice", "menace"),
-                "bears": {"card": "Grizzly Bears", "controller": "bob"},
-                "lions": {"card": "Savannah Lions", "controller": "bob"},
-            },
-            "combat": {"attackers": {"goblin": "bob"}, "blockers": {"bears": ["goblin"], "lions": ["goblin"]}},
-        }
-    )
+    combat = {"attackers": {"goblin": "bob"}, "blockers": {"bears": ["goblin"], "lions": ["goblin"]}}
+    state = engine.state_from_dict(_menace_against_two("goblin", combat=combat))
     data, _ = list_choices(state, "blocks")
     assert data["count"] == 2 and data["declarations"] == [{}, {"bears": "goblin", "lions": "goblin"}], data
 

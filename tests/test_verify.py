@@ -114,6 +114,9 @@ def test_bad_scope_is_refused_with_a_hint(tmp_path, capsys):
     path = _scope_file(tmp_path, {"creaturs": 2})
     run = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "out"])
     assert run.code == 3 and "did you mean 'creatures'" in run.err
+    path.write_text("players: [2\n")  # not YAML: the syntax error's own code
+    run = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "out"])
+    assert run.code == 3 and f"{path}:2:1: error[S001]: the scope is not valid YAML" in run.err
 
 
 def test_an_edited_rule_file_makes_the_saved_results_stale(tmp_path, capsys):
