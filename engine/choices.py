@@ -349,7 +349,7 @@ def _division(
     action, key = space.check
     from .runtime import refusal
 
-    bare = refusal(state, {"do": action, key: {}})
+    bare = refusal(state, {"do": action, key: {}}, explain=False)
     if bare is not None and bare.untimely:
         raise UsageError(f"{action} can't be taken now: {bare.message}")
     missing = set(bare.violations) if bare is not None else set()
@@ -363,7 +363,7 @@ def _division(
             if progress is not None:
                 progress.tick(next(ticks), f"{space.name} {x}")
             candidate = {r: n for r, n in zip(options[x], split) if n}
-            refused = refusal(state, {"do": action, key: {x: candidate}})
+            refused = refusal(state, {"do": action, key: {x: candidate}}, explain=False)
             if refused is None or refused.untimely or not set(refused.violations) - ignored:
                 found.append(candidate)
     if progress is not None:
@@ -418,7 +418,7 @@ def _accepted(state: Board, space: ChoiceSpace, candidate: dict) -> bool:
     assert space.check is not None
     action, key = space.check
     value = dict(candidate) if space.single else {x: [o] for x, o in candidate.items()}
-    refused = refusal(state, {"do": action, key: value})
+    refused = refusal(state, {"do": action, key: value}, explain=False)
     # refused only for when it is taken (blockers declared already): not for the candidate
     return refused is None or refused.untimely
 

@@ -71,6 +71,7 @@ class _Run(StackSteps, Generic[B]):
     probe = False
     # only whether the action is refused: no triggers collected, no state-based actions, no new state
     legality_only = False
+    explain_refusal = True  # a refusal names the rules that derived its violations (refused_by)
 
     def __init__(
         self,
@@ -253,7 +254,9 @@ class _Run(StackSteps, Generic[B]):
             return
         info = {r["C"]: (r["R"], r["T"]) for r in self.ask(facts, "violation(C, _), violation_info(C, R, T)")}
         violations = [(r["C"], r["S"]) for r in rows]
-        causes = self._causes_of(facts, [("violation", c, s) for c, s in violations])
+        # refusal(explain=False) asks only whether it is refused: not which rules derived its violations
+        wanted = [("violation", c, s) for c, s in violations]
+        causes = self._causes_of(facts, wanted) if self.explain_refusal else [("", ())] * len(wanted)
         program = self.engine.program
         rule_at = {rule: program.rule_by_name[rule].span.short() for rule, _ in causes if rule in program.rule_by_name}
         untimely = {r["C"] for r in self.ask(facts, "refusal_not_about_the_choice(C)")} >= {c for c, _ in violations}
@@ -508,12 +511,15 @@ def probe_choice(
     return None
 
 
-def refusal(state: Board, action: dict[str, Any]) -> ActionError | None:
+def refusal(state: Board, action: dict[str, Any], *, explain: bool = True) -> ActionError | None:
     """Why the rules refuse ``action`` in ``state`` (the error :func:`apply_action` would raise, without
     the legal options it lists), or None if they accept it. Only the action's own steps are run: no
-    triggered ability is collected and no state-based action checked, so it is cheaper than applying it."""
+    triggered ability is collected and no state-based action checked, so it is cheaper than applying it.
+    ``explain=False``: its ``refused_by`` names the violations' codes, not the rules that derived them (no
+    proof is searched: the cheapest test, for trying many candidates)."""
     run = _Run(state, action, None)
     run.legality_only = True
+    run.explain_refusal = explain
     try:
         run.run()
     except ActionError as refused:
