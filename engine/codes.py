@@ -44,6 +44,7 @@ __all__ += [
     "I006",
     "I007",
     "I008",
+    "I009",
 ]
 __all__ += [
     "S000",
@@ -131,6 +132,7 @@ I005 = _code("I005", "an event kind nothing makes")
 I006 = _code("I006", "a keyword two rule files define")
 I007 = _code("I007", "a counter kind as printed in a rule body")
 I008 = _code("I008", "a numbered keyword whose abilities get no number")
+I009 = _code("I009", "a recorded or forgotten predicate that is not an input")
 # scenario files and the card catalog
 S000 = _code("S000", "scenario could not be loaded")
 S001 = _code("S001", "YAML syntax error")

@@ -17,12 +17,19 @@ from collections.abc import Iterable
 
 from .analysis import INT_TYPES, suggest
 from .ast import Atom, Const, Span
-from .codes import I001, I002, I003, I004, I005, I006, I007
+from .codes import I001, I002, I003, I004, I005, I006, I007, I009
 from .errors import Diagnostic
 from .program import Program
 from .words import ACTION_ARGUMENTS, COUNTER_ALIASES, EVENT_WORDS
 
-__all__ = ["ENGINE_NEEDS", "EFFECT_PREDICATES", "contract_problems", "trigger_problems", "result_problems"]
+__all__ = [
+    "ENGINE_NEEDS",
+    "EFFECT_PREDICATES",
+    "contract_problems",
+    "designation_problems",
+    "trigger_problems",
+    "result_problems",
+]
 
 _SCENARIO = "the scenario loader and writer (engine/scenario.py, engine/writer.py)"
 _EFFECTS = "the effect primitives (engine/effects.py)"
@@ -119,6 +126,7 @@ ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = {
     "trigger_arg": (5, (), False, _RUNTIME),
     "top_of_stack": (1, (), False, _RUNTIME),
     "apnap_rank": (2, (1,), False, _RUNTIME),
+    "ability_source_controller": (2, (), False, _RUNTIME),
     "leaves_stack": (1, (), False, _RUNTIME),
     "keyword_instance": (3, (), False, _RUNTIME),
     "keyword_instance_param": (5, (), False, _RUNTIME),
@@ -252,6 +260,53 @@ def contract_problems(program: Program) -> list[Diagnostic]:
                     )
                 )
     return out
+
+
+def designation_problems(program: Program) -> list[Diagnostic]:
+    """Errors for a ``record``, ``record_plain``, ``forget`` or ``forget_all`` effect whose predicate (its
+    first argument, a constant) is not an input predicate of the arity the primitive takes: the runtime would
+    stop the action only when the rule fires."""
+    out: list[Diagnostic] = []
+    for rule in program.rules:
+        head = rule.head
+        if head.pred not in EFFECT_PREDICATES or len(head.args) < 3:
+            continue
+        prim, pred = head.args[1], head.args[2]
+        if isinstance(prim, Const) and prim.value in DESIGNATION_PRIMITIVES and isinstance(pred, Const):
+            problem = _designation_problem(program, str(prim.value), str(pred.value))
+            if problem is not None:
+                out.append(Diagnostic(I009, problem[0], pred.span or rule.span, hint=problem[1]))
+    return out
+
+
+# the primitives whose first argument names the input predicate they assert or retract, with its arities
+DESIGNATION_PRIMITIVES: dict[str, tuple[int, ...] | None] = {
+    "record": (1, 2),
+    "record_plain": (1, 2),
+    "forget": (1, 2),
+    "forget_all": None,  # any arity
+}
+
+
+def _designation_problem(program: Program, prim: str, pred: str) -> tuple[str, str] | None:
+    """What is wrong with ``pred`` as the predicate ``prim`` records or forgets (an undeclared one, a derived
+    one, one of another arity), with a hint; None if nothing: the runtime would refuse it only when the rule
+    fires."""
+    arities = DESIGNATION_PRIMITIVES[prim]
+    need = "an input predicate" + (f" of arity {' or '.join(map(str, arities))}" if arities else "")
+    decl = program.decls.get(pred)
+    if decl is None:
+        inputs = [p for p, d in program.decls.items() if d.is_input and (arities is None or d.arity in arities)]
+        near = suggest(pred, inputs)
+        return (
+            f"{prim} names {pred!r}, which no .decl declares: it needs {need}",
+            (f"did you mean {near!r}? " if near else "") + f'declare it: .decl {pred}(o: object, x: atom) "..." input',
+        )
+    if not decl.is_input:
+        return f"{prim} names {pred}, a derived predicate: it needs {need}", "add `input` at the end of its .decl"
+    if arities is not None and decl.arity not in arities:
+        return f"{prim} names {pred}, of arity {decl.arity}: it needs {need}", "record a fact of one or two arguments"
+    return None
 
 
 def trigger_problems(program: Program) -> list[Diagnostic]:

@@ -22,6 +22,7 @@ from .catalog import default_catalog, rules_dir
 from .codes import E010, E011
 from .contract import (
     counter_word_problems,
+    designation_problems,
     event_kind_problems,
     keyword_problems,
     result_problems,
@@ -327,5 +328,6 @@ def _load(
     diags.extend(event_kind_problems(program))
     diags.extend(keyword_problems(program, library_files=library_shown))
     diags.extend(counter_word_problems(program))
+    diags.extend(designation_problems(program))
     program.sources = sources
     return LoadResult(program, diags, sources)

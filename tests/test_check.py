@@ -45,6 +45,7 @@ EXPECTED = {
     "word_ordered_against_number.dl": [
         (8, 26, "error", "E017", "P, bound by life_of as p: player, is compared with a number (>)")
     ],
+    "record_undeclared.dl": [(8, 19, "error", "I009", "record names 'marcked', which no .decl declares")],
     "many_errors.dl": [
         (9, 12, "error", "E002", "undeclared predicate 'chrager'"),
         (13, 23, "error", "E001", "expected '.' at the end of the rule, found 'stops'"),
@@ -93,6 +94,7 @@ HINTS = {
     "duplicate_name.dl": "hint: first used at tests/broken_rules/duplicate_name.dl:8:1; @name must be unique",
     "syntax_missing_paren.dl": "hint: close the argument list of sentry(...) with ')'",
     "conflicting_decl.dl": "hint: first declared at tests/broken_rules/conflicting_decl.dl:2:7",
+    "record_undeclared.dl": "hint: did you mean 'marked'?",
 }
 
 
