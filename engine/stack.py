@@ -87,7 +87,7 @@ class StackSteps:
                 ("ability_arg", k["K2"], k["V"])
                 for k in self.ask(facts, f"trigger_arg({_q(source)}, {_q(kind)}, {_q(subject)}, K2, V)")
             ]
-            controller = next((c["P"] for c in self.ask(facts, f"controller({_q(source)}, P)")), None)
+            controller = next((c["P"] for c in self.ask(facts, f"ability_source_controller({_q(source)}, P)")), None)
             instances: list[object] = [None]
             if face.instances(kind) == "each" and kind in face.keywords:
                 instances = [i["I"] for i in self.ask(facts, f"keyword_instance({_q(source)}, {_q(kind)}, I)")] or [
@@ -168,13 +168,18 @@ class StackSteps:
         return {("resolving", top[0]["I"])}
 
     def _finish_resolve(self, facts: WorkingFacts) -> WorkingFacts:
-        """608.2n: the ability leaves the stack (leaves_stack/1): every input fact about it goes."""
-        for r in self.ask(facts, "leaves_stack(I)"):
-            aid = r["I"]
-            decls = self.engine.program.decls
-            about = {p for p, d in decls.items() if d.is_input and d.params and d.params[0].type == "ability"}
+        """608.2n: the ability leaves the stack (leaves_stack/1): every input fact about it goes. Another ability
+        a rule removes with it (countered, 701.6a) leaves unresolved: its event is ``left_stack``, not
+        ``resolved``. Each event cites the rule deriving its leaves_stack fact, asked before anything goes."""
+        resolving = {r["I"] for r in self.ask(facts, "resolving(I)")}
+        # the abilities countered first, then the resolving one (its own removal is the last part, 608.2n)
+        leaving = sorted((r["I"] for r in self.ask(facts, "leaves_stack(I)")), key=lambda i: (i in resolving, str(i)))
+        causes = self._causes_of(facts, [("leaves_stack", aid) for aid in leaving]) if leaving else []
+        decls = self.engine.program.decls
+        about = {p for p, d in decls.items() if d.is_input and d.params and d.params[0].type == "ability"}
+        for aid, (rule, cites) in zip(leaving, causes):
             facts = facts.difference([f for f in facts if f[0] in about and f[1] == aid])
-            rule, cites = self.cause(facts | {("resolving", aid)}, ("leaves_stack", aid))
-            self.events.append(Event(self.next_seq, "resolved", aid, {}, rule, cites))
+            kind = "resolved" if aid in resolving else "left_stack"
+            self.events.append(Event(self.next_seq, kind, aid, {}, rule, cites))
             self.next_seq += 1
         return facts

@@ -54,6 +54,7 @@ EVENT_WORDS = frozenset(
         "chosen",
         "put_on_stack",
         "resolved",
+        "left_stack",
         "step_waits",
         "unaffected",
         "primitive",
