@@ -2,7 +2,7 @@
 """judgelog benchmark harness: judgelog vs hand-written pyDatalog vs plain Python, side by side.
 
     python bench/run.py            # N = 10, 100, 1000, 5000 (about 2-4 minutes on 2 cores)
-    python bench/run.py --quick    # N = 10, 100, 1000, fewer repetitions (well under a minute)
+    python bench/run.py --quick    # N = 10, 100, 1000, fewer repetitions (about 2 minutes on 2 cores)
     python bench/run.py --json     # the same measurements as JSON on stdout
 
 Boards are synthetic (seed 0): N attackers cut into groups of
