@@ -165,11 +165,14 @@ def action_problems(
         given = set(known) | set(introduced)
     known = given
     players = Names(index.players.__contains__, lambda: set(index.players))
-    # before the earlier actions ran: the permanents and what those actions create by name; when the action
-    # is applied: anything the state knows that is not a player (an object that left the battlefield is
-    # refused by the rules, with their CR number)
+    # before the earlier actions ran: the permanents, the cards the board keeps in a zone (a hand's card whose
+    # ability is activated from there) and what those actions create by name; when the action is applied:
+    # anything the state knows that is not a player (an object that left the battlefield is refused by the
+    # rules, with their CR number)
     objects = (
-        ({f[1] for f in state.facts if f[0] == "permanent"} | set(introduced)) if lenient else index.objects(introduced)
+        ({f[1] for f in state.facts if f[0] in ("permanent", "card_in_zone")} | set(introduced))
+        if lenient
+        else index.objects(introduced)
     )
     keywords = set(state.engine.interface.keywords)
     missing = sorted(k for a, k in facts.required if a == kind and k not in action)
