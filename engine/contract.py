@@ -20,7 +20,7 @@ from .ast import Atom, Const, Span
 from .codes import I001, I002, I003, I004, I005, I006, I007, I009
 from .errors import Diagnostic
 from .program import Program
-from .words import ACTION_ARGUMENTS, COUNTER_ALIASES, EVENT_WORDS
+from .words import ACTION_ARGUMENTS, COUNTER_ALIASES, EVENT_WORDS, RECORDED_ARITIES
 
 __all__ = [
     "ENGINE_NEEDS",
@@ -263,36 +263,34 @@ def contract_problems(program: Program) -> list[Diagnostic]:
 
 
 def designation_problems(program: Program) -> list[Diagnostic]:
-    """Errors for a ``record``, ``record_plain``, ``forget`` or ``forget_all`` effect whose predicate (its
-    first argument, a constant) is not an input predicate of the arity the primitive takes: the runtime would
-    stop the action only when the rule fires."""
+    """Errors for an effect whose primitive names a predicate (the interface's ``primitive(P, predicate, A,
+    B)``: record, forget, ...) that is not an input predicate of the arity it asserts or retracts: the runtime
+    would stop the action only when the rule fires. A primitive that takes the fact's arguments (A is not
+    ``none``) asserts a fact of one or two (RECORDED_ARITIES); one that doesn't (forget_all) any."""
+    takes = {
+        str(row[0]): str(row[2]) != "none"
+        for row in program.ground_facts("primitive")
+        if len(row) == 4 and str(row[1]) == "predicate"
+    }
     out: list[Diagnostic] = []
     for rule in program.rules:
         head = rule.head
         if head.pred not in EFFECT_PREDICATES or len(head.args) < 3:
             continue
         prim, pred = head.args[1], head.args[2]
-        if isinstance(prim, Const) and prim.value in DESIGNATION_PRIMITIVES and isinstance(pred, Const):
-            problem = _designation_problem(program, str(prim.value), str(pred.value))
+        if isinstance(prim, Const) and str(prim.value) in takes and isinstance(pred, Const):
+            arities = RECORDED_ARITIES if takes[str(prim.value)] else None
+            problem = _designation_problem(program, str(prim.value), str(pred.value), arities)
             if problem is not None:
                 out.append(Diagnostic(I009, problem[0], pred.span or rule.span, hint=problem[1]))
     return out
 
 
-# the primitives whose first argument names the input predicate they assert or retract, with its arities
-DESIGNATION_PRIMITIVES: dict[str, tuple[int, ...] | None] = {
-    "record": (1, 2),
-    "record_plain": (1, 2),
-    "forget": (1, 2),
-    "forget_all": None,  # any arity
-}
-
-
-def _designation_problem(program: Program, prim: str, pred: str) -> tuple[str, str] | None:
+def _designation_problem(
+    program: Program, prim: str, pred: str, arities: tuple[int, ...] | None
+) -> tuple[str, str] | None:
     """What is wrong with ``pred`` as the predicate ``prim`` records or forgets (an undeclared one, a derived
-    one, one of another arity), with a hint; None if nothing: the runtime would refuse it only when the rule
-    fires."""
-    arities = DESIGNATION_PRIMITIVES[prim]
+    one, one of another arity than ``arities``), with a hint; None if nothing."""
     need = "an input predicate" + (f" of arity {' or '.join(map(str, arities))}" if arities else "")
     decl = program.decls.get(pred)
     if decl is None:

@@ -55,7 +55,7 @@ from .ast import format_value
 from .change import Arg, Change, object_facts
 from .errors import ActionError
 from .fact import Fact
-from .words import COUNTER_ALIASES, EVENT_WORDS, PREDICATE_SUBJECT_EVENTS, ZONES
+from .words import COUNTER_ALIASES, EVENT_WORDS, PREDICATE_SUBJECT_EVENTS, RECORDED_ARITIES, ZONES
 
 __all__ = [
     "PRIMITIVES",
@@ -382,7 +382,7 @@ def p_create_copy(ch: Change, original: Arg, controller: Arg, n: Arg) -> None:
 
 def _recorded(ch: Change, pred: Arg, a: Arg, b: Arg) -> tuple:
     arity = ch.inputs.get(pred)
-    _require(arity in (1, 2), f"record/forget need an input predicate of arity 1 or 2, not {pred!r}")
+    _require(arity in RECORDED_ARITIES, f"record/forget need an input predicate of arity 1 or 2, not {pred!r}")
     return (pred, a) if arity == 1 else (pred, a, b)
 
 

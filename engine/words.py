@@ -9,11 +9,20 @@ predicates that hold an action's arguments as written. A leaf module: the checks
 
 from __future__ import annotations
 
-__all__ = ["ACTION_ARGUMENTS", "COUNTER_ALIASES", "EVENT_WORDS", "PREDICATE_SUBJECT_EVENTS", "ZONES"]
+__all__ = [
+    "ACTION_ARGUMENTS",
+    "COUNTER_ALIASES",
+    "EVENT_WORDS",
+    "PREDICATE_SUBJECT_EVENTS",
+    "RECORDED_ARITIES",
+    "ZONES",
+]
 
 ZONES = ("graveyard", "exile", "hand", "library", "outside_the_game")  # the last: 400.11, 800.4a
 # the events whose subject is a predicate's name, not an object (record, forget, forget_all)
 PREDICATE_SUBJECT_EVENTS = frozenset({"recorded", "forgotten", "ended"})
+# the arities of the designations record, record_plain and forget assert or retract: P(A) or P(A, B)
+RECORDED_ARITIES = (1, 2)
 # every event kind and detail key the primitives and the runtime write into the event log (a query may name
 # them before they happen; tests/test_validation.py checks the list against this module and the runtime)
 EVENT_WORDS = frozenset(

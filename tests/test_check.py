@@ -45,7 +45,7 @@ EXPECTED = {
     "word_ordered_against_number.dl": [
         (8, 26, "error", "E017", "P, bound by life_of as p: player, is compared with a number (>)")
     ],
-    "record_undeclared.dl": [(8, 19, "error", "I009", "record names 'marcked', which no .decl declares")],
+    "record_undeclared.dl": [(10, 19, "error", "I009", "record names 'marcked', which no .decl declares")],
     "many_errors.dl": [
         (9, 12, "error", "E002", "undeclared predicate 'chrager'"),
         (13, 23, "error", "E001", "expected '.' at the end of the rule, found 'stops'"),
