@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 from .analysis import INT_TYPES, suggest
 from .ast import Atom, Const, Span
-from .codes import I001, I002, I003, I004, I005, I006, I007, I009
+from .codes import I001, I002, I003, I004, I005, I006, I007, I009, I010
 from .errors import Diagnostic
 from .program import Program
 from .words import ACTION_ARGUMENTS, COUNTER_ALIASES, EVENT_WORDS, RECORDED_ARITIES
@@ -27,6 +27,7 @@ __all__ = [
     "EFFECT_PREDICATES",
     "contract_problems",
     "designation_problems",
+    "property_problems",
     "trigger_problems",
     "result_problems",
 ]
@@ -283,6 +284,37 @@ def designation_problems(program: Program) -> list[Diagnostic]:
             problem = _designation_problem(program, str(prim.value), str(pred.value), arities)
             if problem is not None:
                 out.append(Diagnostic(I009, problem[0], pred.span or rule.span, hint=problem[1]))
+    return out
+
+
+# the predicates that name a property of judgelog verify by their first argument (rules/core/interface.dl)
+PROPERTY_NAMING = ("property_violation", "property_cr", "property_stage")
+
+
+def property_problems(program: Program) -> list[Diagnostic]:
+    """Errors for a rule that names a property of ``judgelog verify`` (its violations, CR numbers or stage)
+    that no ``property/2`` fact declares: verify checks only the declared properties, so a misspelt name is
+    never checked."""
+    if "property" not in program.decls:
+        return []
+    declared = {str(row[0]) for row in program.ground_facts("property") if row}
+    out: list[Diagnostic] = []
+    for rule in program.rules:
+        head = rule.head
+        if head.pred not in PROPERTY_NAMING or not head.args or not isinstance(head.args[0], Const):
+            continue
+        name = str(head.args[0].value)
+        if name not in declared:
+            near = suggest(name, declared)
+            out.append(
+                Diagnostic(
+                    I010,
+                    f"{head.pred} names the property {name!r}, which no property/2 declares: verify never checks it",
+                    head.args[0].span or rule.span,
+                    hint=(f"did you mean {near!r}? " if near else "")
+                    + f'declare it: property({name}, "what holds, in words").',
+                )
+            )
     return out
 
 

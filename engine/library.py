@@ -25,6 +25,7 @@ from .contract import (
     designation_problems,
     event_kind_problems,
     keyword_problems,
+    property_problems,
     result_problems,
     trigger_problems,
 )
@@ -329,5 +330,6 @@ def _load(
     diags.extend(keyword_problems(program, library_files=library_shown))
     diags.extend(counter_word_problems(program))
     diags.extend(designation_problems(program))
+    diags.extend(property_problems(program))
     program.sources = sources
     return LoadResult(program, diags, sources)

@@ -105,6 +105,7 @@ def _needed_preds(program: Any, props: dict[str, Property]) -> set[str]:
     wanted = ["property_violation", "violation", "effect", "state_based", "standing", "step_exists", "choice"]
     wanted += ["follow_up"]  # an action the rules apply again: unsupported, said so
     wanted += ["board_problem"]  # a board the rules would not allow is not searched (judgelog.verify.run_task)
+    wanted += ["action_param_default"]  # the arguments an action leaves out (_Builder.defaults)
     wanted += ["triggers"] + [p.name.split(":", 1)[1] for p in props.values() if p.functional]
     return program.dependencies([w for w in wanted if w in program.decls])
 
@@ -251,6 +252,14 @@ class _Builder:
         elif field.shape == "map":
             self.emit(f"h({ctx},f_act_map({key},O,A)) :- {d}(O,A), {guard}.")
 
+    def defaults(self, ctx: int, kind: str, given: Sequence[str], guard: str) -> None:
+        """The arguments the action leaves out, from the defaults the rules give (``action_param_default/3``,
+        as the runtime's :func:`judgelog.action_args.default_facts`)."""
+        if "action_param_default" not in self.engine.program.decls:
+            return
+        others = "".join(f", K != {_q(k)}" for k in given)
+        self.emit(f"h({ctx},f_act_arg(K,V)) :- j_action_param_default({ctx},{_q(kind)},K,V){others}, {guard}.")
+
     # -- the runtime's steps -------------------------------------------------------------------------------
     def frame(self, src: int, dst: int, *, changes: bool) -> None:
         """``dst`` holds ``src``'s facts, less the transient ones (and less what effects at ``src`` remove)."""
@@ -316,6 +325,8 @@ class _Builder:
         """What each supported primitive does (judgelog.effects), as add/del of facts and events."""
         for p in SUPPORTED_PRIMITIVES:
             self.emit(f"supported_prim({_q(p)}).")
+        # every event is ev(Context, Kind, Object, Detail): one arity, so that clingo orders events as the runtime
+        # numbers them, by the context they happen in (clingo orders terms of different arities by arity first)
         ev = "ev(D,{kind},O,{detail})"
         for pred, arity in sorted(self.inputs.items()):
             if arity not in (1, 2):
@@ -349,7 +360,8 @@ class _Builder:
         # tap
         self.emit('add(D,f_tapped(O)) :- prim(C,D,"tap",O,_,_), h(C,f_permanent(O)), not h(C,f_tapped(O)).')
         self.emit(
-            'event0(D,ev(D,"tapped",O),"tapped",O) :- prim(C,D,"tap",O,_,_), h(C,f_permanent(O)), not h(C,f_tapped(O)).'
+            'event0(D,ev(D,"tapped",O,0),"tapped",O) :- '
+            'prim(C,D,"tap",O,_,_), h(C,f_permanent(O)), not h(C,f_tapped(O)).'
         )
         # leaving combat (remove_from_combat, gain_control)
         for pred in self.face.ends_with_combat:
@@ -362,7 +374,7 @@ class _Builder:
         self.emit("del(D,F) :- leaves(_,D,_,F).")
         self.emit('leave(C,D,O) :- prim(C,D,"remove_from_combat",O,_,_).')
         self.emit(
-            'event0(D,ev(D,"removed_from_combat",O),"removed_from_combat",O) :- '
+            'event0(D,ev(D,"removed_from_combat",O,0),"removed_from_combat",O) :- '
             'prim(C,D,"remove_from_combat",O,_,_), leaves(C,D,O,_).'
         )
         # gain_control
@@ -371,19 +383,19 @@ class _Builder:
         self.emit(f"add(D,f_controller(O,P)) :- {gc}.")
         self.emit(f"leave(C,D,O) :- {gc}.")
         self.emit(
-            'event(D,ev(D,"removed_from_combat",O),"removed_from_combat",O,"because","control_change") :- '
+            'event(D,ev(D,"removed_from_combat",O,0),"removed_from_combat",O,"because","control_change") :- '
             f"{gc}, leaves(C,D,O,_)."
         )
-        self.emit(f'event(D,ev(D,"control_changed",O),"control_changed",O,"to",P) :- {gc}.')
-        self.emit(f'event_detail(D,ev(D,"control_changed",O),"previous",Q) :- {gc}.')
+        self.emit(f'event(D,ev(D,"control_changed",O,0),"control_changed",O,"to",P) :- {gc}.')
+        self.emit(f'event_detail(D,ev(D,"control_changed",O,0),"previous",Q) :- {gc}.')
         self.emit('unsupported(C,gain_control_refused) :- prim(C,_,"gain_control",O,P,_), not h(C,f_permanent(O)).')
         # remove_keyword
         rk = 'prim(C,D,"remove_keyword",O,K,_), h(C,f_permanent(O))'
         self.emit(f"del(D,f_granted_keyword(O,K)) :- {rk}.")
         self.emit(f"add(D,f_removed_keyword(O,K)) :- {rk}.")
-        self.emit(f'event(D,ev(D,"ability_lost",O),"ability_lost",O,"keyword",K) :- {rk}.')
+        self.emit(f'event(D,ev(D,"ability_lost",O,K),"ability_lost",O,"keyword",K) :- {rk}.')
         # signal: an event of its kind, and nothing else
-        self.emit('event0(D,ev(D,K,X),K,X) :- prim(C,D,"signal",K,X,_).')
+        self.emit('event0(D,ev(D,K,X,0),K,X) :- prim(C,D,"signal",K,X,_).')
         # events as facts
         self.emit("event0(D,E,K,O) :- event(D,E,K,O,_,_).")
         self.emit("add(D,f_event(E,K,O)) :- event0(D,E,K,O).")
@@ -427,6 +439,7 @@ def compile_search(engine: Engine, scope: Scope, shape: Shape, props: dict[str, 
             b.emit(f"h({x},f_action({_q(kind)})) :- {guard}.")
             for f in fields:
                 b.arg_facts(f, x, guard)
+            b.defaults(x, kind, [f.name for f in fields], guard)
 
         after = b.action(state, kind, guard, args)
         b.emit(f"alive({stage}) :- alive({stage - 1}), not refused({g}).")
@@ -443,6 +456,8 @@ def compile_search(engine: Engine, scope: Scope, shape: Shape, props: dict[str, 
         for i, (key, value) in enumerate(sorted(items.items())):
             if key == "do":
                 continue
+            if isinstance(value, (dict, list)):  # an object the action brings (enter, create_token), a list
+                b.unsupported.append(f"the follow-up action {items['do']}'s argument {key} (a mapping or a list)")
             if isinstance(value, str) and value in fills:
                 conds.append(fills[value].format(i=i))
                 args_.append(f"V{i}")
@@ -463,6 +478,7 @@ def compile_search(engine: Engine, scope: Scope, shape: Shape, props: dict[str, 
                 b.emit(f"h({x},f_action({_q(items['do'])})) :- follow({term}).")
                 for k, v in zip(keys, vs):
                     b.emit(f"h({x},f_act_arg({_q(k)},{v})) :- follow({term}).")
+                b.defaults(x, str(items["do"]), keys, f"follow({term})")
 
         after = b.action(final, "follow_up", "follow(_)", fargs)
         b.emit(f'check({after},board) :- follow(_), alive({stage}), not refused("follow_up").')

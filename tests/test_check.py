@@ -46,6 +46,9 @@ EXPECTED = {
         (8, 26, "error", "E017", "P, bound by life_of as p: player, is compared with a number (>)")
     ],
     "record_undeclared.dl": [(10, 19, "error", "I009", "record names 'marcked', which no .decl declares")],
+    "property_undeclared.dl": [
+        (10, 20, "error", "I010", "property_violation names the property 'block_keeps_flying', which no property/2")
+    ],
     "many_errors.dl": [
         (9, 12, "error", "E002", "undeclared predicate 'chrager'"),
         (13, 23, "error", "E001", "expected '.' at the end of the rule, found 'stops'"),

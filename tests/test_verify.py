@@ -621,3 +621,49 @@ def test_search_finds_the_smallest_counterexample_of_each_broken_property(tmp_pa
     searched, listed = _both(Engine(properties=True, library=str(lib)), data)
     assert {c["property"] for c in searched["counterexamples"]} == {"band_legality", "pair_breaks"}
     assert searched["counterexamples"] == listed["counterexamples"]
+
+
+# a property violated by any event of one kind: whether the search follows the follow-up action that makes it
+PROBE = """\
+property(probe, "no {kind} event (a probe)").
+property_cr(probe, "603.2").
+@name property.probe
+@cr 603.2
+property_violation(probe, X, none) :- event(_, {kind}, X).
+"""
+
+
+@pytest.mark.parametrize(
+    "kind, follow_up",
+    [
+        # an argument the action leaves out takes the rules' default (deal_damage's source: none)
+        ("damage_dealt", {"do": "deal_damage", "target": "$creature", "n": 1}),
+        ("effect_began", {"do": "apply_effect", "object": "$creature", "power": 1}),
+        # an object the action brings: the search cannot follow it, and says so
+        ("enters", {"do": "enter", "object": {"id": "g", "card": "Grizzly Bears", "controller": "p1"}}),
+    ],
+    ids=["default-argument", "effect", "new-object"],
+)
+def test_the_search_never_misses_a_follow_up_actions_event(tmp_path, kind, follow_up):
+    probe = tmp_path / "probe.dl"
+    probe.write_text(PROBE.format(kind=kind), encoding="utf-8")
+    data = {"creatures": 1, "keywords": ["flying"], "power": [1], "toughness": [1], "follow_up": [follow_up]}
+    searched, listed = _both(Engine(properties=True, rules=[str(probe)]), data)
+    assert [c["property"] for c in listed["counterexamples"]] == ["probe"]
+    assert searched["counterexamples"] == listed["counterexamples"]
+
+
+@pytest.mark.parametrize(
+    "keyword, follow_up",
+    [
+        # events of the follow-up are later than the declarations' (the search orders events as the runtime)
+        ("flying", {"do": "lose_ability", "object": "$creature", "keyword": "$keyword"}),
+        # a block skulk allowed stays legal when the blocker's power grows afterwards (509.1b)
+        ("skulk", {"do": "put_counters", "target": "$creature", "kind": "p1p1", "n": 1}),
+    ],
+)
+def test_a_keyword_or_power_changed_after_the_blocks_breaks_no_evasion_property(keyword, follow_up):
+    data = {"creatures": 2, "keywords": [keyword], "power": [1], "toughness": [1], "follow_up": [follow_up]}
+    searched, listed = _both(Engine(properties=True), data)
+    assert searched["boards"] == listed["boards"] > 0
+    assert searched["counterexamples"] == listed["counterexamples"] == []
