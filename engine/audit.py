@@ -341,6 +341,18 @@ def _about_the_scenario(rule: Rule, facts: Iterable[tuple], bindings: Iterable[d
     return any(v in ids for b in bindings for v in b.values())
 
 
+def _groups_in_play(program: Program, keywords: set[str]) -> set[str]:
+    """The keywords objects have, and the groups of the rules in the files that declare them
+    (``keyword(K).``): a keyword declared with another's rules is a form of it (``bands_with_other`` in
+    banding's file, 702.22b), whose rules are in play with it."""
+    files = {
+        r.span.file
+        for r in program.rules
+        if r.head.pred == "keyword" and not r.body and r.head.args and str(r.head.args[0]) in keywords
+    }
+    return keywords | {group_of(r) for r in program.rules if r.span.file in files}
+
+
 def dynamic_audit(engine: Engine, path: str, *, keyword: str | None = None, only: str | None = None) -> dict:
     """The dynamic audit of a scenario (after its actions). ``keyword``: only what concerns that keyword's
     rules (its ``@name`` group); ``only``: one of ONLY."""
@@ -370,7 +382,7 @@ def dynamic_audit(engine: Engine, path: str, *, keyword: str | None = None, only
         fired.pop(id(r))
     # a keyword's rules that fired although no object has the keyword (e.g. "unpaired" for every creature
     # when nothing has soulbond): listed apart, not as rules of the scenario
-    in_play = {row["K"] for row in state.query("has_keyword(O, K)")}
+    in_play = _groups_in_play(program, {str(row["K"]) for row in state.query("has_keyword(O, K)")})
     idle = [
         r
         for r in rules

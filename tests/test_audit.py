@@ -176,6 +176,34 @@ def test_only_rules_that_fired_for_the_scenario(capsys):
     assert not set(data["library_only"]) & fired and not set(data["keyword_not_in_play"]) & fired
 
 
+BANDS_WITH_OTHER = """\
+name: Only "bands with other Wolves" in play
+players: [alice, bob]
+active: alice
+objects:
+  wurm: {card: Craw Wurm, controller: alice}
+  alpha: {name: Pack Leader, types: [creature], subtypes: [wolf], power: 2, toughness: 2, controller: bob,
+          keywords: [{bands_with_other: {subtype: wolf}}]}
+  beta: {name: Pack Leader, types: [creature], subtypes: [wolf], power: 2, toughness: 2, controller: bob,
+         keywords: [{bands_with_other: {subtype: wolf}}]}
+combat:
+  attackers: {wurm: bob}
+  blockers: {alpha: [wurm], beta: [wurm]}
+"""
+
+
+def test_a_form_of_a_keyword_puts_its_rules_in_play(capsys, tmp_path):
+    """702.22b: "bands with other" is a form of banding, declared in banding's file: with only it in play, the
+    banding rules that decide who divides (702.22j) are the scenario's, not "keywords no object has"."""
+    board = tmp_path / "bands_with_other.yaml"
+    board.write_text(BANDS_WITH_OTHER, encoding="utf-8")
+    data = run_cli(capsys, ["audit", str(board), "--format", "json"]).json()
+    fired = {r["rule"] for r in data["fired"]}
+    assert "banding.blocked_by_bands_with_other" in fired
+    assert not any(name.startswith("banding.") for name in data["keyword_not_in_play"])
+    assert any(name.startswith("soulbond.") for name in data["keyword_not_in_play"])  # still set apart
+
+
 def test_internal_checks_are_not_defaults_overridden(capsys):
     data = run_cli(capsys, ["audit", BANDING, "--format", "json"]).json()
     defaults = {o["default"] for o in data["overrides"]}
