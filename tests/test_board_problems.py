@@ -90,6 +90,19 @@ objects:
 """,
         "bears",
     ),
+    "card_in_zone_without_owner": (
+        """\
+name: A persist trigger of a card in a graveyard with no owner (no card_value facts)
+players: [alice, bob]
+active: alice
+objects:
+  bears: {card: Grizzly Bears, controller: alice}
+stack:
+  - {id: ability_9, source: finks, kind: persist, controller: alice}
+facts: ["card_in_zone(finks, graveyard)"]
+""",
+        "finks",
+    ),
     "both_kinds_of_counters:state_based_action_due": (
         """\
 name: Both kinds of counters on one creature
