@@ -21,10 +21,12 @@ workers (:mod:`judgelog.distribute`) and merged in a fixed order (:func:`merge`)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .ast import format_value
 from .boards import (
     Spec,
     Task,
@@ -96,6 +98,21 @@ def properties_of(engine: Engine) -> dict[str, Property]:
     return out
 
 
+def witness_text(value: object) -> str:
+    """A witness as judgelog writes values (``c1``, ``3``, ``"Servo Token"``); a value of several arguments
+    (a functional predicate's) as ``(a, b)``."""
+    if isinstance(value, tuple):
+        return "(" + ", ".join(format_value(v) for v in value) + ")"
+    return format_value(value)
+
+
+_WITNESS_WORD = re.compile(r'"(?:[^"\\]|\\.)*"|[a-z][a-z0-9_]*')  # a quoted string is one word, never renamed
+
+
+def _rename_witness(text: str, mapping: dict[str, str]) -> str:
+    return _WITNESS_WORD.sub(lambda m: mapping.get(m.group(0), m.group(0)), text)
+
+
 def violations(state: State, props: dict[str, Property], stage: str) -> list[tuple[str, tuple]]:
     """The violations of the properties of ``stage`` in a state: (property, witnesses)."""
     out: list[tuple[str, tuple]] = []
@@ -119,8 +136,9 @@ def violations(state: State, props: dict[str, Property], stage: str) -> list[tup
                     tuple(row[n] for i, n in enumerate(names) if i not in prop.functional)
                 )
             for key, values in groups.items():
-                if len(values) > 1:
-                    out.append((prop.name, key + tuple(sorted(values, key=repr))[:2]))
+                if len(values) > 1:  # the key, then two of its values (a value of one argument: that argument)
+                    two = tuple(v[0] if len(v) == 1 else v for v in sorted(values, key=repr)[:2])
+                    out.append((prop.name, key + two))
     return sorted(set(out), key=repr)
 
 
@@ -208,7 +226,7 @@ def _record(
         run.found.append(
             {
                 "property": name,
-                "witnesses": [str(w) for w in witnesses],
+                "witnesses": [witness_text(w) for w in witnesses],
                 "stage": stage,
                 "creatures": len(board),
                 "keywords": board_keywords(board),
@@ -433,7 +451,7 @@ def canonical(c: dict, board: Sequence[Spec], players: int = 2) -> dict:
         cand = dict(c)
         cand["steps"] = _rename(c["steps"], mapping)
         cand["proposed"] = _rename(c["proposed"], mapping)
-        cand["witnesses"] = [mapping.get(w, w) for w in c["witnesses"]]
+        cand["witnesses"] = [_rename_witness(w, mapping) for w in c["witnesses"]]
         key = (repr(cand["steps"]), repr(cand["proposed"]), cand["witnesses"])
         if best is None or key < best[0]:
             best = (key, cand)

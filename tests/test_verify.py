@@ -435,6 +435,34 @@ def test_all_lists_every_distinct_counterexample(tmp_path, capsys):
     assert len({f["file"] for f in found}) == len(found)
 
 
+def test_a_functional_propertys_witnesses_are_values_not_python_tuples(tmp_path, capsys):
+    """functional:PRED's witnesses are the key and two of its values, printed as judgelog prints values (not
+    ``('p1',)``), in the text and the JSON alike; the scenario written fails its count."""
+    rule = tmp_path / "defender_divides.dl"
+    rule.write_text(
+        "@name broken.defender_divides\n@cr 510.1c\ndamage_assigner(A, P) :- blocked(A), defending_player(A, P).\n"
+    )
+    scope = _scope_file(
+        tmp_path,
+        {
+            "creatures": 2,
+            "min_creatures": 2,
+            "keywords": [],
+            "power": [1],
+            "toughness": [1],
+            "declare": ["attackers", "blockers"],
+        },
+    )
+    argv = ["verify", "--workers", "1", "--scope", scope, "--rules", rule, "-o", tmp_path / "out"]
+    run = run_cli(capsys, argv)
+    assert run.code == 1 and "witnesses c1, p1, p2 (board)" in run.out, run.out
+    assert "(" not in run.out.split("witnesses", 1)[1].split("(board)")[0]
+    found = run_cli(capsys, argv + ["--format", "json"]).json()["counterexamples"]
+    assert [c["witnesses"] for c in found] == [["c1", "p1", "p2"]]
+    test = run_cli(capsys, ["test", tmp_path / "out" / "functional_damage_assigner.yaml"])
+    assert test.code == 1 and "0 passed, 1 failed" in test.out
+
+
 # -- the same result whatever runs it --------------------------------------------------------------------
 @SHARES_SMALL_TEXT
 def test_resumes_from_the_output_folder(small_text, tmp_path, capsys):
