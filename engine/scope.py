@@ -177,8 +177,12 @@ def _words(value: object, what: str, source: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _keyword_choices(entry: str, face: Interface, scope_words: dict[str, tuple], source: str) -> list[KeywordChoice]:
-    """A scope's keyword entry (``k`` or ``{k: param}``) as the choices it stands for."""
+def _keyword_choices(
+    entry: str, face: Interface, scope_words: dict[str, tuple], source: str, at: int | None = None
+) -> list[KeywordChoice]:
+    """A scope's keyword entry (``k`` or ``{k: param}``) as the choices it stands for. ``at``: the entry's
+    place in a ``keywords:`` list the scope wrote (then an entry that stands for no choice is an error; a
+    keyword of ``default`` whose parameter no word of the scope gives is left out)."""
     param = None
     if isinstance(entry, dict) and len(entry) == 1:
         ((entry, param),) = entry.items()
@@ -214,7 +218,22 @@ def _keyword_choices(entry: str, face: Interface, scope_words: dict[str, tuple],
             out.append(KeywordChoice(entry, form, key, 1))
         else:
             out.extend(KeywordChoice(entry, form, key, v) for v in scope_words.get(key, ()))
+    if not out and at is not None:  # listed by name, but no value to give it: nothing to search for it
+        keys = sorted({key for _, key in forms})
+        sources = [_WORD_KEYS.get(k, f"words: {{{k}: [...]}}") for k in keys]
+        named = ", ".join(keys[:-1]) + " or " + keys[-1] if len(keys) > 1 else keys[0]
+        _err(
+            source,
+            f"keyword {entry!r} takes a parameter ({named}) and the scope gives it no value: no board would have it",
+            f"give it one, as in {face.param_example(entry).split(' or ')[0]}, or give the scope values for it: "
+            + ", ".join(dict.fromkeys(sources)),
+            key=("keywords", at),
+        )
     return out
+
+
+# the scope key that lists the values of a keyword parameter kept under this key (others: words: {KEY: [...]})
+_WORD_KEYS = {"subtype": "subtypes: [...]", "supertype": "supertypes: [...]", "name": "names: [...]"}
 
 
 def load_scope(data: Any, engine: Engine, *, source: str = "<scope>", doc: Located | None = None) -> Scope:
@@ -267,7 +286,8 @@ def _load_scope(data: Any, engine: Engine, source: str) -> Scope:
     for key, values in raw_words.items():
         words[str(key)] = _words(values, f"words.{key}", source)
     raw_keywords = data.get("keywords", "default")
-    if raw_keywords == "default":
+    listed = raw_keywords != "default"
+    if not listed:
         raw_keywords = sorted(property_keywords(engine.program) & face.keywords)
     if not isinstance(raw_keywords, list):
         _err(source, f"keywords must be a list or 'default', got {raw_keywords!r}", key="keywords")
@@ -282,10 +302,11 @@ def _load_scope(data: Any, engine: Engine, source: str) -> Scope:
                 key="without",
             )
     choices: list[KeywordChoice] = []
-    for entry in raw_keywords:
+    for i, entry in enumerate(raw_keywords):
         if (next(iter(entry)) if isinstance(entry, dict) and len(entry) == 1 else entry) in without:
             continue
-        choices.extend(c for c in _keyword_choices(entry, face, words, source) if c not in choices)
+        at = i if listed else None
+        choices.extend(c for c in _keyword_choices(entry, face, words, source, at) if c not in choices)
     counters = data.get("counters", {}) or {}
     if not isinstance(counters, dict):
         _err(source, "counters must map a counter kind to numbers", "e.g. {p1p1: [0, 1]}", key="counters")

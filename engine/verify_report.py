@@ -105,10 +105,12 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
             for c, f in zip(result["counterexamples"], written)
         ],
     }
+    kws = ", ".join(k.text() for k in scope.keywords) or "none"
+    if scope.keywords and scope.keywords_per_creature == 0:  # listed, but no creature may have one
+        kws = "none (keywords_per_creature: 0)"
     lines = [
         f"verify: {len(checked)} properties, {shown_scope}: {scope.players} players, "
-        f"{scope.min_creatures}-{scope.creatures} creatures, keywords: "
-        f"{', '.join(k.text() for k in scope.keywords) or 'none'}"
+        f"{scope.min_creatures}-{scope.creatures} creatures, keywords: {kws}"
     ]
     for task, why in result["fallback"]:
         lines.append(f"note: task {task}: the search cannot follow {why}; checked by the reference enumerator")

@@ -147,6 +147,8 @@ def test_an_edited_rule_file_makes_the_saved_results_stale(tmp_path, capsys):
         ("players: 2\ncreaturs: 2\n", ":2:11:", "unknown key 'creaturs'"),
         ("creatures: -1\n", ":1:12:", "creatures must be a whole number >= 1"),
         ("counters: {p1p1: [0, x]}\n", ":1:18:", "counters.p1p1 must be a whole number"),
+        # a keyword listed whose parameter the scope gives no value: was dropped ("keywords: none", exit 0)
+        ("creatures: 1\nkeywords:\n  - flying\n  - protection\n", ":4:5:", "keyword 'protection' takes a parameter"),
     ],
 )
 def test_a_bad_scope_names_the_line_and_column_of_its_value(tmp_path, capsys, text, where, message):
@@ -164,6 +166,25 @@ def test_without_leaves_keywords_out_of_a_scope(tmp_path, capsys):
     path = _scope_file(tmp_path, {"creatures": 1, "without": ["trampel"]})
     run = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "out"])
     assert run.code == 3 and "unknown keyword 'trampel' in without" in run.err and "'trample'" in run.err
+
+
+def test_a_listed_keyword_is_searched_as_the_header_says_or_refused(tmp_path, capsys):
+    """A keyword of a scope's list is never dropped in silence: one whose parameter no word of the scope gives
+    is refused (with how to give one); a numbered one without its number is tried with 1, as the header
+    says; keywords_per_creature: 0 gives no creature a keyword, and the header says so."""
+    path = _scope_file(tmp_path, {"creatures": 1, "keywords": ["protection"]})
+    run = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "out"])
+    assert run.code == 3 and "no board would have it" in run.err, run.err
+    assert "{protection: {color: ...}}" in run.err and "subtypes: [...]" in run.err
+    path = _scope_file(tmp_path, {"creatures": 1, "keywords": ["protection"], "subtypes": ["wolf"]})
+    run = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "out"])
+    assert run.code == 0 and "keywords: protection(subtype=wolf)\n" in run.out, run.err
+    path = _scope_file(tmp_path, {"creatures": 1, "keywords": ["rampage", {"bushido": 2}], "power": [1]})
+    run = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "out"])
+    assert run.code == 0 and "keywords: rampage(n=1), bushido(n=2)\n" in run.out
+    path = _scope_file(tmp_path, {"creatures": 1, "keywords": ["flying", "trample"], "keywords_per_creature": 0})
+    run = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "out"])
+    assert run.code == 0 and "keywords: none (keywords_per_creature: 0)\n" in run.out
 
 
 def test_a_scope_with_no_board_is_refused_not_passed(tmp_path, capsys):
