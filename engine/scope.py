@@ -16,7 +16,6 @@ the loaded rules mention in the rules the properties depend on (:func:`property_
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -24,7 +23,7 @@ from .analysis import suggest
 from .ast import Span
 from .catalog import facts_dir
 from .codes import S001, S104, Code
-from .errors import Diagnostic, LoadError, UsageError
+from .errors import Diagnostic, LoadError
 from .interface import Interface, keyword_constants
 from .program import Program
 
@@ -42,7 +41,10 @@ __all__ = [
     "default_scope_path",
     "property_keywords",
     "SCOPE_KEYS",
+    "FOLLOW_UP_VARIABLES",
 ]
+
+FOLLOW_UP_VARIABLES = ("$creature", "$player", "$keyword")  # what a follow-up action's value may stand for
 
 SCOPE_KEYS = (
     "players",
@@ -346,10 +348,35 @@ def _load_scope(data: Any, engine: Engine, source: str) -> Scope:
                 f"did you mean {near!r}?" if near else None,
                 key="follow_up",
             )
+    for i, action in enumerate(follow):
+        for arg, value in action.items():
+            if isinstance(value, str) and value.startswith("$") and value not in FOLLOW_UP_VARIABLES:
+                near = suggest(value, FOLLOW_UP_VARIABLES)
+                _err(
+                    source,
+                    f"unknown variable {value!r} in follow-up action {action['do']!r}",
+                    (f"did you mean {near!r}? " if near else "")
+                    + "$creature, $player and $keyword stand for each creature, player and keyword on the board",
+                    key=("follow_up", i, arg),
+                )
+    _check_follow_ups(follow, engine, max(players), max(creatures), source)
     properties = data.get("properties", [])
     if properties == "all":
         properties = []
     properties = _words(properties, "properties", source)
+    if properties:
+        from .verify import properties_of
+
+        declared = sorted(properties_of(engine))
+        for i, name in enumerate(properties):
+            if name not in declared:
+                near = suggest(name, declared)
+                _err(
+                    source,
+                    f"unknown property {name!r}: no loaded rule file declares it",
+                    f"did you mean {near!r}?" if near else "properties: " + ", ".join(declared),
+                    key=("properties", i),
+                )
     return Scope(
         players=max(players),
         creatures=max(creatures),
@@ -368,22 +395,59 @@ def _load_scope(data: Any, engine: Engine, source: str) -> Scope:
     )
 
 
+def _check_follow_ups(follow: list[dict], engine: Engine, players: int, creatures: int, source: str) -> None:
+    """Each follow-up action as the runtime would take it on the scope's largest board (its arguments, the
+    ids it names), with $creature, $player and $keyword standing for one of each: a wrong one is the scope's
+    error, at its place, not an action's error of no file when a board first applies it."""
+    if not follow:
+        return
+    from .validation import action_problems
+
+    players_ = [f"p{i + 1}" for i in range(players)]
+    objects = {
+        f"c{i + 1}": {
+            "name": f"Creature {i + 1}",
+            "types": ["creature"],
+            "power": 1,
+            "toughness": 1,
+            "controller": "p1",
+        }
+        for i in range(creatures)
+    }
+    state = engine.state_from_dict({"players": players_, "objects": objects}, path="<scope>")
+    stand_in = {"$creature": "c1", "$player": players_[-1], "$keyword": min(engine.interface.keywords, default="")}
+    for i, action in enumerate(follow):
+        taken = {k: stand_in.get(v, v) if isinstance(v, str) else v for k, v in action.items()}
+        problems = action_problems(state, taken)
+        if problems:
+            _err(source, problems[0].message, problems[0].hint, key=("follow_up", i))
+
+
 def read_scope(path: str) -> tuple[Any, Located | None]:
     """A scope file's YAML, and where each value is when it reads as judgelog's strict YAML too (for errors;
     None otherwise, e.g. a duplicate key PyYAML takes). A regular file under the scenario cap (a FIFO or a
-    device given as ``--scope`` never blocks or reads for ever), refused with a UsageError otherwise."""
+    device given as ``--scope`` never blocks or reads for ever), refused with a LoadError otherwise (exit 3,
+    as any input that could not be loaded)."""
     import yaml
 
     from .errors import ScenarioError
     from .safefiles import UnsafeFile, read_text
     from .yamlsrc import MAX_YAML_BYTES, load_text
 
-    if not os.path.exists(path):
-        raise UsageError(f"no such scope file: {path}", hint="--scope FILE.yaml (see docs/verify.md)")
+    # an input that could not be loaded (exit 3), as a scenario file that is missing, a folder or a FIFO
+    hint = "--scope FILE.yaml (see docs/verify.md)"
     try:
         text = read_text(path, limit=MAX_YAML_BYTES)
-    except (OSError, UnsafeFile, ValueError) as exc:
-        raise UsageError(f"cannot read the scope file {path}: {exc}", hint="--scope FILE.yaml") from None
+    except FileNotFoundError:
+        raise LoadError(f"no such scope file: {path}", hint=hint) from None
+    except IsADirectoryError:
+        raise LoadError(f"{path} is a folder, not a scope file", hint=hint) from None
+    except UnsafeFile as exc:
+        raise LoadError(f"cannot read the scope file {path}: {exc}", hint=hint) from None
+    except OSError as exc:
+        raise LoadError(f"cannot read the scope file {path}: {exc.strerror or exc}", hint=hint) from None
+    except ValueError as exc:  # not UTF-8, or a NUL in the name
+        raise LoadError(f"cannot read the scope file {path}: {exc}", hint=hint) from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

@@ -46,20 +46,20 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
     scope_path = args.scope or default_scope_path()
     raw, doc = read_scope(scope_path)
     raw = raw or {}
-    if args.property:
-        raw = dict(raw, properties=list(args.property))
-    shown_scope = scope_path if args.scope else "default scope"
-    scope = load_scope(raw, engine, source=shown_scope, doc=doc)
     props = properties_of(engine)
-    unknown = [p for p in scope.properties if p not in props]
+    unknown = [p for p in args.property if p not in props]  # a scope file's own properties: load_scope's S104
     if unknown:
         from .analysis import suggest
 
         near = suggest(unknown[0], sorted(props))
         raise UsageError(
-            f"unknown property {unknown[0]!r}",
+            f"unknown property {unknown[0]!r} (--property)",
             hint=f"did you mean {near!r}?" if near else "properties: " + ", ".join(sorted(props)),
         )
+    if args.property:
+        raw = dict(raw, properties=list(args.property))
+    shown_scope = scope_path if args.scope else "default scope"
+    scope = load_scope(raw, engine, source=shown_scope, doc=doc)
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be 1 or more, got {args.workers}")
     job = Job(

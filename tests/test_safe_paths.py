@@ -155,4 +155,5 @@ def test_a_verify_scope_that_is_a_device_or_fifo(capsys, tmp_path):
     os.mkfifo(tmp_path / "scope.yaml")
     for path in (str(tmp_path / "scope.yaml"), "/dev/zero"):
         run = cli(capsys, "verify", "--scope", path)  # was: waited for a writer / read the device as YAML
-        assert run.code == 2 and f"cannot read the scope file {path}" in run.err and "not a regular file" in run.err
+        # an input that could not be loaded (exit 3), as the scenario above
+        assert run.code == 3 and f"cannot read the scope file {path}" in run.err and "not a regular file" in run.err

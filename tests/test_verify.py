@@ -149,6 +149,18 @@ def test_an_edited_rule_file_makes_the_saved_results_stale(tmp_path, capsys):
         ("counters: {p1p1: [0, x]}\n", ":1:18:", "counters.p1p1 must be a whole number"),
         # a keyword listed whose parameter the scope gives no value: was dropped ("keywords: none", exit 0)
         ("creatures: 1\nkeywords:\n  - flying\n  - protection\n", ":4:5:", "keyword 'protection' takes a parameter"),
+        # were exit 2 with no place ("error: unknown property", "<input>: error[S102]")
+        ("creatures: 1\nproperties: [evasion_blockz]\n", ":2:14:", "unknown property 'evasion_blockz'"),
+        (
+            "creatures: 1\nfollow_up:\n  - {do: remove_from_combat, object: $nothing}\n",
+            ":3:38:",
+            "unknown variable '$nothing' in follow-up action 'remove_from_combat'",
+        ),
+        (
+            "creatures: 1\nfollow_up:\n  - {do: remove_from_combat, object: c7}\n",
+            ":3:5:",
+            "remove_from_combat: object must name an object; 'c7' is not one",
+        ),
     ],
 )
 def test_a_bad_scope_names_the_line_and_column_of_its_value(tmp_path, capsys, text, where, message):
@@ -166,6 +178,20 @@ def test_without_leaves_keywords_out_of_a_scope(tmp_path, capsys):
     path = _scope_file(tmp_path, {"creatures": 1, "without": ["trampel"]})
     run = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "out"])
     assert run.code == 3 and "unknown keyword 'trampel' in without" in run.err and "'trample'" in run.err
+
+
+def test_a_scope_file_that_cannot_be_read_is_an_input_error(tmp_path, capsys):
+    """A missing scope file or a folder is an input that could not be loaded (exit 3, as a missing scenario
+    file), said in words (no ``[Errno 21]``); an unknown --property is a usage error (exit 2)."""
+    out = ["-o", tmp_path / "out"]
+    run = run_cli(capsys, ["verify", "--workers", "1", "--scope", tmp_path / "nothing.yaml", *out])
+    assert run.code == 3 and f"no such scope file: {tmp_path / 'nothing.yaml'}" in run.err, run.err
+    run = run_cli(capsys, ["verify", "--workers", "1", "--scope", tmp_path, *out])
+    assert run.code == 3 and f"{tmp_path} is a folder, not a scope file" in run.err and "Errno" not in run.err
+    path = _scope_file(tmp_path, {"creatures": 1, "keywords": ["flying"]})
+    run = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "--property", "evasion_blockz", *out])
+    assert run.code == 2 and "unknown property 'evasion_blockz' (--property)" in run.err
+    assert "did you mean 'evasion_blocks'" in run.err
 
 
 def test_a_listed_keyword_is_searched_as_the_header_says_or_refused(tmp_path, capsys):
