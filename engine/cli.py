@@ -260,6 +260,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--all", action="store_true", help="every distinct counterexample, not only the smallest")
     p.add_argument(
+        "--limit",
+        type=int,
+        default=100,
+        metavar="N",
+        help="write at most N counterexamples, the smallest first (default 100; 0: all); the count is always exact",
+    )
+    p.add_argument(
         "-o",
         "--output",
         metavar="DIR",

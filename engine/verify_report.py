@@ -62,6 +62,9 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
     scope = load_scope(raw, engine, source=shown_scope, doc=doc)
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be 1 or more, got {args.workers}")
+    limit = getattr(args, "limit", 0) or 0
+    if limit < 0:
+        raise UsageError(f"--limit must be 0 (all) or more, got {limit}")
     job = Job(
         rules=tuple(os.path.abspath(r) for r in args.rules),
         include_library=not args.no_library,
@@ -84,6 +87,10 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
     )
     progress.done()
     result = merge(scope, results, all_found=args.all)
+    total = len(result["counterexamples"])
+    broken = len({c["property"] for c in result["counterexamples"]})
+    if limit:  # the smallest first (merge's order): the rest are counted, not written
+        result["counterexamples"] = result["counterexamples"][:limit]
     written = _write(engine, result["counterexamples"], props, args, library)
     checked = {k: v for k, v in props.items() if not scope.properties or k in scope.properties}
     data = {
@@ -93,6 +100,7 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
         "boards": result["boards"],
         "search": "reference enumerator" if args.reference else "clingo",
         "fallback": [{"task": t, "reason": why} for t, why in result["fallback"]],
+        "found": total,  # counterexamples found; those written (--limit) are listed
         "counterexamples": [
             {
                 "property": c["property"],
@@ -124,10 +132,14 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
         )
         if library:
             lines.append(f"  reproduce with: judgelog test --library {library} {f}")
-    if result["counterexamples"]:
-        broken = len({c["property"] for c in result["counterexamples"]})
+    if total > len(written):
         lines.append(
-            f"{len(result['counterexamples'])} counterexample(s) to {broken} propert"
+            f"note: --limit {limit}: wrote the {len(written)} smallest of {total} counterexamples "
+            "(--limit 0 writes them all)"
+        )
+    if result["counterexamples"]:
+        lines.append(
+            f"{total} counterexample(s) to {broken} propert"
             f"{'y' if broken == 1 else 'ies'} among {result['boards']} boards ({result['tasks']} tasks)"
         )
     else:
@@ -194,13 +206,13 @@ def _write(
     os.makedirs(folder, exist_ok=True)
     out = []
     counts: dict[str, int] = {}
+    rules = _copy_rules(folder, library, args.rules, rules_dir(), PROPERTIES_FOLDER)  # once for all
     for c in found:
         counts[c["property"]] = counts.get(c["property"], 0) + 1
         name = c["property"].replace(":", "_")
         if args.all:
             name += f"_{counts[c['property']]}"
         path = os.path.join(folder, name + ".yaml")
-        rules = _copy_rules(folder, library, args.rules, rules_dir(), PROPERTIES_FOLDER)
         data = counterexample_scenario(engine, c, props, rules=rules)
         if library:  # the scenario can't name the library it breaks: say how to run it again
             data["description"] += (

@@ -482,13 +482,50 @@ def test_all_lists_every_distinct_counterexample(tmp_path, capsys):
     assert len({f["file"] for f in found}) == len(found)
 
 
-def test_a_functional_propertys_witnesses_are_values_not_python_tuples(tmp_path, capsys):
-    """functional:PRED's witnesses are the key and two of its values, printed as judgelog prints values (not
-    ``('p1',)``), in the text and the JSON alike; the scenario written fails its count."""
+def _defender_divides(tmp_path: Path) -> Path:
+    """A rule that makes damage_assigner two-valued for a blocked attacker (functional:damage_assigner)."""
     rule = tmp_path / "defender_divides.dl"
     rule.write_text(
         "@name broken.defender_divides\n@cr 510.1c\ndamage_assigner(A, P) :- blocked(A), defending_player(A, P).\n"
     )
+    return rule
+
+
+def test_all_writes_at_most_limit_counterexamples_and_says_so(tmp_path, capsys):
+    """--all with one broken rule wrote thousands of files on 3 creatures: --limit N (default 100) writes the N
+    smallest, says it cut the list, and still counts every counterexample."""
+    scope = _scope_file(
+        tmp_path,
+        {
+            "creatures": 2,
+            "min_creatures": 2,
+            "keywords": ["flying"],
+            "power": [1],
+            "toughness": [1],
+            "declare": ["attackers", "blockers"],
+        },
+    )
+    out = tmp_path / "out"
+    argv = ["verify", "--workers", "1", "--scope", scope, "--rules", _defender_divides(tmp_path), "--all", "-o", out]
+    every = run_cli(capsys, argv + ["--limit", "0", "--format", "json"]).json()
+    total = every["found"]
+    assert total >= 2 and len(every["counterexamples"]) == total
+    run = run_cli(capsys, argv + ["--limit", "1"])
+    assert run.code == 1 and f"note: --limit 1: wrote the 1 smallest of {total} counterexamples" in run.out
+    assert f"{total} counterexample(s) to 1 property" in run.out
+    assert sorted(p.name for p in out.glob("*.yaml")) == ["functional_damage_assigner_1.yaml"]
+    data = run_cli(capsys, argv + ["--limit", "1", "--format", "json"]).json()
+    assert data["found"] == total and [c["file"] for c in data["counterexamples"]] == [
+        str(out / "functional_damage_assigner_1.yaml")
+    ]
+    assert data["counterexamples"][0] == every["counterexamples"][0]  # the smallest is kept
+    assert run_cli(capsys, argv + ["--limit", "-1"]).code == 2
+
+
+def test_a_functional_propertys_witnesses_are_values_not_python_tuples(tmp_path, capsys):
+    """functional:PRED's witnesses are the key and two of its values, printed as judgelog prints values (not
+    ``('p1',)``), in the text and the JSON alike; the scenario written fails its count."""
+    rule = _defender_divides(tmp_path)
     scope = _scope_file(
         tmp_path,
         {
