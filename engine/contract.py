@@ -197,12 +197,35 @@ EFFECT_PREDICATES = ("effect", "state_based", "event_result", "standing")
 RECENT_EVENT = "recent_event"
 
 
+# more undeclared predicates than this: the library's interface is missing (one error, not one per predicate)
+_MANY_MISSING = 5
+
+
 def contract_problems(program: Program) -> list[Diagnostic]:
     """Every way the program fails the engine's contract (empty when it keeps it)."""
     out: list[Diagnostic] = []
     nowhere = Span("<library>", 1, 1)
+    missing = [f"{p}/{need[0]}" for p, need in sorted(ENGINE_NEEDS.items()) if program.decl(p) is None]
+    if len(missing) > _MANY_MISSING:  # no core at all (--no-library), or most of it: say that, once
+        needs = f"the {len(ENGINE_NEEDS)} predicates the engine reads and writes (rules/core/)"
+        what = (
+            f"declare none of {needs}"
+            if len(missing) == len(ENGINE_NEEDS)
+            else f"do not declare {len(missing)} of {needs}: {', '.join(missing[:3])} and {len(missing) - 3} more"
+        )
+        out.append(
+            Diagnostic(
+                I001,
+                f"the library's interface is missing: the loaded rules {what}",
+                nowhere,
+                hint="load the library's core, rules/core/ (state.dl, runtime.dl, interface.dl): leave out "
+                "--no-library, or give a folder laid out like rules/ with --library",
+            )
+        )
     for pred, (arity, ints, is_input, where) in sorted(ENGINE_NEEDS.items()):
         decl = program.decl(pred)
+        if decl is None and len(missing) > _MANY_MISSING:
+            continue
         if decl is None:
             near = suggest(pred, program.decls)
             out.append(

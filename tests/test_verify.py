@@ -194,6 +194,20 @@ def test_a_scope_file_that_cannot_be_read_is_an_input_error(tmp_path, capsys):
     assert "did you mean 'evasion_blocks'" in run.err
 
 
+def test_no_library_is_one_error_naming_the_missing_interface(tmp_path, capsys):
+    """verify --no-library printed one I001 line per predicate of the engine's contract (about 150): it is one
+    error saying the library's interface is missing, with how to load it."""
+    run = run_cli(capsys, ["verify", "--no-library", "--workers", "1", "-o", tmp_path / "out"])
+    assert run.code == 3 and run.err.count("error[I001]") == 1, run.err
+    assert "the library's interface is missing: the loaded rules declare none of the" in run.err
+    assert "hint: load the library's core, rules/core/" in run.err and "leave out --no-library" in run.err
+    assert len(run.err.splitlines()) == 2
+    # most of it missing (one core file given): one error too, naming a few and counting the rest
+    core = rules_dir() / "core" / "state.dl"
+    run = run_cli(capsys, ["verify", "--no-library", "--rules", core, "--workers", "1", "-o", tmp_path / "out"])
+    assert run.code == 3 and run.err.count("error[I001]") == 1 and " more\n" in run.err, run.err
+
+
 def test_a_listed_keyword_is_searched_as_the_header_says_or_refused(tmp_path, capsys):
     """A keyword of a scope's list is never dropped in silence: one whose parameter no word of the scope gives
     is refused (with how to give one); a numbered one without its number is tried with 1, as the header
