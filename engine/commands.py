@@ -187,7 +187,14 @@ def _why_not(args: argparse.Namespace, state: State) -> int:
     holds = state.explain(args.atom) is not None
     reasons = state.why_not(args.atom)
     lines = [f"{args.atom} {'holds' if holds else 'does not hold'}."]
-    if not reasons:
+    data = {"atom": args.atom, "term": _term(args.atom), "holds": holds, "rules": [r.to_dict() for r in reasons]}
+    deriving = state.engine.program.rules_by_head.get(_term(args.atom)["pred"], [])
+    if not reasons and deriving:
+        from .proof import no_head_matches
+
+        more_lines, data["nearest"] = no_head_matches(deriving, (data["term"]["pred"], *data["term"]["args"]))
+        lines.extend(more_lines)
+    elif not reasons:
         lines.append(
             "  no rule derives this predicate: its facts come from the scenario and from what actions and "
             "state-based actions did (`judgelog do` shows the events)"
@@ -195,7 +202,6 @@ def _why_not(args: argparse.Namespace, state: State) -> int:
         lines.extend(_events_of(state, args.atom))
     for r in reasons:
         lines.extend(r.to_lines())
-    data = {"atom": args.atom, "term": _term(args.atom), "holds": holds, "rules": [r.to_dict() for r in reasons]}
     _emit(args, data, "\n".join(lines))
     return EXIT_OK if holds else EXIT_NEGATIVE
 

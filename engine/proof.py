@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from .ast import Rule, Span, format_value
+from .ast import Aggregate, Const, Rule, Span, Var, format_value
 
-__all__ = ["Proof", "ProofKind", "Displacement", "WhyNot"]
+__all__ = ["Proof", "ProofKind", "Displacement", "WhyNot", "NearHead", "nearest_heads", "no_head_matches"]
 
 
 class ProofKind(StrEnum):
@@ -187,3 +187,71 @@ class WhyNot:
             "at": self.rule.span.short(),
             "literals": [{"literal": t, "holds": ok, "details": list(d)} for (t, ok), d in zip(self.literals, details)],
         }
+
+
+@dataclass(frozen=True)
+class NearHead:
+    """A rule deriving the predicate asked whose head does not match the atom asked: where it differs."""
+
+    rule: Rule
+    matched: int  # the head's constants that are the values asked
+    differs: tuple[str, ...]  # each place the head can't give the value asked: "knight is not attacks_alone"
+
+    def to_line(self, indent: str = "") -> str:
+        cites = f" [CR {', '.join(self.rule.cites)}]" if self.rule.cites else ""
+        return f"{indent}rule {self.rule.name}{cites} {self.rule.span.short()}: {self.rule.head}: " + "; ".join(
+            self.differs
+        )
+
+    def to_dict(self) -> dict:
+        return {
+            "rule": self.rule.name,
+            "cites": list(self.rule.cites),
+            "at": self.rule.span.short(),
+            "head": str(self.rule.head),
+            "differs": list(self.differs),
+        }
+
+
+def nearest_heads(rules: list[Rule], fact: tuple, *, shown: int = 5) -> tuple[list[NearHead], int]:
+    """Of the rules deriving ``fact``'s predicate, none of whose heads matches it, the nearest: those whose
+    head has the most of the values asked as constants, then the fewest differences; up to ``shown`` of
+    them, in file order, and how many more there are as near.
+    """
+    found: list[NearHead] = []
+    for rule in rules:
+        matched, differs, seen = 0, [], dict[str, object]()
+        for arg, value in zip(rule.head.args, fact[1:]):
+            if isinstance(arg, Aggregate):
+                continue
+            if isinstance(arg, Const):
+                if arg.value == value and type(arg.value) is type(value):
+                    matched += 1
+                else:
+                    differs.append(f"{format_value(value)} is not {format_value(arg.value)}")
+            elif isinstance(arg, Var) and not arg.name.startswith("_"):
+                if arg.name in seen and seen[arg.name] != value:
+                    differs.append(f"{arg.name} can't be both {format_value(seen[arg.name])} and {format_value(value)}")
+                seen.setdefault(arg.name, value)
+        found.append(NearHead(rule, matched, tuple(differs)))
+    if not found:
+        return [], 0
+    best = max(n.matched for n in found)
+    near = [n for n in found if n.matched == best]
+    if best == 0:  # no head has any value asked: the ones that differ least
+        fewest = min(len(n.differs) for n in near)
+        near = [n for n in near if len(n.differs) == fewest]
+    return near[:shown], max(0, len(near) - shown)
+
+
+def no_head_matches(rules: list[Rule], fact: tuple) -> tuple[list[str], list[dict]]:
+    """What ``--why-not`` says when ``rules`` derive the fact's predicate but none has a head that can give
+    the values asked: the lines, and the nearest heads as JSON."""
+    near, more = nearest_heads(rules, fact)
+    lines = [
+        f"  {len(rules)} rule(s) derive {fact[0]}/{len(fact) - 1}, but none whose head matches these values; "
+        "the nearest:"
+    ]
+    lines.extend(n.to_line("  ") for n in near)
+    lines.extend([f"  and {more} more as near"] if more else [])
+    return lines, [n.to_dict() for n in near]

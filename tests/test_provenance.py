@@ -425,6 +425,31 @@ def test_why_not_of_an_input_predicate_tells_what_happened_to_its_object(capsys)
     assert "  what happened to forest:" in run.out and "  event 4: dies forest" in run.out
 
 
+def test_why_not_of_a_derived_predicate_no_head_matches_names_the_nearest_rules(capsys):
+    """triggers(squire, exalted, knight): 27 rules derive triggers/3, none whose head has knight for its
+    subject; the why-not said "no rule derives this predicate". It says rules derive it, and which head is
+    nearest (exalted's) and where it differs."""
+    scenario = SCENARIOS / "exalted_attacks_alone.yaml"
+    run = run_cli(capsys, ["explain", scenario, "triggers(squire, exalted, knight)", "--why-not"])
+    assert run.code == 1
+    assert "no rule derives" not in run.out
+    assert "rule(s) derive triggers/3, but none whose head matches these values; the nearest:" in run.out
+    assert "rule exalted.trigger [CR 702.83a" in run.out
+    assert "triggers(S, exalted, attacks_alone): knight is not attacks_alone" in run.out
+    doc = run_cli(capsys, ["explain", scenario, "triggers(squire, exalted, knight)", "--why-not", "--format", "json"])
+    [near] = doc.json()["nearest"]
+    assert near["rule"] == "exalted.trigger" and near["differs"] == ["knight is not attacks_alone"]
+    # no head has any value asked: those that differ least, a variable taking two values counted too
+    from judgelog.parser import parse_text
+    from judgelog.proof import nearest_heads
+
+    rules = [r for r in parse_text("t(S, a, S) :- p(S). t(S, b, c) :- p(S). t(S, d, X) :- p(S, X).").items]
+    near_rules, more = nearest_heads(rules, ("t", "x", "z", "y"))
+    assert [n.differs for n in near_rules] == [("z is not d",)] and more == 0
+    [far] = [n for n in nearest_heads(rules[:1], ("t", "x", "a", "y"))[0]]
+    assert far.differs == ("S can't be both x and y",)
+
+
 def test_why_not_of_an_aggregate_judges_its_body_then_its_value(capsys):
     """An aggregate's rule (count(), sum(V)) is judged like any other, its value last: "no rule derives this
     predicate" was said of every aggregate, whose head could not be unified with the value asked."""

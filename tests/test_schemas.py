@@ -55,6 +55,12 @@ CASES = {
     "query_closed": ["query", BAND, "tapped(bears)"],
     "explain": ["explain", BAND, "damage_assigner(bears, alice)"],
     "explain_why_not": ["explain", "--why-not", BAND, "damage_assigner(bears, bob)"],
+    "explain_why_not_nearest": [
+        "explain",
+        "--why-not",
+        str(SCENARIOS / "exalted_attacks_alone.yaml"),
+        "triggers(squire, exalted, knight)",
+    ],
     "test": ["test", BAND, FABRICATE],
     "check": ["check", "rules", BAND],
     "rules": ["rules", "damage_assigner"],
