@@ -121,7 +121,21 @@ class NothingToChoose(UsageError):
 
 
 class LoadError(JudgelogError):
-    """An input could not be loaded: missing file, syntax error, schema error."""
+    """An input could not be loaded: missing file, syntax error, schema error.
+
+    Its text (``str``) is the message and its first :attr:`SHOWN` diagnostics, so that a program printing the
+    exception sees what is wrong; the command line prints :meth:`~JudgelogError.render` (every diagnostic).
+    """
+
+    SHOWN = 3
+
+    def __str__(self) -> str:
+        if not self.diagnostics:
+            return self.message
+        lines = [f"{self.message}:", *render_diagnostics(self.diagnostics[: self.SHOWN])]
+        if len(self.diagnostics) > self.SHOWN:
+            lines.append(f"and {len(self.diagnostics) - self.SHOWN} more")
+        return "\n".join(lines)
 
 
 class RuleError(LoadError):

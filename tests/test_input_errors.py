@@ -417,3 +417,26 @@ def test_an_action_without_a_required_argument_is_refused_where_it_is_written(ca
     state = Engine().state_from_dict({"players": ["alice", "bob"], "active": "alice"})
     with pytest.raises(JudgelogError, match="activate needs ability and object"):
         state.apply({"do": "activate"})
+
+
+def test_a_load_error_printed_in_python_shows_its_first_diagnostics(engine, capsys, tmp_path):
+    """str(ScenarioError) was only "6 problem(s) in <dict>": a program printing it saw no detail. It shows the
+    first three diagnostics and how many more; the command line still prints every one, without "and N more"."""
+    from judgelog import ScenarioError
+
+    board = {
+        "players": ["alice"],
+        "active": "alice",
+        "objects": {"x": {"types": ["creatur"], "controller": "bob", "power": "a"}, "y": {"colour": 1}},
+    }
+    with pytest.raises(ScenarioError) as info:
+        engine.state_from_dict(board)
+    text = str(info.value)
+    assert text.startswith("6 problem(s) in <dict>:\n<dict>:1:1: error[S100]: object 'x' needs a card or a name")
+    assert "unknown type 'creatur'" in text and "hint: did you mean 'creature'?" in text
+    assert "controller 'bob'" not in text and text.endswith("\nand 3 more")
+    path = tmp_path / "board.yaml"
+    path.write_text("players: [alice]\nactive: alice\nobjects:\n  x: {types: [creatur], controller: bob}\n")
+    run = run_cli(capsys, ["query", str(path), "player(P)"])
+    assert run.code == 3 and "problem(s)" not in run.err and "and 1 more" not in run.err
+    assert "unknown type 'creatur'" in run.err and "controller 'bob' is not a player" in run.err
