@@ -31,7 +31,7 @@ from .audit_report import dependency_dot, diff_text, dynamic_text, static_text
 from .bindings import ground, head_text
 from .errors import UsageError
 from .exits import EXIT_NEGATIVE, EXIT_OK
-from .fact import Fact, fact_order
+from .fact import Fact, natural_order
 from .program import Program
 
 if TYPE_CHECKING:
@@ -544,14 +544,14 @@ def diff_audit(engine: Engine, path_a: str, path_b: str) -> dict:
             continue
         ga = _functional_groups(a, pred) if a.engine.program.decl(pred) else {}
         gb = _functional_groups(b, pred) if b.engine.program.decl(pred) else {}
-        for key in sorted(set(ga) | set(gb), key=repr):
+        for key in sorted(set(ga) | set(gb), key=natural_order):
             if sorted(ga.get(key, [])) != sorted(gb.get(key, [])):
                 changed.append(
                     {
                         "predicate": pred,
                         "key": dict(zip(decl.functional, key)),
-                        "before": [entry(a, f) for f in sorted(ga.get(key, []), key=fact_order)],
-                        "after": [entry(b, f) for f in sorted(gb.get(key, []), key=fact_order)],
+                        "before": [entry(a, f) for f in sorted(ga.get(key, []), key=natural_order)],
+                        "after": [entry(b, f) for f in sorted(gb.get(key, []), key=natural_order)],
                     }
                 )
     return {
@@ -559,11 +559,11 @@ def diff_audit(engine: Engine, path_a: str, path_b: str) -> dict:
         "a": path_a,
         "b": path_b,
         "inputs": {
-            "added": [str(Fact(*f)) for f in sorted(b.facts - a.facts, key=fact_order)],
-            "removed": [str(Fact(*f)) for f in sorted(a.facts - b.facts, key=fact_order)],
+            "added": [str(Fact(*f)) for f in sorted(b.facts - a.facts, key=natural_order)],
+            "removed": [str(Fact(*f)) for f in sorted(a.facts - b.facts, key=natural_order)],
         },
-        "appeared": [entry(b, f) for f in sorted(fb - fa, key=fact_order)],
-        "disappeared": [entry(a, f) for f in sorted(fa - fb, key=fact_order)],
+        "appeared": [entry(b, f) for f in sorted(fb - fa, key=natural_order)],
+        "disappeared": [entry(a, f) for f in sorted(fa - fb, key=natural_order)],
         "changed": changed,
         "conflicts": conflicts(a) + conflicts(b),
     }

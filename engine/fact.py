@@ -24,6 +24,7 @@ judgelog.errors.QueryError: a fact is one atom with constant arguments, got 'tap
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any, Self
 
@@ -32,7 +33,7 @@ from .codes import E001
 from .errors import Diagnostic, QueryError
 from .parser import parse_body
 
-__all__ = ["Fact", "Value", "fact_order", "fact_set"]
+__all__ = ["Fact", "Value", "fact_order", "natural_order", "fact_set"]
 
 Value = str | int  # the value of an argument: a word (atom or quoted string) or an integer
 
@@ -127,6 +128,25 @@ def fact_order(fact: tuple[Any, ...]) -> str:
     """The key that lists facts in a stable order (that of their tuple text): a :class:`Fact` and the plain
     tuple it equals sort alike, and words and integers never meet in a comparison."""
     return tuple.__repr__(fact)
+
+
+def natural_order(values: tuple[Any, ...]) -> tuple:
+    """The key that lists facts (or any tuples of words and integers) as a reader expects: integers by value
+    and the numbers in words by theirs (``event(2, ...)`` before ``event(10, ...)``, ``effect_2`` before
+    ``effect_10``); an integer before a word at the same place, so the two are never compared.
+
+    >>> sorted([("e", 10), ("e", 2), ("e", "x_10"), ("e", "x_9")], key=natural_order)
+    [('e', 2), ('e', 10), ('e', 'x_9'), ('e', 'x_10')]
+    """
+    return tuple(
+        (0, v, ())
+        if isinstance(v, int)
+        else (1, 0, tuple(int(p) if i % 2 else p for i, p in enumerate(_DIGITS.split(str(v)))))
+        for v in values
+    )
+
+
+_DIGITS = re.compile(r"(\d+)")
 
 
 def fact_set(facts: Iterable[tuple[Any, ...]]) -> frozenset[Fact]:

@@ -158,6 +158,19 @@ def test_diff_shows_the_damage_assigner_changing(capsys, tmp_path):
     assert "- damage_assigner(bears, alice)  <- banding.active_player_divides [CR 702.22k]" in text
 
 
+def test_diff_lists_numbers_in_numeric_order(capsys):
+    """`event(10, ...)` came before `event(2, ...)`: the diff sorted facts as text. Numbers sort as numbers,
+    in words too (effect_2 before effect_10)."""
+    a, b = SCENARIOS / "exalted_attacks_alone.yaml", SCENARIOS / "exalted_granted_twice.yaml"
+    data = run_cli(capsys, ["audit", "--diff", a, b, "--format", "json"]).json()
+    events = [f for f in data["inputs"]["added"] if f.startswith("event(")]
+    numbers = [int(f[len("event(") :].split(",")[0]) for f in events]
+    assert len(numbers) > 10 and numbers == sorted(numbers)
+    assert events.index("event(2, effect_began, effect_2)") < events.index("event(10, effect_began, effect_4)")
+    text = run_cli(capsys, ["audit", "--diff", a, b]).out
+    assert text.index("+ event(9, resolved, ability_2)") < text.index("+ event(10, effect_began, effect_4)")
+
+
 def test_scenario_and_diff_together_is_a_usage_error(capsys, tmp_path):
     with pytest.raises(UsageError):
         run_audit(Engine(), scenario=str(BANDING), diff=[str(BANDING), str(BANDING)])
