@@ -48,6 +48,7 @@ from .ast import (
 )
 from .codes import E001, E002, E003, E004, E005, E006, E007, E008, E009, E012, E013, E014
 from .errors import Diagnostic, QueryError
+from .parser import AGGREGATES
 from .program import Program
 from .recursion import unbounded_arithmetic
 from .typecheck import arithmetic_problems
@@ -247,6 +248,9 @@ def _declaration_problem(
     return None
 
 
+_AGG_HINT = "aggregates (sum, count, min, max) may appear only as an argument of a rule head"
+
+
 def _check_atoms(rule: Rule, prog: Program) -> list[Diagnostic]:
     out = []
     atoms = [rule.head] + [
@@ -261,6 +265,8 @@ def _check_atoms(rule: Rule, prog: Program) -> list[Diagnostic]:
                 f"declared at {d.span.location()}: {d.pred}({', '.join(p.name + ': ' + p.type for p in d.params)})"
             ),
         )
+        if problem is not None and problem.code == E002 and i != 0 and atom.pred in AGGREGATES:
+            problem = Diagnostic(E014, f"aggregate {atom.pred}(...) outside a rule head", atom.span, hint=_AGG_HINT)
         if problem is not None:
             out.append(problem)
             continue
@@ -273,7 +279,7 @@ def _check_atoms(rule: Rule, prog: Program) -> list[Diagnostic]:
                             E014,
                             "aggregates are allowed only in a rule head",
                             arg.span,
-                            hint="aggregates (sum, count, min, max) may appear only as an argument of a rule head",
+                            hint=_AGG_HINT,
                         )
                     )
                 continue

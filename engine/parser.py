@@ -204,8 +204,9 @@ class _Parser:
         return self.tokens[min(pos, len(self.tokens) - 1)]
 
     def _function_first(self, tok: Token) -> bool:
-        """Does a comparison start with min(A, B) or max(A, B) (rather than an atom named min or max)?"""
-        if tok.text not in ("min", "max"):
+        """Does a comparison start with min(A, B) or max(A, B) (rather than an atom named min or max), or with
+        an aggregate (``count() = N``: refused by :meth:`term` as outside a head, not read as an atom)?"""
+        if tok.text not in AGGREGATES:
             return False
         pos = self.pos
         while self.tokens[pos].kind == "nl":

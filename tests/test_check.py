@@ -41,6 +41,10 @@ EXPECTED = {
     "aggregate_misuse.dl": [
         (8, 36, "error", "E014", "aggregate count(...) outside a rule head"),
         (12, 19, "error", "E014", "a rule head may hold at most one aggregate"),
+        # count() first in a comparison was read as an atom, then "expected '.'", found '>' (E001)
+        (18, 31, "error", "E014", "aggregate count(...) outside a rule head"),
+        # count() alone as a literal: "undeclared predicate 'count'" (E002)
+        (22, 31, "error", "E014", "aggregate count(...) outside a rule head"),
     ],
     "word_ordered_against_number.dl": [
         (8, 26, "error", "E017", "P, bound by life_of as p: player, is compared with a number (>)")
