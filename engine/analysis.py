@@ -61,8 +61,8 @@ __all__ = ["analyze", "check_query", "checked_question", "suggest", "ready", "or
 INT_TYPES = {"int", "integer", "number", "n"}
 
 
-def suggest(word: str, choices: Iterable[str]) -> str | None:
-    match = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.7)
+def suggest(word: str, choices: Iterable[str], *, cutoff: float = 0.7) -> str | None:
+    match = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)
     return match[0] if match else None
 
 

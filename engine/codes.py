@@ -46,6 +46,7 @@ __all__ += [
     "I008",
     "I009",
     "I010",
+    "I011",
 ]
 __all__ += [
     "S000",
@@ -135,6 +136,7 @@ I007 = _code("I007", "a counter kind as printed in a rule body")
 I008 = _code("I008", "a numbered keyword whose abilities get no number")
 I009 = _code("I009", "a recorded or forgotten predicate that is not an input")
 I010 = _code("I010", "a property no property/2 declares")
+I011 = _code("I011", "a keyword only a rule body names, near a known one")
 # scenario files and the card catalog
 S000 = _code("S000", "scenario could not be loaded")
 S001 = _code("S001", "YAML syntax error")

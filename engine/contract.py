@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .analysis import INT_TYPES, suggest
-from .ast import Atom, Const, Span
-from .codes import I001, I002, I003, I004, I005, I006, I007, I009, I010
+from .ast import Atom, Const, Negation, Rule, Span
+from .codes import I001, I002, I003, I004, I005, I006, I007, I009, I010, I011
 from .errors import Diagnostic
+from .interface import KEYWORD_TYPE
 from .program import Program
 from .words import ACTION_ARGUMENTS, COUNTER_ALIASES, EVENT_WORDS, RECORDED_ARITIES
 
@@ -27,6 +28,7 @@ __all__ = [
     "EFFECT_PREDICATES",
     "contract_problems",
     "designation_problems",
+    "keyword_typo_problems",
     "property_problems",
     "trigger_problems",
     "result_problems",
@@ -514,6 +516,58 @@ def keyword_problems(program: Program, *, library_files: Iterable[str] = ()) -> 
                     severity="warning",
                     hint="to write your own version of a keyword the library has, give it another name, or use "
                     "--library with a copy of the library without its file (docs/authoring.md)",
+                )
+            )
+    return out
+
+
+def keyword_typo_problems(program: Program, *, library_files: Iterable[str] = ()) -> list[Diagnostic]:
+    """Warnings for a keyword constant a rule body tests (``has_keyword(X, hast)``) that no ``keyword(K).`` fact
+    declares and no rule head names, and that is close to a keyword that is known: a keyword the rules test
+    counts as declared (rules/core/interface.dl), so a misspelt one is a new keyword that no card has, and the
+    rule silently never holds. Known: the declared keywords, those rule heads name, those the library's rule
+    bodies alone name (its ``haste``), and those other rule bodies alone name in more rules than this one. Told
+    in the files but the library's (``library_files``, as rule spans name them): a keyword a user declares
+    does not make the library's own words typos."""
+    declared = {str(row[0]) for row in program.ground_facts("keyword") if row}
+    in_heads: set[str] = set()
+    in_bodies: dict[str, list[tuple[Rule, Const]]] = {}
+    for rule in program.rules:
+        for i, lit in enumerate((rule.head, *rule.body)):
+            atom = lit.atom if isinstance(lit, Negation) else lit
+            if not isinstance(atom, Atom):
+                continue
+            decl = program.decl(atom.pred)
+            if decl is None or decl.arity != atom.arity:
+                continue
+            for param, arg in zip(decl.params, atom.args):
+                if param.type == KEYWORD_TYPE and isinstance(arg, Const) and isinstance(arg.value, str):
+                    if i == 0:
+                        in_heads.add(arg.value)
+                    else:
+                        in_bodies.setdefault(arg.value, []).append((rule, arg))
+    known = declared | in_heads
+    library = set(library_files)
+    known |= {k for k, uses in in_bodies.items() if any(r.span.file in library for r, _ in uses)}
+    out: list[Diagnostic] = []
+    for name, uses in sorted(in_bodies.items()):
+        mine = [(r, a) for r, a in uses if r.span.file not in library]
+        if name in known or not mine:
+            continue
+        rules = {id(r) for r, _ in uses}
+        busier = {k for k, u in in_bodies.items() if k not in known and len({id(r) for r, _ in u}) > len(rules)}
+        near = suggest(name, (known | busier) - {name}, cutoff=0.8)
+        if near is None:
+            continue
+        for rule, arg in mine:
+            out.append(
+                Diagnostic(
+                    I011,
+                    f"rule {rule.name or '(unnamed)'} tests the keyword {name!r}, which no keyword/1 fact declares "
+                    "and no rule head names: a keyword no card has, so the literal never holds",
+                    arg.span or rule.span,
+                    severity="warning",
+                    hint=f"did you mean {near!r}? a new keyword is declared by its rule file: keyword({name}).",
                 )
             )
     return out

@@ -25,6 +25,7 @@ from .contract import (
     designation_problems,
     event_kind_problems,
     keyword_problems,
+    keyword_typo_problems,
     property_problems,
     result_problems,
     trigger_problems,
@@ -328,6 +329,7 @@ def _load(
     diags.extend(result_problems(program))
     diags.extend(event_kind_problems(program))
     diags.extend(keyword_problems(program, library_files=library_shown))
+    diags.extend(keyword_typo_problems(program, library_files=library_shown))
     diags.extend(counter_word_problems(program))
     diags.extend(designation_problems(program))
     diags.extend(property_problems(program))

@@ -89,6 +89,9 @@ WARNINGS = {
             "rule broken.grown names the counter kind '+1/+1' as printed: the state calls it p1p1",
         )
     ],
+    "keyword_typo.dl": [
+        (10, 34, "warning", "I011", "rule broken.may_attack tests the keyword 'hast', which no keyword/1 fact declares")
+    ],
     "event_kind_typo.dl": [
         (12, 63, "warning", "I005", "rule broken.battle_cry_trigger reads events of kind 'attack', which neither")
     ],
@@ -440,3 +443,21 @@ def test_a_keyword_the_library_plays_out_played_out_again_is_a_warning(capsys, t
     mine.write_text("keyword(flanking).\nkeyword_instances(flanking, each).\n")
     run = run_cli(capsys, ["check", str(mine)])
     assert run.code == 0 and "I006" not in run.err, run.err
+
+
+def test_a_keyword_a_rule_body_alone_names_near_a_known_one_is_a_warning(capsys, tmp_path):
+    """has_keyword(X, hast) declared a keyword hast without a word (I011). The library's haste, which rule
+    bodies alone test, is what it is near; it is not itself told near hast, tested in fewer rules. A keyword
+    its file declares, or one near no known keyword, is no problem."""
+    mine = tmp_path / "quick.dl"
+    rule = '.decl quick(o: object) "{o} is quick"\n\n@name mine.quick\n@cr 702.10b\nquick(X) :- has_keyword(X, K).\n'
+    mine.write_text(rule.replace("K)", "hast)"))
+    run = run_cli(capsys, ["check", str(mine)])
+    assert run.code == 0, run.err
+    assert run.diagnostics() == [(str(mine), 5, 28, "warning", "I011")], run.err
+    assert "hint: did you mean 'haste'? a new keyword is declared by its rule file: keyword(hast)." in run.err
+    mine.write_text(rule.replace("K)", "hast)") + "keyword(hast).\n")
+    assert "I011" not in run_cli(capsys, ["check", str(mine)]).err
+    mine.write_text(rule.replace("K)", "evoke)"))  # a keyword the library lacks, not a misspelt one
+    run = run_cli(capsys, ["check", str(mine)])
+    assert run.code == 0 and "I011" not in run.err, run.err
