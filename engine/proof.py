@@ -199,9 +199,8 @@ class NearHead:
 
     def to_line(self, indent: str = "") -> str:
         cites = f" [CR {', '.join(self.rule.cites)}]" if self.rule.cites else ""
-        return f"{indent}rule {self.rule.name}{cites} {self.rule.span.short()}: {self.rule.head}: " + "; ".join(
-            self.differs
-        )
+        lead = f"rule {self.rule.name}" if self.rule.name else "fact" if self.rule.is_fact else "rule"
+        return f"{indent}{lead}{cites} {self.rule.span.short()}: {self.rule.head}: " + "; ".join(self.differs)
 
     def to_dict(self) -> dict:
         return {
@@ -248,9 +247,11 @@ def no_head_matches(rules: list[Rule], fact: tuple) -> tuple[list[str], list[dic
     """What ``--why-not`` says when ``rules`` derive the fact's predicate but none has a head that can give
     the values asked: the lines, and the nearest heads as JSON."""
     near, more = nearest_heads(rules, fact)
+    facts = sum(1 for r in rules if r.is_fact)
+    given = [f"{len(rules) - facts} rule(s) derive"] if len(rules) > facts else []
+    given += [f"{facts} fact(s) of the rule files state"] if facts else []
     lines = [
-        f"  {len(rules)} rule(s) derive {fact[0]}/{len(fact) - 1}, but none whose head matches these values; "
-        "the nearest:"
+        f"  {' and '.join(given)} {fact[0]}/{len(fact) - 1}, but none whose head matches these values; the nearest:"
     ]
     lines.extend(n.to_line("  ") for n in near)
     lines.extend([f"  and {more} more as near"] if more else [])

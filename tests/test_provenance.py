@@ -439,6 +439,10 @@ def test_why_not_of_a_derived_predicate_no_head_matches_names_the_nearest_rules(
     doc = run_cli(capsys, ["explain", scenario, "triggers(squire, exalted, knight)", "--why-not", "--format", "json"])
     [near] = doc.json()["nearest"]
     assert near["rule"] == "exalted.trigger" and near["differs"] == ["knight is not attacks_alone"]
+    # facts of the rule files are facts, not rules named None
+    facts = run_cli(capsys, ["explain", scenario, "keyword(haste)", "--why-not"]).out
+    assert "fact(s) of the rule files state keyword/1, but none whose head matches" in facts
+    assert "\n  fact rules/keywords/" in facts and "rule None" not in facts
     # no head has any value asked: those that differ least, a variable taking two values counted too
     from judgelog.parser import parse_text
     from judgelog.proof import nearest_heads
