@@ -435,6 +435,24 @@ def test_finds_an_evasion_rule_too_strict_or_too_loose(tmp_path, capsys, bug, ke
     assert clean.code == 0, clean.out
 
 
+def test_finds_protection_that_restricts_no_blocker(tmp_path, capsys):
+    """evasion_blocks restates 702.16f: a Wolf blocking a creature with protection from Wolves."""
+    lib = _library_without(tmp_path, BUGS / "protection_blocked_by_anyone.dl")
+    scope = {
+        "creatures": 2,
+        "min_creatures": 2,
+        "keywords": [{"protection": {"subtype": "wolf"}}],
+        "subtypes": ["wolf"],
+        "power": [1],
+        "toughness": [1],
+        "properties": ["evasion_blocks"],
+    }
+    data, _ = _find(tmp_path, capsys, scope, "evasion_blocks", library=lib)
+    protected = [o for o in data["objects"].values() if o.get("keywords")]
+    assert [o["keywords"] for o in protected] == [[{"protection": {"subtype": "wolf"}}]]
+    assert any("wolf" in (o.get("subtypes") or []) for o in data["objects"].values() if not o.get("keywords"))
+
+
 @pytest.mark.parametrize("reference", [False, True], ids=["search", "reference"])
 def test_a_board_the_rules_would_not_allow_is_not_checked(tmp_path, capsys, reference):
     """Without same_controller: [pairs], the scope's pairs: include two players' creatures, a board that can't
