@@ -19,9 +19,8 @@ from .analysis import INT_TYPES, suggest
 from .ast import Atom, Const, Negation, Rule, Span
 from .codes import I001, I002, I003, I004, I005, I006, I007, I009, I010, I011
 from .errors import Diagnostic
-from .interface import KEYWORD_TYPE
 from .program import Program
-from .words import ACTION_ARGUMENTS, COUNTER_ALIASES, EVENT_WORDS, RECORDED_ARITIES
+from .words import ACTION_ARGUMENTS, COUNTER_ALIASES, EVENT_WORDS, KEYWORD_TYPE, RECORDED_ARITIES
 
 __all__ = [
     "ENGINE_NEEDS",

@@ -26,6 +26,7 @@ from .ast import Atom, Comparison, Const, Negation, Rule, Span, Var, literal_var
 from .codes import I008
 from .errors import Diagnostic
 from .program import Program
+from .words import KEYWORD_TYPE
 
 __all__ = [
     "Abilities",
@@ -37,9 +38,6 @@ __all__ = [
     "keyword_constants",
     "KEYWORD_TYPE",
 ]
-
-# where a keyword name stands in atoms about keywords: any argument declared with this type
-KEYWORD_TYPE = "keyword"
 
 
 @dataclass(frozen=True)

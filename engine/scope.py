@@ -16,6 +16,7 @@ the loaded rules mention in the rules the properties depend on (:func:`property_
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -238,11 +239,20 @@ def _keyword_choices(
 _WORD_KEYS = {"subtype": "subtypes: [...]", "supertype": "supertypes: [...]", "name": "names: [...]"}
 
 
-def load_scope(data: Any, engine: Engine, *, source: str = "<scope>", doc: Located | None = None) -> Scope:
+def load_scope(
+    data: Any,
+    engine: Engine,
+    *,
+    source: str = "<scope>",
+    doc: Located | None = None,
+    properties: Collection[str] | None = None,
+) -> Scope:
     """A scope from a mapping (a scope file's content); missing keys take the defaults. ``doc``: the file
-    read with positions (:func:`read_scope`), so that an error names the line and column of its value."""
+    read with positions (:func:`read_scope`), so that an error names the line and column of its value;
+    ``properties``: the properties the loaded rules declare (:func:`judgelog.verify.properties_of`), which
+    the scope's ``properties:`` must name (unchecked when not given)."""
     try:
-        return _load_scope(data, engine, source)
+        return _load_scope(data, engine, source, properties)
     except ScopeError as exc:
         if doc is None:
             raise
@@ -250,7 +260,7 @@ def load_scope(data: Any, engine: Engine, *, source: str = "<scope>", doc: Locat
         raise ScopeError(span.location(), exc.detail, hint=exc.hint, key=exc.key, span=span) from None
 
 
-def _load_scope(data: Any, engine: Engine, source: str) -> Scope:
+def _load_scope(data: Any, engine: Engine, source: str, declared_properties: Collection[str] | None) -> Scope:
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -364,10 +374,8 @@ def _load_scope(data: Any, engine: Engine, source: str) -> Scope:
     if properties == "all":
         properties = []
     properties = _words(properties, "properties", source)
-    if properties:
-        from .verify import properties_of
-
-        declared = sorted(properties_of(engine))
+    if properties and declared_properties is not None:
+        declared = sorted(declared_properties)
         for i, name in enumerate(properties):
             if name not in declared:
                 near = suggest(name, declared)
@@ -462,8 +470,8 @@ def read_scope(path: str) -> tuple[Any, Located | None]:
         return data, None
 
 
-def load_scope_file(path: str | None, engine: Engine) -> Scope:
-    """A scope file (YAML), or the shipped default scope."""
+def load_scope_file(path: str | None, engine: Engine, *, properties: Collection[str] | None = None) -> Scope:
+    """A scope file (YAML), or the shipped default scope (``properties``: as :func:`load_scope`)."""
     path = path or default_scope_path()
     data, doc = read_scope(path)
-    return load_scope(data, engine, source=path, doc=doc)
+    return load_scope(data, engine, source=path, doc=doc, properties=properties)

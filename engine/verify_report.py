@@ -59,7 +59,7 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
     if args.property:
         raw = dict(raw, properties=list(args.property))
     shown_scope = scope_path if args.scope else "default scope"
-    scope = load_scope(raw, engine, source=shown_scope, doc=doc)
+    scope = load_scope(raw, engine, source=shown_scope, doc=doc, properties=props)
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be 1 or more, got {args.workers}")
     limit = getattr(args, "limit", 0) or 0

@@ -13,11 +13,14 @@ __all__ = [
     "ACTION_ARGUMENTS",
     "COUNTER_ALIASES",
     "EVENT_WORDS",
+    "KEYWORD_TYPE",
     "PREDICATE_SUBJECT_EVENTS",
     "RECORDED_ARITIES",
     "ZONES",
 ]
 
+# where a keyword name stands in atoms about keywords: any argument declared with this type
+KEYWORD_TYPE = "keyword"
 ZONES = ("graveyard", "exile", "hand", "library", "outside_the_game")  # the last: 400.11, 800.4a
 # the events whose subject is a predicate's name, not an object (record, forget, forget_all)
 PREDICATE_SUBJECT_EVENTS = frozenset({"recorded", "forgotten", "ended"})
