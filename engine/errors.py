@@ -153,7 +153,8 @@ class QueryError(UsageError):
 class ActionError(JudgelogError):
     """An action was refused; the state is unchanged.
 
-    ``cr`` names the rule that refuses it and ``options`` lists the legal choices, when there are any;
+    ``cr`` names the rule that refuses it and ``options`` lists the legal choices, when there are any (an
+    empty list given: there are none, and the refusal says so);
     ``refused_by`` the rules that refused it as (rule @name, file:line, CR, sentence); ``violations`` the
     ``violation(Code, Subject)`` facts that refused it, as text pairs; ``untimely``: every
     one of them is about when the action is taken, not about what it chooses (refusal_not_about_the_choice/1:
@@ -167,7 +168,7 @@ class ActionError(JudgelogError):
         message: str,
         *,
         cr: str | None = None,
-        options: Iterable = (),
+        options: Iterable | None = None,
         hint: str | None = None,
         refused_by: Iterable[tuple] = (),
         untimely: bool = False,
@@ -175,7 +176,8 @@ class ActionError(JudgelogError):
     ) -> None:
         super().__init__(message, hint=hint)
         self.cr = cr
-        self.options = tuple(options)
+        self.options = tuple(options or ())
+        self.no_options = options is not None and not self.options  # the choice had no legal option at all
         self.refused_by = tuple(refused_by)
         self.untimely = untimely
         self.violations = tuple(violations)
@@ -221,6 +223,8 @@ class ActionError(JudgelogError):
             text += f" (CR {self.cr})"
         if self.options:
             text += "; legal options: " + ", ".join(str(o) for o in self.options)
+        elif self.no_options:
+            text += "; legal options: none"
         return text
 
     def to_dict(self) -> dict:
@@ -228,7 +232,7 @@ class ActionError(JudgelogError):
         data["message"] = str(self)
         if self.cr:
             data["cr"] = self.cr
-        if self.options:
+        if self.options or self.no_options:
             data["options"] = [str(o) for o in self.options]
         if self.refused_by:
             data["refused_by"] = [{"rule": n, "at": at, "cr": cr, "sentence": s} for n, at, cr, s in self.refused_by]

@@ -65,7 +65,7 @@ def violation_refusal(
         f"{kind} refused: " + "; ".join(messages),
         cr=crs[0] if len(set(crs)) == 1 else None,
         refused_by=refused_by,
-        options=list(options),
+        options=list(options) or None,  # no option listed: no decision named, or none legal (not told apart)
         hint=hint,
         untimely=untimely,
         violations=[(str(code), str(subject)) for code, subject in violations],

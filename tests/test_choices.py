@@ -505,3 +505,20 @@ def test_block_declarations_obeying_as_many_requirements_as_can_be_obeyed(engine
         [("bears", "grappler"), ("lions", "grappler")],
         [("lions", "grappler")],
     ]
+
+
+def test_a_choice_with_no_legal_option_says_so(engine):
+    """701.36a: populate chooses a creature token; with none (a noncreature Clue token only), the refusal of a
+    named token says that no option is legal, not only that this one is not."""
+    from judgelog.errors import ActionError
+
+    board = {
+        "players": ["alice", "bob"],
+        "active": "alice",
+        "objects": {"clue": {"name": "Clue", "types": ["artifact"], "token": True, "controller": "alice"}},
+    }
+    state = engine.state_from_dict(board)
+    with pytest.raises(ActionError) as err:
+        state.apply({"do": "populate", "player": "alice", "choose": {"token": "clue"}})
+    assert str(err.value).endswith("'clue' is not a legal choice for token (CR 701.36a); legal options: none")
+    assert err.value.no_options and err.value.options == () and err.value.to_dict()["options"] == []
