@@ -144,6 +144,14 @@ class State:
                 out[pred] = [Fact(pred, *row) for row in rows]
         return out
 
+    def run_actions(self, *, limit: int | None = None) -> tuple[State, list[Event]]:
+        """The scenario's own ``actions:`` (the first ``limit`` of them) applied in order, as ``judgelog do``
+        and the other verbs answer after them: ``(final_state, events)``. A refusal the file does not expect
+        is raised (an :class:`~judgelog.errors.ActionError` with the action's place and the events before it)."""
+        from .replay import run_actions
+
+        return run_actions(self, limit=limit)
+
     def apply(
         self,
         action: dict[str, Any],

@@ -1184,3 +1184,16 @@ def test_a_choice_the_rules_do_not_offer_says_why(engine):
     hint = str(info.value.hint)
     assert hint.startswith("the rules don't offer it: mentor.choice")
     assert hint.endswith("holds by protection.untargetable [CR 702.16b, 115.1]"), hint
+
+
+def test_a_state_runs_its_files_actions_as_the_verbs_do(engine):
+    """`state.run_actions()`: the file's actions applied in order (what `judgelog do` shows); the loaded state
+    is a value and stays as the file describes it."""
+    state = engine.load(engine.example("fabricate_servos.yaml"))
+    final, events = state.run_actions()
+    assert events and final is not state
+    made = {e.subject for e in events if e.kind == "enters"}
+    assert made and all(final.holds(f"permanent({o})") for o in made)
+    assert not any(state.holds(f"permanent({o})") for o in made)
+    first, first_events = state.run_actions(limit=1)
+    assert len(first_events) <= len(events)
