@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .analysis import INT_TYPES, suggest
-from .ast import Atom, Const, Negation, Rule, Span
+from .ast import Atom, Const, Rule, Span
 from .codes import I001, I002, I003, I004, I005, I006, I007, I009, I010, I011
 from .errors import Diagnostic
 from .program import Program
-from .words import ACTION_ARGUMENTS, COUNTER_ALIASES, EVENT_WORDS, KEYWORD_TYPE, RECORDED_ARITIES
+from .words import ACTION_ARGUMENTS, COUNTER_ALIASES, EVENT_WORDS, RECORDED_ARITIES
 
 __all__ = [
     "ENGINE_NEEDS",
@@ -532,19 +532,9 @@ def keyword_typo_problems(program: Program, *, library_files: Iterable[str] = ()
     in_heads: set[str] = set()
     in_bodies: dict[str, list[tuple[Rule, Const]]] = {}
     for rule in program.rules:
-        for i, lit in enumerate((rule.head, *rule.body)):
-            atom = lit.atom if isinstance(lit, Negation) else lit
-            if not isinstance(atom, Atom):
-                continue
-            decl = program.decl(atom.pred)
-            if decl is None or decl.arity != atom.arity:
-                continue
-            for param, arg in zip(decl.params, atom.args):
-                if param.type == KEYWORD_TYPE and isinstance(arg, Const) and isinstance(arg.value, str):
-                    if i == 0:
-                        in_heads.add(arg.value)
-                    else:
-                        in_bodies.setdefault(arg.value, []).append((rule, arg))
+        in_heads.update(str(arg.value) for arg in program.keyword_args((rule.head,)))
+        for arg in program.keyword_args(rule.body):
+            in_bodies.setdefault(str(arg.value), []).append((rule, arg))
     known = declared | in_heads
     library = set(library_files)
     known |= {k for k, uses in in_bodies.items() if any(r.span.file in library for r, _ in uses)}

@@ -265,18 +265,7 @@ def mentioned_keywords(program: Program) -> frozenset[str]:
 
 def keyword_constants(program: Program, literals: Iterable) -> set[str]:
     """The constants ``literals`` write in an argument their predicate declares with type ``keyword``."""
-    found = set()
-    for lit in literals:
-        atom = lit.atom if isinstance(lit, Negation) else lit
-        if not isinstance(atom, Atom):
-            continue
-        decl = program.decl(atom.pred)
-        if decl is None or decl.arity != atom.arity:
-            continue
-        for param, arg in zip(decl.params, atom.args):
-            if param.type == KEYWORD_TYPE and isinstance(arg, Const) and isinstance(arg.value, str):
-                found.add(arg.value)
-    return found
+    return {str(arg.value) for arg in program.keyword_args(literals)}
 
 
 def interface_of(program: Program) -> Interface:

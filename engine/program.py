@@ -29,11 +29,12 @@ cache (judgelog.cache): a process that starts from the cache answers questions w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from .ast import Atom, Const, Decl, Negation, Rule, RuleFile
+from .words import KEYWORD_TYPE
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -177,6 +178,20 @@ class Program:
 
     def decl(self, pred: str) -> Decl | None:
         return self.decls.get(pred)
+
+    def keyword_args(self, literals: Iterable) -> Iterator[Const]:
+        """The constants ``literals`` (atoms, negations) write in an argument their predicate declares with the
+        type ``keyword`` (``has_keyword(X, flying)``: ``flying``)."""
+        for lit in literals:
+            atom = lit.atom if isinstance(lit, Negation) else lit
+            if not isinstance(atom, Atom):
+                continue
+            decl = self.decl(atom.pred)
+            if decl is None or decl.arity != atom.arity:
+                continue
+            for param, arg in zip(decl.params, atom.args):
+                if param.type == KEYWORD_TYPE and isinstance(arg, Const) and isinstance(arg.value, str):
+                    yield arg
 
     def is_input(self, pred: str) -> bool:
         decl = self.decls.get(pred)

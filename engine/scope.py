@@ -16,7 +16,7 @@ the loaded rules mention in the rules the properties depend on (:func:`property_
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -330,14 +330,14 @@ def _load_scope(data: Any, engine: Engine, source: str, declared_properties: Col
         ]
     declare = _words(declare, "declare", source)
     for name in declare + _words(data.get("same_controller", []), "same_controller", source):
-        if name not in fields:
-            near = suggest(name, fields)
-            _err(
-                source,
-                f"no loaded rule file declares the scenario field {name!r}",
-                f"did you mean {near!r}?" if near else "fields: " + ", ".join(fields),
-                key="declare" if name in declare else "same_controller",
-            )
+        _one_of(
+            source,
+            name,
+            fields,
+            f"no loaded rule file declares the scenario field {name!r}",
+            "fields: " + ", ".join(fields),
+            key="declare" if name in declare else "same_controller",
+        )
     follow = data.get("follow_up", []) or []
     if not isinstance(follow, list) or not all(isinstance(a, dict) and isinstance(a.get("do"), str) for a in follow):
         _err(
@@ -350,14 +350,9 @@ def _load_scope(data: Any, engine: Engine, source: str, declared_properties: Col
         state = engine.state_from_dict({"players": ["p1", "p2"]})
         known = {str(a["K"]) for a in state.query("action_known(K)")}
     for action in follow:
-        if action["do"] not in known:
-            near = suggest(action["do"], sorted(known))
-            _err(
-                source,
-                f"unknown follow-up action {action['do']!r}",
-                f"did you mean {near!r}?" if near else None,
-                key="follow_up",
-            )
+        _one_of(
+            source, action["do"], sorted(known), f"unknown follow-up action {action['do']!r}", None, key="follow_up"
+        )
     for i, action in enumerate(follow):
         for arg, value in action.items():
             if isinstance(value, str) and value.startswith("$") and value not in FOLLOW_UP_VARIABLES:
@@ -377,14 +372,8 @@ def _load_scope(data: Any, engine: Engine, source: str, declared_properties: Col
     if properties and declared_properties is not None:
         declared = sorted(declared_properties)
         for i, name in enumerate(properties):
-            if name not in declared:
-                near = suggest(name, declared)
-                _err(
-                    source,
-                    f"unknown property {name!r}: no loaded rule file declares it",
-                    f"did you mean {near!r}?" if near else "properties: " + ", ".join(declared),
-                    key=("properties", i),
-                )
+            message = f"unknown property {name!r}: no loaded rule file declares it"
+            _one_of(source, name, declared, message, "properties: " + ", ".join(declared), key=("properties", i))
     return Scope(
         players=max(players),
         creatures=max(creatures),
@@ -401,6 +390,13 @@ def _load_scope(data: Any, engine: Engine, source: str, declared_properties: Col
         properties=properties,
         source=source,
     )
+
+
+def _one_of(source: str, name: str, choices: Sequence[str], message: str, listing: str | None, *, key: Any) -> None:
+    """An error at ``key`` unless ``name`` is one of ``choices``: a did-you-mean, else ``listing``."""
+    if name not in choices:
+        near = suggest(name, choices)
+        _err(source, message, f"did you mean {near!r}?" if near else listing, key=key)
 
 
 def _check_follow_ups(follow: list[dict], engine: Engine, players: int, creatures: int, source: str) -> None:
