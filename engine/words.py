@@ -71,6 +71,7 @@ EVENT_WORDS = frozenset(
         "unaffected",
         "primitive",
         "activation",
+        "trigger",
         "stack_top",
         "game",
         "object",

@@ -125,6 +125,12 @@ def test_every_event_word_of_the_engine_is_known():
     text = "".join((package / f"{name}.py").read_text() for name in ("effects", "runtime", "stack"))
     kinds = set(re.findall(r'emit\("(\w+)"', text)) | set(re.findall(r'Event\(self\.next_seq, "(\w+)"', text))
     assert kinds and kinds <= EVENT_WORDS, kinds - EVENT_WORDS
+    # and every detail key: an emit's keyword arguments, the keys of the stack's details (a query naming one in
+    # an expect: entry, event_detail(N, trigger, R), is refused as an unknown constant otherwise)
+    keys = {k for call in re.findall(r"emit\(([^)]*)\)", text) for k in re.findall(r"\b(\w+)=", call)}
+    keys |= set(re.findall(r'\{"(\w+)": ', text)) & set(re.findall(r'details[^\n]*"(\w+)"', text))
+    assert {"kind", "trigger", "activation"} <= keys
+    assert keys <= EVENT_WORDS, keys - EVENT_WORDS
 
 
 # -- refusals that explain ---------------------------------------------------------------------------------
