@@ -49,13 +49,14 @@ class RuleUse:
             }
             for r in self._left
         }
-        # a positive body atom of a derived predicate with constants: asked once per state (shared by the rules
-        # that have it), a rule is not asked where one of them has no fact
+        # each positive body atom of a derived predicate: asked once per state (shared by the rules that have
+        # it, up to its variables' names), a rule is not asked where one of them has no fact (a rule never used
+        # is asked in every new state: most have a premise that holds nowhere in it, found so at once)
         self._probes = {
             id(r): [
                 lit
                 for lit in r.body
-                if isinstance(lit, Atom) and program.derived(lit.pred) and any(isinstance(a, Const) for a in lit.args)
+                if isinstance(lit, Atom) and program.derived(lit.pred)
             ]
             for r in self._left
         }
