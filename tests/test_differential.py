@@ -79,6 +79,7 @@ def test_a_bundled_scenario_is_the_same_on_both_backends(replays, name):
         assert proof == proofs2[fact], fact
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [scenario_param(n) for n in sample(4)])
 def test_clingo_with_the_runtimes_kept_answers_steps_as_the_reference(replays, name):
     """``--backend clingo`` keeps the runtime's answers between steps (judgelog.answer_cache), as the default

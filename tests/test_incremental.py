@@ -47,6 +47,7 @@ def _same(replays, inc, full, where: str) -> None:
     assert replays.proofs(inc) == replays.proofs(full), where
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [scenario_param(n) for n in sample(0)])
 def test_a_bundled_scenario_steps_as_a_full_recomputation(replays, name):
     inc, full = replays.get("pydatalog", name), replays.get("full", name)

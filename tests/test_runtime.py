@@ -242,6 +242,7 @@ WITH_ACTIONS = _scenarios_with_actions()
 BUNDLED_WITH_ACTIONS = [p.values[0] for p in WITH_ACTIONS if p.values[0].parent != MY_SCENARIOS]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", WITH_ACTIONS)
 def test_do_output_loads_back_to_the_final_state(capsys, tmp_path, engine, replays, path):
     out = tmp_path / "out.yaml"

@@ -31,6 +31,7 @@ def _setwise(state, body, names, among=None) -> list[tuple]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [scenario_param(n) for n in NAMES])
 def test_every_predicate_as_the_reference_derives_it(replays, name):
     """Every predicate of the state as loaded and of the final state, its first argument bound to a set of

@@ -777,6 +777,7 @@ property_violation(probe, X, none) :- event(_, {kind}, X).
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "kind, follow_up",
     [
@@ -797,6 +798,7 @@ def test_the_search_never_misses_a_follow_up_actions_event(tmp_path, kind, follo
     assert searched["counterexamples"] == listed["counterexamples"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "keyword, follow_up",
     [
