@@ -53,12 +53,7 @@ class RuleUse:
         # it, up to its variables' names), a rule is not asked where one of them has no fact (a rule never used
         # is asked in every new state: most have a premise that holds nowhere in it, found so at once)
         self._probes = {
-            id(r): [
-                lit
-                for lit in r.body
-                if isinstance(lit, Atom) and program.derived(lit.pred)
-            ]
-            for r in self._left
+            id(r): [lit for lit in r.body if isinstance(lit, Atom) and program.derived(lit.pred)] for r in self._left
         }
         # the predicates each rule's answer depends on (one tuple per distinct set, shared by its rules), and
         # the facts of them in each state a rule was asked in (by the tuple's id)
