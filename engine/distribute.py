@@ -120,7 +120,9 @@ def _stamp(rules: tuple[str, ...], include_library: bool, library: str | None) -
     return tuple(found)
 
 
+@lru_cache(maxsize=4)
 def _scope(job: Job) -> Scope:
+    """The job's scope, loaded (and its follow-up actions checked) once per process, not once per task."""
     from .scope import load_scope
 
     return load_scope(
