@@ -93,6 +93,16 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _percent(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"expected a percentage from 0 to 100, got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     common.add_argument(
@@ -186,6 +196,13 @@ def build_parser() -> argparse.ArgumentParser:
             "report which rules (the library's in use, --rules files, the scenarios' own) had a body that held in"
             " some state the scenarios went through"
         ),
+    )
+    p.add_argument(
+        "--fail-under",
+        type=_percent,
+        metavar="PERCENT",
+        help="with --coverage (which it implies): exit 1 when under PERCENT percent of the rules were used, or"
+        " a rule file had none of its rules used",
     )
     p = sub.add_parser("check", parents=[common], help="lint rule files and scenario files")
     p.add_argument("paths", nargs="*", help=".dl files, folders, or scenario files (default: the library)")

@@ -255,13 +255,15 @@ def cmd_test(args: argparse.Namespace) -> int:
     from .coverage import Coverage
 
     # --coverage: every state the rules are evaluated on is asked about as it comes, on the scenario's engine
-    use = Coverage() if args.coverage else None
+    use = Coverage() if args.coverage or args.fail_under is not None else None
     warnings: list[Diagnostic] = []  # S200, S201: told on stderr (text) or in the document (json)
     for i, path in enumerate(files):
         progress.tick(i, path)
         results.extend(run_scenario_file(engine, path, coverage=use, warnings=warnings))
     progress.done()
     report = use.report() if use is not None else None
+    # --fail-under: what the coverage falls short of (the run fails as a failed case does)
+    short = report.shortfalls(args.fail_under) if report is not None and args.fail_under is not None else []
     passed = sum(1 for r in results if r.passed)
     failed = len(results) - passed
     if args.format == "json":
@@ -269,7 +271,10 @@ def cmd_test(args: argparse.Namespace) -> int:
         if warnings:
             data["warnings"] = [w.to_dict() for w in warnings]
         if report is not None:
-            data["coverage"] = report.to_dict()
+            coverage = report.to_dict()
+            if args.fail_under is not None:
+                coverage |= {"fail_under": args.fail_under, "shortfalls": short}
+            data["coverage"] = coverage
         _emit(args, data, "")
     else:
         for w in warnings:
@@ -281,11 +286,12 @@ def cmd_test(args: argparse.Namespace) -> int:
                 lines.extend("     " + text for text in r.message.splitlines())
         if report is not None:
             lines.append(report.to_text())
+        lines.extend(f"coverage under --fail-under {args.fail_under:g}: {text}" for text in short)
         lines.append(f"{passed} passed, {failed} failed")
         _emit(args, None, "\n".join(lines))
     if any(r.case == "load" and not r.passed for r in results):
         return EXIT_LOAD  # a file that would not load: its problems are input errors, not failed cases
-    return EXIT_OK if failed == 0 and results else EXIT_NEGATIVE
+    return EXIT_OK if failed == 0 and results and not short else EXIT_NEGATIVE
 
 
 class _Progress:

@@ -206,6 +206,21 @@ class CoverageReport:
     def percent(self) -> float:
         return 100.0 * self.used / self.total if self.total else 100.0
 
+    def shortfalls(self, percent: float) -> list[str]:
+        """What falls short of ``judgelog test --coverage --fail-under percent``: the share of the rules used
+        under ``percent``, and each rule file none of whose rules was used (a file the tests never reach).
+
+        >>> used = {("a.dl", 1, "a.one"): True, ("a.dl", 2, "a.two"): False, ("b.dl", 1, "b"): False}
+        >>> report = CoverageReport.of(used)
+        >>> report.shortfalls(30)
+        ['b.dl: none of its 1 rule(s) used']
+        >>> report.shortfalls(50)
+        ['33.3% of the rules used', 'b.dl: none of its 1 rule(s) used']
+        """
+        out = [f"{self.percent:.1f}% of the rules used"] if self.percent < percent else []
+        out += [f"{f}: none of its {t} rule(s) used" for f, (u, t) in sorted(self.per_file.items()) if u == 0]
+        return out
+
     def to_dict(self) -> dict:
         return {
             "used": self.used,

@@ -31,7 +31,7 @@ from .contract import (
     trigger_problems,
 )
 from .errors import Diagnostic, RuleError
-from .parser import parse_text
+from .parser import ParseResult, parse_text
 from .program import Program
 from .safefiles import MAX_RULE_BYTES, read_text
 
@@ -165,7 +165,7 @@ def _parse_tree(
         return
     seen[real] = shown
     sources[shown] = text
-    result = parse_text(text, shown, strict=False)
+    result = _parsed(text, shown)
     diags.extend(result.diagnostics)
     out.append(result.file)
     for item in result.file.items:
@@ -174,6 +174,14 @@ def _parse_tree(
             _parse_tree(
                 target, seen=seen, stack=stack + [real], out=out, diags=diags, sources=sources, origin=item.span
             )
+
+
+@lru_cache(maxsize=4096)
+def _parsed(text: str, shown: str) -> ParseResult:
+    """A rule file's text parsed (its syntax tree is immutable, its spans name ``shown``): a process that loads
+    the library again with other files besides (``Engine(rules=...)``, a scenario's own ``rules:``) parses
+    only those files."""
+    return parse_text(text, shown, strict=False)
 
 
 def is_library_root(path: str) -> bool:

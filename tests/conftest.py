@@ -52,15 +52,15 @@ def _work_unit(item) -> str:
 def pytest_collection_modifyitems(config, items):
     # the order pytest-xdist hands the work units to the workers (it takes them one at a time as they finish;
     # pyproject.toml turns off its own reordering, which puts the units with many tests first and the single
-    # slow tests last): first the group of the tests that read the bundled scenarios' replays (the longest unit:
-    # replays compared, rule coverage, tests/replays.py), then the other units holding a test marked slow
-    # (verify searches, the hash seeds), then the quick tests, which fill
-    # the gaps at the end instead of a long unit starting last while the other worker idles
+    # slow tests last): first the groups of the tests that read the bundled scenarios' replays (the longest
+    # units, one per worker: replays compared, tests/replays.py), then the other units holding a test marked
+    # slow (verify searches, the hash seeds), then the quick tests, which fill the gaps at the end instead of a
+    # long unit starting last while the other worker idles
     slow_units = {_work_unit(item) for item in items if item.get_closest_marker("slow")}
 
     def rank(item) -> int:
         unit = _work_unit(item)
-        if unit == SCENARIO_GROUP:
+        if unit.startswith(SCENARIO_GROUP):
             return 0
         return 1 if unit in slow_units else 2
 

@@ -55,6 +55,7 @@ def load_without_parsing(monkeypatch, **options):
     with monkeypatch.context() as patch:
         patch.setattr(library, "parse_text", refuse)
         library._load_cached.cache_clear()
+        library._parsed.cache_clear()  # the files this process parsed already (the parse of each is kept too)
         return library.load_program(**options)
 
 
@@ -300,3 +301,35 @@ def test_a_json_start_from_the_cache_reads_no_yaml(folder, tmp_path):
     warm = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert "alice" in warm.stdout and cold.stdout == warm.stdout.replace("False", "True")
     assert warm.stdout.splitlines()[-1] == "0 False"
+
+
+def test_a_process_parses_a_file_it_read_before_once(tmp_path, monkeypatch):
+    """Without the cache folder, a process that loads the library again with another file besides (an engine
+    with --rules, a scenario's own rules:) parses only that file; an edited file is parsed again."""
+    monkeypatch.setenv("JUDGELOG_NO_CACHE", "1")
+    extra = tmp_path / "extra.dl"
+    extra.write_text('.decl mine(o: object) "{o} is mine"\n', encoding="utf-8")
+    library._parsed.cache_clear()
+    parsed: list[str] = []
+    real = library.parse_text
+
+    def counting(text, path, **options):
+        parsed.append(path)
+        return real(text, path, **options)
+
+    monkeypatch.setattr(library, "parse_text", counting)
+    library._load_cached.cache_clear()
+    first = library.load_program([])
+    assert first.errors == [] and len(parsed) > 100  # every file of the library
+    parsed.clear()
+    library._load_cached.cache_clear()
+    second = library.load_program([str(extra)])
+    assert second.errors == [] and [os.path.basename(p) for p in parsed] == ["extra.dl"]
+    assert second.program.decl("mine") is not None and len(second.program.rules) == len(first.program.rules)
+    extra.write_text('.decl mine(o: object) "{o} is mine, edited"\n', encoding="utf-8")
+    os.utime(extra, (1, 1))  # another modification time, whatever the clock's resolution
+    parsed.clear()
+    library._load_cached.cache_clear()
+    assert library.load_program([str(extra)]).program.decl("mine").template == "{o} is mine, edited"
+    assert [os.path.basename(p) for p in parsed] == ["extra.dl"]
+    library._load_cached.cache_clear()

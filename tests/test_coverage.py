@@ -74,3 +74,28 @@ def test_the_coverage_of_a_test_run_counts_the_rules_it_loaded(capsys, tmp_path,
     assert coverage["total"] > 300 and all(f.startswith(str(lib)) or "cards" in f for f in coverage["files"]), coverage[
         "files"
     ]
+
+
+def test_fail_under_fails_a_run_whose_coverage_falls_short(capsys):
+    """`judgelog test --fail-under P` (which implies --coverage) exits 1 when under P percent of the rules were
+    used or a rule file had none of its rules used, says which, and passes a run that meets it."""
+    import json
+
+    from helpers import run_cli
+
+    board = str(SCENARIOS / "banding_blocked_by_one.yaml")
+    run = run_cli(capsys, ["test", "--fail-under", "50", board])
+    assert run.code == 1, run.err
+    short = [line for line in run.out.splitlines() if line.startswith("coverage under --fail-under 50: ")]
+    assert short[0].endswith("% of the rules used")  # one scenario uses far fewer than half of the rules
+    assert "coverage under --fail-under 50: rules/keywords/wither.dl: none of its" in run.out
+    assert run.out.rstrip().endswith("passed, 0 failed")  # every case passed: the coverage failed the run
+    run = run_cli(capsys, ["test", "--fail-under", "1", "--format", "json", board])
+    coverage = json.loads(run.out)["coverage"]
+    assert coverage["fail_under"] == 1.0 and coverage["percent"] > 1
+    assert run.code == 1 and coverage["shortfalls"]  # the files this board never reaches
+    assert all(s.endswith("rule(s) used") and ": none of its " in s for s in coverage["shortfalls"])
+    run = run_cli(capsys, ["test", "--coverage", board])  # no --fail-under: the report only
+    assert run.code == 0, run.err
+    run = run_cli(capsys, ["test", "--fail-under", "101", board])
+    assert run.code == 2 and "expected a percentage from 0 to 100, got '101'" in run.err

@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("clingo")
 
-from replays import NAMES, SCENARIO_GROUP, sample, scenario_param  # noqa: E402
+from replays import NAMES, group_params, sample, scenario_param  # noqa: E402
 
 from judgelog.errors import JudgelogError  # noqa: E402
 from judgelog.testing import check_expect  # noqa: E402
@@ -103,8 +103,8 @@ def test_the_quick_start_answers_and_proof_are_the_same(engines):
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group(SCENARIO_GROUP)  # the scenarios as loaded, shared with the replays' tests
-def test_every_declared_choice_space_lists_the_same_choices(replays):
+@pytest.mark.parametrize("names", group_params())  # the scenarios as loaded, shared with the replays' tests
+def test_every_declared_choice_space_lists_the_same_choices(replays, names):
     """The clingo backend enumerates set_partition and subset spaces with one choice rule; the pyDatalog
     backend checks candidates one by one: the same counts and the same listings, on every bundled scenario.
     The spaces whose candidates are tried as an action (assignments, divisions) go through the same runtime
@@ -115,7 +115,7 @@ def test_every_declared_choice_space_lists_the_same_choices(replays):
     enumerated = (SpaceKind.SET_PARTITION, SpaceKind.SUBSET)
     sampled = set(sample(2))
     compared = 0
-    for name in NAMES:
+    for name in names:
         results = []
         for config in ("pydatalog", "clingo"):
             state = replays.start(config, name)
@@ -131,4 +131,4 @@ def test_every_declared_choice_space_lists_the_same_choices(replays):
             results.append(out)
         assert results[0] == results[1], name
         compared += sum(1 for r in results[0] if isinstance(r, tuple) and r[0].get("count"))
-    assert compared >= 10  # spaces with at least one legal choice were compared
+    assert compared >= 5  # spaces with at least one legal choice were compared (in each half of the scenarios)

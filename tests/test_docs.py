@@ -126,8 +126,9 @@ SHELL_DOCS = [d for d in DOCS if blocks(d, *SHELLS)]
 
 # bash commands whose whole run another test makes: `judgelog test facts/scenarios` runs every bundled
 # scenario's cases, which tests/test_bundled_scenarios.py checks one by one (judgelog.testing.scenario_cases, the
-# cases the command runs); CI runs the command itself on the installed package (.ci/run)
-RUN_ELSEWHERE = {("judgelog", "test", "facts/scenarios")}
+# cases the command runs); CI runs the command itself on the installed package (.ci/run), and the rule coverage
+# gate, `judgelog test --fail-under 90` (the option itself: tests/test_coverage.py)
+RUN_ELSEWHERE = {("judgelog", "test", "facts/scenarios"), ("judgelog", "test", "--fail-under", "90")}
 
 
 def test_the_commands_run_elsewhere_are_in_the_docs():

@@ -24,7 +24,6 @@ WITHOUT_EXAMPLES = frozenset(
         "cli",
         "clingo_backend",
         "commands",
-        "coverage",
         "database",
         "distribute",
         "drawing",
