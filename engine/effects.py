@@ -486,6 +486,10 @@ def p_signal(ch: Change, kind: Arg, subject: Arg, _c: Arg) -> None:
 
 
 def p_lose_game(ch: Change, p: Arg, why: Arg, _c: Arg) -> None:
+    """A player loses the game once: two state-based actions that make them lose at once (0 life and ten
+    poison counters, 704.5a and 704.5c) give one event, with the first reason in the order they are applied."""
+    if ("lost_game", p) in ch.facts:
+        return
     ch.facts.add(("lost_game", p))
     ch.emit("loses_game", p, because=why)
 
