@@ -280,6 +280,41 @@ def test_divisions_are_the_ones_the_combat_damage_step_accepts():
     assert data["choosers"] == {x: "alice"}  # 510.1c: the attacking player divides (damage_assigner)
 
 
+def test_divisions_say_which_combat_damage_step_they_are_for():
+    """With a first striker in combat there are two combat damage steps (510.4): the listing says the step its
+    divisions are for, the first-strike one, then, once it is over, the regular one; a combat with no first
+    or double strike has one step, which the listing does not name."""
+    engine = Engine()
+    board = {
+        "players": ["alice", "bob"],
+        "active": "alice",
+        "objects": {
+            "knight": {
+                "name": "Knight",
+                "types": ["creature"],
+                "power": 4,
+                "toughness": 4,
+                "keywords": ["double_strike"],
+                "controller": "alice",
+            },
+            "bears": {"card": "Grizzly Bears", "controller": "bob"},
+            "wall": {"card": "Wall of Stone", "controller": "bob"},
+        },
+        "combat": {"attackers": {"knight": "bob"}, "blockers": {"bears": ["knight"], "wall": ["knight"]}},
+    }
+    state = engine.state_from_dict(board)
+    _, text = list_choices(state, "divisions", limit=5)
+    assert "in the first-strike combat damage step (510.4)" in text.splitlines()[0], text
+    after, _ = state.apply(
+        {"do": "combat_damage", "step": "first_strike", "assign": {"knight": {"bears": 1, "wall": 3}}}
+    )
+    _, text = list_choices(after, "divisions", limit=5)
+    assert "in the regular combat damage step (510.4)" in text.splitlines()[0], text
+    board["objects"]["knight"]["keywords"] = []
+    _, text = list_choices(engine.state_from_dict(board), "divisions", limit=5)
+    assert "step" not in text.splitlines()[0] and "divided among what it may go to" in text, text
+
+
 def test_divisions_of_tramplers_keep_lethal_damage_first_and_let_the_defender_keep_all_on_the_bander():
     engine = Engine()
     state = engine.load(engine.example("trample_with_and_without_banding.yaml"))
