@@ -48,11 +48,11 @@ def test_the_coverage_of_a_test_run_counts_the_rules_it_loaded(capsys, tmp_path,
     from judgelog.library import rules_dir
 
     monkeypatch.setenv("JUDGELOG_ALLOW_DIRS", str(ROOT / "tests"))
-    designer = str(ROOT / "tests" / "scenarios" / "renown_double_strike.yaml")
+    designer = str(ROOT / "tests" / "scenarios" / "soul_warden.yaml")
     run = run_cli(capsys, ["test", "--coverage", "--format", "json", designer])
     assert run.code == 0, run.err
     files = json.loads(run.out)["coverage"]["files"]
-    own = [f for f in files if f.endswith("tests/rules/renown.dl")]
+    own = [f for f in files if f.endswith("tests/rules/soul_warden.dl")]
     assert own and files[own[0]]["used"] == files[own[0]]["total"] > 0
     # --library FOLDER: that folder's rules are the ones counted
     lib = tmp_path / "lib"

@@ -92,11 +92,11 @@ def test_rules_cr_lists_trample_for_702_19_and_says_what_it_was(capsys):
 
 
 def test_rules_cr_of_a_number_that_meant_another_rule_once_says_it_is_read_now(capsys):
-    # 702.70 is poisonous in the current CR (not in the library) and was changeling in 2009-2011: the old
-    # meaning alone read as "you cited the wrong rule" to a designer citing poisonous
+    # 702.70 is poisonous in the current CR and was changeling in 2009-2011: the old meaning alone read as
+    # "you cited the wrong rule" to a designer citing poisonous
     run = run_cli(capsys, ["rules", "--cr", "702.70a"])
     first, second = run.out.splitlines()[:2]
-    assert first == "CR 702.70a is read as numbered in the current CR (2026-01-16)."
+    assert first == "CR 702.70a is read as numbered in the current CR (2026-01-16, where it is poisonous)."
     assert second == "  In older editions CR 702.70 was changeling in CR 2009-07-11 to 2011-05-01 (now 702.73)."
     assert "--cr-edition" in run.out
 

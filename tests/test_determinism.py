@@ -62,7 +62,7 @@ for fmt in ("text", "json"):
             S["populate_army_token"],
             S["proliferate_kinds"],
             S["combat_declare_and_damage"],
-            # designers' keywords (rule files of their own): triggers ordered, counters from two keywords
+            # a designer's rule file (triggers ordered), and counters from two keywords' enters results
             *(str(ROOT / "tests" / "scenarios" / f"{name}.yaml") for name in DESIGNER_SCENARIOS),
         ]
         + f,
