@@ -52,7 +52,7 @@ TRANSIENT = (
 )
 
 # the keys any action takes besides its own arguments: do, choose, order, expect_error, as
-RESERVED = ("do", "choose", "order", "expect_error", "as")
+RESERVED = ("do", "choose", "order", "targets", "expect_error", "as")
 NONE = "none"
 
 

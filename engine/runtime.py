@@ -40,11 +40,12 @@ from .change import Change, Event
 from .database import quiet_gc
 from .effects import MOVES_THAT_KILL, apply_primitive
 from .errors import ActionError, UsageError
-from .factview import Overlay, WorkingFacts, as_frozenset
+from .factview import FactView, Overlay, WorkingFacts, as_frozenset
 from .refusals import listed_options, violation_refusal
 from .replay import run_actions
 from .stack import StackSteps
 from .stack_order import check_order_named, check_order_shape, order_location
+from .stack_targets import StackTargets
 from .step_facts import StepFacts
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -102,6 +103,8 @@ class _Run(StackSteps, Generic[B]):
         self.follow_up: dict[str, object] = {}  # rules ask for the action to be applied again with these args
         self.order_matched: set[int] = set()  # shared by the applications of one action (apply_action)
         self.order_waiting: list[str] = []
+        self.stack_targets = StackTargets(None)  # the action's targets: (apply_action shares one)
+        self.target_states: dict[tuple, frozenset | FactView] = {}
         self.token_ids: list[str] = token_ids(action.get("as"))  # ids for the tokens the action creates
 
     # -- asking the rules -------------------------------------------------
@@ -296,7 +299,7 @@ class _Run(StackSteps, Generic[B]):
                 listed = given if isinstance(given, list) else [given]
                 bad = next((v for v in listed if isinstance(v, (str, int)) and v not in options and v != "none"), None)
                 if bad is not None and refused.hint is None:  # why the rules don't offer it, in this step
-                    refused.hint = self._why_not_offered(facts, name, bad)
+                    refused.hint = self._why_not_holds(facts, ("choice", name, bad))
                 raise
             if not values:
                 out.add(("chose_nothing", name))
@@ -307,14 +310,15 @@ class _Run(StackSteps, Generic[B]):
                 self.next_seq += 1
         return out
 
-    def _why_not_offered(self, facts: WorkingFacts, name: str, value: object) -> str | None:
-        """Why ``choice(name, value)`` does not hold here: the rule offering the choice that gets furthest, at
-        its first failing literal, followed into that literal's own rules while a rule derives it (a target
-        with protection: the targeting rule fails at ``not untargetable(...)``, which protection gives)."""
+    def _why_not_holds(self, facts: Iterable[tuple], wanted: tuple) -> str | None:
+        """Why ``wanted`` (``choice(name, value)``: the option a caller named) does not hold here: the rule
+        deriving it that gets furthest, at its first failing literal, followed into that literal's own rules
+        while a rule derives it (a target with protection: the targeting rule fails at ``not
+        untargetable(...)``, which protection gives)."""
         from .provenance import Prover
 
         steps: list[str] = []
-        fact: tuple | None = ("choice", name, value)
+        fact: tuple | None = wanted
         with self.engine.backend.session(cast(frozenset, self.steps.freeze(facts))) as view:
             prover = Prover(self.engine.backend, view, {})
             while fact is not None and len(steps) < 4:
@@ -556,11 +560,12 @@ def apply_action(
         check_order_shape(action["order"])
     matched: set[int] = set()  # the order: entries that named an ability, in any application
     waiting: list[str] = []
+    targets = StackTargets(action.get("targets"))  # 601.2c: the targets: of the abilities it stacks
     original = state
     for _ in range(MAX_FOLLOW_UPS):
         with quiet_gc():  # an action allocates many short-lived objects and no cycles worth collecting meanwhile
             run = _Run(state, action, span, observer=observer, list_options=list_options)
-            run.order_matched, run.order_waiting = matched, waiting
+            run.order_matched, run.order_waiting, run.stack_targets = matched, waiting, targets
             try:
                 state, new = run.run()
             except ActionError as refused:
@@ -570,6 +575,7 @@ def apply_action(
         events.extend(new)
         if not run.follow_up:
             check_order_named(action.get("order"), matched, waiting, partial(order_location, original, span))
+            targets.check_all_used()
             return state, events
         again = dict(run.follow_up)
         action = {**action, **run.follow_up}

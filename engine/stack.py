@@ -19,18 +19,21 @@ that put it there (603.3 and 603.3b for a triggered ability, the activating rule
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from .ast import format_value as _q  # a value in rule syntax, for the queries built here
 from .change import Event
 from .errors import ActionError
 from .stack_order import stack_order
+from .stack_targets import StackTargets
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Iterable
 
     from .ast import Span
-    from .factview import WorkingFacts
+    from .factview import FactView, WorkingFacts
+    from .step_facts import StepFacts
 
 __all__ = ["StackSteps"]
 
@@ -52,6 +55,9 @@ class StackSteps:
     follow_up: dict[str, object]
     order_matched: set[int]  # the positions of the action's order: entries that named an ability
     order_waiting: list[str]  # the abilities stacked by the action, for an order: entry that named none
+    stack_targets: StackTargets  # the action's targets: (601.2c), shared by its applications
+    target_states: dict[tuple, frozenset | FactView]  # (source, kind) -> the facts its targets were legal in
+    steps: StepFacts
     pending_triggers: list[tuple[int, tuple, list[tuple]]]
     trigger_rules: dict[tuple, str]  # (source, kind, subject) -> the rule deriving its triggers/3
     activations: dict[tuple, Cause]  # (source, kind, subject) -> the rule deriving its activates/3
@@ -63,6 +69,9 @@ class StackSteps:
         raise NotImplementedError
 
     def _causes_of(self, facts: Iterable[tuple], wanted: list[tuple]) -> list[Cause]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _why_not_holds(self, facts: Iterable[tuple], wanted: tuple) -> str | None:  # pragma: no cover
         raise NotImplementedError
 
     def _collect_triggers(self, facts: WorkingFacts, *, seq: int | None = None, kinds: set[str] | None = None) -> None:
@@ -82,8 +91,12 @@ class StackSteps:
         activated = [(r["S"], r["K"], r["X"]) for r in self.ask(facts, "activates(S, K, X)")]
         activated = [a for a in activated if a not in self.activations]  # activated once per action
         self.activations.update(zip(activated, self._causes_of(facts, [("activates", *a) for a in activated])))
+        options = self._target_options(facts) if found else {}
+        if options:  # the state they were legal in, to say why another is not (a refused targets: entry)
+            frozen = self.steps.freeze(facts)
+            self.target_states.update(dict.fromkeys(options, frozen))
         for source, kind, subject in found + activated:
-            args = [
+            args = [("ability_arg", "target_option", o) for o in options.get((source, kind), ())] + [
                 ("ability_arg", k["K2"], k["V"])
                 for k in self.ask(facts, f"trigger_arg({_q(source)}, {_q(kind)}, {_q(subject)}, K2, V)")
             ]
@@ -104,6 +117,20 @@ class StackSteps:
                     ]
                 at = self.next_seq if seq is None else seq
                 self.pending_triggers.append((at, (source, kind, subject, controller, inst), args + extra))
+
+    def _target_options(self, facts: WorkingFacts) -> dict[tuple, list]:
+        """The legal targets of each triggering ability whose target is chosen as it is put on the stack
+        (trigger_target_option/3, rules/core/targets.dl), by (source, kind), in the state it triggers in."""
+        if "trigger_target_option" not in self.engine.program.decls:
+            return {}
+        out: dict[tuple, list] = {}
+        for r in self.ask(facts, "trigger_target_option(S, K, O)"):
+            out.setdefault((r["S"], r["K"]), []).append(r["O"])
+        return {key: sorted(found, key=str) for key, found in out.items()}
+
+    def _why_not_target(self, source: object, kind: object, value: object) -> str | None:
+        """Why ``value`` is not a legal target of ``source``'s ``kind`` ability as it triggered."""
+        return self._why_not_holds(self.target_states[(source, kind)], ("trigger_target_option", source, kind, value))
 
     def _stack_triggers(self, facts: WorkingFacts) -> WorkingFacts:
         """Put waiting abilities on the stack: the activated ones first (602.2a: as they are activated), then
@@ -136,6 +163,11 @@ class StackSteps:
             if controller is not None:
                 facts.add(("ability_controller", aid, controller))
             facts |= {(f[0], aid) + f[1:] for f in args}
+            choices = [f[2] for f in args if f[:2] == ("ability_arg", "target_option")]
+            explain = partial(self._why_not_target, source, kind)
+            target = self.stack_targets.choose(aid, source, kind, choices, explain=explain) if choices else None
+            if target is not None:  # 601.2c: chosen as it goes on the stack
+                facts.add(("ability_arg", aid, "target", target))
             # explain: made by stack.triggered (603.3, 603.3b), or by the rule that activates it (602.2a)
             rule, cites = self.activations.get((source, kind, subject)) or causes.get(controller, ("", ()))
             self.causes.update(dict.fromkeys(placing, rule))
@@ -143,6 +175,7 @@ class StackSteps:
             made = self.trigger_rules.get((source, kind, subject))
             details.update({"activation": rule} if (source, kind, subject) in self.activations else {})
             details.update({"trigger": made} if made else {})
+            details.update({"target": target} if target is not None else {})
             self.events.append(Event(self.next_seq, "put_on_stack", aid, details, rule, cites))
             self.next_seq += 1
         return facts

@@ -1,7 +1,6 @@
 """Scenario files are checked when they load (:func:`scenario_problems`): action names, argument keys, their
-declared types (``action_param_type/3``), the constants they name (judgelog.constants), ``choose:`` keys and
-values, ``expect:`` keys, shapes and query syntax, all problems at once, each with ``file:line:col`` and a
-did-you-mean.
+declared types (``action_param_type/3``), the constants they name (judgelog.constants), ``choose:``, ``order:``
+and ``targets:``, ``expect:`` keys, shapes and query syntax, all at once, with ``file:line:col`` and a hint.
 
 >>> from judgelog import Engine
 >>> state = Engine().load(Engine.example("banding_blocked_by_one.yaml"))
@@ -17,7 +16,7 @@ from collections.abc import Callable, Iterator, Set
 from typing import TYPE_CHECKING, Any
 
 from .action_args import NONE
-from .action_args import RESERVED as RESERVED_ARGS  # do, choose, order, expect_error, as: any action takes them
+from .action_args import RESERVED as RESERVED_ARGS  # do, choose, order, targets, expect_error, as: any action
 from .analysis import check_query, suggest
 from .argshapes import action_argument_shapes, argument_shapes, describe, fits
 from .ast import Atom, Const, Span
@@ -36,6 +35,7 @@ from .constants import (
 from .errors import Diagnostic, LimitError, QueryError, ScenarioError
 from .parser import parse_body
 from .scenario import EXPECT_KEYS, EXPECT_KINDS
+from .stack_targets import shape_problems
 from .state_index import Names
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -278,6 +278,7 @@ def action_problems(
                         f"its rule file declares action_param_type({kind}, {key}, word)"
                     )
                 problem(f"{kind}: {key}: {message}", at, hint)
+    diags += [Diagnostic(S102, m, where.at(k), hint=h) for k, m, h in shape_problems(action)]  # order:, targets:
     diags.extend(_choose_problems(state, action, kind, where, facts, known, lenient))
     return diags
 

@@ -72,6 +72,7 @@ EVENT_WORDS = frozenset(
         "primitive",
         "activation",
         "trigger",
+        "target",
         "stack_top",
         "game",
         "object",

@@ -1154,8 +1154,8 @@ def test_an_effect_whose_number_is_a_word_is_refused(tmp_path):
 
 
 def test_a_choice_the_rules_do_not_offer_says_why(engine):
-    """Mentor aimed at an attacker with protection from creatures: refused, and the hint follows the rules
-    that don't offer it down to the exception that holds (protection, 702.16b)."""
+    """Mentor aimed at an attacker with protection from creatures as it goes on the stack: refused, and the
+    hint follows the rules that don't offer it down to the exception that holds (protection, 702.16b)."""
     from judgelog.errors import ActionError
 
     state = engine.state_from_dict(
@@ -1172,17 +1172,27 @@ def test_a_choice_the_rules_do_not_offer_says_why(engine):
                     "keywords": [{"protection": {"type": "creature"}}],
                     "controller": "alice",
                 },
-                "squire": creature("Squire", 1, 1, "alice"),  # a legal target: the choice is asked
+                "squire": creature("Squire", 1, 1, "alice"),  # two legal targets: the choice is asked
+                "page": creature("Page", 1, 1, "alice"),
             },
         }
     )
-    attackers = {"stalwart": "bob", "ward": "bob", "squire": "bob"}
+    attackers = {"stalwart": "bob", "ward": "bob", "squire": "bob", "page": "bob"}
+    # mentor's target is chosen as the ability is put on the stack (601.2c): the attack's targets:
+    with pytest.raises(ActionError) as info:
+        state.apply({"do": "declare_attackers", "attackers": attackers, "targets": {"stalwart": "ward"}})
+    hint = str(info.value.hint)
+    assert info.value.options == ("page", "squire")
+    assert hint.startswith("the rules don't offer it: targets.trigger_target_option"), hint
+    assert hint.endswith("holds by protection.untargetable [CR 702.16b, 115.1]"), hint
+    # none named while two were legal: named as it resolves, among those (the Ward was never one of them)
     state, _ = state.apply({"do": "declare_attackers", "attackers": attackers})
     with pytest.raises(ActionError) as info:
         state.apply({"do": "resolve", "choose": {"target": "ward"}})
+    assert info.value.options == ("page", "squire")
     hint = str(info.value.hint)
-    assert hint.startswith("the rules don't offer it: mentor.choice")
-    assert hint.endswith("holds by protection.untargetable [CR 702.16b, 115.1]"), hint
+    assert hint.startswith("the rules don't offer it: targets.target_named_on_resolution"), hint
+    assert "fails at ability_arg(I, target_option, ward)" in hint, hint
 
 
 def test_a_state_runs_its_files_actions_as_the_verbs_do(engine):
