@@ -172,6 +172,7 @@ class StackSteps:
             rule, cites = self.activations.get((source, kind, subject)) or causes.get(controller, ("", ()))
             self.causes.update(dict.fromkeys(placing, rule))
             details = {"source": source, "kind": kind, "subject": subject}
+            details.update({"controller": controller} if controller is not None else {})
             made = self.trigger_rules.get((source, kind, subject))
             details.update({"activation": rule} if (source, kind, subject) in self.activations else {})
             details.update({"trigger": made} if made else {})
