@@ -87,6 +87,7 @@ class Interface:
     trigger_kinds: frozenset[str] | None = None
     outlives: frozenset[str] = frozenset()  # records kept when their object leaves the battlefield (outlives_object)
     unmodelled: tuple[tuple[str, str], ...] = ()  # (card name, rules text not modelled): card_not_modelled
+    unmodelled_keywords: tuple[tuple[str, str], ...] = ()  # (keyword, what is not modelled): keyword_not_modelled
     abilities: Abilities | None = None  # the kinds of ability the rules put on the stack or read there
     # (keyword, parameter key) -> the vocabularies its values belong to (keyword_param_vocabulary)
     param_vocabularies: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
@@ -317,6 +318,7 @@ def interface_of(program: Program) -> Interface:
         ),
         outlives=frozenset(p for (p,) in _facts(program, "outlives_object")),
         unmodelled=tuple(sorted((str(n), str(w)) for n, w in _facts(program, "card_not_modelled"))),
+        unmodelled_keywords=tuple(sorted((str(k), str(w)) for k, w in _facts(program, "keyword_not_modelled"))),
         abilities=abilities_of(program, (key for pairs in forms.values() for _, key in pairs)),
         param_vocabularies={k: tuple(v) for k, v in vocabulary_of.items()},
         vocabularies={v: tuple(sorted(ws)) for v, ws in words.items()},

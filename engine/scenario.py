@@ -24,7 +24,7 @@ from .codes import S100
 from .errors import Diagnostic, ScenarioError
 from .interface import Field, Interface, default_interface, with_keywords
 from .named_files import scenario_rules
-from .scenario_objects import compile_object, counter_facts, warn_unmodelled
+from .scenario_objects import compile_object, counter_facts, warn_unmodelled, warn_unmodelled_keywords
 from .scenario_reader import ScenarioReader, show
 from .yamlsrc import Located, load_path, load_text
 
@@ -156,13 +156,15 @@ def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
     actions = _entries(ctx, data, "actions", "do")
     for i, (action, _span) in enumerate(actions):  # a card an action brings (enter, create_token): S200 too
         for key, value in action.items():
-            card = (
-                ctx.catalog.get(value["card"])
-                if isinstance(value, dict) and isinstance(value.get("card"), str)
-                else None
-            )
-            if card is not None:
-                warn_unmodelled(ctx, card.name, f"brought by action[{i}] {action['do']}", ("actions", i, key, "card"))
+            what = f"brought by action[{i}] {action['do']}"
+            for j, spec in enumerate(value if isinstance(value, list) else [value]):
+                at = ("actions", i, key) + ((j,) if isinstance(value, list) else ())
+                if not isinstance(spec, dict):
+                    continue
+                card = ctx.catalog.get(spec["card"]) if isinstance(spec.get("card"), str) else None
+                if card is not None:
+                    warn_unmodelled(ctx, card.name, what, at + ("card",))
+                warn_unmodelled_keywords(ctx, spec.get("keywords"), what, at + ("keywords",))
     expects = _entries(ctx, data, "expect", None)
     if ctx.diags:
         raise ScenarioError(f"{len(ctx.diags)} problem(s) in {doc.path}", diagnostics=ctx.diags)

@@ -72,6 +72,26 @@ def warn_unmodelled(ctx: ScenarioReader, card: str, what: str, path: tuple) -> N
         )
 
 
+def warn_unmodelled_keywords(
+    ctx: ScenarioReader, keywords: object, what: str, path: tuple, *, indexed: bool = True
+) -> None:
+    """S200 for each keyword of ``keywords`` (an object's keywords, written at ``path``: a list, item by item
+    when ``indexed``) whose rule file says a part of it is not modelled (keyword_not_modelled)."""
+    for i, kw in enumerate(keywords if isinstance(keywords, list) else []):
+        name = next(iter(kw), None) if isinstance(kw, dict) and len(kw) == 1 else kw
+        missing = [w for k, w in ctx.face.unmodelled_keywords if k == name]
+        if missing:
+            ctx.warnings.append(
+                Diagnostic(
+                    S200,
+                    f"keyword {name!r} ({what}) is not modelled in full: " + "; ".join(missing),
+                    ctx.doc.span(path + (i,) if indexed else path),
+                    severity="warning",
+                    hint="answers about what the rules do not model may be wrong; see its file in rules/keywords/",
+                )
+            )
+
+
 def compile_object(
     ctx: ScenarioReader, oid: str, spec: dict, path: tuple, players: list[str]
 ) -> list[tuple[tuple, tuple]]:
@@ -141,6 +161,9 @@ def compile_object(
         elif is_creature:
             ctx.error(path, f"creature {oid!r} needs {key}", f"add {key}: N or use a card from the catalog")
     out.extend(_keywords(ctx, oid, chars.get("keywords", []), path, "keywords" in spec))
+    inline = "keywords" in spec
+    where = path + ("keywords",) if inline else path + ("card",)
+    warn_unmodelled_keywords(ctx, chars.get("keywords", []), f"object {oid!r}", where, indexed=inline)
     controller = spec.get("controller", players[0] if len(players) == 1 else None)
     if controller is None:
         ctx.error(path, f"object {oid!r} needs a controller", f"add controller: one of {', '.join(players)}")

@@ -63,3 +63,33 @@ def test_a_card_an_action_brings_warns_too(capsys, tmp_path):
         assert run.code == 0, run.err
         assert [d[1:] for d in run.diagnostics()] == [(6, 45, "warning", "S200")], run.err
         assert "(brought by action[0] enter) is not modelled in full" in run.err
+
+
+def test_a_keyword_not_modelled_in_full_warns_where_it_is_written(capsys, tmp_path):
+    """A keyword whose rule file states what it does not model (keyword_not_modelled: ravenous's card draw)
+    warns (S200) at the keyword, on an object of the board as on one an action brings; a board without it
+    does not."""
+    face = Engine().interface
+    assert ("ravenous" in dict(face.unmodelled_keywords)) and all(
+        k in face.keywords for k, _ in face.unmodelled_keywords
+    )
+    path = tmp_path / "ravenous.yaml"
+    path.write_text(
+        "name: ravenous twice\nplayers: [alice, bob]\nactive: alice\nobjects:\n"
+        "  ooze: {name: Ooze, types: [creature], power: 1, toughness: 1, keywords: [trample, ravenous],"
+        " controller: alice}\n"
+        "actions:\n  - {do: enter, x: 2, object: {id: hydra, name: Hydra, types: [creature], power: 1,"
+        " toughness: 1, keywords: [ravenous], controller: alice}}\n"
+        'expect:\n  - {holds: "permanent(hydra)"}\n',
+        encoding="utf-8",
+    )
+    run = run_cli(capsys, ["test", path])
+    assert run.code == 0, run.err
+    lines = path.read_text().splitlines()
+    at = [(n, lines[n - 1].index("ravenous") + 1, "warning", "S200") for n in (5, 7)]  # the keyword's place
+    assert [d[1:] for d in run.diagnostics()] == at, run.err
+    assert "keyword 'ravenous' (object 'ooze') is not modelled in full: \"when it enters" in run.err
+    assert "keyword 'ravenous' (brought by action[0] enter) is not modelled in full" in run.err
+    path.write_text(path.read_text().replace("ravenous", "haste").replace("x: 2, ", ""), encoding="utf-8")
+    run = run_cli(capsys, ["test", path])
+    assert run.code == 0 and "S200" not in run.err, run.err
