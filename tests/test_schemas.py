@@ -69,6 +69,7 @@ CASES = {
     "do": ["do", FABRICATE],
     "choices": ["choices", BAND, "blocks"],
     "choices_bands": ["choices", BAND, "bands"],
+    "choices_divisions": ["choices", str(ROOT / "docs" / "examples" / "band.yaml"), "divisions"],  # count: by creature
     "choices_action": ["choices", "--before-actions", str(SCENARIOS / "amass_choose_between_armies.yaml"), "amass"],
     "audit": ["audit"],
     "audit_scenario": ["audit", BAND],
