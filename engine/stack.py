@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["StackSteps"]
 
 Cause = tuple[str, tuple[str, ...]]  # a rule's name and its CR numbers
+MAX_STACK_ROUNDS = 20  # abilities triggering on abilities put on the stack, round after round
 
 
 class StackSteps:
@@ -133,11 +134,25 @@ class StackSteps:
         return self._why_not_holds(self.target_states[(source, kind)], ("trigger_target_option", source, kind, value))
 
     def _stack_triggers(self, facts: WorkingFacts) -> WorkingFacts:
-        """Put waiting abilities on the stack: the activated ones first (602.2a: as they are activated), then
-        the triggered ones (603.3): in APNAP order (apnap_rank, 603.3b), each player's in the order they
+        """Put waiting abilities on the stack (:meth:`_stack_pending`). An ability put on the stack is an
+        event (``put_on_stack``, with its ``target``) other abilities may trigger on (603.2: "whenever this
+        becomes the target of an ability", ward): they are put on the stack in turn, above it."""
+        for _ in range(MAX_STACK_ROUNDS):
+            if not self.pending_triggers:
+                return facts
+            first = len(self.events)
+            facts = self._stack_pending(facts)
+            placed = self.events[first:]
+            recent = {("recent_event", e.seq) for e in placed}
+            event_facts = {f for e in placed for f in e.facts()}
+            base = facts - self.steps.recent(facts, self.events)
+            self._collect_triggers(base | event_facts | recent, kinds={e.kind for e in placed})
+        raise ActionError(f"abilities triggered on abilities put on the stack for more than {MAX_STACK_ROUNDS} rounds")
+
+    def _stack_pending(self, facts: WorkingFacts) -> WorkingFacts:
+        """Put the waiting abilities on the stack: the activated ones first (602.2a: as they are activated),
+        then the triggered ones (603.3): in APNAP order (apnap_rank, 603.3b), each player's in the order they
         triggered unless ``order:`` names them (top of the stack first)."""
-        if not self.pending_triggers:
-            return facts
         ranks = {r["P"]: r["N"] for r in self.ask(facts, "apnap_rank(P, N)")}
         height = max([f[2] for f in facts if f[0] == "stack_position"] or [0])
         used = {a for f in facts for a in f[1:] if isinstance(a, str)}  # ids are never reused (events keep them)
@@ -179,6 +194,7 @@ class StackSteps:
             details.update({"target": target} if target is not None else {})
             self.events.append(Event(self.next_seq, "put_on_stack", aid, details, rule, cites))
             self.next_seq += 1
+        self.pending_triggers = []
         return facts
 
     def _wait_for_the_stack(self, facts: WorkingFacts) -> None:
