@@ -483,7 +483,8 @@ def test_do_prints_the_event_log_with_rules_and_crs(capsys, tmp_path):
     lines = run.out.rstrip("\n").splitlines()
     assert lines[0] == "  1. enters bears (controller=alice, token=false)  [actions.enter, CR 110.1, 603.6a]"
     assert (
-        "put_on_stack ability_1 (kind=soul_warden, source=warden_a, subject=bears, trigger=soul_warden)  "
+        "put_on_stack ability_1 (controller=alice, kind=soul_warden, source=warden_a, subject=bears, "
+        "trigger=soul_warden)  "
         "[stack.triggered, CR 603.3, 603.3b]" in lines[1]  # the rule that made it trigger: trigger=...
     )
     assert lines[3] == "  4. life_gained bob (n=1)  [soul_warden.gain_life, CR 608.2, 119.3, 603.3a]"
