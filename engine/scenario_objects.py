@@ -57,19 +57,24 @@ def normalize_counter_kind(kind: object) -> str | None:
     return kind if KIND_RE.match(kind) else None
 
 
-def warn_unmodelled(ctx: ScenarioReader, card: str, what: str, path: tuple) -> None:
-    """S200 for a catalog card whose rules text the library does not model in full (card_not_modelled)."""
-    missing = [w for n, w in ctx.face.unmodelled if n == card]
+def _warn_not_modelled(ctx: ScenarioReader, what: str, missing: list[str], at: tuple, folder: str) -> None:
+    """S200: ``what`` (a card or a keyword, and where it comes from) is not modelled in full."""
     if missing:
         ctx.warnings.append(
             Diagnostic(
                 S200,
-                f"card {card!r} ({what}) is not modelled in full: " + "; ".join(missing),
-                ctx.doc.span(path),
+                f"{what} is not modelled in full: " + "; ".join(missing),
+                ctx.doc.span(at),
                 severity="warning",
-                hint="answers about what the rules do not model may be wrong; see its file in rules/cards/",
+                hint=f"answers about what the rules do not model may be wrong; see its file in {folder}",
             )
         )
+
+
+def warn_unmodelled(ctx: ScenarioReader, card: str, what: str, path: tuple) -> None:
+    """S200 for a catalog card whose rules text the library does not model in full (card_not_modelled)."""
+    missing = [w for n, w in ctx.face.unmodelled if n == card]
+    _warn_not_modelled(ctx, f"card {card!r} ({what})", missing, path, "rules/cards/")
 
 
 def warn_unmodelled_keywords(
@@ -80,16 +85,8 @@ def warn_unmodelled_keywords(
     for i, kw in enumerate(keywords if isinstance(keywords, list) else []):
         name = next(iter(kw), None) if isinstance(kw, dict) and len(kw) == 1 else kw
         missing = [w for k, w in ctx.face.unmodelled_keywords if k == name]
-        if missing:
-            ctx.warnings.append(
-                Diagnostic(
-                    S200,
-                    f"keyword {name!r} ({what}) is not modelled in full: " + "; ".join(missing),
-                    ctx.doc.span(path + (i,) if indexed else path),
-                    severity="warning",
-                    hint="answers about what the rules do not model may be wrong; see its file in rules/keywords/",
-                )
-            )
+        at = path + (i,) if indexed else path
+        _warn_not_modelled(ctx, f"keyword {name!r} ({what})", missing, at, "rules/keywords/")
 
 
 def compile_object(
