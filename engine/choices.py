@@ -503,6 +503,8 @@ def _set_partition(state: Board, space: ChoiceSpace, limit: int, progress: Progr
         + (f" (CR {space.cr})" if space.cr else "")
         + (f"; the first {len(sample)}:" if count > len(sample) else ":")
     ]
+    if space.texts.get("intro"):
+        lines.append(f"  ({space.texts['intro']})")
     for grouping in sample:
         lines.append("  " + (", ".join("[" + ", ".join(p) + "]" for p in grouping) or f"(no {space.part}s)"))
     return data, "\n".join(lines)
