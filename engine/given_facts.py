@@ -10,7 +10,7 @@ the Bears two powers).
 >>> state = engine.state_from_dict({"players": ["alice", "bob"], "objects": {"bears": {"card": "Grizzly Bears",
 ...     "controller": "alice"}}, "facts": ["tapped(bears)", "power(bears, 5)"]})
 >>> [(d.code, d.severity, d.message.split(":")[0]) for d in state.meta.scenario.warnings]
-[('S202', 'warning', 'power is derived by the rules (objects.power)')]
+[('S202', 'warning', 'power is derived by the rules (objects.power, objects.power_switched)')]
 """
 
 from __future__ import annotations

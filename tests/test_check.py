@@ -380,9 +380,10 @@ def test_check_on_a_file_of_another_library_checks_that_library(name, library_co
 def test_check_reports_an_undeclared_effect_primitive_as_loading_does(capsys, tmp_path):
     """`judgelog check` finds what every other verb refuses the file for: an effect primitive the interface does
     not declare (I002), with the library loaded (the contract is the library's)."""
-    rules = tmp_path / "ward.dl"
+    rules = tmp_path / "spellguard.dl"  # (a keyword the library does not play out: no I006 beside the error)
     rules.write_text(
-        "@name ward.counter\n@cr 702.21a\neffect(1, counter, I, none, none) :- resolving(I), on_stack(I, _, ward).\n",
+        "@name spellguard.counter\n@cr 702.21a\n"
+        "effect(1, counter, I, none, none) :- resolving(I), on_stack(I, _, spellguard).\n",
         encoding="utf-8",
     )
     run = run_cli(capsys, ["check", rules])
