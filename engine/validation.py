@@ -255,7 +255,7 @@ def action_problems(
                     problem(
                         f"{kind}: {key} must be {' or '.join(sorted(allowed_words))}, got {leaf!r}",
                         at,
-                        f"did you mean {near!r}?" if near else f"the rules read {key} only as these words",
+                        f"did you mean {near!r}?" if near else f"the rules read {key} only as one of these words",
                     )
                 continue
             if declared in ("object", "player", "target") and not auto:
