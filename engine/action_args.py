@@ -108,6 +108,8 @@ def checked_choice(
     ... except ActionError as exc:
     ...     print(exc.message)
     annihilator: choose exactly 2 for sacrifice
+    >>> checked_choice("populate", "token", [], ChoiceMode.ONE, None, None, "none", True)
+    []
     """
     shown = [str(o) for o in options] + ([NONE] if mode is ChoiceMode.MAY else [])
     count = min(limit if limit is not None else len(options), len(options))  # how many "exactly" takes
@@ -125,6 +127,8 @@ def checked_choice(
             hint = f"choose: names {misnamed[0]!r}, but the choice is called {name!r}: choose: {{{name}: ...}}"
         raise ActionError(f"{kind}: a choice is required for {name}", cr=cr, options=shown, hint=hint)
     values = given if isinstance(given, list) else ([] if given in (None, NONE) else [given])
+    if not values and not options:
+        return []  # none given where there is nothing to choose (populate with no creature token, 701.36b)
     if mode is ChoiceMode.ONE and len(values) > 1 and sum(v in options for v in values) == 1:
         # a choice the rules ask again, round after round, with other options (the legend rule, one name at a
         # time, 704.5j) may be given once for all the rounds: each takes the one listed option legal in it
