@@ -85,6 +85,8 @@ class Interface:
     # the event kinds a triggers/3 rule can read as recent (None: any kind): a batch of events of none of
     # these kinds can trigger nothing, so the runtime does not ask (trigger_event_kinds)
     trigger_kinds: frozenset[str] | None = None
+    # the kinds of triggered ability whose target is chosen as it goes on the stack (targets_on_stack/1)
+    stack_targeted: frozenset[str] = frozenset()
     outlives: frozenset[str] = frozenset()  # records kept when their object leaves the battlefield (outlives_object)
     unmodelled: tuple[tuple[str, str], ...] = ()  # (card name, rules text not modelled): card_not_modelled
     unmodelled_keywords: tuple[tuple[str, str], ...] = ()  # (keyword, what is not modelled): keyword_not_modelled
@@ -311,6 +313,7 @@ def interface_of(program: Program) -> Interface:
         result_kinds=frozenset(k for (k,) in _facts(program, "event_result_kind")),
         looks_back=frozenset(k for (k,) in _facts(program, "trigger_looks_back")),
         trigger_kinds=trigger_event_kinds(program),
+        stack_targeted=frozenset(str(k) for (k,) in _facts(program, "targets_on_stack")),
         preventable=frozenset(
             str(r.head.args[0].value)
             for r in program.rules

@@ -75,12 +75,15 @@ class StackSteps:
     def _why_not_holds(self, facts: Iterable[tuple], wanted: tuple) -> str | None:  # pragma: no cover
         raise NotImplementedError
 
-    def _collect_triggers(self, facts: WorkingFacts, *, seq: int | None = None, kinds: set[str] | None = None) -> None:
+    def _collect_triggers(
+        self, facts: WorkingFacts, *, seq: int | None = None, kinds: set[str] | None = None, activated: bool = True
+    ) -> None:
         """Each triggered or activated ability waits with a stable identity: source, kind, subject and instance.
         A keyword whose declaration says each instance acts (keyword_instances(K, each)) triggers once per
         instance (keyword_instance/3), each instance with its own parameters (keyword_instance_param/5).
         ``kinds``: the kinds of the events just recorded; when no triggers rule reads any of them as recent
-        (Interface.trigger_kinds), nothing can trigger and the rules are not asked (603.2)."""
+        (Interface.trigger_kinds), nothing can trigger and the rules are not asked (603.2). ``activated``:
+        whether an ability may be being activated (not while abilities are put on the stack)."""
         face = self.engine.interface
         quiet = kinds is not None and face.trigger_kinds is not None and face.trigger_kinds.isdisjoint(kinds)
         found = [] if quiet else [(r["S"], r["K"], r["X"]) for r in self.ask(facts, "triggers(S, K, X)")]
@@ -89,14 +92,17 @@ class StackSteps:
         new = [t for t in found if t not in self.trigger_rules]
         rules = self._causes_of(facts, [("triggers", *t) for t in new]) if new else []
         self.trigger_rules.update((key, rule) for key, (rule, _) in zip(new, rules))
-        activated = [(r["S"], r["K"], r["X"]) for r in self.ask(facts, "activates(S, K, X)")]
-        activated = [a for a in activated if a not in self.activations]  # activated once per action
-        self.activations.update(zip(activated, self._causes_of(facts, [("activates", *a) for a in activated])))
-        options = self._target_options(facts) if found else {}
+        if activated:
+            asked = [(r["S"], r["K"], r["X"]) for r in self.ask(facts, "activates(S, K, X)")]
+            activations = [a for a in asked if a not in self.activations]  # activated once per action
+            self.activations.update(zip(activations, self._causes_of(facts, [("activates", *a) for a in activations])))
+        else:
+            activations = []
+        options = self._target_options(facts) if any(k in face.stack_targeted for _, k, _ in found) else {}
         if options:  # the state they were legal in, to say why another is not (a refused targets: entry)
             frozen = self.steps.freeze(facts)
             self.target_states.update(dict.fromkeys(options, frozen))
-        for source, kind, subject in found + activated:
+        for source, kind, subject in found + activations:
             args = [("ability_arg", "target_option", o) for o in options.get((source, kind), ())] + [
                 ("ability_arg", k["K2"], k["V"])
                 for k in self.ask(facts, f"trigger_arg({_q(source)}, {_q(kind)}, {_q(subject)}, K2, V)")
@@ -122,8 +128,6 @@ class StackSteps:
     def _target_options(self, facts: WorkingFacts) -> dict[tuple, list]:
         """The legal targets of each triggering ability whose target is chosen as it is put on the stack
         (trigger_target_option/3, rules/core/targets.dl), by (source, kind), in the state it triggers in."""
-        if "trigger_target_option" not in self.engine.program.decls:
-            return {}
         out: dict[tuple, list] = {}
         for r in self.ask(facts, "trigger_target_option(S, K, O)"):
             out.setdefault((r["S"], r["K"]), []).append(r["O"])
@@ -137,16 +141,19 @@ class StackSteps:
         """Put waiting abilities on the stack (:meth:`_stack_pending`). An ability put on the stack is an
         event (``put_on_stack``, with its ``target``) other abilities may trigger on (603.2: "whenever this
         becomes the target of an ability", ward): they are put on the stack in turn, above it."""
+        readers = self.engine.interface.trigger_kinds
         for _ in range(MAX_STACK_ROUNDS):
             if not self.pending_triggers:
                 return facts
             first = len(self.events)
             facts = self._stack_pending(facts)
+            if readers is not None and "put_on_stack" not in readers:
+                continue  # no rule triggers on an ability put on the stack: nothing is asked
             placed = self.events[first:]
             recent = {("recent_event", e.seq) for e in placed}
             event_facts = {f for e in placed for f in e.facts()}
             base = facts - self.steps.recent(facts, self.events)
-            self._collect_triggers(base | event_facts | recent, kinds={e.kind for e in placed})
+            self._collect_triggers(base | event_facts | recent, kinds={"put_on_stack"}, activated=False)
         raise ActionError(f"abilities triggered on abilities put on the stack for more than {MAX_STACK_ROUNDS} rounds")
 
     def _stack_pending(self, facts: WorkingFacts) -> WorkingFacts:
