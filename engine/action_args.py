@@ -51,7 +51,7 @@ TRANSIENT = (
     "recent_event",
 )
 
-# the keys any action takes besides its own arguments: do, choose, order, expect_error, as
+# the keys any action takes besides its own arguments: do, choose, order, targets, expect_error, as
 RESERVED = ("do", "choose", "order", "targets", "expect_error", "as")
 NONE = "none"
 

@@ -241,9 +241,9 @@ def p_gain_control(ch: Change, o: Arg, p: Arg, duration: Arg) -> None:
     _require(ch.is_permanent(o), f"{o} is not a permanent on the battlefield")
     _require(ch.is_player(p), f"{p} is not a player")
     old = ch.value("controller", o)
-    lasting = {} if duration in (None, "none") else {"duration": duration}
     if old == p:  # (an effect giving control to the controller changes nothing, now or as it ends)
         return
+    lasting = {} if duration in (None, "none") else {"duration": duration}
     ch.facts.discard(("controller", o, old))
     ch.facts.add(("controller", o, p))
     if _leave_combat(ch, o):

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .errors import ActionError, UsageError
+from .stack_order import check_order_shape
 
 __all__ = ["StackTargets", "check_targets_shape"]
 
@@ -119,8 +120,6 @@ def shape_problems(action: dict) -> list[tuple[str, str, str | None]]:
     >>> shape_problems({"do": "destroy", "targets": ["golem"]})[0][0]
     'targets'
     """
-    from .stack_order import check_order_shape
-
     out = []
     for key, check in (("order", check_order_shape), ("targets", check_targets_shape)):
         if action.get(key) is not None:

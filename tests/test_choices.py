@@ -289,14 +289,7 @@ def test_divisions_say_which_combat_damage_step_they_are_for():
         "players": ["alice", "bob"],
         "active": "alice",
         "objects": {
-            "knight": {
-                "name": "Knight",
-                "types": ["creature"],
-                "power": 4,
-                "toughness": 4,
-                "keywords": ["double_strike"],
-                "controller": "alice",
-            },
+            "knight": creature("Knight", 4, 4, "alice", "double_strike"),
             "bears": {"card": "Grizzly Bears", "controller": "bob"},
             "wall": {"card": "Wall of Stone", "controller": "bob"},
         },
