@@ -453,6 +453,47 @@ def test_finds_protection_that_restricts_no_blocker(tmp_path, capsys):
     assert any("wolf" in (o.get("subtypes") or []) for o in data["objects"].values() if not o.get("keywords"))
 
 
+# the scope of each broken file below: the smallest that holds the board the property restates the CR on
+_SMALL_BANDS = {"creatures": 3, "min_creatures": 3, "power": [1], "toughness": [1]}
+
+
+@pytest.mark.parametrize(
+    ("bug", "scope", "prop"),
+    [
+        # 702.22h as a board states its blocks (combat: blockers:), before any declare_blockers records them
+        ("band_block_not_propagated.dl", {**_SMALL_BANDS, "keywords": ["banding"]}, "band_blocked_together"),
+        # 702.22j for "bands with other": the second blocker must share the quality, else 510.1c
+        (
+            "bands_with_other_division_loose.dl",
+            {**_SMALL_BANDS, "keywords": [{"bands_with_other": {"subtype": "wolf"}}], "subtypes": ["wolf"]},
+            "band_division",
+        ),
+        # 702.95e: "another player gains control of either", both creatures to the same player
+        (
+            "soulbond_keeps_pair_stolen_together.dl",
+            {
+                "creatures": 2,
+                "min_creatures": 2,
+                "keywords": ["soulbond"],
+                "power": [1],
+                "toughness": [1],
+                "declare": ["pairs"],
+                "same_controller": ["pairs"],
+                "follow_up": [{"do": "gain_control", "object": ["c1", "c2"], "player": "$player"}],
+            },
+            "pair_breaks",
+        ),
+    ],
+    ids=["702.22h-as-stated", "702.22j-bands-with-other", "702.95e-both-stolen"],
+)
+def test_finds_a_rule_the_property_restates_from_the_cr(tmp_path, capsys, bug, scope, prop):
+    """A library without the rule the bug file drops is found by the property that restates that rule from
+    the CR, not from the library's own predicates (which the broken library changes with it)."""
+    lib = _library_without(tmp_path, BUGS / bug)
+    data, _ = _find(tmp_path, capsys, {**scope, "properties": [prop]}, prop, library=lib)
+    assert data["objects"], data
+
+
 @pytest.mark.parametrize("reference", [False, True], ids=["search", "reference"])
 def test_a_board_the_rules_would_not_allow_is_not_checked(tmp_path, capsys, reference):
     """Without same_controller: [pairs], the scope's pairs: include two players' creatures, a board that can't
