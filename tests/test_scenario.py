@@ -571,10 +571,10 @@ def test_a_keyword_mentioned_by_a_rule_file_is_accepted_in_scenarios(tmp_path):
     from judgelog import Engine
     from judgelog.errors import ScenarioError
 
-    rules = tmp_path / "myriad.dl"
+    rules = tmp_path / "exploit.dl"
     rules.write_text(
-        "@name test.myriad_marker\n@cr 702.116a\n"
-        "cannot_block(B, A) :- attacking(A, _), has_keyword(A, myriad), creature(B), "
+        "@name test.exploit_marker\n@cr 702.110a\n"
+        "cannot_block(B, A) :- attacking(A, _), has_keyword(A, exploit), creature(B), "
         "has_keyword(B, defender).\n"
     )
     data = {
@@ -585,16 +585,16 @@ def test_a_keyword_mentioned_by_a_rule_file_is_accepted_in_scenarios(tmp_path):
                 "types": ["creature"],
                 "power": 1,
                 "toughness": 1,
-                "keywords": ["myriad"],
+                "keywords": ["exploit"],
                 "controller": "alice",
             }
         },
     }
     with pytest.raises(ScenarioError) as err:
         Engine().state_from_dict(data)
-    assert "unknown keyword 'myriad'" in err.value.render()
+    assert "unknown keyword 'exploit'" in err.value.render()
     state = Engine(rules=[str(rules)]).state_from_dict(data)
-    assert state.holds("has_keyword(x, myriad)")
+    assert state.holds("has_keyword(x, exploit)")
 
 
 def test_a_card_given_as_a_mapping_says_where_the_characteristics_go(engine, tmp_path):
