@@ -141,7 +141,8 @@ def test_yaml_nesting_is_bounded():
 
 # -- the progress line ------------------------------------------------------------------------------------
 class _Clock:
-    """time.monotonic advancing 0.6 s per call, so that every run 'takes' more than a second."""
+    """time.monotonic advancing 0.6 s per call, so that every run 'takes' more than a second. (The evaluation's
+    --time-limit reads the same clock, once per recursive component: the tests raise it out of the way.)"""
 
     def __init__(self):
         self.now = 1000.0
@@ -149,6 +150,9 @@ class _Clock:
     def __call__(self):
         self.now += 0.6
         return self.now
+
+
+_NO_TIME_LIMIT = ("--time-limit", "1000000")
 
 
 class _Terminal(io.StringIO):
@@ -159,11 +163,17 @@ class _Terminal(io.StringIO):
 def test_progress_is_quiet_when_stderr_is_not_a_terminal(capsys, monkeypatch):
     monkeypatch.setattr(time, "monotonic", _Clock())
     run = run_cli(
-        capsys, ["test", str(SCENARIOS / "banding_both_sides.yaml"), str(SCENARIOS / "banding_blocked_by_one.yaml")]
+        capsys,
+        [
+            "test",
+            *_NO_TIME_LIMIT,
+            str(SCENARIOS / "banding_both_sides.yaml"),
+            str(SCENARIOS / "banding_blocked_by_one.yaml"),
+        ],
     )
     assert run.code == 0
     assert run.err == ""
-    run = run_cli(capsys, ["choices", str(SCENARIOS / "banding_two_with_one_without.yaml"), "bands"])
+    run = run_cli(capsys, ["choices", *_NO_TIME_LIMIT, str(SCENARIOS / "banding_two_with_one_without.yaml"), "bands"])
     assert run.code == 0
     assert run.err == ""
 
@@ -176,14 +186,22 @@ def test_progress_on_a_terminal(monkeypatch):
     monkeypatch.setattr("sys.stderr", terminal)
     monkeypatch.setattr("sys.stdout", io.StringIO())
     assert (
-        main(["test", str(SCENARIOS / "banding_both_sides.yaml"), str(SCENARIOS / "banding_blocked_by_one.yaml")]) == 0
+        main(
+            [
+                "test",
+                *_NO_TIME_LIMIT,
+                str(SCENARIOS / "banding_both_sides.yaml"),
+                str(SCENARIOS / "banding_blocked_by_one.yaml"),
+            ]
+        )
+        == 0
     )
     shown = terminal.getvalue()
     assert "\r[2/2] " in shown and "banding_blocked_by_one.yaml" in shown
     assert shown.endswith("\r" + " " * 72 + "\r")  # the line is wiped at the end
     terminal.seek(0)
     terminal.truncate()
-    assert main(["choices", str(SCENARIOS / "banding_two_with_one_without.yaml"), "bands"]) == 0
+    assert main(["choices", *_NO_TIME_LIMIT, str(SCENARIOS / "banding_two_with_one_without.yaml"), "bands"]) == 0
     shown = terminal.getvalue()
     assert "\r[2] candidate bands of 3 attackers" in shown  # [N]: the number of candidates is not known
     assert shown.endswith("\r" + " " * 72 + "\r")

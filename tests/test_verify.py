@@ -579,7 +579,9 @@ def test_all_writes_at_most_limit_counterexamples_and_says_so(tmp_path, capsys):
         },
     )
     out = tmp_path / "out"
+    # the one property of this test (band_division, restating 510.1c, finds the broken rule too)
     argv = ["verify", "--workers", "1", "--scope", scope, "--rules", _defender_divides(tmp_path), "--all", "-o", out]
+    argv += ["--property", "functional:damage_assigner"]
     every = run_cli(capsys, argv + ["--limit", "0", "--format", "json"]).json()
     total = every["found"]
     assert total >= 2 and len(every["counterexamples"]) == total
@@ -611,6 +613,7 @@ def test_a_functional_propertys_witnesses_are_values_not_python_tuples(tmp_path,
         },
     )
     argv = ["verify", "--workers", "1", "--scope", scope, "--rules", rule, "-o", tmp_path / "out"]
+    argv += ["--property", "functional:damage_assigner"]  # (band_division, restating 510.1c, finds it too)
     run = run_cli(capsys, argv)
     assert run.code == 1 and "witnesses c1, p1, p2 (board)" in run.out, run.out
     assert "(" not in run.out.split("witnesses", 1)[1].split("(board)")[0]
