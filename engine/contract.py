@@ -20,7 +20,7 @@ from .ast import Atom, Const, Rule, Span
 from .codes import I001, I002, I003, I004, I005, I006, I007, I009, I010, I011
 from .errors import Diagnostic
 from .program import Program
-from .words import ACTION_ARGUMENTS, COUNTER_ALIASES, EVENT_WORDS, RECORDED_ARITIES
+from .words import ACTION_ARGUMENTS, COUNTER_ALIASES, EFFECT_PREDICATES, EVENT_WORDS, RECORDED_ARITIES
 
 __all__ = [
     "ENGINE_NEEDS",
@@ -189,9 +189,6 @@ ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = {
     "choice_space_noun": (3, (), False, _SPACES),
     "choice_space_text": (3, (), False, _SPACES),
 }
-
-# the predicates whose second argument names an effect primitive
-EFFECT_PREDICATES = ("effect", "state_based", "event_result", "standing")
 
 # the runtime asks triggers/3 after every step and every round of state-based actions, with recent_event
 # holding for the events just applied (engine/runtime.py)

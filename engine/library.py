@@ -33,6 +33,7 @@ from .contract import (
 from .errors import Diagnostic, RuleError
 from .parser import ParseResult, parse_text
 from .program import Program
+from .recursion import effect_recursion_problems
 from .safefiles import MAX_RULE_BYTES, read_text
 
 __all__ = [
@@ -339,6 +340,7 @@ def _load(
     diags.extend(keyword_problems(program, library_files=library_shown))
     diags.extend(keyword_typo_problems(program, library_files=library_shown))
     diags.extend(counter_word_problems(program))
+    diags.extend(effect_recursion_problems(program))
     diags.extend(designation_problems(program))
     diags.extend(property_problems(program))
     program.sources = sources

@@ -25,9 +25,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .ast import Atom, BinOp, Comparison, Rule, Var, term_vars
-from .codes import E016
+from .codes import E016, I012
 from .errors import Diagnostic, LimitError
 from .program import Program
+from .words import EFFECT_PREDICATES
 
 __all__ = [
     "Component",
@@ -36,6 +37,7 @@ __all__ = [
     "recursive_components",
     "growing_values",
     "unbounded_arithmetic",
+    "effect_recursion_problems",
     "DEFAULT_LIMITS",
 ]
 
@@ -145,6 +147,38 @@ def unbounded_arithmetic(program: Program) -> list[Diagnostic]:
                             f"recursive rule makes a new number for ever: {var} = {other} feeds {rule.head.pred} again",
                             lit.span,
                             hint=f"bound it with a comparison (e.g. {var} < 100) or compute it outside the recursion",
+                        )
+                    )
+    return out
+
+
+def effect_recursion_problems(program: Program) -> list[Diagnostic]:
+    """A warning (I012) for each rule that reads an effect predicate (``effect``, ``state_based``,
+    ``event_result``, ``standing``) and derives, positively, what that predicate is made from: the effects
+    become one recursive computation with every predicate between them, evaluated whole each time the
+    runtime asks for effects (every step of every action), which slows every scenario (a keyword file
+    reading ``effect(_, return_to_battlefield, ...)`` to derive its own sacrifices made the bundled
+    scenarios 2.4 times slower)."""
+    out: list[Diagnostic] = []
+    for comp in recursive_components(program):
+        made = comp.preds & set(EFFECT_PREDICATES)
+        if not made:
+            continue
+        for rule in comp.rules:
+            for lit in rule.body:
+                if isinstance(lit, Atom) and lit.pred in made and rule.head.pred not in EFFECT_PREDICATES:
+                    out.append(
+                        Diagnostic(
+                            I012,
+                            f"rule {rule.name or '(unnamed)'} reads {lit.pred}(...) to derive {rule.head.pred}, from "
+                            f"which {lit.pred} is derived again: {len(comp.preds)} predicates "
+                            f"({', '.join(sorted(comp.preds)[:4])}{', ...' if len(comp.preds) > 4 else ''}) "
+                            "become one recursive computation, made whole each time the runtime asks for effects",
+                            lit.span or rule.span,
+                            severity="warning",
+                            hint="derive it from what the effect is made from (the action, pending_object, the "
+                            "keyword, an event) instead of the effect itself; or make it a violation or a choice, "
+                            "which no effect is derived from",
                         )
                     )
     return out

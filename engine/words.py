@@ -106,3 +106,6 @@ COUNTER_ALIASES = {"+1/+1": "p1p1", "-1/-1": "m1m1", "p1p1": "p1p1", "m1m1": "m1
 
 # the facts that hold an action's arguments as the scenario wrote them (judgelog.action_args)
 ACTION_ARGUMENTS = ("act_arg", "act_list", "act_map", "act_map_list", "act_map2", "act_list2")
+
+# the predicates whose second argument names an effect primitive: what the runtime asks at every step
+EFFECT_PREDICATES = ("effect", "state_based", "event_result", "standing")

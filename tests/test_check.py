@@ -95,6 +95,9 @@ WARNINGS = {
     "event_kind_typo.dl": [
         (12, 63, "warning", "I005", "rule broken.battle_cry_trigger reads events of kind 'attack', which neither")
     ],
+    "effect_from_effects.dl": [
+        (11, 23, "warning", "I012", "rule broken.hungry_entering reads effect(...) to derive hungry_entering, from")
+    ],
 }
 
 HINTS = {
