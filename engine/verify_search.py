@@ -44,15 +44,38 @@ class SearchDisagrees(JudgelogError):
 _MODEL_CAP = 400  # optimal models read per property (ties in keywords and steps)
 
 
-def _unsupported_text(symbol: Any, contexts: Sequence[_Ctx]) -> str:
-    """``unsupported(C, What)`` in words: what the search cannot follow, and where."""
+# what an ``unsupported(C, What)`` atom's What stands for (verify_asp.py writes them), in words
+_UNSUPPORTED_WORDS = {
+    "choice": "a choice",
+    "triggered_ability": "a triggered ability",
+    "follow_up": "an action the rules apply again (follow_up/2)",
+    "third_step": "a third step",
+    "state_based_actions_not_settled": "state-based actions that have not settled after three rounds",
+    "gain_control_refused": "a gain_control of an object that is not a permanent",
+}
+
+
+def _unsupported_text(symbol: Any, contexts: Sequence[_Ctx], follow_do: str = "") -> str:
+    """``unsupported(C, What)`` in words: what the search cannot follow, and where (``follow_do``: the
+    follow-up action of the model, named when the place is that action)."""
     ctx, what = symbol.arguments
     where = contexts[ctx.number]
-    group = where.group.replace("_", " ") if where.group != "follow_up" else "the follow-up action"
+    if where.group == "follow_up":
+        group = f"the follow-up action {follow_do}" if follow_do else "the follow-up action"
+    else:
+        group = where.group
     place = f"in the state-based actions after {group}" if where.kind == "sba" else f"in a step of {group}"
     if what.type.name == "String":
         return f"the effect primitive {what.string} {place}"
-    return f"{str(what).replace('_', ' ')} {place}"
+    return f"{_UNSUPPORTED_WORDS.get(str(what), str(what).replace('_', ' '))} {place}"
+
+
+def _follow_do(model: Any, scope: Scope) -> str:
+    """The follow-up action a model chose (``follow(fu(T, ...))``, T its place in the scope), or ''."""
+    for s in model.symbols(shown=True):
+        if s.name == "follow":
+            return str(dict(scope.follow_up[s.arguments[0].arguments[0].number])["do"])
+    return ""
 
 
 # -- solving -------------------------------------------------------------------------------------------
@@ -127,7 +150,13 @@ def search_task(
     ctl.solve(
         assumptions=assume(True),
         on_model=lambda m: hit.append(
-            sorted({_unsupported_text(s, compiled.contexts) for s in m.symbols(shown=True) if s.name == "unsupported"})
+            sorted(
+                {
+                    _unsupported_text(s, compiled.contexts, _follow_do(m, scope))
+                    for s in m.symbols(shown=True)
+                    if s.name == "unsupported"
+                }
+            )
         ),
     )
     if hit:

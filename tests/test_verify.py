@@ -714,7 +714,23 @@ def test_what_the_search_cannot_follow_is_checked_by_the_enumerator_and_said(tmp
     data = run.json()
     assert run.code == 0 and data["boards"] == 4
     assert {f["task"] for f in data["fallback"]} == {"n1-s01", "n1-s10"}
-    assert all("the effect primitive move in a step of the follow-up action" in f["reason"] for f in data["fallback"])
+    assert all(
+        "the effect primitive move in a step of the follow-up action leave_battlefield" in f["reason"]
+        for f in data["fallback"]
+    )
+
+
+def test_an_action_the_rules_apply_again_is_named_in_english_in_the_fallback_note(tmp_path, capsys):
+    # end_combat's rules apply it again (follow_up/2): the note says so, and names the follow-up action
+    scope = {"creatures": 1, "keywords": ["trample"], "power": [1], "toughness": [1]}
+    scope["follow_up"] = [{"do": "end_combat"}]
+    run = run_cli(capsys, ["verify", "--workers", "1", "--scope", _scope_file(tmp_path, scope)])
+    assert run.code == 0
+    assert (
+        "the search cannot follow an action the rules apply again (follow_up/2) in a step of the follow-up "
+        "action end_combat; checked by the reference enumerator" in run.out
+    )
+    assert "follow follow up" not in run.out
 
 
 def _both(engine, data, *, all_found=False):
