@@ -217,6 +217,13 @@ def action_problems(
         for path, leaf, is_key in _walk(value):
             at = where.at(key, *path, key=is_key)
             declared = key_type if is_key else facts.types.get((kind, key))
+            if isinstance(leaf, float):  # a number, but not a whole one: no action takes a fraction
+                problem(
+                    f"{kind}: {key} holds {leaf!r}, which is not a whole number",
+                    at,
+                    "write a whole number, e.g. 2 (no fractional damage, life or counts: CR 107.1a)",
+                )
+                continue
             if leaf is None or isinstance(leaf, bool) or not isinstance(leaf, (str, int)):
                 problem(
                     f"{kind}: {key} holds {leaf!r}, not an id or a number",

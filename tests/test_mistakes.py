@@ -45,6 +45,16 @@ MISTAKES = {
     "keyword_misspelled.yaml": [(10, 25, "S100", "unknown keyword 'flyng'", "did you mean 'flying'?")],
     "card_unknown.yaml": [(5, 17, "S100", "unknown card 'Grizly Bears'", "did you mean 'Grizzly Bears'?")],
     "blocker_missing.yaml": [(9, 20, "S100", "blocker 'bear' does not exist", "did you mean 'bears'?")],
+    "assign_fraction.yaml": [  # 2.5 is a number, but no damage is fractional
+        (
+            12,
+            col,
+            "S102",
+            f"combat_damage: assign holds {n}, which is not a whole number",
+            "write a whole number, e.g. 2 (no fractional damage, life or counts: CR 107.1a)",
+        )
+        for n, col in (("2.5", 48), ("3.5", 58))
+    ],
     "band_unknown_creature.yaml": [
         (9, 18, "S100", "band member (an attacker) 'wrum' does not exist", "did you mean 'wurm'?")
     ],
