@@ -43,7 +43,8 @@ NEGATIVE = {  # when each verb exits 1 (EXIT_NEGATIVE)
     "decision has no legal option or nothing to decide now",
     "graph": "an action of the scenario was refused",
     "audit": "it finds a conflict: a `functional` predicate with two values for one key",
-    "report": "an action of the scenario was refused",
+    "report": "an action of the scenario was refused, or an atom given with `--explain` does not hold (the page "
+    "and the output say so)",
     "verify": "it finds a counterexample to a property (written as a scenario that `judgelog test` fails)",
 }
 

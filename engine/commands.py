@@ -564,12 +564,18 @@ def cmd_report(args: argparse.Namespace) -> int:
         check_query(state.engine.program, (atom,), text=text)
         check_constants(state, atom)
     write_report(state, events, args.output, atoms=atoms)
+    # an atom asked for that does not hold has no proof: the page says so, and so does the verb (as explain)
+    not_holding = [text for text in atoms if state.explain(text) is None]
+    lines = [f"wrote {args.output} ({len(atoms) - len(not_holding)} proof(s), {len(events)} event(s))"]
+    lines += [
+        f"{text} does not hold: no proof on the page (judgelog explain --why-not shows why)" for text in not_holding
+    ]
     _emit(
         args,
-        {"output": args.output, "atoms": list(atoms), "events": len(events)},
-        f"wrote {args.output} ({len(atoms)} proof(s), {len(events)} event(s))",
+        {"output": args.output, "atoms": list(atoms), "events": len(events), "not_holding": not_holding},
+        "\n".join(lines),
     )
-    return EXIT_OK
+    return EXIT_NEGATIVE if not_holding else EXIT_OK
 
 
 def cmd_audit(args: argparse.Namespace) -> int:

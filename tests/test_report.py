@@ -56,6 +56,26 @@ def test_json_document(tmp_path, capsys):
     ]
 
 
+def test_an_atom_that_does_not_hold_is_said_and_exits_1_as_explain(tmp_path, capsys):
+    # bears are not dividing wurm's damage: the page shows no proof, and the verb says so, with explain's exit 1
+    out = tmp_path / "r.html"
+    atom = "damage_assigner(wurm, bob)"
+    run = run_cli(capsys, ["report", BAND, "--explain", atom, "-o", out])
+    explained = run_cli(capsys, ["explain", BAND, atom])
+    assert run.code == explained.code == 1
+    assert run.out.splitlines() == [
+        f"wrote {out} (0 proof(s), 0 event(s))",
+        f"{atom} does not hold: no proof on the page (judgelog explain --why-not shows why)",
+    ]
+    assert f'<span class="atom">{atom}</span> <span class="kind">does not hold</span>' in out.read_text()
+    # one that holds beside it: one proof, the other said
+    run = run_cli(
+        capsys,
+        ["report", "--format", "json", BAND, "--explain", "damage_assigner(wurm, alice)", "--explain", atom, "-o", out],
+    )
+    assert run.code == 1 and run.json()["not_holding"] == [atom]
+
+
 def test_an_unknown_atom_is_a_usage_error(tmp_path, capsys):
     run = run_cli(capsys, ["report", BAND, "--explain", "damage_assigner(worm, alice)", "-o", tmp_path / "r.html"])
     assert run.code == 2 and "did you mean 'wurm'?" in run.err
