@@ -62,11 +62,16 @@ SCOPE_KEYS = (
     "words",
     "counters",
     "declare",
-    "blockers_per_attacker",
     "same_controller",
     "follow_up",
     "properties",
 )
+
+# keys a scope might be expected to take, and why it does not (accepted and ignored before: never read)
+NOT_SCOPE_KEYS = {
+    "blockers_per_attacker": "verify declares every block the rules accept (each other creature blocks one "
+    "attacker or none, any number of them the same attacker); to search fewer blocks, give fewer creatures",
+}
 
 
 @dataclass(frozen=True, order=True)
@@ -266,6 +271,8 @@ def _load_scope(data: Any, engine: Engine, source: str, declared_properties: Col
     if not isinstance(data, dict):
         _err(source, "a scope is a mapping of keys", "keys: " + ", ".join(SCOPE_KEYS))
     for key in data:
+        if key in NOT_SCOPE_KEYS:
+            _err(source, f"{key!r} is not a scope key: {NOT_SCOPE_KEYS[key]}", key=(key,))
         if key not in SCOPE_KEYS:
             near = suggest(str(key), SCOPE_KEYS)
             _err(

@@ -145,6 +145,8 @@ def test_an_edited_rule_file_makes_the_saved_results_stale(tmp_path, capsys):
     [
         ("players: 2\ncreatures: 2\nkeywords: [bandng]\n", ":3:11:", "unknown keyword 'bandng' in keywords"),
         ("players: 2\ncreaturs: 2\n", ":2:11:", "unknown key 'creaturs'"),
+        # was accepted and never read
+        ("blockers_per_attacker: 1\n", ":1:24:", "'blockers_per_attacker' is not a scope key: verify declares every"),
         ("creatures: -1\n", ":1:12:", "creatures must be a whole number >= 1"),
         ("counters: {p1p1: [0, x]}\n", ":1:18:", "counters.p1p1 must be a whole number"),
         # a keyword listed whose parameter the scope gives no value: was dropped ("keywords: none", exit 0)
