@@ -47,6 +47,10 @@ __all__ = ["scenario_problems", "action_problems", "expect_problems", "choice_na
 
 NEW_OBJECT = "new_object"
 MAX_ACTION_NUMBER = 10**12  # a number of an action, at most
+_NOT_A_VALUE = {  # what a value that is no id or whole number is, and the hint, by whether it is a fraction
+    True: ("which is not a whole number", "write a whole number, e.g. 2 (CR 107.1a: no fractions)"),
+    False: ("not an id or a number", "write ids (lower_snake words) and whole numbers"),
+}
 
 
 # -- choice names -----------------------------------------------------------------------------------------
@@ -167,8 +171,7 @@ def action_problems(
     players = Names(index.players.__contains__, lambda: set(index.players))
     # before the earlier actions ran: the permanents, the cards the board keeps in a zone (a hand's card whose
     # ability is activated from there) and what those actions create by name; when the action is applied:
-    # anything the state knows that is not a player (an object that left the battlefield is refused by the
-    # rules, with their CR number)
+    # anything the state knows that is not a player (one that left the battlefield: the rules refuse it)
     objects = (
         ({f[1] for f in state.facts if f[0] in ("permanent", "card_in_zone")} | set(introduced))
         if lenient
@@ -217,19 +220,9 @@ def action_problems(
         for path, leaf, is_key in _walk(value):
             at = where.at(key, *path, key=is_key)
             declared = key_type if is_key else facts.types.get((kind, key))
-            if isinstance(leaf, float):  # a number, but not a whole one: no action takes a fraction
-                problem(
-                    f"{kind}: {key} holds {leaf!r}, which is not a whole number",
-                    at,
-                    "write a whole number, e.g. 2 (no fractional damage, life or counts: CR 107.1a)",
-                )
-                continue
             if leaf is None or isinstance(leaf, bool) or not isinstance(leaf, (str, int)):
-                problem(
-                    f"{kind}: {key} holds {leaf!r}, not an id or a number",
-                    at,
-                    "write ids (lower_snake words) and whole numbers",
-                )
+                said, hint = _NOT_A_VALUE[isinstance(leaf, float)]  # a float: a number, but not a whole one
+                problem(f"{kind}: {key} holds {leaf!r}, {said}", at, hint)
                 continue
             if declared in ("int", "count"):
                 if not isinstance(leaf, int):

@@ -51,7 +51,7 @@ MISTAKES = {
             col,
             "S102",
             f"combat_damage: assign holds {n}, which is not a whole number",
-            "write a whole number, e.g. 2 (no fractional damage, life or counts: CR 107.1a)",
+            "write a whole number, e.g. 2 (CR 107.1a: no fractions)",
         )
         for n, col in (("2.5", 48), ("3.5", 58))
     ],
