@@ -107,7 +107,11 @@ class StackSteps:
                 ("ability_arg", k["K2"], k["V"])
                 for k in self.ask(facts, f"trigger_arg({_q(source)}, {_q(kind)}, {_q(subject)}, K2, V)")
             ]
-            controller = next((c["P"] for c in self.ask(facts, f"ability_source_controller({_q(source)}, P)")), None)
+            # a trigger_arg named controller is the ability's controller (603.7d: a delayed triggered ability's is
+            # the player who controlled the ability that made it); else its source's controller (113.8)
+            controller = next((a[2] for a in args if a[1] == "controller"), None) or next(
+                (c["P"] for c in self.ask(facts, f"ability_source_controller({_q(source)}, P)")), None
+            )
             instances: list[object] = [None]
             if face.instances(kind) == "each" and kind in face.keywords:
                 instances = [i["I"] for i in self.ask(facts, f"keyword_instance({_q(source)}, {_q(kind)}, I)")] or [
