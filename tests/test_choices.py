@@ -505,6 +505,17 @@ def test_nothing_to_decide_is_a_negative_answer(tmp_path, capsys):
     )
     run = run_cli(capsys, ["choices", str(board), "divisions"])
     assert run.code == 1 and "no creature has combat damage to divide" in run.err
+    assert "first-strike step" not in run.err
+    # before a first-strike step with nothing to divide, the hint says the others divide in the regular step
+    banded = tmp_path / "first_strike_next.yaml"
+    banded.write_text(
+        "players: [alice, bob]\nactive: alice\nobjects:\n  pikemen: {card: Pikemen, controller: alice}\n"
+        "  wurm: {card: Craw Wurm, controller: alice}\n  bears: {card: Grizzly Bears, controller: bob}\n"
+        "actions:\n  - {do: declare_attackers, attackers: {pikemen: bob, wurm: bob}, bands: [[pikemen, wurm]]}\n"
+        "  - {do: declare_blockers, blockers: {bears: [wurm]}}\n"
+    )
+    run = run_cli(capsys, ["choices", str(banded), "divisions"])
+    assert run.code == 1 and "hint: the next combat damage step is the first-strike step (510.4)" in run.err, run.err
     assert exit_code(NothingToChoose("x")) == EXIT_NEGATIVE and issubclass(NothingToChoose, UsageError)
     # a decision with a legal option exits 0, even when that option is to do nothing
     tapped = tmp_path / "tapped.yaml"
