@@ -411,11 +411,14 @@ class _Run(StackSteps, Generic[B]):
         lost = {r["O"] for r in self.ask(facts, "lost_to_the_ability(O)")}
         if not lost:
             return rows
-        kinds = self.engine.interface.primitives
+        kinds, outlives = self.engine.interface.primitives, self.engine.interface.outlives
         kept: list[dict[str, Any]] = []
         gone: set[object] = set()  # the lost objects an effect left out acts on
         for r in rows:
-            acted_on = {v for k, v in zip(kinds.get(r["P"], ()), (r["A"], r["B"], r["C"])) if k in ACTED_ON} & lost
+            roles = list(zip(kinds.get(r["P"], ()), (r["A"], r["B"], r["C"])))
+            # a record that outlives its object (outlives_object: a delayed ability's, 603.7) is not an act on it
+            spared = any(k == "predicate" and str(v) in outlives for k, v in roles)
+            acted_on = set() if spared else {v for k, v in roles if k in ACTED_ON} & lost
             gone |= acted_on
             if not acted_on:
                 kept.append(r)
