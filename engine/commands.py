@@ -564,7 +564,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         check_query(state.engine.program, (atom,), text=text)
         check_constants(state, atom)
     write_report(state, events, args.output, atoms=atoms)
-    not_holding = [text for text in atoms if state.explain(text) is None]  # said, and exit 1 (as explain)
+    not_holding = [text for text in atoms if not state.holds(text)]  # said, and exit 1 (as explain)
     lines = [f"wrote {args.output} ({len(atoms) - len(not_holding)} proof(s), {len(events)} event(s))"]
     lines += [
         f"{text} does not hold: no proof on the page (judgelog explain --why-not shows why)" for text in not_holding

@@ -70,12 +70,16 @@ def _unsupported_text(symbol: Any, contexts: Sequence[_Ctx], follow_do: str = ""
     return f"{_UNSUPPORTED_WORDS.get(str(what), str(what).replace('_', ' '))} {place}"
 
 
-def _follow_do(model: Any, scope: Scope) -> str:
-    """The follow-up action a model chose (``follow(fu(T, ...))``, T its place in the scope), or ''."""
-    for s in model.symbols(shown=True):
-        if s.name == "follow":
-            return str(dict(scope.follow_up[s.arguments[0].arguments[0].number])["do"])
-    return ""
+def _unsupported_texts(model: Any, contexts: Sequence[_Ctx], scope: Scope) -> list[str]:
+    """What a model says the search cannot follow, in words, with the follow-up action it chose (``follow(fu(T,
+    ...))``, T its place in the scope) named where that is the place."""
+    symbols = model.symbols(shown=True)
+    follow = [
+        str(dict(scope.follow_up[s.arguments[0].arguments[0].number])["do"]) for s in symbols if s.name == "follow"
+    ]
+    return sorted(
+        {_unsupported_text(s, contexts, follow[0] if follow else "") for s in symbols if s.name == "unsupported"}
+    )
 
 
 # -- solving -------------------------------------------------------------------------------------------
@@ -149,15 +153,7 @@ def search_task(
     hit: list = []
     ctl.solve(
         assumptions=assume(True),
-        on_model=lambda m: hit.append(
-            sorted(
-                {
-                    _unsupported_text(s, compiled.contexts, _follow_do(m, scope))
-                    for s in m.symbols(shown=True)
-                    if s.name == "unsupported"
-                }
-            )
-        ),
+        on_model=lambda m: hit.append(_unsupported_texts(m, compiled.contexts, scope)),
     )
     if hit:
         result["unsupported"] = hit[0]
