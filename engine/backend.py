@@ -252,13 +252,18 @@ class Backend:
             waiting = deferred.get(pred)
             if waiting is None:
                 continue
-            keys = [k for k in waiting if which(k)] if which is not None else list(waiting)
-            target = view.fact_preds[pred]
-            for key in keys:
-                for fact in waiting.pop(key):
-                    _E.assert_(fact_clause(target, fact))
-            if not waiting:
-                del deferred[pred]
+            Backend._assert_kept(view, pred, [k for k in waiting if which(k)] if which is not None else list(waiting))
+
+    @staticmethod
+    def _assert_kept(view: ThreadView, pred: str, keys: Iterable[tuple]) -> None:
+        """Assert the facts of ``pred`` kept out of pyDatalog under ``keys``."""
+        waiting = view.deferred[pred]
+        target = view.fact_preds[pred]
+        for key in keys:
+            for fact in waiting.pop(key):
+                _E.assert_(fact_clause(target, fact))
+        if not waiting:
+            del view.deferred[pred]
 
     def _unkept(self, view: ThreadView, fact: tuple) -> bool:
         """Drop a removed fact from those kept out of pyDatalog; False when it was not kept out."""
@@ -276,10 +281,13 @@ class Backend:
 
     def _read_for(self, view: ThreadView, atoms: Sequence[Atom]) -> None:
         """Assert the facts kept out of pyDatalog that a question's atoms may match."""
-        unread = self.unread
+        unread, deferred = self.unread, view.deferred
         for atom in atoms:
-            if atom.pred in view.deferred and unread is not None:
-                self._read(view, (atom.pred,), lambda key, atom=atom: unread.fits(key, atom))  # type: ignore[misc]
+            waiting = deferred.get(atom.pred)
+            if waiting is not None and unread is not None:
+                keys = unread.fitting(waiting, atom, view.unfit)
+                if keys:
+                    self._assert_kept(view, atom.pred, keys)
 
     @staticmethod
     def prepare(view: ThreadView, preds: Iterable[str]) -> None:

@@ -92,6 +92,7 @@ class ThreadView:
         "computed_count",
         "joins",
         "deferred",
+        "unfit",
         "answers",
         "setwise",
     )
@@ -128,6 +129,9 @@ class ThreadView:
         # facts of self.facts that no rule reads, kept out of pyDatalog until a question names their
         # predicate (judgelog.unread): predicate -> those facts
         self.deferred: dict[str, dict[tuple, set[tuple]]] = {}
+        # the keys of facts kept out that a question's atom was found not to match, by the atom's predicate
+        # and constants (judgelog.unread.Unread.fitting)
+        self.unfit: dict[tuple, set[tuple]] = {}
         # answers to the ground questions of proofs (an atom's rows, a rule's body bindings) for the facts now:
         # a proof asks the same premises again and again (emptied by every change of facts)
         self.answers: dict[tuple, tuple] = {}

@@ -112,6 +112,34 @@ class Unread:
         assert shape is not None  # a key is made only for a predicate with a shape
         return all(_fits(atom, i, v) for i, v in zip(shape[0], key[1]))
 
+    def fitting(self, waiting: dict[tuple, set[tuple]], atom: Atom, unfit: dict[tuple, set[tuple]]) -> list[tuple]:
+        """The keys of ``waiting`` (a predicate's facts kept out, by key) that a question's ``atom`` may match.
+
+        Whether a key fits depends only on the atom's constants at the key's positions: ``unfit`` remembers,
+        by those constants, the keys found not to fit (a view's, across questions), so that a question asked
+        again judges only the keys kept out since (an action's events, each with its own detail, are
+        thousands of keys)."""
+        shape = self._shapes[atom.pred]
+        assert shape is not None  # facts are kept out only for a predicate with a shape
+        consts = tuple(
+            (i, atom.args[i].value, type(atom.args[i].value))  # type: ignore[union-attr]
+            for i in shape[0]
+            if i < len(atom.args) and isinstance(atom.args[i], Const)
+        )
+        if not consts:
+            return list(waiting)
+        known = unfit.setdefault((atom.pred, consts), set())
+        fresh = waiting.keys() - known
+        found = []
+        for key in fresh:
+            if self.fits(key, atom):
+                found.append(key)
+            else:
+                known.add(key)
+        if len(known) > 2 * len(waiting) + 64:  # keys read or dropped since: forget them
+            known.intersection_update(waiting.keys())
+        return found
+
     def _judge(self, key: tuple, dead: frozenset) -> bool:
         pred, values, _types = key
         shape = self._shapes[pred]

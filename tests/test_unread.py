@@ -72,3 +72,18 @@ def test_a_rule_that_can_fire_only_later_sees_the_events_that_waited(tmp_path):
     ).apply({"do": "put_counters", "target": "bear3", "kind": "+1/+1", "n": 1})[0].apply(
         {"do": "tap", "object": "bear0"}
     )[0].query("watched_put(X)")
+
+
+def test_a_question_that_found_no_fitting_fact_kept_out_finds_those_kept_out_since():
+    """Keys found not to fit a question's constants are remembered (judgelog.unread.Unread.fitting): asked
+    again after more facts were kept out, the question judges the new ones and finds those that fit."""
+    engine = Engine()
+    state = engine.state_from_dict(_board())
+    state, _ = state.apply({"do": "put_counters", "target": "bear1", "kind": "+1/+1", "n": 1})
+    asked = "event(N, counters_put, bear2)"
+    assert state.query(asked) == []
+    view = THREAD.engines[engine.backend.id]
+    assert any(pred == "event" and keys for (pred, _consts), keys in view.unfit.items())
+    state, _ = state.apply({"do": "put_counters", "target": "bear2", "kind": "+1/+1", "n": 1})
+    assert len(state.query(asked)) == 1
+    assert len(state.query("event(N, counters_put, X)")) == 2
