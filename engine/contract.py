@@ -103,6 +103,8 @@ ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = {
     "action_param_value": (3, (), False, _RUNTIME),
     "refusal_options": (2, (), False, _RUNTIME),
     "refusal_not_about_the_choice": (1, (), False, _RUNTIME),
+    "refusal_alternative": (2, (), False, _RUNTIME),
+    "refusal_alternatives": (1, (), False, _RUNTIME),
     "action_param_key_type": (3, (), False, _RUNTIME),
     "step_exists": (1, (0,), False, _RUNTIME),
     "follow_up": (2, (), False, _RUNTIME),

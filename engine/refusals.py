@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from .action_args import NONE
+from .analysis import suggest
 from .errors import ActionError
 
 __all__ = ["violation_refusal", "listed_options"]
@@ -34,10 +35,13 @@ def violation_refusal(
     rule_at: Mapping[str, str],
     untimely: bool,
     options: Iterable[str],
+    alternatives: Sequence[str] | None = None,
 ) -> ActionError:
     """The refusal of action ``kind`` for its ``violations`` (code, subject), each with the (rule, cites) that
     derived it (``causes``). ``info``: code -> (CR, sentence) from violation_info; ``rule_at``: a rule's name
-    -> where it is written (file:line); ``untimely``: every violation is about when the action is taken."""
+    -> where it is written (file:line); ``untimely``: every violation is about when the action is taken;
+    ``alternatives``: the names the action could have given instead (refusal_alternative/2; an empty list:
+    none), listed with the options and the closest to a violation's subject as the hint."""
     crs, refused_by = [], []
     said: dict[tuple[str, str], list[str]] = {}  # (sentence, CR) -> its subjects: one sentence says them all
     for (code, subject), (rule, cites) in zip(violations, causes):
@@ -61,11 +65,17 @@ def violation_refusal(
         if bare
         else None
     )
+    listed = list(options)
+    if alternatives is not None:
+        listed += [a for a in alternatives if a not in listed]
+        near = next((n for _, s in violations if (n := suggest(str(s), alternatives, cutoff=0.6))), None)
+        hint = hint or (f"did you mean {near!r}?" if near else None)
     return ActionError(
         f"{kind} refused: " + "; ".join(messages),
         cr=crs[0] if len(set(crs)) == 1 else None,
         refused_by=refused_by,
-        options=list(options) or None,  # no option listed: no decision named, or none legal (not told apart)
+        # no option listed: no decision named, or none legal (not told apart); alternatives given: none
+        options=listed if listed or alternatives is not None else None,
         hint=hint,
         untimely=untimely,
         violations=[(str(code), str(subject)) for code, subject in violations],

@@ -267,8 +267,21 @@ class _Run(StackSteps, Generic[B]):
         if not untimely and self.list_options is not None:
             decisions = [r["D"] for r in self.ask(self.state.facts, f"refusal_options({_q(self.kind)}, D)")]
             options = listed_options(decisions, self.list_options, self.state)
+        alternatives: list[str] | None = None  # the names the action could have given (refusal_alternative/2)
+        if self.explain_refusal:
+            codes = {c for c, _ in violations}
+            found = sorted({str(r["V"]) for r in self.ask(facts, "violation(C, _), refusal_alternative(C, V)")})
+            listing = found or any(r["C"] in codes for r in self.ask(facts, "refusal_alternatives(C)"))
+            alternatives = found if listing else None
         raise violation_refusal(
-            str(self.kind), violations, info, causes, rule_at=rule_at, untimely=untimely, options=options
+            str(self.kind),
+            violations,
+            info,
+            causes,
+            rule_at=rule_at,
+            untimely=untimely,
+            options=options,
+            alternatives=alternatives,
         )
 
     def _choices(self, facts: WorkingFacts, choose: object, used: set[str]) -> set[tuple]:

@@ -1075,6 +1075,28 @@ def test_an_ability_without_tap_in_its_cost_goes_on_the_stack_and_sickness_lasts
     alices_turn.apply({"do": "activate", "object": "pinger", "ability": "ping"})
 
 
+def test_activating_an_ability_the_object_lacks_lists_the_ones_it_has_and_the_closest(tmp_path):
+    """602.1: an `activate` naming an ability the object doesn't have was refused without saying what it has:
+    the refusal lists the object's activated abilities (refusal_alternative/2), the closest name as the hint,
+    and "none" for an object with none."""
+    rules = tmp_path / "boost.dl"
+    rules.write_text(
+        TAP_WATCH
+        + "\n@name watch.boost\n@cr 602.1\nactivated_ability(O, boost) :- has_keyword(O, pinger), creature(O).\n"
+    )
+    objects = {"pinger": creature("Pinger", 1, 1, "alice", "pinger"), "bear": creature("Bear", 2, 2, "alice")}
+    state = Engine(rules=[str(rules)]).state_from_dict(
+        {"players": ["alice", "bob"], "active": "alice", "objects": objects}
+    )
+    with pytest.raises(ActionError) as refused:
+        state.apply({"do": "activate", "object": "pinger", "ability": "pnig"})
+    assert str(refused.value).endswith("(pnig; CR 602.1); legal options: boost, ping")
+    assert refused.value.options == ("boost", "ping") and refused.value.hint == "did you mean 'ping'?"
+    with pytest.raises(ActionError) as refused:
+        state.apply({"do": "activate", "object": "bear", "ability": "ping"})
+    assert str(refused.value).endswith("(ping; CR 602.1); legal options: none") and refused.value.hint is None
+
+
 DESTROYER = """\
 ## Test rules: "destroy target creature" written without a word about indestructible.
 @name destroyer.resolves
