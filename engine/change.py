@@ -9,6 +9,8 @@ remembers which facts were added (so the runtime knows which rule made which fac
 (1, True, 'soldier_token_1')
 >>> Event(3, "tapped", "bears", rule="vigilance_no_tap", cites=("702.20b",)).to_text()
 '  3. tapped bears  [vigilance_no_tap, CR 702.20b]'
+>>> Event(9, "ended", "damage_marked", {"n": 1, "facts": "damage_marked(bears, 3)"}).to_text()
+'  9. ended damage_marked(bears, 3)'
 """
 
 from __future__ import annotations
@@ -52,8 +54,10 @@ class Event:
         return out
 
     def to_text(self) -> str:
-        detail = ", ".join(f"{k}={format_value(v)}" for k, v in sorted(self.details.items()))
         cause = f"  [{self.rule}" + (f", CR {', '.join(self.cites)}" if self.cites else "") + "]" if self.rule else ""
+        if self.kind == "ended" and "facts" in self.details:  # the facts that ended, not their count n
+            return f"{self.seq:>3}. ended {self.details['facts']}{cause}"
+        detail = ", ".join(f"{k}={format_value(v)}" for k, v in sorted(self.details.items()))
         return f"{self.seq:>3}. {self.kind} {format_value(self.subject)}" + (f" ({detail})" if detail else "") + cause
 
     def to_dict(self) -> dict:

@@ -55,7 +55,7 @@ from collections.abc import Callable
 from .ast import format_value
 from .change import Arg, Change, object_facts
 from .errors import ActionError
-from .fact import Fact
+from .fact import Fact, fact_order
 from .words import COUNTER_ALIASES, EVENT_WORDS, PREDICATE_SUBJECT_EVENTS, RECORDED_ARITIES, ZONES
 
 __all__ = [
@@ -435,13 +435,15 @@ def _record_event(ch: Change, fact: tuple, change: str) -> None:
 
 
 def p_forget_all(ch: Change, pred: Arg, _b: Arg, _c: Arg) -> None:
-    """Remove every fact of an input predicate (e.g. "until end of turn" effects ending)."""
+    """Remove every fact of an input predicate (e.g. "until end of turn" effects ending). The event ``ended``
+    of the predicate says which facts ended (``facts``, e.g. ``damage_marked(bears, 3)``: the 3 damage
+    marked on bears, not a count) and how many (``n``)."""
     _require(pred in ch.inputs, f"forget_all needs an input predicate, not {pred!r}")
-    gone = [f for f in ch.facts if f[0] == pred]
+    gone = sorted((f for f in ch.facts if f[0] == pred), key=fact_order)
     for f in gone:
         ch.facts.discard(f)
     if gone:
-        ch.emit("ended", pred, n=len(gone))
+        ch.emit("ended", pred, n=len(gone), facts="; ".join(str(Fact(*f)) for f in gone))
 
 
 def p_begin_effect(ch: Change, spec: Arg, o: Arg, duration: Arg, *, spec_facts: list[tuple]) -> None:

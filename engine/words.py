@@ -90,6 +90,7 @@ EVENT_WORDS = frozenset(
         "subtype",
         "type",
         "fact",
+        "facts",
         "choice",
         "source",
         "subject",

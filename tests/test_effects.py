@@ -392,7 +392,8 @@ def test_forget_all_clears_an_input_predicate():
     apply(ch, "forget_all", "granted_keyword")
     apply(ch, "forget_all", "granted_keyword")
     assert ch.all("granted_keyword") == []
-    assert events(ch) == [("ended", "granted_keyword", {"n": 2})]
+    facts = "granted_keyword(bear, flying); granted_keyword(wall, reach)"
+    assert events(ch) == [("ended", "granted_keyword", {"n": 2, "facts": facts})]
     with pytest.raises(ActionError, match="needs an input predicate"):
         apply(ch, "forget_all", "life")
 

@@ -1097,6 +1097,24 @@ def test_activating_an_ability_the_object_lacks_lists_the_ones_it_has_and_the_cl
     assert str(refused.value).endswith("(ping; CR 602.1); legal options: none") and refused.value.hint is None
 
 
+def test_the_ended_line_of_the_log_names_the_damage_that_wore_off_not_a_count(engine):
+    """514.2: the end of the turn removes the 3 damage marked on bears; the event log said
+    "ended damage_marked (n=1)", read as 1 damage. The line names the facts that ended; the event keeps its
+    kind, subject and n (how many facts) and adds the detail facts."""
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {"bears": creature("Bears", 2, 4, "bob"), "wall": creature("Wall", 0, 5, "bob")},
+            "facts": ["damage_marked(bears, 3)", "damage_marked(wall, 2)"],
+        }
+    )
+    _after, events = state.apply({"do": "end_turn"})
+    ended = next(e for e in events if e.kind == "ended" and e.subject == "damage_marked")
+    assert ended.to_text().split("  [")[0].endswith(". ended damage_marked(bears, 3); damage_marked(wall, 2)")
+    assert ended.to_dict()["details"] == {"n": 2, "facts": "damage_marked(bears, 3); damage_marked(wall, 2)"}
+
+
 DESTROYER = """\
 ## Test rules: "destroy target creature" written without a word about indestructible.
 @name destroyer.resolves
