@@ -115,7 +115,7 @@ class Prover:
                 shown,
                 tuple(premises),
                 sentence=self.sentence(fact),
-                displaced=self._displaced(rule, fact) if with_displaced else (),
+                displaced=self._displaced(rule, fact, premises) if with_displaced else (),
                 fact=fact,
             )
         return None
@@ -233,10 +233,15 @@ class Prover:
                     return reasons
         return ()
 
-    def _displaced(self, used: Rule, fact: tuple) -> tuple[Displacement, ...]:
+    def _displaced(self, used: Rule, fact: tuple, premises: Sequence[Proof]) -> tuple[Displacement, ...]:
+        """The defaults ``used`` displaced in deriving ``fact``: another rule for the same key whose exception
+        holds, where ``used`` holds because of that exception (its atom is in ``premises``' proofs). A rule
+        that doesn't read the exception (no hook: it derives the predicate beside the default) displaced
+        nothing, whatever else holds."""
         decl = self.program.decl(fact[0])
         if decl is None or not decl.functional:
             return ()
+        hooks = {node.atom for p in premises for node in p.walk()}
         keys = set(decl.key_positions)
         out = []
         for rule in self.program.rules_by_head.get(fact[0], ()):
@@ -247,7 +252,7 @@ class Prover:
             if fixed is None:
                 continue
             found = self._exception(rule, fixed, self)
-            if found is not None:
+            if found is not None and found.blocked_by.atom in hooks:
                 out.append(found)
         return tuple(out)
 

@@ -128,6 +128,29 @@ def test_conflicting_rule_file_is_an_error_naming_both_derivations(capsys):
     assert all(v["proof"]["atom"] == v["fact"] for v in wurm["values"])
 
 
+NO_HOOK_AUDIT = (
+    "audit --only conflicts --rules tests/rules/no_hook.dl facts/scenarios/banding_blocker_defender_divides.yaml"
+)
+
+
+def test_displaces_is_said_only_of_the_rule_that_reads_the_exception(capsys, chdir_root):
+    """Banding's 702.22j displaces the default 510.1c (its rule reads attacker_division_overridden); a rule with
+    no exception hook (tests/rules/no_hook.dl: the controller divides) was said to displace 510.1c too, though
+    it would give the very value 510.1c gives and reads no hook. Golden text: tests/golden/no_hook_conflict.txt."""
+    run = run_cli(capsys, NO_HOOK_AUDIT.split())
+    assert run.code == 1
+    assert run.out == (chdir_root / "tests" / "golden" / "no_hook_conflict.txt").read_text(), (
+        f"tests/golden/no_hook_conflict.txt differs; if the change is meant, regenerate it with\n"
+        f"    judgelog {NO_HOOK_AUDIT} > tests/golden/no_hook_conflict.txt"
+    )
+    assert run.out.count("displaces combat.attacker_damage_divided_by_active_player") == 1
+    values = run_cli(capsys, [*NO_HOOK_AUDIT.split(), "--format", "json"]).json()["conflicts"][0]["values"]
+    assert {v["rule"]: "displaces" in v["proof"] for v in values} == {
+        "test.controller_divides": False,
+        "banding.defending_player_divides": True,
+    }
+
+
 def _without_banding(tmp_path):
     data = yaml.safe_load(BANDING.read_text())
     data.pop("expect", None)
