@@ -32,6 +32,7 @@ from .bindings import ground, head_text
 from .errors import UsageError
 from .exits import EXIT_NEGATIVE, EXIT_OK
 from .fact import Fact, natural_order
+from .functional import unguarded_functional
 from .program import Program
 
 if TYPE_CHECKING:
@@ -237,6 +238,7 @@ def static_audit(program: Program) -> dict:
         "group_reads": {a: {b: sorted(ps) for b, ps in sorted(m.items())} for a, m in sorted(group_reads.items())},
         "strata": {str(k): v for k, v in sorted(strata.items())},
         "defaults": list(defaults.values()),
+        "unguarded_functional": unguarded_functional(program),
         "uncited": [{"rule": r.name, "at": r.span.short()} for r in rules if not r.cites],
         "never_derived": sorted(
             p for p, d in program.decls.items() if not d.is_input and p not in program.rules_by_head

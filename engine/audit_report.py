@@ -59,6 +59,26 @@ def static_text(data: dict) -> str:
             f"  default {d['rule']} (CR {', '.join(d['cites'])}) {d['at']} can be displaced by {ex} "
             f"deriving {d['predicate']}"
         )
+    unguarded = data["unguarded_functional"]
+    lines += [
+        "",
+        f"Functional predicates derived without a guard (a CONFLICT where both rules apply): {len(unguarded)}",
+    ]
+    for u in unguarded:
+        key, others = (
+            ", ".join(u["functional"]),
+            ", ".join(f"{o['rule']} [CR {', '.join(o['cites'])}]" for o in u["others"]),
+        )
+        lines += [
+            f"  warning: {u['predicate']} is functional({key}) but {u['rule']} [CR {', '.join(u['cites'])}] {u['at']} "
+            f"derives it with no guard against {others}: one {key} can get 2 values",
+            "    hint: write it as an exception: "
+            + (
+                f"derive {' or '.join(u['hooks'])} under its condition, so that the default steps aside"
+                if u["hooks"]
+                else "negate what the other rules read, or read what they negate"
+            ),
+        ]
     for title, key in (("Rules without a CR citation", "uncited"), ("Rules that can never fire", "never_fire")):
         lines += ["", f"{title}: {len(data[key])}"]
         lines += [

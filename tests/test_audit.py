@@ -42,6 +42,45 @@ def test_static_defaults_and_their_exceptions(static):
     assert {"702.22k"} == {c for e in blocker["exceptions"] for c in e["cites"]}
 
 
+UNGUARDED = TESTS / "broken_rules" / "unguarded_functional.dl"
+
+
+def test_static_audit_warns_of_a_functional_predicate_derived_without_a_guard(capsys, tmp_path, static):
+    """The scenario audit reports a CONFLICT once two values of damage_assigner (functional(s)) hold; the static
+    audit said nothing of the rule that makes it. It names the rule, the others it has no guard against and
+    the hooks to derive instead (exit 0: a warning, the rules may exclude each other in ways it can't see)."""
+    assert static["unguarded_functional"] == []  # the library's rules are defaults and exceptions
+    run = run_cli(capsys, ["audit", "--rules", UNGUARDED])
+    assert run.code == 0, run.err
+    lines = run.out.splitlines()
+    at = lines.index("Functional predicates derived without a guard (a CONFLICT where both rules apply): 1")
+    assert lines[at + 1].startswith(
+        "  warning: damage_assigner is functional(s) but broken.owner_divides [CR 510.1c] "
+        "tests/broken_rules/unguarded_functional.dl:8 derives it with no guard against "
+        "combat.attacker_damage_divided_by_active_player [CR 510.1c], "
+    )
+    assert lines[at + 1].endswith(": one s can get 2 values")
+    assert lines[at + 2] == (
+        "    hint: write it as an exception: derive attacker_division_overridden or blocker_division_overridden "
+        "under its condition, so that the default steps aside"
+    )
+    (entry,) = run_cli(capsys, ["audit", "--rules", UNGUARDED, "--format", "json"]).json()["unguarded_functional"]
+    assert entry["rule"] == "broken.owner_divides" and entry["predicate"] == "damage_assigner"
+    assert "banding.defending_player_divides" in {o["rule"] for o in entry["others"]}
+    # the scenario audit finds the conflict it warns of
+    defender_divides = SCENARIOS / "banding_blocker_defender_divides.yaml"  # 702.22j: bob; the owner: alice
+    scenario = run_cli(capsys, ["audit", "--rules", UNGUARDED, "--only", "conflicts", defender_divides])
+    assert scenario.code == 1 and "CONFLICT damage_assigner is functional(s)" in scenario.out
+    # written as an exception (it reads the hook the default negates), the rule is guarded
+    guarded = tmp_path / "guarded.dl"
+    guarded.write_text(
+        "@name mine.overridden\n@cr 510.1c\nattacker_division_overridden(A) :- blocked(A), owner(A, _).\n"
+        "@name mine.owner_divides\n@cr 510.1c\n"
+        "damage_assigner(A, P) :- attacker_division_overridden(A), owner(A, P).\n"
+    )
+    assert run_cli(capsys, ["audit", "--rules", guarded, "--format", "json"]).json()["unguarded_functional"] == []
+
+
 def test_static_strata_and_dependency_graph(static):
     strata = {p: int(k) for k, preds in static["strata"].items() for p in preds}
     # damage_assigner reads `not attacker_division_overridden`, so it sits in a higher stratum
