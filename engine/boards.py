@@ -1,6 +1,7 @@
 """The boards of a scope, each counted once up to renaming (``judgelog verify``).
 
-A board is a sorted tuple of creature specs (controller, power, toughness, keywords, subtype, counters);
+A board is a sorted tuple of creature specs (controller, power, toughness, keywords, subtype, counters, color,
+card type);
 creatures are named ``c1``, ``c2``, ... in that order and players ``p1`` (active), ``p2``, ... Boards that
 differ only by a renaming of the non-active players are counted once (:func:`is_canonical`), and so are
 declarations that differ only by a renaming of identical creatures or of players with the same creatures
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import comb
 from typing import TYPE_CHECKING
 
@@ -62,6 +63,8 @@ class Spec:
     keywords: tuple[int, ...]  # indexes into scope.keywords
     subtype: str = ""
     counters: tuple[tuple[str, int], ...] = ()
+    color: str = ""  # one of the scope's colors, or colorless
+    card_type: str = ""  # one of the scope's types besides creature (artifact), or none
 
 
 def players_of(scope: Scope) -> list[str]:
@@ -84,13 +87,15 @@ def _specs(scope: Scope) -> list[Spec]:
         for ns in itertools.product(*[v for _, v in scope.counters])
     ]
     out = [
-        Spec(c, p, t, k, s, cs)
+        Spec(c, p, t, k, s, cs, color, card_type)
         for c in range(scope.players)
         for p in scope.power
         for t in scope.toughness
         for k in sets
         for s in ("",) + scope.subtypes
         for cs in counter_sets
+        for color in ("",) + scope.colors
+        for card_type in ("",) + scope.types
     ]
     return sorted(set(out))
 
@@ -100,9 +105,7 @@ def is_canonical(board: tuple[Spec, ...], players: int) -> bool:
     numbers of creatures in non-increasing order (as a task lists them): one board of each orbit."""
     for perm in itertools.permutations(range(1, players)):
         mapping = (0,) + perm
-        other = tuple(
-            sorted(Spec(mapping[s.controller], s.power, s.toughness, s.keywords, s.subtype, s.counters) for s in board)
-        )
+        other = tuple(sorted(replace(s, controller=mapping[s.controller]) for s in board))
         split = [sum(1 for s in other if s.controller == p) for p in range(1, players)]
         if split == sorted(split, reverse=True) and other < board:  # only renamings a task lists compete
             return False
@@ -157,9 +160,14 @@ def board_dict(scope: Scope, board: Sequence[Spec]) -> dict:
     players = players_of(scope)
     objects = {}
     for oid, spec in zip(creature_ids(board), board):
-        obj: dict = {"name": f"Creature {oid[1:]}", "types": ["creature"]}
+        obj: dict = {
+            "name": f"Creature {oid[1:]}",
+            "types": [spec.card_type, "creature"] if spec.card_type else ["creature"],
+        }
         if spec.subtype:
             obj["subtypes"] = [spec.subtype]
+        if spec.color:
+            obj["colors"] = [spec.color]
         obj.update(power=spec.power, toughness=spec.toughness)
         if spec.keywords:
             obj["keywords"] = [scope.keywords[i].yaml() for i in spec.keywords]
@@ -181,7 +189,7 @@ def automorphisms(board: Sequence[Spec], players: int = 2) -> list[dict[str, str
     out: list[dict[str, str]] = []
     for perm in itertools.permutations(range(1, players)):
         mapping = (0,) + perm
-        renamed = [Spec(mapping[s.controller], s.power, s.toughness, s.keywords, s.subtype, s.counters) for s in board]
+        renamed = [replace(s, controller=mapping[s.controller]) for s in board]
         if tuple(sorted(renamed)) != tuple(board):
             continue
         base = {names[p]: names[mapping[p]] for p in range(1, players) if mapping[p] != p}

@@ -57,6 +57,8 @@ SCOPE_KEYS = (
     "power",
     "toughness",
     "subtypes",
+    "colors",
+    "types",
     "supertypes",
     "names",
     "words",
@@ -103,6 +105,8 @@ class Scope:
     power: tuple[int, ...] = (1, 2)
     toughness: tuple[int, ...] = (1, 2)
     subtypes: tuple[str, ...] = ()
+    colors: tuple[str, ...] = ()  # each creature has one of these colors, or none (colorless)
+    types: tuple[str, ...] = ()  # each creature is also one of these card types (artifact), or none
     counters: tuple[tuple[str, tuple[int, ...]], ...] = ()
     declare: tuple[str, ...] = ()  # designation fields declared on a board
     same_controller: tuple[str, ...] = ()  # fields whose two objects have one controller
@@ -120,6 +124,8 @@ class Scope:
             "power": list(self.power),
             "toughness": list(self.toughness),
             "subtypes": list(self.subtypes),
+            "colors": list(self.colors),
+            "types": list(self.types),
             "counters": {k: list(v) for k, v in self.counters},
             "declare": list(self.declare),
             "same_controller": list(self.same_controller),
@@ -183,6 +189,21 @@ def _words(value: object, what: str, source: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         _err(source, f"{what} must be a list of words, got {value!r}", "e.g. [wolf]", key=what)
     return tuple(value)
+
+
+def _vocabulary(data: dict, key: str, known: Sequence[str], source: str) -> tuple[str, ...]:
+    """``colors`` or ``types``: words the rules know (``color_word``, ``card_type_word``), each checked."""
+    values = _words(data.get(key, []) or [], key, source)
+    for i, value in enumerate(values):
+        _one_of(
+            source,
+            value,
+            sorted(known),
+            f"unknown {key[:-1]} {value!r} in {key}",
+            f"{key}: " + ", ".join(sorted(known)),
+            key=(key, i),
+        )
+    return values
 
 
 def _keyword_choices(
@@ -293,6 +314,8 @@ def _load_scope(data: Any, engine: Engine, source: str, declared_properties: Col
             key="min_creatures",
         )
     subtypes = _words(data.get("subtypes", []), "subtypes", source)
+    colors = _vocabulary(data, "colors", face.colors, source)
+    types = _vocabulary(data, "types", tuple(t for t in face.card_types if t != "creature"), source)
     # the words a keyword parameter may take, by the key its grammar keeps it under
     words: dict[str, tuple] = {
         "subtype": subtypes,
@@ -390,6 +413,8 @@ def _load_scope(data: Any, engine: Engine, source: str, declared_properties: Col
         power=_ints(data.get("power", [1, 2]), "power", source),
         toughness=_ints(data.get("toughness", [1, 2]), "toughness", source, low=1),
         subtypes=subtypes,
+        colors=colors,
+        types=types,
         counters=tuple(sorted((str(k), _ints(v, f"counters.{k}", source)) for k, v in counters.items())),
         declare=declare,
         same_controller=_words(data.get("same_controller", []), "same_controller", source),

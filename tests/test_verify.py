@@ -163,6 +163,8 @@ def test_an_edited_rule_file_makes_the_saved_results_stale(tmp_path, capsys):
             ":3:5:",
             "remove_from_combat: object must name an object; 'c7' is not one",
         ),
+        ("creatures: 1\ncolors: [black, blak]\n", ":2:17:", "unknown color 'blak' in colors"),
+        ("creatures: 1\ntypes: [artefact]\n", ":2:9:", "unknown type 'artefact' in types"),
     ],
 )
 def test_a_bad_scope_names_the_line_and_column_of_its_value(tmp_path, capsys, text, where, message):
@@ -453,6 +455,34 @@ def test_finds_protection_that_restricts_no_blocker(tmp_path, capsys):
     protected = [o for o in data["objects"].values() if o.get("keywords")]
     assert [o["keywords"] for o in protected] == [[{"protection": {"subtype": "wolf"}}]]
     assert any("wolf" in (o.get("subtypes") or []) for o in data["objects"].values() if not o.get("keywords"))
+
+
+@pytest.mark.parametrize(
+    ("bug", "keyword", "found"),
+    [
+        # a black creature refused (too strict), a white one accepted (too loose)
+        ("fear_white_blocks.dl", "fear", {"evasion_allows": "black", "evasion_blocks": "white"}),
+        # a white creature accepted as the blocker of a black one
+        ("intimidate_any_color_blocks.dl", "intimidate", {"evasion_blocks": "white"}),
+    ],
+)
+def test_a_scope_with_colors_and_types_reaches_fear_and_intimidate(tmp_path, capsys, bug, keyword, found):
+    """Fear and intimidate read a creature's colors and card types: a broken rule is found only when the scope
+    gives creatures colors (``colors:``) or makes them artifacts (``types:``); without them it passes."""
+    lib = _library_without(tmp_path, BUGS / bug)
+    scope = {"creatures": 2, "min_creatures": 2, "keywords": [keyword], "power": [1], "toughness": [1]}
+    plain = run_cli(
+        capsys,
+        ["verify", "--workers", "1", "--scope", _scope_file(tmp_path, scope, "plain.yaml"), "--library", lib],
+    )
+    assert plain.code == 0, plain.out  # colorless non-artifact creatures never reach the broken rule
+    colored = {**scope, "colors": ["black", "white"], "types": ["artifact"]}
+    for prop, color in found.items():
+        data, _ = _find(tmp_path, capsys, {**colored, "properties": [prop]}, prop, library=lib)
+        blockers = [o for o in data["objects"].values() if not o.get("keywords")]
+        assert [(o.get("colors"), o["types"]) for o in blockers] == [([color], ["creature"])], data["objects"]
+    clean = run_cli(capsys, ["verify", "--workers", "1", "--scope", tmp_path / "scope.yaml", "-o", tmp_path / "clean"])
+    assert clean.code == 0, clean.out
 
 
 # the scope of each broken file below: the smallest that holds the board the property restates the CR on
