@@ -16,7 +16,7 @@ the loaded rules mention in the rules the properties depend on (:func:`property_
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -384,15 +384,15 @@ def _load_scope(data: Any, engine: Engine, source: str, declared_properties: Col
             source, action["do"], sorted(known), f"unknown follow-up action {action['do']!r}", None, key="follow_up"
         )
     for i, action in enumerate(follow):
-        for arg, value in action.items():
-            if isinstance(value, str) and value.startswith("$") and value not in FOLLOW_UP_VARIABLES:
+        for place, value in _placeholders(action):
+            if value.startswith("$") and value not in FOLLOW_UP_VARIABLES:
                 near = suggest(value, FOLLOW_UP_VARIABLES)
                 _err(
                     source,
                     f"unknown variable {value!r} in follow-up action {action['do']!r}",
                     (f"did you mean {near!r}? " if near else "")
                     + "$creature, $player and $keyword stand for each creature, player and keyword on the board",
-                    key=("follow_up", i, arg),
+                    key=("follow_up", i, *place),
                 )
     _check_follow_ups(follow, engine, max(players), max(creatures), source)
     properties = data.get("properties", [])
@@ -431,6 +431,16 @@ def _one_of(source: str, name: str, choices: Sequence[str], message: str, listin
         _err(source, message, f"did you mean {near!r}?" if near else listing, key=key)
 
 
+def _placeholders(action: dict) -> Iterator[tuple[tuple, str]]:
+    """The words of a follow-up action that may be placeholders: each argument's value, and each item of a
+    list (``object: [$creature, $creature]``), with the place an error names."""
+    for arg, value in action.items():
+        if isinstance(value, str):
+            yield (arg,), value
+        elif isinstance(value, list):
+            yield from (((arg, j), v) for j, v in enumerate(value) if isinstance(v, str))
+
+
 def _check_follow_ups(follow: list[dict], engine: Engine, players: int, creatures: int, source: str) -> None:
     """Each follow-up action as the runtime would take it on the scope's largest board (its arguments, the
     ids it names), with $creature, $player and $keyword standing for one of each: a wrong one is the scope's
@@ -451,9 +461,18 @@ def _check_follow_ups(follow: list[dict], engine: Engine, players: int, creature
         for i in range(creatures)
     }
     state = engine.state_from_dict({"players": players_, "objects": objects}, path="<scope>")
-    stand_in = {"$creature": "c1", "$player": players_[-1], "$keyword": min(engine.interface.keywords, default="")}
+    keyword = min(engine.interface.keywords, default="")
     for i, action in enumerate(follow):
-        taken = {k: stand_in.get(v, v) if isinstance(v, str) else v for k, v in action.items()}
+        seen = 0  # the n-th $creature stands for c<n> (as far as the board goes): a list of them names several
+
+        def stand_in(value: object) -> object:
+            nonlocal seen
+            if value == "$creature":
+                seen += 1
+                return f"c{min(seen, creatures)}"
+            return {"$player": players_[-1], "$keyword": keyword}.get(value, value) if isinstance(value, str) else value
+
+        taken = {k: [stand_in(x) for x in v] if isinstance(v, list) else stand_in(v) for k, v in action.items()}
         problems = action_problems(state, taken)
         if problems:
             _err(source, problems[0].message, problems[0].hint, key=("follow_up", i))

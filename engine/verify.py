@@ -189,15 +189,27 @@ def _facts_of(face: Interface, field: Field, value: Any) -> list[tuple]:
 
 
 def _follow_ups(scope: Scope, board: Sequence[Spec], base: State) -> Iterator[dict]:
+    """Each follow-up action of the scope on a board: every occurrence of ``$creature``, ``$player`` or
+    ``$keyword``, an argument's value or an item of a list (``object: [$creature, $creature]``), ranges over
+    the board's creatures, players or keywords on its own (the same creature twice too)."""
     ids = creature_ids(board)
     players = players_of(scope)
     kws = sorted({scope.keywords[i].keyword for s in board for i in s.keywords})
-    fill = {"$creature": ids, "$player": players, "$keyword": kws}
+    fill: dict[str, Sequence[object]] = {"$creature": ids, "$player": players, "$keyword": kws}
     for template in scope.follow_up:
-        keys = [k for k, v in template if isinstance(v, str) and v in fill]
-        for values in _product([fill[dict(template)[k]] for k in keys]):
-            action = dict(template)
-            action.update(zip(keys, values))
+        slots = [
+            (key, index, value)
+            for key, v in template
+            for index, value in (enumerate(v) if isinstance(v, list) else [(None, v)])
+            if isinstance(value, str) and value in fill
+        ]
+        for values in _product([fill[value] for _, _, value in slots]):
+            action = {k: list(v) if isinstance(v, list) else v for k, v in template}
+            for (key, index, _), value in zip(slots, values):
+                if index is None:
+                    action[key] = value
+                else:
+                    action[key][index] = value
             yield action
 
 

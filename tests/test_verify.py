@@ -163,6 +163,11 @@ def test_an_edited_rule_file_makes_the_saved_results_stale(tmp_path, capsys):
             ":3:5:",
             "remove_from_combat: object must name an object; 'c7' is not one",
         ),
+        (
+            "creatures: 2\nfollow_up:\n  - {do: gain_control, object: [$creature, $creatur], player: $player}\n",
+            ":3:44:",
+            "unknown variable '$creatur' in follow-up action 'gain_control'",
+        ),
         ("creatures: 1\ncolors: [black, blak]\n", ":2:17:", "unknown color 'blak' in colors"),
         ("creatures: 1\ntypes: [artefact]\n", ":2:9:", "unknown type 'artefact' in types"),
     ],
@@ -515,8 +520,23 @@ _SMALL_BANDS = {"creatures": 3, "min_creatures": 3, "power": [1], "toughness": [
             },
             "pair_breaks",
         ),
+        # the same, with each creature of the list a placeholder: [$creature, $creature] tries every two
+        (
+            "soulbond_keeps_pair_stolen_together.dl",
+            {
+                "creatures": 2,
+                "min_creatures": 2,
+                "keywords": ["soulbond"],
+                "power": [1],
+                "toughness": [1],
+                "declare": ["pairs"],
+                "same_controller": ["pairs"],
+                "follow_up": [{"do": "gain_control", "object": ["$creature", "$creature"], "player": "$player"}],
+            },
+            "pair_breaks",
+        ),
     ],
-    ids=["702.22h-as-stated", "702.22j-bands-with-other", "702.95e-both-stolen"],
+    ids=["702.22h-as-stated", "702.22j-bands-with-other", "702.95e-both-stolen", "702.95e-both-stolen-placeholders"],
 )
 def test_finds_a_rule_the_property_restates_from_the_cr(tmp_path, capsys, bug, scope, prop):
     """A library without the rule the bug file drops is found by the property that restates that rule from
@@ -524,6 +544,21 @@ def test_finds_a_rule_the_property_restates_from_the_cr(tmp_path, capsys, bug, s
     lib = _library_without(tmp_path, BUGS / bug)
     data, _ = _find(tmp_path, capsys, {**scope, "properties": [prop]}, prop, library=lib)
     assert data["objects"], data
+
+
+def test_each_placeholder_of_a_follow_up_ranges_over_the_board_on_its_own():
+    """`$creature` twice in one follow-up action (a list's items, or two arguments): each occurrence stands for
+    every creature of the board, independently of the other."""
+    from judgelog.verify import _follow_ups
+
+    engine = Engine(properties=True)
+    follow = [{"do": "gain_control", "object": ["$creature", "$creature"], "player": "$player"}]
+    scope = load_scope({"creatures": 2, "keywords": [], "declare": ["pairs"], "follow_up": follow}, engine)
+    board = next(b for b in boards(scope) if len(b) == 2)
+    actions = list(_follow_ups(scope, board, engine.state_from_dict({"players": ["p1", "p2"]})))
+    pairs = sorted((tuple(a["object"]), a["player"]) for a in actions)
+    assert pairs == [((x, y), p) for x in ("c1", "c2") for y in ("c1", "c2") for p in ("p1", "p2")]
+    assert follow[0]["object"] == ["$creature", "$creature"]  # the template is not changed by a fill
 
 
 @pytest.mark.parametrize("reference", [False, True], ids=["search", "reference"])
