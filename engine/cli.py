@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from .errors import JudgelogError
-from .exits import EXIT_INTERNAL, EXIT_LOAD, EXIT_OK, EXIT_USAGE, exit_code
+from .exits import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_LOAD, EXIT_OK, EXIT_USAGE, exit_code
 
 __all__ = ["main", "build_parser"]
 
@@ -338,7 +338,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exit_code(exc)
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
-        return 130
+        return EXIT_INTERRUPTED
     except RecursionError:
         sys.stderr.write("judgelog: error: input nested too deeply\n")
         return EXIT_LOAD

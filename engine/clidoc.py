@@ -29,6 +29,8 @@ EXIT_MEANINGS = {  # every EXIT_* constant of judgelog.exits, in words
     "EXIT_INTERNAL": "internal error (a bug: please report it; `JUDGELOG_DEBUG=1` prints the traceback)",
     "EXIT_LIMIT": "evaluation reached a limit (`--max-derived`, `--time-limit`, `--max-join`, integer size; "
     "docs/errors.md, L001-L004)",
+    "EXIT_INTERRUPTED": "interrupted: Ctrl-C (SIGINT), or SIGTERM while `verify` runs; the work is incomplete "
+    "(`verify` first prints what it had checked and the counterexamples found so far)",
 }
 
 NEGATIVE = {  # when each verb exits 1 (EXIT_NEGATIVE)
@@ -45,7 +47,8 @@ NEGATIVE = {  # when each verb exits 1 (EXIT_NEGATIVE)
     "audit": "it finds a conflict: a `functional` predicate with two values for one key",
     "report": "an action of the scenario was refused, or an atom given with `--explain` does not hold (the page "
     "and the output say so)",
-    "verify": "it finds a counterexample to a property (written as a scenario that `judgelog test` fails)",
+    "verify": "it finds a counterexample to a property (written as a scenario that `judgelog test` fails); "
+    "interrupted (Ctrl-C, SIGTERM), it prints what it had checked and exits 130",
 }
 
 DEFAULT_HELP = {  # positional arguments the parser gives no help for

@@ -10,11 +10,14 @@ reads it back instead of checking it again.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import os
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -26,7 +29,16 @@ if TYPE_CHECKING:
     from .engine import Engine
     from .scope import Scope
 
-__all__ = ["Job", "run_job", "default_workers"]
+__all__ = ["Job", "Interrupted", "run_job", "default_workers"]
+
+
+class Interrupted(KeyboardInterrupt):
+    """The run was interrupted (Ctrl-C, or SIGTERM while ``judgelog verify`` runs): ``results`` are those of
+    the tasks that had finished, in task order (each saved, with an output folder, so a later run resumes)."""
+
+    def __init__(self, results: list[dict]) -> None:
+        super().__init__("interrupted")
+        self.results = results
 
 
 MIN_TASKS_FOR_WORKERS = 8  # fewer tasks finish before a local cluster has started
@@ -166,6 +178,49 @@ def _save(folder: str | None, job: Job, task: Task | Shape, result: dict) -> Non
     os.replace(tmp, path)  # a task file is complete or absent, never half written
 
 
+class _Signals:
+    deferring = False  # inside _deferred(): a signal is kept for its end
+    pending = False
+
+
+@contextlib.contextmanager
+def _interrupting() -> Iterator[None]:
+    """SIGINT (Ctrl-C) and SIGTERM (a job killed) raise KeyboardInterrupt, so that a run stops with the results
+    of the tasks it finished; inside :func:`_deferred` they are kept until its end. The handlers before are
+    put back after (only the main thread can set one: elsewhere the signals are left alone)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        if _Signals.deferring:
+            _Signals.pending = True
+            return
+        raise KeyboardInterrupt
+
+    before = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+        _Signals.deferring = _Signals.pending = False
+
+
+@contextlib.contextmanager
+def _deferred() -> Iterator[None]:
+    """A Dask call that an exception raised inside would leave half done (dask.distributed logs a traceback
+    from its event loop then): a signal is acted on once it returns."""
+    _Signals.deferring = True
+    try:
+        yield
+    finally:
+        _Signals.deferring = False
+    if _Signals.pending:
+        _Signals.pending = False
+        raise KeyboardInterrupt
+
+
 def run_job(
     job: Job,
     tasks: Sequence[Task] | Sequence[Shape],
@@ -175,7 +230,9 @@ def run_job(
     folder: str | None = None,
     progress: Callable[[int, str], None] | None = None,
 ) -> list[dict]:
-    """The results of all tasks, in task order. ``workers`` <= 1 without a scheduler: in this process."""
+    """The results of all tasks, in task order. ``workers`` <= 1 without a scheduler: in this process.
+    Interrupted (KeyboardInterrupt), it raises :class:`Interrupted` with the results of the finished tasks;
+    a Dask cluster it started is closed first."""
     results: dict[Task | Shape, dict] = {}
     todo = []
     for task in tasks:
@@ -185,15 +242,19 @@ def run_job(
         else:
             todo.append(task)
     done = len(results)
-    if todo and (scheduler or workers > 1):
-        done = _run_dask(job, todo, workers, scheduler, folder, results, progress, done)
-    else:
-        for task in todo:
-            results[task] = check_task(job, task)
-            _save(folder, job, task, results[task])
-            done += 1
-            if progress:
-                progress(done - 1, task.name)
+    try:
+        with _interrupting():
+            if todo and (scheduler or workers > 1):
+                done = _run_dask(job, todo, workers, scheduler, folder, results, progress, done)
+            else:
+                for task in todo:
+                    results[task] = check_task(job, task)
+                    _save(folder, job, task, results[task])
+                    done += 1
+                    if progress:
+                        progress(done - 1, task.name)
+    except KeyboardInterrupt:  # the tasks finished so far (results is filled as each one finishes)
+        raise Interrupted([results[t] for t in tasks if t in results]) from None
     return [results[t] for t in tasks]
 
 
@@ -214,26 +275,30 @@ def _run_dask(
     try:
         if scheduler:
             try:
-                client = distributed.Client(scheduler, timeout="10s")
+                with _deferred():
+                    client = distributed.Client(scheduler, timeout="10s")
             except (OSError, TimeoutError) as exc:
                 raise UsageError(
                     "no Dask scheduler answers at " + str(scheduler) + f": {exc}",
                     hint="give the address a dask scheduler prints, e.g. tcp://127.0.0.1:8786",
                 ) from None
         else:
-            cluster = distributed.LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-            )
-            client = distributed.Client(cluster)
+            with _deferred():
+                cluster = distributed.LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
+                client = distributed.Client(cluster)
         try:
-            futures = {client.submit(check_task, job, task, pure=False): task for task in todo}
-            for future in distributed.as_completed(list(futures)):
+            with _deferred():
+                futures = {client.submit(check_task, job, task, pure=False): task for task in todo}
+            for future in distributed.as_completed(list(futures)):  # waits interruptibly between results
                 task = futures[future]
-                results[task] = future.result()
+                with _deferred():
+                    results[task] = future.result()
                 _save(folder, job, task, results[task])
                 done += 1
                 if progress:

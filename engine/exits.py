@@ -18,6 +18,7 @@ __all__ = [
     "EXIT_LOAD",
     "EXIT_INTERNAL",
     "EXIT_LIMIT",
+    "EXIT_INTERRUPTED",
     "EXIT_CODES",
     "exit_code",
 ]
@@ -28,6 +29,7 @@ EXIT_USAGE = 2
 EXIT_LOAD = 3
 EXIT_INTERNAL = 4
 EXIT_LIMIT = 5  # evaluation reached a configured limit (judgelog.recursion.Limits)
+EXIT_INTERRUPTED = 130  # Ctrl-C (SIGINT; 128 + 2, the shells' convention), or SIGTERM during verify
 
 # an error exits with the code of the nearest class of its own that this table names (QueryError is a
 # UsageError: 2; RuleError and ScenarioError are LoadErrors: 3); one it does not name is a bug: 4

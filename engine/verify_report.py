@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from .errors import UsageError
-from .exits import EXIT_NEGATIVE, EXIT_OK
+from .exits import EXIT_INTERRUPTED, EXIT_NEGATIVE, EXIT_OK
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -31,7 +31,7 @@ def _rel(path: str, folder: str) -> str:
 
 def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any]) -> int:
     from .boards import shapes, tasks
-    from .distribute import Job, default_workers, run_job
+    from .distribute import Interrupted, Job, default_workers, run_job
     from .engine import Engine
     from .scope import default_scope_path, load_scope, read_scope
     from .verify import merge, properties_of
@@ -77,14 +77,18 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
     )
     todo: list = list(tasks(scope)) if args.reference else list(shapes(scope))
     progress = progress_factory(len(todo))
-    results = run_job(
-        job,
-        todo,
-        workers=default_workers(args.workers, len(todo)),
-        scheduler=args.scheduler,
-        folder=args.output,
-        progress=progress.tick,
-    )
+    interrupted = False
+    try:
+        results = run_job(
+            job,
+            todo,
+            workers=default_workers(args.workers, len(todo)),
+            scheduler=args.scheduler,
+            folder=args.output,
+            progress=progress.tick,
+        )
+    except Interrupted as stop:  # Ctrl-C or SIGTERM: report what was checked, and the counterexamples so far
+        results, interrupted = stop.results, True
     progress.done()
     result = merge(scope, results, all_found=args.all)
     total = len(result["counterexamples"])
@@ -101,6 +105,8 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
         "search": "reference enumerator" if args.reference else "clingo",
         "fallback": [{"task": t, "reason": why} for t, why in result["fallback"]],
         "found": total,  # counterexamples found; those written (--limit) are listed
+        "interrupted": interrupted,  # the search is incomplete: only tasks_done of the tasks were checked
+        "tasks_done": len(results),
         "counterexamples": [
             {
                 "property": c["property"],
@@ -137,19 +143,27 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
             f"note: --limit {limit}: wrote the {len(written)} smallest of {total} counterexamples "
             "(--limit 0 writes them all)"
         )
+    if interrupted:
+        lines.append(
+            f"interrupted: the search is incomplete: {len(results)} of {len(todo)} tasks checked"
+            + (f" (saved in {args.output}: the same command resumes from them)" if args.output else "")
+        )
+    tasks_text = f"{len(results)} of {len(todo)} tasks checked" if interrupted else f"{result['tasks']} tasks"
     if result["counterexamples"]:
         lines.append(
             f"{total} counterexample(s) to {broken} propert"
-            f"{'y' if broken == 1 else 'ies'} among {result['boards']} boards ({result['tasks']} tasks)"
+            f"{'y' if broken == 1 else 'ies'} among {result['boards']} boards ({tasks_text})"
         )
     else:
-        lines.append(f"no counterexample among {result['boards']} boards ({result['tasks']} tasks)")
+        lines.append(f"no counterexample among {result['boards']} boards ({tasks_text})")
     if args.format == "json":
         from .outputs import stamp
 
         sys.stdout.write(json.dumps(stamp("verify", data), indent=2, sort_keys=True) + "\n")
     else:
         sys.stdout.write("\n".join(lines) + "\n")
+    if interrupted:
+        return EXIT_INTERRUPTED
     return EXIT_NEGATIVE if result["counterexamples"] else EXIT_OK
 
 

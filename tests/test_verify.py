@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import shutil
+import signal
 from pathlib import Path
 from typing import NamedTuple
 
@@ -727,6 +729,82 @@ def test_two_dask_workers_give_byte_identical_output(small_json, tmp_path, capsy
     local = run_cli(capsys, ["verify", "--scope", path, "-o", tmp_path / "local", "--format", "json", "--workers", "2"])
     assert many.code == single.code == local.code == 0
     assert many.out == single.out == local.out
+
+
+# -- interrupted -------------------------------------------------------------------------------------------
+def test_interrupted_it_prints_what_was_checked_and_the_counterexamples_so_far(tmp_path, capsys, monkeypatch):
+    """Ctrl-C during the last task: the two tasks checked are reported with the counterexample found in them
+    (written), the last line says how many tasks were checked, and verify exits 130, in text and in JSON."""
+    from judgelog import distribute
+
+    lib = _library_without(tmp_path, BUGS / "flying_blocked_by_anyone.dl")
+    scope = _scope_file(
+        tmp_path, {"creatures": 2, "min_creatures": 2, "keywords": ["flying", "reach"], "power": [1], "toughness": [1]}
+    )
+    check = distribute.check_task
+    calls: list[str] = []
+
+    def interrupted_on_the_third(job, task):  # the third task, on this run and on a resumed one
+        calls.append(task.name)
+        if len(calls) == 3 or task.name in calls[2:-1]:
+            raise KeyboardInterrupt
+        return check(job, task)
+
+    monkeypatch.setattr(distribute, "check_task", interrupted_on_the_third)
+    argv = ["verify", "--workers", "1", "--scope", scope, "--library", lib, "-o", tmp_path / "out"]
+    run = run_cli(capsys, argv)
+    assert run.code == 130, run.out + run.err
+    assert "COUNTEREXAMPLE evasion_blocks" in run.out and (tmp_path / "out" / "evasion_blocks.yaml").is_file()
+    lines = run.out.strip().splitlines()
+    assert lines[-2] == (
+        f"interrupted: the search is incomplete: 2 of 3 tasks checked (saved in {tmp_path / 'out'}: the same "
+        "command resumes from them)"
+    )
+    assert lines[-1] == "1 counterexample(s) to 1 property among 15 boards (2 of 3 tasks checked)", lines
+    data = json.loads(run_cli(capsys, argv + ["--format", "json"]).out)  # resumed: the first two were saved
+    assert (data["interrupted"], data["tasks_done"], data["tasks"], data["found"]) == (True, 2, 2, 1)
+
+
+@pytest.mark.parametrize(
+    ("sig", "workers"),
+    [
+        (signal.SIGTERM, "1"),
+        pytest.param(signal.SIGINT, "2", marks=pytest.mark.slow),
+        pytest.param(signal.SIGTERM, "2", marks=pytest.mark.slow),
+    ],
+    ids=["sigterm", "sigint-dask", "sigterm-dask"],
+)
+def test_a_killed_verify_prints_what_it_had_checked(tmp_path, sig, workers):
+    """A verify process sent SIGTERM (a job killed) or SIGINT, in this process or on two Dask workers, prints
+    the tasks it had checked and exits 130; it printed nothing before (SIGTERM killed it outright)."""
+    import subprocess
+    import sys
+    import time
+
+    if workers != "1":
+        pytest.importorskip("distributed")
+    scope = _scope_file(tmp_path, {"creatures": 2, "keywords": ["flying", "reach", "banding", "trample"]})
+    out = tmp_path / "out"
+    argv = ["verify", "--reference", "--workers", workers, "--scope", str(scope), "-o", str(out)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "judgelog", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not list(out.glob("tasks/*.json")) and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.1)
+        assert proc.poll() is None, "verify finished before it could be interrupted"
+        proc.send_signal(sig)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, stdout + stderr
+    assert "interrupted: the search is incomplete: " in stdout, stdout + stderr
+    assert stdout.strip().splitlines()[-1].startswith("no counterexample among "), stdout
+    # judgelog's own traceback never; Dask workers stopped mid-task may log the scheduler they lost
+    assert "judgelog: internal error" not in stderr and (workers != "1" or "Traceback" not in stderr), stderr
 
 
 def test_merge_does_not_depend_on_task_order():
