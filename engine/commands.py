@@ -282,7 +282,7 @@ def cmd_test(args: argparse.Namespace) -> int:
         lines = []
         for r in results:
             lines.append(f"{'PASS' if r.passed else 'FAIL'} {r.file}: {r.case}")
-            if not r.passed:
+            if not r.passed or r.message:  # a pass says why only when it was not checked (unless_refused)
                 lines.extend("     " + text for text in r.message.splitlines())
         if report is not None:
             lines.append(report.to_text())

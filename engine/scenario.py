@@ -20,7 +20,7 @@ from typing import Any
 from .analysis import suggest
 from .ast import Span
 from .catalog import CardCatalog, default_catalog
-from .codes import S100
+from .codes import S100, S103
 from .errors import Diagnostic, ScenarioError
 from .interface import Field, Interface, default_interface, with_keywords
 from .named_files import scenario_rules
@@ -40,7 +40,8 @@ __all__ = [
 
 # the keys of an entry of a scenario's expect: list (docs/scenarios.md); the first four say what it asks
 EXPECT_KINDS = ("query", "holds", "absent", "explain")
-EXPECT_KEYS = EXPECT_KINDS + ("answers", "count", "cites", "cr_edition", "name")
+# unless_refused: true: the entry passes when an action is refused (the state it asks about is never reached)
+EXPECT_KEYS = EXPECT_KINDS + ("answers", "count", "cites", "cr_edition", "name", "unless_refused")
 
 # the keys every scenario may have; the rules add the fields of their designations (scenario_field/4)
 CORE_KEYS = (
@@ -505,6 +506,11 @@ def _entries(ctx: ScenarioReader, data: dict, key: str, required: str | None) ->
                 f"{required}: takes the name of an action, got {show(item[required])}",
                 "e.g. {do: declare_blockers, blockers: {...}}",
             )
+            continue
+        if key == "expect" and not isinstance(item.get("unless_refused", False), bool):
+            message = f"unless_refused: takes true or false, got {show(item['unless_refused'])}"
+            hint = 'e.g. {absent: "blocked(hero)", unless_refused: true}'
+            ctx.diags.append(Diagnostic(S103, message, ctx.doc.span((key, i, "unless_refused")), hint=hint))
             continue
         out.append((item, ctx.doc.span((key, i))))
     return out

@@ -386,7 +386,8 @@ def merge(scope: Scope, results: Sequence[dict], *, all_found: bool = False) -> 
 
 def counterexample_scenario(engine: Engine, c: dict, props: dict[str, Property], *, rules: Sequence[str] = ()) -> dict:
     """A scenario that reproduces a counterexample: the board, its declarations and follow-up action as
-    ``actions:``, and an ``expect:`` entry that fails (``judgelog test``) while the violation holds."""
+    ``actions:``, and an ``expect:`` entry that fails (``judgelog test``) while the violation holds and passes
+    once it does not: the property holds (``unless_refused``: an action refused reaches no such state)."""
     prop = props.get(c["property"])
     data: dict = {"name": f"verify: {c['property']}"}
     cites = f" (CR {', '.join(prop.cites)})" if prop and prop.cites else ""
@@ -431,6 +432,9 @@ def counterexample_scenario(engine: Engine, c: dict, props: dict[str, Property],
     else:
         a, b = c["witnesses"]
         data["expect"] = [{"absent": f"property_violation({c['property']}, {a}, {b})"}]
+    if data.get("actions"):  # the property asks only about the states the rules' actions reach: a library
+        # fixed by refusing one of the actions (a block it allowed) keeps it too
+        data["expect"][0]["unless_refused"] = True
     return data
 
 

@@ -35,6 +35,7 @@ big(O, N) :- level(O, N), N > 3.
         ("{absent: {a: 1}}", "absent must be a query written as text"),
         ('{query: "player(P)", answers: [{P: [1]}]}', "answers map variable names to words or numbers"),
         ('{query: "player(P)", count: two}', "count must be a whole number"),
+        ('{absent: "player(alice)", unless_refused: 1}', "unless_refused: takes true or false, got 1"),
     ],
 )
 def test_expectations_of_the_wrong_shape_fail_as_cases(capsys, tmp_path, entry, message):
@@ -97,6 +98,24 @@ def test_do_and_test_agree_on_expect_error(capsys, tmp_path):
     assert run.code == 1 and "does not mention 'no such reason'" in run.out
     run = run_cli(capsys, ["do", str(path)])
     assert run.code == 1 and "does not mention 'no such reason'" in run.err  # was: 0, the text ignored
+
+
+def test_an_unless_refused_entry_passes_only_when_an_action_is_refused(capsys, tmp_path):
+    """`unless_refused: true` (what judgelog verify writes): an action refused leaves the entry not reached, a
+    pass that says so; an entry without it still fails; when every action applies, the entry is checked."""
+    path = tmp_path / "u.yaml"
+    body = (
+        "players: [alice, bob]\nactive: alice\nobjects:\n  bears: {card: Grizzly Bears, controller: alice}\n"
+        "actions:\n  - {do: put_counters, target: bears, kind: p1p1, n: 1}\n  - {do: bolster, player: bears, n: 1}\n"
+        'expect:\n  - {absent: "counter(bears, p1p1, 1)", unless_refused: true}\n  - {holds: "player(alice)"}\n'
+    )
+    path.write_text(body, encoding="utf-8")
+    run = run_cli(capsys, ["test", str(path)])
+    assert run.code == 1 and run.out.strip().endswith("1 passed, 1 failed"), run.out
+    assert "not reached: action[1] (line 7) bolster was refused" in run.out, run.out
+    path.write_text(body.replace("  - {do: bolster, player: bears, n: 1}\n", ""), encoding="utf-8")
+    run = run_cli(capsys, ["test", str(path)])  # applied: the entry is checked, and fails
+    assert run.code == 1 and "counter(bears, p1p1, 1) holds" in run.out, run.out
 
 
 def test_a_string_with_a_newline_is_written_and_read_back(engine, tmp_path):

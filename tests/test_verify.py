@@ -492,6 +492,30 @@ def test_a_scope_with_colors_and_types_reaches_fear_and_intimidate(tmp_path, cap
     assert clean.code == 0, clean.out
 
 
+@pytest.mark.parametrize(
+    ("bug", "keywords", "prop", "fixed"),
+    [
+        # fixed by refusing the block the broken rule accepted: the entry is not reached, and passes
+        ("flying_blocked_by_anyone.dl", ["flying", "reach"], "evasion_blocks", "not reached: action[1]"),
+        # fixed by accepting the block the broken rule refused (a proposed declaration, written as its state)
+        ("reach_blocks_no_flier.dl", ["flying", "reach"], "evasion_allows", None),
+    ],
+)
+def test_a_counterexample_file_is_a_regression_test(tmp_path, capsys, bug, keywords, prop, fixed):
+    """The written scenario states what the property requires: `judgelog test` fails it on the broken library
+    and passes it on the fixed one (the shipped library), whether the fix refuses an action or accepts one."""
+    lib = _library_without(tmp_path, BUGS / bug)
+    scope = {"creatures": 2, "min_creatures": 2, "keywords": keywords, "power": [1], "toughness": [1]}
+    _find(tmp_path, capsys, {**scope, "properties": [prop]}, prop, library=lib)  # fails on the broken library
+    path = tmp_path / "out" / f"{prop}.yaml"
+    run = run_cli(capsys, ["test", path])
+    assert run.code == 0 and run.out.strip().endswith("1 passed, 0 failed"), run.out
+    entry = yaml.safe_load(path.read_text())["expect"][0]
+    assert entry.get("unless_refused") is (True if fixed else None), entry  # only a file with actions has it
+    if fixed:
+        assert fixed in run.out, run.out
+
+
 # the scope of each broken file below: the smallest that holds the board the property restates the CR on
 _SMALL_BANDS = {"creatures": 3, "min_creatures": 3, "power": [1], "toughness": [1]}
 
