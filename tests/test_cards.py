@@ -50,18 +50,18 @@ def test_a_scenario_using_an_unmodelled_card_warns(capsys):
 def test_a_card_an_action_brings_warns_too(capsys, tmp_path):
     """An unmodelled card that enters by an action (not in objects:) is warned of at the action's card: line,
     by `test` as by the other verbs."""
-    path = tmp_path / "skylord.yaml"
+    path = tmp_path / "thorn.yaml"
     path.write_text(
-        "name: Eternal Skylord enters by an action\nplayers: [alice, bob]\nactive: alice\nobjects: {}\n"
-        "actions:\n  - {do: enter, object: {id: skylord, card: Eternal Skylord, controller: alice}}\n"
-        'expect:\n  - {holds: "permanent(skylord)"}\n',
+        "name: Thorn Elemental enters by an action\nplayers: [alice, bob]\nactive: alice\nobjects: {}\n"
+        "actions:\n  - {do: enter, object: {id: thorn, card: Thorn Elemental, controller: alice}}\n"
+        'expect:\n  - {holds: "permanent(thorn)"}\n',
         encoding="utf-8",
     )
     for verb in (["test"], ["query", "--actions", "0"]):
         argv = [*verb, path] + (["player(P)"] if verb[0] == "query" else [])
         run = run_cli(capsys, argv)
         assert run.code == 0, run.err
-        assert [d[1:] for d in run.diagnostics()] == [(6, 45, "warning", "S200")], run.err
+        assert [d[1:] for d in run.diagnostics()] == [(6, 43, "warning", "S200")], run.err
         assert "(brought by action[0] enter) is not modelled in full" in run.err
 
 
