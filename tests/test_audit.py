@@ -309,6 +309,7 @@ def test_keyword_and_only_filters(capsys):
     assert run_cli(capsys, ["audit", "--keyword", "banding"]).code == 2  # a filter needs a scenario
 
 
+@pytest.mark.slow
 def test_a_keyword_whose_rules_fired_only_during_the_actions_is_listed(capsys):
     """Prowess's trigger and resolution rules fire only while an action runs (no fact of the final state
     comes from them), yet its effect is why the creatures are bigger: it is among the keywords."""
@@ -327,6 +328,7 @@ def test_rule_counts_agree_between_check_and_audit(capsys):
     assert f"in {check['rules']} rules" in run_cli(capsys, ["check"]).out
 
 
+@pytest.mark.slow
 def test_a_triggered_keyword_is_credited_with_the_abilities_it_put_on_the_stack(capsys):
     """Persist triggered and its ability went on the stack, but the audit named only stack.triggered for the
     event (and --keyword persist listed every other keyword's event rules too): the put_on_stack event now

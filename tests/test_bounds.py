@@ -177,6 +177,7 @@ def test_the_same_wide_question_written_twice_is_refused_at_each_ones_position(t
         assert info.value.diagnostics[0].span.col == col, text
 
 
+@pytest.mark.slow
 def test_a_body_passed_by_the_cheap_bound_is_within_the_limit_by_its_estimate(monkeypatch):
     """The check passes a body without estimating its rules when the facts of its fact atoms bound it within
     the limit: wherever it does, the estimate is within the limit too (bundled scenarios under a low limit,

@@ -151,6 +151,7 @@ def test_the_same_relative_path_in_two_working_folders(folder, tmp_path, monkeyp
     assert decls == [{"probe_a"}, {"probe_b"}]
 
 
+@pytest.mark.slow
 def test_separate_processes_share_the_entry(folder):
     env = dict(os.environ, XDG_CACHE_HOME=str(folder.parent))
     code = "from judgelog.library import load_program; print(len(load_program([]).program.rules))"
@@ -190,6 +191,7 @@ def test_a_cached_program_keeps_each_rules_own_evaluation_order():
     assert [back.body(r) for r in back.rules] == [program.body(r) for r in program.rules]
 
 
+@pytest.mark.slow
 def test_a_start_from_the_cache_needs_no_networkx(folder):
     """A process whose library comes from the cache loads a scenario and proves an answer without importing
     networkx (the graph is built only where one is drawn or analysed; the program keeps what evaluation
@@ -281,6 +283,7 @@ def test_the_card_catalog_comes_from_the_cache_and_follows_its_file(folder, tmp_
     assert edited.get("Grizzly Bearz") is not None and edited.get("Grizzly Bears") is None
 
 
+@pytest.mark.slow
 def test_a_json_start_from_the_cache_reads_no_yaml(folder, tmp_path):
     """With the library and the card catalog in the cache, a JSON scenario is answered without importing
     PyYAML (about 10 ms of a start, and the catalog's YAML about 5 more)."""

@@ -352,6 +352,7 @@ def _menace_and_flier_board(engine):
     ).apply({"do": "declare_attackers", "attackers": {"brute": "bob", "bird": "bob"}})[0]
 
 
+@pytest.mark.slow
 def test_tries_cuts_the_combinations_tried_and_says_so_and_zero_tries_all(engine):
     """--tries N tries the first N combinations only, and the count says it is theirs; 0 tries every one, and
     the count is then that of every declaration declare_blockers accepts, tried here one by one."""

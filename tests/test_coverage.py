@@ -36,6 +36,7 @@ def test_rules_used_are_the_rules_whose_body_holds_in_some_state(engine):
     assert use.used == used
 
 
+@pytest.mark.slow
 def test_the_coverage_of_a_test_run_counts_the_rules_it_loaded(capsys, tmp_path, monkeypatch):
     """`judgelog test --coverage` reports the rules of the library in use and the scenarios' own rule files
     (a scenario with ``rules:`` runs on an engine of its own)."""

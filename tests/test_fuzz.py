@@ -391,6 +391,7 @@ def test_check_on_mutated_rule_files(text):
     assert code == (1 if result.errors else 0)
 
 
+@pytest.mark.slow
 @fuzz(100)
 @given(mutated(RULE_SEEDS, DL_TOKENS))
 def test_check_json_without_the_library(text):
@@ -414,6 +415,7 @@ def _load_ok(engine, text: str) -> None:
             assert d.code.startswith(("S", "E")), d
 
 
+@pytest.mark.slow
 @fuzz(400)
 @given(mutated(SCENARIO_SEEDS, YAML_TOKENS))
 def test_scenario_loader_on_mutated_files(engine, text):
@@ -481,6 +483,7 @@ def mutated_dict(draw):
     return data
 
 
+@pytest.mark.slow
 @fuzz(250)
 @given(mutated_dict())
 def test_scenario_loader_on_mutated_mappings(engine, data):
@@ -518,6 +521,7 @@ def mutated_actions(draw):
     return data
 
 
+@pytest.mark.slow
 @fuzz(120)
 @given(mutated_actions())
 def test_actions_with_mutated_arguments(engine, data):
@@ -570,6 +574,7 @@ def _query_ok(state, text: str) -> None:
             assert_names_a_part(exc, text)
 
 
+@pytest.mark.slow
 @fuzz(400)
 @given(mutated(dict(enumerate(QUERY_SEEDS)), DL_TOKENS, max_ops=3))
 def test_queries_mutated(state, text):

@@ -336,6 +336,7 @@ _counter = itertools.count()
     print_blob=False,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
 )
+@pytest.mark.slow
 @given(programs(), st.lists(fact_sets(), min_size=1, max_size=3))
 def test_random_programs_answer_like_the_reference(program, fact_list):
     kinds, rules = program
@@ -362,6 +363,7 @@ def test_random_programs_answer_like_the_reference(program, fact_list):
         assert got == expected, f"\n{text}\nfacts {sorted(facts)}"
 
 
+@pytest.mark.slow
 def test_the_generator_makes_recursion_negation_arithmetic_and_aggregates():
     """The generator reaches every feature (a test of the test): collect over a fixed sample."""
     seen = set()

@@ -490,6 +490,7 @@ def _predicates_used(item) -> set[str]:
     return {atom.pred for atom in atoms if isinstance(atom, Atom)}
 
 
+@pytest.mark.slow
 def test_every_keyword_file_can_be_left_out():
     """A keyword's rules live in its own file (and its verify properties in properties/K_properties.dl):
     no other file of the library (its cards aside, whose rules may use a keyword) names a predicate that
@@ -522,6 +523,7 @@ def test_every_keyword_file_can_be_left_out():
     assert not leaks, "\n".join(leaks)
 
 
+@pytest.mark.slow
 def test_the_event_kinds_that_can_trigger_are_read_from_the_rules(tmp_path):
     """Interface.trigger_kinds: the runtime skips asking triggers/3 after events of no kind in it, so it must
     hold every kind a trigger rule reads as recent (a file's own too), or be None when a rule reads any kind."""

@@ -45,6 +45,7 @@ def test_five_thousand_permanents(engine, big_scenario):
     assert len(state.query("controller(O, alice)", limit=10)) == 10
 
 
+@pytest.mark.slow
 def test_a_thousand_rules_pass_check(capsys, tmp_path):
     lines = ["## 1,000 generated rules over the library's predicates."]
     lines += [f'.decl gen{i}(o: object) "{{o}} is generated {i}"' for i in range(1000)]

@@ -242,6 +242,7 @@ def test_integers_beyond_the_value_limit_stop_evaluation(tmp_path):
                 state.query("n(V)")
 
 
+@pytest.mark.slow
 def test_an_engine_made_from_another_keeps_its_limits(tmp_path):
     """A scenario with rules of its own, or one that expects a property, is evaluated by an engine derived
     from the one it was loaded with: the same limits, so a limit set by the caller still stops it."""

@@ -85,6 +85,7 @@ def test_designer_rule_files_check_clean_with_names_and_citations():
 # -- the scenarios, through the command line ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_designer_scenarios_pass_with_judgelog_test(capsys):
     run = run_cli(capsys, ["test", MY_SCENARIOS])
     assert run.code == 0, run.out + run.err
@@ -93,6 +94,7 @@ def test_designer_scenarios_pass_with_judgelog_test(capsys):
     assert failed == 0 and passed >= 20, last
 
 
+@pytest.mark.slow
 def test_designer_scenarios_pass_with_rules_flags_too(capsys):
     """--rules naming the same files as the scenarios' rules: key loads each file once."""
     argv = ["test", "--format", "json"]
@@ -121,6 +123,7 @@ def test_scenario_without_rules_key_uses_rules_flag(capsys, tmp_path):
     assert run.code == 0, run.out
 
 
+@pytest.mark.slow
 def test_judgelog_command_in_a_subprocess():
     proc = subprocess.run(
         [sys.executable, "-m", "judgelog.cli", "test", str(SCENARIOS / "bolster_least_toughness.yaml")],
@@ -529,6 +532,7 @@ def test_doc_rule_and_scenario_blocks_are_copied_from_tested_files():
         assert any(body == path.read_text() for _, body in blocks), path.name  # the worked examples are complete
 
 
+@pytest.mark.slow
 def test_doc_console_blocks_are_real_output(capsys, chdir_root):
     import shlex
 

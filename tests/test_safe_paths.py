@@ -85,6 +85,7 @@ def test_an_include_may_not_leave_the_scenarios_folder(capsys, tmp_path):
     assert run.code == 0, run.err
 
 
+@pytest.mark.slow
 def test_a_file_given_with_rules_may_be_named_by_the_scenario_too(capsys, tmp_path):
     """rules/ beside scenarios/: a scenario naming ../rules/lucky.dl is accepted when the command line gives
     that file (or its folder) with --rules, and refused otherwise; another file of that folder is not."""
@@ -112,6 +113,7 @@ def test_a_symbolic_link_out_of_the_folder_is_outside(capsys, tmp_path):
     assert run.code == 3 and "it is outside the scenario's folder" in run.err
 
 
+@pytest.mark.slow
 def test_inside_the_folder_or_an_allowed_one_is_fine(tmp_path):
     (tmp_path / "shared").mkdir()
     (tmp_path / "shared" / "lucky.dl").write_text(RULE, encoding="utf-8")

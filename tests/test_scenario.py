@@ -658,6 +658,7 @@ def test_a_keyword_written_as_printed_is_suggested_in_lower_snake(engine, tmp_pa
     assert hints == ["did you mean 'first_strike'?", "did you mean 'double_strike'?"]
 
 
+@pytest.mark.slow
 def test_a_keyword_whose_parameter_may_be_left_out(tmp_path):
     """keyword_param_optional(K): a keyword whose number may be left out, as vanishing's (702.63b; here
     "waning", a made-up keyword, so that the library's own vanishing.dl is not in the way): "waning" alone and

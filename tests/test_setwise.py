@@ -71,6 +71,7 @@ def _proliferate(engine: Engine) -> tuple:
     return state, [(e.kind, e.subject) for e in events]
 
 
+@pytest.mark.slow
 def test_a_large_set_is_asked_set_at_a_time_with_the_same_outcome(monkeypatch):
     monkeypatch.setattr(incremental, "COARSE_ABOVE", 0)  # every change by coarse shapes, with sets
     monkeypatch.setattr(incremental, "_COARSE_SHAPE", 0)

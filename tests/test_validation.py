@@ -92,6 +92,7 @@ def test_a_keyword_parameter_written_as_in_keywords_is_refused_with_the_form_an_
     assert after.query("keyword_instance_param(wurm, bushido, I, n, N)") == [{"I": "effect_1", "N": 2}]
 
 
+@pytest.mark.slow
 def test_a_new_word_an_action_does_not_declare_says_how_its_rule_file_would(tmp_path):
     rules = tmp_path / "chant.dl"
     rules.write_text(

@@ -121,6 +121,7 @@ def test_bad_scope_is_refused_with_a_hint(tmp_path, capsys):
     assert run.code == 3 and f"{path}:2:1: error[S001]: the scope is not valid YAML" in run.err
 
 
+@pytest.mark.slow
 def test_an_edited_rule_file_makes_the_saved_results_stale(tmp_path, capsys):
     """verify -o DIR resumes from the results saved there only when they were computed from the same rule
     files: a library edited between two runs (a flying rule broken) is searched again, not reported clean."""
@@ -219,6 +220,7 @@ def test_no_library_is_one_error_naming_the_missing_interface(tmp_path, capsys):
     assert run.code == 3 and run.err.count("error[I001]") == 1 and " more\n" in run.err, run.err
 
 
+@pytest.mark.slow
 def test_a_listed_keyword_is_searched_as_the_header_says_or_refused(tmp_path, capsys):
     """A keyword of a scope's list is never dropped in silence: one whose parameter no word of the scope gives
     is refused (with how to give one); a numbered one without its number is tried with 1, as the header
@@ -246,6 +248,7 @@ def test_a_scope_with_no_board_is_refused_not_passed(tmp_path, capsys):
     assert f"{path}:" in run.err and "Traceback" not in run.err
 
 
+@pytest.mark.slow
 def test_the_default_scope_is_searched_by_clingo_not_the_reference():
     """The shipped default scope finishes in seconds only while the clingo search follows every board of
     it: a task the search cannot follow goes to the reference enumerator (hours at 4 creatures). The
@@ -350,6 +353,7 @@ def _find(tmp_path, capsys, scope: dict, prop: str, *, rules=(), library=None):
     return yaml.safe_load(path.read_text()), run
 
 
+@pytest.mark.slow
 def test_finds_bands_with_other_stricter_than_the_cr(tmp_path, capsys):
     scope = {
         "creatures": 2,
@@ -375,6 +379,7 @@ def test_finds_through_band_block_forgotten(tmp_path, capsys):
     assert data["actions"][-1]["do"] == "remove_from_combat"
 
 
+@pytest.mark.slow
 def test_finds_soulbond_pair_kept_after_control_change(tmp_path, capsys, monkeypatch):
     lib = _library_without(tmp_path, BUGS / "soulbond_keeps_pair.dl")
     monkeypatch.chdir(tmp_path)  # --library given relative: the reproduce line names it absolute
@@ -397,6 +402,7 @@ def test_finds_soulbond_pair_kept_after_control_change(tmp_path, capsys, monkeyp
     assert clean.code == 0, clean.out
 
 
+@pytest.mark.slow
 def test_finds_702_22j_reversed(tmp_path, capsys):
     """band_division restates who divides the damage of an attacker blocked by a banding creature (702.22j):
     a library in which the attacking player keeps dividing it is found on two creatures."""
@@ -415,6 +421,7 @@ def test_finds_702_22j_reversed(tmp_path, capsys):
     assert clean.code == 0, clean.out
 
 
+@pytest.mark.slow
 def test_finds_a_flier_blocked_by_anyone(tmp_path, capsys):
     """evasion_blocks restates 702.9b from the CR: a library whose flying rule lets every creature block a
     flier passes block_legality (can_block and the refusals read the same broken rule) but not this."""
@@ -434,6 +441,7 @@ def test_finds_a_flier_blocked_by_anyone(tmp_path, capsys):
         ("menace_one_blocker.dl", ["menace"], "evasion_blocks", ["None", "['menace']"]),
     ],
 )
+@pytest.mark.slow
 def test_finds_an_evasion_rule_too_strict_or_too_loose(tmp_path, capsys, bug, keywords, prop, found):
     """A reach that can't block fliers refuses a legal block (nothing declared breaks a restriction):
     evasion_allows checks the proposed declarations; a menace that lets a lone creature block breaks
@@ -446,6 +454,7 @@ def test_finds_an_evasion_rule_too_strict_or_too_loose(tmp_path, capsys, bug, ke
     assert clean.code == 0, clean.out
 
 
+@pytest.mark.slow
 def test_finds_protection_that_restricts_no_blocker(tmp_path, capsys):
     """evasion_blocks restates 702.16f: a Wolf blocking a creature with protection from Wolves."""
     lib = _library_without(tmp_path, BUGS / "protection_blocked_by_anyone.dl")
@@ -564,6 +573,7 @@ _SMALL_BANDS = {"creatures": 3, "min_creatures": 3, "power": [1], "toughness": [
     ],
     ids=["702.22h-as-stated", "702.22j-bands-with-other", "702.95e-both-stolen", "702.95e-both-stolen-placeholders"],
 )
+@pytest.mark.slow
 def test_finds_a_rule_the_property_restates_from_the_cr(tmp_path, capsys, bug, scope, prop):
     """A library without the rule the bug file drops is found by the property that restates that rule from
     the CR, not from the library's own predicates (which the broken library changes with it)."""
@@ -587,6 +597,7 @@ def test_each_placeholder_of_a_follow_up_ranges_over_the_board_on_its_own():
     assert follow[0]["object"] == ["$creature", "$creature"]  # the template is not changed by a fill
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("reference", [False, True], ids=["search", "reference"])
 def test_a_board_the_rules_would_not_allow_is_not_checked(tmp_path, capsys, reference):
     """Without same_controller: [pairs], the scope's pairs: include two players' creatures, a board that can't
@@ -614,6 +625,7 @@ def test_finds_trample_ignoring_a_block_through_the_band(tmp_path, capsys):
     assert any("bands" in a for a in data["actions"])
 
 
+@pytest.mark.slow
 def test_all_lists_every_distinct_counterexample(tmp_path, capsys):
     scope = {
         "creatures": 2,
@@ -657,6 +669,7 @@ def _defender_divides(tmp_path: Path) -> Path:
     return rule
 
 
+@pytest.mark.slow
 def test_all_writes_at_most_limit_counterexamples_and_says_so(tmp_path, capsys):
     """--all with one broken rule wrote thousands of files on 3 creatures: --limit N (default 100) writes the N
     smallest, says it cut the list, and still counts every counterexample."""
@@ -690,6 +703,7 @@ def test_all_writes_at_most_limit_counterexamples_and_says_so(tmp_path, capsys):
     assert run_cli(capsys, argv + ["--limit", "-1"]).code == 2
 
 
+@pytest.mark.slow
 def test_a_functional_propertys_witnesses_are_values_not_python_tuples(tmp_path, capsys):
     """functional:PRED's witnesses are the key and two of its values, printed as judgelog prints values (not
     ``('p1',)``), in the text and the JSON alike; the scenario written fails its count."""
@@ -831,6 +845,7 @@ def test_a_killed_verify_prints_what_it_had_checked(tmp_path, sig, workers):
     assert "judgelog: internal error" not in stderr and (workers != "1" or "Traceback" not in stderr), stderr
 
 
+@pytest.mark.slow
 def test_merge_does_not_depend_on_task_order():
     engine = Engine(properties=True)
     scope = load_scope(
@@ -875,6 +890,7 @@ def test_board_count_is_the_reference_enumerators(data):
         assert count_boards(scope, shape) == len(listed) == len(set(listed)), shape
 
 
+@pytest.mark.slow
 def test_what_the_search_cannot_follow_is_checked_by_the_enumerator_and_said(tmp_path, capsys):
     # leave_battlefield moves the creature (the primitive move): the search does not model it
     scope = {"creatures": 1, "keywords": ["trample"], "power": [1], "toughness": [1]}
@@ -889,6 +905,7 @@ def test_what_the_search_cannot_follow_is_checked_by_the_enumerator_and_said(tmp
     )
 
 
+@pytest.mark.slow
 def test_an_action_the_rules_apply_again_is_named_in_english_in_the_fallback_note(tmp_path, capsys):
     # end_combat's rules apply it again (follow_up/2): the note says so, and names the follow-up action
     scope = {"creatures": 1, "keywords": ["trample"], "power": [1], "toughness": [1]}
@@ -911,6 +928,7 @@ def _both(engine, data, *, all_found=False):
     return searched, listed
 
 
+@pytest.mark.slow
 def test_search_finds_the_reference_enumerators_smallest_counterexample():
     data = {
         "creatures": 2,
@@ -926,6 +944,7 @@ def test_search_finds_the_reference_enumerators_smallest_counterexample():
     assert searched["fallback"] == []
 
 
+@pytest.mark.slow
 def test_search_and_reference_agree_on_a_follow_up_action(tmp_path):
     lib = _library_without(tmp_path, BUGS / "soulbond_keeps_pair.dl")
     data = {
