@@ -10,7 +10,7 @@ creates, what ``choose:`` gives for each decision, and how many options a decisi
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
@@ -240,14 +240,21 @@ def leaves(value: object) -> list[object]:
     return [value]
 
 
-def given_choice(choose: object, name: str, nchoices: int) -> tuple[object, bool]:
+def given_choice(
+    choose: object, name: str, nchoices: int, *, used: Collection[str] = ()
+) -> tuple[object, bool]:
     """(what ``choose:`` gives for the decision ``name``, whether it gives anything); a bare value answers
-    the only decision of a step."""
+    the only decision of a step, the first the action asks (``used``: the decisions answered so far): not
+    one a later step asks too, such as a state-based action's after it (704.5w, a battle's protector).
+
+    >>> given_choice(["giant"], "recipients", 1), given_choice(["giant"], "protector", 1, used={"recipients"})
+    ((['giant'], True), (None, False))
+    """
     if isinstance(choose, dict):
         if name in choose:
             return choose[name], True
         return None, False
-    if choose is not None and nchoices == 1:
+    if choose is not None and nchoices == 1 and (not used or name in used):
         return choose, True
     return None, False
 

@@ -539,7 +539,7 @@ def cmd_choices(args: argparse.Namespace) -> int:
     state = _state(args, engine)
     data, text = list_choices(state, args.what, limit=args.limit, progress=_Progress(0), tries=args.tries)
     _emit(args, data, text)
-    return EXIT_NEGATIVE if data.get("count") == 0 else EXIT_OK  # no legal option: a negative answer
+    return EXIT_NEGATIVE if data.get("count") == 0 or data.get("options") == [] else EXIT_OK  # none: negative
 
 
 def cmd_graph(args: argparse.Namespace) -> int:

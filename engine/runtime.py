@@ -299,7 +299,7 @@ class _Run(StackSteps, Generic[B]):
                     hint="declare the argument it comes from as a count: action_param_type(KIND, KEY, count)",
                 )
             cr = next((r["R"] for r in self.ask(facts, f"choice_cr({name}, R)")), None)
-            given, present = given_choice(choose, name, len(names))
+            given, present = given_choice(choose, name, len(names), used=used)
             if present:
                 used.add(name)
             unknown = [k for k in choose if k not in names] if isinstance(choose, dict) else []

@@ -562,3 +562,22 @@ def test_a_choice_with_no_legal_option_says_so(engine):
         state.apply({"do": "populate", "player": "alice", "choose": {"token": "clue"}})
     assert str(err.value).endswith("'clue' is not a legal choice for token (CR 701.36a); legal options: none")
     assert err.value.no_options and err.value.options == () and err.value.to_dict()["options"] == []
+
+
+def test_the_command_exits_1_when_there_is_nothing_to_choose_or_no_legal_option(capsys, tmp_path):
+    """docs/cli.md: `judgelog choices` exits 1 when the decision has no legal option or nothing to decide now
+    (populate with no creature token; proliferate with no counter anywhere), 0 when it lists options."""
+    from helpers import run_cli
+
+    board = tmp_path / "board.yaml"
+    board.write_text(
+        "players: [alice, bob]\nactive: alice\nobjects:\n  bears: {card: Grizzly Bears, controller: alice}\n",
+        encoding="utf-8",
+    )
+    for what in ("populate", "proliferate"):
+        run = run_cli(capsys, ["choices", board, what])
+        assert run.code == 1, (what, run.out, run.err)
+    counters = tmp_path / "counters.yaml"
+    counters.write_text(board.read_text().replace("alice}", "alice, counters: {p1p1: 1}}"), encoding="utf-8")
+    run = run_cli(capsys, ["choices", counters, "proliferate"])
+    assert run.code == 0 and "bears" in run.out, run.out + run.err
