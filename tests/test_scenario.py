@@ -567,14 +567,15 @@ def test_query_errors_carry_did_you_mean(capsys):
 
 
 def test_a_keyword_mentioned_by_a_rule_file_is_accepted_in_scenarios(tmp_path):
-    """A designer's new keyword needs no Python: the scenario loader accepts any keyword the rules mention."""
+    """A designer's new keyword needs no Python: the scenario loader accepts any keyword the rules mention (a
+    made-up one, which no library file names)."""
     from judgelog import Engine
     from judgelog.errors import ScenarioError
 
-    rules = tmp_path / "exploit.dl"
+    rules = tmp_path / "glimmerstep.dl"
     rules.write_text(
-        "@name test.exploit_marker\n@cr 702.110a\n"
-        "cannot_block(B, A) :- attacking(A, _), has_keyword(A, exploit), creature(B), "
+        "@name test.glimmerstep_marker\n@cr 702.1\n"
+        "cannot_block(B, A) :- attacking(A, _), has_keyword(A, glimmerstep), creature(B), "
         "has_keyword(B, defender).\n"
     )
     data = {
@@ -585,16 +586,16 @@ def test_a_keyword_mentioned_by_a_rule_file_is_accepted_in_scenarios(tmp_path):
                 "types": ["creature"],
                 "power": 1,
                 "toughness": 1,
-                "keywords": ["exploit"],
+                "keywords": ["glimmerstep"],
                 "controller": "alice",
             }
         },
     }
     with pytest.raises(ScenarioError) as err:
         Engine().state_from_dict(data)
-    assert "unknown keyword 'exploit'" in err.value.render()
+    assert "unknown keyword 'glimmerstep'" in err.value.render()
     state = Engine(rules=[str(rules)]).state_from_dict(data)
-    assert state.holds("has_keyword(x, exploit)")
+    assert state.holds("has_keyword(x, glimmerstep)")
 
 
 def test_a_card_given_as_a_mapping_says_where_the_characteristics_go(engine, tmp_path):
