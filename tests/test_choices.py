@@ -247,6 +247,7 @@ def _splits(total: int, recipients: list[str]):
             yield ({recipients[0]: n} if n else {}) | rest
 
 
+@pytest.mark.slow
 def test_divisions_are_the_ones_the_combat_damage_step_accepts():
     """A single blocked attacker: every division the space lists is applied without a refusal, and every
     other division of its power among its recipients is refused."""

@@ -117,6 +117,7 @@ def _relation(backend, facts, pred):
         return backend.ask(view, (Atom(pred, tuple(Var(n) for n in names)),), names)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(text=programs(), facts=facts_strategy)
 def test_random_programs_derive_the_same_facts(text, facts):

@@ -482,6 +482,7 @@ def test_finds_protection_that_restricts_no_blocker(tmp_path, capsys):
         ("intimidate_any_color_blocks.dl", "intimidate", {"evasion_blocks": "white"}),
     ],
 )
+@pytest.mark.slow
 def test_a_scope_with_colors_and_types_reaches_fear_and_intimidate(tmp_path, capsys, bug, keyword, found):
     """Fear and intimidate read a creature's colors and card types: a broken rule is found only when the scope
     gives creatures colors (``colors:``) or makes them artifacts (``types:``); without them it passes."""
@@ -510,6 +511,7 @@ def test_a_scope_with_colors_and_types_reaches_fear_and_intimidate(tmp_path, cap
         ("reach_blocks_no_flier.dl", ["flying", "reach"], "evasion_allows", None),
     ],
 )
+@pytest.mark.slow
 def test_a_counterexample_file_is_a_regression_test(tmp_path, capsys, bug, keywords, prop, fixed):
     """The written scenario states what the property requires: `judgelog test` fails it on the broken library
     and passes it on the fixed one (the shipped library), whether the fix refuses an action or accepts one."""
