@@ -31,7 +31,8 @@ set_type O T -         O's card types become T (repeat for several; the first cl
 remove_from_combat O   O leaves combat (CR 506.4): its facts of every ``ends_with_combat`` predicate go
 create_token Spec P N  P creates N tokens from the token_spec facts of Spec
 create_copy O P N      P creates N tokens that copy O's copiable values (CR 707.2)
-put_onto_battlefield O Flag -  the pending object O enters (Flag token makes it a token)
+put_onto_battlefield O Flag -  the pending object O enters (Flag token makes it a token); a card of that id in
+                       a zone leaves it (its card_in_zone and card_value facts go, 400.7)
 lose_game P Why -      P loses the game
 end_turn - - -         the turn ends (an event; rules forget what ends with it)
 record P A B           assert P(A) or P(A, B) for an input predicate P the rules declare (a designation), with
@@ -314,6 +315,10 @@ def p_put_onto_battlefield(ch: Change, oid: Arg, flag: Arg, _c: Arg) -> None:
     if facts is None:
         raise ActionError(f"no pending object {oid}")
     ch.facts.discard(("pending_object", oid))
+    # a card put onto the battlefield from a zone (an id of a card_in_zone) is no longer there: it is a new
+    # object (400.7), in one zone at a time (400.1); what was kept of it there goes, as return_to_battlefield's
+    for f in ch.all("card_in_zone", oid) + ch.all("token_in_zone", oid) + ch.all("card_value", oid):
+        ch.facts.discard(f)
     _enter(ch, oid, facts, token=flag == "token")
     if flag == "token":
         ch.emit("token_created", oid)  # CR 111.2: like create_token, a token put this way is created

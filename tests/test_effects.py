@@ -280,6 +280,17 @@ def test_a_pending_object_enters():
         apply(ch, "put_onto_battlefield", "ghost")
 
 
+def test_a_card_put_onto_the_battlefield_from_a_zone_leaves_it():
+    """400.7, 400.1: a card in exile put onto the battlefield (enter with its id) is a new object there, no longer
+    in exile; what was kept of it in the zone (card_value) goes with it, as return_to_battlefield's."""
+    ch = apply(change(), "move", "bear", "exile")
+    pending = {"bear": [("permanent", "bear"), ("controller", "bear", "p2"), ("name", "bear", "Grizzly Bears")]}
+    assert ("card_in_zone", "bear", "exile") in ch.facts  # the card is in exile ...
+    ch = apply(Change([*ch.facts, ("pending_object", "bear")], pending), "put_onto_battlefield", "bear", "card")
+    assert ch.is_permanent("bear") and ch.value("controller", "bear") == "p2"
+    assert ch.all("card_in_zone") == [] and ch.all("card_value") == []  # ... and is no longer there (400.1)
+
+
 @covers("create_token")
 def test_tokens_are_made_from_their_spec_with_fresh_ids():
     spec = [
