@@ -240,9 +240,7 @@ def leaves(value: object) -> list[object]:
     return [value]
 
 
-def given_choice(
-    choose: object, name: str, nchoices: int, *, used: Collection[str] = ()
-) -> tuple[object, bool]:
+def given_choice(choose: object, name: str, nchoices: int, *, used: Collection[str] = ()) -> tuple[object, bool]:
     """(what ``choose:`` gives for the decision ``name``, whether it gives anything); a bare value answers
     the only decision of a step, the first the action asks (``used``: the decisions answered so far): not
     one a later step asks too, such as a state-based action's after it (704.5w, a battle's protector).
