@@ -122,6 +122,7 @@ ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = {
     "standing": (5, (0,), False, _RUNTIME),
     "event_result": (5, (0,), False, _RUNTIME),
     "token_spec": (3, (), False, _RUNTIME),
+    "token_spec_param": (4, (), False, _RUNTIME),
     "triggers": (3, (), False, _RUNTIME),
     "activates": (3, (), False, _RUNTIME),
     "cannot_undergo": (2, (), False, _RUNTIME),

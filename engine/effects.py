@@ -29,7 +29,7 @@ add_subtype O T -      O becomes a T in addition to its other types
 grant_keyword O K -    O gains K until end of turn;   remove_keyword O K -: O loses K until end of turn
 set_type O T -         O's card types become T (repeat for several; the first clears the others)
 remove_from_combat O   O leaves combat (CR 506.4): its facts of every ``ends_with_combat`` predicate go
-create_token Spec P N  P creates N tokens from the token_spec facts of Spec
+create_token Spec P N  P creates N tokens from the token_spec (and token_spec_param) facts of Spec
 create_copy O P N      P creates N tokens that copy O's copiable values (CR 707.2)
 put_onto_battlefield O Flag -  the pending object O enters (Flag token makes it a token); a card of that id in
                        a zone leaves it (its card_in_zone and card_value facts go, 400.7)
@@ -353,6 +353,9 @@ def p_create_token(ch: Change, spec: Arg, controller: Arg, n: Arg, *, spec_facts
             }.get(key)
             if pred is not None:
                 facts.append((pred, oid, value))
+        for f in spec_facts:  # a keyword with its parameter (token_spec_param(Spec, K, Key, Value))
+            if f[0] == "token_spec_param" and f[1] == spec:
+                facts += [("printed_keyword", oid, f[2]), ("printed_keyword_param", oid, f[2], f[3], f[4])]
         ch.facts.add(("created", spec, oid))
         _enter(ch, oid, facts, controller=controller, token=True)
         ch.emit("token_created", oid, spec=spec)

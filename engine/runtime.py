@@ -365,6 +365,8 @@ class _Run(StackSteps, Generic[B]):
         if any(r["P"] == "create_token" for r in rows):
             specs += [("token_name_word", r["S"], r["I"], r["W"]) for r in self.ask(facts, "token_name_word(S, I, W)")]
             specs += [("token_name_suffix", r["S"], r["W"]) for r in self.ask(facts, "token_name_suffix(S, W)")]
+            params = self.ask(facts, "token_spec_param(S, K, A, V)")  # a keyword with its parameter
+            specs += [("token_spec_param", r["S"], r["K"], r["A"], r["V"]) for r in params]
         face = self.engine.interface
         change = Change(
             facts, self.pending_objects, self.inputs, face=face, combat=face.ends_with_combat, base=self.steps.base()

@@ -318,6 +318,20 @@ def test_tokens_are_made_from_their_spec_with_fresh_ids():
     assert [e[0] for e in events(ch)] == ["enters", "token_created"] * 2
 
 
+def test_a_token_spec_param_gives_the_token_a_keyword_with_its_parameter():
+    """token_spec_param(Spec, K, Key, Value): the token has K with that parameter (printed_keyword and
+    printed_keyword_param, as {K: {Key: Value}} gives a scenario's object); another spec's does not count."""
+    spec = [
+        ("token_spec", "wolves", "name", "Wolves"),
+        ("token_spec_param", "wolves", "kw", "name", "Wolves"),
+        ("token_spec_param", "other", "kw", "name", "Other"),
+    ]
+    ch = apply(change(), "create_token", "wolves", "p1", 1, spec_facts=spec)
+    (wolf,) = [oid for _, oid in ch.created]
+    assert ch.all("printed_keyword", wolf) == [("printed_keyword", wolf, "kw")]
+    assert ch.all("printed_keyword_param", wolf) == [("printed_keyword_param", wolf, "kw", "name", "Wolves")]
+
+
 @covers("create_copy")
 def test_a_copy_takes_copiable_values_but_not_added_subtypes_or_status():
     ch = apply(
