@@ -1177,6 +1177,31 @@ def test_an_activation_timing_the_rules_do_not_know_refuses_the_activation(tmp_p
     assert ("activate_unknown_timing", "sorcery_speed") in refused.value.violations
 
 
+def test_an_ability_activated_only_during_your_upkeep(tmp_path):
+    """activation_timing(K, your_upkeep), declared by a rule file alone (602.5, 503.1): refused in a main phase and
+    in another player's upkeep, activated in its controller's upkeep (after begin_turn, before main_phase)."""
+    rules = tmp_path / "upkeeper.dl"
+    rules.write_text(
+        "@name upkeeper.ability\n@cr 602.1\nactivated_ability(O, pump) :- has_keyword(O, upkeeper), creature(O).\n"
+        "activation_timing(pump, your_upkeep).\nkeyword(upkeeper).\n"
+    )
+    state = Engine(rules=[str(rules)]).state_from_dict(
+        {"players": ["alice", "bob"], "active": "alice", "objects": {"x": creature("X", 1, 1, "alice", "upkeeper")}}
+    )
+    activate = {"do": "activate", "object": "x", "ability": "pump"}
+    for turn in (None, "bob"):
+        if turn is not None:
+            state, _ = state.apply({"do": "end_turn"})
+            state, _ = state.apply({"do": "begin_turn", "player": turn})
+        with pytest.raises(ActionError, match="upkeep") as refused:
+            state.apply(activate)
+        assert ("activate_upkeep_timing", "pump") in refused.value.violations
+    state, _ = state.apply({"do": "end_turn"})
+    state, _ = state.apply({"do": "begin_turn", "player": "alice"})
+    _, events = state.apply(activate)
+    assert [e.subject for e in events if e.kind == "ability_activated"] == ["x"]
+
+
 def test_an_effect_whose_number_is_a_word_is_refused(tmp_path):
     """effect_spec(S, power, big): power is a number (effect_key_number), so the step beginning the effect is
     refused saying so, and the state is unchanged (without the check the effect began and did nothing)."""
