@@ -1162,16 +1162,21 @@ def test_a_destroy_effect_leaves_an_indestructible_permanent_alone_whichever_rul
         assert unaffected == ([(victim, "destroy", "sba.cannot_be_destroyed")] if survives else [])
 
 
-def test_an_activation_timing_the_rules_do_not_know_refuses_the_activation(tmp_path):
-    """A typo in activation_timing (sorcery_speed) would leave the ability unrestricted: refused, naming it."""
-    rules = tmp_path / "typo.dl"
+def _timed_pump(tmp_path, timing: str):
+    """Alice's creature x with a made-up activated ability, pump, declared activation_timing(pump, TIMING)."""
+    rules = tmp_path / "pumper.dl"
     rules.write_text(
-        "@name typo.ability\n@cr 602.1\nactivated_ability(O, pump) :- has_keyword(O, pumper), creature(O).\n"
-        "activation_timing(pump, sorcery_speed).\nkeyword(pumper).\n"
+        "@name pumper.ability\n@cr 602.1\nactivated_ability(O, pump) :- has_keyword(O, pumper), creature(O).\n"
+        f"activation_timing(pump, {timing}).\nkeyword(pumper).\n"
     )
-    state = Engine(rules=[str(rules)]).state_from_dict(
+    return Engine(rules=[str(rules)]).state_from_dict(
         {"players": ["alice", "bob"], "active": "alice", "objects": {"x": creature("X", 1, 1, "alice", "pumper")}}
     )
+
+
+def test_an_activation_timing_the_rules_do_not_know_refuses_the_activation(tmp_path):
+    """A typo in activation_timing (sorcery_speed) would leave the ability unrestricted: refused, naming it."""
+    state = _timed_pump(tmp_path, "sorcery_speed")
     with pytest.raises(ActionError, match="sorcery_speed") as refused:
         state.apply({"do": "activate", "object": "x", "ability": "pump"})
     assert ("activate_unknown_timing", "sorcery_speed") in refused.value.violations
@@ -1180,14 +1185,7 @@ def test_an_activation_timing_the_rules_do_not_know_refuses_the_activation(tmp_p
 def test_an_ability_activated_only_during_your_upkeep(tmp_path):
     """activation_timing(K, your_upkeep), declared by a rule file alone (602.5, 503.1): refused in a main phase and
     in another player's upkeep, activated in its controller's upkeep (after begin_turn, before main_phase)."""
-    rules = tmp_path / "upkeeper.dl"
-    rules.write_text(
-        "@name upkeeper.ability\n@cr 602.1\nactivated_ability(O, pump) :- has_keyword(O, upkeeper), creature(O).\n"
-        "activation_timing(pump, your_upkeep).\nkeyword(upkeeper).\n"
-    )
-    state = Engine(rules=[str(rules)]).state_from_dict(
-        {"players": ["alice", "bob"], "active": "alice", "objects": {"x": creature("X", 1, 1, "alice", "upkeeper")}}
-    )
+    state = _timed_pump(tmp_path, "your_upkeep")
     activate = {"do": "activate", "object": "x", "ability": "pump"}
     for turn in (None, "bob"):
         if turn is not None:

@@ -528,6 +528,16 @@ def test_a_counterexample_file_is_a_regression_test(tmp_path, capsys, bug, keywo
 
 
 # the scope of each broken file below: the smallest that holds the board the property restates the CR on
+# two soulbond creatures paired by one player (the declarations of pair_breaks' planted bugs)
+_PAIRS = {
+    "creatures": 2,
+    "min_creatures": 2,
+    "keywords": ["soulbond"],
+    "power": [1],
+    "toughness": [1],
+    "declare": ["pairs"],
+    "same_controller": ["pairs"],
+}
 _SMALL_BANDS = {"creatures": 3, "min_creatures": 3, "power": [1], "toughness": [1]}
 
 
@@ -545,29 +555,14 @@ _SMALL_BANDS = {"creatures": 3, "min_creatures": 3, "power": [1], "toughness": [
         # 702.95e: "another player gains control of either", both creatures to the same player
         (
             "soulbond_keeps_pair_stolen_together.dl",
-            {
-                "creatures": 2,
-                "min_creatures": 2,
-                "keywords": ["soulbond"],
-                "power": [1],
-                "toughness": [1],
-                "declare": ["pairs"],
-                "same_controller": ["pairs"],
-                "follow_up": [{"do": "gain_control", "object": ["c1", "c2"], "player": "$player"}],
-            },
+            {**_PAIRS, "follow_up": [{"do": "gain_control", "object": ["c1", "c2"], "player": "$player"}]},
             "pair_breaks",
         ),
         # the same, with each creature of the list a placeholder: [$creature, $creature] tries every two
         (
             "soulbond_keeps_pair_stolen_together.dl",
             {
-                "creatures": 2,
-                "min_creatures": 2,
-                "keywords": ["soulbond"],
-                "power": [1],
-                "toughness": [1],
-                "declare": ["pairs"],
-                "same_controller": ["pairs"],
+                **_PAIRS,
                 "follow_up": [{"do": "gain_control", "object": ["$creature", "$creature"], "player": "$player"}],
             },
             "pair_breaks",
