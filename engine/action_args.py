@@ -36,6 +36,7 @@ __all__ = [
     "token_ids",
     "given_choice",
     "unused_choices",
+    "action_from_text",
 ]
 
 # the facts the runtime asserts for one action (its arguments, steps, choices, events) and drops after it
@@ -290,3 +291,29 @@ def action_object(state: Board, kind: str, span: Span | None, spec: dict) -> tup
         d = ctx.diags[0]
         raise ActionError(f"invalid object for {kind}: {d.message}", hint=d.hint)
     return str(oid), facts
+
+
+def action_from_text(what: str) -> dict | None:
+    """``what`` written as an action with its arguments, a YAML flow mapping such as ``"{do: activate, object:
+    cayth, ability: cayth}"``; None for a decision's name.
+
+    >>> action_from_text("{do: activate, object: x, ability: outlast}"), action_from_text("blocks")
+    ({'do': 'activate', 'object': 'x', 'ability': 'outlast'}, None)
+    """
+    if not what.lstrip().startswith("{"):
+        return None
+    import yaml
+
+    try:
+        action = yaml.safe_load(what)
+    except yaml.YAMLError as exc:
+        raise UsageError(
+            f"cannot read the action {what!r}: {exc.problem if hasattr(exc, 'problem') else exc}",
+            hint='write it as a scenario\'s action: "{do: activate, object: cayth, ability: cayth}"',
+        ) from None
+    if not isinstance(action, dict) or not isinstance(action.get("do"), str):
+        raise UsageError(
+            f"an action is a mapping with do: and the action's name, got {what!r}",
+            hint='e.g. "{do: activate, object: cayth, ability: cayth}"',
+        )
+    return action

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
+from .action_args import action_from_text
 from .ast import Atom, Const, format_value
 from .combinatorics import compositions, count_partitions, enumerate_partitions
 from .errors import ActionError, NothingToChoose, RuleError, UsageError
@@ -151,6 +152,9 @@ def list_choices(
     limit = limit or sys.maxsize
     tries = tries or sys.maxsize
     spaces = choice_spaces(state)
+    given = action_from_text(what)
+    if given is not None:  # an action with its arguments: the choose: choice it asks for with them
+        what = given["do"]
     space = spaces.get(what)
     if space is None:
         from .analysis import suggest
@@ -160,13 +164,17 @@ def list_choices(
         if RESOLVE in spaces and _on_the_stack(state, what):
             hint = f"{what} is an ability on the stack: what it asks is chosen as it resolves, the decision {RESOLVE!r}"
         raise UsageError(f"unknown decision {what!r}", hint=hint)
+    if given is not None and space.kind is not SpaceKind.ACTION:
+        raise UsageError(
+            f"{what!r} is a decision of its own: give its name alone", hint=f"judgelog choices SCENARIO {what}"
+        )
     if space.kind is SpaceKind.ASSIGNMENT:
         return _assignment(state, space, limit, progress, try_each=try_each, tries=tries)
     if space.kind is SpaceKind.DIVISION:
         return _division(state, space, limit, progress, tries=tries)
     run = {SpaceKind.SET_PARTITION: _set_partition, SpaceKind.SUBSET: _subset}.get(space.kind)
     if run is None:
-        return _action_choice(state, space)
+        return _action_choice(state, space, given or {})
     return run(state, space, limit, progress)
 
 
@@ -190,13 +198,23 @@ def _taken_now(state: Board, action: dict, *, shown: int = 6) -> list[str]:
     return out + ([f"{len(events) - shown} more event(s)"] if len(events) > shown else [])
 
 
-def _action_choice(state: Board, space: ChoiceSpace) -> tuple[dict, str]:
+def _action_choice(state: Board, space: ChoiceSpace, given: dict) -> tuple[dict, str]:
+    """The choose: choice ``space``'s action asks for now, taken with the arguments ``given`` (none: those
+    every action of the kind takes by default)."""
     from .action_args import ChoiceMode
     from .runtime import probe_choice
 
     what, kind = space.name, space.action
     action: dict = {"do": kind}
-    if kind != RESOLVE:
+    needs = sorted(str(r["K"]) for r in state.query(f"action_param_required({kind}, K)")) if kind != RESOLVE else []
+    if needs and not given:  # it can't be taken without them: say how to give them
+        raise UsageError(
+            f"{kind} needs {' and '.join(needs)}: give the action with its arguments",
+            hint=f'judgelog choices SCENARIO "{{do: {kind}, ' + ", ".join(f"{k}: ..." for k in needs) + '}"',
+        )
+    if given:
+        action = dict(given)
+    elif kind != RESOLVE:
         params = {p["K"] for p in state.query(f"action_param({kind}, K)")}
         active = state.query("active_player(P)")
         if active and (not params or "player" in params):

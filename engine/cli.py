@@ -223,7 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "what",
         help="a decision the rules declare (choice_space: attacks, blocks, divisions, ...), resolve, or an "
-        "action's name (the choose: choice it asks for now); an unknown one is answered with the list",
+        "action's name (the choose: choice it asks for now), or an action with its arguments as a YAML flow "
+        'mapping ("{do: activate, object: cayth, ability: cayth}"); an unknown one is answered with the list',
     )
     p.add_argument("--limit", type=int, default=50, help="list at most this many (default 50; 0: all)")
     p.add_argument(

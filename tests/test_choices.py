@@ -582,3 +582,19 @@ def test_the_command_exits_1_when_there_is_nothing_to_choose_or_no_legal_option(
     counters.write_text(board.read_text().replace("alice}", "alice, counters: {p1p1: 1}}"), encoding="utf-8")
     run = run_cli(capsys, ["choices", counters, "proliferate"])
     assert run.code == 0 and "bears" in run.out, run.out + run.err
+
+
+def test_an_action_given_with_its_arguments_lists_the_choice_it_asks_for(engine):
+    """`choices S "{do: activate, object: cayth, ability: cayth}"`: the mode of Cayth's modal ability (700.2a);
+    `activate` alone, which can't be taken without its object and ability, says how to give them; a decision
+    of its own written as an action, and an action that does not parse, are usage errors."""
+    state = engine.load(engine.example("cards_cayth_modal_populate_or_proliferate.yaml"))
+    data, text = list_choices(state, "{do: activate, object: cayth, ability: cayth}")
+    assert data["choice"] == "mode" and data["options"] == ["populate", "proliferate"], data
+    assert "CR 700.2a" in text
+    with pytest.raises(UsageError) as info:
+        list_choices(state, "activate")
+    assert "needs ability and object" in info.value.message and "{do: activate, " in str(info.value.hint)
+    for bad in ("{do: blocks}", "{do: activate", "{object: cayth}"):
+        with pytest.raises(UsageError):
+            list_choices(state, bad)
