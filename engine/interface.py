@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import ClassVar
 
 from .ast import Atom, Comparison, Const, Negation, Rule, Span, Var, literal_vars
 from .codes import I008
@@ -100,6 +101,9 @@ class Interface:
     timed_counters: frozenset[str] = frozenset()
     # an engine's interface can give the interface of the engine with more rule files (a scenario's rules:)
     extend: Callable[[Sequence[str]], Interface] | None = field(default=None, compare=False, repr=False)
+    # the program's interface (without extend: a value of the program's alone) is saved with it in the
+    # library's cache (Program.memo), so that a start from the cache does not read it from the rules again
+    kept_in_cache: ClassVar[bool] = True
 
     def with_rules(self, paths: Sequence[str]) -> Interface:
         return self.extend(paths) if self.extend is not None and paths else self

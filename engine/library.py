@@ -292,10 +292,13 @@ def _load_cached(
 
 def _prepare(program: Program) -> None:
     """Make what every engine of ``program`` builds from it first, the backends' analysis
-    (judgelog.compiled), so that the cache entry saves it with the program (its ``kept_in_cache``)."""
+    (judgelog.compiled) and the rule-declared interface (judgelog.interface), so that the cache entry saves
+    them with the program (their ``kept_in_cache``)."""
     from .compiled import CompiledProgram
+    from .interface import interface_of
 
     CompiledProgram.of(program)
+    interface_of(program)
 
 
 def _load(

@@ -336,3 +336,16 @@ def test_a_process_parses_a_file_it_read_before_once(tmp_path, monkeypatch):
     assert library.load_program([str(extra)]).program.decl("mine").template == "{o} is mine, edited"
     assert [os.path.basename(p) for p in parsed] == ["extra.dl"]
     library._load_cached.cache_clear()
+
+
+def test_a_start_from_the_cache_reads_the_interface_saved_with_the_program(folder, monkeypatch):
+    """The rule-declared interface is saved with the program (its kept_in_cache): a start from the cache does
+    not read it from the rules again, and it is the interface the rules declare."""
+    from judgelog import interface as interface_module
+
+    fresh = interface_module.interface_of(library.load_program([]).program)  # made as the entry was stored
+    again = load_without_parsing(monkeypatch, paths=[])
+    with monkeypatch.context() as patch:
+        patch.setattr(interface_module, "abilities_of", lambda program: pytest.fail("read from the rules again"))
+        assert interface_module.interface_of(again.program) == fresh
+    assert "ninjutsu" in fresh.keywords and fresh.abilities is not None
