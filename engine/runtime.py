@@ -106,6 +106,7 @@ class _Run(StackSteps, Generic[B]):
         self.stack_targets = StackTargets(None)  # the action's targets: (apply_action shares one)
         self.target_states: dict[tuple, frozenset | FactView] = {}
         self.token_ids: list[str] = token_ids(action.get("as"))  # ids for the tokens the action creates
+        self.used_choices: set[str] = set()  # the choose: keys answered (apply_action shares one)
 
     # -- asking the rules -------------------------------------------------
     def ask(self, facts: Iterable[tuple], text: str) -> list[dict[str, Any]]:
@@ -152,14 +153,13 @@ class _Run(StackSteps, Generic[B]):
         if self.kind == "resolve":
             facts |= self._resolving(facts)
         choose = self.action.get("choose")
-        used_choices: set[str] = set()
         step = 1
         while True:
             if step > MAX_STEPS:
                 raise ActionError(f"{self.kind} did not finish in {MAX_STEPS} steps (do its rules loop?)")
             facts.add(("step", step))
             self._violations(facts)
-            chosen = self._choices(facts, choose, used_choices)
+            chosen = self._choices(facts, choose, self.used_choices)
             if chosen:  # and what reads the choices just made (an effect that depends on a chosen target)
                 facts |= chosen
                 self._violations(facts)
@@ -179,25 +179,24 @@ class _Run(StackSteps, Generic[B]):
         facts = self.steps.without(facts, TRANSIENT)
         pending = self.pending_objects.items()
         facts = facts.difference([f for o, fs in pending if ("permanent", o) not in facts for f in fs])
-        facts = self._state_based(facts, choose, used_choices)
+        facts = self._state_based(facts, choose, self.used_choices)
         if self.token_ids:
             raise ActionError(
                 f"{self.kind}: as: names {len(self.token_ids)} more token id(s) than tokens it "
                 f"created ({', '.join(self.token_ids)})",
                 hint="name one id per token the action creates",
             )
-        unused = unused_choices(choose, used_choices)
+        facts = self._stack_triggers(facts)
+        if self.follow_up and self.ask(facts, "follow_up_stopped(R)"):  # e.g. the game is over (104.2a)
+            self.follow_up = {}
+        self._wait_for_the_stack(facts)  # (no follow-up: nothing to wait for)
+        unused = [] if self.follow_up else unused_choices(choose, self.used_choices)  # a later application may ask
         if unused:
             raise ActionError(
                 f"{self.kind}: nothing to choose for {', '.join(unused)}: no rule offers it in this action now",
                 hint="remove it from choose: (an ability whose object left the battlefield offers nothing on it, "
                 "400.7); `judgelog choices SCENARIO ACTION` lists the choices offered",
             )
-        facts = self._stack_triggers(facts)
-        if self.follow_up and self.ask(facts, "follow_up_stopped(R)"):  # e.g. the game is over (104.2a)
-            self.follow_up = {}
-        if self.follow_up:
-            self._wait_for_the_stack(facts)
         event_facts = {f for e in self.events for f in e.facts()}
         final = facts | event_facts
         origins = {f: self.span for f in self.steps.added(final)} if self.span is not None else {}
@@ -577,13 +576,14 @@ def apply_action(
     if action.get("order") is not None:
         check_order_shape(action["order"])
     matched: set[int] = set()  # the order: entries that named an ability, in any application
+    used: set[str] = set()  # the choose: keys answered, in any application
     waiting: list[str] = []
     targets = StackTargets(action.get("targets"))  # 601.2c: the targets: of the abilities it stacks
     original = state
     for _ in range(MAX_FOLLOW_UPS):
         with quiet_gc():  # an action allocates many short-lived objects and no cycles worth collecting meanwhile
             run = _Run(state, action, span, observer=observer, list_options=list_options)
-            run.order_matched, run.order_waiting, run.stack_targets = matched, waiting, targets
+            run.order_matched, run.order_waiting, run.stack_targets, run.used_choices = matched, waiting, targets, used
             try:
                 state, new = run.run()
             except ActionError as refused:

@@ -211,7 +211,9 @@ class StackSteps:
     def _wait_for_the_stack(self, facts: WorkingFacts) -> None:
         """A follow-up is the game moving on to a next step: while the rules say the step can't end
         (step_cannot_end/1: something is on the stack, 500.2) it is not applied, and the event ``step_waits``
-        says what it waits for."""
+        says what it waits for. Without a follow-up, nothing waits."""
+        if not self.follow_up:
+            return
         rows = self.ask(facts, "step_cannot_end(I)")
         if not rows:
             return
