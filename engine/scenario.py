@@ -26,6 +26,7 @@ from .interface import Field, Interface, default_interface, with_keywords
 from .named_files import scenario_rules
 from .scenario_objects import compile_object, counter_facts, warn_unmodelled, warn_unmodelled_keywords
 from .scenario_reader import ScenarioReader, show
+from .words import ZONES
 from .yamlsrc import Located, load_path, load_text
 
 __all__ = [
@@ -144,14 +145,14 @@ def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
         ctx = ScenarioReader(doc, catalog, face.with_rules(rules))  # the scenario's own rules may declare keywords
     ctx.check_keys(data, top_keys(ctx.face), (), "a scenario", fields=True)
     players = _players(ctx, data)
-    objects = _objects(ctx, data, players)
+    objects, zoned = _objects(ctx, data, players)
     _life(ctx, data, players)
     _combat(ctx, data, players, objects)
     _fields(ctx, data, ctx.face.section_fields("top"), (), players, objects)
     given_facts = _raw_facts(ctx, data)
     # an ability's source may have left the battlefield (a dies trigger's): its card is in a zone, or it was a
     # token the event log names (facts:)
-    left = {str(f[1]) for f in given_facts if f[0] == "card_in_zone"}
+    left = {str(f[1]) for f in given_facts if f[0] == "card_in_zone"} | zoned
     left |= {str(f[3]) for f in given_facts if f[0] == "event" and len(f) == 4}
     _stack(ctx, data, players, set(objects) | left)
     actions = _entries(ctx, data, "actions", "do")
@@ -217,13 +218,15 @@ def _players(ctx: ScenarioReader, data: dict) -> list[str]:
     return players
 
 
-def _objects(ctx: ScenarioReader, data: dict, players: list[str]) -> dict[str, dict]:
+def _objects(ctx: ScenarioReader, data: dict, players: list[str]) -> tuple[dict[str, dict], set[str]]:
+    """The permanents of ``objects:`` by id, and the ids of its cards in another zone (``zone: hand``)."""
     objects: dict[str, dict] = {}
+    zoned: set[str] = set()
     raw = data.get("objects", {})
     if raw is None:
-        return objects
+        return objects, zoned
     if not ctx.want(raw, "map", ("objects",), "objects"):
-        return objects
+        return objects, zoned
     for oid, spec in raw.items():
         path = ("objects", oid)
         if ctx.ident(oid, path, "an object id", key=True) is None:
@@ -233,11 +236,14 @@ def _objects(ctx: ScenarioReader, data: dict, players: list[str]) -> dict[str, d
             continue
         if not ctx.want(spec, "map", path, f"object {oid!r}"):
             continue
-        facts = compile_object(ctx, oid, spec, path, players)
-        objects[oid] = spec
+        facts = compile_object(ctx, oid, spec, path, players, zones=ZONES)
+        if any(f[0] == "card_in_zone" for f, _ in facts):
+            zoned.add(oid)  # not a permanent: a combat field or a pair does not take it
+        else:
+            objects[oid] = spec
         for fact, fpath in facts:
             ctx.add(fact, fpath)
-    return objects
+    return objects, zoned
 
 
 def _life(ctx: ScenarioReader, data: dict, players: list[str]) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 
 from .analysis import suggest
 from .codes import S200
+from .effects import KEPT_IN_ZONE
 from .errors import Diagnostic
 from .scenario_reader import ID_RE, ScenarioReader, kind_of, show
 from .words import COUNTER_ALIASES
@@ -27,6 +28,8 @@ from .words import COUNTER_ALIASES
 __all__ = ["compile_object", "normalize_counter_kind", "counter_facts", "warn_unmodelled", "OBJECT_KEYS"]
 
 KIND_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+BATTLEFIELD = "battlefield"
+BATTLE = "battle"  # the card type a protector: is given to (310.8)
 
 
 OBJECT_KEYS = (
@@ -46,7 +49,12 @@ OBJECT_KEYS = (
     "counters",
     "damage",
     "id",
+    "zone",
+    "protector",
 )
+# the keys that say what only a permanent has: refused for a card in a zone (its status, counters and damage
+# are not kept there, 400.7; a token outside the battlefield ceases to exist, 111.7)
+PERMANENT_ONLY = ("tapped", "counters", "damage", "token", "protector")
 
 
 def normalize_counter_kind(kind: object) -> str | None:
@@ -90,11 +98,16 @@ def warn_unmodelled_keywords(
 
 
 def compile_object(
-    ctx: ScenarioReader, oid: str, spec: dict, path: tuple, players: list[str]
+    ctx: ScenarioReader, oid: str, spec: dict, path: tuple, players: list[str], *, zones: tuple[str, ...] = ()
 ) -> list[tuple[tuple, tuple]]:
-    """Facts of one permanent; also used by actions that put objects onto the battlefield."""
+    """Facts of one permanent; also used by actions that put objects onto the battlefield. ``zones``: the zones
+    other than the battlefield ``zone:`` may name; a card there is its ``card_in_zone`` fact with its owner
+    and copiable values as ``card_value`` facts, as the move primitive keeps a card that left the battlefield."""
     out: list[tuple[tuple, tuple]] = []
     ctx.check_keys(spec, OBJECT_KEYS, path, f"object {oid!r}")
+    zone = _zone(ctx, spec, path, zones)
+    if zone is not None:
+        return _in_zone(ctx, oid, spec, path, players, zone) if zone else []
     chars: dict[str, Any] = {}
     if "card" in spec:
         card = spec["card"]
@@ -161,6 +174,7 @@ def compile_object(
     inline = "keywords" in spec
     where = path + ("keywords",) if inline else path + ("card",)
     warn_unmodelled_keywords(ctx, chars.get("keywords", []), f"object {oid!r}", where, indexed=inline)
+    out.extend(_protector(ctx, oid, spec, chars, path, players))
     controller = spec.get("controller", players[0] if len(players) == 1 else None)
     if controller is None:
         ctx.error(path, f"object {oid!r} needs a controller", f"add controller: one of {', '.join(players)}")
@@ -189,6 +203,102 @@ def compile_object(
         elif spec["damage"] > 0:
             out.append((("damage_marked", oid, spec["damage"]), path + ("damage",)))
     return out
+
+
+def _zone(ctx: ScenarioReader, spec: dict, path: tuple, zones: tuple[str, ...]) -> str | None:
+    """The zone other than the battlefield that ``zone:`` names (None: the battlefield; "": an error told)."""
+    zone = spec.get("zone", BATTLEFIELD)
+    if zone == BATTLEFIELD:
+        return None
+    if zone in zones:
+        return str(zone)
+    if not zones:
+        ctx.error(
+            path + ("zone",),
+            f"an object an action brings is put onto the {BATTLEFIELD}, got zone: {show(zone)}",
+            "leave zone: out; a card in another zone is written under the scenario's objects:",
+        )
+        return ""
+    near = suggest(str(zone), (BATTLEFIELD, *zones)) if isinstance(zone, str) else None
+    ctx.error(
+        path + ("zone",),
+        f"unknown zone {show(zone)}",
+        f"did you mean {near!r}?" if near else f"zone: one of {', '.join((BATTLEFIELD, *zones))}",
+    )
+    return ""
+
+
+def _in_zone(
+    ctx: ScenarioReader, oid: str, spec: dict, path: tuple, players: list[str], zone: str
+) -> list[tuple[tuple, tuple]]:
+    """Facts of a card in ``zone``: ``card_in_zone`` and the ``card_value`` facts of its owner and copiable
+    values (rules/core/state.dl), read from the same keys as a permanent's."""
+    for key in PERMANENT_ONLY:
+        if key in spec:
+            ctx.error(
+                path + (key,),
+                f"{key}: is for a permanent; object {oid!r} is a card in a zone (zone: {zone})",
+                "leave it out, or write the object on the battlefield (no zone:)",
+                key=True,
+            )
+    owner = spec.get("owner", spec.get("controller"))
+    if "owner" in spec and "controller" in spec and spec["owner"] != spec["controller"]:
+        ctx.error(
+            path + ("controller",),
+            f"a card in a zone (zone: {zone}) has no controller (108.4a: its owner stands for it)",
+            "give its owner: alone",
+            key=True,
+        )
+    # as a permanent of that owner, then kept as the move primitive keeps a card that leaves the battlefield
+    rest = {k: v for k, v in spec.items() if k not in ("zone", "owner", "controller", *PERMANENT_ONLY)}
+    if owner is not None and owner not in players:
+        near = suggest(str(owner), players)
+        ctx.error(
+            path + ("owner" if "owner" in spec else "controller",),
+            f"owner {show(owner)} is not a player",
+            f"did you mean {near!r}?" if near else f"players: {', '.join(players)}",
+        )
+        return []
+    if owner is not None:
+        rest["controller"] = owner
+    elif len(players) != 1:
+        ctx.error(path, f"object {oid!r} (zone: {zone}) needs an owner", f"add owner: one of {', '.join(players)}")
+        return []
+    facts = compile_object(ctx, oid, rest, path, players)
+    out: list[tuple[tuple, tuple]] = [(("card_in_zone", oid, zone), path + ("zone",))]
+    for fact, fpath in facts:
+        if fact[0] in KEPT_IN_ZONE:
+            if fact[0] == "owner" and "owner" in spec:
+                fpath = path + ("owner",)
+            out.append((("card_value", oid, fact[0]) + fact[2:] + ("none",) * (6 - len(fact)), fpath))
+    return out
+
+
+def _protector(
+    ctx: ScenarioReader, oid: str, spec: dict, chars: dict, path: tuple, players: list[str]
+) -> list[tuple[tuple, tuple]]:
+    """``protector: P`` of a battle (310.8): its ``protector`` fact; a player of the game, on a battle only."""
+    if "protector" not in spec:
+        return []
+    who = spec["protector"]
+    types = chars.get("types")
+    if not (isinstance(types, list) and BATTLE in types):
+        ctx.error(
+            path + ("protector",),
+            f"protector: is for a battle (310.8); object {oid!r} is no battle",
+            f"add {BATTLE} to its types:, or leave protector: out",
+            key=True,
+        )
+    elif who not in players:
+        near = suggest(str(who), players)
+        ctx.error(
+            path + ("protector",),
+            f"protector {show(who)} is not a player",
+            f"did you mean {near!r}?" if near else f"players: {', '.join(players)}",
+        )
+    else:
+        return [(("protector", oid, who), path + ("protector",))]
+    return []
 
 
 def _keywords(ctx: ScenarioReader, oid: str, values: object, path: tuple, inline: bool) -> list[tuple[tuple, tuple]]:

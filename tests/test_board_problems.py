@@ -103,6 +103,17 @@ facts: ["card_in_zone(finks, graveyard)"]
 """,
         "finks",
     ),
+    "siege_protected_by_its_controller": (
+        """\
+name: A Siege its controller protects
+players: [alice, bob]
+active: alice
+objects:
+  siege: {name: Siege, types: [battle], subtypes: [siege], controller: alice, protector: alice,
+          counters: {defense: 3}}
+""",
+        "siege",
+    ),
     "both_kinds_of_counters:state_based_action_due": (
         """\
 name: Both kinds of counters on one creature

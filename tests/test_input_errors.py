@@ -459,3 +459,38 @@ def test_a_load_error_printed_in_python_shows_its_first_diagnostics(engine, caps
     run = run_cli(capsys, ["query", str(path), "player(P)"])
     assert run.code == 3 and "problem(s)" not in run.err and "and 1 more" not in run.err
     assert "unknown type 'creatur'" in run.err and "controller 'bob' is not a player" in run.err
+
+
+@pytest.mark.parametrize(
+    "entry, col, message, hint",
+    [
+        ("{card: Grizzly Bears, zone: hnad, owner: alice}", 34, "unknown zone 'hnad'", "did you mean 'hand'?"),
+        ("{card: Grizzly Bears, zone: [hand], owner: alice}", 34, "unknown zone ['hand']", "zone: one of battlefield"),
+        ("{card: Grizzly Bears, zone: hand, owner: alice, tapped: true}", 54, "tapped: is for a permanent", "no zone:"),
+        ("{card: Grizzly Bears, zone: hand, owner: alice, damage: 1}", 54, "damage: is for a permanent", "no zone:"),
+        ("{card: Grizzly Bears, zone: graveyard}", 6, "object 'x' (zone: graveyard) needs an owner", "add owner:"),
+        ("{card: Grizzly Bears, zone: hand, owner: alcie}", 47, "owner 'alcie' is not a player", "'alice'"),
+        ("{card: Grizzly Bears, zone: exile, owner: alice, controller: bob}", 55, "no controller (108.4a", "owner:"),
+        ("{card: Grizzly Bears, controller: alice, protector: bob}", 47, "is for a battle (310.8)", "battle"),
+        ("{name: S, types: [battle], controller: alice, protector: bbo}", 63, "protector 'bbo' is not a player", "bob"),
+    ],
+)
+def test_a_card_in_a_zone_or_a_protector_written_wrong_is_an_error(capsys, tmp_path, entry, col, message, hint):
+    path = tmp_path / "z.yaml"
+    path.write_text(f"players: [alice, bob]\nobjects:\n  x: {entry}\n", encoding="utf-8")
+    run = run_cli(capsys, ["query", str(path), "player(P)"])
+    assert run.code == 3 and message in run.err and hint in run.err.split("hint:")[1], run.err
+    [(file, line, got_col, severity, code)] = run.diagnostics()
+    assert (file, line, got_col, severity, code) == (str(path), 3, col, "error", "S100")
+
+
+def test_an_object_an_action_brings_is_not_put_in_another_zone(capsys, tmp_path):
+    path = tmp_path / "a.yaml"
+    path.write_text(
+        "players: [alice, bob]\nactions:\n"
+        "  - {do: enter, object: {id: g, card: Grizzly Bears, controller: alice, zone: hand}}\n",
+        encoding="utf-8",
+    )
+    run = run_cli(capsys, ["do", str(path)])
+    assert run.code == 1 and "an object an action brings is put onto the battlefield, got zone: 'hand'" in run.err
+    assert "internal error" not in run.err

@@ -297,6 +297,28 @@ def test_round_trip_with_a_stack_and_pairs(capsys, tmp_path):
     assert [e.kind for e in events] == ["life_gained", "resolved"]
 
 
+def test_round_trip_with_cards_in_zones_and_a_protector(capsys, tmp_path):
+    path = tmp_path / "zones.yaml"
+    path.write_text(
+        "players: [alice, bob]\nobjects:\n"
+        "  bears: {card: Grizzly Bears, controller: alice}\n"
+        "  lions: {card: Savannah Lions, zone: hand, owner: alice}\n"
+        "  giant: {card: Hill Giant, zone: graveyard, owner: bob, keywords: [{bushido: 1}]}\n"
+        "  siege: {name: Siege, types: [battle], subtypes: [siege], controller: alice, protector: bob,\n"
+        "          counters: {defense: 3}}\n"
+        "actions:\n  - {do: leave_battlefield, object: bears, to: exile}\n",
+        encoding="utf-8",
+    )
+    final, _ = run_actions(Engine().load(str(path)))
+    out = tmp_path / "out.yaml"
+    assert run_cli(capsys, ["do", path, "-o", out]).code == 0  # was: 3, unknown key 'zone'
+    loaded = Engine().load(str(out))
+    assert loaded.facts == final.facts
+    assert loaded.holds("card_in_zone(lions, hand)") and loaded.holds("card_in_zone(bears, exile)")
+    assert loaded.query("card_value(giant, printed_keyword_param, bushido, K, V, _)") == [{"K": "n", "V": 1}]
+    assert loaded.holds("protector(siege, bob)")
+
+
 # -- triggered abilities and the stack ------------------------------------------------------------------
 
 

@@ -13,6 +13,7 @@ from paths import SCENARIOS
 
 from judgelog import Engine, ScenarioError
 from judgelog.scenario import load_scenario
+from judgelog.validation import board_problems
 from judgelog.yamlsrc import load_text
 
 BANDING = str(SCENARIOS / "banding_blocked_by_one.yaml")
@@ -751,3 +752,74 @@ my_size(I, P) :- my_resolving(I, O), not permanent(O), ability_arg(I, power, P).
     path = write(tmp_path, "s.yaml", STACK % ("forcemage", "my_rampage", ", args: {power: 2}"))
     found = problems(engine, path)
     assert any("needs the argument(s) n" in m and "my.n reads n" in (h or "") for _l, _c, _code, m, h in found), found
+
+
+# -- cards in a zone and a battle's protector, written on objects: ----------------------------------------
+NINJA_BY_HAND = """\
+players: [alice, bob]
+objects:
+  bears: {card: Grizzly Bears, controller: alice}
+facts:
+  - card_in_zone(ninja, hand)
+  - card_value(ninja, name, "Ninja of the Deep Hours", none, none, none)
+  - card_value(ninja, card_type, creature, none, none, none)
+  - card_value(ninja, subtype, human, none, none, none)
+  - card_value(ninja, subtype, ninja, none, none, none)
+  - card_value(ninja, color, blue, none, none, none)
+  - card_value(ninja, base_power, 2, none, none, none)
+  - card_value(ninja, base_toughness, 2, none, none, none)
+  - card_value(ninja, printed_keyword, ninjutsu, none, none, none)
+  - card_value(ninja, owner, alice, none, none, none)
+  - card_in_zone(lions, graveyard)
+  - card_value(lions, name, "Savannah Lions", none, none, none)
+  - card_value(lions, card_type, creature, none, none, none)
+  - card_value(lions, subtype, cat, none, none, none)
+  - card_value(lions, color, white, none, none, none)
+  - card_value(lions, base_power, 2, none, none, none)
+  - card_value(lions, base_toughness, 1, none, none, none)
+  - card_value(lions, owner, bob, none, none, none)
+"""
+
+NINJA_ON_OBJECTS = """\
+players: [alice, bob]
+objects:
+  bears: {card: Grizzly Bears, controller: alice}
+  ninja: {name: Ninja of the Deep Hours, types: [creature], subtypes: [human, ninja], colors: [blue], power: 2,
+          toughness: 2, keywords: [ninjutsu], zone: hand, owner: alice}
+  lions: {card: Savannah Lions, zone: graveyard, controller: bob}
+"""
+
+
+def test_a_card_in_a_zone_written_on_objects_is_the_facts_written_by_hand(engine, tmp_path):
+    by_hand = engine.load(write(tmp_path, "hand.yaml", NINJA_BY_HAND))
+    path = write(tmp_path, "objects.yaml", NINJA_ON_OBJECTS)
+    on_objects = engine.load(path)  # was: unknown key 'zone' in object 'ninja'
+    assert on_objects.facts == by_hand.facts
+    assert on_objects.holds("card_in_zone(lions, graveyard)") and not on_objects.holds("permanent(ninja)")
+    origins = load_scenario(path).origins  # each fact points at the key it came from
+    assert origins[("card_in_zone", "ninja", "hand")].line == 5
+    assert origins[("card_value", "ninja", "owner", "alice", "none", "none", "none")].line == 5
+    owner = origins[("card_value", "lions", "owner", "bob", "none", "none", "none")]
+    assert (owner.line, owner.col) == (6, 62)  # its controller: (its owner, 108.4a)
+
+
+def test_zone_battlefield_is_the_default(engine, tmp_path):
+    written = engine.load(write(tmp_path, "a.yaml", GOOD.replace("alice}", "alice, zone: battlefield}")))
+    assert written.facts == engine.load(write(tmp_path, "b.yaml", GOOD)).facts
+
+
+def test_a_battle_object_takes_its_protector(engine, tmp_path):
+    text = """\
+    players: [alice, bob]
+    objects:
+      siege: {name: Siege, types: [battle], subtypes: [siege], controller: alice, protector: bob,
+              counters: {defense: 3}}
+    """
+    state = engine.load(write(tmp_path, "s.yaml", text))  # was: unknown key 'protector' in object 'siege'
+    assert state.holds("protector(siege, bob)") and board_problems(state) == []
+    by_fact = text.replace(", protector: bob", "") + 'facts: ["protector(siege, bob)"]\n'
+    assert state.facts == engine.load(write(tmp_path, "f.yaml", by_fact)).facts
+    # its controller as its protector: the board is answered as written, with a warning (310.11a, 704.5x)
+    mine = engine.load(write(tmp_path, "t.yaml", text.replace("protector: bob", "protector: alice")))
+    [warning] = board_problems(mine)
+    assert warning.code == "S201" and "310.11a" in warning.message and mine.holds("protector(siege, alice)")
