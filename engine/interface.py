@@ -99,6 +99,7 @@ class Interface:
     number_keys: frozenset[str] = frozenset()  # effect keys whose values are numbers (effect_key_number)
     # counter kinds whose latest time put_counters keeps (counter_since): the keyword counters (122.1b)
     timed_counters: frozenset[str] = frozenset()
+    action_params: tuple[tuple[str, str], ...] = ()  # (action, argument key): action_param/2
     # an engine's interface can give the interface of the engine with more rule files (a scenario's rules:)
     extend: Callable[[Sequence[str]], Interface] | None = field(default=None, compare=False, repr=False)
     # the program's interface (without extend: a value of the program's alone) is saved with it in the
@@ -332,6 +333,7 @@ def interface_of(program: Program) -> Interface:
         optional_params=frozenset(k for (k,) in _facts(program, "keyword_param_optional")),
         number_keys=frozenset(k for (k,) in _facts(program, "effect_key_number")),
         timed_counters=frozenset(k for (k,) in _facts(program, "keyword_counter")),
+        action_params=tuple(sorted((str(a), str(k)) for a, k in _facts(program, "action_param"))),
     )
     program.memo["interface"] = face
     return face

@@ -331,10 +331,13 @@ def _keywords(ctx: ScenarioReader, oid: str, values: object, path: tuple, inline
             ctx.error(
                 ipath,
                 f"unknown keyword {kw!r}",
-                f"did you mean {near!r}?"
-                if near
-                else "no loaded rule file declares it (keyword/1 in "
-                "rules/core/interface.dl); known keywords: " + ", ".join(ctx.keywords),
+                _not_a_keyword_hint(face.action_params, kw, oid)
+                or (
+                    f"did you mean {near!r}?"
+                    if near
+                    else "no loaded rule file declares it (keyword/1 in "
+                    "rules/core/interface.dl); known keywords: " + ", ".join(ctx.keywords)
+                ),
             )
             continue
         seen[kw] = seen.get(kw, 0) + 1
@@ -371,6 +374,18 @@ def _keywords(ctx: ScenarioReader, oid: str, values: object, path: tuple, inline
                 )
             )
     return out
+
+
+def _not_a_keyword_hint(action_params: tuple[tuple[str, str], ...], word: str, oid: str) -> str | None:
+    """The hint for a keyword name that is an argument of an action (action_param/2) instead: say which."""
+    actions = [a for a, key in action_params if key == word]
+    if not actions:
+        return None
+    return (
+        f"{word!r} is not a keyword but an argument of the action {' and '.join(actions)} (action_param in "
+        f"its rule file): name {oid} in it on the action ({{do: {actions[0]}, {word}: ...}}); docs/authoring.md "
+        f"(search {word!r}) says which objects it is offered to"
+    )
 
 
 def _params_in_vocabulary(ctx: ScenarioReader, name: str, params: list[tuple[str, Any]], path: tuple) -> bool:

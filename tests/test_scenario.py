@@ -823,3 +823,12 @@ def test_a_battle_object_takes_its_protector(engine, tmp_path):
     mine = engine.load(write(tmp_path, "t.yaml", text.replace("protector: bob", "protector: alice")))
     [warning] = board_problems(mine)
     assert warning.code == "S201" and "310.11a" in warning.message and mine.holds("protector(siege, alice)")
+
+
+def test_a_keyword_that_is_an_action_argument_says_which_action_takes_it(engine, tmp_path):
+    text = "players: [alice, bob]\nobjects:\n  initiate: {card: Grizzly Bears, controller: alice, keywords: [exert]}\n"
+    [(line, col, code, message, hint)] = problems(engine, write(tmp_path, "k.yaml", text))
+    assert (line, col, code, message) == (3, 65, "S100", "unknown keyword 'exert'")
+    # was: "known keywords: ..." without a word of the action that takes it
+    assert "an argument of the action declare_attackers" in hint and "docs/authoring.md" in hint
+    assert "{do: declare_attackers, exert: ...}" in hint
