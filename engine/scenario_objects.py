@@ -178,14 +178,7 @@ def compile_object(
     controller = spec.get("controller", players[0] if len(players) == 1 else None)
     if controller is None:
         ctx.error(path, f"object {oid!r} needs a controller", f"add controller: one of {', '.join(players)}")
-    elif controller not in players:
-        near = suggest(str(controller), players)
-        ctx.error(
-            path + ("controller",),
-            f"controller {controller!r} is not a player",
-            f"did you mean {near!r}?" if near else f"players: {', '.join(players)}",
-        )
-    else:
+    elif _a_player(ctx, path + ("controller",), "controller", controller, players):
         out.append((("controller", oid, controller), path + ("controller",)))
         owner = spec.get("owner", controller)
         if owner not in players:
@@ -289,14 +282,7 @@ def _protector(
             f"add {BATTLE} to its types:, or leave protector: out",
             key=True,
         )
-    elif who not in players:
-        near = suggest(str(who), players)
-        ctx.error(
-            path + ("protector",),
-            f"protector {show(who)} is not a player",
-            f"did you mean {near!r}?" if near else f"players: {', '.join(players)}",
-        )
-    else:
+    elif _a_player(ctx, path + ("protector",), "protector", who, players):
         return [(("protector", oid, who), path + ("protector",))]
     return []
 
@@ -465,3 +451,17 @@ def counter_facts(ctx: ScenarioReader, owner: str, counters: dict, path: tuple) 
             out = [o for o in out if o[0][:3] != ("counter", owner, norm)]
             out.append((("counter", owner, norm, totals[norm]), cpath))
     return out
+
+
+def _a_player(ctx: ScenarioReader, path: tuple, what: str, value: object, players: list[str]) -> bool:
+    """Whether ``value`` (an object's ``what``) names a player of the game; if not, an error at ``path``
+    naming the nearest one."""
+    if value in players:
+        return True
+    near = suggest(str(value), players)
+    ctx.error(
+        path,
+        f"{what} {show(value)} is not a player",
+        f"did you mean {near!r}?" if near else f"players: {', '.join(players)}",
+    )
+    return False
