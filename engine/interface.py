@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import ClassVar
 
 from .ast import Atom, Comparison, Const, Negation, Rule, Span, Var, literal_vars
@@ -35,7 +34,6 @@ __all__ = [
     "Field",
     "FieldRef",
     "interface_of",
-    "default_interface",
     "keyword_constants",
     "KEYWORD_TYPE",
 ]
@@ -336,20 +334,6 @@ def interface_of(program: Program) -> Interface:
         action_params=tuple(sorted((str(a), str(k)) for a, k in _facts(program, "action_param"))),
     )
     program.memo["interface"] = face
-    return face
-
-
-@lru_cache(maxsize=1)
-def default_interface() -> Interface:
-    """The shipped library's interface (for compiling a scenario without an engine)."""
-    from .library import load_program
-
-    def extend(paths: Sequence[str]) -> Interface:
-        loaded = load_program(tuple(str(p) for p in paths))
-        # rule errors are reported when the scenario's rules are loaded by an engine
-        return face if loaded.errors else interface_of(loaded.program)
-
-    face = replace(interface_of(load_program(()).program), extend=extend)
     return face
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -31,6 +31,7 @@ from .contract import (
     trigger_problems,
 )
 from .errors import Diagnostic, RuleError
+from .interface import Interface, interface_of
 from .parser import ParseResult, parse_text
 from .program import Program
 from .recursion import effect_recursion_problems
@@ -39,6 +40,7 @@ from .safefiles import MAX_RULE_BYTES, read_text
 __all__ = [
     "LoadResult",
     "load_program",
+    "default_interface",
     "collect_files",
     "is_library_path",
     "is_library_root",
@@ -295,7 +297,6 @@ def _prepare(program: Program) -> None:
     (judgelog.compiled) and the rule-declared interface (judgelog.interface), so that the cache entry saves
     them with the program (their ``kept_in_cache``)."""
     from .compiled import CompiledProgram
-    from .interface import interface_of
 
     CompiledProgram.of(program)
     interface_of(program)
@@ -348,3 +349,16 @@ def _load(
     diags.extend(property_problems(program))
     program.sources = sources
     return LoadResult(program, diags, sources)
+
+
+@lru_cache(maxsize=1)
+def default_interface() -> Interface:
+    """The shipped library's interface (for compiling a scenario without an engine)."""
+
+    def extend(paths: Sequence[str]) -> Interface:
+        loaded = load_program(tuple(str(p) for p in paths))
+        # rule errors are reported when the scenario's rules are loaded by an engine
+        return face if loaded.errors else interface_of(loaded.program)
+
+    face = replace(interface_of(load_program(()).program), extend=extend)
+    return face

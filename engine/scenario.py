@@ -22,7 +22,8 @@ from .ast import Span
 from .catalog import CardCatalog, default_catalog
 from .codes import S100, S103
 from .errors import Diagnostic, ScenarioError
-from .interface import Field, Interface, default_interface, with_keywords
+from .interface import Field, Interface, with_keywords
+from .library import default_interface
 from .named_files import scenario_rules
 from .scenario_objects import compile_object, counter_facts, warn_unmodelled, warn_unmodelled_keywords
 from .scenario_reader import ScenarioReader, show

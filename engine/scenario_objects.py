@@ -3,7 +3,7 @@ its characteristics from the card catalog or given inline, keywords with their p
 files declare them, controller and owner, status, counters and damage.
 
 >>> from judgelog.catalog import default_catalog
->>> from judgelog.interface import default_interface
+>>> from judgelog.library import default_interface
 >>> from judgelog.yamlsrc import Located
 >>> reader = ScenarioReader(Located({}, "demo.yaml"), default_catalog(), default_interface())
 >>> facts = [f for f, _ in compile_object(reader, "bear", {"card": "Grizzly Bears"}, ("objects", "bear"), ["alice"])]

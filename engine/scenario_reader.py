@@ -2,7 +2,7 @@
 collected (not only the first), and the facts read, each with the place it came from.
 
 >>> from judgelog.catalog import default_catalog
->>> from judgelog.interface import default_interface
+>>> from judgelog.library import default_interface
 >>> reader = ScenarioReader(Located({"players": [1]}, "demo.yaml"), default_catalog(), default_interface())
 >>> reader.want([1], "list", ("players",), "players"), reader.ident(1, ("players", 0), "a player id")
 (True, None)
