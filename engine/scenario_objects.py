@@ -244,13 +244,9 @@ def _in_zone(
         )
     # as a permanent of that owner, then kept as the move primitive keeps a card that leaves the battlefield
     rest = {k: v for k, v in spec.items() if k not in ("zone", "owner", "controller", *PERMANENT_ONLY)}
-    if owner is not None and owner not in players:
-        near = suggest(str(owner), players)
-        ctx.error(
-            path + ("owner" if "owner" in spec else "controller",),
-            f"owner {show(owner)} is not a player",
-            f"did you mean {near!r}?" if near else f"players: {', '.join(players)}",
-        )
+    if owner is not None and not _a_player(
+        ctx, path + ("owner" if "owner" in spec else "controller",), "owner", owner, players
+    ):
         return []
     if owner is not None:
         rest["controller"] = owner

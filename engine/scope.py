@@ -16,7 +16,7 @@ the loaded rules mention in the rules the properties depend on (:func:`property_
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -43,6 +43,8 @@ __all__ = [
     "property_keywords",
     "SCOPE_KEYS",
     "FOLLOW_UP_VARIABLES",
+    "placeholders",
+    "with_values",
 ]
 
 FOLLOW_UP_VARIABLES = ("$creature", "$player", "$keyword")  # what a follow-up action's value may stand for
@@ -384,7 +386,7 @@ def _load_scope(data: Any, engine: Engine, source: str, declared_properties: Col
             source, action["do"], sorted(known), f"unknown follow-up action {action['do']!r}", None, key="follow_up"
         )
     for i, action in enumerate(follow):
-        for place, value in _placeholders(action):
+        for place, value in placeholders(action):
             if value.startswith("$") and value not in FOLLOW_UP_VARIABLES:
                 near = suggest(value, FOLLOW_UP_VARIABLES)
                 _err(
@@ -431,14 +433,31 @@ def _one_of(source: str, name: str, choices: Sequence[str], message: str, listin
         _err(source, message, f"did you mean {near!r}?" if near else listing, key=key)
 
 
-def _placeholders(action: dict) -> Iterator[tuple[tuple, str]]:
-    """The words of a follow-up action that may be placeholders: each argument's value, and each item of a
-    list (``object: [$creature, $creature]``), with the place an error names."""
+def placeholders(action: dict) -> list[tuple[tuple, str]]:
+    """The words of a follow-up action that may be placeholders, with their places: each argument's value
+    ``(arg,)``, and each item of a list ``(arg, i)`` (``object: [$creature, $creature]``).
+
+    >>> placeholders({"do": "gain_control", "object": ["$creature", "c2"], "player": "$player"})
+    [(('do',), 'gain_control'), (('object', 0), '$creature'), (('object', 1), 'c2'), (('player',), '$player')]
+    """
+    out: list[tuple[tuple, str]] = []
     for arg, value in action.items():
         if isinstance(value, str):
-            yield (arg,), value
+            out.append(((arg,), value))
         elif isinstance(value, list):
-            yield from (((arg, j), v) for j, v in enumerate(value) if isinstance(v, str))
+            out += [((arg, j), v) for j, v in enumerate(value) if isinstance(v, str)]
+    return out
+
+
+def with_values(action: dict, places: Sequence[tuple], values: Sequence[object]) -> dict:
+    """A copy of ``action`` with each of ``places`` (from :func:`placeholders`) given its value."""
+    out = {k: list(v) if isinstance(v, list) else v for k, v in action.items()}
+    for place, value in zip(places, values):
+        if len(place) == 1:
+            out[place[0]] = value
+        else:
+            out[place[0]][place[1]] = value
+    return out
 
 
 def _check_follow_ups(follow: list[dict], engine: Engine, players: int, creatures: int, source: str) -> None:
@@ -462,17 +481,13 @@ def _check_follow_ups(follow: list[dict], engine: Engine, players: int, creature
     }
     state = engine.state_from_dict({"players": players_, "objects": objects}, path="<scope>")
     keyword = min(engine.interface.keywords, default="")
+    fixed = {"$player": players_[-1], "$keyword": keyword}
     for i, action in enumerate(follow):
-        seen = 0  # the n-th $creature stands for c<n> (as far as the board goes): a list of them names several
-
-        def stand_in(value: object) -> object:
-            nonlocal seen
-            if value == "$creature":
-                seen += 1
-                return f"c{min(seen, creatures)}"
-            return {"$player": players_[-1], "$keyword": keyword}.get(value, value) if isinstance(value, str) else value
-
-        taken = {k: [stand_in(x) for x in v] if isinstance(v, list) else stand_in(v) for k, v in action.items()}
+        slots = [(place, v) for place, v in placeholders(action) if v in FOLLOW_UP_VARIABLES]
+        # the n-th $creature stands for c<n> (as far as the board goes): a list of them names several
+        creature = iter(range(1, len(slots) + 1))
+        values = [f"c{min(next(creature), creatures)}" if v == "$creature" else fixed[v] for _, v in slots]
+        taken = with_values(action, [place for place, _ in slots], values)
         problems = action_problems(state, taken)
         if problems:
             _err(source, problems[0].message, problems[0].hint, key=("follow_up", i))

@@ -42,7 +42,7 @@ from .boards import (
 )
 from .errors import ActionError
 from .runtime import apply_action
-from .scope import Scope
+from .scope import Scope, placeholders, with_values
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -197,20 +197,10 @@ def _follow_ups(scope: Scope, board: Sequence[Spec], base: State) -> Iterator[di
     kws = sorted({scope.keywords[i].keyword for s in board for i in s.keywords})
     fill: dict[str, Sequence[object]] = {"$creature": ids, "$player": players, "$keyword": kws}
     for template in scope.follow_up:
-        slots = [
-            (key, index, value)
-            for key, v in template
-            for index, value in (enumerate(v) if isinstance(v, list) else [(None, v)])
-            if isinstance(value, str) and value in fill
-        ]
-        for values in _product([fill[value] for _, _, value in slots]):
-            action = {k: list(v) if isinstance(v, list) else v for k, v in template}
-            for (key, index, _), value in zip(slots, values):
-                if index is None:
-                    action[key] = value
-                else:
-                    action[key][index] = value
-            yield action
+        action = dict(template)
+        slots = [(place, value) for place, value in placeholders(action) if value in fill]
+        for values in _product([fill[value] for _, value in slots]):
+            yield with_values(action, [place for place, _ in slots], values)
 
 
 def _product(lists: Sequence[Sequence[object]]) -> Iterator[tuple[object, ...]]:
