@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence, Set
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 
 from .analysis import suggest
 from .ast import Aggregate, Atom, BinOp, Comparison, Const, Literal, Negation, Span, Term
@@ -57,7 +58,12 @@ AUTO_ID_RE = re.compile(r"^[a-z][a-z0-9_]*_[0-9]+$")
 ID_LIKE_RE = re.compile(r"^[a-z][a-z0-9_]*$")  # the constants checked: ids and words, not quoted names
 
 
-_PROGRAM_CACHE: dict[int, tuple[object, frozenset]] = {}
+@dataclass(frozen=True)
+class _Constants:
+    """The constants of a program's rules, kept with it (and in the library's cache entry: kept_in_cache)."""
+
+    words: frozenset[str]
+    kept_in_cache: ClassVar[bool] = True
 
 
 # -- the known constants ---------------------------------------------------------------------------------
@@ -81,19 +87,18 @@ def _literal_constants(lit: Literal, out: set[object]) -> None:
 
 
 def program_constants(program: Program) -> frozenset[str]:
-    """Every constant written in the loaded rules and declarations (cached per program)."""
-    hit = _PROGRAM_CACHE.get(id(program))
-    if hit is not None and hit[0] is program:
-        return hit[1]
+    """Every constant written in the loaded rules and declarations (kept with the program)."""
+    return program.kept("constants", lambda: _Constants(_collect_constants(program))).words
+
+
+def _collect_constants(program: Program) -> frozenset[str]:
     out: set[object] = set()
     for rule in program.rules:
         out.update(([rule.name] if rule.name else []) + list(rule.cites))  # event_cause/2 names rules
         _literal_constants(rule.head, out)
         for lit in rule.body:
             _literal_constants(lit, out)
-    found = frozenset(v for v in out if isinstance(v, str))
-    _PROGRAM_CACHE[id(program)] = (program, found)
-    return found
+    return frozenset(v for v in out if isinstance(v, str))
 
 
 def _engine_words() -> frozenset[str]:

@@ -234,8 +234,10 @@ def load_program(
     includes = _INCLUDES.get(known, ())  # files the last load included: an edit of one must be seen too
     stamp = stamp[:-1] + tuple((f, _mtime(f)) for f in includes) + stamp[-1:]
     result = _load_cached(key, include_library, strict_annotations, stamp, root, properties)
-    listed = {os.path.realpath(f) for f, _ in stamp[:-1]}
-    read = tuple(sorted({os.path.realpath(rf.path) for rf in result.program.files if os.path.isfile(rf.path)} - listed))
+    named = {f for f, _ in stamp[:-1]}
+    others = [rf.path for rf in result.program.files if rf.path not in named]  # included, or named otherwise
+    listed = {os.path.realpath(f) for f in named} if others else set()
+    read = tuple(sorted({os.path.realpath(p) for p in others if os.path.isfile(p)} - listed))
     if read:
         _INCLUDES[known] = tuple(sorted(set(includes) | set(read)))
     return result
@@ -294,12 +296,15 @@ def _load_cached(
 
 def _prepare(program: Program) -> None:
     """Make what every engine of ``program`` builds from it first, the backends' analysis
-    (judgelog.compiled) and the rule-declared interface (judgelog.interface), so that the cache entry saves
+    (judgelog.compiled), the rule-declared interface (judgelog.interface) and the rules' constants
+    (judgelog.constants, which every board's check reads), so that the cache entry saves
     them with the program (their ``kept_in_cache``)."""
     from .compiled import CompiledProgram
+    from .constants import program_constants
 
     CompiledProgram.of(program)
     interface_of(program)
+    program_constants(program)
 
 
 def _load(

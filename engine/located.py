@@ -10,7 +10,7 @@ one), and the limits every reader keeps to.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,18 +88,17 @@ class _DeferredSpan(Span):
     _path: tuple
     _found: Span | None
 
-    def __init__(self, doc: Located, path: tuple) -> None:  # no Span.__init__: its fields are found later
-        object.__setattr__(self, "_doc", doc)
-        object.__setattr__(self, "_path", path)
-        object.__setattr__(self, "_found", None)
+    def __new__(cls, doc: Located, path: tuple) -> _DeferredSpan:  # its fields are found later
+        self = tuple.__new__(cls, ("<not scanned>", 0, 0))
+        self._doc, self._path, self._found = doc, path, None
+        return self
 
     def resolved(self) -> Span:
         found = self._found
         if found is None:
             assert self._doc is not None
-            found = self._doc.span(self._path)
-            object.__setattr__(self, "_found", found)
-            object.__setattr__(self, "_doc", None)  # the document is not kept alive by its facts' spans
+            found = self._found = self._doc.span(self._path)
+            self._doc = None  # the document is not kept alive by its facts' spans
         return found
 
     file = property(lambda self: self.resolved().file)
@@ -111,8 +110,18 @@ class _DeferredSpan(Span):
             return (self.file, self.line, self.col) == (other.file, other.line, other.col)
         return NotImplemented
 
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
     def __hash__(self) -> int:
         return hash(self.resolved())
+
+    def __iter__(self) -> Iterator[object]:
+        return iter(self.resolved())
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.resolved()[index]
 
     def __repr__(self) -> str:
         return repr(self.resolved())
