@@ -61,19 +61,36 @@ def unconnected_parts(body: Sequence) -> list[list[Atom]]:
     return sorted((atoms for _, atoms in parts if atoms), key=lambda atoms: order[id(atoms[0])])
 
 
-_PARTS: dict[tuple, list[list[Atom]]] = {}  # unconnected_parts of the bodies asked lately (a pure function)
+def _combines(parts: Sequence[Sequence[Atom]]) -> bool:
+    """Whether two or more parts hold variables: a part that is one atom of constants only is a check (it
+    counts at most 1, :func:`estimate`), so a body with one other part combines nothing.
+
+    >>> from judgelog.parser import parse_body
+    >>> [_combines(unconnected_parts(parse_body(b))) for b in ("action(attack), f(A), g(A)", "f(A), g(B)")]
+    [False, True]
+    """
+    return sum(1 for part in parts if len(part) > 1 or _vars(part[0])) > 1
+
+
+_PARTS: dict[tuple, tuple[list[list[Atom]], bool]] = {}  # the bodies asked lately: their parts, and _combines
 _PARTS_KEPT = 4096
 
 
-def _parts(body: Sequence) -> list[list[Atom]]:
-    """:func:`unconnected_parts`, remembered for the last few thousand bodies (the caller does not change it)."""
+def _split(body: Sequence) -> tuple[list[list[Atom]], bool]:
+    """:func:`unconnected_parts` and :func:`_combines` of ``body``, remembered for the last few thousand bodies
+    (a pure function; the caller does not change the parts)."""
     key = tuple(body)
     found = _PARTS.get(key)
     if found is None:
         if len(_PARTS) >= _PARTS_KEPT:
             _PARTS.clear()
-        found = _PARTS[key] = unconnected_parts(key)
+        parts = unconnected_parts(key)
+        found = _PARTS[key] = (parts, _combines(parts))
     return found
+
+
+def _parts(body: Sequence) -> list[list[Atom]]:
+    return _split(body)[0]
 
 
 def estimate(parts: Sequence[Sequence[Atom]], size: Callable[[Atom], int]) -> int:
@@ -162,7 +179,7 @@ class JoinGuard:
                 if isinstance(lit, (Atom, Negation))
             )
             parts = unconnected_parts(lits)
-            if len(parts) > 1:
+            if _combines(parts):
                 self.wide[id(rule)] = _Wide(rule, tuple(tuple(p) for p in parts))
         # pred -> the wide rules a question about it may evaluate (the rules of what it reads, transitively)
         self.wide_below: dict[str, tuple[_Wide, ...]] = {}
@@ -267,8 +284,8 @@ class StateCheck:
         if body:
             key = tuple(body)
             if key not in self._passed:
-                parts = _parts(key)
-                if len(parts) > 1 and not self._surely_within(parts):
+                parts, combines = _split(key)
+                if combines and not self._surely_within(parts):
                     total = estimate(parts, self.size)
                     if total > self.limit:  # the parts of this body (a remembered equal one may sit elsewhere)
                         parts = unconnected_parts(body)
