@@ -46,6 +46,7 @@ from .replay import run_actions
 from .stack import StackSteps
 from .stack_order import check_order_named, check_order_shape, order_location
 from .stack_targets import StackTargets
+from .state_based import MAX_SBA_ROUNDS, StateBasedSteps
 from .step_facts import StepFacts
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -61,12 +62,11 @@ MAX_STEPS = 50
 Observer = Callable[[frozenset], None]
 # the legal options of a decision in a state, for a refusal (judgelog.choices.list_choices)
 OptionLister = Callable[..., tuple[dict, str]]
-MAX_SBA_ROUNDS = 100
 # the kinds of a primitive's arguments (primitive/4) that name the object it acts on
 ACTED_ON = frozenset({"object", "target", "recipient"})
 
 
-class _Run(StackSteps, Generic[B]):
+class _Run(StackSteps, StateBasedSteps, Generic[B]):
     """One application of one action."""
 
     probe = False
@@ -495,27 +495,6 @@ class _Run(StackSteps, Generic[B]):
         added = {f for e in events for f in e.facts()} | {("recent_event", e.seq) for e in events}
         out = self._effects(facts | added, "event_result(I, P, A, B, C)")
         return out.difference([f for f in added if f[0] == "recent_event"])
-
-    def _state_based(
-        self, facts: WorkingFacts, choose: object = None, used_choices: set[str] | None = None
-    ) -> WorkingFacts:
-        """Apply standing designations and state-based actions until none applies (704.3). A choice a
-        state-based action needs (the legend rule, 704.5j) is an action choice: the runtime asserts
-        ``state_check`` while it asks, and takes the value from the action's ``choose:``."""
-        used_choices = set() if used_choices is None else used_choices
-        for _ in range(MAX_SBA_ROUNDS):
-            recent = {("recent_event", e.seq) for e in self.events}
-            probe = facts | recent | {f for e in self.events for f in e.facts()} | {("state_check",)}
-            probe |= self._choices(probe, choose, used_choices)
-            rows = self.ask(probe, "state_based(I, P, A, B, C)") or self.ask(probe, "standing(I, P, A, B, C)")
-            if not rows:
-                return self.steps.without(facts, ("state_check",))
-            before = len(self.events)
-            facts = self._effects(self._effects(probe, "standing(I, P, A, B, C)"), "state_based(I, P, A, B, C)")
-            facts = self.steps.without(facts, TRANSIENT + ("state_check",))
-            if len(self.events) == before:
-                return facts  # nothing changed: stop rather than loop
-        raise ActionError(f"state-based actions did not settle in {MAX_SBA_ROUNDS} rounds")
 
 
 def probe_choice(

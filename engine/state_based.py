@@ -1,0 +1,70 @@
+"""State-based actions, for the runtime (judgelog.runtime): performed whenever a player would receive
+priority (704.3), which is after every action.
+
+Whether any state-based action applies, and what it does, is said by the rules only (``state_based/5``,
+with the standing designations ``standing/5`` applied before each round).
+
+>>> from judgelog import Engine
+>>> from judgelog.runtime import run_actions
+>>> engine = Engine()
+>>> start = engine.load(engine.example("nothing_happens_between_turns.yaml"))
+>>> _, events = run_actions(start)
+>>> [e.kind for e in events][:2]
+['damage_dealt', 'damage_marked']
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .action_args import TRANSIENT
+from .errors import ActionError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Iterable
+
+    from .change import Event
+    from .factview import WorkingFacts
+    from .step_facts import StepFacts
+
+__all__ = ["StateBasedSteps", "MAX_SBA_ROUNDS"]
+
+MAX_SBA_ROUNDS = 100
+
+
+class StateBasedSteps:
+    """The runtime's state-based actions (a part of judgelog.runtime's ``_Run``, which gives the state below:
+    its events so far, how to ask the rules, make choices and apply effects)."""
+
+    events: list[Event]
+    steps: StepFacts
+
+    def ask(self, facts: Iterable[tuple], text: str) -> list[dict[str, Any]]:  # pragma: no cover - the runtime's
+        raise NotImplementedError
+
+    def _choices(self, facts: WorkingFacts, choose: object, used: set[str]) -> set[tuple]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _effects(self, facts: WorkingFacts, query: str, *, rule_prefix: str = "") -> WorkingFacts:  # pragma: no cover
+        raise NotImplementedError
+
+    def _state_based(
+        self, facts: WorkingFacts, choose: object = None, used_choices: set[str] | None = None
+    ) -> WorkingFacts:
+        """Apply standing designations and state-based actions until none applies (704.3). A choice a
+        state-based action needs (the legend rule, 704.5j) is an action choice: the runtime asserts
+        ``state_check`` while it asks, and takes the value from the action's ``choose:``."""
+        used_choices = set() if used_choices is None else used_choices
+        for _ in range(MAX_SBA_ROUNDS):
+            recent = {("recent_event", e.seq) for e in self.events}
+            probe = facts | recent | {f for e in self.events for f in e.facts()} | {("state_check",)}
+            probe |= self._choices(probe, choose, used_choices)
+            rows = self.ask(probe, "state_based(I, P, A, B, C)") or self.ask(probe, "standing(I, P, A, B, C)")
+            if not rows:
+                return self.steps.without(facts, ("state_check",))
+            before = len(self.events)
+            facts = self._effects(self._effects(probe, "standing(I, P, A, B, C)"), "state_based(I, P, A, B, C)")
+            facts = self.steps.without(facts, TRANSIENT + ("state_check",))
+            if len(self.events) == before:
+                return facts  # nothing changed: stop rather than loop
+        raise ActionError(f"state-based actions did not settle in {MAX_SBA_ROUNDS} rounds")
