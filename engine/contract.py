@@ -113,6 +113,7 @@ ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = {
     "violation_info": (3, (), False, _RUNTIME),
     "board_problem": (2, (), False, _SCENARIO),
     "follow_up_stopped": (1, (), False, _RUNTIME),
+    "follow_up_before_priority": (0, (), False, _RUNTIME),
     "choice": (2, (), False, _RUNTIME),
     "choice_mode": (2, (), False, _RUNTIME),
     "choice_max": (2, (1,), False, _RUNTIME),

@@ -6,8 +6,10 @@ or take the only legal option), and the step's effects, which it applies with th
 :mod:`judgelog.effects`. After each step it asks which triggered abilities the step's events triggered
 (603.2; entering objects are seen as they entered, 603.6a). When no further step exists it applies
 state-based actions and other immediate consequences until none applies (704.3), then puts waiting
-triggered abilities on the stack in APNAP order (603.3b). ``{do: resolve}`` runs the top ability's own
-steps the same way. What an action, step or effect means is read from the loaded rules only.
+triggered abilities on the stack in APNAP order (603.3b), unless the rules say the action goes on before
+any player would receive priority (``follow_up_before_priority``: then they wait for its last application).
+``{do: resolve}`` runs the top ability's own steps the same way. What an action, step or effect means is
+read from the loaded rules only.
 
 A refused action raises :class:`~judgelog.errors.ActionError` and the original state is untouched (states
 are values).
@@ -101,6 +103,7 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
         self.inputs = {p: d.arity for p, d in self.engine.program.decls.items() if d.is_input}
         self.causes: dict[tuple, str] = {}  # fact made by this action -> the rule whose effect made it
         self.follow_up: dict[str, object] = {}  # rules ask for the action to be applied again with these args
+        self.before_priority = False  # ... before any player would receive priority (follow_up_before_priority)
         self.order_matched: set[int] = set()  # shared by the applications of one action (apply_action)
         self.order_waiting: list[str] = []
         self.stack_targets = StackTargets(None)  # the action's targets: (apply_action shares one)
@@ -164,10 +167,11 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
                 facts |= chosen
                 self._violations(facts)
             follow_up = {r["K"]: r["V"] for r in self.ask(facts, "follow_up(K, V)")}  # as the step begins
+            before_priority = bool(follow_up) and bool(self.ask(facts, "follow_up_before_priority()"))
             facts = self._effects(facts, "effect(I, P, A, B, C)")
             more = self.ask(facts, f"step_exists({step + 1})")
             if not more:
-                self.follow_up = follow_up
+                self.follow_up, self.before_priority = follow_up, before_priority
             facts.discard(("step", step))
             if not more:
                 break
@@ -179,17 +183,21 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
         facts = self.steps.without(facts, TRANSIENT)
         pending = self.pending_objects.items()
         facts = facts.difference([f for o, fs in pending if ("permanent", o) not in facts for f in fs])
-        facts = self._state_based(facts, choose, self.used_choices)
+        # 117.5, 704.3: no player receives priority before the follow-up: no state-based actions, and the abilities
+        # that triggered wait for the next part (take_waiting)
+        held = self._held_until_the_follow_up(facts)
+        facts = facts if held else self._state_based(facts, choose, self.used_choices)
         if self.token_ids:
             raise ActionError(
                 f"{self.kind}: as: names {len(self.token_ids)} more token id(s) than tokens it "
                 f"created ({', '.join(self.token_ids)})",
                 hint="name one id per token the action creates",
             )
-        facts = self._stack_triggers(facts)
-        if self.follow_up and self.ask(facts, "follow_up_stopped(R)"):  # e.g. the game is over (104.2a)
-            self.follow_up = {}
-        self._wait_for_the_stack(facts)  # (no follow-up: nothing to wait for)
+        if not held:
+            facts = self._stack_triggers(facts)
+            if self.follow_up and self.ask(facts, "follow_up_stopped(R)"):  # e.g. the game is over (104.2a)
+                self.follow_up = {}
+            self._wait_for_the_stack(facts)  # (no follow-up: nothing to wait for)
         unused = [] if self.follow_up else unused_choices(choose, self.used_choices)  # a later application may ask
         if unused:
             raise ActionError(
@@ -546,7 +554,9 @@ def apply_action(
 
     When the rules derive ``follow_up(Key, Value)`` as the last step begins, the same action is applied again,
     after state-based actions, with that argument (e.g. a combat damage action without ``step:`` goes on
-    from the first-strike step to the regular one).
+    from the first-strike step to the regular one). When they derive ``follow_up_before_priority()`` too, it
+    is applied before any player would receive priority: before state-based actions, and the abilities that
+    triggered wait for the last application.
     """
     if not isinstance(action, dict) or not isinstance(action.get("do"), str):
         raise UsageError(f"an action is a mapping with do: and the action's name, got {action!r}")
@@ -555,6 +565,7 @@ def apply_action(
     if action.get("order") is not None:
         check_order_shape(action["order"])
     matched: set[int] = set()  # the order: entries that named an ability, in any application
+    held: StackSteps | None = None  # the application before, whose triggered abilities wait for this one
     used: set[str] = set()  # the choose: keys answered, in any application
     waiting: list[str] = []
     targets = StackTargets(action.get("targets"))  # 601.2c: the targets: of the abilities it stacks
@@ -563,6 +574,8 @@ def apply_action(
         with quiet_gc():  # an action allocates many short-lived objects and no cycles worth collecting meanwhile
             run = _Run(state, action, span, observer=observer, list_options=list_options)
             run.order_matched, run.order_waiting, run.stack_targets, run.used_choices = matched, waiting, targets, used
+            if held is not None:
+                run.take_waiting(held)
             try:
                 state, new = run.run()
             except ActionError as refused:
@@ -574,6 +587,7 @@ def apply_action(
             check_order_named(action.get("order"), matched, waiting, partial(order_location, original, span))
             targets.check_all_used()
             return state, events
+        held = run if run.before_priority else None
         again = dict(run.follow_up)
         action = {**action, **run.follow_up}
     raise ActionError(f"{action['do']} asked to be applied again more than {MAX_FOLLOW_UPS} times")

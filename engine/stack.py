@@ -54,6 +54,7 @@ class StackSteps:
     next_seq: int
     causes: dict[tuple, str]
     follow_up: dict[str, object]
+    before_priority: bool  # the follow-up comes before any player would receive priority
     order_matched: set[int]  # the positions of the action's order: entries that named an ability
     order_waiting: list[str]  # the abilities stacked by the action, for an order: entry that named none
     stack_targets: StackTargets  # the action's targets: (601.2c), shared by its applications
@@ -207,6 +208,25 @@ class StackSteps:
             self.next_seq += 1
         self.pending_triggers = []
         return facts
+
+    def _held_until_the_follow_up(self, facts: WorkingFacts) -> bool:
+        """Whether the follow-up comes before any player would receive priority (``follow_up_before_priority``,
+        asked as the last step began: 502.4, no player receives priority in the untap step): then no state-based
+        action is performed (704.3) and the abilities that triggered are not put on the stack (117.5) until the
+        last part; the next application takes them (:meth:`take_waiting`). Not when the follow-up won't come
+        (``follow_up_stopped``) or the step can't end (``step_cannot_end``): a player receives priority now."""
+        if self.before_priority and (self.ask(facts, "follow_up_stopped(R)") or self.ask(facts, "step_cannot_end(I)")):
+            self.before_priority = False
+        return self.before_priority
+
+    def take_waiting(self, before: StackSteps) -> None:
+        """The abilities that triggered (or were activated) in the application ``before``, held until the follow-up
+        (:meth:`_held_until_the_follow_up`), wait in this one: put on the stack after it with its own, in APNAP
+        order and each player's in the order they triggered (603.3b)."""
+        self.pending_triggers = before.pending_triggers + self.pending_triggers
+        self.trigger_rules.update(before.trigger_rules)
+        self.activations.update(before.activations)
+        self.target_states.update(before.target_states)
 
     def _wait_for_the_stack(self, facts: WorkingFacts) -> None:
         """A follow-up is the game moving on to a next step: while the rules say the step can't end

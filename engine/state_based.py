@@ -1,16 +1,19 @@
 """State-based actions, for the runtime (judgelog.runtime): performed whenever a player would receive
-priority (704.3), which is after every action.
+priority (704.3), which is after every action, or after its last part when the parts of an action come
+before any player would receive priority (``follow_up_before_priority/0``, rules/core/runtime.dl).
 
 Whether any state-based action applies, and what it does, is said by the rules only (``state_based/5``,
-with the standing designations ``standing/5`` applied before each round).
+with the standing designations ``standing/5`` applied before each round). Bob's Grizzly Bears, 0/0 once the
+effect "until your next turn" that kept them alive has ended as his turn began, untap in his untap step and die
+only in his upkeep (502.4: no player receives priority in the untap step):
 
 >>> from judgelog import Engine
 >>> from judgelog.runtime import run_actions
 >>> engine = Engine()
->>> start = engine.load(engine.example("nothing_happens_between_turns.yaml"))
+>>> start = engine.load(engine.example("untap_step_no_state_based_actions_until_the_upkeep.yaml"))
 >>> _, events = run_actions(start)
->>> [e.kind for e in events][:2]
-['damage_dealt', 'damage_marked']
+>>> [(e.kind, e.subject) for e in events if e.kind in ("untapped", "upkeep_began", "dies")]
+[('untapped', 'bears'), ('untapped', 'giant'), ('upkeep_began', 'bob'), ('dies', 'bears')]
 """
 
 from __future__ import annotations

@@ -887,6 +887,118 @@ def test_a_turn_begins_for_the_next_player_who_untaps_and_whose_upkeep_triggers(
     assert again.query("active_player(P)") == [{"P": "bob"}] and _stack(again) == [("shrine", "bob")]
 
 
+def test_no_state_based_action_is_performed_before_the_untap_step(engine):
+    """502.4, 704.3: no player receives priority in the untap step, so begin_turn performs no state-based
+    action between the turn beginning and the untap step (follow_up_before_priority): Bob's Bears, 0/0 once
+    their +0/+2 "until your next turn" has ended (500.5), untap with his permanents and die in the upkeep."""
+    state = engine.load(SCENARIOS / "untap_step_no_state_based_actions_until_the_upkeep.yaml")
+    after, events = run_actions(state)
+    order = [
+        (e.kind, e.subject)
+        for e in events
+        if e.kind in ("turn_began", "effect_ended", "untapped", "upkeep_began", "dies")
+    ]
+    assert order == [
+        ("turn_began", "bob"),
+        ("effect_ended", "effect_1"),
+        ("untapped", "bears"),
+        ("untapped", "giant"),
+        ("upkeep_began", "bob"),
+        ("dies", "bears"),
+    ]
+    assert after.query("card_in_zone(bears, Z)") == [{"Z": "graveyard"}]
+
+
+def test_abilities_triggered_before_the_untap_step_wait_for_the_upkeep(tmp_path):
+    """117.5, 502.4, 603.3b: an ability that triggers as the turn begins (tests/rules/turn_began_watcher.dl) or
+    in the untap step (an "untapped" trigger, here) is put on the stack only as a player would receive
+    priority, after the untap step and the beginning of the upkeep, with the upkeep's (tests/rules/upkeep_tithe.dl)
+    in APNAP order: the active player's first (each in the order they triggered), then the other's on top."""
+    untaps = tmp_path / "untap_watcher.dl"
+    untaps.write_text(
+        "@name untap_watcher.trigger\n@cr 603.2\n"
+        "triggers(S, untap_watcher, O) :- recent_event(N), event(N, untapped, O), permanent(S),\n"
+        '    name(S, "Untap Watcher").\n',
+        encoding="utf-8",
+    )
+    engine = Engine(rules=[str(RULES / "turn_began_watcher.dl"), str(RULES / "upkeep_tithe.dl"), str(untaps)])
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {
+                "spy": {"name": "Untap Watcher", "types": ["artifact"], "controller": "alice"},
+                "watcher": {
+                    "name": "Turn Watcher",
+                    "types": ["creature"],
+                    "power": 1,
+                    "toughness": 1,
+                    "controller": "bob",
+                    "tapped": True,
+                },
+                "shrine": {"name": "Upkeep Shrine", "types": ["artifact"], "controller": "bob"},
+            },
+        }
+    )
+    bobs, events = state.apply({"do": "end_turn"})[0].apply({"do": "begin_turn"})
+    kinds = [
+        e.kind for e in events if e.kind in ("turn_began", "untapped", "upkeep_began", "put_on_stack", "step_waits")
+    ]
+    assert kinds == ["turn_began", "untapped", "upkeep_began", "put_on_stack", "put_on_stack", "put_on_stack"]
+    assert [(e.details["kind"], e.rule) for e in events if e.kind == "put_on_stack"] == [
+        ("turn_began_watcher", "stack.triggered"),
+        ("upkeep_shrine", "stack.triggered"),
+        ("untap_watcher", "stack.triggered"),
+    ]
+    assert _stack(bobs) == [("spy", "alice"), ("shrine", "bob"), ("watcher", "bob")]
+    assert bobs.query("event(N, upkeep_began, bob)") and not bobs.query("tapped(watcher)")
+
+
+def test_a_follow_up_before_priority_holds_triggers_unless_it_is_stopped(tmp_path):
+    """follow_up_before_priority() is generic (no action named in the runtime): an action in two parts whose
+    first triggers an ability has it put on the stack after the second (117.5); when the follow-up is stopped
+    (follow_up_stopped), a player receives priority after the first part, and it is put on the stack then."""
+    rules = tmp_path / "twice.dl"
+    rules.write_text(
+        textwrap.dedent(
+            """\
+            action_known(twice).
+            action_param(twice, continued).
+            @name twice.first
+            @cr 117.5
+            effect(1, signal, ping, game, none) :- action(twice), not act_arg(continued, yes).
+            @name twice.second
+            @cr 117.5
+            effect(1, signal, pong, game, none) :- action(twice), act_arg(continued, yes).
+            @name twice.goes_on
+            @cr 117.5
+            follow_up(continued, yes) :- action(twice), not act_arg(continued, yes).
+            @name twice.no_priority
+            @cr 117.5
+            follow_up_before_priority() :- action(twice), not act_arg(continued, yes).
+            @name twice.stopped
+            @cr 117.5
+            follow_up_stopped(test) :- permanent(O), name(O, "Stopper").
+            @name twice.heard
+            @cr 603.2
+            triggers(S, heard, game) :- recent_event(N), event(N, ping, game), permanent(S), name(S, "Listener").
+            """
+        ),
+        encoding="utf-8",
+    )
+    engine = Engine(rules=[str(rules)])
+    listener = {"name": "Listener", "types": ["artifact"], "controller": "alice"}
+    state = engine.state_from_dict({"players": ["alice", "bob"], "active": "alice", "objects": {"ear": listener}})
+    _, events = state.apply({"do": "twice"})
+    assert [e.kind for e in events] == ["ping", "pong", "put_on_stack"]
+    stopper = {"name": "Stopper", "types": ["artifact"], "controller": "bob"}
+    stopped = engine.state_from_dict(
+        {"players": ["alice", "bob"], "active": "alice", "objects": {"ear": listener, "stop": stopper}}
+    )
+    _, events = stopped.apply({"do": "twice"})
+    assert [e.kind for e in events] == ["ping", "put_on_stack"]
+
+
 def test_a_choice_max_that_is_not_a_number_is_refused_with_a_hint(tmp_path):
     """A rule file that derives choice_max from an argument it did not type as a count gets an ActionError
     naming the choice, never a TypeError from comparing a word with a number."""
