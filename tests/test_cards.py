@@ -106,16 +106,12 @@ def test_every_activated_ability_with_a_mana_cost_warns_that_the_mana_is_not_mod
     keyword_not_modelled."""
     face = Engine().interface
     slugs = {_slug(n): n for n in default_catalog().cards}
-    costly = [
-        slugs[p.stem] for p in sorted(CARDS.glob("*.dl")) if MANA_COST.search(p.read_text().splitlines()[0])
-    ]
+    costly = [slugs[p.stem] for p in sorted(CARDS.glob("*.dl")) if MANA_COST.search(p.read_text().splitlines()[0])]
     assert "Drudge Skeletons" in costly and "Royal Assassin" not in costly and "Llanowar Elves" not in costly
     missing = [n for n in costly if not any(c == n and "mana" in w for c, w in face.unmodelled)]
     assert not missing, f"cards with a mana cost not warned of: {missing}"
     keywords = ROOT / "rules" / "keywords"
-    activated = [
-        p.stem for p in sorted(keywords.glob("*.dl")) if f"activated_ability(O, {p.stem}) :-" in p.read_text()
-    ]
+    activated = [p.stem for p in sorted(keywords.glob("*.dl")) if f"activated_ability(O, {p.stem}) :-" in p.read_text()]
     assert {"outlast", "ninjutsu"} <= set(activated)
     unmodelled = dict(face.unmodelled_keywords)
     assert not [k for k in activated if "mana" not in unmodelled.get(k, "")], unmodelled
