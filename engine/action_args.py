@@ -37,6 +37,7 @@ __all__ = [
     "given_choice",
     "unused_choices",
     "action_from_text",
+    "made_by_the_action_ids",
 ]
 
 # the facts the runtime asserts for one action (its arguments, steps, choices, events) and drops after it
@@ -148,6 +149,13 @@ def checked_choice(
     if mode is ChoiceMode.EXACTLY and len(values) != count:
         raise ActionError(f"{kind}: choose exactly {count} for {name}", cr=cr, options=shown)
     return values
+
+
+def made_by_the_action_ids(state: Board, options: Sequence[object]) -> tuple[str, ...]:
+    """The options that name no constant of ``state``: what the action being taken made itself (a token
+    it created in an earlier step, whose id the state before it does not have)."""
+    known = {a for f in state.facts for a in f[1:]}
+    return tuple(o for o in options if isinstance(o, str) and o not in known)
 
 
 def argument_facts(action: dict, new_object: Callable[[dict], str]) -> list[tuple]:

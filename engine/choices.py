@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
-from .action_args import action_from_text
+from .action_args import action_from_text, made_by_the_action_ids
 from .ast import Atom, Const, format_value
 from .combinatorics import compositions, count_partitions, enumerate_partitions
-from .errors import ActionError, NothingToChoose, RuleError, UsageError
+from .errors import ActionError, NothingToChoose, RuleError, UsageError, made_by_the_action
 
 if TYPE_CHECKING:
     from .protocols import Board
@@ -254,6 +254,7 @@ def _action_choice(state: Board, space: ChoiceSpace, given: dict) -> tuple[dict,
             text += "; the decisions of a board: " + ", ".join(sorted(others))
         return data, text
     options = [str(o) for o in needed.options]
+    made = made_by_the_action_ids(state, options)  # a token the action creates: not named before it exists
     data = {
         "decision": what,
         "choice": needed.name,
@@ -261,6 +262,7 @@ def _action_choice(state: Board, space: ChoiceSpace, given: dict) -> tuple[dict,
         "cr": needed.cr,
         "options": options,
         "max": needed.limit,
+        "made_by_the_action": list(made),
     }
     mode = {
         ChoiceMode.ONE: "choose exactly one",
@@ -271,6 +273,8 @@ def _action_choice(state: Board, space: ChoiceSpace, given: dict) -> tuple[dict,
     }[needed.mode]
     lines = [f"{what}: {needed.name} — {mode}" + (f" (CR {needed.cr})" if needed.cr else "")]
     lines += [f"  {o}" for o in options] or ["  (no legal option)"]
+    only = needed.mode is ChoiceMode.ONE and len(options) == 1
+    lines += [f"  ({made_by_the_action(made, needed.name, only=only)})"] if made else []
     return data, "\n".join(lines)
 
 

@@ -150,6 +150,17 @@ class QueryError(UsageError):
     """A query does not parse or uses predicates wrongly."""
 
 
+def made_by_the_action(made: Iterable[str], choice: str, *, only: bool = False) -> str:
+    """What options no object of the state had yet are: objects the action itself makes (the token amass
+    creates), whose ids a choose: can't name before they exist, but the action's ``as:`` can. ``only``: the
+    choice's only option, taken when choose: leaves the choice out."""
+    text = (
+        f"{', '.join(made)}: made by this action, not on the board yet (the id is the action's as: when given, "
+        f"else a fresh one); choose: names it only through as: (as: new_id, choose: {{{choice}: new_id}})"
+    )
+    return text + ("; without choose:, the only option is taken" if only else "")
+
+
 class ActionError(JudgelogError):
     """An action was refused; the state is unchanged.
 
@@ -184,6 +195,8 @@ class ActionError(JudgelogError):
         self.index: int | None = None
         self.span: Span | None = None
         self.events: tuple = ()
+        self.made: tuple[str, ...] = ()  # options no object of the state had: made by the action (a new token)
+        self.choice = ""  # the choice whose options these are
 
     def in_follow_up(self, args: dict) -> ActionError:
         """The same refusal, saying it came when the action was applied again with ``args`` (follow_up/2: the
@@ -223,6 +236,8 @@ class ActionError(JudgelogError):
             text += f" (CR {self.cr})"
         if self.options:
             text += "; legal options: " + ", ".join(str(o) for o in self.options)
+            if self.made:
+                text += " (" + made_by_the_action(self.made, self.choice or "...") + ")"
         elif self.no_options:
             text += "; legal options: none"
         return text

@@ -32,6 +32,7 @@ from .action_args import (
     default_facts,
     given_choice,
     leaves,
+    made_by_the_action_ids,
     token_ids,
     unused_choices,
 )
@@ -320,6 +321,7 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
                 bad = next((v for v in listed if isinstance(v, (str, int)) and v not in options and v != "none"), None)
                 if bad is not None and refused.hint is None:  # why the rules don't offer it, in this step
                     refused.hint = self._why_not_holds(facts, ("choice", name, bad))
+                refused.made, refused.choice = made_by_the_action_ids(self.state, options), name  # a new token
                 raise
             if not values:
                 out.add(("chose_nothing", name))

@@ -598,3 +598,21 @@ def test_an_action_given_with_its_arguments_lists_the_choice_it_asks_for(engine)
     for bad in ("{do: blocks}", "{do: activate", "{object: cayth}"):
         with pytest.raises(UsageError):
             list_choices(state, bad)
+
+
+def test_an_option_the_action_creates_is_said_to_be_made_by_it(engine):
+    """amass with no Army: the only option is the token the action creates, an id no object of the board has
+    yet (choose: can't name it before it exists): choices says so and how to name it (as:), and lists the id
+    the action creates, as: included."""
+    board = {"players": ["alice", "bob"], "objects": {"bears": {"card": "Grizzly Bears", "controller": "alice"}}}
+    state = engine.state_from_dict(board)
+    data, text = list_choices(state, "amass")
+    assert data["options"] == ["zombie_army_1"] and data["made_by_the_action"] == ["zombie_army_1"]
+    assert "zombie_army_1: made by this action, not on the board yet" in text
+    assert "as: new_id, choose: {army: new_id}" in text and "the only option is taken" in text
+    data, _ = list_choices(state, "{do: amass, n: 2, as: horde}")
+    assert data["options"] == data["made_by_the_action"] == ["horde"]
+    after, _ = state.apply({"do": "amass", "n": 2, "as": "horde"})
+    assert after.query("army(O)") == [{"O": "horde"}]
+    data, text = list_choices(engine.state_from_dict(ARMY_BOARD), "amass")  # an Army of the board: none made
+    assert data["made_by_the_action"] == [] and "made by this action" not in text
