@@ -114,6 +114,18 @@ objects:
 """,
         "siege",
     ),
+    "attachment_illegal": (
+        """\
+name: An Equipment attached to a land
+players: [alice, bob]
+active: alice
+objects:
+  splitter: {card: Bonesplitter, controller: alice}
+  forest: {card: Forest, controller: alice}
+attachments: {splitter: forest}
+""",
+        "splitter",
+    ),
     "both_kinds_of_counters:state_based_action_due": (
         """\
 name: Both kinds of counters on one creature
