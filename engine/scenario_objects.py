@@ -16,7 +16,7 @@ files declare them, controller and owner, status, counters and damage.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .analysis import suggest
 from .codes import S200
@@ -24,6 +24,9 @@ from .effects import KEPT_IN_ZONE
 from .errors import Diagnostic
 from .scenario_reader import ID_RE, ScenarioReader, kind_of, show
 from .words import COUNTER_ALIASES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .interface import Interface
 
 __all__ = ["compile_object", "normalize_counter_kind", "counter_facts", "warn_unmodelled", "OBJECT_KEYS"]
 
@@ -97,6 +100,26 @@ def warn_unmodelled_keywords(
         _warn_not_modelled(ctx, f"keyword {name!r} ({what})", missing, at, "rules/keywords/")
 
 
+_SHAPES = {
+    "map": "{name}: {{{oid}: {noun}}}",
+    "map_list": "{name}: {{{oid}: [{noun}, ...]}}",
+    "groups": "{name}: [[{oid}, ...], ...]",
+    "pairs": "{name}: [[{oid}, {noun}]]",
+}
+
+
+def _written_elsewhere(face: Interface, oid: str) -> dict[str, str]:
+    """A designation field's name or predicate written as a key of an object (``attached_to: bears``,
+    ``attacking: bob``), with the hint that says where the scenario takes it (scenario_field/4)."""
+    out: dict[str, str] = {}
+    for f in face.fields:
+        where = "under `combat:`" if f.section == "combat" else "at the top of the scenario"
+        written = _SHAPES.get(f.shape, "{name}:").format(name=f.name, oid=oid, noun=f.ref(1).noun)
+        for key in (f.pred, f.name):
+            out.setdefault(key, f"write it {where} as `{written}`")
+    return out
+
+
 def compile_object(
     ctx: ScenarioReader, oid: str, spec: dict, path: tuple, players: list[str], *, zones: tuple[str, ...] = ()
 ) -> list[tuple[tuple, tuple]]:
@@ -104,7 +127,7 @@ def compile_object(
     other than the battlefield ``zone:`` may name; a card there is its ``card_in_zone`` fact with its owner
     and copiable values as ``card_value`` facts, as the move primitive keeps a card that left the battlefield."""
     out: list[tuple[tuple, tuple]] = []
-    ctx.check_keys(spec, OBJECT_KEYS, path, f"object {oid!r}")
+    ctx.check_keys(spec, OBJECT_KEYS, path, f"object {oid!r}", elsewhere=_written_elsewhere(ctx.face, oid))
     zone = _zone(ctx, spec, path, zones)
     if zone is not None:
         return _in_zone(ctx, oid, spec, path, players, zone) if zone else []

@@ -13,7 +13,7 @@ a player id must be a lower_snake id, got 1
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .analysis import suggest
 from .ast import Span
@@ -78,17 +78,29 @@ class ScenarioReader:
             if made not in self.facts:
                 self.facts[made] = self.doc.deferred_span(path)
 
-    def check_keys(self, value: dict, allowed: Sequence[str], path: tuple, what: str, *, fields: bool = False) -> None:
+    def check_keys(
+        self,
+        value: dict,
+        allowed: Sequence[str],
+        path: tuple,
+        what: str,
+        *,
+        fields: bool = False,
+        elsewhere: Mapping[str, str] | None = None,
+    ) -> None:
+        """Every key of ``value`` must be ``allowed``; ``elsewhere``: keys written at another place of the
+        scenario, with the hint that says where."""
         for key in value:
             if key not in allowed:
                 near = suggest(str(key), allowed)
                 rest = f"allowed keys: {', '.join(allowed)}"
                 if fields:  # a designation field exists only when a loaded rule file declares it
                     rest = f"no loaded rule file declares the scenario field {key!r} (scenario_field/4); " + rest
+                moved = (elsewhere or {}).get(str(key))
                 self.error(
                     path + (key,),
                     f"unknown key {key!r} in {what}",
-                    f"did you mean {near!r}?" if near else rest,
+                    moved or (f"did you mean {near!r}?" if near else rest),
                     key=True,
                 )
 

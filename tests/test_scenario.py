@@ -832,3 +832,26 @@ def test_a_keyword_that_is_an_action_argument_says_which_action_takes_it(engine,
     # was: "known keywords: ..." without a word of the action that takes it
     assert "an argument of the action declare_attackers" in hint and "docs/authoring.md" in hint
     assert "{do: declare_attackers, exert: ...}" in hint
+
+
+def test_a_designation_written_as_a_key_of_an_object_says_where_the_scenario_takes_it(engine, tmp_path):
+    path = write(
+        tmp_path,
+        "moved.yaml",
+        """\
+        players: [alice, bob]
+        objects:
+          bears: {name: Grizzly Bears, types: [creature], power: 2, toughness: 2, controller: alice,
+                  attacking: bob}
+          split: {card: Bonesplitter, controller: alice, attached_to: bears}
+        """,
+    )
+    found = {message: (line, col, hint) for line, col, _code, message, hint in problems(engine, path)}
+    assert found["unknown key 'attacking' in object 'bears'"] == (
+        4,
+        11,
+        "write it under `combat:` as `attackers: {bears: attack target}`",
+    )
+    assert found["unknown key 'attached_to' in object 'split'"][2] == (
+        "write it at the top of the scenario as `attachments: {split: permanent it is attached to}`"
+    )
