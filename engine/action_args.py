@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "ChoiceMode",
+    "introduced_ids",
     "ChoiceNeeded",
     "checked_choice",
     "TRANSIENT",
@@ -325,3 +326,15 @@ def action_from_text(what: str) -> dict | None:
             hint='e.g. "{do: activate, object: cayth, ability: cayth}"',
         )
     return action
+
+
+def introduced_ids(action: dict[str, Any]) -> set[str]:
+    """Ids an action creates by name (``object: {id: ...}``, ``as:``)."""
+    out: set[str] = set()
+    objects = action.get("object")
+    for spec in objects if isinstance(objects, list) else [objects]:
+        if isinstance(spec, dict) and isinstance(spec.get("id"), str):
+            out.add(spec["id"])
+    named = action.get("as")
+    out |= {x for x in (named if isinstance(named, list) else [named]) if isinstance(x, str)}
+    return out

@@ -110,7 +110,11 @@ def _engine_words() -> frozenset[str]:
 def known_words(state: Board) -> frozenset[str]:
     """The constants a question may name whatever the facts: the rules' own, the keywords, the engine's
     event words."""
-    return program_constants(state.engine.program) | state.engine.interface.keywords | _engine_words()
+    engine = state.engine  # the same for every state of a program (its interface is the program's)
+    return engine.program.kept(
+        "constants.known_words",
+        lambda: program_constants(engine.program) | engine.interface.keywords | _engine_words(),
+    )
 
 
 def known_constants(state: Board, *, extra: Iterable[object] = ()) -> set[str]:

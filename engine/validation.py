@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Set
 from typing import TYPE_CHECKING, Any
 
-from .action_args import NONE
+from .action_args import NONE, introduced_ids
 from .action_args import RESERVED as RESERVED_ARGS  # do, choose, order, targets, expect_error, as: any action
 from .analysis import check_query, suggest
 from .argshapes import action_argument_shapes, argument_shapes, describe, fits
@@ -140,7 +140,7 @@ def action_problems(
     ``names=False``: leave out the objects, players and other constants it names that are unknown (an action
     a scenario expects to be refused: its refusal says so when it is applied)."""
     facts = facts or _Facts(state)
-    introduced = set(introduced) | _introduces(action)  # its own new ids may be named in its choose:
+    introduced = set(introduced) | introduced_ids(action)  # its own new ids may be named in its choose:
     where = _Where(doc, base, span)
     diags: list[Diagnostic] = []
 
@@ -343,27 +343,18 @@ DECLINING = frozenset({"no", "nothing", "skip", "pass", "decline", "false", "n",
 
 
 def _cached(state: Board) -> Callable[[str], list[dict[str, Any]]]:
-    """``state.query`` through the engine's answer cache (judgelog.incremental): the rules' action
-    declarations, asked of one state after another, cost nothing when the change of facts does not reach them."""
+    """``state.query`` through the engine's answer cache (judgelog.incremental), each question checked once per
+    program: the rules' action declarations cost nothing when the change of facts does not reach them."""
+    program, state_facts = state.engine.program, state.facts
+    checked: dict[str, tuple] = program.kept("validation.questions", dict)  # text -> checked body, names
 
     def ask(text: str) -> list[dict[str, Any]]:
-        body, names = check_query(state.engine.program, parse_body(text), text=text)
-        rows = state.engine.ask_again(state.facts, body, names)
-        return [dict(zip(names, row)) for row in rows]
+        if text not in checked:
+            checked[text] = check_query(program, parse_body(text), text=text)
+        body, names = checked[text]
+        return [dict(zip(names, row)) for row in state.engine.ask_again(state_facts, body, names)]
 
     return ask
-
-
-def _introduces(action: dict[str, Any]) -> set[str]:
-    """Ids an action creates by name (``object: {id: ...}``, ``as:``)."""
-    out: set[str] = set()
-    objects = action.get("object")
-    for spec in objects if isinstance(objects, list) else [objects]:
-        if isinstance(spec, dict) and isinstance(spec.get("id"), str):
-            out.add(spec["id"])
-    named = action.get("as")
-    out |= {x for x in (named if isinstance(named, list) else [named]) if isinstance(x, str)}
-    return out
 
 
 def _strings(value: object) -> set[str]:
@@ -542,7 +533,7 @@ def scenario_problems(state: Board) -> list[Diagnostic]:
                 names=action.get("expect_error") is None,
             )
         )
-        introduced |= _introduces(action)
+        introduced |= introduced_ids(action)
         # the words a new object's characteristics give (its name, types): an expectation may ask for them
         mentioned |= _strings([v for k, v in action.items() if types.get((str(action.get("do")), k)) == NEW_OBJECT])
     known = base_known | introduced | mentioned
