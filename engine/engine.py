@@ -30,6 +30,7 @@ from .safefiles import allowing
 from .scenario import Scenario, compile_scenario, load_scenario
 from .state import State
 from .validation import raise_for, scenario_problems
+from .words import KEYWORD_TYPE
 
 __all__ = ["Engine", "BACKENDS"]
 
@@ -165,6 +166,11 @@ class Engine:
                 found = self._fact_problems(fact, scenario.origins.get(fact))
                 if found:
                     problems[fact] = found
+        for fact in scenario.given:  # a keyword its facts: entries name must be one the rules declare
+            if fact not in problems:
+                found = self._keyword_problems(fact, scenario.origins.get(fact))
+                if found:
+                    problems[fact] = found
         diags = [d for fact in sorted(problems, key=fact_order) for d in problems[fact]]  # in the facts' order
         if not diags:  # its facts: entries against the declarations, its counters' kinds (judgelog.given_facts)
             from .given_facts import counter_kind_problems, given_fact_problems
@@ -206,6 +212,30 @@ class Engine:
             for param, value in zip(decl.params, fact[1:])
             if param.type in INT_TYPES and (not isinstance(value, int) or isinstance(value, bool))
         ]
+
+    def _keyword_problems(self, fact: tuple, span: Span | None) -> list[Diagnostic]:
+        """S101 for each argument of a given fact declared as a keyword (``granted_keyword(hero, flyng)``) that
+        no loaded rule file declares: checked as an object's ``keywords:`` entries are."""
+        from .analysis import suggest
+
+        decl = self.program.decl(fact[0])
+        if decl is None or decl.arity != len(fact) - 1:
+            return []
+        known = sorted(self.interface.keywords)
+        out = []
+        for param, value in zip(decl.params, fact[1:]):
+            if param.type == KEYWORD_TYPE and value not in self.interface.keywords:
+                near = suggest(str(value), known)
+                out.append(
+                    Diagnostic(
+                        S101,
+                        f"unknown keyword {value!r} in {fact[0]} (its {param.name}: {KEYWORD_TYPE})",
+                        span,
+                        hint=(f"did you mean {near!r}? " if near else "")
+                        + "no loaded rule file declares it (keyword/1 in rules/core/interface.dl)",
+                    )
+                )
+        return out
 
     def ask_rows(self, facts: frozenset, body: Sequence[Literal], names: Sequence[str]) -> list[tuple]:
         """The backend's sorted rows of ``names`` for a checked body over ``facts``."""

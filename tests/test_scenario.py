@@ -282,6 +282,31 @@ def test_unknown_predicate_in_a_fact_is_s101(engine, tmp_path):
     assert len(found) == 2
 
 
+def test_an_unknown_keyword_in_a_fact_is_s101(engine, tmp_path):
+    """An argument declared as a keyword is checked as a keywords: entry is: a typo is an error at the fact,
+    not a keyword of its own that has_keyword then holds for."""
+    path = write(
+        tmp_path,
+        "typo.yaml",
+        """\
+        players: [alice, bob]
+        objects:
+          hero: {card: Benalish Hero, controller: alice}
+          bears: {card: Grizzly Bears, controller: bob}
+        facts: ["granted_keyword(hero, flyng)", "printed_keyword(bears, reach)", "printed_keyword(bears, reech)"]
+        """,
+    )
+    found = problems(engine, path)
+    assert found == [
+        (5, 9, "S101", "unknown keyword 'flyng' in granted_keyword (its k: keyword)", HINT_FLYING),
+        (5, 74, "S101", "unknown keyword 'reech' in printed_keyword (its k: keyword)", HINT_REACH),
+    ]
+
+
+HINT_FLYING = "did you mean 'flying'? no loaded rule file declares it (keyword/1 in rules/core/interface.dl)"
+HINT_REACH = "did you mean 'reach'? no loaded rule file declares it (keyword/1 in rules/core/interface.dl)"
+
+
 def test_every_problem_of_a_file_is_reported(engine, tmp_path):
     path = write(
         tmp_path,
