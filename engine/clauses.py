@@ -18,7 +18,7 @@ import pyDatalog.pyEngine as _E
 
 from .ast import Atom, BinOp, Comparison, Const, Term, Var
 from .bounded import operator_function, take
-from .errors import QueryError
+from .errors import WordForNumber
 from .planning import fold_constants
 
 __all__ = ["new_pred", "compile_term", "compile_atom", "compile_comparison", "bridge", "fact_clause", "ask_literal"]
@@ -95,7 +95,7 @@ def ask_literal(literal: Engine) -> Engine:
         limit = take()
         if limit is not None:
             raise limit from None
-        raise QueryError(
+        raise WordForNumber(
             f"a comparison mixes numbers and words ({exc})",
             hint="compare numbers with numbers; check the arguments given",
         ) from None

@@ -33,6 +33,7 @@ __all__ = [
     "RuleError",
     "ScenarioError",
     "QueryError",
+    "WordForNumber",
     "NothingToChoose",
     "ActionError",
     "LimitError",
@@ -159,6 +160,16 @@ def made_by_the_action(made: Iterable[str], choice: str, *, only: bool = False) 
         f"else a fresh one); choose: names it only through as: (as: new_id, choose: {{{choice}: new_id}})"
     )
     return text + ("; without choose:, the only option is taken" if only else "")
+
+
+class WordForNumber(QueryError):
+    """A rule compared a number with a word, or computed with a word (``word``: the word, when known). Met while
+    an action is applied, the word came from the board (a fact, a parameter): State.apply reports it as the
+    board's error (a ScenarioError at the action, naming the facts that hold the word)."""
+
+    def __init__(self, message: str, *, word: object = None, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.word = word
 
 
 class ActionError(JudgelogError):

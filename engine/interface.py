@@ -93,6 +93,8 @@ class Interface:
     # (keyword, parameter key) -> the vocabularies its values belong to (keyword_param_vocabulary)
     param_vocabularies: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
     vocabularies: dict[str, tuple[str, ...]] = field(default_factory=dict)  # vocabulary -> its words
+    # (keyword, parameter key) -> the least whole number its value may be (keyword_param_number)
+    param_minimums: dict[tuple[str, str], int] = field(default_factory=dict)
     optional_params: frozenset[str] = frozenset()  # keywords whose parameter may be left out
     number_keys: frozenset[str] = frozenset()  # effect keys whose values are numbers (effect_key_number)
     # counter kinds whose latest time put_counters keeps (counter_since): the keyword counters (122.1b)
@@ -328,6 +330,7 @@ def interface_of(program: Program) -> Interface:
         abilities=abilities_of(program, (key for pairs in forms.values() for _, key in pairs)),
         param_vocabularies={k: tuple(v) for k, v in vocabulary_of.items()},
         vocabularies={v: tuple(sorted(ws)) for v, ws in words.items()},
+        param_minimums={(str(k), str(key)): least for k, key, least in _facts(program, "keyword_param_number")},
         optional_params=frozenset(k for (k,) in _facts(program, "keyword_param_optional")),
         number_keys=frozenset(k for (k,) in _facts(program, "effect_key_number")),
         timed_counters=frozenset(k for (k,) in _facts(program, "keyword_counter")),

@@ -20,7 +20,7 @@ from typing import Any
 
 from .ast import Atom, BinOp, Comparison, Const, Negation, Term, Var, arith
 from .bounded import limit_error
-from .errors import QueryError
+from .errors import QueryError, WordForNumber
 from .recursion import DEFAULT_LIMITS
 
 __all__ = ["Relations", "answers", "compare", "check_numbers"]
@@ -85,8 +85,9 @@ def _value(term: Term, binding: dict[str, Any], bound: int | None = None) -> Any
 def check_numbers(op: str, left: Any, right: Any) -> None:
     """Refuse arithmetic on a value that is not a number (the rule language's integers only)."""
     if not (type(left) is int and type(right) is int):
-        raise QueryError(
+        raise WordForNumber(
             f"arithmetic on a value that is not a number ({left!r} {op} {right!r})",
+            word=left if type(left) is not int else right,
             hint=f"{op} takes numbers: check the values the rule reads as numbers (a keyword's parameter, an "
             "action's argument, a fact of the scenario)",
         )
@@ -103,8 +104,9 @@ def compare(op: str, left: Any, right: Any) -> bool:
     if op == "!=":
         return left != right
     if (type(left) is int) != (type(right) is int):
-        raise QueryError(
+        raise WordForNumber(
             f"a comparison mixes numbers and words ({left!r} {op} {right!r})",
+            word=left if type(left) is not int else right,
             hint="compare numbers with numbers; check the arguments given",
         )
     if op == "<":

@@ -394,11 +394,21 @@ def _not_a_keyword_hint(action_params: tuple[tuple[str, str], ...], word: str, o
 
 
 def _params_in_vocabulary(ctx: ScenarioReader, name: str, params: list[tuple[str, Any]], path: tuple) -> bool:
-    """Whether each value is a word of a vocabulary the rules declare for its key (keyword_param_vocabulary);
-    an error for each that is not."""
+    """Whether each value is a word of a vocabulary the rules declare for its key (keyword_param_vocabulary),
+    or a number at least the least the rules declare for it (keyword_param_number); an error for each that is
+    not."""
     ok = True
     for key, value in params:
         words = ctx.face.param_words(name, key)
+        least = ctx.face.param_minimums.get((name, key))
+        if least is not None and not (isinstance(value, int) and not isinstance(value, bool) and value >= least):
+            ctx.error(
+                path,
+                f"the {key} in the parameter of {name} is a whole number of at least {least}, got {show(value)}",
+                f"e.g. {{{name}: {{{key}: {max(least, 2)}}}}} (keyword_param_number in its rule file)",
+            )
+            ok = False
+            continue
         if words is None or value in words:
             continue
         shown = [str(w) for w in words]  # a vocabulary's words may be numbers (vocabulary_word(v, 1))

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from .analysis import check_query
 from .ast import Atom, Comparison, Const, Literal, Negation, Span, Var
-from .errors import QueryError, UsageError
+from .errors import QueryError, ScenarioError, UsageError, WordForNumber
 from .fact import Fact, fact_set
 from .factview import ChainedMap, Overlay, as_frozenset, chained
 from .parser import parse_atom, parse_body
@@ -164,7 +164,10 @@ class State:
         from .choices import list_choices
         from .runtime import apply_action
 
-        return apply_action(self, action, span=span, observer=observer, list_options=list_choices)
+        try:
+            return apply_action(self, action, span=span, observer=observer, list_options=list_choices)
+        except WordForNumber as exc:  # a word of the board where a rule wants a number: bad input, not usage
+            raise word_for_number(self, action, span, exc) from None
 
     def graph(self) -> nx.MultiDiGraph:
         """The combat graph (networkx MultiDiGraph) built from derived facts; see judgelog.graph."""
@@ -261,3 +264,23 @@ def _shown(value: object) -> str:
 
 def _chain_map(found: Mapping) -> ChainedMap:
     return found if isinstance(found, ChainedMap) else ChainedMap(dict(found))
+
+
+def word_for_number(state: State, action: Mapping[str, Any], span: Span | None, exc: WordForNumber) -> ScenarioError:
+    """The board's error for a rule that met a word where it wants a number as ``action`` was applied: at the
+    action (S102), with the facts of the board that hold the word, where they were written."""
+    from .codes import S102
+    from .errors import Diagnostic
+
+    holders = sorted(
+        (f for f in state.facts if exc.word is not None and exc.word in f[1:] and f in state.origins),
+        key=lambda f: (state.origins[f].line, state.origins[f].col),
+    )
+    notes = tuple(f"{Fact(*f)} holds {exc.word!r} ({state.origins[f].location()})" for f in holders[:3])
+    message = (
+        f"{action.get('do')} could not be applied: {exc.message}: a value of the board is a word where a rule "
+        "wants a number"
+    )
+    hint = "give a number there (a keyword's parameter, a facts: entry, an action's argument)"
+    diag = Diagnostic(S102, message, span, hint=hint, notes=notes)
+    return ScenarioError(message, diagnostics=[diag])

@@ -494,3 +494,24 @@ def test_an_object_an_action_brings_is_not_put_in_another_zone(capsys, tmp_path)
     run = run_cli(capsys, ["do", str(path)])
     assert run.code == 1 and "an object an action brings is put onto the battlefield, got zone: 'hand'" in run.err
     assert "internal error" not in run.err
+
+
+def test_a_word_of_the_board_compared_as_an_action_runs_is_bad_input_at_its_place(capsys, tmp_path):
+    """A facts: entry gives ward's life cost as a word: resolving ward compared 20 with 'two' and exited 2
+    (usage) with no place; it is the board's error (exit 3) at the action, naming the fact that holds it."""
+    path = tmp_path / "ward.yaml"
+    path.write_text(
+        "players: [alice, bob]\nactive: bob\nobjects:\n"
+        "  ra: {card: Royal Assassin, controller: bob}\n"
+        "  wk: {name: Knight, types: [creature], power: 2, toughness: 2, controller: alice, tapped: true}\n"
+        'facts: ["printed_keyword(wk, ward)", "printed_keyword_param(wk, ward, life, two)"]\n'
+        "actions:\n"
+        "  - {do: activate, object: ra, ability: royal_assassin, choose: {target: wk}}\n"
+        "  - {do: resolve, choose: {ward: pay}}\n",
+        encoding="utf-8",
+    )
+    run = run_cli(capsys, ["do", str(path)])
+    assert run.code == 3, run.err
+    assert run.diagnostics()[0] == (str(path), 9, 5, "error", "S102")
+    assert "resolve could not be applied: a comparison mixes numbers and words (20 >= 'two')" in run.err
+    assert f"note: printed_keyword_param(wk, ward, life, two) holds 'two' ({path}:6:" in run.err

@@ -716,6 +716,27 @@ def test_a_keyword_whose_parameter_may_be_left_out(tmp_path):
     assert "keyword 'waning' needs a parameter" in info.value.render()
 
 
+def test_a_keyword_parameter_declared_a_number_refuses_a_word_or_too_small_a_number(engine, tmp_path):
+    """{ward: {life: two}} loaded and failed only as ward resolved (a comparison of 20 with 'two', exit 2);
+    {ward: {life: -3}} was a payment that gains life. keyword_param_number(ward, life, 1) refuses both."""
+    path = write(
+        tmp_path,
+        "ward.yaml",
+        """\
+        players: [alice, bob]
+        objects:
+          a: {name: A, types: [creature], power: 2, toughness: 2, controller: alice, keywords: [{ward: {life: two}}]}
+          b: {name: B, types: [creature], power: 2, toughness: 2, controller: alice, keywords: [{ward: {life: -3}}]}
+          c: {name: C, types: [creature], power: 2, toughness: 2, controller: alice, keywords: [{ward: {life: 2}}]}
+        """,
+    )
+    hint = "e.g. {ward: {life: 2}} (keyword_param_number in its rule file)"
+    assert problems(engine, path) == [
+        (3, 89, "S100", "the life in the parameter of ward is a whole number of at least 1, got 'two'", hint),
+        (4, 89, "S100", "the life in the parameter of ward is a whole number of at least 1, got -3", hint),
+    ]
+
+
 def test_a_vocabulary_of_numbers_refuses_a_number_outside_it(tmp_path):
     """A designer's vocabulary may hold numbers (vocabulary_word(v, 1)): a value outside it is an S100 error
     naming the words, not an internal error from the "did you mean" search, which compared only words."""
