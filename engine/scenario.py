@@ -167,6 +167,8 @@ def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
                 card = ctx.catalog.get(spec["card"]) if isinstance(spec.get("card"), str) else None
                 if card is not None:
                     warn_unmodelled(ctx, card.name, what, at + ("card",))
+                elif "card" not in spec and isinstance(spec.get("name"), str):  # a card's file applies by name
+                    warn_unmodelled(ctx, spec["name"], what + ", named so inline", at + ("name",))
                 warn_unmodelled_keywords(ctx, spec.get("keywords"), what, at + ("keywords",))
     expects = _entries(ctx, data, "expect", None)
     if ctx.diags:

@@ -163,6 +163,8 @@ def compile_object(
             ctx.error(path, f"object {oid!r} needs a card or a name", "e.g. {card: Grizzly Bears, controller: alice}")
     elif ctx.want(name, "str", path + ("name",), "name"):
         out.append((("name", oid, name), path + ("name",) if "name" in spec else path + ("card",)))
+        if "card" not in spec:  # a card's file applies by its name: an inline object so named is that card too
+            warn_unmodelled(ctx, name, f"object {oid!r}, named so inline", path + ("name",))
     out.append((("permanent", oid), path))
     for key, pred, allowed in (
         ("types", "card_type", ctx.face.card_types),

@@ -65,6 +65,27 @@ def test_a_card_an_action_brings_warns_too(capsys, tmp_path):
         assert "(brought by action[0] enter) is not modelled in full" in run.err
 
 
+def test_an_inline_object_named_after_a_card_warns_as_the_card_does(capsys, tmp_path):
+    """A card's file applies to an object by its name, so an inline object named after a card gets its rules:
+    it is warned of as `card:` is (S200), on the board and brought by an action; it had no warning at all."""
+    path = tmp_path / "inline.yaml"
+    path.write_text(
+        "players: [alice, bob]\nactive: alice\nobjects:\n"
+        "  m: {name: Mentor of the Meek, types: [creature], power: 2, toughness: 2, controller: alice}\n"
+        "  g: {name: Goblin Raider, types: [creature], power: 2, toughness: 2, controller: alice}\n"
+        "actions:\n"
+        "  - {do: enter, object: {id: te, name: Thorn Elemental, types: [creature], power: 7, toughness: 7, "
+        "controller: alice}}\n",
+        encoding="utf-8",
+    )
+    run = run_cli(capsys, ["check", path])
+    assert run.code == 0, run.err
+    out = run.out + run.err
+    assert [d[1:] for d in run.diagnostics()] == [(4, 13, "warning", "S200"), (7, 40, "warning", "S200")], out
+    assert "card 'Mentor of the Meek' (object 'm', named so inline) is not modelled in full: you may pay" in out
+    assert "card 'Thorn Elemental' (brought by action[0] enter, named so inline) is not modelled in full" in out
+
+
 def test_a_keyword_not_modelled_in_full_warns_where_it_is_written(capsys, tmp_path):
     """A keyword whose rule file states what it does not model (keyword_not_modelled: ravenous's card draw)
     warns (S200) at the keyword, on an object of the board as on one an action brings; a board without it
