@@ -181,6 +181,7 @@ def scenario_cases(path: str, state: State, steps: Iterable[Step]) -> tuple[list
     failure: str | None = None  # why the actions stopped: told once, by the first case it fails
     refused: str | None = None  # the action refused that stopped them (an unless_refused entry then passes)
     unchecked = ""  # what the cases after that one say
+    stopped: tuple[str, int, int, str] | None = None  # the refused action (label, index, line, why), until told
     events: list[str] = []
     done = 0
     for step in steps:
@@ -203,8 +204,11 @@ def scenario_cases(path: str, state: State, steps: Iterable[Step]) -> tuple[list
                 failure = f"not checked: an earlier action was refused: {step.error.explain()}"
                 why = str(step.error).splitlines()[0] if str(step.error) else "refused"
                 refused = f"not reached: {label} was refused ({why}); the entry is unless_refused"
+                stopped = (label, step.index, step.span.line, step.error.explain())
             else:
                 failure = f"not checked: an earlier action was refused: {label} was refused: {step.error}"
+                told = step.error.render(sources={}) if step.error.diagnostics else str(step.error)
+                stopped = (label, step.index, step.span.line, f"{label} was refused: {told}")
             unchecked = f"not checked: {label} was refused (the first failure of this file says why)"
             continue
         state = step.state
@@ -214,19 +218,23 @@ def scenario_cases(path: str, state: State, steps: Iterable[Step]) -> tuple[list
             if action.get("expect_error") is not None:
                 label = f"action[{index}] (line {span.line}) {action.get('do')} expect_error"
                 results.append(CaseResult(path, label, False, failure, "action", index, span.line))
-                failure = unchecked
+                failure, stopped = unchecked, None
     for index, (entry, span) in enumerate(scenario.expects):
         label = entry.get("name") or _label(entry, index, span.line)
         if refused is not None and entry.get("unless_refused") is True:
             results.append(CaseResult(path, label, True, refused, "expect", index, span.line))
+            stopped = None  # the pass says why
             continue
         if failure is not None:
             results.append(CaseResult(path, label, False, failure, "expect", index, span.line))
-            failure = unchecked
+            failure, stopped = unchecked, None
             continue
         try:
             message = check_expect(state, entry)
         except JudgelogError as exc:
             message = str(exc.render(sources={}))
         results.append(CaseResult(path, label, message is None, message or "", "expect", index, span.line))
+    if stopped is not None:  # no case told the refusal that stopped the actions (no expect: entry): it fails itself
+        label, index, line, why = stopped
+        results.append(CaseResult(path, f"{label} refused", False, why, "action", index, line))
     return results, state

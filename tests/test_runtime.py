@@ -694,6 +694,33 @@ def test_judgelog_test_says_once_why_an_action_was_refused(capsys, tmp_path):
     assert run.out.count("not checked: action[0] (line 9) declare_blockers was refused") == 2
 
 
+def test_judgelog_test_tells_a_refusal_no_expectation_follows(capsys, tmp_path):
+    """A refused action with no expect: entry after it printed only "0 passed, 0 failed": the refusal is a
+    failed case of its own, saying why as `do` does (and an unless_refused entry still passes alone)."""
+    board = textwrap.dedent(
+        """\
+        players: [alice, bob]
+        active: alice
+        objects:
+          dragon: {card: Shivan Dragon, controller: alice}
+          bears: {card: Grizzly Bears, controller: bob}
+        combat:
+          attackers: {dragon: bob}
+        actions:
+          - {do: declare_blockers, blockers: {bears: dragon}}
+        """
+    )
+    path = tmp_path / "refused.yaml"
+    path.write_text(board, encoding="utf-8")
+    run = run_cli(capsys, ["test", str(path)])
+    assert run.code == 1 and "0 passed, 1 failed" in run.out, run.out
+    assert f"FAIL {path}: action[0] (line 9) declare_blockers refused" in run.out
+    assert "702.9b" in run.out
+    path.write_text(board + 'expect:\n  - {absent: "blocked(dragon)", unless_refused: true}\n', encoding="utf-8")
+    run = run_cli(capsys, ["test", str(path)])
+    assert run.code == 0 and "1 passed, 0 failed" in run.out, run.out
+
+
 def test_do_applies_the_first_n_actions_as_the_other_verbs_do(capsys, tmp_path):
     scenario = SCENARIOS / "banding_declared_blockee_dies.yaml"
     whole = run_cli(capsys, ["do", scenario, "--format", "json"])
