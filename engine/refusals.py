@@ -23,7 +23,7 @@ from .action_args import NONE
 from .analysis import suggest
 from .errors import ActionError
 
-__all__ = ["violation_refusal", "listed_options"]
+__all__ = ["violation_refusal", "listed_options", "nothing_to_choose"]
 
 
 def violation_refusal(
@@ -127,3 +127,17 @@ def listed_options(
                 f"{k} -> {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in sorted(assignment.items())
             )
     return out
+
+
+def nothing_to_choose(kind: str, unused: Sequence[str], withheld: Mapping[str, tuple[str, str]]) -> ActionError:
+    """The refusal of an action whose choose: names decisions no rule offered (``unused``); ``withheld``: name ->
+    (CR, why) for those a rule says why it is not offered (choice_withheld/3)."""
+    told = [n for n in unused if n in withheld]
+    if told:
+        why = "; ".join(f"{n}: {withheld[n][1]}" for n in told)
+        return ActionError(f"{kind}: nothing to choose for {why}", cr=withheld[told[0]][0] if len(told) == 1 else None)
+    return ActionError(
+        f"{kind}: nothing to choose for {', '.join(unused)}: no rule offers it in this action now",
+        hint="remove it from choose: (an ability whose object left the battlefield offers nothing on it, "
+        "400.7); `judgelog choices SCENARIO ACTION` lists the choices offered",
+    )

@@ -44,7 +44,7 @@ from .database import quiet_gc
 from .effects import MOVES_THAT_KILL, apply_primitive
 from .errors import ActionError, UsageError
 from .factview import FactView, Overlay, WorkingFacts, as_frozenset
-from .refusals import listed_options, violation_refusal
+from .refusals import listed_options, nothing_to_choose, violation_refusal
 from .replay import run_actions
 from .stack import StackSteps
 from .stack_order import check_order_named, check_order_shape, order_location
@@ -111,6 +111,7 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
         self.target_states: dict[tuple, frozenset | FactView] = {}
         self.token_ids: list[str] = token_ids(action.get("as"))  # ids for the tokens the action creates
         self.used_choices: set[str] = set()  # the choose: keys answered (apply_action shares one)
+        self.withheld: dict[str, tuple[str, str]] = {}  # choice_withheld: name -> (CR, why) of a choose: key
 
     # -- asking the rules -------------------------------------------------
     def ask(self, facts: Iterable[tuple], text: str) -> list[dict[str, Any]]:
@@ -201,11 +202,7 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
             self._wait_for_the_stack(facts)  # (no follow-up: nothing to wait for)
         unused = [] if self.follow_up else unused_choices(choose, self.used_choices)  # a later application may ask
         if unused:
-            raise ActionError(
-                f"{self.kind}: nothing to choose for {', '.join(unused)}: no rule offers it in this action now",
-                hint="remove it from choose: (an ability whose object left the battlefield offers nothing on it, "
-                "400.7); `judgelog choices SCENARIO ACTION` lists the choices offered",
-            )
+            raise nothing_to_choose(str(self.kind), unused, self.withheld)
         event_facts = {f for e in self.events for f in e.facts()}
         final = facts | event_facts
         origins = {f: self.span for f in self.steps.added(final)} if self.span is not None else {}
@@ -296,6 +293,8 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
         rows = self.ask(facts, "choice(N, O)")
         names = sorted({r["N"] for r in rows} | {r["N"] for r in self.ask(facts, "choice_mode(N, _)")})
         names = [n for n in names if not self.steps.any_of(facts, ("chosen", "chose_nothing"), n)]
+        if isinstance(choose, dict) and any(k not in names for k in choose):  # why a rule does not offer it
+            self.withheld |= {r["N"]: (r["R"], r["T"]) for r in self.ask(facts, "choice_withheld(N, R, T)")}
         out: set[tuple] = set()
         for name in names:
             options = [r["O"] for r in rows if r["N"] == name]

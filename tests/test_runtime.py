@@ -1424,6 +1424,29 @@ def test_a_choice_the_rules_do_not_offer_says_why(engine):
     assert "fails at ability_arg(I, target_option, ward)" in hint, hint
 
 
+def test_a_choice_a_rule_withholds_says_why(engine):
+    """Ward's payment when the player asked to pay has too little life (119.4): `{ward: pay}` and `{ward: none}`
+    were refused as "no rule offers it in this action now"; ward's file says why (choice_withheld/3), and a
+    bare resolve counters the ability."""
+    knight = {**creature("Knight", 2, 2, "alice"), "keywords": [{"ward": {"life": 2}}], "tapped": True}
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "bob",
+            "life": {"bob": 1},
+            "objects": {"ra": {"card": "Royal Assassin", "controller": "bob"}, "wk": knight},
+        }
+    )
+    state, _ = state.apply({"do": "activate", "object": "ra", "ability": "royal_assassin", "choose": {"target": "wk"}})
+    for answer in ("pay", "none"):
+        with pytest.raises(ActionError) as info:
+            state.apply({"do": "resolve", "choose": {"ward": answer}})
+        assert "resolve: nothing to choose for ward: the player asked to pay has less life" in str(info.value)
+        assert "no rule offers it" not in str(info.value) and info.value.cr == "119.4"
+    state, _ = state.apply({"do": "resolve"})
+    assert state.holds("permanent(wk)") and state.holds("life(bob, 1)")
+
+
 def test_a_state_runs_its_files_actions_as_the_verbs_do(engine):
     """`state.run_actions()`: the file's actions applied in order (what `judgelog do` shows); the loaded state
     is a value and stays as the file describes it."""
