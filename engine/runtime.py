@@ -48,7 +48,7 @@ from .refusals import listed_options, nothing_to_choose, violation_refusal
 from .replay import run_actions
 from .stack import StackSteps
 from .stack_order import check_order_named, check_order_shape, order_location
-from .stack_targets import StackTargets
+from .stack_targets import HOLDS_BY, StackTargets
 from .state_based import MAX_SBA_ROUNDS, StateBasedSteps
 from .step_facts import StepFacts
 
@@ -352,7 +352,7 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
                 if fact is not None and literal.startswith("not "):  # an exception that holds: which rule gives it
                     rule = prover.deriving_rule(fact)
                     if rule is not None:
-                        steps.append(f"{literal[4:]} holds by {rule.name} [CR {', '.join(rule.cites)}]")
+                        steps.append(f"{literal[4:]}{HOLDS_BY}{rule.name} [CR {', '.join(rule.cites)}]")
                     break
         return "the rules don't offer it: " + "; ".join(steps) if steps else None
 

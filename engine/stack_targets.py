@@ -26,9 +26,10 @@ from collections.abc import Callable, Sequence
 from .errors import ActionError, UsageError
 from .stack_order import check_order_shape
 
-__all__ = ["StackTargets", "check_targets_shape"]
+__all__ = ["StackTargets", "check_targets_shape", "HOLDS_BY"]
 
 CR = "601.2c"
+HOLDS_BY = " holds by "  # how a why-not step names the rule that gives an exception (judgelog.runtime)
 
 
 def check_targets_shape(targets: object) -> None:
@@ -86,12 +87,17 @@ class StackTargets:
             value = value[n]
         self.used[key] = self.used.get(key, 0) + 1
         if value not in options:
+            hint = explain(value) if explain is not None else None
+            # the exception that makes it no target, when the explanation ends at one (its last step reads
+            # "untargetable(...) holds by RULE [CR ...]": protection, 702.16b): said in the message itself
+            last = hint.rsplit("; ", 1)[-1] if hint else ""
+            because = f": {last}" if HOLDS_BY in last else ""
             raise ActionError(
                 f"targets: {value!r} is not a legal target for {aid} ({source}'s {kind} ability) as it is put on "
-                "the stack",
+                f"the stack{because}",
                 cr=CR,
                 options=[str(o) for o in options],
-                hint=explain(value) if explain is not None else None,
+                hint=hint,
             )
         return value
 

@@ -1412,6 +1412,11 @@ def test_a_choice_the_rules_do_not_offer_says_why(engine):
         state.apply({"do": "declare_attackers", "attackers": attackers, "targets": {"stalwart": "ward"}})
     hint = str(info.value.hint)
     assert info.value.options == ("page", "squire")
+    # the exception is named in the message itself, not only at the end of the hint
+    assert (
+        "as it is put on the stack: untargetable(ward, stalwart, alice) holds by protection.untargetable [CR 702.16b"
+        in info.value.message
+    )
     assert hint.startswith("the rules don't offer it: targets.trigger_target_option"), hint
     assert hint.endswith("holds by protection.untargetable [CR 702.16b, 115.1]"), hint
     # none named while two were legal: named as it resolves, among those (the Ward was never one of them)
