@@ -159,8 +159,13 @@ def list_choices(
     if space is None:
         from .analysis import suggest
 
-        near = suggest(what, list(spaces))
-        hint = (f"did you mean {near!r}? " if near else "") + "choices: " + ", ".join(sorted(spaces))
+        near = [n for n in [suggest(what, list(spaces))] if n]
+        near += sorted(
+            {str(s) for s, word in _rows(state, "choice_space_alias") if word == what and s in spaces} - set(near)
+        )
+        hint = (
+            (f"did you mean {' or '.join(map(repr, near))}? " if near else "") + "choices: " + ", ".join(sorted(spaces))
+        )
         if RESOLVE in spaces and _on_the_stack(state, what):
             hint = f"{what} is an ability on the stack: what it asks is chosen as it resolves, the decision {RESOLVE!r}"
         raise UsageError(f"unknown decision {what!r}", hint=hint)

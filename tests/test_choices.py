@@ -215,6 +215,16 @@ def test_an_action_whose_arguments_are_a_decision_points_to_it(engine):
     assert list_choices(state, "blocks")[0]["count"] > 1  # what it points to lists the legal declarations
 
 
+def test_a_word_a_space_declares_as_its_alias_suggests_it(engine):
+    """`choices S damage` suggested only deal_damage (the nearest name); the divisions of combat damage are the
+    space `divisions`, which declares damage as an alias (choice_space_alias), so the hint names it too."""
+    state = engine.load(engine.example("banding_blocked_by_one.yaml"))
+    with pytest.raises(UsageError) as err:
+        list_choices(state, "damage")
+    assert err.value.message == "unknown decision 'damage'"
+    assert str(err.value.hint).startswith("did you mean 'deal_damage' or 'divisions'? choices: ")
+
+
 def test_a_refusal_whose_only_legal_declaration_is_the_empty_one_says_so(engine):
     """A lone creature without flying or reach declared as a blocker of a flier: no option is listed as legal
     but the empty declaration (each combination tried, judgelog.refusals.listed_options)."""
