@@ -81,9 +81,18 @@ class ChoiceMode(StrEnum):
 class ChoiceNeeded(Exception):
     """Raised in probe mode at the first choice the caller did not make (for ``judgelog choices``)."""
 
-    def __init__(self, name: str, options: list[Any], mode: ChoiceMode, limit: int | None, cr: str | None) -> None:
+    def __init__(
+        self,
+        name: str,
+        options: list[Any],
+        mode: ChoiceMode,
+        limit: int | None,
+        cr: str | None,
+        text: str | None = None,
+    ) -> None:
         super().__init__(name)
         self.name, self.options, self.mode, self.limit, self.cr = name, options, mode, limit, cr
+        self.text = text  # what the choice decides, in the rules' words (choice_text/2)
 
 
 def checked_choice(
@@ -98,11 +107,13 @@ def checked_choice(
     *,
     probe: bool = False,
     misnamed: Sequence[str] = (),
+    text: str | None = None,
 ) -> list[Any]:
     """The options chosen for decision ``name`` of action ``kind``: what the caller gave (``present``), checked
     against the legal ``options``, the ``mode`` and its ``limit`` (``choice_max``); the only option or, for
     ``exactly``, every option when there are no more than it takes, when the caller gave none. Raises
-    :class:`ActionError` (or, with ``probe``, :class:`ChoiceNeeded` for a choice left to make).
+    :class:`ActionError` (or, with ``probe``, :class:`ChoiceNeeded` for a choice left to make); ``text``: what the
+    choice decides (choice_text/2), said when it is missing.
 
     >>> checked_choice("annihilator", "sacrifice", ["a", "b"], ChoiceMode.EXACTLY, 2, None, None, False)
     ['a', 'b']
@@ -119,7 +130,7 @@ def checked_choice(
     if not present and mode is ChoiceMode.EXACTLY and count == len(options):
         return list(options)  # every option: nothing to choose
     if not present and probe and (options or mode is not ChoiceMode.ONE):
-        raise ChoiceNeeded(name, options, mode, limit, cr)
+        raise ChoiceNeeded(name, options, mode, limit, cr, text)
     if not present:
         if not options:
             return []
@@ -128,7 +139,8 @@ def checked_choice(
         hint = f"add choose: {{{name}: ...}}"
         if misnamed:
             hint = f"choose: names {misnamed[0]!r}, but the choice is called {name!r}: choose: {{{name}: ...}}"
-        raise ActionError(f"{kind}: a choice is required for {name}", cr=cr, options=shown, hint=hint)
+        what = f": {text}" if text else ""
+        raise ActionError(f"{kind}: a choice is required for {name}{what}", cr=cr, options=shown, hint=hint)
     values = given if isinstance(given, list) else ([] if given in (None, NONE) else [given])
     if not values and not options:
         return []  # none given where there is nothing to choose (populate with no creature token, 701.36b)

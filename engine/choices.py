@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
-from .action_args import action_from_text, made_by_the_action_ids
+from .action_args import NONE, action_from_text, made_by_the_action_ids
 from .ast import Atom, Const, format_value
 from .combinatorics import compositions, count_partitions, enumerate_partitions
 from .errors import ActionError, NothingToChoose, RuleError, UsageError, made_by_the_action
@@ -238,8 +238,9 @@ def _action_choice(state: Board, space: ChoiceSpace, given: dict) -> tuple[dict,
             "; ".join(f"its {k} are the decision {n!r}: judgelog choices SCENARIO {n}" for n, k in pairs),
         )
 
+    unavailable: list[tuple] = []  # (name, option, CR, text): what the rules say can't be chosen now, and why
     try:
-        needed = probe_choice(state, action, list_options=list_choices)
+        needed = probe_choice(state, action, list_options=list_choices, unavailable=unavailable)
     except ActionError as refused:  # refused as it stands: say where its arguments' choices are listed
         where = linked()[2]
         if where:
@@ -250,13 +251,15 @@ def _action_choice(state: Board, space: ChoiceSpace, given: dict) -> tuple[dict,
         see = [n for n, _ in pairs] or sorted(others)
         done = _taken_now(state, action)
         data: dict[str, object] = {"decision": what, "choice": None, "options": [], "see": see, "taken_now": done}
-        text = f"{what}: nothing to choose now (no choose: choice); taken now, " + (
+        data["unavailable"] = [{"choice": n, "option": o, "cr": r, "why": t} for n, o, r, t in unavailable]
+        text = f"{what}: nothing to choose now: give {{do: {kind}}} with no choose:; taken now, " + (
             "it does nothing (no event)" if not done else "it does: " + "; ".join(done)
         )
+        text += "".join(f"\n  {o} can't be chosen for {n} (CR {r}): {t}" for n, o, r, t in unavailable)
         if where:
             text += "; " + where
         elif others:
-            text += "; the decisions of a board: " + ", ".join(sorted(others))
+            text += "\n  (the other decisions judgelog choices lists: " + ", ".join(sorted(others)) + ")"
         return data, text
     options = [str(o) for o in needed.options]
     made = made_by_the_action_ids(state, options)  # a token the action creates: not named before it exists
@@ -276,10 +279,19 @@ def _action_choice(state: Board, space: ChoiceSpace, given: dict) -> tuple[dict,
         ChoiceMode.UP_TO: f"choose up to {needed.limit}",
         ChoiceMode.EXACTLY: f"choose {needed.limit} (all of them if there are fewer)",
     }[needed.mode]
+    data["text"] = needed.text
     lines = [f"{what}: {needed.name} — {mode}" + (f" (CR {needed.cr})" if needed.cr else "")]
+    lines += [f"  {needed.text}"] if needed.text else []
     lines += [f"  {o}" for o in options] or ["  (no legal option)"]
     only = needed.mode is ChoiceMode.ONE and len(options) == 1
     lines += [f"  ({made_by_the_action(made, needed.name, only=only)})"] if made else []
+    lines += {ChoiceMode.MAY: ["  none"], ChoiceMode.ANY: ["  []  (none of them)"]}.get(needed.mode, [])
+    example = f"{needed.name}: {options[0] if options else NONE}"
+    if not (options and options[0] in made):  # (an option the action makes is named through as:, said above)
+        lines.append(
+            f"give it as: {{do: {kind}, choose: {{{example}}}}}"
+            + (" (or another option)" if len(options) > 1 or needed.mode is ChoiceMode.MAY else "")
+        )
     return data, "\n".join(lines)
 
 

@@ -118,6 +118,8 @@ ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = {
     "choice_mode": (2, (), False, _RUNTIME),
     "choice_max": (2, (1,), False, _RUNTIME),
     "choice_cr": (2, (), False, _RUNTIME),
+    "choice_unavailable": (4, (), False, _RUNTIME),
+    "choice_text": (2, (), False, _RUNTIME),
     "effect": (5, (0,), False, _RUNTIME),
     "state_based": (5, (0,), False, _RUNTIME),
     "standing": (5, (0,), False, _RUNTIME),

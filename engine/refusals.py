@@ -18,12 +18,14 @@ of the decision the rules name (``refusal_options/2``).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from .action_args import NONE
 from .analysis import suggest
 from .errors import ActionError
+from .stack_targets import HOLDS_BY
 
-__all__ = ["violation_refusal", "listed_options", "nothing_to_choose"]
+__all__ = ["violation_refusal", "listed_options", "nothing_to_choose", "unavailable_refusal", "why_not_holds"]
 
 
 def violation_refusal(
@@ -82,6 +84,65 @@ def violation_refusal(
     )
 
 
+def unavailable_refusal(
+    kind: str, choose: object, used: set[str], unavailable: Sequence[tuple[str, str, str, str]]
+) -> ActionError | None:
+    """The refusal of a ``choose:`` entry naming an option the rules don't offer now and say why
+    (choice_unavailable(Name, Option, CR, Text): a payment of more life than the player has, 119.4), or None.
+    ``unavailable``: those (name, option, CR, text) rows of this step; ``used``: the ``choose:`` keys answered
+    so far. ``none`` given for such a choice is what happens anyway: it is taken as given (added to ``used``).
+
+    >>> rows = [("upkeep", "pay", "119.4", "a player can't pay more life than they have")]
+    >>> print(unavailable_refusal("resolve", {"upkeep": "pay"}, set(), rows))
+    resolve refused: pay can't be chosen for upkeep: a player can't pay more life than they have (CR 119.4)
+    >>> used: set[str] = set()
+    >>> unavailable_refusal("resolve", {"upkeep": "none"}, used, rows), used
+    (None, {'upkeep'})
+    """
+    if not isinstance(choose, dict):
+        return None
+    for name, option, cr, text in unavailable:
+        if name in used or name not in choose:
+            continue
+        given = choose[name]
+        values = [str(v) for v in given] if isinstance(given, list) else [str(given)]
+        if str(option) in values:
+            return ActionError(
+                f"{kind} refused: {option} can't be chosen for {name}: {text} (CR {cr})",
+                cr=str(cr),
+                hint=f"leave {name} out of choose: (or give {name}: none): the rules don't offer {option} now",
+            )
+        if values in (["none"], []):
+            used.add(name)  # declining what can't be done anyway
+    return None
+
+
+def why_not_holds(engine: Any, facts: frozenset, wanted: tuple) -> str | None:
+    """Why ``wanted`` (``choice(name, value)``: the option a caller named) does not hold in ``facts``: the rule
+    deriving it that gets furthest, at its first failing literal, followed into that literal's own rules
+    while a rule derives it (a target with protection: the targeting rule fails at ``not
+    untargetable(...)``, which protection gives)."""
+    from .provenance import Prover
+
+    steps: list[str] = []
+    fact: tuple | None = wanted
+    with engine.backend.session(facts) as view:
+        prover = Prover(engine.backend, view, {})
+        while fact is not None and len(steps) < 4:
+            best = max(prover.why_not(fact), key=lambda r: sum(1 for _, ok in r.literals if ok), default=None)
+            literal = next((text for text, ok in best.literals if ok is False), None) if best else None
+            if best is None or literal is None:
+                break
+            steps.append(f"{best.rule.name} [CR {', '.join(best.rule.cites)}] fails at {literal}")
+            fact = best.failing if best.failing and engine.program.derived(best.failing[0]) else None
+            if fact is not None and literal.startswith("not "):  # an exception that holds: which rule gives it
+                rule = prover.deriving_rule(fact)
+                if rule is not None:
+                    steps.append(f"{literal[4:]}{HOLDS_BY}{rule.name} [CR {', '.join(rule.cites)}]")
+                break
+    return "the rules don't offer it: " + "; ".join(steps) if steps else None
+
+
 # an assignment (each blocker -> the attackers it may block) with at most this many combinations has each tried
 # as the action, so that a refusal lists only the options some legal declaration takes
 TRIED_UP_TO = 16
@@ -129,13 +190,8 @@ def listed_options(
     return out
 
 
-def nothing_to_choose(kind: str, unused: Sequence[str], withheld: Mapping[str, tuple[str, str]]) -> ActionError:
-    """The refusal of an action whose choose: names decisions no rule offered (``unused``); ``withheld``: name ->
-    (CR, why) for those a rule says why it is not offered (choice_withheld/3)."""
-    told = [n for n in unused if n in withheld]
-    if told:
-        why = "; ".join(f"{n}: {withheld[n][1]}" for n in told)
-        return ActionError(f"{kind}: nothing to choose for {why}", cr=withheld[told[0]][0] if len(told) == 1 else None)
+def nothing_to_choose(kind: str, unused: Sequence[str]) -> ActionError:
+    """The refusal of an action whose choose: names decisions no rule offered (``unused``)."""
     return ActionError(
         f"{kind}: nothing to choose for {', '.join(unused)}: no rule offers it in this action now",
         hint="remove it from choose: (an ability whose object left the battlefield offers nothing on it, "

@@ -44,11 +44,11 @@ from .database import quiet_gc
 from .effects import MOVES_THAT_KILL, apply_primitive
 from .errors import ActionError, UsageError
 from .factview import FactView, Overlay, WorkingFacts, as_frozenset
-from .refusals import listed_options, nothing_to_choose, violation_refusal
+from .refusals import listed_options, nothing_to_choose, unavailable_refusal, violation_refusal, why_not_holds
 from .replay import run_actions
 from .stack import StackSteps
 from .stack_order import check_order_named, check_order_shape, order_location
-from .stack_targets import HOLDS_BY, StackTargets
+from .stack_targets import StackTargets
 from .state_based import MAX_SBA_ROUNDS, StateBasedSteps
 from .step_facts import StepFacts
 
@@ -111,7 +111,7 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
         self.target_states: dict[tuple, frozenset | FactView] = {}
         self.token_ids: list[str] = token_ids(action.get("as"))  # ids for the tokens the action creates
         self.used_choices: set[str] = set()  # the choose: keys answered (apply_action shares one)
-        self.withheld: dict[str, tuple[str, str]] = {}  # choice_withheld: name -> (CR, why) of a choose: key
+        self.unavailable: list[tuple] = []  # (name, option, CR, text): choices the rules say can't be made now
 
     # -- asking the rules -------------------------------------------------
     def ask(self, facts: Iterable[tuple], text: str) -> list[dict[str, Any]]:
@@ -165,6 +165,8 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
             facts.add(("step", step))
             self._violations(facts)
             chosen = self._choices(facts, choose, self.used_choices)
+            if self.probe or unused_choices(choose, self.used_choices):  # and those the rules say can't be made
+                self._unavailable(facts, choose)
             if chosen:  # and what reads the choices just made (an effect that depends on a chosen target)
                 facts |= chosen
                 self._violations(facts)
@@ -202,7 +204,7 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
             self._wait_for_the_stack(facts)  # (no follow-up: nothing to wait for)
         unused = [] if self.follow_up else unused_choices(choose, self.used_choices)  # a later application may ask
         if unused:
-            raise nothing_to_choose(str(self.kind), unused, self.withheld)
+            raise nothing_to_choose(str(self.kind), unused)
         event_facts = {f for e in self.events for f in e.facts()}
         final = facts | event_facts
         origins = {f: self.span for f in self.steps.added(final)} if self.span is not None else {}
@@ -293,8 +295,6 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
         rows = self.ask(facts, "choice(N, O)")
         names = sorted({r["N"] for r in rows} | {r["N"] for r in self.ask(facts, "choice_mode(N, _)")})
         names = [n for n in names if not self.steps.any_of(facts, ("chosen", "chose_nothing"), n)]
-        if isinstance(choose, dict) and any(k not in names for k in choose):  # why a rule does not offer it
-            self.withheld |= {r["N"]: (r["R"], r["T"]) for r in self.ask(facts, "choice_withheld(N, R, T)")}
         out: set[tuple] = set()
         for name in names:
             options = [r["O"] for r in rows if r["N"] == name]
@@ -306,14 +306,15 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
                     hint="declare the argument it comes from as a count: action_param_type(KIND, KEY, count)",
                 )
             cr = next((r["R"] for r in self.ask(facts, f"choice_cr({name}, R)")), None)
+            says = next((str(r["T"]) for r in self.ask(facts, f"choice_text({name}, T)")), None)  # what it decides
             given, present = given_choice(choose, name, len(names), used=used)
             if present:
                 used.add(name)
             unknown = [k for k in choose if k not in names] if isinstance(choose, dict) else []
-            misnamed = [k for k in unknown if suggest(str(k), [name])]
+            odd = [k for k in unknown if suggest(str(k), [name])]  # a misnamed choose: key
             try:
                 values = checked_choice(
-                    self.kind, name, options, mode, limit, cr, given, present, probe=self.probe, misnamed=misnamed
+                    self.kind, name, options, mode, limit, cr, given, present, probe=self.probe, misnamed=odd, text=says
                 )
             except ActionError as refused:
                 listed = given if isinstance(given, list) else [given]
@@ -331,30 +332,18 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
                 self.next_seq += 1
         return out
 
-    def _why_not_holds(self, facts: Iterable[tuple], wanted: tuple) -> str | None:
-        """Why ``wanted`` (``choice(name, value)``: the option a caller named) does not hold here: the rule
-        deriving it that gets furthest, at its first failing literal, followed into that literal's own rules
-        while a rule derives it (a target with protection: the targeting rule fails at ``not
-        untargetable(...)``, which protection gives)."""
-        from .provenance import Prover
+    def _unavailable(self, facts: WorkingFacts, choose: object) -> None:
+        """A choose: entry naming an option the rules say can't be chosen now is refused with their reason
+        (choice_unavailable/4); the options they say so of are kept for judgelog choices (``unavailable``)."""
+        rows = [(r["N"], r["O"], r["R"], r["T"]) for r in self.ask(facts, "choice_unavailable(N, O, R, T)")]
+        self.unavailable += [r for r in rows if r not in self.unavailable]
+        refused = unavailable_refusal(str(self.kind), choose, self.used_choices, rows)
+        if refused is not None:
+            raise refused
 
-        steps: list[str] = []
-        fact: tuple | None = wanted
-        with self.engine.backend.session(cast(frozenset, self.steps.freeze(facts))) as view:
-            prover = Prover(self.engine.backend, view, {})
-            while fact is not None and len(steps) < 4:
-                best = max(prover.why_not(fact), key=lambda r: sum(1 for _, ok in r.literals if ok), default=None)
-                literal = next((text for text, ok in best.literals if ok is False), None) if best else None
-                if best is None or literal is None:
-                    break
-                steps.append(f"{best.rule.name} [CR {', '.join(best.rule.cites)}] fails at {literal}")
-                fact = best.failing if best.failing and self.engine.program.derived(best.failing[0]) else None
-                if fact is not None and literal.startswith("not "):  # an exception that holds: which rule gives it
-                    rule = prover.deriving_rule(fact)
-                    if rule is not None:
-                        steps.append(f"{literal[4:]}{HOLDS_BY}{rule.name} [CR {', '.join(rule.cites)}]")
-                    break
-        return "the rules don't offer it: " + "; ".join(steps) if steps else None
+    def _why_not_holds(self, facts: Iterable[tuple], wanted: tuple) -> str | None:
+        """Why ``wanted`` (the option a caller named) does not hold here (judgelog.refusals.why_not_holds)."""
+        return why_not_holds(self.engine, cast(frozenset, self.steps.freeze(facts)), wanted)
 
     def _effects(self, facts: WorkingFacts, query: str, *, rule_prefix: str = "") -> WorkingFacts:
         rows = self.ask(facts, query)
@@ -507,12 +496,13 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
 
 
 def probe_choice(
-    state: Board, action: dict[str, Any], *, list_options: OptionLister | None = None
+    state: Board, action: dict[str, Any], *, list_options: OptionLister | None = None, unavailable: list | None = None
 ) -> ChoiceNeeded | None:
     """The first choice ``action`` would ask for, as a :class:`ChoiceNeeded`, or None if it needs none.
-    ``list_options``: as for :func:`apply_action`."""
+    ``list_options``: as for :func:`apply_action`; ``unavailable`` gets the (name, option, CR, text) the rules
+    say can't be chosen (choice_unavailable/4) in the steps run."""
     run = _Run(state, action, None, list_options=list_options)
-    run.probe = True
+    run.probe, run.unavailable = True, unavailable if unavailable is not None else []
     try:
         run.run()
     except ChoiceNeeded as needed:

@@ -479,6 +479,67 @@ def test_an_action_that_asks_for_no_choice_says_what_it_does_taken_now(engine):
     assert "taken now, it does: " in text
 
 
+def test_a_may_choice_says_what_it_decides_lists_none_and_how_to_give_it(engine):
+    """Modular as it resolves: its target was chosen as it went on the stack, and the choice `target` is the
+    "you may" (choice_text/2). The refusal of a bare resolve and `choices S resolve` say so, list `none`
+    beside the options (it said "choose one or none" and listed only golem) and show how to give it."""
+    from judgelog.errors import ActionError
+
+    artifact = {"types": ["artifact", "creature"], "power": 0, "toughness": 0, "controller": "alice"}
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {
+                "worker": {**artifact, "name": "Arcbound Worker", "keywords": [{"modular": 1}]},
+                "golem": {**artifact, "name": "Golem", "toughness": 2},
+            },
+        }
+    )
+    state, _ = state.apply({"do": "sacrifice", "object": "worker"})
+    data, text = list_choices(state, "resolve")
+    assert data["choice"] == "target" and data["options"] == ["golem"]
+    assert data["text"] and data["text"].startswith("you may put the ability's +1/+1 counters on its target")
+    assert text.splitlines()[1:] == [
+        f"  {data['text']}",
+        "  golem",
+        "  none",
+        "give it as: {do: resolve, choose: {target: golem}} (or another option)",
+    ]
+    with pytest.raises(ActionError, match=r"a choice is required for target: you may put the ability's \+1/\+1"):
+        state.apply({"do": "resolve"})
+
+
+def test_nothing_to_choose_says_how_to_take_it_and_why_an_option_is_not_offered(engine):
+    """Cumulative upkeep of 2 life with 1 life: `pay` is not offered (119.4). `choices S resolve` said "nothing to
+    choose now ...; the decisions of a board: attacks, bands, blocks, divisions"; it now says how to give the
+    action and why `pay` is not there (choice_unavailable/4)."""
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "bob",
+            "life": {"alice": 1},
+            "objects": {
+                "chasm": {
+                    "name": "Age Chasm",
+                    "types": ["enchantment"],
+                    "controller": "alice",
+                    "keywords": [{"cumulative_upkeep": {"life": 2}}],
+                },
+            },
+        }
+    )
+    for action in ({"do": "end_turn"}, {"do": "begin_turn", "player": "alice"}):
+        state, _ = state.apply(action)
+    data, text = list_choices(state, "resolve")
+    assert data["choice"] is None and [(u["choice"], u["option"], u["cr"]) for u in data["unavailable"]] == [
+        ("cumulative_upkeep", "pay", "119.4")
+    ]
+    assert text.startswith("resolve: nothing to choose now: give {do: resolve} with no choose:; taken now, it does:")
+    assert "\n  pay can't be chosen for cumulative_upkeep (CR 119.4): a player can pay life only if" in text
+    assert "the decisions of a board" not in text
+
+
 def test_asking_for_an_ability_on_the_stack_by_its_kind_points_to_resolve(engine):
     """`choices S fabricate` with a fabricate ability on the stack: its choice is the decision `resolve`."""
     from judgelog.errors import UsageError

@@ -211,6 +211,42 @@ def test_a_refused_step_two_undoes_step_one(designer):
     assert state.facts == before
 
 
+def _upkeep_board(engine: Engine) -> object:
+    """Alice (1 life) in her upkeep with cumulative upkeep—pay 2 life on the stack, its age counter put."""
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "bob",
+            "life": {"alice": 1},
+            "objects": {
+                "chasm": {
+                    "name": "Age Chasm",
+                    "types": ["enchantment"],
+                    "controller": "alice",
+                    "keywords": [{"cumulative_upkeep": {"life": 2}}],
+                },
+            },
+        }
+    )
+    for action in ({"do": "end_turn"}, {"do": "begin_turn", "player": "alice"}):
+        state = state.apply(action)[0]
+    return state
+
+
+def test_a_choice_the_rules_say_cant_be_made_is_refused_with_their_reason(engine):
+    """choice_unavailable/4: `pay` for a cost of more life than the player has is refused citing 119.4 (it
+    said "nothing to choose for cumulative_upkeep: no rule offers it"); `none`, declining it, is taken."""
+    state = _upkeep_board(engine)
+    with pytest.raises(ActionError) as refused:
+        state.apply({"do": "resolve", "choose": {"cumulative_upkeep": "pay"}})
+    assert refused.value.cr == "119.4"
+    assert "pay can't be chosen for cumulative_upkeep: a player can pay life only if" in refused.value.message
+    assert "nothing to choose" not in refused.value.message
+    after, events = state.apply({"do": "resolve", "choose": {"cumulative_upkeep": "none"}})
+    assert [(e.kind, e.subject) for e in events if e.kind == "moved"] == [("moved", "chasm")]
+    assert after.query("life(alice, L)") == [{"L": 1}]
+
+
 def test_applying_leaves_the_original_state_unchanged(designer):
     state = _board(designer)
     before = state.facts
@@ -1429,10 +1465,10 @@ def test_a_choice_the_rules_do_not_offer_says_why(engine):
     assert "fails at ability_arg(I, target_option, ward)" in hint, hint
 
 
-def test_a_choice_a_rule_withholds_says_why(engine):
+def test_a_payment_a_player_cant_make_is_refused_saying_why_and_none_is_taken(engine):
     """Ward's payment when the player asked to pay has too little life (119.4): `{ward: pay}` and `{ward: none}`
-    were refused as "no rule offers it in this action now"; ward's file says why (choice_withheld/3), and a
-    bare resolve counters the ability."""
+    were refused as "no rule offers it in this action now"; ward's file says why pay can't be chosen
+    (choice_unavailable/4), and none, like a bare resolve, counters the ability."""
     knight = {**creature("Knight", 2, 2, "alice"), "keywords": [{"ward": {"life": 2}}], "tapped": True}
     state = engine.state_from_dict(
         {
@@ -1443,13 +1479,14 @@ def test_a_choice_a_rule_withholds_says_why(engine):
         }
     )
     state, _ = state.apply({"do": "activate", "object": "ra", "ability": "royal_assassin", "choose": {"target": "wk"}})
-    for answer in ("pay", "none"):
-        with pytest.raises(ActionError) as info:
-            state.apply({"do": "resolve", "choose": {"ward": answer}})
-        assert "resolve: nothing to choose for ward: the player asked to pay has less life" in str(info.value)
-        assert "no rule offers it" not in str(info.value) and info.value.cr == "119.4"
-    state, _ = state.apply({"do": "resolve"})
-    assert state.holds("permanent(wk)") and state.holds("life(bob, 1)")
+    with pytest.raises(ActionError) as info:
+        state.apply({"do": "resolve", "choose": {"ward": "pay"}})
+    assert "pay can't be chosen for ward: a player can pay life only if their life total is" in str(info.value)
+    assert "no rule offers it" not in str(info.value) and info.value.cr == "119.4"
+    for given in ({"choose": {"ward": "none"}}, {}):
+        after, _ = state.apply({"do": "resolve", **given})
+        assert after.holds("permanent(wk)") and after.holds("life(bob, 1)")
+        assert not after.holds("on_stack(_, ra, royal_assassin)")
 
 
 def test_a_state_runs_its_files_actions_as_the_verbs_do(engine):
