@@ -88,6 +88,8 @@ class StackSteps:
         face = self.engine.interface
         quiet = kinds is not None and face.trigger_kinds is not None and face.trigger_kinds.isdisjoint(kinds)
         found = [] if quiet else [(r["S"], r["K"], r["X"]) for r in self.ask(facts, "triggers(S, K, X)")]
+        if any(k in face.stack_targeted for _, k, _ in found):
+            found = self._without_targets(facts, found)
         # the rule that made each trigger (its keyword's, 702.79a for persist), told by its put_on_stack event;
         # proved once per trigger (a trigger seen again in this action is not proved again)
         new = [t for t in found if t not in self.trigger_rules]
@@ -129,6 +131,23 @@ class StackSteps:
                     ]
                 at = self.next_seq if seq is None else seq
                 self.pending_triggers.append((at, (source, kind, subject, controller, inst), args + extra))
+
+    def _without_targets(self, facts: WorkingFacts, found: list[tuple]) -> list[tuple]:
+        """603.3d: the triggers of ``found`` but those the rules say have no legal target as they would be put on
+        the stack (trigger_without_target/2, rules/core/targets.dl): each of those is the event
+        ``removed_from_stack`` of its source (once per action), citing the rule that says so."""
+        gone = {(r["S"], r["K"]) for r in self.ask(facts, "trigger_without_target(S, K)")}
+        removed = [t for t in found if t[:2] in gone]
+        told = {
+            (e.subject, e.details["kind"], e.details["subject"]) for e in self.events if e.kind == "removed_from_stack"
+        }
+        new = [t for t in removed if t not in told]
+        causes = self._causes_of(facts, [("trigger_without_target", *t[:2]) for t in new]) if new else []
+        for (source, kind, subject), (rule, cites) in zip(new, causes):
+            details = {"kind": kind, "subject": subject}
+            self.events.append(Event(self.next_seq, "removed_from_stack", source, details, rule, cites))
+            self.next_seq += 1
+        return [t for t in found if t[:2] not in gone]
 
     def _target_options(self, facts: WorkingFacts) -> dict[tuple, list]:
         """The legal targets of each triggering ability whose target is chosen as it is put on the stack

@@ -50,6 +50,7 @@ EVENT_WORDS = frozenset(
         "recorded",
         "forgotten",
         "removed_from_combat",
+        "removed_from_stack",
         "subtype_added",
         "tapped",
         "token_created",
