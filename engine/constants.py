@@ -250,10 +250,14 @@ def unknown_message(
         pool = sorted(ids[typ])
         near = suggest(str(value), pool) or suggest(str(value), set().union(*ids.values()))
         message = f"unknown {typ} {value!r}: no object, player or ability of the state is called that"
+        many = typ[:-1] + "ies" if typ.endswith("y") and typ[-2:-1] not in "aeiou" else typ + "s"  # abilities
         hint = (
             f"did you mean {near!r}?"
             if near
-            else (f"{typ}s: " + (", ".join(pool[:20]) or "none") + (", ..." if len(pool) > 20 else ""))
+            else (f"{many}: " + ", ".join(pool[:20]) + (", ..." if len(pool) > 20 else ""))
+            if pool
+            else f"the state has no {typ} now"
+            + (" (an ability gets its id as it goes on the stack: judgelog do shows it)" if typ == "ability" else "")
         )
         return message, hint
     ids_ = _ids(state)

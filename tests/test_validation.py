@@ -28,6 +28,16 @@ def test_query_naming_an_unknown_object_exits_2_with_a_did_you_mean(capsys):
     assert run.code == 0, run.err
 
 
+def test_an_unknown_ability_with_none_in_the_state_says_so_in_english(capsys):
+    """`--why-not` naming an ability id where no ability exists: the hint read "abilitys: none"."""
+    run = run_cli(capsys, ["explain", BAND, "resolving(ability_9)", "--why-not"])
+    assert run.code == 2, run.err
+    assert "unknown ability 'ability_9'" in run.err and "abilitys" not in run.err
+    assert "hint: the state has no ability now (an ability gets its id as it goes on the stack" in run.err
+    run = run_cli(capsys, ["query", BAND, "on_stack(I, xyzzy, K)"])  # a list of ids, in the plural
+    assert run.code == 2 and "hint: objects: " in run.err, run.err
+
+
 def test_explain_naming_an_unknown_object_exits_2(capsys):
     run = run_cli(capsys, ["explain", BAND, "damage_assigner(worm, alice)"])
     assert run.code == 2 and "did you mean 'wurm'?" in run.err
