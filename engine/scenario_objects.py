@@ -460,9 +460,18 @@ def counter_facts(ctx: ScenarioReader, owner: str, counters: dict, path: tuple) 
     """``counter`` facts of a ``counters:`` mapping (of an object or a player), kinds normalised."""
     out: list[tuple[tuple, tuple]] = []
     totals: dict[str, int] = {}
+    spelt: dict[str, object] = {}  # a kind -> the key that gave it first
     for kind, n in counters.items():
         cpath = path + (kind,)
         norm = normalize_counter_kind(kind)
+        if norm is not None and norm in spelt:  # "+1/+1" and p1p1 both: a total or two readings of one number?
+            ctx.error(
+                cpath,
+                f"counters {show(spelt[norm])} and {show(kind)} are the same kind ({norm}), given twice",
+                f"give the kind once, with the number of counters: {norm}: N",
+                key=True,
+            )
+            continue
         if norm is None:
             ctx.error(
                 cpath,
@@ -472,6 +481,7 @@ def counter_facts(ctx: ScenarioReader, owner: str, counters: dict, path: tuple) 
                 key=True,
             )
             continue
+        spelt[norm] = kind
         if not ctx.want(n, "int", cpath, f"the number of {kind} counters"):
             continue
         if n < 0:

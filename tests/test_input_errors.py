@@ -515,3 +515,19 @@ def test_a_word_of_the_board_compared_as_an_action_runs_is_bad_input_at_its_plac
     assert run.diagnostics()[0] == (str(path), 9, 5, "error", "S102")
     assert "resolve could not be applied: a comparison mixes numbers and words (20 >= 'two')" in run.err
     assert f"note: printed_keyword_param(wk, ward, life, two) holds 'two' ({path}:6:" in run.err
+
+
+def test_one_counter_kind_given_twice_through_its_alias_is_an_error_at_the_second(capsys, tmp_path):
+    """`counters: {"+1/+1": 1, p1p1: 2}` gave the bears 3 counters with no word: the alias and the name are one
+    kind, and a total can't be told from one number told twice. The second is refused (S100) at its key."""
+    path = tmp_path / "c.yaml"
+    path.write_text(
+        'players: [alice, bob]\nobjects:\n  x: {card: Grizzly Bears, controller: alice, counters: {"+1/+1": 1, p1p1: 2}}\n'
+        "player_counters: {bob: {poison: 1, ' poison': 2}}\n",
+        encoding="utf-8",
+    )
+    run = run_cli(capsys, ["query", str(path), "counter(O, K, N)"])
+    assert run.code == 3, run.err
+    assert "counters '+1/+1' and 'p1p1' are the same kind (p1p1), given twice" in run.err
+    assert "hint: give the kind once, with the number of counters: p1p1: N" in run.err
+    assert [(d[1], d[2], d[4]) for d in run.diagnostics()] == [(3, 70, "S100"), (4, 36, "S100")]
