@@ -522,7 +522,8 @@ def test_one_counter_kind_given_twice_through_its_alias_is_an_error_at_the_secon
     kind, and a total can't be told from one number told twice. The second is refused (S100) at its key."""
     path = tmp_path / "c.yaml"
     path.write_text(
-        'players: [alice, bob]\nobjects:\n  x: {card: Grizzly Bears, controller: alice, counters: {"+1/+1": 1, p1p1: 2}}\n'
+        "players: [alice, bob]\nobjects:\n"
+        '  x: {card: Grizzly Bears, controller: alice, counters: {"+1/+1": 1, p1p1: 2}}\n'
         "player_counters: {bob: {poison: 1, ' poison': 2}}\n",
         encoding="utf-8",
     )
