@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence, Set
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from .analysis import suggest
 from .ast import Aggregate, Atom, BinOp, Comparison, Const, Literal, Negation, Span, Term
@@ -58,47 +57,10 @@ AUTO_ID_RE = re.compile(r"^[a-z][a-z0-9_]*_[0-9]+$")
 ID_LIKE_RE = re.compile(r"^[a-z][a-z0-9_]*$")  # the constants checked: ids and words, not quoted names
 
 
-@dataclass(frozen=True)
-class _Constants:
-    """The constants of a program's rules, kept with it (and in the library's cache entry: kept_in_cache)."""
-
-    words: frozenset[str]
-    kept_in_cache: ClassVar[bool] = True
-
-
 # -- the known constants ---------------------------------------------------------------------------------
-def _term_constants(term: Term, out: set[object]) -> None:
-    if isinstance(term, Const):
-        out.add(term.value)
-    elif isinstance(term, BinOp):
-        _term_constants(term.left, out)
-        _term_constants(term.right, out)
-
-
-def _literal_constants(lit: Literal, out: set[object]) -> None:
-    if isinstance(lit, Negation):
-        lit = lit.atom
-    if isinstance(lit, Atom):
-        for arg in lit.args:
-            _term_constants(arg, out)
-    elif isinstance(lit, Comparison):
-        _term_constants(lit.left, out)
-        _term_constants(lit.right, out)
-
-
 def program_constants(program: Program) -> frozenset[str]:
-    """Every constant written in the loaded rules and declarations (kept with the program)."""
-    return program.kept("constants", lambda: _Constants(_collect_constants(program))).words
-
-
-def _collect_constants(program: Program) -> frozenset[str]:
-    out: set[object] = set()
-    for rule in program.rules:
-        out.update(([rule.name] if rule.name else []) + list(rule.cites))  # event_cause/2 names rules
-        _literal_constants(rule.head, out)
-        for lit in rule.body:
-            _literal_constants(lit, out)
-    return frozenset(v for v in out if isinstance(v, str))
+    """Every constant written in the loaded rules and declarations (:meth:`Program.constants`)."""
+    return program.constants()
 
 
 def _engine_words() -> frozenset[str]:

@@ -300,11 +300,10 @@ def _prepare(program: Program) -> None:
     (judgelog.constants, which every board's check reads), so that the cache entry saves
     them with the program (their ``kept_in_cache``)."""
     from .compiled import CompiledProgram
-    from .constants import program_constants
 
     CompiledProgram.of(program)
     interface_of(program)
-    program_constants(program)
+    program.constants()
 
 
 def _load(

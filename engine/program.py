@@ -31,9 +31,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
-from .ast import Atom, Const, Decl, Negation, Rule, RuleFile
+from .ast import Atom, BinOp, Comparison, Const, Decl, Literal, Negation, Rule, RuleFile, Term
 from .words import KEYWORD_TYPE
 
 if TYPE_CHECKING:
@@ -148,6 +148,43 @@ class GraphIndex:
         )
 
 
+@dataclass(frozen=True)
+class _Constants:
+    """The constants of a program's rules (:meth:`Program.constants`; kept_in_cache: saved with it)."""
+
+    words: frozenset[str]
+    kept_in_cache: ClassVar[bool] = True
+
+
+def _term_constants(term: Term, out: set[object]) -> None:
+    if isinstance(term, Const):
+        out.add(term.value)
+    elif isinstance(term, BinOp):
+        _term_constants(term.left, out)
+        _term_constants(term.right, out)
+
+
+def _literal_constants(lit: Literal, out: set[object]) -> None:
+    if isinstance(lit, Negation):
+        lit = lit.atom
+    if isinstance(lit, Atom):
+        for arg in lit.args:
+            _term_constants(arg, out)
+    elif isinstance(lit, Comparison):
+        _term_constants(lit.left, out)
+        _term_constants(lit.right, out)
+
+
+def _rule_constants(rules: Iterable[Rule]) -> frozenset[str]:
+    out: set[object] = set()
+    for rule in rules:
+        out.update(([rule.name] if rule.name else []) + list(rule.cites))
+        _literal_constants(rule.head, out)
+        for lit in rule.body:
+            _literal_constants(lit, out)
+    return frozenset(v for v in out if isinstance(v, str))
+
+
 @dataclass
 class Program:
     """An analysed rule set: declarations, rules, and derived structure."""
@@ -168,6 +205,11 @@ class Program:
     _fact_rules: dict[tuple, Rule] | None = field(default=None, compare=False, repr=False)
     _index: GraphIndex | None = field(default=None, compare=False, repr=False)
     _facts_by_pred: dict[str, list[tuple]] | None = field(default=None, compare=False, repr=False)
+
+    def constants(self) -> frozenset[str]:
+        """Every string constant written in the rules and declarations (the rules' names and CR numbers too,
+        which event_cause/2 names), kept with the program and in the library's cache entry."""
+        return self.kept("constants", lambda: _Constants(_rule_constants(self.rules))).words
 
     def kept(self, name: str, make: Callable[[], _T]) -> _T:
         """What a module keeps with the program under ``name`` (in :attr:`memo`), made the first time."""
