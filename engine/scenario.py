@@ -148,8 +148,8 @@ def _compile(doc: Located, catalog: CardCatalog, face: Interface) -> Scenario:
     players = _players(ctx, data)
     objects, zoned = _objects(ctx, data, players)
     _life(ctx, data, players)
-    _combat(ctx, data, players, objects)
-    _fields(ctx, data, ctx.face.section_fields("top"), (), players, objects)
+    _combat(ctx, data, players, objects, zoned)
+    _fields(ctx, data, ctx.face.section_fields("top"), (), players, objects, zoned)
     given_facts = _raw_facts(ctx, data)
     # an ability's source may have left the battlefield (a dies trigger's): its card is in a zone, or it was a
     # token the event log names (facts:)
@@ -285,9 +285,21 @@ def _ref(
     what: str,
     field: str = "",
     existing: Collection[object] = (),
+    zoned: Collection[str] = (),
 ) -> str | None:
     """``value`` if it is one of ``ids``; else an error. ``field``: the field ``ids`` are listed in (a band
-    member is an attacker): one of the ``existing`` objects and players that is not listed there is told so."""
+    member is an attacker): one of the ``existing`` objects and players that is not listed there is told so;
+    a card of ``zoned`` (in a hand, a graveyard) is not a permanent, and a list is not one id."""
+    if isinstance(value, (list, dict)):
+        ctx.error(path, f"{what} is one id, got {show(value)}", f"name one {what} here")
+        return None
+    if isinstance(value, str) and value in zoned and value not in ids:
+        ctx.error(
+            path,
+            f"{what} {value!r} is a card in a zone (its zone:), not a permanent on the battlefield",
+            "a designation names permanents and players; give the card no zone: to put it on the battlefield",
+        )
+        return None
     if field and isinstance(value, str) and value not in ids and value in existing:
         ctx.error(path, f"{what} {show(value)} is not listed under {field}:", f"list it under {field}: first")
         return None
@@ -303,7 +315,9 @@ def _ref(
     return value
 
 
-def _combat(ctx: ScenarioReader, data: dict, players: list[str], objects: dict[str, dict]) -> None:
+def _combat(
+    ctx: ScenarioReader, data: dict, players: list[str], objects: dict[str, dict], zoned: Collection[str] = ()
+) -> None:
     combat = data.get("combat")
     if combat is None:
         return
@@ -311,13 +325,20 @@ def _combat(ctx: ScenarioReader, data: dict, players: list[str], objects: dict[s
         return
     fields = ctx.face.section_fields("combat")
     ctx.check_keys(combat, tuple(f.name for f in fields), ("combat",), "combat", fields=True)
-    _fields(ctx, combat, fields, ("combat",), players, objects)
+    _fields(ctx, combat, fields, ("combat",), players, objects, zoned)
 
 
 def _fields(
-    ctx: ScenarioReader, data: dict, fields: Sequence[Field], base: tuple, players: list[str], objects: dict[str, dict]
+    ctx: ScenarioReader,
+    data: dict,
+    fields: Sequence[Field],
+    base: tuple,
+    players: list[str],
+    objects: dict[str, dict],
+    zoned: Collection[str] = (),
 ) -> None:
-    """The designation fields the rules declare (scenario_field/4), each compiled by its shape."""
+    """The designation fields the rules declare (scenario_field/4), each compiled by its shape; ``zoned``: the
+    cards of objects: in another zone, which no designation takes (told so)."""
     keys: dict[str, set] = {}  # field -> the ids it lists first (what other fields may refer to)
     known = {"object": objects, "player": players, "target": set(players) | set(objects)}  # built once
     for f in sorted(fields, key=lambda f: _ref_depth(f, fields)):
@@ -331,8 +352,8 @@ def _fields(
             r = f.ref(pos)
             ids = known.get(r.what)
             if ids is None:  # another field's ids (a band member is an attacker)
-                return _ref(ctx, value, keys.get(r.what, set()), vpath, r.noun, r.what, known["target"])
-            return _ref(ctx, value, ids, vpath, r.noun)
+                return _ref(ctx, value, keys.get(r.what, set()), vpath, r.noun, r.what, known["target"], zoned)
+            return _ref(ctx, value, ids, vpath, r.noun, zoned=zoned)
 
         if f.shape in ("map", "map_list"):
             if not ctx.want(raw, "map", path, f.name):

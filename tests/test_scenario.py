@@ -901,3 +901,26 @@ def test_a_designation_written_as_a_key_of_an_object_says_where_the_scenario_tak
     assert found["unknown key 'attached_to' in object 'split'"][2] == (
         "write it at the top of the scenario as `attachments: {split: permanent it is attached to}`"
     )
+
+
+def test_a_designation_naming_a_list_or_a_card_in_a_zone_says_so(engine, tmp_path):
+    """`attachments: {split: [bears, lions]}` said "['bears', 'lions'] does not exist", and a card in a graveyard
+    "does not exist" (known: ...), where both exist: a map field takes one id, and a card in a zone is no
+    permanent."""
+    path = write(
+        tmp_path,
+        "att.yaml",
+        """\
+        players: [alice, bob]
+        objects:
+          bears: {name: Grizzly Bears, types: [creature], power: 2, toughness: 2, controller: alice}
+          dead: {name: Dead Bear, types: [creature], power: 2, toughness: 2, owner: alice, zone: graveyard}
+          split: {card: Bonesplitter, controller: alice}
+          split2: {card: Bonesplitter, controller: alice}
+        attachments: {split: [bears, dead], split2: dead}
+        """,
+    )
+    found = problems(engine, path)
+    assert [(line, col, code) for line, col, code, _m, _h in found] == [(7, 22, "S100"), (7, 45, "S100")]
+    assert found[0][3] == "permanent it is attached to is one id, got ['bears', 'dead']"
+    assert found[1][3].startswith("permanent it is attached to 'dead' is a card in a zone (its zone:)")
