@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import signal
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -61,6 +62,22 @@ def _library_without(tmp_path: Path, bug: Path) -> Path:
     (lib / "broken").mkdir()
     shutil.copy(bug, lib / "broken" / bug.name)
     return lib
+
+
+@pytest.fixture(scope="module")
+def broken_library(tmp_path_factory) -> Callable[[str], Path]:
+    """``broken_library(NAME)``: :func:`_library_without` the bug file ``verify_bugs/NAME``, made once per
+    module and test process and shared by the tests that break the library the same way (each must only read
+    it). A library at a new path is parsed and analysed again, for verify's engine and for ``judgelog test``'s
+    (1-3 s each): one folder per bug lets a later test's engines come from the process's cache."""
+    made: dict[str, Path] = {}
+
+    def library(name: str) -> Path:
+        if name not in made:
+            made[name] = _library_without(tmp_path_factory.mktemp("broken-" + Path(name).stem), BUGS / name)
+        return made[name]
+
+    return library
 
 
 # -- properties and scope ---------------------------------------------------------------------------------
@@ -337,20 +354,30 @@ def test_shipped_library_keeps_through_band_blocks(tmp_path, capsys):
 
 # -- deliberately broken rule files -----------------------------------------------------------------------
 def _find(tmp_path, capsys, scope: dict, prop: str, *, rules=(), library=None):
+    found, run = _find_each(tmp_path, capsys, scope, [prop], rules=rules, library=library)
+    return found[prop], run
+
+
+def _find_each(tmp_path, capsys, scope: dict, props: list[str], *, rules=(), library=None):
+    """One verify run that finds a counterexample to each of ``props``; the scenario written for each fails
+    `judgelog test` and its entry is proved by `judgelog explain`. The scenarios (as data) by property."""
     out = tmp_path / "out"
     argv = ["verify", "--workers", "1", "--scope", _scope_file(tmp_path, scope), "-o", out]
     extra = [a for r in rules for a in ("--rules", r)] + (["--library", library] if library else [])
     run = run_cli(capsys, argv + extra)
     assert run.code == 1, run.out + run.err
-    assert f"COUNTEREXAMPLE {prop}" in run.out
-    path = out / (prop + ".yaml")
-    extra = ["--library", library] if library else []  # the scenario names the --rules files itself
-    test = run_cli(capsys, ["test", path] + extra)
-    assert test.code == 1 and "0 passed, 1 failed" in test.out
-    entry = yaml.safe_load(path.read_text())["expect"][0]["absent"]
-    proof = run_cli(capsys, ["explain", path, entry] + extra)
-    assert proof.code == 0 and "<- property." in proof.out
-    return yaml.safe_load(path.read_text()), run
+    found = {}
+    for prop in props:
+        assert f"COUNTEREXAMPLE {prop}" in run.out, run.out
+        path = out / (prop + ".yaml")
+        extra = ["--library", library] if library else []  # the scenario names the --rules files itself
+        test = run_cli(capsys, ["test", path] + extra)
+        assert test.code == 1 and "0 passed, 1 failed" in test.out
+        entry = yaml.safe_load(path.read_text())["expect"][0]["absent"]
+        proof = run_cli(capsys, ["explain", path, entry] + extra)
+        assert proof.code == 0 and "<- property." in proof.out
+        found[prop] = yaml.safe_load(path.read_text())
+    return found, run
 
 
 @pytest.mark.slow
@@ -380,8 +407,8 @@ def test_finds_through_band_block_forgotten(tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_finds_soulbond_pair_kept_after_control_change(tmp_path, capsys, monkeypatch):
-    lib = _library_without(tmp_path, BUGS / "soulbond_keeps_pair.dl")
+def test_finds_soulbond_pair_kept_after_control_change(tmp_path, capsys, monkeypatch, broken_library):
+    lib = broken_library("soulbond_keeps_pair.dl")
     monkeypatch.chdir(tmp_path)  # --library given relative: the reproduce line names it absolute
     scope = {
         "creatures": 2,
@@ -403,10 +430,10 @@ def test_finds_soulbond_pair_kept_after_control_change(tmp_path, capsys, monkeyp
 
 
 @pytest.mark.slow
-def test_finds_702_22j_reversed(tmp_path, capsys):
+def test_finds_702_22j_reversed(tmp_path, capsys, broken_library):
     """band_division restates who divides the damage of an attacker blocked by a banding creature (702.22j):
     a library in which the attacking player keeps dividing it is found on two creatures."""
-    lib = _library_without(tmp_path, BUGS / "banding_division_reversed.dl")
+    lib = broken_library("banding_division_reversed.dl")
     scope = {
         "creatures": 2,
         "min_creatures": 2,
@@ -422,10 +449,10 @@ def test_finds_702_22j_reversed(tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_finds_a_flier_blocked_by_anyone(tmp_path, capsys):
+def test_finds_a_flier_blocked_by_anyone(tmp_path, capsys, broken_library):
     """evasion_blocks restates 702.9b from the CR: a library whose flying rule lets every creature block a
     flier passes block_legality (can_block and the refusals read the same broken rule) but not this."""
-    lib = _library_without(tmp_path, BUGS / "flying_blocked_by_anyone.dl")
+    lib = broken_library("flying_blocked_by_anyone.dl")
     scope = {"creatures": 2, "min_creatures": 2, "keywords": ["flying", "reach"], "power": [1], "toughness": [1]}
     data, _ = _find(tmp_path, capsys, scope, "evasion_blocks", library=lib)
     keywords = sorted(str(o.get("keywords")) for o in data["objects"].values())
@@ -442,11 +469,11 @@ def test_finds_a_flier_blocked_by_anyone(tmp_path, capsys):
     ],
 )
 @pytest.mark.slow
-def test_finds_an_evasion_rule_too_strict_or_too_loose(tmp_path, capsys, bug, keywords, prop, found):
+def test_finds_an_evasion_rule_too_strict_or_too_loose(tmp_path, capsys, bug, keywords, prop, found, broken_library):
     """A reach that can't block fliers refuses a legal block (nothing declared breaks a restriction):
     evasion_allows checks the proposed declarations; a menace that lets a lone creature block breaks
     evasion_blocks, which counts the declared blockers."""
-    lib = _library_without(tmp_path, BUGS / bug)
+    lib = broken_library(bug)
     scope = {"creatures": 2, "min_creatures": 2, "keywords": keywords, "power": [1], "toughness": [1]}
     data, _ = _find(tmp_path, capsys, scope, prop, library=lib)
     assert sorted(str(o.get("keywords")) for o in data["objects"].values()) == found
@@ -455,9 +482,9 @@ def test_finds_an_evasion_rule_too_strict_or_too_loose(tmp_path, capsys, bug, ke
 
 
 @pytest.mark.slow
-def test_finds_protection_that_restricts_no_blocker(tmp_path, capsys):
+def test_finds_protection_that_restricts_no_blocker(tmp_path, capsys, broken_library):
     """evasion_blocks restates 702.16f: a Wolf blocking a creature with protection from Wolves."""
-    lib = _library_without(tmp_path, BUGS / "protection_blocked_by_anyone.dl")
+    lib = broken_library("protection_blocked_by_anyone.dl")
     scope = {
         "creatures": 2,
         "min_creatures": 2,
@@ -483,10 +510,12 @@ def test_finds_protection_that_restricts_no_blocker(tmp_path, capsys):
     ],
 )
 @pytest.mark.slow
-def test_a_scope_with_colors_and_types_reaches_fear_and_intimidate(tmp_path, capsys, bug, keyword, found):
+def test_a_scope_with_colors_and_types_reaches_fear_and_intimidate(
+    tmp_path, capsys, bug, keyword, found, broken_library
+):
     """Fear and intimidate read a creature's colors and card types: a broken rule is found only when the scope
     gives creatures colors (``colors:``) or makes them artifacts (``types:``); without them it passes."""
-    lib = _library_without(tmp_path, BUGS / bug)
+    lib = broken_library(bug)
     scope = {"creatures": 2, "min_creatures": 2, "keywords": [keyword], "power": [1], "toughness": [1]}
     plain = run_cli(
         capsys,
@@ -494,8 +523,10 @@ def test_a_scope_with_colors_and_types_reaches_fear_and_intimidate(tmp_path, cap
     )
     assert plain.code == 0, plain.out  # colorless non-artifact creatures never reach the broken rule
     colored = {**scope, "colors": ["black", "white"], "types": ["artifact"]}
+    # one search for every property the bug breaks: each property's smallest counterexample is reported
+    found_by, _ = _find_each(tmp_path, capsys, {**colored, "properties": list(found)}, list(found), library=lib)
     for prop, color in found.items():
-        data, _ = _find(tmp_path, capsys, {**colored, "properties": [prop]}, prop, library=lib)
+        data = found_by[prop]
         blockers = [o for o in data["objects"].values() if not o.get("keywords")]
         assert [(o.get("colors"), o["types"]) for o in blockers] == [([color], ["creature"])], data["objects"]
     clean = run_cli(capsys, ["verify", "--workers", "1", "--scope", tmp_path / "scope.yaml", "-o", tmp_path / "clean"])
@@ -512,10 +543,10 @@ def test_a_scope_with_colors_and_types_reaches_fear_and_intimidate(tmp_path, cap
     ],
 )
 @pytest.mark.slow
-def test_a_counterexample_file_is_a_regression_test(tmp_path, capsys, bug, keywords, prop, fixed):
+def test_a_counterexample_file_is_a_regression_test(tmp_path, capsys, bug, keywords, prop, fixed, broken_library):
     """The written scenario states what the property requires: `judgelog test` fails it on the broken library
     and passes it on the fixed one (the shipped library), whether the fix refuses an action or accepts one."""
-    lib = _library_without(tmp_path, BUGS / bug)
+    lib = broken_library(bug)
     scope = {"creatures": 2, "min_creatures": 2, "keywords": keywords, "power": [1], "toughness": [1]}
     _find(tmp_path, capsys, {**scope, "properties": [prop]}, prop, library=lib)  # fails on the broken library
     path = tmp_path / "out" / f"{prop}.yaml"
@@ -571,10 +602,10 @@ _SMALL_BANDS = {"creatures": 3, "min_creatures": 3, "power": [1], "toughness": [
     ids=["702.22h-as-stated", "702.22j-bands-with-other", "702.95e-both-stolen", "702.95e-both-stolen-placeholders"],
 )
 @pytest.mark.slow
-def test_finds_a_rule_the_property_restates_from_the_cr(tmp_path, capsys, bug, scope, prop):
+def test_finds_a_rule_the_property_restates_from_the_cr(tmp_path, capsys, bug, scope, prop, broken_library):
     """A library without the rule the bug file drops is found by the property that restates that rule from
     the CR, not from the library's own predicates (which the broken library changes with it)."""
-    lib = _library_without(tmp_path, BUGS / bug)
+    lib = broken_library(bug)
     data, _ = _find(tmp_path, capsys, {**scope, "properties": [prop]}, prop, library=lib)
     assert data["objects"], data
 
@@ -607,8 +638,8 @@ def test_a_board_the_rules_would_not_allow_is_not_checked(tmp_path, capsys, refe
 
 
 @pytest.mark.slow
-def test_finds_trample_ignoring_a_block_through_the_band(tmp_path, capsys):
-    lib = _library_without(tmp_path, BUGS / "trample_ignores_band.dl")
+def test_finds_trample_ignoring_a_block_through_the_band(tmp_path, capsys, broken_library):
+    lib = broken_library("trample_ignores_band.dl")
     scope = {
         "creatures": 3,
         "min_creatures": 3,
@@ -767,12 +798,14 @@ def test_two_dask_workers_give_byte_identical_output(small_json, tmp_path, capsy
 
 
 # -- interrupted -------------------------------------------------------------------------------------------
-def test_interrupted_it_prints_what_was_checked_and_the_counterexamples_so_far(tmp_path, capsys, monkeypatch):
+def test_interrupted_it_prints_what_was_checked_and_the_counterexamples_so_far(
+    tmp_path, capsys, monkeypatch, broken_library
+):
     """Ctrl-C during the last task: the two tasks checked are reported with the counterexample found in them
     (written), the last line says how many tasks were checked, and verify exits 130, in text and in JSON."""
     from judgelog import distribute
 
-    lib = _library_without(tmp_path, BUGS / "flying_blocked_by_anyone.dl")
+    lib = broken_library("flying_blocked_by_anyone.dl")
     scope = _scope_file(
         tmp_path, {"creatures": 2, "min_creatures": 2, "keywords": ["flying", "reach"], "power": [1], "toughness": [1]}
     )
@@ -942,8 +975,8 @@ def test_search_finds_the_reference_enumerators_smallest_counterexample():
 
 
 @pytest.mark.slow
-def test_search_and_reference_agree_on_a_follow_up_action(tmp_path):
-    lib = _library_without(tmp_path, BUGS / "soulbond_keeps_pair.dl")
+def test_search_and_reference_agree_on_a_follow_up_action(broken_library):
+    lib = broken_library("soulbond_keeps_pair.dl")
     data = {
         "creatures": 2,
         "keywords": ["soulbond"],
@@ -973,8 +1006,8 @@ def test_search_and_reference_agree_on_the_shipped_library():
     # apart: both at once (three players and banding, 218 counterexamples) agree too, at twice the work
     [(2, ["soulbond", "banding"]), (3, ["soulbond"])],
 )
-def test_search_and_reference_find_the_same_counterexamples_up_to_symmetry(tmp_path, players, keywords):
-    lib = _library_without(tmp_path, BUGS / "soulbond_keeps_pair.dl")
+def test_search_and_reference_find_the_same_counterexamples_up_to_symmetry(players, keywords, broken_library):
+    lib = broken_library("soulbond_keeps_pair.dl")
     data = {
         "players": players,
         "creatures": 2,
@@ -996,7 +1029,7 @@ def test_search_and_reference_find_the_same_counterexamples_up_to_symmetry(tmp_p
 
 @pytest.mark.slow
 def test_search_finds_the_smallest_counterexample_of_each_broken_property(tmp_path):
-    lib = _library_without(tmp_path, BUGS / "soulbond_keeps_pair.dl")
+    lib = _library_without(tmp_path, BUGS / "soulbond_keeps_pair.dl")  # its own: a second bug file is added
     shutil.copy(BUGS / "bands_with_other_strict.dl", lib / "broken" / "bands_with_other_strict.dl")
     data = {
         "creatures": 2,
