@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from .errors import ActionError, RuleError, UsageError
+from .errors import ActionError, RuleError, UsageError, made_by_the_action
 from .words import ACTION_ARGUMENTS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "ChoiceMode",
     "introduced_ids",
+    "shown_choice",
     "ChoiceNeeded",
     "checked_choice",
     "TRANSIENT",
@@ -350,3 +351,39 @@ def introduced_ids(action: dict[str, Any]) -> set[str]:
     named = action.get("as")
     out |= {x for x in (named if isinstance(named, list) else [named]) if isinstance(x, str)}
     return out
+
+
+def shown_choice(needed: ChoiceNeeded, what: str, kind: str, made: Sequence[str]) -> tuple[dict, str]:
+    """How ``judgelog choices`` shows the choose: choice an action of ``kind`` asks for (the decision ``what``):
+    its data and text; ``made``: the options the action itself makes (named through as:)."""
+    options = [str(o) for o in needed.options]
+    data = {
+        "decision": what,
+        "choice": needed.name,
+        "mode": needed.mode.value,
+        "cr": needed.cr,
+        "options": options,
+        "max": needed.limit,
+        "made_by_the_action": list(made),
+    }
+    mode = {
+        ChoiceMode.ONE: "choose exactly one",
+        ChoiceMode.MAY: "choose one or none",
+        ChoiceMode.ANY: "choose any number (none allowed)",
+        ChoiceMode.UP_TO: f"choose up to {needed.limit}",
+        ChoiceMode.EXACTLY: f"choose {needed.limit} (all of them if there are fewer)",
+    }[needed.mode]
+    data["text"] = needed.text
+    lines = [f"{what}: {needed.name} — {mode}" + (f" (CR {needed.cr})" if needed.cr else "")]
+    lines += [f"  {needed.text}"] if needed.text else []
+    lines += [f"  {o}" for o in options] or ["  (no legal option)"]
+    only = needed.mode is ChoiceMode.ONE and len(options) == 1
+    lines += [f"  ({made_by_the_action(made, needed.name, only=only)})"] if made else []
+    lines += {ChoiceMode.MAY: ["  none"], ChoiceMode.ANY: ["  []  (none of them)"]}.get(needed.mode, [])
+    example = f"{needed.name}: {options[0] if options else NONE}"
+    if not (options and options[0] in made):  # (an option the action makes is named through as:, said above)
+        lines.append(
+            f"give it as: {{do: {kind}, choose: {{{example}}}}}"
+            + (" (or another option)" if len(options) > 1 or needed.mode is ChoiceMode.MAY else "")
+        )
+    return data, "\n".join(lines)

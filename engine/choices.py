@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
-from .action_args import NONE, action_from_text, made_by_the_action_ids
+from .action_args import action_from_text, made_by_the_action_ids, shown_choice
 from .ast import Atom, Const, format_value
 from .combinatorics import compositions, count_partitions, enumerate_partitions
-from .errors import ActionError, NothingToChoose, RuleError, UsageError, made_by_the_action
+from .errors import ActionError, NothingToChoose, RuleError, UsageError
 
 if TYPE_CHECKING:
     from .protocols import Board
@@ -206,7 +206,6 @@ def _taken_now(state: Board, action: dict, *, shown: int = 6) -> list[str]:
 def _action_choice(state: Board, space: ChoiceSpace, given: dict) -> tuple[dict, str]:
     """The choose: choice ``space``'s action asks for now, taken with the arguments ``given`` (none: those
     every action of the kind takes by default)."""
-    from .action_args import ChoiceMode
     from .runtime import probe_choice
 
     what, kind = space.name, space.action
@@ -263,36 +262,7 @@ def _action_choice(state: Board, space: ChoiceSpace, given: dict) -> tuple[dict,
         return data, text
     options = [str(o) for o in needed.options]
     made = made_by_the_action_ids(state, options)  # a token the action creates: not named before it exists
-    data = {
-        "decision": what,
-        "choice": needed.name,
-        "mode": needed.mode.value,
-        "cr": needed.cr,
-        "options": options,
-        "max": needed.limit,
-        "made_by_the_action": list(made),
-    }
-    mode = {
-        ChoiceMode.ONE: "choose exactly one",
-        ChoiceMode.MAY: "choose one or none",
-        ChoiceMode.ANY: "choose any number (none allowed)",
-        ChoiceMode.UP_TO: f"choose up to {needed.limit}",
-        ChoiceMode.EXACTLY: f"choose {needed.limit} (all of them if there are fewer)",
-    }[needed.mode]
-    data["text"] = needed.text
-    lines = [f"{what}: {needed.name} — {mode}" + (f" (CR {needed.cr})" if needed.cr else "")]
-    lines += [f"  {needed.text}"] if needed.text else []
-    lines += [f"  {o}" for o in options] or ["  (no legal option)"]
-    only = needed.mode is ChoiceMode.ONE and len(options) == 1
-    lines += [f"  ({made_by_the_action(made, needed.name, only=only)})"] if made else []
-    lines += {ChoiceMode.MAY: ["  none"], ChoiceMode.ANY: ["  []  (none of them)"]}.get(needed.mode, [])
-    example = f"{needed.name}: {options[0] if options else NONE}"
-    if not (options and options[0] in made):  # (an option the action makes is named through as:, said above)
-        lines.append(
-            f"give it as: {{do: {kind}, choose: {{{example}}}}}"
-            + (" (or another option)" if len(options) > 1 or needed.mode is ChoiceMode.MAY else "")
-        )
-    return data, "\n".join(lines)
+    return shown_choice(needed, what, kind, made)
 
 
 def _options(state: Board, space: ChoiceSpace) -> dict:

@@ -70,3 +70,25 @@ def creature(name: str, power: int, toughness: int, controller: str, *keywords: 
     if keywords:
         spec["keywords"] = list(keywords)
     return {**spec, "controller": controller}
+
+
+def upkeep_board(engine) -> object:
+    """Alice (1 life) in her upkeep with cumulative upkeep—pay 2 life on the stack, its age counter put."""
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "bob",
+            "life": {"alice": 1},
+            "objects": {
+                "chasm": {
+                    "name": "Age Chasm",
+                    "types": ["enchantment"],
+                    "controller": "alice",
+                    "keywords": [{"cumulative_upkeep": {"life": 2}}],
+                },
+            },
+        }
+    )
+    for action in ({"do": "end_turn"}, {"do": "begin_turn", "player": "alice"}):
+        state = state.apply(action)[0]
+    return state

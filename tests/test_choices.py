@@ -1,7 +1,7 @@
 """judgelog choices: legal options derived from the rules, checked against independent references."""
 
 import pytest
-from helpers import creature
+from helpers import creature, upkeep_board
 
 from judgelog import Engine
 from judgelog.choices import SpaceKind, list_choices
@@ -514,23 +514,7 @@ def test_nothing_to_choose_says_how_to_take_it_and_why_an_option_is_not_offered(
     """Cumulative upkeep of 2 life with 1 life: `pay` is not offered (119.4). `choices S resolve` said "nothing to
     choose now ...; the decisions of a board: attacks, bands, blocks, divisions"; it now says how to give the
     action and why `pay` is not there (choice_unavailable/4)."""
-    state = engine.state_from_dict(
-        {
-            "players": ["alice", "bob"],
-            "active": "bob",
-            "life": {"alice": 1},
-            "objects": {
-                "chasm": {
-                    "name": "Age Chasm",
-                    "types": ["enchantment"],
-                    "controller": "alice",
-                    "keywords": [{"cumulative_upkeep": {"life": 2}}],
-                },
-            },
-        }
-    )
-    for action in ({"do": "end_turn"}, {"do": "begin_turn", "player": "alice"}):
-        state, _ = state.apply(action)
+    state = upkeep_board(engine)
     data, text = list_choices(state, "resolve")
     assert data["choice"] is None and [(u["choice"], u["option"], u["cr"]) for u in data["unavailable"]] == [
         ("cumulative_upkeep", "pay", "119.4")

@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 import yaml
-from helpers import creature, run_cli
+from helpers import creature, run_cli, upkeep_board
 from paths import ROOT, SCENARIOS, TESTS
 from replays import group_of, group_params
 
@@ -211,32 +211,10 @@ def test_a_refused_step_two_undoes_step_one(designer):
     assert state.facts == before
 
 
-def _upkeep_board(engine: Engine) -> object:
-    """Alice (1 life) in her upkeep with cumulative upkeep—pay 2 life on the stack, its age counter put."""
-    state = engine.state_from_dict(
-        {
-            "players": ["alice", "bob"],
-            "active": "bob",
-            "life": {"alice": 1},
-            "objects": {
-                "chasm": {
-                    "name": "Age Chasm",
-                    "types": ["enchantment"],
-                    "controller": "alice",
-                    "keywords": [{"cumulative_upkeep": {"life": 2}}],
-                },
-            },
-        }
-    )
-    for action in ({"do": "end_turn"}, {"do": "begin_turn", "player": "alice"}):
-        state = state.apply(action)[0]
-    return state
-
-
 def test_a_choice_the_rules_say_cant_be_made_is_refused_with_their_reason(engine):
     """choice_unavailable/4: `pay` for a cost of more life than the player has is refused citing 119.4 (it
     said "nothing to choose for cumulative_upkeep: no rule offers it"); `none`, declining it, is taken."""
-    state = _upkeep_board(engine)
+    state = upkeep_board(engine)
     with pytest.raises(ActionError) as refused:
         state.apply({"do": "resolve", "choose": {"cumulative_upkeep": "pay"}})
     assert refused.value.cr == "119.4"
@@ -700,22 +678,29 @@ def test_a_misnamed_choice_of_a_resolving_ability_is_named_in_the_hint(designer)
     assert "choose: names 'targets', but the choice is called 'target'" in misnamed.value.hint
 
 
+_BEARS_CANT_BLOCK_A_FLIER = textwrap.dedent(
+    """\
+    players: [alice, bob]
+    active: alice
+    objects:
+      dragon: {card: Shivan Dragon, controller: alice}
+      bears: {card: Grizzly Bears, controller: bob}
+    combat:
+      attackers: {dragon: bob}
+    actions:
+      - {do: declare_blockers, blockers: {bears: dragon}}
+    """
+)
+
+
 def test_judgelog_test_says_once_why_an_action_was_refused(capsys, tmp_path):
     """Every expectation after a refused action fails (none could be checked); the refusal, with its rule and
     CR number, is told by the first of them, and the others say they were not checked."""
     path = tmp_path / "refused.yaml"
     path.write_text(
-        textwrap.dedent(
+        _BEARS_CANT_BLOCK_A_FLIER
+        + textwrap.dedent(
             """\
-            players: [alice, bob]
-            active: alice
-            objects:
-              dragon: {card: Shivan Dragon, controller: alice}
-              bears: {card: Grizzly Bears, controller: bob}
-            combat:
-              attackers: {dragon: bob}
-            actions:
-              - {do: declare_blockers, blockers: {bears: dragon}}
             expect:
               - {query: "blocked(A)", answers: [{A: dragon}]}
               - {absent: "unblocked(A)"}
@@ -733,19 +718,7 @@ def test_judgelog_test_says_once_why_an_action_was_refused(capsys, tmp_path):
 def test_judgelog_test_tells_a_refusal_no_expectation_follows(capsys, tmp_path):
     """A refused action with no expect: entry after it printed only "0 passed, 0 failed": the refusal is a
     failed case of its own, saying why as `do` does (and an unless_refused entry still passes alone)."""
-    board = textwrap.dedent(
-        """\
-        players: [alice, bob]
-        active: alice
-        objects:
-          dragon: {card: Shivan Dragon, controller: alice}
-          bears: {card: Grizzly Bears, controller: bob}
-        combat:
-          attackers: {dragon: bob}
-        actions:
-          - {do: declare_blockers, blockers: {bears: dragon}}
-        """
-    )
+    board = _BEARS_CANT_BLOCK_A_FLIER
     path = tmp_path / "refused.yaml"
     path.write_text(board, encoding="utf-8")
     run = run_cli(capsys, ["test", str(path)])
