@@ -112,7 +112,7 @@ def unavailable_refusal(
                 cr=str(cr),
                 hint=f"leave {name} out of choose: (or give {name}: none): the rules don't offer {option} now",
             )
-        if values in (["none"], []):
+        if values in ([NONE], []):
             used.add(name)  # declining what can't be done anyway
     return None
 

@@ -127,7 +127,10 @@ def compile_object(
     other than the battlefield ``zone:`` may name; a card there is its ``card_in_zone`` fact with its owner
     and copiable values as ``card_value`` facts, as the move primitive keeps a card that left the battlefield."""
     out: list[tuple[tuple, tuple]] = []
-    ctx.check_keys(spec, OBJECT_KEYS, path, f"object {oid!r}", elsewhere=_written_elsewhere(ctx.face, oid))
+    odd = any(key not in OBJECT_KEYS for key in spec)  # (the hints are made only for a board that needs them)
+    ctx.check_keys(
+        spec, OBJECT_KEYS, path, f"object {oid!r}", elsewhere=_written_elsewhere(ctx.face, oid) if odd else None
+    )
     zone = _zone(ctx, spec, path, zones)
     if zone is not None:
         return _in_zone(ctx, oid, spec, path, players, zone) if zone else []
