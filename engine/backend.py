@@ -65,7 +65,7 @@ from typing import Any
 import pyDatalog.pyEngine as _E
 
 from .analysis import order_body
-from .ast import Atom, Const, Negation, Rule, Var
+from .ast import Atom, Negation, Rule, Var
 from .clauses import ask_literal, fact_clause, new_pred
 from .compiled import CompiledProgram
 from .database import THREAD, quiet_gc, release_later
@@ -85,6 +85,10 @@ from .unread import Unread
 from .variants import Variants
 
 __all__ = ["Backend", "quiet_gc"]
+
+# the join checks of the last states a view held, which a new state's check may take its verdicts from: an
+# action alternates between a few kinds of state (the board, the board with the action's arguments, ...)
+_JOIN_CHECKS_KEPT = 4
 
 _ENGINE_IDS = itertools.count(1)
 # a question with a variable bound to a set of at least this many values is evaluated set-at-a-time
@@ -320,15 +324,17 @@ class Backend:
         # the sizes of what they compute stay those of the round the check was made in: never larger)
         key = (view.facts, view.materialised)
         if view.joins is None or view.joins[0] is not key[0] or view.joins[1] != key[1]:
-            counts = dict(view.computed_counts)  # the sizes now (a fixpoint goes on computing)
-            compiled = self.compiled
+            # the sizes now: a fixpoint goes on computing (its counts are copied); a materialised state's stay
+            counts = view.computed_counts if view.materialised else dict(view.computed_counts)
+            compiled, given = self.compiled, view.counts
 
-            def facts(atom: Atom) -> int:  # the facts with the atom's constants, where counted
-                values = [a.value if isinstance(a, Const) else None for a in atom.args]
-                return counted_facts(compiled, view.counts, counts, atom.pred, values)
+            def count(pred: str, values: tuple) -> int:  # the facts with the values, where counted
+                return counted_facts(compiled, given, counts, pred, values)
 
             dead = view.ns.dead_rules if view.ns is not None else ()
-            view.joins = (key[0], key[1], compiled.joins.for_state(facts, compiled.computed_preds, limit, dead))
+            recent = view.joins[3] if view.joins is not None else ()
+            check = compiled.joins.for_state(count, compiled.computed_preds, limit, dead, previous=recent)
+            view.joins = (key[0], key[1], check, (check, *recent[: _JOIN_CHECKS_KEPT - 1]))
         check = view.joins[2]
         if rule is not None and id(rule) in check.rules_checked:
             return

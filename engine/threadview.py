@@ -107,7 +107,8 @@ class ThreadView:
         self.derivations: dict[tuple, tuple] = {}  # recursive fact -> (rule, binding) that first derived it
         self.delta_preds: dict[str, object] = {}
         self.computed_count = 0
-        self.joins: tuple | None = None  # (facts, materialised, judgelog.widejoins.StateCheck) of the state now
+        self.joins: tuple | None = None  # (facts, materialised, judgelog.widejoins.StateCheck) of the state now,
+        # and the checks of the last few states (newest first), whose verdicts a new state's check may take
         self.query_ids = itertools.count(1)
         # (pred or id(rule), pattern, signature id) -> the variant named (compiled before the next question)
         self.variants: dict[tuple, VariantCode] = {}

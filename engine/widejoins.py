@@ -207,13 +207,21 @@ class JoinGuard:
         self.__dict__.update(state)
 
     def for_state(
-        self, facts: Callable[[Atom], int], computed: frozenset[str], limit: int, dead: Collection[int] = ()
+        self,
+        count: Callable[[str, tuple[object, ...]], int],
+        computed: frozenset[str],
+        limit: int,
+        dead: Collection[int] = (),
+        *,
+        previous: Sequence[StateCheck] = (),
     ) -> StateCheck:
-        """The check for one state: ``facts(atom)`` counts the facts there that may match ``atom`` (of its
-        predicate, or those with its constants where they are counted; given or computed);
-        ``computed``: the predicates judgelog computes itself (pyDatalog does not derive them); ``dead``:
-        the ids of the rules that cannot hold in the state (never evaluated: judgelog.liveness)."""
-        return StateCheck(self, facts, computed, limit, dead)
+        """The check for one state: ``count(pred, values)`` counts the facts there that may match an atom of
+        ``pred`` with ``values`` (its constants, None for a variable; given or computed); ``computed``: the
+        predicates judgelog computes itself (pyDatalog does not derive them); ``dead``: the ids of the rules
+        that cannot hold in the state (never evaluated: judgelog.liveness); ``previous``: the checks of the
+        states before (newest first), whose verdicts this one takes over from the first whose every count
+        read is the same here."""
+        return StateCheck(self, count, computed, limit, dead, previous=previous)
 
 
 class StateCheck:
@@ -222,17 +230,47 @@ class StateCheck:
     def __init__(
         self,
         guard: JoinGuard,
-        facts: Callable[[Atom], int],
+        count: Callable[[str, tuple[object, ...]], int],
         computed: frozenset[str],
         limit: int,
         dead: Collection[int] = (),
+        *,
+        previous: Sequence[StateCheck] = (),
     ) -> None:
-        self.guard, self.facts, self.computed, self.limit, self.dead = guard, facts, computed, limit, dead
+        self.guard, self.count, self.computed, self.limit, self.dead = guard, count, computed, limit, dead
+        self._counted: dict[tuple[str, tuple[object, ...]], int] = {}  # every count read: what the verdicts rest on
         self._sizes: dict[tuple[str, tuple[object, ...]], int] = {}
         self._checked: set[str] = set()
         self.rules_checked: set[int] = set()  # ids of the rules whose bodies were checked (by the caller)
         self._passed: set[tuple] = set()  # the bodies found within the limit (in this state)
         self._wide_passed: set[int] = set()  # the ids of the wide rules found within it (many predicates reach one)
+        for earlier in previous:
+            if self._same_counts(earlier):
+                # every verdict of that state rests on counts that are the same here (a step changes a few
+                # facts, most often none of the sizes the guard reads): they hold here too. Copied: each state
+                # goes on with the counts it reads itself
+                self._counted, self._sizes = dict(earlier._counted), dict(earlier._sizes)
+                self._checked, self.rules_checked = set(earlier._checked), set(earlier.rules_checked)
+                self._passed, self._wide_passed = set(earlier._passed), set(earlier._wide_passed)
+                break
+
+    def _same_counts(self, previous: StateCheck) -> bool:
+        """Whether ``previous`` (a check of another state) read the counts this state has, with the same
+        rules, limit and dead rules: its verdicts are then this state's."""
+        if previous.guard is not self.guard or previous.limit != self.limit or previous.computed is not self.computed:
+            return False
+        if previous.dead is not self.dead and previous.dead != self.dead:
+            return False
+        count = self.count
+        return all(count(pred, values) == n for (pred, values), n in previous._counted.items())
+
+    def facts(self, atom: Atom) -> int:
+        """The facts of the state that may match ``atom`` (of its predicate, with its constants where counted)."""
+        key = (atom.pred, tuple(a.value if isinstance(a, Const) else None for a in atom.args))
+        found = self._counted.get(key)
+        if found is None:
+            found = self._counted[key] = self.count(*key)
+        return found
 
     def size(self, atom: Atom) -> int:
         """The facts that may match ``atom``, plus, for a predicate pyDatalog derives, the estimates of its

@@ -167,6 +167,28 @@ def test_a_step_that_grows_what_a_question_joins_is_estimated_again(tmp_path):
             assert info.value.code == "L004"
 
 
+def test_a_step_that_leaves_the_joined_sizes_alone_keeps_the_verdicts_of_the_state_before(tmp_path, monkeypatch):
+    """A state whose counts the join check read are those of a state checked before takes that state's
+    verdicts without estimating again (an action's steps change a few facts); a count read that differs
+    (one more ``f``) is estimated again, and refused past the limit."""
+    from judgelog import widejoins
+
+    estimates = []
+    real = widejoins.estimate
+    monkeypatch.setattr(widejoins, "estimate", lambda parts, size: estimates.append(parts) or real(parts, size))
+    rules = cross_rules(tmp_path, 3)
+    engine = Engine(rules=[str(rules)], limits=Limits(join_combinations=30))
+    small = engine.state_from_dict({"players": ["alice"], "facts": ["f(a)", "f(b)", "f(c)"]})  # 27
+    assert len(small.query("big(X)")) == 3 and estimates
+    estimates.clear()
+    other = small.with_facts(set(small.facts) | {("player", "bob")})  # no count the check read changes
+    assert len(other.query("big(X)")) == 3 and not estimates
+    grown = other.with_facts(set(other.facts) | {("f", "d")})  # 4^3 = 64
+    with pytest.raises(LimitError) as info:
+        grown.query("big(X)")
+    assert info.value.code == "L004" and estimates
+
+
 def test_the_same_wide_question_written_twice_is_refused_at_each_ones_position(tmp_path):
     rules = cross_rules(tmp_path, 2)
     engine = Engine(rules=[str(rules)], limits=Limits(join_combinations=1000))
