@@ -30,14 +30,13 @@ from .incremental import (
     Affected,
     Pattern,
     affected,
-    among_bindings,
-    binding_literals,
     matches,
     question_patterns,
     reached_preds,
 )
 from .memo import remember
 from .program import Program
+from .restrict import among_bindings, binding_literals
 
 __all__ = ["AnswerCache", "QUESTION"]
 
@@ -46,6 +45,9 @@ Asker = Callable[[frozenset, tuple, list[str]], list[tuple]]  # the backend's qu
 # the same with some variables bound to sets of values (the backend's ``ask`` with ``among``)
 AmongAsker = Callable[[frozenset, tuple, list[str], dict[str, frozenset]], list[tuple]]
 SortKey = Callable[[tuple], Any]
+# the ids of the rules that cannot fire over a fact set (judgelog.liveness), or None when the backend can't tell
+# (``now``: only if it can tell at once, without making the fact set its own)
+DeadRules = Callable[[frozenset, bool], "frozenset[int] | None"]
 QUESTION = "?question"  # the head predicate of a question followed as a rule (no declared name has a '?')
 _MAX_CHANGE = 2000  # the least change of facts (besides a quarter of the state) found from differences
 _KEPT = 64  # questions remembered per cache
@@ -58,6 +60,7 @@ class _Askers(NamedTuple):
     ask: Asker
     sort_key: SortKey
     ask_among: AmongAsker | None
+    dead: DeadRules | None
 
 
 class _Change:
@@ -65,35 +68,47 @@ class _Change:
     affected patterns (:func:`judgelog.incremental.affected`), found only when a question's body reads a
     predicate the change reaches at all, and only for the changed facts whose predicates can reach it."""
 
-    __slots__ = ("added", "removed", "preds", "_program", "_among", "_found")
+    __slots__ = ("added", "removed", "preds", "_program", "_among", "_found", "_dead")
 
     def __init__(self, program: Program, added: frozenset, removed: frozenset, among: bool) -> None:
         self.added, self.removed = added, removed
         self.preds = frozenset({f[0] for f in added} | {f[0] for f in removed})
         self._program, self._among = program, among
-        self._found: dict[frozenset, Affected] = {}  # by the changed predicates analysed
+        self._found: dict[tuple, Affected] = {}  # by the changed predicates analysed and the rules left out
+        self._dead: dict[tuple[int, int], tuple[frozenset, frozenset, frozenset]] = {}  # see dead_on_both_sides
 
     def reaches(self, body: tuple) -> bool:
         """Can the change reach a predicate the body reads (through the rules, by predicate)?"""
         reached = reached_preds(self._program, self.preds)
         return not reached.isdisjoint(_read(body))
 
-    def affected(self, body: tuple) -> Affected:
+    def affected(self, body: tuple, dead: frozenset = frozenset()) -> Affected:
         """The affected patterns of the changed facts whose predicates can reach one the body reads: for the
         body's predicates they are the patterns every changed fact gives (a fact's patterns follow the rules
         from its own predicate), and the facts that cannot reach the body (an action's events, for a
-        question that reads none) are not looked at. Kept by the changed predicates analysed."""
+        question that reads none) are not looked at. ``dead``: rules that fire on neither side of the change,
+        not followed. Kept by the changed predicates analysed and ``dead``."""
         read = _read(body)
         program = self._program
         reading = frozenset(p for p in self.preds if not reached_preds(program, frozenset((p,))).isdisjoint(read))
-        found = self._found.get(reading)
+        found = self._found.get((reading, dead))
         if found is None:
             if reading == self.preds:
                 facts = list(self.removed) + list(self.added)
             else:
                 facts = [f for f in self.removed if f[0] in reading] + [f for f in self.added if f[0] in reading]
-            found = self._found[reading] = affected(program, facts, among=self._among)
+            found = self._found[(reading, dead)] = affected(program, facts, among=self._among, dead=dead)
         return found
+
+    def dead_on_both_sides(self, before: frozenset, after: frozenset) -> frozenset:
+        """The rules dead both before and after the change (``before`` and ``after``: each side's dead rules)."""
+        if before is after:
+            return before
+        key = (id(before), id(after))
+        found = self._dead.get(key)
+        if found is None or found[0] is not before or found[1] is not after:
+            found = self._dead[key] = (before, after, before & after)
+        return found[2]
 
 
 def _read(body: tuple) -> frozenset:
@@ -112,7 +127,8 @@ class AnswerCache:
 
     def __init__(self, program: Program) -> None:
         self.program = program
-        self._last: dict[tuple, tuple[frozenset, list[tuple]]] = {}
+        # question -> the fact set last asked about, its rows, the rules dead over it (None: not known)
+        self._last: dict[tuple, tuple[frozenset, list[tuple], frozenset | None]] = {}
         self._diffs: list[tuple[frozenset, frozenset, bool, _Change]] = []  # the last few changes analysed
         # each fact set seen lately, as its difference from one anchor fact set: the change between two of
         # them comes from their differences, so a fact set is compared with the whole anchor only once
@@ -168,25 +184,32 @@ class AnswerCache:
         ask: Asker,
         sort_key: SortKey,
         ask_among: AmongAsker | None = None,
+        dead: DeadRules | None = None,
     ) -> list[tuple]:
         """The rows of the question ``body`` over ``facts`` (``ask`` asks the backend; ``ask_among``, when
         the backend can, asks it with variables bound to sets of values: without it such a pattern is asked
-        with those variables open)."""
+        with those variables open; ``dead``, when the backend can tell, the rules that cannot fire over a fact
+        set: a change is not followed through the rules dead on both of its sides)."""
         key = (body, tuple(names))
         last = self._last.pop(key, None)
         rows = None
         if last is not None:
-            rows = self._update(last, facts, body, names, _Askers(ask, sort_key, ask_among))
+            rows = self._update(last, facts, body, names, _Askers(ask, sort_key, ask_among, dead))
         if rows is None:
             rows = ask(facts, body, names)
-        remember(self._last, key, (facts, rows), keep=_KEPT)
+        remember(self._last, key, (facts, rows, dead(facts, True) if dead is not None else None), keep=_KEPT)
         return rows
 
     def _update(
-        self, last: tuple[frozenset, list[tuple]], facts: frozenset, body: tuple, names: list[str], askers: _Askers
+        self,
+        last: tuple[frozenset, list[tuple], frozenset | None],
+        facts: frozenset,
+        body: tuple,
+        names: list[str],
+        askers: _Askers,
     ) -> list[tuple] | None:
-        ask, sort_key, ask_among = askers
-        old_facts, old_rows = last
+        ask, sort_key, ask_among, dead = askers
+        old_facts, old_rows, old_dead = last
         if old_facts is facts:
             return old_rows
         known = _related(old_facts, facts)
@@ -197,9 +220,15 @@ class AnswerCache:
             return None
         if not change.reaches(body):
             return old_rows
-        changes = change.affected(body)
         head = Atom(QUESTION, tuple(Var(n) for n in names))
-        found = question_patterns(changes, head, body)
+        found = question_patterns(change.affected(body), head, body)
+        if (found.whole(QUESTION) or len(found.patterns(QUESTION)) > _MAX_REASKED) and old_dead and dead is not None:
+            # the whole question, or too much of it: not through the rules that fire on neither side (an
+            # action's rules for declaring blockers, when it puts a counter)
+            new_dead = dead(facts, False)
+            if new_dead:
+                changes = change.affected(body, change.dead_on_both_sides(old_dead, new_dead))
+                found = question_patterns(changes, head, body)
         if not found.touches(QUESTION):
             return old_rows
         if found.whole(QUESTION):

@@ -372,6 +372,17 @@ class Backend:
             return []
         return checked_rows([tuple(row) for row in result])
 
+    def dead_rules(self, facts: frozenset, at_once: bool) -> frozenset[int] | None:
+        """The ids of the rules that cannot fire over ``facts`` (judgelog.liveness); ``at_once``: only when
+        this thread's database holds them now (None otherwise), else after making them its own."""
+        if at_once:
+            view = getattr(THREAD, "engines", {}).get(self.id)
+            if view is None or view.facts is not facts or view.ns is None:
+                return None
+            return view.ns.dead_rules
+        with self.session(facts) as view:
+            return view.ns.dead_rules if view.ns is not None else None
+
     asks_among = True  # ask() takes ``among`` (judgelog.answer_cache.AnswerCache asks about a set of objects)
 
     def ask(

@@ -249,7 +249,8 @@ class Engine:
         if self.answers is None:
             return self.ask_rows(facts, body, names)
         among = self._ask_among if getattr(self.backend, "asks_among", False) else None
-        return self.answers.ask(facts, tuple(body), list(names), self.ask_rows, row_sort_key, among)
+        dead = getattr(self.backend, "dead_rules", None)
+        return self.answers.ask(facts, tuple(body), list(names), self.ask_rows, row_sort_key, among, dead)
 
     def _ask_among(
         self, facts: frozenset, body: Sequence[Literal], names: Sequence[str], among: dict[str, frozenset]

@@ -26,11 +26,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .ast import Atom, Comparison, Const, Negation, Rule, Var
+from .ast import Atom, Const, Negation, Rule, Var
 from .program import Program
 
-__all__ = ["WILD", "Among", "Affected", "affected", "among_bindings", "coarse_affected", "matches"]
-__all__ += ["binding_literals", "readers", "reached_preds", "question_patterns"]
+__all__ = ["WILD", "Among", "Affected", "Pattern", "affected", "coarse_affected", "matches"]
+__all__ += ["readers", "reached_preds", "question_patterns"]
 
 
 class _Wild:
@@ -301,38 +301,60 @@ def _closures(program: Program) -> tuple[frozenset, dict[tuple, list[tuple[str, 
     return program.kept("incremental.closures", make)
 
 
-def _cached_closure(program: Program, cache: dict[tuple, list[tuple[str, Pattern]]], key: tuple) -> list:
-    """:func:`_closure` of the change shape ``key`` (predicate, then its pattern), kept in ``cache``."""
+def _dead_closures(program: Program, dead: frozenset) -> dict[tuple, list[tuple[str, Pattern]]]:
+    """The closures of change shapes found so far with the rules of ``dead`` left out (kept per program, for
+    the last few sets of dead rules; with none left out, those of :func:`_closures`)."""
+    if not dead:
+        return _closures(program)[1]
+    kept: dict[frozenset, dict] = program.kept("incremental.dead_closures", dict)
+    found = kept.get(dead)
+    if found is None:
+        if len(kept) >= _MAX_DEAD_SETS:
+            kept.clear()
+        found = kept[dead] = {}
+    return found
+
+
+def _cached_closure(
+    program: Program, cache: dict[tuple, list[tuple[str, Pattern]]], key: tuple, dead: frozenset = frozenset()
+) -> list:
+    """:func:`_closure` of the change shape ``key`` (predicate, then its pattern), kept in ``cache`` (the
+    closures with the rules of ``dead`` left out)."""
     closure = cache.get(key)
     if closure is None:
-        closure = _closure(program, key[0], key[1:])
+        closure = _closure(program, key[0], key[1:], dead)
         if len(cache) >= _MAX_CLOSURES:
             cache.clear()
         cache[key] = closure
     return closure
 
 
-def affected(program: Program, changed: Iterable[tuple], *, among: bool = False) -> Affected:
+def affected(
+    program: Program, changed: Iterable[tuple], *, among: bool = False, dead: frozenset = frozenset()
+) -> Affected:
     """The affected patterns of every predicate after ``changed`` facts were added or removed.
 
     The closure of a set of changes is the union of the closures of each change; each change's closure is
     computed once per *shape* (its predicate, the rules' constants it holds, and which of its other values
     are equal), with placeholders for those other values, and kept. A large change is analysed by its
-    *coarse shapes* instead (:func:`coarse_affected`; ``among``: as there)."""
+    *coarse shapes* instead (:func:`coarse_affected`; ``among``: as there).
+
+    ``dead``: the ids of rules that can fire neither before nor after the change (judgelog.liveness): the
+    change is not followed through them (they derive nothing on either side)."""
     changed = changed if isinstance(changed, (list, tuple, set, frozenset)) else list(changed)
     if len(changed) > COARSE_ABOVE:
-        return coarse_affected(program, changed, among=among)
-    return _exact(program, changed)
+        return coarse_affected(program, changed, among=among, dead=dead)
+    return _exact(program, changed, dead)
 
 
-def _exact(program: Program, changed: Iterable[tuple]) -> Affected:
-    consts, cache = _closures(program)
+def _exact(program: Program, changed: Iterable[tuple], dead: frozenset = frozenset()) -> Affected:
+    consts, cache = _closures(program)[0], _dead_closures(program, dead)
     out = Affected()
     for fact in changed:
-        key = (fact, tuple(map(type, fact)))  # True and 1 are equal keys, not equal shapes
+        key = (fact, tuple(map(type, fact)), dead)  # True and 1 are equal keys, not equal shapes
         known = _ONE.get(key)
         if known is None or known[0] is not program:
-            known = (program, _affected_one(program, fact, consts, cache))
+            known = (program, _affected_one(program, fact, consts, cache, dead))
             if len(_ONE) >= _MAX_ONE:
                 _ONE.clear()
             _ONE[key] = known
@@ -342,13 +364,16 @@ def _exact(program: Program, changed: Iterable[tuple]) -> Affected:
 
 _ONE: dict[tuple, tuple[Program, Affected]] = {}  # a changed fact -> its affected patterns (kept, a few thousand)
 _MAX_ONE = 2048
+_MAX_DEAD_SETS = 16  # sets of dead rules whose closures are kept (a state's namespace: judgelog.liveness)
 COARSE_ABOVE = 256  # a change of more facts is analysed by coarse shapes (see coarse_affected)
 _MAX_AMONG_GROUPS = 64  # large groups of changed facts whose closures with sets of values are kept
 _MAX_COARSE_KEYS = 200_000  # the coarse shapes of facts kept per program
 _COARSE_SHAPE = 8  # within such a change, a coarse shape of more facts is followed as one WILD pattern
 
 
-def coarse_affected(program: Program, changed: Iterable[tuple], *, among: bool = False) -> Affected:
+def coarse_affected(
+    program: Program, changed: Iterable[tuple], *, among: bool = False, dead: frozenset = frozenset()
+) -> Affected:
     """The affected patterns of a large change: its facts grouped by *coarse shape* (their predicate and
     the rules' constants they hold, every other value WILD); a shape that more than a few facts have is
     followed as that one pattern, the others fact by fact (:func:`affected`). This over-approximates the
@@ -361,8 +386,9 @@ def coarse_affected(program: Program, changed: Iterable[tuple], *, among: bool =
     With ``among``, such a shape's facts are followed by their exact shapes instead (which of their other
     values are equal), each closure once, its placeholders standing for the set of values the facts hold
     there (:class:`Among`): ``toughness(<the creatures given a counter>, _)``, not every toughness. This is
-    the union of the facts' exact closures, widened to the product of each position's values."""
-    consts, cache = _closures(program)
+    the union of the facts' exact closures, widened to the product of each position's values. ``dead``: as
+    :func:`affected`."""
+    consts, cache = _closures(program)[0], _dead_closures(program, dead)
     # fact -> (the fact, its coarse shape, its exact shape, the values the exact shape's placeholders stand
     # for): a change is often analysed again by each fact set compared (the backend's, each question's)
     kept: dict[tuple, tuple] = program.kept("incremental.fact_shapes", dict)
@@ -383,22 +409,22 @@ def coarse_affected(program: Program, changed: Iterable[tuple], *, among: bool =
     out = Affected()
     for key, entries in groups.items():
         if len(entries) <= _COARSE_SHAPE:
-            out.merge(_exact(program, [e[0] for e in entries]))
+            out.merge(_exact(program, [e[0] for e in entries], dead))
         elif among and WILD in key[1:]:
             # the same large group of facts is often analysed again (each question compares its own fact
             # sets): kept by its facts
             among_kept: dict[tuple, list[tuple[str, Pattern]]] = program.kept("incremental.among_groups", dict)
-            whole = (key, frozenset(e[0] for e in entries))
+            whole = (key, frozenset(e[0] for e in entries), dead)
             found = among_kept.get(whole)
             if found is None:
                 if len(among_kept) >= _MAX_AMONG_GROUPS:
                     among_kept.clear()
-                found = among_kept[whole] = _among_closure(program, entries, cache)
+                found = among_kept[whole] = _among_closure(program, entries, cache, dead)
             for pred, pattern in found:
                 if pred not in out.all:
                     out.add(pred, pattern)
         else:
-            for pred, pattern in _cached_closure(program, cache, key):
+            for pred, pattern in _cached_closure(program, cache, key, dead):
                 out.add(pred, pattern)
     return out
 
@@ -420,7 +446,9 @@ def _shared(shapes: dict[tuple, tuple], shape: tuple) -> tuple:
     return shapes.setdefault((shape, tuple(map(type, shape))), shape)
 
 
-def _among_closure(program: Program, entries: list[tuple], cache: dict) -> list[tuple[str, Pattern]]:
+def _among_closure(
+    program: Program, entries: list[tuple], cache: dict, dead: frozenset = frozenset()
+) -> list[tuple[str, Pattern]]:
     """The closures of the facts of ``entries`` (of one coarse shape; see :func:`_fact_shapes`) by their
     exact shapes, each placeholder standing for the values the facts of that shape hold at it (see
     :func:`coarse_affected`)."""
@@ -434,7 +462,7 @@ def _among_closure(program: Program, entries: list[tuple], cache: dict) -> list[
     out: list[tuple[str, Pattern]] = []
     for key, seen in shapes.items():
         held = [Among(frozenset(vs)) if len(vs) > 1 else next(iter(vs)) for vs in seen]
-        for pred, pattern in _cached_closure(program, cache, key):
+        for pred, pattern in _cached_closure(program, cache, key, dead):
             out.append((pred, tuple(held[v.i] if isinstance(v, _Slot) else v for v in pattern)))
     return out
 
@@ -464,11 +492,11 @@ def _shapes(fact: tuple, consts: frozenset) -> tuple[tuple, tuple, tuple]:
     return tuple(coarse), tuple(shape), tuple(values)
 
 
-def _affected_one(program: Program, fact: tuple, consts: frozenset, cache: dict) -> Affected:
+def _affected_one(program: Program, fact: tuple, consts: frozenset, cache: dict, dead: frozenset) -> Affected:
     """The affected patterns of one changed fact, from the closure of its shape."""
     out = Affected()
     _, shape, values = _shapes(fact, consts)
-    for pred, pattern in _cached_closure(program, cache, shape):
+    for pred, pattern in _cached_closure(program, cache, shape, dead):
         if pred in out.all:
             continue
         out.add(pred, tuple(values[v.i] if isinstance(v, _Slot) else v for v in pattern))
@@ -515,8 +543,9 @@ def _possible(program: Program, rule: Rule, binding: dict[str, Any]) -> bool:
     return True
 
 
-def _closure(program: Program, pred: str, args: Pattern) -> list[tuple[str, Pattern]]:
-    """Every (predicate, pattern) that the change of one fact reaches through the rules."""
+def _closure(program: Program, pred: str, args: Pattern, dead: frozenset = frozenset()) -> list[tuple[str, Pattern]]:
+    """Every (predicate, pattern) that the change of one fact reaches through the rules (but those of
+    ``dead``)."""
     out = Affected()
     followed_whole: set[str] = set()
     work: list[tuple[str, Pattern]] = []
@@ -530,6 +559,8 @@ def _closure(program: Program, pred: str, args: Pattern) -> list[tuple[str, Patt
             followed_whole.add(pred)
             pattern = tuple(WILD for _ in pattern)
         for rule, atom in readers(program, pred):
+            if dead and id(rule) in dead:
+                continue
             binding = _bind(atom, pattern)
             if binding is None or not _possible(program, rule, binding):
                 continue
@@ -553,39 +584,4 @@ def question_patterns(found: Affected, head: Atom, body: Sequence) -> Affected:
                 out.add(head.pred, tuple(binding.get(a.name, WILD) if isinstance(a, Var) else WILD for a in head.args))
                 if out.whole(head.pred):
                     return out
-    return out
-
-
-def binding_literals(rule_head: Atom, pattern: Pattern) -> list[Comparison] | None:
-    """Comparisons ``X = value`` that restrict a rule (or question) with head ``rule_head`` to the facts
-    matching ``pattern``; None when a constant of the head rules the pattern out."""
-    out: list[Comparison] = []
-    seen: dict[str, Any] = {}
-    for term, value in zip(rule_head.args, pattern):
-        if value is WILD:
-            continue
-        if type(value) is Among:  # a set of values: see among_bindings
-            if isinstance(term, Const) and term.value not in value.values:
-                return None
-            continue
-        if isinstance(term, Const):
-            if term.value != value:
-                return None
-        elif isinstance(term, Var) and not term.name.startswith("_"):
-            if term.name in seen:
-                if seen[term.name] != value:
-                    return None
-                continue
-            seen[term.name] = value
-            out.append(Comparison("=", Var(term.name), Const(value)))
-    return out
-
-
-def among_bindings(rule_head: Atom, pattern: Pattern) -> dict[str, frozenset]:
-    """The variables of ``rule_head`` that ``pattern`` binds to a set of values (:class:`Among`), with the
-    values (:func:`binding_literals` leaves them open)."""
-    out: dict[str, frozenset] = {}
-    for term, value in zip(rule_head.args, pattern):
-        if type(value) is Among and isinstance(term, Var) and not term.name.startswith("_"):
-            out[term.name] = out[term.name] & value.values if term.name in out else value.values
     return out

@@ -25,9 +25,10 @@ from .ast import Aggregate, Atom, BinOp, Const, Literal, Rule, Term, Var
 from .clauses import fact_clause, new_pred
 from .codes import L001, L002, L003
 from .errors import QueryError
-from .incremental import WILD, Affected, binding_literals
+from .incremental import WILD, Affected
 from .planning import Contributions, aggregate_value, group_by_head, row_sort_key, why_vars
 from .recursion import Component, LimitError, Limits
+from .restrict import binding_literals
 
 if TYPE_CHECKING:  # pragma: no cover
     from .program import Program

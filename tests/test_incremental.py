@@ -151,3 +151,40 @@ def test_a_question_asked_before_a_large_step_is_kept_after_it_for_the_small_cha
     assert not whole
     assert rows == engine.ask_rows(first.frozen(), tuple(body), names) != before
     assert asked and all(len(b) > len(body) for b in asked)  # asked again for the changed object only
+
+
+def test_a_change_is_not_followed_through_rules_dead_on_both_of_its_sides(tmp_path):
+    """A rule that can fire in neither fact set (an atom of constants with no fact: the action is not the
+    one it is for) does not carry a change to a question: the question keeps its answers when the backend
+    tells which rules are dead, and is asked again in full when it can't (it then reaches the whole question)."""
+    from judgelog.analysis import check_query
+    from judgelog.answer_cache import AnswerCache
+    from judgelog.parser import parse_body
+    from judgelog.planning import row_sort_key
+
+    rules = tmp_path / "t.dl"
+    rules.write_text(
+        '## Test rules.\n.decl act(a: atom) "the action is {a}" input\n.decl size(o: atom, n: int) "{o} is {n}" input\n'
+        '.decl limit(p: atom) "{p} has a limit" input\n.decl over(p: atom) "{p} is over"\n\n'
+        "@name t.over\n@cr 100.1\nover(P) :- act(declare), size(_, N), N > 3, limit(P).\n",
+        encoding="utf-8",
+    )
+    engine = Engine(rules=[str(rules)])
+    others = [f"size(b{i}, 0)" for i in range(20)]  # a change of a few facts is small beside them
+    facts = ["act(other)", "size(a, 1)", "limit(alice)", *others]
+    state = engine.state_from_dict({"players": ["alice"], "facts": facts})
+    grown = state.with_facts((set(state.facts) - {("size", "a", 1)}) | {("size", "a", 5)})
+    body, _ = check_query(engine.program, parse_body("over(P)"), text="over(P)")
+    asked: list = []
+
+    def ask(facts, body_, names_):
+        asked.append(body_)
+        return engine.ask_rows(facts, body_, names_)
+
+    for dead, asked_again in ((engine.backend.dead_rules, 0), (None, 1)):
+        asked.clear()
+
+        cache = AnswerCache(engine.program)
+        assert cache.ask(state.facts, tuple(body), ["P"], ask, row_sort_key, None, dead) == []
+        assert cache.ask(grown.facts, tuple(body), ["P"], ask, row_sort_key, None, dead) == []
+        assert len(asked) == 1 + asked_again, dead
