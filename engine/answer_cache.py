@@ -52,6 +52,10 @@ QUESTION = "?question"  # the head predicate of a question followed as a rule (n
 _MAX_CHANGE = 2000  # the least change of facts (besides a quarter of the state) found from differences
 _KEPT = 64  # questions remembered per cache
 _MAX_REASKED = 32  # more affected patterns than this: the question is asked again in full
+# fact sets remembered per question: the runtime asks some questions of two kinds of fact set by turns (a
+# step's facts with and without what the action's first step recorded), each close to the one before last
+_PER_QUESTION = 3
+_Entry = tuple[frozenset, list[tuple], "frozenset[int] | None"]  # a fact set, the rows, its dead rules
 
 
 class _Askers(NamedTuple):
@@ -68,13 +72,13 @@ class _Change:
     affected patterns (:func:`judgelog.incremental.affected`), found only when a question's body reads a
     predicate the change reaches at all, and only for the changed facts whose predicates can reach it."""
 
-    __slots__ = ("added", "removed", "preds", "_program", "_among", "_found", "_dead")
+    __slots__ = ("added", "removed", "preds", "size", "_program", "_among", "_found", "_dead")
 
-    def __init__(self, program: Program, added: frozenset, removed: frozenset, among: bool) -> None:
-        self.added, self.removed = added, removed
+    def __init__(self, program: Program, added: frozenset, removed: frozenset, among: bool, size: int) -> None:
+        self.added, self.removed, self.size = added, removed, size  # size: the facts of the fact set after it
         self.preds = frozenset({f[0] for f in added} | {f[0] for f in removed})
         self._program, self._among = program, among
-        self._found: dict[tuple, Affected] = {}  # by the changed predicates analysed and the rules left out
+        self._found: dict[tuple, Affected | None] = {}  # by the changed predicates analysed and the rules left out
         self._dead: dict[tuple[int, int], tuple[frozenset, frozenset, frozenset]] = {}  # see dead_on_both_sides
 
     def reaches(self, body: tuple) -> bool:
@@ -82,22 +86,25 @@ class _Change:
         reached = reached_preds(self._program, self.preds)
         return not reached.isdisjoint(_read(body))
 
-    def affected(self, body: tuple, dead: frozenset = frozenset()) -> Affected:
+    def affected(self, body: tuple, dead: frozenset = frozenset()) -> Affected | None:
         """The affected patterns of the changed facts whose predicates can reach one the body reads: for the
         body's predicates they are the patterns every changed fact gives (a fact's patterns follow the rules
         from its own predicate), and the facts that cannot reach the body (an action's events, for a
         question that reads none) are not looked at. ``dead``: rules that fire on neither side of the change,
-        not followed. Kept by the changed predicates analysed and ``dead``."""
+        not followed. Kept by the changed predicates analysed and ``dead``. None when those facts are a large
+        part of the fact set (a quarter): asking the question again costs less then."""
         read = _read(body)
         program = self._program
         reading = frozenset(p for p in self.preds if not reached_preds(program, frozenset((p,))).isdisjoint(read))
-        found = self._found.get((reading, dead))
-        if found is None:
-            if reading == self.preds:
-                facts = list(self.removed) + list(self.added)
-            else:
-                facts = [f for f in self.removed if f[0] in reading] + [f for f in self.added if f[0] in reading]
-            found = self._found[(reading, dead)] = affected(program, facts, among=self._among, dead=dead)
+        key = (reading, dead)
+        if key in self._found:
+            return self._found[key]
+        if reading == self.preds:
+            facts = list(self.removed) + list(self.added)
+        else:
+            facts = [f for f in self.removed if f[0] in reading] + [f for f in self.added if f[0] in reading]
+        found = affected(program, facts, among=self._among, dead=dead) if 4 * len(facts) <= self.size else None
+        self._found[key] = found
         return found
 
     def dead_on_both_sides(self, before: frozenset, after: frozenset) -> frozenset:
@@ -127,8 +134,9 @@ class AnswerCache:
 
     def __init__(self, program: Program) -> None:
         self.program = program
-        # question -> the fact set last asked about, its rows, the rules dead over it (None: not known)
-        self._last: dict[tuple, tuple[frozenset, list[tuple], frozenset | None]] = {}
+        # question -> the fact sets it was last asked about (newest first), each with its rows and the rules
+        # dead over it (None: not known)
+        self._last: dict[tuple, tuple[_Entry, ...]] = {}
         self._diffs: list[tuple[frozenset, frozenset, bool, _Change]] = []  # the last few changes analysed
         # each fact set seen lately, as its difference from one anchor fact set: the change between two of
         # them comes from their differences, so a fact set is compared with the whole anchor only once
@@ -153,7 +161,7 @@ class AnswerCache:
     ) -> _Change | None:
         """The change from ``old`` to ``new`` (``known``: as :func:`_related` found it, if it did) and, when
         asked for, its affected patterns (``among``: a large change's objects as sets of values, see
-        :func:`coarse_affected`); None when it is large."""
+        :func:`coarse_affected`); None when they are far apart (``old`` far from the anchor)."""
         for a, b, was_among, found in self._diffs:
             if a is old and b is new and was_among == among:
                 return found
@@ -169,10 +177,9 @@ class AnswerCache:
             (new_added, new_removed), (old_added, old_removed) = new_delta, old_delta
             removed = (old_added - new_added) | (new_removed - old_removed)
             added = (new_added - old_added) | (old_removed - new_removed)
-        if 4 * (len(removed) + len(added)) > len(new):
-            return None  # a large part of the state: asking again costs less (a large change is analysed by its
-            # coarse shapes, at the cost of its distinct shapes)
-        found = _Change(self.program, frozenset(added), frozenset(removed), among)
+        # a large change is analysed by its coarse shapes, at the cost of its distinct shapes, and only for the
+        # facts that can reach a question (an action's events are most of a large change, and reach few)
+        found = _Change(self.program, frozenset(added), frozenset(removed), among, len(new))
         self._diffs = [(old, new, among, found), *self._diffs[:7]]
         return found
 
@@ -191,18 +198,22 @@ class AnswerCache:
         with those variables open; ``dead``, when the backend can tell, the rules that cannot fire over a fact
         set: a change is not followed through the rules dead on both of its sides)."""
         key = (body, tuple(names))
-        last = self._last.pop(key, None)
+        entries = self._last.pop(key, ())
         rows = None
-        if last is not None:
-            rows = self._update(last, facts, body, names, _Askers(ask, sort_key, ask_among, dead))
+        if entries:
+            last, known = _nearest(entries, facts)
+            rows = self._update(last, known, facts, body, names, _Askers(ask, sort_key, ask_among, dead))
         if rows is None:
             rows = ask(facts, body, names)
-        remember(self._last, key, (facts, rows, dead(facts, True) if dead is not None else None), keep=_KEPT)
+        entry = (facts, rows, dead(facts, True) if dead is not None else None)
+        others = tuple(e for e in entries if e[0] is not facts)[: _PER_QUESTION - 1]
+        remember(self._last, key, (entry, *others), keep=_KEPT)
         return rows
 
     def _update(
         self,
-        last: tuple[frozenset, list[tuple], frozenset | None],
+        last: _Entry,
+        known: tuple[frozenset, frozenset] | None,
         facts: frozenset,
         body: tuple,
         names: list[str],
@@ -212,7 +223,6 @@ class AnswerCache:
         old_facts, old_rows, old_dead = last
         if old_facts is facts:
             return old_rows
-        known = _related(old_facts, facts)
         if known is not None and not known[0] and not known[1] or known is None and old_facts == facts:
             return old_rows
         change = self._changes(old_facts, facts, known, among=ask_among is not None)
@@ -221,13 +231,18 @@ class AnswerCache:
         if not change.reaches(body):
             return old_rows
         head = Atom(QUESTION, tuple(Var(n) for n in names))
-        found = question_patterns(change.affected(body), head, body)
+        changes = change.affected(body)
+        if changes is None:
+            return None
+        found = question_patterns(changes, head, body)
         if (found.whole(QUESTION) or len(found.patterns(QUESTION)) > _MAX_REASKED) and old_dead and dead is not None:
             # the whole question, or too much of it: not through the rules that fire on neither side (an
             # action's rules for declaring blockers, when it puts a counter)
             new_dead = dead(facts, False)
             if new_dead:
                 changes = change.affected(body, change.dead_on_both_sides(old_dead, new_dead))
+                if changes is None:
+                    return None
                 found = question_patterns(changes, head, body)
         if not found.touches(QUESTION):
             return old_rows
@@ -257,6 +272,23 @@ def _related(old: frozenset, new: frozenset) -> tuple[frozenset, frozenset] | No
     related through the step: a small change between the last fact set of one action and the first of the
     next keeps its answers.)"""
     return difference(old, new, max(_MAX_CHANGE, len(new)))
+
+
+def _nearest(entries: tuple[_Entry, ...], facts: frozenset) -> tuple[_Entry, tuple[frozenset, frozenset] | None]:
+    """The entry whose fact set is ``facts`` or differs from it least (of those related to it: see
+    :func:`_related`), with that difference; the newest entry when none is related."""
+    best: tuple[_Entry, tuple[frozenset, frozenset] | None] | None = None
+    for entry in entries:
+        if entry[0] is facts:
+            return entry, (frozenset(), frozenset())
+        known = _related(entry[0], facts)
+        if known is not None and (best is None or best[1] is None or _size(known) < _size(best[1])):
+            best = (entry, known)
+    return best if best is not None else (entries[0], None)
+
+
+def _size(change: tuple[frozenset, frozenset]) -> int:
+    return len(change[0]) + len(change[1])
 
 
 def _outermost(patterns: list[Pattern]) -> list[Pattern]:

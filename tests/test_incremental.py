@@ -188,3 +188,35 @@ def test_a_change_is_not_followed_through_rules_dead_on_both_of_its_sides(tmp_pa
         assert cache.ask(state.facts, tuple(body), ["P"], ask, row_sort_key, None, dead) == []
         assert cache.ask(grown.facts, tuple(body), ["P"], ask, row_sort_key, None, dead) == []
         assert len(asked) == 1 + asked_again, dead
+
+
+def test_a_question_asked_of_two_kinds_of_fact_set_by_turns_is_updated_from_the_nearest():
+    """A large change that cannot reach a question keeps its answers (facts of another predicate, more than
+    the state holds), and a question asked of two kinds of fact set by turns is updated from the one nearer
+    to the fact set asked, not from the last one asked: a change of one counter re-asks about that object."""
+    import judgelog.factview as fv
+    from judgelog.analysis import check_query
+    from judgelog.answer_cache import AnswerCache
+    from judgelog.parser import parse_body
+    from judgelog.planning import row_sort_key
+
+    engine = Engine()
+    state = engine.load(engine.example("proliferate_kinds.yaml"))
+    text = "counter(O, p1p1, N), permanent(O)"
+    body, _ = check_query(engine.program, parse_body(text), text=text)
+    asked: list = []
+
+    def ask(facts, body_, names_):
+        asked.append(body_)
+        return engine.ask_rows(facts, body_, names_)
+
+    cache = AnswerCache(engine.program)
+    base = fv.as_frozenset(state.facts)
+    rows = cache.ask(base, tuple(body), ["O", "N"], ask, row_sort_key)
+    large = base | {("life", f"p{i}", i) for i in range(2 * len(base))}  # life: not read by the question
+    assert cache.ask(large, tuple(body), ["O", "N"], ask, row_sort_key) == rows and len(asked) == 1
+    obj, n = rows[0]
+    moved = (base - {("counter", obj, "p1p1", n)}) | {("counter", obj, "p1p1", n + 1)}
+    expected = engine.ask_rows(moved, body, ["O", "N"])
+    assert cache.ask(moved, tuple(body), ["O", "N"], ask, row_sort_key) == expected != rows
+    assert len(asked) > 1 and all(any(str(lit) == f"O = {obj}" for lit in again) for again in asked[1:]), asked[1:]
