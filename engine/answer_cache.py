@@ -56,6 +56,7 @@ _MAX_REASKED = 32  # more affected patterns than this: the question is asked aga
 # step's facts with and without what the action's first step recorded), each close to the one before last
 _PER_QUESTION = 3
 _Entry = tuple[frozenset, list[tuple], "frozenset[int] | None"]  # a fact set, the rows, its dead rules
+_Diff = tuple[frozenset, frozenset]  # the facts added and removed
 
 
 class _Askers(NamedTuple):
@@ -142,6 +143,21 @@ class AnswerCache:
         # them comes from their differences, so a fact set is compared with the whole anchor only once
         self._anchor: frozenset = frozenset()
         self._deltas: dict[int, tuple[frozenset, frozenset, frozenset]] = {}  # id -> (facts, added, removed)
+        # the fact set asked about last, and how each fact set remembered relates to it (see _related)
+        self._new: frozenset | None = None
+        self._pairs: dict[int, tuple[frozenset, _Diff | None]] = {}
+
+    def _related(self, old: frozenset, new: frozenset, limit: int | None = None) -> _Diff | None:
+        """:func:`_related`, kept for the fact set asked about last (every question of a step relates the same
+        few fact sets to it); ``limit``: None also when the paths to a common base change more facts."""
+        if new is not self._new:
+            self._new, self._pairs = new, {}
+        found = self._pairs.get(id(old))
+        if found is None or found[0] is not old:
+            if limit is not None:
+                return difference(old, new, limit)
+            found = self._pairs[id(old)] = (old, _related(old, new))
+        return found[1]
 
     def _delta(self, facts: frozenset) -> tuple[frozenset, frozenset] | None:
         """What ``facts`` adds to the anchor and removes from it; None when that is large (``facts`` then
@@ -201,7 +217,7 @@ class AnswerCache:
         entries = self._last.pop(key, ())
         rows = None
         if entries:
-            last, known = _nearest(entries, facts)
+            last, known = _nearest(entries, facts, self._related)
             rows = self._update(last, known, facts, body, names, _Askers(ask, sort_key, ask_among, dead))
         if rows is None:
             rows = ask(facts, body, names)
@@ -274,14 +290,18 @@ def _related(old: frozenset, new: frozenset) -> tuple[frozenset, frozenset] | No
     return difference(old, new, max(_MAX_CHANGE, len(new)))
 
 
-def _nearest(entries: tuple[_Entry, ...], facts: frozenset) -> tuple[_Entry, tuple[frozenset, frozenset] | None]:
+def _nearest(
+    entries: tuple[_Entry, ...], facts: frozenset, related: Callable[[frozenset, frozenset, int | None], _Diff | None]
+) -> tuple[_Entry, _Diff | None]:
     """The entry whose fact set is ``facts`` or differs from it least (of those related to it: see
-    :func:`_related`), with that difference; the newest entry when none is related."""
-    best: tuple[_Entry, tuple[frozenset, frozenset] | None] | None = None
+    :func:`_related`), with that difference; the newest entry when none is related. The newest is related
+    first, and an older one only by paths no longer than that difference (a fact set before a large step is
+    not combined with it again)."""
+    best: tuple[_Entry, _Diff | None] | None = None
     for entry in entries:
         if entry[0] is facts:
             return entry, (frozenset(), frozenset())
-        known = _related(entry[0], facts)
+        known = related(entry[0], facts, _size(best[1]) if best is not None and best[1] is not None else None)
         if known is not None and (best is None or best[1] is None or _size(known) < _size(best[1])):
             best = (entry, known)
     return best if best is not None else (entries[0], None)
