@@ -671,3 +671,16 @@ def test_an_option_the_action_creates_is_said_to_be_made_by_it(engine):
     assert after.query("army(O)") == [{"O": "horde"}]
     data, text = list_choices(engine.state_from_dict(ARMY_BOARD), "amass")  # an Army of the board: none made
     assert data["made_by_the_action"] == [] and "made by this action" not in text
+
+
+def test_a_word_the_rules_offer_is_not_said_to_be_made_by_the_action(engine):
+    """Cumulative upkeep's `pay` (a word of the rules, choice/2) names nothing of the board: `choices` and a
+    refused `choose:` said "pay: made by this action, not on the board yet ... as: new_id" as if it were a
+    token the action creates. Only ids that are neither the board's nor the rules' are made by the action."""
+    state = upkeep_board(engine).apply({"do": "gain_life", "player": "alice", "n": 10})[0]
+    data, text = list_choices(state, "resolve")
+    assert data["options"] == ["pay"] and data["made_by_the_action"] == [], data
+    assert "made by this action" not in text
+    with pytest.raises(ActionError) as info:
+        state.apply({"do": "resolve", "choose": {"cumulative_upkeep": "chasm"}})
+    assert "legal options: pay, none" in str(info.value) and "made by this action" not in str(info.value)
