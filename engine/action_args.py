@@ -168,7 +168,8 @@ def checked_choice(
 def made_by_the_action_ids(state: Board, options: Sequence[object]) -> tuple[str, ...]:
     """The options that name no constant of ``state`` nor a word of the rules: what the action being taken
     made itself (a token it created in an earlier step, whose id the state before it does not have). A word
-    the rules offer (``choice(cumulative_upkeep, pay)``) was never an object to make."""
+    the rules offer (``choice(cumulative_upkeep, pay)``, a color a Treasure's mana may be) was never an object
+    to make."""
     from .constants import known_words
 
     known = {a for f in state.facts for a in f[1:]} | known_words(state)
