@@ -349,3 +349,23 @@ def test_a_start_from_the_cache_reads_the_interface_saved_with_the_program(folde
         patch.setattr(interface_module, "abilities_of", lambda program: pytest.fail("read from the rules again"))
         assert interface_module.interface_of(again.program) == fresh
     assert "ninjutsu" in fresh.keywords and fresh.abilities is not None
+
+
+def test_an_address_is_found_by_the_files_status_once_they_are_left_alone(folder, tmp_path, monkeypatch):
+    """The files of a start seen before, unchanged for a while, give their address from a pointer without
+    being read; a file changed lately (its times within the clock's step of another change) is read every
+    time, and a changed file gives another address."""
+    rules = tmp_path / "mine.dl"
+    rules.write_text("# one\n", encoding="utf-8")
+    read: list[str] = []
+    digest = cache.file_digest
+    monkeypatch.setattr(cache, "file_digest", lambda path: read.append(path) or digest(path))
+    first = cache.address("example", options=(), files=[str(rules)])
+    assert cache.address("example", options=(), files=[str(rules)]) == first and len(read) == 2  # just written
+    monkeypatch.setattr(cache, "_SETTLED_NS", 0)  # as if left alone for a while
+    read.clear()
+    assert cache.address("example", options=(), files=[str(rules)]) == first and read == [str(rules)]
+    assert cache.address("example", options=(), files=[str(rules)]) == first and read == [str(rules)]  # pointer
+    assert list(folder.glob("*.pointer"))
+    rules.write_text("# two, longer\n", encoding="utf-8")
+    assert cache.address("example", options=(), files=[str(rules)]) != first
