@@ -65,7 +65,7 @@ from typing import Any
 import pyDatalog.pyEngine as _E
 
 from .analysis import order_body
-from .ast import Atom, Negation, Rule, Var
+from .ast import Atom, Const, Negation, Rule, Var
 from .clauses import ask_literal, fact_clause, new_pred
 from .compiled import CompiledProgram
 from .database import THREAD, quiet_gc, release_later
@@ -153,9 +153,15 @@ class Backend:
             view.fact_preds[pred] = view.preds[pred]
         for pred in sorted(self.compiled.edb_up_front):
             variants.fact_pred(view, pred)
+        preds = view.fact_preds
         for rule in self.program.rules:  # facts written in rule files; rules are compiled as variants, on demand
-            if not rule.body and rule.aggregate is None and rule.head.pred not in idb:
-                _E.assert_(_E.Clause(variants.literal(rule.head), []))
+            head = rule.head
+            if not rule.body and rule.aggregate is None and head.pred not in idb:
+                values = [a.value for a in head.args if isinstance(a, Const)]
+                if len(values) == len(head.args):  # a ground fact: its predicate as made above
+                    _E.assert_(fact_clause(preds[head.pred], (head.pred, *values)))
+                else:
+                    _E.assert_(_E.Clause(variants.literal(head), []))
 
     # -- materialisation -------------------------------------------------
     @contextmanager
