@@ -573,6 +573,22 @@ def test_nothing_to_decide_is_a_negative_answer(tmp_path, capsys):
     )
     run = run_cli(capsys, ["choices", str(banded), "divisions"])
     assert run.code == 1 and "hint: the next combat damage step is the first-strike step (510.4)" in run.err, run.err
+    # in the declare attackers step (509.1h: nothing blocked or unblocked yet), the hint says to declare blockers,
+    # not that an unblocked trampler over planeswalkers would have a division (the case of this board)
+    early = tmp_path / "before_blocks.yaml"
+    early.write_text(
+        "players: [alice, bob]\nactive: alice\nobjects:\n"
+        "  stomper: {name: Stomper, types: [creature], power: 5, toughness: 5,"
+        " keywords: [trample_over_planeswalkers], controller: alice}\n"
+        "  walker: {name: Walker, types: [planeswalker], counters: {loyalty: 2}, controller: bob}\n"
+        "actions:\n  - {do: declare_attackers, attackers: {stomper: walker}}\n"
+    )
+    run = run_cli(capsys, ["choices", str(early), "divisions"])
+    assert run.code == 1 and "hint: blockers are not declared yet" in run.err and "509.1h" in run.err, run.err
+    assert "unless it has trample over planeswalkers" not in run.err
+    early.write_text(early.read_text() + "  - {do: declare_blockers, blockers: {}}\n")
+    run = run_cli(capsys, ["choices", str(early), "divisions"])
+    assert run.code == 0 and "{bob: 3, walker: 2}" in run.out, run.out
     assert exit_code(NothingToChoose("x")) == EXIT_NEGATIVE and issubclass(NothingToChoose, UsageError)
     # a decision with a legal option exits 0, even when that option is to do nothing
     tapped = tmp_path / "tapped.yaml"
