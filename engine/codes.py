@@ -60,6 +60,7 @@ __all__ += [
     "S103",
     "S104",
     "Q001",
+    "Q002",
     "S200",
     "S201",
     "S202",
@@ -150,6 +151,7 @@ S102 = _code("S102", "action problem")
 S103 = _code("S103", "expectation problem")
 S104 = _code("S104", "verify scope problem")
 Q001 = _code("Q001", "unknown constant in a query")
+Q002 = _code("Q002", "a variable where a ground atom is asked for")
 S200 = _code("S200", "card or keyword not modelled in full (warning)")
 S201 = _code("S201", "a board the rules would not allow (warning)")
 S202 = _code("S202", "a fact of a derived predicate (warning)")

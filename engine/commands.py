@@ -131,7 +131,7 @@ def cmd_query(args: argparse.Namespace) -> int:
     from .parser import parse_body
 
     engine = _engine(args)
-    body = parse_body(args.query)
+    body = parse_body(args.query, predicates=engine.program.decls)
     state = _state(args, engine)
     _, names = check_query(state.engine.program, body, text=args.query)  # the scenario's own rules: declare more
     check_constants(state, body)  # a misspelled id is an input error, never a "no"
@@ -159,7 +159,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     check_edition(getattr(args, "cr_edition", None))
     engine = _engine(args)
     state = _state(args, engine)
-    atom = parse_atom(args.atom)
+    atom = parse_atom(args.atom, predicates=state.engine.program.decls)
     check_query(state.engine.program, (atom,), text=args.atom)
     check_constants(state, atom)  # a misspelled id is an input error, never "does not hold"
     if args.why_not:

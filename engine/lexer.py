@@ -51,6 +51,7 @@ _TOKEN_RE = re.compile(
   | (?P<directive>\.(?:decl|include)\b)
   | (?P<string>"(?:[^"\\\n]|\\.)*")
   | (?P<badstring>"[^\n]*)
+  | (?P<squoted>'[^'\n]*')
   | (?P<int>\d+)
   | (?P<var>[A-Z_][A-Za-z0-9_]*)
   | (?P<atom>[a-z][A-Za-z0-9_]*)
@@ -92,6 +93,17 @@ def tokenize(text: str, path: str, diags: list[Diagnostic]) -> list[Token]:
                     hint='close the string with " on the same line',
                 )
             )
+            continue
+        if kind == "squoted":  # 'bob': one error, and read on as the string it was meant to be
+            diags.append(
+                Diagnostic(
+                    E001,
+                    "a string in single quotes: strings are written in double quotes",
+                    Span(path, line, col),
+                    hint=f'write "{value[1:-1]}", or a bare word when it is an id: {value[1:-1] or "bob"}',
+                )
+            )
+            tokens.append(Token("string", '"' + value[1:-1].replace('"', '\\"') + '"', line, col))
             continue
         if kind == "other":
             diags.append(

@@ -19,7 +19,7 @@ error at the end of the statement, and so report every syntax error of a file at
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import Literal as TypingLiteral
 from typing import NoReturn, overload
@@ -62,8 +62,9 @@ MAX_OPERATORS = 200  # arithmetic operators in one expression
 
 
 class _Parser:
-    def __init__(self, text: str, path: str, *, query: bool = False) -> None:
+    def __init__(self, text: str, path: str, *, query: bool = False, predicates: Collection[str] = ()) -> None:
         self.path = path
+        self.predicates = predicates  # the known predicate names, for a hint
         self.diags: list[Diagnostic] = []
         toks = tokenize(text, path, self.diags)
         self.query = query
@@ -274,7 +275,7 @@ class _Parser:
         tok = self.peek()
         if tok.kind != "atom":
             if tok.kind == "var":
-                self.fail(tok, "a predicate name", "predicate names are lower_snake; Capitalised words are variables")
+                self.fail(tok, "a predicate name", self.capitalised(tok.text))
             self.fail(tok, "a predicate name")
         self.next()
         args = []
@@ -294,8 +295,14 @@ class _Parser:
             self.expect(")", "',' or ')'", hint)
         return Atom(tok.text, tuple(args), self.span(tok))
 
+    def capitalised(self, word: str) -> str:  # the hint for a Capitalised word where a predicate name belongs
+        hint = f"{word} is a variable (a Capitalised word); predicate names are lower_snake"
+        return hint + (f": did you mean {word.lower()}(...)?" if word.lower() in self.predicates else "")
+
     def literal(self) -> Literal:
         tok = self.peek()
+        if tok.kind == "var" and self.peek_after().text == "(":  # Damage_assigner(wurm, P): a predicate misspelt
+            self.fail(tok, "a predicate name", self.capitalised(tok.text))
         if tok.kind == "atom" and tok.text == "not":
             nxt = self.peek_after()
             if nxt.kind == "atom":
@@ -561,9 +568,9 @@ def parse_file(path: str, *, strict: bool = True) -> RuleFile | ParseResult:
     return parse_text(text, path, strict=strict)
 
 
-def parse_body(text: str, path: str = "<query>") -> tuple:
-    """Parse a query: literals joined by commas (an optional final '.' is allowed)."""
-    parser = _Parser(text, path, query=True)
+def parse_body(text: str, path: str = "<query>", *, predicates: Collection[str] = ()) -> tuple:
+    """Parse a query: literals joined by commas (an optional final '.'); ``predicates``: names a hint may suggest."""
+    parser = _Parser(text, path, query=True, predicates=predicates)
     try:
         if parser.peek().kind == "eof":
             parser.fail(parser.peek(), "a query", "e.g. damage_assigner(craw_wurm, P)")
@@ -579,9 +586,15 @@ def parse_body(text: str, path: str = "<query>") -> tuple:
     return body
 
 
-def parse_atom(text: str, path: str = "<atom>") -> Atom:
+def parse_atom(text: str, path: str = "<atom>", *, predicates: Collection[str] = ()) -> Atom:
     """Parse one atom (as given to ``explain``)."""
-    body = parse_body(text, path)
-    if len(body) != 1 or not isinstance(body[0], Atom):
-        raise QueryError(f"expected one atom such as damage_assigner(wurm, bob), got {text!r}")
-    return body[0]
+    body = parse_body(text, path, predicates=predicates)
+    if len(body) == 1 and isinstance(body[0], Atom):
+        return body[0]
+    extra = body[1] if len(body) > 1 else body[0]
+    found = f"{len(body)} literals" if len(body) > 1 else f"a {type(extra).__name__.lower()}"
+    hint = f'explain proves one atom; to ask this as a query: judgelog query SCENARIO "{text}"'
+    if isinstance(extra, Negation) and len(body) == 1:
+        hint = f'to see why {extra.atom} does not hold: judgelog explain SCENARIO "{extra.atom}" --why-not'
+    message = f"expected one atom such as damage_assigner(wurm, bob), found {found}"
+    raise QueryError(message, diagnostics=[Diagnostic(E001, message, extra.span, hint=hint)])

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from .analysis import check_query
 from .ast import Atom, Comparison, Const, Literal, Negation, Span, Var
-from .errors import QueryError, ScenarioError, UsageError, WordForNumber
+from .codes import Q002
+from .errors import Diagnostic, QueryError, ScenarioError, UsageError, WordForNumber
 from .fact import Fact, fact_set
 from .factview import ChainedMap, Overlay, as_frozenset, chained
 from .parser import parse_atom, parse_body
@@ -223,7 +224,7 @@ class State:
     # -- query preparation -------------------------------------------------
     def _prepare(self, query: Query) -> tuple[tuple, list[str]]:
         if isinstance(query, str):
-            body: tuple = parse_body(query)
+            body: tuple = parse_body(query, predicates=self.engine.program.decls)
         elif isinstance(query, (list, tuple)) and all(isinstance(lit, _LITERALS) for lit in query):
             body = tuple(query)
         else:
@@ -238,17 +239,16 @@ class State:
             raise UsageError(
                 f"an atom is its text, a Fact or an Atom, got {_shown(atom)}", hint='e.g. state.explain("tapped(wurm)")'
             )
-        parsed = parse_atom(atom) if isinstance(atom, str) else atom
+        parsed = parse_atom(atom, predicates=self.engine.program.decls) if isinstance(atom, str) else atom
         if isinstance(parsed, tuple):
             return Fact.of(parsed)
         check_query(self.engine.program, (parsed,), text=str(parsed))
         values = []
         for arg in parsed.args:
             if not isinstance(arg, Const):
-                raise QueryError(
-                    f"explain needs a ground atom; {arg} is a variable",
-                    hint=f'ask first: judgelog query SCENARIO "{parsed}"',
-                )
+                message = f"explain needs a ground atom; {arg} is a variable"
+                hint = f'ask first which values it takes: judgelog query SCENARIO "{parsed}"'
+                raise QueryError(message, hint=hint, diagnostics=[Diagnostic(Q002, message, arg.span, hint=hint)])
             values.append(arg.value)
         return Fact(parsed.pred, *values)
 

@@ -476,7 +476,7 @@ def expect_problems(
         )
         answers = None
     try:
-        body = parse_body(text)
+        body = parse_body(text, predicates=state.engine.program.decls)
         if kind == "explain" and (len(body) != 1 or not isinstance(body[0], Atom)):
             raise QueryError(f"explain: takes one ground atom, got {text!r}")
         _checked, names = check_query(state.engine.program, body, text=text)

@@ -1,0 +1,53 @@
+"""What a new user met trying judgelog from the docs: each mistake gets a positioned error with a hint that
+says what to write instead (the frictions of a new-user trial)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import run_cli
+from paths import ROOT
+
+from judgelog import Engine, QueryError
+
+BAND = str(ROOT / "facts/scenarios/banding_basic.yaml")
+
+
+@pytest.mark.parametrize(
+    ("query", "col", "hint"),
+    [
+        ("Damage_assigner(craw_wurm, P)", 1, "did you mean damage_assigner(...)?"),
+        ("damage_assigner(craw_wurm, P), Blocked(craw_wurm)", 32, "did you mean blocked(...)?"),
+        ("P(craw_wurm, X)", 1, "P is a variable (a Capitalised word); predicate names are lower_snake"),
+    ],
+)
+def test_a_capitalised_predicate_is_refused_at_its_word_saying_it_is_a_variable(capsys, query, col, hint):
+    run = run_cli(capsys, ["query", BAND, query])
+    assert run.code == 2 and run.diagnostics() == [("<query>", 1, col, "error", "E001")]
+    assert "expected a predicate name" in run.err and hint in run.err
+    assert "comparison operator" not in run.err
+    if query.startswith("P("):
+        assert "did you mean" not in run.err  # p is no predicate: nothing to suggest
+
+
+def test_a_single_quoted_string_is_one_error_saying_to_use_double_quotes(capsys):
+    run = run_cli(capsys, ["query", BAND, "damage_assigner(craw_wurm, 'bob')"])
+    assert run.code == 2 and run.diagnostics() == [("<query>", 1, 28, "error", "E001")]
+    assert "strings are written in double quotes" in run.err
+    assert 'write "bob", or a bare word when it is an id: bob' in run.err
+    with pytest.raises(QueryError) as refused:
+        Engine().load(BAND).query("damage_assigner(craw_wurm, 'bob')")
+    assert len(refused.value.diagnostics) == 1
+
+
+@pytest.mark.parametrize(
+    ("atom", "col", "code", "message", "hint"),
+    [
+        ("damage_assigner(craw_wurm, P)", 28, "Q002", "P is a variable", "judgelog query SCENARIO"),
+        ("blocked(craw_wurm), tapped(craw_wurm)", 21, "E001", "found 2 literals", "judgelog query SCENARIO"),
+        ("not blocked(craw_wurm)", 1, "E001", "found a negation", '"blocked(craw_wurm)" --why-not'),
+    ],
+)
+def test_explain_of_what_is_not_one_ground_atom_is_positioned_with_a_hint(capsys, atom, col, code, message, hint):
+    run = run_cli(capsys, ["explain", BAND, atom])
+    assert run.code == 2 and run.diagnostics() == [("<atom>", 1, col, "error", code)]
+    assert message in run.err and hint in run.err.split("hint:")[1]
