@@ -61,6 +61,7 @@ __all__ += [
     "S104",
     "Q001",
     "Q002",
+    "A001",
     "S200",
     "S201",
     "S202",
@@ -152,6 +153,7 @@ S103 = _code("S103", "expectation problem")
 S104 = _code("S104", "verify scope problem")
 Q001 = _code("Q001", "unknown constant in a query")
 Q002 = _code("Q002", "a variable where a ground atom is asked for")
+A001 = _code("A001", "action refused")
 S200 = _code("S200", "card or keyword not modelled in full (warning)")
 S201 = _code("S201", "a board the rules would not allow (warning)")
 S202 = _code("S202", "a fact of a derived predicate (warning)")

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .codes import Code, lookup
+from .codes import A001, Code, lookup
 
 if TYPE_CHECKING:  # pragma: no cover
     from .ast import Span
@@ -224,14 +224,21 @@ class ActionError(JudgelogError):
         return self
 
     def render(self, *, sources: dict | None = None) -> str:
-        return "error: " + self.explain() + (f"\n  hint: {self.hint}" if self.hint else "")
+        """``FILE:LINE:COL: error[A001]: action[N] ...`` with the action's line, when the refusal is of an action
+        of a file; the rules that refused it, the events before it and the hint follow."""
+        hint = f"\n  hint: {self.hint}" if self.hint else ""
+        if self.index is None or self.span is None:
+            return "error: " + self.explain() + hint
+        lines = self.explain(located=False).split("\n")
+        (head,) = render_diagnostics([Diagnostic(A001, lines[0], self.span)], sources=sources)
+        return "\n".join([head, *lines[1:]]) + hint
 
-    def explain(self) -> str:
-        """The refusal with everything a judge needs: which action, the rules and CR sentences that refused it,
-        the legal options and the events so far."""
+    def explain(self, *, located: bool = True) -> str:
+        """The refusal with everything a judge needs: which action (and, ``located``, where: file:line:col),
+        the rules and CR sentences that refused it, the legal options and the events so far."""
         head = str(self)
         if self.index is not None:
-            where = f" ({self.span.short()})" if self.span is not None else ""
+            where = f" ({self.span.location()})" if self.span is not None and located else ""
             head = f"action[{self.index}]{where}: {head}"
         lines = [head]
         for name, at, cr, sentence in self.refused_by:
@@ -265,7 +272,7 @@ class ActionError(JudgelogError):
         if self.index is not None:
             data["action"] = self.index
             if self.span is not None:
-                data.update(file=self.span.file, line=self.span.line)
+                data.update(file=self.span.file, line=self.span.line, col=self.span.col, code=A001)
             data["events"] = list(self.events)
         return data
 

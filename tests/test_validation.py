@@ -165,7 +165,7 @@ def test_a_refused_action_says_which_what_before_the_rule_and_the_options(tmp_pa
     run = run_cli(capsys, ["do", path])
     assert run.code == 1
     first = run.err.splitlines()[0]
-    assert first.startswith(f"error: action[1] ({path}:10): declare_blockers refused"), run.err
+    assert first.startswith(f"{path}:10:5: error[A001]: action[1]: declare_blockers refused"), run.err
     assert "702.9b" in first  # the CR number
     assert re.search(r"refused by rule \S+ \[CR 702\.9b\] rules/\S+\.dl:\d+: ", run.err), run.err
     assert "legal options: bears -> hero" in run.err  # bears can block the hero, not the flyer
@@ -174,7 +174,9 @@ def test_a_refused_action_says_which_what_before_the_rule_and_the_options(tmp_pa
     import json
 
     data = json.loads(run.err)
-    assert data["action"] == 1 and data["line"] == 10 and data["cr"] == "702.9b"
+    assert (
+        data["action"] == 1 and (data["line"], data["col"], data["code"]) == (10, 5, "A001") and data["cr"] == "702.9b"
+    )
     assert data["refused_by"][0]["sentence"] and data["events"]
 
 
