@@ -131,12 +131,7 @@ class LoadError(JudgelogError):
     SHOWN = 3
 
     def __str__(self) -> str:
-        if not self.diagnostics:
-            return self.message
-        lines = [f"{self.message}:", *render_diagnostics(self.diagnostics[: self.SHOWN])]
-        if len(self.diagnostics) > self.SHOWN:
-            lines.append(f"and {len(self.diagnostics) - self.SHOWN} more")
-        return "\n".join(lines)
+        return _with_diagnostics(self, self.SHOWN)
 
 
 class RuleError(LoadError):
@@ -148,7 +143,22 @@ class ScenarioError(LoadError):
 
 
 class QueryError(UsageError):
-    """A query does not parse or uses predicates wrongly."""
+    """A query does not parse or uses predicates wrongly. Its text (``str``) is the message and its first
+    diagnostics with their hints, as a :class:`LoadError`'s (``invalid query ...: <query>:1:1: error[E002]:
+    unknown predicate ... hint: did you mean ...``)."""
+
+    def __str__(self) -> str:
+        return _with_diagnostics(self, LoadError.SHOWN)
+
+
+def _with_diagnostics(error: JudgelogError, shown: int) -> str:
+    """An error's message and its first ``shown`` diagnostics, rendered (each with its hint)."""
+    if not error.diagnostics:
+        return error.message
+    lines = [f"{error.message}:", *render_diagnostics(error.diagnostics[:shown])]
+    if len(error.diagnostics) > shown:
+        lines.append(f"and {len(error.diagnostics) - shown} more")
+    return "\n".join(lines)
 
 
 def made_by_the_action(made: Iterable[str], choice: str, *, only: bool = False) -> str:

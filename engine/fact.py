@@ -19,7 +19,9 @@ True
 >>> Fact.parse("tapped(X)")
 Traceback (most recent call last):
   ...
-judgelog.errors.QueryError: a fact is one atom with constant arguments, got 'tapped(X)'
+judgelog.errors.QueryError: a fact is one atom with constant arguments, got 'tapped(X)':
+<atom>:1:8: error[E001]: expected a constant, found variable X
+  hint: one atom whose arguments are constants: lower_snake words, "quoted" strings or integers, e.g. tapped(bear)
 """
 
 from __future__ import annotations

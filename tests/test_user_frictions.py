@@ -51,3 +51,13 @@ def test_explain_of_what_is_not_one_ground_atom_is_positioned_with_a_hint(capsys
     run = run_cli(capsys, ["explain", BAND, atom])
     assert run.code == 2 and run.diagnostics() == [("<atom>", 1, col, "error", code)]
     assert message in run.err and hint in run.err.split("hint:")[1]
+
+
+def test_the_text_of_a_query_error_carries_its_first_diagnostic_and_hint():
+    state = Engine().load(BAND)
+    with pytest.raises(QueryError) as refused:
+        state.query("damage_asigner(craw_wurm, P)")
+    text = str(refused.value)
+    assert text.startswith("invalid query damage_asigner(craw_wurm, P):")
+    assert "error[E002]: unknown predicate 'damage_asigner'" in text and "did you mean 'damage_assigner'?" in text
+    assert refused.value.message == "invalid query damage_asigner(craw_wurm, P)"  # the short form stays
