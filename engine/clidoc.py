@@ -36,7 +36,8 @@ EXIT_MEANINGS = {  # every EXIT_* constant of judgelog.exits, in words
 NEGATIVE = {  # when each verb exits 1 (EXIT_NEGATIVE)
     "query": "the query has no answer",
     "explain": "the atom does not hold (the why-not report is printed instead)",
-    "test": "a case failed, or no case was found",
+    "test": "a case failed, or no case was found (a path that does not exist, or a folder with no .yaml, .yml or "
+    ".json file, exits 3)",
     "check": "at least one error was found in a rule file (warnings alone exit 0; a scenario that would not "
     "load exits 3)",
     "rules": "`--cr` matches no rule",

@@ -23,12 +23,12 @@ from .constants import check_constants
 from .errors import (
     Diagnostic,
     JudgelogError,
-    ScenarioError,
     UsageError,
     render_diagnostics,
 )
 from .exits import EXIT_LOAD, EXIT_NEGATIVE, EXIT_OK
 from .replay import run_actions
+from .yamlsrc import scenario_files
 
 __all__ = [
     "cmd_query",
@@ -229,27 +229,13 @@ def _term(text: str) -> dict:
     return {"pred": atom.pred, "args": [a.value if isinstance(a, Const) else str(a) for a in atom.args]}
 
 
-def _scenario_files(paths: list[str]) -> list[str]:
-    out: list[str] = []
-    for path in paths:
-        if os.path.isdir(path):
-            for root, dirs, names in os.walk(path):
-                dirs.sort()
-                out.extend(os.path.join(root, n) for n in sorted(names) if n.endswith((".yaml", ".yml", ".json")))
-        elif os.path.exists(path):
-            out.append(path)
-        else:
-            raise ScenarioError(f"no such file or folder: {path}", hint="check the path")
-    return out
-
-
 def cmd_test(args: argparse.Namespace) -> int:
     from .catalog import facts_dir
     from .testing import run_scenario_file
 
     engine = _engine(args)
     paths = args.paths or [str(facts_dir() / "scenarios")]
-    files = _scenario_files(paths)
+    files = scenario_files(paths)
     results = []
     progress = _Progress(len(files))
     from .coverage import Coverage
@@ -345,7 +331,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             sub, _ = collect_files([path])
             if sub:
                 rule_paths.append(path)
-            scenario_paths.extend(p for p in _scenario_files([path]) if not p.endswith("cards.yaml"))
+            scenario_paths.extend(p for p in scenario_files([path], required=False) if not p.endswith("cards.yaml"))
         elif path.endswith((".yaml", ".yml", ".json")):
             scenario_paths.append(path)
         else:

@@ -35,7 +35,7 @@ from .interface import Interface, interface_of
 from .parser import ParseResult, parse_text
 from .program import Program
 from .recursion import effect_recursion_problems
-from .safefiles import MAX_RULE_BYTES, read_text
+from .safefiles import MAX_RULE_BYTES, not_utf8_at, read_text
 
 __all__ = [
     "LoadResult",
@@ -152,12 +152,11 @@ def _parse_tree(
         )
         return
     except UnicodeDecodeError as exc:  # the place of the first byte that is not UTF-8 (the bytes read are in exc)
-        raw = exc.object[: exc.start]
-        line, col = raw.count(b"\n") + 1, exc.start - raw.rfind(b"\n")
+        line, col, byte = not_utf8_at(exc)
         diags.append(
             Diagnostic(
                 E010,
-                f"cannot read {path}: it is not UTF-8 text (byte 0x{exc.object[exc.start]:02x})",
+                f"cannot read {path}: it is not UTF-8 text (byte {byte})",
                 Span(shown, line, col),
                 hint="save the rule file as UTF-8",
             )

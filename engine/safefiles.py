@@ -25,6 +25,7 @@ __all__ = [
     "MAX_RULE_BYTES",
     "UnsafeFile",
     "read_text",
+    "not_utf8_at",
     "inside",
     "allowed_dirs",
     "allowing",
@@ -66,6 +67,12 @@ def read_text(path: str, *, limit: int) -> str:
     finally:
         os.close(fd)
     return b"".join(chunks).decode("utf-8")
+
+
+def not_utf8_at(exc: UnicodeDecodeError) -> tuple[int, int, str]:
+    """Where the first byte that is not UTF-8 is (line, column, both 1-based) and the byte, as ``0xe9``."""
+    raw = exc.object[: exc.start]
+    return raw.count(b"\n") + 1, exc.start - raw.rfind(b"\n"), f"0x{exc.object[exc.start]:02x}"
 
 
 def inside(path: str, roots: Iterable[str]) -> bool:

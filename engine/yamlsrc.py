@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from .ast import Span
-from .codes import S001, S002, S003
+from .codes import S000, S001, S002, S003
 from .errors import Diagnostic, ScenarioError
 from .located import (
     MAX_INT_DIGITS,
@@ -30,13 +30,14 @@ from .located import (
     Located,
     nested_too_deeply,
 )
-from .safefiles import read_text
+from .safefiles import not_utf8_at, read_text
 
 __all__ = [
     "Located",
     "load_text",
     "load_json_text",
     "load_path",
+    "scenario_files",
     "MAX_YAML_BYTES",
     "MAX_YAML_DEPTH",
     "MAX_YAML_VALUES",
@@ -52,18 +53,66 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+SCENARIO_SUFFIXES = (".yaml", ".yml", ".json")
+
+
 def load_path(path: str) -> Located:
     try:
         text = read_text(path, limit=MAX_YAML_BYTES)
     except FileNotFoundError:
         raise ScenarioError(f"file not found: {path}", hint="check the path") from None
     except IsADirectoryError:
-        raise ScenarioError(f"{path} is a folder, not a scenario file") from None
-    except (OSError, ValueError) as exc:  # ValueError: not UTF-8, or a NUL in the name
+        raise ScenarioError(f"{path} is a folder, not a scenario file", hint=_folder_hint(path)) from None
+    except UnicodeDecodeError as exc:  # at the first byte that is not UTF-8
+        line, col, byte = not_utf8_at(exc)
+        message = f"cannot read {path}: it is not UTF-8 text (byte {byte})"
+        hint = "save the file as UTF-8 (an editor's 'save with encoding', or iconv -f latin1 -t utf-8)"
+        raise ScenarioError(
+            message, diagnostics=[Diagnostic(S000, message, Span(path, line, col), hint=hint)]
+        ) from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
         raise ScenarioError(f"cannot read {path}: {exc}") from None
     if path.lower().endswith(".json"):
         return load_json_text(text, path)
     return load_text(text, path)
+
+
+def scenario_files(paths: list[str], *, required: bool = True) -> list[str]:
+    """The scenario files of ``paths`` (files, and the .yaml/.yml/.json files under folders, sorted); a path that
+    does not exist, or (``required``) a folder without one, is a :class:`ScenarioError`."""
+    import os
+
+    out: list[str] = []
+    for path in paths:
+        if not os.path.isdir(path):
+            if not os.path.exists(path):
+                raise ScenarioError(f"no such file or folder: {path}", hint="check the path")
+            out.append(path)
+            continue
+        found: list[str] = []
+        for root, dirs, names in os.walk(path):
+            dirs.sort()
+            found.extend(os.path.join(root, n) for n in sorted(names) if n.endswith(SCENARIO_SUFFIXES))
+        if not found and required:
+            raise ScenarioError(
+                f"no scenario file (.yaml, .yml, .json) in {path}", hint="name a folder or file that has one"
+            )
+        out.extend(found)
+    return out
+
+
+def _folder_hint(path: str) -> str:
+    """What to give instead of a folder: one of its scenario files (a few are named), or judgelog test."""
+    import os
+
+    try:
+        names = sorted(n for n in os.listdir(path) if n.endswith(SCENARIO_SUFFIXES))
+    except OSError:
+        names = []
+    shown = ", ".join(os.path.join(path, n) for n in names[:3]) + (", ..." if len(names) > 3 else "")
+    if not names:
+        return "it holds no .yaml, .yml or .json file: name a scenario file"
+    return f"name one of its scenario files: {shown} (judgelog test takes folders: judgelog test {path})"
 
 
 def load_text(text: str, path: str = "<scenario>") -> Located:

@@ -61,3 +61,40 @@ def test_the_text_of_a_query_error_carries_its_first_diagnostic_and_hint():
     assert text.startswith("invalid query damage_asigner(craw_wurm, P):")
     assert "error[E002]: unknown predicate 'damage_asigner'" in text and "did you mean 'damage_assigner'?" in text
     assert refused.value.message == "invalid query damage_asigner(craw_wurm, P)"  # the short form stays
+
+
+def test_a_scenario_that_is_not_utf8_is_refused_at_its_first_bad_byte(capsys, tmp_path):
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes(b"players: [alice, b\xe9b]\n")
+    run = run_cli(capsys, ["query", path, "player(P)"])
+    assert run.code == 3 and run.diagnostics() == [(str(path), 1, 19, "error", "S000")]
+    assert "not UTF-8 text (byte 0xe9)" in run.err and "save the file as UTF-8" in run.err and "codec" not in run.err
+    run = run_cli(capsys, ["check", "--format", "json", path])
+    (diag,) = run.json()["diagnostics"]
+    assert (diag["code"], diag["line"], diag["col"]) == ("S000", 1, 19) and "UTF-8" in diag["hint"]
+
+
+def test_a_folder_given_as_a_scenario_names_its_scenario_files(capsys, tmp_path):
+    for name in ("b.yaml", "a.json", "notes.txt"):
+        (tmp_path / name).write_text("players: [alice]\n")
+    run = run_cli(capsys, ["query", tmp_path, "player(P)"])
+    assert run.code == 3 and "is a folder, not a scenario file" in run.err
+    hint = run.err.split("hint:")[1]
+    assert f"{tmp_path / 'a.json'}, {tmp_path / 'b.yaml'}" in hint and "judgelog test" in hint
+    assert "notes.txt" not in hint
+
+
+def test_a_folder_with_no_scenario_is_told_so(capsys, tmp_path):
+    (tmp_path / "notes.txt").write_text("nothing\n")
+    run = run_cli(capsys, ["test", tmp_path])
+    assert run.code == 3 and f"no scenario file (.yaml, .yml, .json) in {tmp_path}" in run.err
+    assert "0 passed" not in run.out
+
+
+def test_a_json_scenario_that_only_yaml_reads_loads_as_documented(capsys, tmp_path):
+    path = tmp_path / "comma.json"
+    path.write_text('{"players": ["alice", "bob"],}\n')  # a trailing comma: read as YAML (docs/scenarios.md)
+    assert run_cli(capsys, ["query", path, "player(P)"]).code == 0
+    path.write_text('{"players": ["alice", "bob"],\n "objects": {]}\n')  # neither reads it: the JSON error
+    run = run_cli(capsys, ["query", path, "player(P)"])
+    assert run.code == 3 and "JSON syntax error" in run.err and run.diagnostics()[0][1:3] == (2, 14)
