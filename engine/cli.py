@@ -34,6 +34,8 @@ _VERB_HINTS = {
 
 
 class _Parser(argparse.ArgumentParser):
+    argv: Sequence[str] = ()  # the arguments parsed (main sets them), for a did-you-mean of a misspelt option
+
     def error(self, message: str) -> NoReturn:  # exit 2 with our wording, not argparse's
         self.print_usage(sys.stderr)
         sys.stderr.write(f"judgelog: error: {message}\n")
@@ -49,6 +51,19 @@ class _Parser(argparse.ArgumentParser):
                 hint = f"judgelog {near[0]}" if near else None
             if hint:
                 sys.stderr.write(f"  hint: did you mean: {hint}\n")
+        unknown = re.match(r"unrecognized arguments: (--?[\w-]+)", message)
+        if unknown:  # a misspelt option: the nearest option of this verb (or of every verb)
+            import difflib
+
+            verbs = {
+                n: p for a in self._actions if isinstance(a, argparse._SubParsersAction) for n, p in a.choices.items()
+            }
+            said = [verbs[w] for w in self.argv if w in verbs][:1]  # the verb given: its options, else every verb's
+            parsers = [self, *(said or verbs.values())]
+            options = sorted({o for p in parsers for a in p._actions for o in a.option_strings if o.startswith("--")})
+            near = difflib.get_close_matches(unknown.group(1), options, n=1)
+            if near:
+                sys.stderr.write(f"  hint: did you mean {near[0]}?\n")
         raise SystemExit(EXIT_USAGE)
 
 
@@ -313,6 +328,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
+    if isinstance(parser, _Parser):
+        parser.argv = list(sys.argv[1:] if argv is None else argv)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:

@@ -98,3 +98,20 @@ def test_a_json_scenario_that_only_yaml_reads_loads_as_documented(capsys, tmp_pa
     path.write_text('{"players": ["alice", "bob"],\n "objects": {]}\n')  # neither reads it: the JSON error
     run = run_cli(capsys, ["query", path, "player(P)"])
     assert run.code == 3 and "JSON syntax error" in run.err and run.diagnostics()[0][1:3] == (2, 14)
+
+
+@pytest.mark.parametrize(
+    ("argv", "hint"),
+    [
+        (["query", BAND, "player(P)", "--formt", "json"], "did you mean --format?"),
+        (["audit", BAND, "--onyl", "overrides"], "did you mean --only?"),
+    ],
+)
+def test_a_misspelt_option_gets_a_did_you_mean_among_its_verbs_options(capsys, argv, hint):
+    run = run_cli(capsys, argv)
+    assert run.code == 2 and "unrecognized arguments" in run.err and f"hint: {hint}" in run.err
+
+
+def test_an_option_of_another_verb_is_not_suggested(capsys):
+    run = run_cli(capsys, ["test", BAND, "--onyl", "x"])  # --only is audit's, not test's
+    assert run.code == 2 and "--only" not in run.err.split("unrecognized arguments")[1].replace("--onyl", "")
