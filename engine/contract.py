@@ -95,6 +95,7 @@ ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = {
     "chosen": (2, (), True, _RUNTIME),
     "chose_nothing": (1, (), True, _RUNTIME),
     "state_check": (0, (), True, _RUNTIME),
+    "trigger_waiting": (3, (), True, _RUNTIME),
     "action_known": (1, (), False, _RUNTIME),
     "action_param": (2, (), False, _RUNTIME),
     "action_param_required": (2, (), False, _RUNTIME),

@@ -41,6 +41,7 @@ class StateBasedSteps:
 
     events: list[Event]
     steps: StepFacts
+    pending_triggers: list[tuple[int, tuple, list[tuple]]]  # (seq, (source, kind, subject, ...), args): judgelog.stack
 
     def ask(self, facts: Iterable[tuple], text: str) -> list[dict[str, Any]]:  # pragma: no cover - the runtime's
         raise NotImplementedError
@@ -56,18 +57,22 @@ class StateBasedSteps:
     ) -> WorkingFacts:
         """Apply standing designations and state-based actions until none applies (704.3). A choice a
         state-based action needs (the legend rule, 704.5j) is an action choice: the runtime asserts
-        ``state_check`` while it asks, and takes the value from the action's ``choose:``."""
+        ``state_check`` while it asks, and takes the value from the action's ``choose:``. The abilities that
+        have triggered and wait to be put on the stack are ``trigger_waiting(Source, Kind, Subject)`` while it
+        asks (704.5s: a Saga that is the source of a chapter ability that has triggered but not yet left the
+        stack is not sacrificed)."""
         used_choices = set() if used_choices is None else used_choices
         for _ in range(MAX_SBA_ROUNDS):
             recent = {("recent_event", e.seq) for e in self.events}
             probe = facts | recent | {f for e in self.events for f in e.facts()} | {("state_check",)}
+            probe |= {("trigger_waiting", *t[1][:3]) for t in self.pending_triggers}
             probe |= self._choices(probe, choose, used_choices)
             rows = self.ask(probe, "state_based(I, P, A, B, C)") or self.ask(probe, "standing(I, P, A, B, C)")
             if not rows:
                 return self.steps.without(facts, ("state_check",))
             before = len(self.events)
             facts = self._effects(self._effects(probe, "standing(I, P, A, B, C)"), "state_based(I, P, A, B, C)")
-            facts = self.steps.without(facts, TRANSIENT + ("state_check",))
+            facts = self.steps.without(facts, TRANSIENT + ("state_check", "trigger_waiting"))
             if len(self.events) == before:
                 return facts  # nothing changed: stop rather than loop
         raise ActionError(f"state-based actions did not settle in {MAX_SBA_ROUNDS} rounds")
