@@ -384,7 +384,7 @@ def trigger_event_kinds(program: Program) -> frozenset[str] | None:
 
     >>> from judgelog import Engine
     >>> kinds = trigger_event_kinds(Engine().program)
-    >>> "enters" in kinds, "counters_put" in kinds
+    >>> "enters" in kinds, "tapped" in kinds
     (True, False)
     """
     derived = program.rules_by_head

@@ -15,13 +15,13 @@ over the predicate has a constant (None for a derived predicate: never kept out)
 
 >>> from judgelog import Engine
 >>> unread = Unread(Engine().program)
->>> counters_put = unread.key(("event", 7, "counters_put", "bear"))
+>>> tapped = unread.key(("event", 7, "tapped", "bear"))
 >>> attacks = unread.key(("event", 7, "attacks", "bear"))
->>> unread.unread(counters_put, frozenset()), unread.unread(attacks, frozenset())
+>>> unread.unread(tapped, frozenset()), unread.unread(attacks, frozenset())
 (False, False)
 >>> any_kind = ("continuous.until_event_on_object", "continuous.until_event_on_source")  # read any event's kind
 >>> dead = frozenset(id(r) for r in unread.program.rules if r.name in any_kind)
->>> unread.unread(counters_put, dead), unread.unread(attacks, dead)
+>>> unread.unread(tapped, dead), unread.unread(attacks, dead)
 (True, False)
 >>> unread.unread(unread.key(("counter", "bear", "p1p1", 1)), dead)  # counter_count(X, K, N) :- counter(X, K, N)
 False
