@@ -52,6 +52,10 @@ QUESTION = "?question"  # the head predicate of a question followed as a rule (n
 _MAX_CHANGE = 2000  # the least change of facts (besides a quarter of the state) found from differences
 _KEPT = 64  # questions remembered per cache
 _MAX_REASKED = 32  # more affected patterns than this: the question is asked again in full
+# and at most one pattern per this many facts of the board: on a small board, asking the whole question again
+# costs less than finding the patterns a change affects and asking it once per pattern (a board of fewer facts
+# keeps a question's answers only when the change cannot reach it at all; bench/run.py, N=10 to 100)
+_FACTS_PER_REASKED = 250
 # fact sets remembered per question: the runtime asks some questions of two kinds of fact set by turns (a
 # step's facts with and without what the action's first step recorded), each close to the one before last
 _PER_QUESTION = 3
@@ -246,12 +250,15 @@ class AnswerCache:
             return None
         if not change.reaches(body):
             return old_rows
+        limit = min(_MAX_REASKED, len(facts) // _FACTS_PER_REASKED)
+        if not limit:
+            return None
         head = Atom(QUESTION, tuple(Var(n) for n in names))
         changes = change.affected(body)
         if changes is None:
             return None
         found = question_patterns(changes, head, body)
-        if (found.whole(QUESTION) or len(found.patterns(QUESTION)) > _MAX_REASKED) and old_dead and dead is not None:
+        if (found.whole(QUESTION) or len(found.patterns(QUESTION)) > limit) and old_dead and dead is not None:
             # the whole question, or too much of it: not through the rules that fire on neither side (an
             # action's rules for declaring blockers, when it puts a counter)
             new_dead = dead(facts, False)
@@ -265,7 +272,7 @@ class AnswerCache:
         if found.whole(QUESTION):
             return None
         patterns = _outermost(found.patterns(QUESTION))
-        if len(patterns) > _MAX_REASKED:
+        if len(patterns) > limit:
             return None
         kept = {row for row in old_rows if not any(matches(p, row) for p in patterns)}
         for pattern in patterns:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+import judgelog.answer_cache as answer_cache
 import judgelog.incremental as incremental
 from judgelog import Engine
 from judgelog.incremental import WILD, Among, affected, coarse_affected, matches
@@ -66,6 +67,7 @@ def _board(n: int) -> dict:
 def test_proliferate_over_many_objects_still_kills_the_one_it_makes_zero_toughness(monkeypatch):
     monkeypatch.setattr(incremental, "COARSE_ABOVE", 0)  # every change by coarse shapes, with sets ...
     monkeypatch.setattr(incremental, "_COARSE_SHAPE", 0)
+    monkeypatch.setattr(answer_cache, "_FACTS_PER_REASKED", 1)  # patterns asked again on a board this small
     asked: list[dict] = []
     ask_among = Engine._ask_among
 

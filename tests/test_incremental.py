@@ -16,6 +16,7 @@ import random
 import pytest
 from replays import sample, scenario_param
 
+import judgelog.answer_cache as answer_cache
 from judgelog import Engine
 from judgelog.errors import JudgelogError
 from judgelog.incremental import WILD, affected
@@ -153,7 +154,7 @@ def test_a_question_asked_before_a_large_step_is_kept_after_it_for_the_small_cha
     assert asked and all(len(b) > len(body) for b in asked)  # asked again for the changed object only
 
 
-def test_a_change_is_not_followed_through_rules_dead_on_both_of_its_sides(tmp_path):
+def test_a_change_is_not_followed_through_rules_dead_on_both_of_its_sides(tmp_path, monkeypatch):
     """A rule that can fire in neither fact set (an atom of constants with no fact: the action is not the
     one it is for) does not carry a change to a question: the question keeps its answers when the backend
     tells which rules are dead, and is asked again in full when it can't (it then reaches the whole question)."""
@@ -162,6 +163,7 @@ def test_a_change_is_not_followed_through_rules_dead_on_both_of_its_sides(tmp_pa
     from judgelog.parser import parse_body
     from judgelog.planning import row_sort_key
 
+    monkeypatch.setattr(answer_cache, "_FACTS_PER_REASKED", 1)  # patterns asked again on a board this small
     rules = tmp_path / "t.dl"
     rules.write_text(
         '## Test rules.\n.decl act(a: atom) "the action is {a}" input\n.decl size(o: atom, n: int) "{o} is {n}" input\n'
@@ -190,7 +192,7 @@ def test_a_change_is_not_followed_through_rules_dead_on_both_of_its_sides(tmp_pa
         assert len(asked) == 1 + asked_again, dead
 
 
-def test_a_question_asked_of_two_kinds_of_fact_set_by_turns_is_updated_from_the_nearest():
+def test_a_question_asked_of_two_kinds_of_fact_set_by_turns_is_updated_from_the_nearest(monkeypatch):
     """A large change that cannot reach a question keeps its answers (facts of another predicate, more than
     the state holds), and a question asked of two kinds of fact set by turns is updated from the one nearer
     to the fact set asked, not from the last one asked: a change of one counter re-asks about that object."""
@@ -200,6 +202,7 @@ def test_a_question_asked_of_two_kinds_of_fact_set_by_turns_is_updated_from_the_
     from judgelog.parser import parse_body
     from judgelog.planning import row_sort_key
 
+    monkeypatch.setattr(answer_cache, "_FACTS_PER_REASKED", 1)  # patterns asked again on a board this small
     engine = Engine()
     state = engine.load(engine.example("proliferate_kinds.yaml"))
     text = "counter(O, p1p1, N), permanent(O)"
@@ -220,3 +223,33 @@ def test_a_question_asked_of_two_kinds_of_fact_set_by_turns_is_updated_from_the_
     expected = engine.ask_rows(moved, body, ["O", "N"])
     assert cache.ask(moved, tuple(body), ["O", "N"], ask, row_sort_key) == expected != rows
     assert len(asked) > 1 and all(any(str(lit) == f"O = {obj}" for lit in again) for again in asked[1:]), asked[1:]
+
+
+def test_a_small_board_asks_a_question_the_change_reaches_again_whole():
+    """On a board of few facts (fewer than answer_cache._FACTS_PER_REASKED) a question that a change can reach
+    is asked again whole, once, not once per affected pattern: that costs less there than finding the patterns.
+    A change that cannot reach it still keeps its answers; either way the answers are those of the new facts."""
+    from judgelog.analysis import check_query
+    from judgelog.answer_cache import AnswerCache
+    from judgelog.parser import parse_body
+    from judgelog.planning import row_sort_key
+
+    engine = Engine()
+    state = engine.load(engine.example("proliferate_kinds.yaml"))
+    assert len(state.facts) < answer_cache._FACTS_PER_REASKED
+    text = "counter(O, p1p1, N), permanent(O)"
+    body, _ = check_query(engine.program, parse_body(text), text=text)
+    asked: list = []
+
+    def ask(facts, body_, names_):
+        asked.append(body_)
+        return engine.ask_rows(facts, body_, names_)
+
+    cache = AnswerCache(engine.program)
+    rows = cache.ask(state.facts, tuple(body), ["O", "N"], ask, row_sort_key)
+    obj, n = rows[0]
+    unread = state.facts | {("life", "nobody", 3)}  # life: not read by the question
+    assert cache.ask(unread, tuple(body), ["O", "N"], ask, row_sort_key) == rows and asked == [tuple(body)]
+    moved = (state.facts - {("counter", obj, "p1p1", n)}) | {("counter", obj, "p1p1", n + 1)}
+    assert cache.ask(moved, tuple(body), ["O", "N"], ask, row_sort_key) == engine.ask_rows(moved, body, ["O", "N"])
+    assert asked == [tuple(body), tuple(body)]  # the whole question, not "O = obj" prepended
