@@ -37,10 +37,9 @@ class _Parser(argparse.ArgumentParser):
     argv: Sequence[str] = ()  # the arguments parsed (main sets them), for a did-you-mean of a misspelt option
 
     def error(self, message: str) -> NoReturn:  # exit 2 with our wording, not argparse's
-        self.print_usage(sys.stderr)
-        sys.stderr.write(f"judgelog: error: {message}\n")
         import re
 
+        hint = None
         verb = re.match(r"argument VERB: invalid choice: '([^']*)'", message)
         if verb:
             hint = _VERB_HINTS.get(verb.group(1).lower())
@@ -49,8 +48,7 @@ class _Parser(argparse.ArgumentParser):
 
                 near = difflib.get_close_matches(verb.group(1), re.findall(r"'(\w+)'", message[verb.end() :]), n=1)
                 hint = f"judgelog {near[0]}" if near else None
-            if hint:
-                sys.stderr.write(f"  hint: did you mean: {hint}\n")
+            hint = f"did you mean: {hint}" if hint else None
         unknown = re.match(r"unrecognized arguments: (--?[\w-]+)", message)
         if unknown:  # a misspelt option: the nearest option of this verb (or of every verb)
             import difflib
@@ -62,9 +60,38 @@ class _Parser(argparse.ArgumentParser):
             parsers = [self, *(said or verbs.values())]
             options = sorted({o for p in parsers for a in p._actions for o in a.option_strings if o.startswith("--")})
             near = difflib.get_close_matches(unknown.group(1), options, n=1)
-            if near:
-                sys.stderr.write(f"  hint: did you mean {near[0]}?\n")
-        raise SystemExit(EXIT_USAGE)
+            hint = f"did you mean {near[0]}?" if near else None
+        raise _UsageProblem(message, hint, self.format_usage())
+
+
+class _UsageProblem(Exception):
+    """A usage error found by the argument parser: main prints it as text, or as JSON with --format json."""
+
+    def __init__(self, message: str, hint: str | None, usage: str) -> None:
+        super().__init__(message)
+        self.message, self.hint, self.usage = message, hint, usage
+
+
+def _wants_json(argv: Sequence[str]) -> bool:
+    """Whether the command line asks for --format json (its last --format, or an abbreviation, wins), read
+    from the raw arguments: a usage error is found before they are parsed."""
+    wanted = "text"
+    for i, word in enumerate(argv):
+        name, eq, value = word.partition("=")
+        if len(name) > 3 and "--format".startswith(name):
+            wanted = value if eq else (argv[i + 1] if i + 1 < len(argv) else wanted)
+    return wanted == "json"
+
+
+def _usage_error(argv: Sequence[str], message: str, hint: str | None = None, usage: str = "") -> int:
+    """Print a usage error (as the error document of --format json, or as text) and return exit code 2."""
+    if _wants_json(argv):
+        from .errors import UsageError
+
+        _report(UsageError(message, hint=hint), argparse.Namespace(format="json"))
+    else:
+        sys.stderr.write(f"{usage}judgelog: error: {message}\n" + (f"  hint: {hint}\n" if hint else ""))
+    return EXIT_USAGE
 
 
 class _Version(argparse.Action):
@@ -131,7 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--format",
         choices=("text", "json", "dot"),
         default="text",
-        help="output format (dot: audit only, the rule dependency graph)",
+        help="output format (json: the result, or an error, usage errors too, as one JSON document; dot: audit only, "
+        "the rule dependency graph)",
     )
     common.add_argument("--no-library", action="store_true", help="do not load the shipped rule library")
     common.add_argument(
@@ -328,12 +356,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
     if isinstance(parser, _Parser):
-        parser.argv = list(sys.argv[1:] if argv is None else argv)
+        parser.argv = words
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(words)
     except SystemExit as exc:
         return int(exc.code or 0)
+    except _UsageProblem as problem:
+        return _usage_error(words, problem.message, problem.hint, problem.usage)
     if not args.verb:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
@@ -341,8 +372,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     handler = getattr(commands, "cmd_" + args.verb)
     if args.format == "dot" and args.verb != "audit":
-        sys.stderr.write("judgelog: error: --format dot is for audit; graph writes .dot files with -o FILE.dot\n")
-        return EXIT_USAGE
+        return _usage_error(words, "--format dot is for audit; graph writes .dot files with -o FILE.dot")
     try:
         # a rule file or folder given with --rules is one the user chose: a scenario may name it too (it is
         # loaded once), as it may name files of an --allow-dir folder

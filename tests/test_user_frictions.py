@@ -3,6 +3,8 @@ says what to write instead (the frictions of a new-user trial)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from helpers import run_cli
 from paths import ROOT
@@ -115,3 +117,26 @@ def test_a_misspelt_option_gets_a_did_you_mean_among_its_verbs_options(capsys, a
 def test_an_option_of_another_verb_is_not_suggested(capsys):
     run = run_cli(capsys, ["test", BAND, "--onyl", "x"])  # --only is audit's, not test's
     assert run.code == 2 and "--only" not in run.err.split("unrecognized arguments")[1].replace("--onyl", "")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message", "hint"),
+    [
+        (["query", "--format", "json"], "the following arguments are required: scenario, query", None),
+        (["query", BAND, "player(P)", "--formt", "x", "--format=json"], "unrecognized arguments", "--format?"),
+        (["explian", "--format", "json"], "invalid choice: 'explian'", "judgelog explain"),
+        (["graph", BAND, "-o", "x.svg", "--form", "json", "--actions", "many"], "argument --actions", None),
+    ],
+)
+def test_a_usage_error_with_format_json_is_one_json_error_document(capsys, argv, message, hint):
+    import jsonschema
+
+    from judgelog.outputs import load_schema
+
+    run = run_cli(capsys, argv)
+    error = json.loads(run.err)  # the whole of stderr is one document: no usage line, no text
+    jsonschema.validate(error, load_schema("error"))
+    assert run.code == 2 and run.out == "" and error["error"] == "UsageError" and message in error["message"]
+    assert (hint is None and "hint" not in error) or hint in error["hint"]
+    text = run_cli(capsys, [w for w in argv if "json" not in w and w not in ("--format", "--form")])
+    assert text.code == 2 and text.err.startswith("usage: judgelog") and "judgelog: error:" in text.err
