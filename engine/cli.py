@@ -119,6 +119,9 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+_ACTIONS_HELP = "apply only the file's first N actions (0 to their number; a file without actions: exit 2, saying so)"
+
+
 def _positive_int(text: str) -> int:
     if not text.isdigit() or int(text) <= 0:
         raise argparse.ArgumentTypeError(f"expected a whole number above 0, got {text!r}")
@@ -220,7 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="show at most N answers (default 1000; 0: all); the count is always exact",
     )
-    p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
+    p.add_argument("--actions", type=int, metavar="N", help=_ACTIONS_HELP)
     p = sub.add_parser("explain", parents=[common, evaluating], help="prove a ground atom, down to scenario facts")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("atom", help='a ground atom, e.g. "damage_assigner(wurm, bob)"')
@@ -229,7 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--cr-edition", metavar="YYYY-MM-DD", help="also show the proof's CR numbers as numbered in this CR edition"
     )
     p.add_argument("--before-actions", action="store_true", help="explain before the file's actions")
-    p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
+    p.add_argument("--actions", type=int, metavar="N", help=_ACTIONS_HELP)
     p = sub.add_parser("test", parents=[common, evaluating], help="run the expect: entries of scenario files")
     p.add_argument("paths", nargs="*", help="scenario files or folders (default: the bundled scenarios)")
     p.add_argument(
@@ -260,7 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("do", parents=[common, evaluating], help="apply a scenario's actions; print the event log")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("-o", "--output", help="write the resulting state as a scenario file")
-    p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
+    p.add_argument("--actions", type=int, metavar="N", help=_ACTIONS_HELP)
     p = sub.add_parser("choices", parents=[common, evaluating], help="legal options of a decision now")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument(
@@ -277,12 +280,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="try at most this many candidates of a decision as its action (default 512; 0: all)",
     )
     p.add_argument("--before-actions", action="store_true", help="the decision before the file's actions")
-    p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
+    p.add_argument("--actions", type=int, metavar="N", help=_ACTIONS_HELP)
     p = sub.add_parser("graph", parents=[common, evaluating], help="draw the combat graph")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("-o", "--output", required=True, help="FILE.svg|.png|.dot|.graphml|.json")
     p.add_argument("--before-actions", action="store_true", help="draw the state before the file's actions")
-    p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
+    p.add_argument("--actions", type=int, metavar="N", help=_ACTIONS_HELP)
     p = sub.add_parser(
         "report", parents=[common, evaluating], help="one self-contained HTML page: graph, events, proofs"
     )
@@ -295,7 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="a ground atom whose proof the page shows (repeatable; default: every damage_assigner)",
     )
     p.add_argument("--before-actions", action="store_true", help="the state before the file's actions")
-    p.add_argument("--actions", type=int, metavar="N", help="apply only the file's first N actions")
+    p.add_argument("--actions", type=int, metavar="N", help=_ACTIONS_HELP)
     p = sub.add_parser("audit", parents=[common, evaluating], help="rule interactions, overrides, conflicts")
     p.add_argument("scenario", nargs="?")
     p.add_argument("--diff", nargs=2, metavar=("A", "B"), help="facts that change between two scenarios")

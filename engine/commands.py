@@ -109,8 +109,11 @@ def _run(args: argparse.Namespace, engine: Engine, *, apply_actions: bool = True
     actions = state.meta.scenario.actions if state.meta.scenario is not None else []
     if limit is not None and limit > len(actions):
         raise UsageError(
-            f"--actions {limit}: {args.scenario} has {len(actions)} action(s)",
-            hint=f"give a number from 0 to {len(actions)}",
+            f"--actions {limit}: {args.scenario} has " + (f"{len(actions)} action(s)" if actions else "no actions"),
+            hint=f"give a number from 0 to {len(actions)}"
+            if actions
+            else "its actions would be a top-level `actions:` list of the scenario file (docs/scenarios.md); "
+            "without --actions the verb answers about the board as written",
         )
     if apply_actions and not getattr(args, "before_actions", False):
         return run_actions(state, limit=limit)

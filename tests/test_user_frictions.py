@@ -140,3 +140,12 @@ def test_a_usage_error_with_format_json_is_one_json_error_document(capsys, argv,
     assert (hint is None and "hint" not in error) or hint in error["hint"]
     text = run_cli(capsys, [w for w in argv if "json" not in w and w not in ("--format", "--form")])
     assert text.code == 2 and text.err.startswith("usage: judgelog") and "judgelog: error:" in text.err
+
+
+@pytest.mark.parametrize("verb", [["do"], ["query", "player(P)"], ["explain", "player(alice)"]])
+def test_actions_n_on_a_scenario_without_actions_says_it_has_none_and_where_they_go(capsys, tmp_path, verb):
+    path = tmp_path / "board.yaml"
+    path.write_text("players: [alice, bob]\n")
+    run = run_cli(capsys, [verb[0], path, *verb[1:], "--actions", "5"])
+    assert run.code == 2 and f"--actions 5: {path} has no actions" in run.err
+    assert "from 0 to 0" not in run.err and "top-level `actions:` list" in run.err.split("hint:")[1]
