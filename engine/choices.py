@@ -187,7 +187,7 @@ def _on_the_stack(state: Board, kind: str) -> bool:
     """Whether an ability of this kind is on the stack (``on_stack(I, S, kind)``)."""
     if "on_stack" not in state.engine.program.decls or not kind.isidentifier() or not kind.islower():
         return False
-    return bool(state.query(f"on_stack(I, S, {kind})"))
+    return state.holds(f"on_stack(_, _, {kind})")  # holds: a kind no rule knows is "no", not refused (Q001)
 
 
 def _taken_now(state: Board, action: dict, *, shown: int = 6) -> list[str]:
@@ -459,7 +459,7 @@ class _Probe:
         pred, label = self.space.probe
         probe = self.state.with_facts(self.base | {(pred, x, label) for x in members})
         name = self.space.name
-        if not probe.query(f"choice_space_refused({name}, {label})"):
+        if not probe.holds(f"choice_space_refused({name}, {label})"):
             return True, False
         return False, probe.holds(f"choice_space_dead_end({name}, {label})")
 

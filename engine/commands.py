@@ -23,6 +23,7 @@ from .constants import check_constants
 from .errors import (
     Diagnostic,
     JudgelogError,
+    QueryError,
     UsageError,
     render_diagnostics,
 )
@@ -137,10 +138,9 @@ def cmd_query(args: argparse.Namespace) -> int:
     body = parse_body(args.query, predicates=engine.program.decls)
     state = _state(args, engine)
     _, names = check_query(state.engine.program, body, text=args.query)  # the scenario's own rules: declare more
-    check_constants(state, body)  # a misspelled id is an input error, never a "no"
     if args.limit < 0:
         raise UsageError(f"--limit must be 0 (all answers) or more, got {args.limit}")
-    answers = state.query(body, limit=sys.maxsize)
+    answers = state.query(body, limit=sys.maxsize)  # a misspelt id is refused there (Q001), never a "no"
     shown = answers[: args.limit] if args.limit else answers
     total = len(answers)
     data = {"query": args.query, "variables": names, "answers": shown, "count": total, "truncated": len(shown) < total}
@@ -217,7 +217,11 @@ def _events_of(state: State, atom: str, *, shown: int = 8) -> list[str]:
         return []
     from .ast import format_value
 
-    found = sorted((int(str(r["N"])), str(r["K"])) for r in state.query(f"event(N, K, {format_value(first)})"))
+    try:  # a word that is no object (explain "keyword_instances(flying, redundant)" --why-not) has no events
+        rows = state.query(f"event(N, K, {format_value(first)})")
+    except QueryError:
+        return []
+    found = sorted((int(str(r["N"])), str(r["K"])) for r in rows)
     if not found:
         return []
     earlier = [f"  ... {len(found) - shown} earlier"] if len(found) > shown else []

@@ -269,8 +269,7 @@ def check_constants(
     body = parse_body(query) if isinstance(query, str) else (query,) if isinstance(query, Atom) else tuple(query)
     if not any(_names_a_word(term) for lit in body for term in literal_terms(lit)):
         return  # no string constant to look up (the state's constants are not gathered: a whole-board pass)
-    known = known_constants(state, extra=extra)
-    ids = typed_ids(state, extra=extra)
+    known, ids = _names_of(state) if not extra else (known_constants(state, extra=extra), typed_ids(state, extra=extra))
     diags = []
     for const, typ in unknown_constants(body, known, program=state.engine.program, ids=ids):
         message, hint = unknown_message(const.value, state, known, typ, ids, here=position_words(state, body, const))
@@ -280,6 +279,19 @@ def check_constants(
         raise QueryError(
             f"unknown constant(s) in {query if isinstance(query, str) else 'the query'}", diagnostics=diags
         )
+
+
+def _names_of(state: Board) -> tuple[set[str], dict[str, set[str]]]:
+    """:func:`known_constants` and :func:`typed_ids` of a state, made once per state (a state is a value that
+    an action never changes): every ``State.query`` checks its constants (a query asked in a loop)."""
+    names = getattr(state, "_constant_names", None)
+    if names is None:
+        names = (known_constants(state), typed_ids(state))
+        try:
+            setattr(state, "_constant_names", names)  # noqa: B010 - a Board protocol does not declare it
+        except AttributeError:  # a board that keeps no attributes: made again next time
+            pass
+    return names
 
 
 def _names_a_word(term: object) -> bool:

@@ -153,8 +153,8 @@ class QueryError(UsageError):
 
 def _with_diagnostics(error: JudgelogError, shown: int) -> str:
     """An error's message and its first ``shown`` diagnostics, rendered (each with its hint)."""
-    if not error.diagnostics:
-        return error.message
+    if not error.diagnostics:  # its hint too: a Python traceback shows only str(error)
+        return error.message + (f"\n  hint: {error.hint}" if error.hint else "")
     lines = [f"{error.message}:", *render_diagnostics(error.diagnostics[:shown])]
     if len(error.diagnostics) > shown:
         lines.append(f"and {len(error.diagnostics) - shown} more")

@@ -15,9 +15,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, cast
 
-from .analysis import check_query
+from .analysis import check_query, suggest
 from .ast import Atom, Comparison, Const, Literal, Negation, Span, Var
 from .codes import Q002
+from .constants import check_constants
 from .errors import Diagnostic, QueryError, ScenarioError, UsageError, WordForNumber
 from .fact import Fact, fact_set
 from .factview import ChainedMap, Overlay, as_frozenset, chained
@@ -98,8 +99,12 @@ class State:
         return backend.session(self.facts if getattr(backend, "takes_views", False) else as_frozenset(self.facts))
 
     def query(self, query: Query, *, limit: int = MAX_ANSWERS) -> list[dict[str, object]]:
-        """All distinct answers of a query (a rule body), sorted; each a dict of its named variables."""
+        """All distinct answers of a query (a rule body), sorted; each a dict of its named variables.
+
+        A constant that names nothing of the state or the rules (a misspelt object id) raises
+        :class:`QueryError` (Q001, with a did-you-mean), as ``judgelog query`` refuses it: never a silent []."""
         body, names = self._prepare(query)
+        check_constants(self, body)
         with self._session() as view:
             rows = self.engine.backend.ask(view, body, names)
         return [dict(zip(names, row)) for row in rows[:limit]]
@@ -134,8 +139,9 @@ class State:
         arity: dict[str, int] = {}
         for pred in sorted(program.decls) if preds is None else preds:
             decl = program.decl(pred)
-            if decl is None:
-                raise QueryError(f"unknown predicate {pred!r}")
+            if decl is None:  # as `judgelog rules PRED` says it
+                near = suggest(str(pred), program.decls)
+                raise QueryError(f"unknown predicate {pred!r}", hint=f"did you mean {near!r}?" if near else None)
             arity[pred] = decl.arity
         out: dict[str, list[Fact]] = {}
         with self._session() as view:

@@ -149,3 +149,26 @@ def test_actions_n_on_a_scenario_without_actions_says_it_has_none_and_where_they
     run = run_cli(capsys, [verb[0], path, *verb[1:], "--actions", "5"])
     assert run.code == 2 and f"--actions 5: {path} has no actions" in run.err
     assert "from 0 to 0" not in run.err and "top-level `actions:` list" in run.err.split("hint:")[1]
+
+
+def test_state_query_refuses_an_unknown_object_as_the_cli_does_and_keeps_board_agnostic_constants(capsys):
+    state = Engine().load(BAND)
+    with pytest.raises(QueryError) as refused:
+        state.query("blocked(craw_wurn)")
+    run = run_cli(capsys, ["query", BAND, "blocked(craw_wurn)"])
+    ((code, message, hint),) = [(d.code, d.message, d.hint) for d in refused.value.diagnostics]
+    assert code == "Q001" and hint == "did you mean 'craw_wurm'?"
+    assert run.code == 2 and f"error[Q001]: {message}" in run.err and f"hint: {hint}" in run.err
+    # a player, a keyword no object has, a number: constants of the game, not of this board, are asked
+    assert state.query("has_keyword(X, shadow)") == [] and state.query("power(X, 77)") == []
+    assert state.query("controller(X, bob), blocks(X, A)") == state.query("blocks(X, A), controller(X, bob)") != []
+
+
+def test_state_derived_of_a_misspelt_predicate_says_did_you_mean_as_judgelog_rules_does(capsys):
+    with pytest.raises(QueryError) as refused:
+        Engine().load(BAND).derived("damage_asigner")
+    assert refused.value.hint == "did you mean 'damage_assigner'?" and "did you mean 'damage_assigner'?" in str(
+        refused.value
+    )
+    run = run_cli(capsys, ["rules", "damage_asigner"])
+    assert run.code == 2 and f"hint: {refused.value.hint}" in run.err
