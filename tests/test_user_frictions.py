@@ -172,3 +172,18 @@ def test_state_derived_of_a_misspelt_predicate_says_did_you_mean_as_judgelog_rul
     )
     run = run_cli(capsys, ["rules", "damage_asigner"])
     assert run.code == 2 and f"hint: {refused.value.hint}" in run.err
+
+
+def test_an_activation_whose_source_left_the_battlefield_says_so_not_no_such_ability(capsys, tmp_path):
+    path = tmp_path / "food.yaml"
+    path.write_text(
+        "players: [alice, bob]\nactive: alice\nactions:\n"
+        "  - {do: create_predefined_token, token: food, as: [pie]}\n"
+        "  - {do: activate, object: pie, ability: food}\n"
+        "  - {do: activate, object: pie, ability: food}\n"
+    )
+    run = run_cli(capsys, ["do", "--format", "json", path])
+    error = json.loads(run.err)
+    assert run.code == 1 and error["action"] == 2 and error["cr"] == "400.7"
+    assert "no longer on the battlefield" in error["message"] and "no activated ability" not in error["message"]
+    assert [r["rule"] for r in error["refused_by"]] == ["activate.source_gone_refused"]
