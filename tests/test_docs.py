@@ -337,3 +337,24 @@ def test_the_docs_write_only_into_a_scratch_folder():
         and path not in ("FILE.png", "FILE.html", "FILE", "OUT.yaml", "out.yaml", "x.png")
     ]
     assert outside == [], outside
+
+
+def _named_by_the_library() -> dict[str, Path]:
+    """What README.md's opening list must name: every keyword and predefined token rule file, and every other
+    rule file (properties aside) whose header cites a keyword action (CR 701), a keyword (702) or Sagas (714)
+    first: each by its file name, underscores as spaces."""
+    named = {}
+    for path in sorted((ROOT / "rules").rglob("*.dl")):
+        folder = path.parent.name
+        first = re.search(r"\(CR (\d+)\.?", path.read_text(encoding="utf-8").splitlines()[0])
+        if folder in ("keywords", "tokens") or folder != "properties" and first and first[1] in ("701", "702", "714"):
+            named[path.stem.replace("_", " ")] = path
+    return named
+
+
+def test_readme_names_every_keyword_keyword_action_token_and_saga_of_the_library():
+    intro = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split("## Quick start")[0].lower().split())
+    named = _named_by_the_library()
+    assert {"devoid", "crew", "extort", "sagas", "food", "adapt"} <= set(named)  # the list is not empty
+    missing = sorted(str(path.relative_to(ROOT)) for name, path in named.items() if name not in intro)
+    assert not missing, f"README.md's opening paragraph does not name the rule files {missing}"
