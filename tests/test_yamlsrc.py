@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from paths import ROOT, TESTS
+from sampling import everyday_sample
 
 from judgelog import ScenarioError, yamlnodes, yamlsrc
 from judgelog.yamlsrc import load_json_text, load_text
@@ -37,7 +38,7 @@ def test_libyaml_is_used():
     assert yamlsrc.C_PARSER  # PyYAML's wheels ship libyaml; without it every file is read the slow way
 
 
-@pytest.mark.parametrize("path", YAML_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", everyday_sample(YAML_FILES, 8, ids=lambda p: str(p.relative_to(ROOT))))  # all: -m slow
 def test_libyaml_gives_the_same_values_marks_and_errors(path, monkeypatch):
     text = path.read_text(encoding="utf-8")
     fast = outcome(load_text, text, path.name)
