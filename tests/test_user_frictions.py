@@ -187,3 +187,22 @@ def test_an_activation_whose_source_left_the_battlefield_says_so_not_no_such_abi
     assert run.code == 1 and error["action"] == 2 and error["cr"] == "400.7"
     assert "no longer on the battlefield" in error["message"] and "no activated ability" not in error["message"]
     assert [r["rule"] for r in error["refused_by"]] == ["activate.source_gone_refused"]
+
+
+def test_a_granted_keyword_without_its_parameter_is_refused_naming_the_key_it_takes(tmp_path):
+    """Swampwalk granted with the land's type under another key: the refusal names landwalk's own key
+    (land_with), not an example of another keyword's; the state is unchanged."""
+    from judgelog.errors import JudgelogError
+
+    path = tmp_path / "b.yaml"
+    path.write_text(
+        "players: [alice, bob]\nactive: alice\nobjects:\n  giant: {card: Hill Giant, controller: alice}\n",
+        encoding="utf-8",
+    )
+    state = Engine().load(str(path))
+    with pytest.raises(JudgelogError) as refused:
+        state.apply({"do": "apply_effect", "object": "giant", "keyword": "landwalk", "subtype": "swamp"})
+    assert "under the key named here" in str(refused.value) and "(land_with; CR 702.1)" in str(refused.value)
+    assert not state.holds("keyword_param(giant, landwalk, land_with, swamp)")
+    after, _ = state.apply({"do": "apply_effect", "object": "giant", "keyword": "landwalk", "land_with": "swamp"})
+    assert after.holds("keyword_param(giant, landwalk, land_with, swamp)")
