@@ -1473,3 +1473,45 @@ def test_a_state_runs_its_files_actions_as_the_verbs_do(engine):
     assert not any(state.holds(f"permanent({o})") for o in made)
     first, first_events = state.run_actions(limit=1)
     assert len(first_events) <= len(events)
+
+
+def test_a_requirement_on_what_a_creature_attacks_is_obeyed_as_far_as_it_can_be(tmp_path):
+    """508.1d through the extension point of rules/core/combat.dl, from a rule file alone: "attacks that player
+    if able" (attack_target_required) and "attacks a player other than that player if able"
+    (attack_player_other_than). A declared target that obeys fewer of them than another legal target would is
+    refused, naming the requirement left unobeyed; the best target, or the only one, is accepted."""
+    from judgelog.errors import JudgelogError
+
+    rules = tmp_path / "t.dl"
+    rules.write_text(
+        "## Test rules.\n"
+        '.decl lured_to(a: object, p: player) "{a} attacks {p} if able" input\n'
+        '.decl kept_from(a: object, p: player) "{a} attacks a player other than {p} if able" input\n\n'
+        "@name t.lured\n@cr 508.1d\nattack_target_required(A, P, lured) :- lured_to(A, P).\n\n"
+        "@name t.kept\n@cr 508.1d\nattack_player_other_than(A, P, kept_away) :- kept_from(A, P).\n\n"
+        'violation_info(lured, "508.1d", "it attacks that player if able").\n'
+        'violation_info(kept_away, "508.1d", "it attacks a player other than that one if able").\n',
+        encoding="utf-8",
+    )
+    engine = Engine(rules=[str(rules)])
+    board = {
+        "players": ["alice", "bob", "carol"],
+        "active": "alice",
+        "objects": {"bears": {"card": "Grizzly Bears", "controller": "alice"}},
+    }
+    lured, kept = "it attacks that player if able", "it attacks a player other than that one if able"
+    for facts, refused, accepted, why in (
+        (["lured_to(bears, carol)"], "bob", "carol", [lured]),
+        (["kept_from(bears, bob)"], "bob", "carol", [kept]),
+        (["lured_to(bears, bob)", "kept_from(bears, bob)"], None, "bob", []),  # either target obeys one
+        (["lured_to(bears, bob)", "kept_from(bears, carol)"], "carol", "bob", [kept, lured]),  # bob obeys both
+    ):
+        state = engine.state_from_dict({**board, "facts": facts})
+        if refused is not None:
+            with pytest.raises(JudgelogError) as no:
+                state.apply({"do": "declare_attackers", "attackers": {"bears": refused}})
+            assert str(no.value) == "declare_attackers refused: " + "; ".join(f"{w} (bears; CR 508.1d)" for w in why)
+        after, _ = state.apply({"do": "declare_attackers", "attackers": {"bears": accepted}})
+        assert after.holds(f"attacking(bears, {accepted})"), facts
+    both = engine.state_from_dict({**board, "facts": ["lured_to(bears, bob)", "kept_from(bears, carol)"]})
+    assert both.query("attack_target_score(bears, T, N)") == [{"T": "bob", "N": 2}]  # carol obeys none
