@@ -151,6 +151,7 @@ ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = {
     "record_symmetric": (1, (), False, _FACE),
     "record_implies": (3, (1,), False, _FACE),
     "record_event": (4, (), False, _FACE),
+    "record_event_repeats": (1, (), False, _FACE),
     "primitive": (4, (), False, _FACE),
     "ends_with_combat": (1, (), False, _FACE),
     "event_result_kind": (1, (), False, _FACE),

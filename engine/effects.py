@@ -37,7 +37,8 @@ lose_game P Why -      P loses the game
 end_turn - - -         the turn ends (an event; rules forget what ends with it)
 record P A B           assert P(A) or P(A, B) for an input predicate P the rules declare (a designation), with
                        what the interface says recording it gives (record_symmetric, record_implies) and
-                       the event it is (record_event)
+                       the event it is (record_event); a fact that already holds is no event, unless each
+                       record of P is one (record_event_repeats)
 record_plain P A B     the same, with the plain event recorded instead of the declared one (508.4: a creature
                        put onto the battlefield attacking is attacking but never attacked)
 forget P A B           retract it (and its mirror when symmetric);   forget_all P - -: retract every fact of P
@@ -400,7 +401,7 @@ def p_record(ch: Change, pred: Arg, a: Arg, b: Arg) -> None:
     """Assert a designation the rules declared as an input predicate (e.g. a block, who had first strike),
     with what the interface says recording it gives and the event it is."""
     fact = _recorded(ch, pred, a, b)
-    if _assert_designation(ch, fact):
+    if _assert_designation(ch, fact) or (ch.face is not None and fact[0] in ch.face.repeats):
         _record_event(ch, fact, "record")
 
 

@@ -100,6 +100,7 @@ class Interface:
     # counter kinds whose latest time put_counters keeps (counter_since): the keyword counters (122.1b)
     timed_counters: frozenset[str] = frozenset()
     action_params: tuple[tuple[str, str], ...] = ()  # (action, argument key): action_param/2
+    repeats: frozenset[str] = frozenset()  # predicates each record of which is an event (record_event_repeats)
     # an engine's interface can give the interface of the engine with more rule files (a scenario's rules:)
     extend: Callable[[Sequence[str]], Interface] | None = field(default=None, compare=False, repr=False)
     # the program's interface (without extend: a value of the program's alone) is saved with it in the
@@ -313,6 +314,7 @@ def interface_of(program: Program) -> Interface:
         symmetric=frozenset(p for (p,) in _facts(program, "record_symmetric")),
         implies=tuple(_facts(program, "record_implies")),
         record_events={(p, change): (kind, detail) for p, change, kind, detail in _facts(program, "record_event")},
+        repeats=frozenset(p for (p,) in _facts(program, "record_event_repeats")),
         primitives={name: (a, b, c) for name, a, b, c in _facts(program, "primitive")},
         ends_with_combat=tuple(p for (p,) in _facts(program, "ends_with_combat")),
         result_kinds=frozenset(k for (k,) in _facts(program, "event_result_kind")),

@@ -343,19 +343,21 @@ class _Builder:
             if pred in self.face.symmetric and arity == 2:
                 self.emit(f'del(D,f_{pred}(B,A)) :- prim(C,D,"forget",{_q(pred)},A,B), h(C,{fact}).')
             for change, declared in (("record", rec), ("forget", fgt)):
-                guard = f"not h(C,{fact})" if change == "record" else f"h(C,{fact})"
+                guard = f", not h(C,{fact})" if change == "record" else f", h(C,{fact})"
+                if change == "record" and pred in self.face.repeats:
+                    guard = ""  # each record is an event, even of a fact that holds (record_event_repeats)
                 if declared is not None and arity == 2:
                     kind, detail = declared
                     e = ev.format(kind=_q(kind), detail="B").replace("O", "A")
                     self.emit(
-                        f'event(D,{e},{_q(kind)},A,{_q(detail)},B) :- prim(C,D,"{change}",{_q(pred)},A,B), {guard}.'
+                        f'event(D,{e},{_q(kind)},A,{_q(detail)},B) :- prim(C,D,"{change}",{_q(pred)},A,B){guard}.'
                     )
                 else:
                     kind = "recorded" if change == "record" else "forgotten"
                     e = f"ev(D,{_q(kind)},{_q(pred)},{fact})"
                     self.emit(
                         f'event(D,{e},{_q(kind)},{_q(pred)},"fact",{fact}) :- '
-                        f'prim(C,D,"{change}",{_q(pred)},A,B), {guard}.'
+                        f'prim(C,D,"{change}",{_q(pred)},A,B){guard}.'
                     )
         # tap
         self.emit('add(D,f_tapped(O)) :- prim(C,D,"tap",O,_,_), h(C,f_permanent(O)), not h(C,f_tapped(O)).')

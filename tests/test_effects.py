@@ -54,7 +54,7 @@ def events(ch: Change):
     return [(kind, subject, details) for kind, subject, details in ch.events]
 
 
-def face(*, symmetric=(), implies=(), record_events=None) -> Interface:
+def face(*, symmetric=(), implies=(), record_events=None, repeats=()) -> Interface:
     return Interface(
         keywords=frozenset(),
         keyword_forms={},
@@ -67,6 +67,7 @@ def face(*, symmetric=(), implies=(), record_events=None) -> Interface:
         implies=tuple(implies),
         record_events=dict(record_events or {}),
         primitives={},
+        repeats=frozenset(repeats),
     )
 
 
@@ -388,6 +389,28 @@ def test_record_and_forget_follow_the_declared_interface():
     ]
     with pytest.raises(ActionError, match="input predicate of arity 1 or 2"):
         apply(ch, "record", "life", "p1", 3)  # not an input predicate
+
+
+@covers("record")
+def test_record_of_a_fact_that_holds_is_an_event_again_only_when_declared_to_repeat():
+    """702.122b: a creature crews a Vehicle each time it is tapped for its crew cost, though the fact holds once."""
+    declared = face(
+        record_events={
+            ("crews_vehicle", "record"): ("crews", "vehicle"),
+            ("blocking", "record"): ("blocks", "attacker"),
+        },
+        repeats=["crews_vehicle", "marked"],
+    )
+    ch = change(inputs={"crews_vehicle": 2, "blocking": 2, "marked": 1}, face=declared)
+    for _ in range(2):
+        apply(ch, "record", "crews_vehicle", "bear", "copter")
+        apply(ch, "record", "blocking", "wall", "bear")  # not declared to repeat: one event
+        apply(ch, "record", "marked", "bear")  # repeats with the plain event when no event is declared
+        apply(ch, "record_plain", "crews_vehicle", "bear", "copter")  # record_plain: no event for a fact that holds
+    assert ch.all("crews_vehicle") == [("crews_vehicle", "bear", "copter")]
+    crews = ("crews", "bear", {"vehicle": "copter"})
+    marked = ("recorded", "marked", {"fact": "marked(bear)"})
+    assert events(ch) == [crews, ("blocks", "wall", {"attacker": "bear"}), marked, crews, marked]
 
 
 @covers("record_plain")
