@@ -4,7 +4,8 @@ its elements and options come from and what refuses a candidate; this module enu
 
 - ``action`` spaces (every action the rules know, and spaces declared with ``choice_space_action``): the
   first choice that action asks for, run with the active player (and ``n: 1`` when it takes an ``n``).
-- ``assignment``: each element takes one of its options or none; counted exactly, a sample listed.
+- ``assignment``: each element takes one of its options or none (or up to ``choice_space_option_most`` of
+  them at once); counted exactly, a sample listed.
 - ``set_partition``: the ways to group the elements into legal parts (each candidate part checked by
   the rules), the other elements staying alone; counted exactly, listed up to ``--limit``.
 - ``subset``: the legal sets of elements within the declared sizes; counted, listed up to ``--limit``.
@@ -298,10 +299,10 @@ def _assignment(
 ) -> tuple[dict, str]:
     options = _options(state, space)
     elements = sorted(options)
-    total = 1
-    for x in elements:
-        total *= 1 + len(options[x])
-    combos = itertools.product(*[[None] + options[x] for x in elements])
+    most = {} if space.single else _most(state, space)
+    values = {x: _values(options[x], most.get(x, 1), max(tries, limit)) for x in elements}
+    total = math.prod(n for _, n in values.values())
+    combos = itertools.product(*[values[x][0] for x in elements])
     candidates = ({x: o for x, o in zip(elements, combo) if o is not None} for combo in combos)
     tried, note = total, ""
     count: int | None
@@ -322,22 +323,43 @@ def _assignment(
         + (f" (CR {space.cr})" if space.cr else "")
         + ":"
     ]
-    lines += [f"  {x}: {', '.join(options[x])}" for x in elements] or [
+    up_to = {x: f" (up to {n} at once)" for x, n in most.items() if n > 1}
+    lines += [f"  {x}{up_to.get(x, '')}: {', '.join(options[x])}" for x in elements] or [
         f"  ({space.texts.get('nothing', 'no ' + space.element + ' has an option')})"
     ]
     if tried < total:
         data["tried"] = tried
         lines.append(note)
-    if count is None:
+    if count is None:  # not tried: how many combinations there are, for a refusal to decide whether to try them
+        data["combinations"] = total
         return data, "\n".join(lines)
     among = f" among the first {tried} combinations" if tried < total else ""
     lines.append(
         f"{count} legal {space.part} declaration(s){among}"
         + (f"; the first {len(sample)}:" if count > len(sample) else ":")
     )
-    for decl in sample:
-        lines.append("  {" + ", ".join(f"{x}: {o}" if space.single else f"{x}: [{o}]" for x, o in decl.items()) + "}")
+    for decl in sample:  # {x: o}, or {x: [o]}; {x: [o1, o2]} when x takes several options at once
+        shown = {
+            x: o if space.single else "[" + ", ".join(map(str, o if isinstance(o, list) else [o])) + "]"
+            for x, o in decl.items()
+        }
+        lines.append("  {" + ", ".join(f"{x}: {o}" for x, o in shown.items()) + "}")
     return data, "\n".join(lines)
+
+
+def _most(state: Board, space: ChoiceSpace) -> dict:
+    """Each element that may take more than one of its options at once -> how many (choice_space_option_most)."""
+    return {x: int(n) for s, x, n in _rows(state, "choice_space_option_most") if s == space.name and int(n) > 1}
+
+
+def _values(options: list, most: int, cap: int) -> tuple[list, int]:
+    """An element's values in a candidate, in order: none, each option, then each set of 2 to ``most`` options
+    (a list); at most ``cap`` of them listed (a candidate past the first ``cap`` is never tried), and how many
+    there are."""
+    top = min(most, len(options))
+    sets = (list(c) for k in range(2, top + 1) for c in itertools.combinations(options, k))
+    listed = list(itertools.islice(itertools.chain([None], options, sets), cap))
+    return listed, sum(math.comb(len(options), k) for k in range(top + 1))
 
 
 def _division(
@@ -426,7 +448,7 @@ def _accepted(state: Board, space: ChoiceSpace, candidate: dict) -> bool:
 
     assert space.check is not None
     action, key = space.check
-    value = dict(candidate) if space.single else {x: [o] for x, o in candidate.items()}
+    value = dict(candidate) if space.single else {x: o if isinstance(o, list) else [o] for x, o in candidate.items()}
     refused = refusal(state, {"do": action, key: value}, explain=False)
     # refused only for when it is taken (blockers declared already): not for the candidate
     return refused is None or refused.untimely

@@ -154,7 +154,8 @@ def listed_options(
     """The legal options of the ``decisions`` a refusal names (refusal_options/2), as text: a decision's
     ``options``, and each element's options of an assignment (a blocker -> the attackers it may block). An
     assignment of at most TRIED_UP_TO combinations has each tried as the action (judgelog.choices.list_choices):
-    only the options some legal combination takes are listed, and ``none`` says that every combination is
+    only the options some legal combination takes are listed (and the sets of options an element takes at once
+    in one, ``dragon -> [bears, lions]``), and ``none`` says that every combination is
     refused (the rules' requirements and restrictions cannot all be met); a larger one lists each element's
     options without trying them together."""
     out: list[str] = []
@@ -166,23 +167,30 @@ def listed_options(
             if not isinstance(value, dict):
                 continue
             assignment: dict = value  # e.g. blocker -> the attackers it may block
-            total = 1
-            for options in assignment.values():
-                total *= 1 + len(options) if isinstance(options, list) else 2
+            total = data.get("combinations", 1)  # counting the ones where an element takes several options
+            if "combinations" not in data:
+                for options in assignment.values():
+                    total *= 1 + len(options) if isinstance(options, list) else 2
             if total <= TRIED_UP_TO:
                 tried, _ = list_options(state, decision, limit=total, try_each=True)
                 legal = [d for v in tried.values() if isinstance(v, list) for d in v if isinstance(d, dict)]
                 if tried.get("count") == 0:
                     out.append(f"none (each of the {total} possible combinations is refused too)")
                     continue
-                taken = {(str(x), str(o)) for d in legal for x, o in d.items()}
+                taken: dict[str, list[str]] = {}  # each element -> what it takes in some legal declaration
+                for d in legal:
+                    for x, v in d.items():
+                        shown = "[" + ", ".join(map(str, v)) + "]" if isinstance(v, list) else str(v)
+                        if shown not in (seen := taken.setdefault(str(x), [])):
+                            seen.append(shown)
                 if not taken:  # only the combination in which no element takes an option is legal
                     out.append("only the empty declaration")
                     continue
-                assignment = {
-                    x: kept
+                assignment = {  # its options in order, then the sets of them it takes at once (509.1a)
+                    x: [o for o in (v if isinstance(v, list) else [v]) if str(o) in kept]
+                    + [o for o in kept if o.startswith("[")]
                     for x, v in assignment.items()
-                    if (kept := [o for o in (v if isinstance(v, list) else [v]) if (str(x), str(o)) in taken])
+                    if (kept := taken.get(str(x)))
                 }
             out.extend(
                 f"{k} -> {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in sorted(assignment.items())

@@ -619,6 +619,56 @@ def test_block_declarations_obeying_as_many_requirements_as_can_be_obeyed(engine
     ]
 
 
+def _blocks_before_declaring(engine, scenario, **rules):
+    """A bundled scenario's board right after its attackers are declared."""
+    from paths import SCENARIOS
+
+    from judgelog.replay import run_actions
+
+    state = (Engine(**rules) if rules else engine).load(str(SCENARIOS / scenario))
+    return run_actions(state, limit=1)[0]
+
+
+def test_a_creature_that_blocks_an_additional_attacker_is_offered_both_at_once(engine):
+    """509.1a/509.1c: two lured attackers and Two-Headed Dragon, which can block an additional creature: the
+    one legal declaration has it block both (choice_space_option_most); a judge's trial found none listed, and
+    the refusal of a block of one said "legal options: none"."""
+    state = _blocks_before_declaring(
+        engine, "lure_two_lured_attackers_and_a_creature_that_blocks_an_additional_one.yaml"
+    )
+    data, text = list_choices(state, "blocks", limit=0)
+    assert data["count"] == 1 and data["declarations"] == [{"dragon": ["bears", "lions"]}]
+    assert "dragon (up to 2 at once): bears, lions" in text and "  {dragon: [bears, lions]}" in text
+    with pytest.raises(ActionError) as refused:
+        state.apply({"do": "declare_blockers", "blockers": {"dragon": ["bears"]}})
+    assert refused.value.cr == "509.1c" and refused.value.options == ("dragon -> [bears, lions]",)
+
+
+def test_a_creature_blocks_at_most_as_many_attackers_as_the_rules_say(engine):
+    """509.1a: Two-Headed Dragon against three attackers: none, one of them, or two (1 + 3 + 3); never the
+    three (a block_limit of 2), which is not even tried."""
+    state = _blocks_before_declaring(engine, "block_additional_two_headed_dragon_blocks_at_most_two.yaml")
+    data, _text = list_choices(state, "blocks", limit=0)
+    assert data["count"] == 7 and "tried" not in data
+    sets = [d["dragon"] for d in data["declarations"] if isinstance(d.get("dragon"), list)]
+    assert sets == [["bears", "lions"], ["bears", "vanguard"], ["lions", "vanguard"]]
+
+
+def test_a_creature_that_blocks_any_number_is_offered_every_set_of_attackers(engine, tmp_path):
+    """509.1a: a creature that can block any number of creatures (may_block_additional) may block every
+    set of the attackers it can block: 2^3 declarations against three."""
+    rules = tmp_path / "any_number.dl"
+    rules.write_text(
+        '@name test.any_number\n@cr 509.1a\nmay_block_additional(O) :- name(O, "Two-Headed Dragon"), creature(O).\n',
+        encoding="utf-8",
+    )
+    state = _blocks_before_declaring(
+        engine, "block_additional_two_headed_dragon_blocks_at_most_two.yaml", rules=[str(rules)]
+    )
+    data, _text = list_choices(state, "blocks", limit=0)
+    assert data["count"] == 8 and {"dragon": ["bears", "lions", "vanguard"]} in data["declarations"]
+
+
 def test_a_choice_with_no_legal_option_says_so(engine):
     """701.36a: populate chooses a creature token; with none (a noncreature Clue token only), the refusal of a
     named token says that no option is legal, not only that this one is not."""
