@@ -113,21 +113,11 @@ def test_a_question_asked_before_a_large_step_is_kept_after_it_for_the_small_cha
     change between the two can reach it, with the answers a full question gives; the two snapshots are related
     through the state before the large step, not compared whole."""
     import judgelog.factview as fv
-    from judgelog.analysis import check_query
     from judgelog.answer_cache import AnswerCache
-    from judgelog.parser import parse_body
     from judgelog.planning import row_sort_key
 
-    engine = Engine()
-    state = engine.load(engine.example("proliferate_kinds.yaml"))
-    text = "counter(O, p1p1, N), permanent(O)"
-    body, _ = check_query(engine.program, parse_body(text), text=text)
+    engine, state, body, ask, asked = _counter_question()
     names = ["O", "N"]
-    asked: list = []
-
-    def ask(facts, body_, names_):
-        asked.append(body_)
-        return engine.ask_rows(facts, body_, names_)
 
     root = fv.as_frozenset(state.facts)
     step = fv.Overlay(root)
@@ -197,21 +187,11 @@ def test_a_question_asked_of_two_kinds_of_fact_set_by_turns_is_updated_from_the_
     the state holds), and a question asked of two kinds of fact set by turns is updated from the one nearer
     to the fact set asked, not from the last one asked: a change of one counter re-asks about that object."""
     import judgelog.factview as fv
-    from judgelog.analysis import check_query
     from judgelog.answer_cache import AnswerCache
-    from judgelog.parser import parse_body
     from judgelog.planning import row_sort_key
 
     monkeypatch.setattr(answer_cache, "_FACTS_PER_REASKED", 1)  # patterns asked again on a board this small
-    engine = Engine()
-    state = engine.load(engine.example("proliferate_kinds.yaml"))
-    text = "counter(O, p1p1, N), permanent(O)"
-    body, _ = check_query(engine.program, parse_body(text), text=text)
-    asked: list = []
-
-    def ask(facts, body_, names_):
-        asked.append(body_)
-        return engine.ask_rows(facts, body_, names_)
+    engine, state, body, ask, asked = _counter_question()
 
     cache = AnswerCache(engine.program)
     base = fv.as_frozenset(state.facts)
@@ -229,21 +209,11 @@ def test_a_small_board_asks_a_question_the_change_reaches_again_whole():
     """On a board of few facts (fewer than answer_cache._FACTS_PER_REASKED) a question that a change can reach
     is asked again whole, once, not once per affected pattern: that costs less there than finding the patterns.
     A change that cannot reach it still keeps its answers; either way the answers are those of the new facts."""
-    from judgelog.analysis import check_query
     from judgelog.answer_cache import AnswerCache
-    from judgelog.parser import parse_body
     from judgelog.planning import row_sort_key
 
-    engine = Engine()
-    state = engine.load(engine.example("proliferate_kinds.yaml"))
+    engine, state, body, ask, asked = _counter_question()
     assert len(state.facts) < answer_cache._FACTS_PER_REASKED
-    text = "counter(O, p1p1, N), permanent(O)"
-    body, _ = check_query(engine.program, parse_body(text), text=text)
-    asked: list = []
-
-    def ask(facts, body_, names_):
-        asked.append(body_)
-        return engine.ask_rows(facts, body_, names_)
 
     cache = AnswerCache(engine.program)
     rows = cache.ask(state.facts, tuple(body), ["O", "N"], ask, row_sort_key)
@@ -253,3 +223,22 @@ def test_a_small_board_asks_a_question_the_change_reaches_again_whole():
     moved = (state.facts - {("counter", obj, "p1p1", n)}) | {("counter", obj, "p1p1", n + 1)}
     assert cache.ask(moved, tuple(body), ["O", "N"], ask, row_sort_key) == engine.ask_rows(moved, body, ["O", "N"])
     assert asked == [tuple(body), tuple(body)]  # the whole question, not "O = obj" prepended
+
+
+def _counter_question():
+    """The bundled proliferate_kinds board, the question ``counter(O, p1p1, N), permanent(O)`` checked, and an
+    asker that records each body it asks the backend: (engine, state, body, ask, asked)."""
+    from judgelog.analysis import check_query
+    from judgelog.parser import parse_body
+
+    engine = Engine()
+    state = engine.load(engine.example("proliferate_kinds.yaml"))
+    text = "counter(O, p1p1, N), permanent(O)"
+    body, _ = check_query(engine.program, parse_body(text), text=text)
+    asked: list = []
+
+    def ask(facts, body_, names_):
+        asked.append(body_)
+        return engine.ask_rows(facts, body_, names_)
+
+    return engine, state, body, ask, asked
