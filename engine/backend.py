@@ -357,13 +357,13 @@ class Backend:
         if view.deferred:
             atoms = [lit.atom if isinstance(lit, Negation) else lit for lit in body]
             self._read_for(view, [a for a in atoms if isinstance(a, Atom)])
+        planned = self.variants.plan(view, body, tuple(among or ()), now=True)
+        if planned is None:  # a positive literal cannot hold in this state (nothing is evaluated)
+            return []
         self._check_joins(view, body)
         qname = f"{self.prefix}_q{next(view.query_ids)}"
         new_pred(qname, len(names))
         head = _E.Literal(qname, [_E.Var(n) for n in names])
-        planned = self.variants.plan(view, body, tuple(among or ()), now=True)
-        if planned is None:  # a positive literal cannot hold in this state
-            return []
         if among:
             planned = [_E.Literal("_pyD_in", [_E.Var(n), _E.Const(tuple(vs))]) for n, vs in among.items()] + planned
         clause = _E.Clause(head, planned)

@@ -210,14 +210,14 @@ def _fixpoint(
         if name not in view.delta_preds:
             view.delta_preds[name] = new_pred(name, program.decls[pred].arity)
         deltas[pred] = name
-    plans = []  # (rule, body with one recursive atom read from the delta, variable names)
+    plans = []  # (rule, body with one recursive atom read from the delta, variable names, that atom's pred)
     for rule in comp.rules:
         body = program.body(rule)
         names = why_vars(rule, program)
         for i, lit in enumerate(body):
             if isinstance(lit, Atom) and lit.pred in comp.preds:
                 delta = Atom(lit.pred + DELTA, lit.args, lit.span)
-                plans.append((rule, (delta,) + body[:i] + body[i + 1 :], names))
+                plans.append((rule, (delta,) + body[:i] + body[i + 1 :], names, lit.pred))
     new: list[tuple] = []
 
     def fire(rule: Rule, body: Sequence[Literal], names: Sequence[str]) -> None:
@@ -265,8 +265,10 @@ def _fixpoint(
             delta_facts, new = new, []
             for fact in delta_facts:
                 _E.assert_(fact_clause(deltas[fact[0]], fact))
-            for rule, body, names in plans:
-                fire(rule, body, names)
+            grew = {fact[0] for fact in delta_facts}
+            for rule, body, names, pred in plans:
+                if pred in grew:  # a rule read from a delta that is empty this round derives nothing
+                    fire(rule, body, names)
     finally:
         for fact in delta_facts:
             _E.retract(fact_clause(deltas[fact[0]], fact))

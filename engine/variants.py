@@ -187,6 +187,9 @@ class Variants:
         if expanded is None:
             return None
         waiting = list(expanded)
+        for lit in waiting:
+            if isinstance(lit, Atom) and dead(view, lit, now):
+                return None
         # a variable spelt as anonymous that the unfolded body joins on (the call's "_" passed to a head variable
         # its rule's body uses twice) is ranked as the named variable it is: read as known, the atom that binds
         # it would come first and enumerate every value
@@ -194,9 +197,6 @@ class Variants:
         joined = frozenset(v for v, n in seen.items() if n > 1 and v.startswith("_"))
         traits = {id(lit): self._traits(lit, joined) for lit in waiting}  # what the ranking reads, once per literal
         out = []
-        for lit in waiting:
-            if isinstance(lit, Atom) and dead(view, lit, now):
-                return None
 
         def emit(lit: Literal) -> None:
             if isinstance(lit, Comparison):

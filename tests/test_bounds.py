@@ -176,7 +176,13 @@ def test_a_step_that_leaves_the_joined_sizes_alone_keeps_the_verdicts_of_the_sta
     estimates = []
     real = widejoins.estimate
     monkeypatch.setattr(widejoins, "estimate", lambda parts, size: estimates.append(parts) or real(parts, size))
-    rules = cross_rules(tmp_path, 3)
+    rules = tmp_path / "derived_cross.dl"  # parts of a derived predicate: no cheap bound, so estimated
+    rules.write_text(
+        '## Test rules: a cross product of a derived predicate.\n.decl f(v: atom) "{v} is a value" input\n'
+        '.decl g(v: atom) "{v} is a value too"\n.decl big(v: atom) "{v} is big"\n\n'
+        "@name t.g\n@cr 100.1\ng(X) :- f(X).\n\n@name t.big\n@cr 100.1\nbig(X0) :- g(X0), g(X1), g(X2).\n",
+        encoding="utf-8",
+    )
     engine = Engine(rules=[str(rules)], limits=Limits(join_combinations=30))
     small = engine.state_from_dict({"players": ["alice"], "facts": ["f(a)", "f(b)", "f(c)"]})  # 27
     assert len(small.query("big(X)")) == 3 and estimates
