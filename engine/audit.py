@@ -27,6 +27,7 @@ import networkx as nx
 
 from .analysis import bound_after
 from .ast import Atom, Const, Negation, Rule
+from .audit_filter import filter_static
 from .audit_report import dependency_dot, diff_text, dynamic_text, static_text
 from .bindings import ground, head_text
 from .errors import UsageError
@@ -48,6 +49,7 @@ __all__ = [
     "dependency_graph",
     "group_of",
     "rule_count",
+    "rules_of_group",
     "internal_predicates",
     "ONLY",
 ]
@@ -86,12 +88,17 @@ def run_audit(
             raise UsageError("--format dot draws the rules' dependency graph; give no scenario")
         text = dependency_dot(dependency_graph(engine.program))
         return {"dot": text}, text, EXIT_OK
-    if (keyword or only) and not scenario:
-        raise UsageError("--keyword and --only filter the audit of a scenario; give a SCENARIO")
     if scenario:
         data = dynamic_audit(engine, scenario, keyword=keyword, only=only)
         return data, dynamic_text(data), EXIT_NEGATIVE if data["conflicts"] else EXIT_OK
-    data = static_audit(engine.program)
+    program = engine.program
+    _check_filters(program, keyword, only)
+    data = static_audit(program)
+    if keyword is not None or only is not None:
+        own, naming = rules_of_group(program, keyword) if keyword is not None else ([], [])
+        files = {r.span.file for r in own}
+        declared = frozenset(p for p, d in program.decls.items() if d.span.file in files)
+        data = filter_static(data, own, naming, keyword=keyword, only=only, declared=declared)
     if dot:
         data["dot"] = dot
     return data, static_text(data), EXIT_OK
@@ -103,6 +110,34 @@ def group_of(rule: Rule) -> str:
     if rule.name and "." in rule.name:
         return rule.name.split(".", 1)[0]
     return os.path.splitext(os.path.basename(rule.span.file))[0]
+
+
+def _check_filters(program: Program, keyword: str | None, only: str | None) -> None:
+    """``--only`` names a part of the report and ``--keyword`` the ``@name`` group of some rule (UsageError)."""
+    if only is not None and only not in ONLY:
+        raise UsageError(f"--only takes one of {', '.join(ONLY)}, got {only!r}")
+    groups = sorted({group_of(r) for r in _rules(program)})
+    if keyword is not None and keyword not in groups:
+        from .analysis import suggest
+
+        near = suggest(keyword, groups)
+        raise UsageError(
+            f"no rules of a keyword or area called {keyword!r}",
+            hint=f"did you mean {near!r}?" if near else "groups: " + ", ".join(groups),
+        )
+
+
+def _names(rule: Rule, value: str) -> bool:
+    atoms = [rule.head] + [lit.atom if isinstance(lit, Negation) else lit for lit in rule.body]
+    return any(isinstance(a, Atom) and any(isinstance(t, Const) and t.value == value for t in a.args) for a in atoms)
+
+
+def rules_of_group(program: Program, group: str) -> tuple[list[Rule], list[Rule]]:
+    """The rules of ``group`` (a keyword or area, judgelog.audit.group_of), and the other rules whose head or
+    body names ``group`` as a constant (``has_keyword(B, reach)`` in flying's rules, a card granting it)."""
+    own = [r for r in _rules(program) if group_of(r) == group]
+    naming = [r for r in _rules(program) if group_of(r) != group and _names(r, group)]
+    return own, naming
 
 
 def _cr(rule: Rule) -> str:
@@ -233,6 +268,7 @@ def static_audit(program: Program) -> dict:
         "mode": "static",
         "rules": len(rules),
         "predicates": len(program.decls),
+        "file_count": len(files),
         "files": {f: {"rules": e["rules"], "groups": sorted(e["groups"])} for f, e in sorted(files.items())},
         "reads": {a: {b: sorted(ps) for b, ps in sorted(m.items())} for a, m in sorted(reads.items())},
         "group_reads": {a: {b: sorted(ps) for b, ps in sorted(m.items())} for a, m in sorted(group_reads.items())},
@@ -360,19 +396,10 @@ def dynamic_audit(engine: Engine, path: str, *, keyword: str | None = None, only
     rules (its ``@name`` group); ``only``: one of ONLY."""
     from .constants import typed_ids
 
-    if only is not None and only not in ONLY:
-        raise UsageError(f"--only takes one of {', '.join(ONLY)}, got {only!r}")
+    _check_filters(engine.program, None, only)
     state, events = _final_state(engine, path)
     program, backend = state.engine.program, state.engine.backend
-    groups = sorted({group_of(r) for r in _rules(program)})
-    if keyword is not None and keyword not in groups:
-        from .analysis import suggest
-
-        near = suggest(keyword, groups)
-        raise UsageError(
-            f"no rules of a keyword or area called {keyword!r}",
-            hint=f"did you mean {near!r}?" if near else "groups: " + ", ".join(groups),
-        )
+    _check_filters(program, keyword, None)  # the scenario's own rule files may name the group
     fired, by_fact, bindings = _firings(state)
     rules = _rules(program)
     ids = set().union(*typed_ids(state).values())

@@ -36,31 +36,64 @@ def dependency_dot(graph: nx.DiGraph) -> str:
     )
 
 
+def _rule_refs(title: str, refs: Sequence[dict]) -> list[str]:
+    return ["", f"{title}: {len(refs)}"] + [f"  {r['rule']} [CR {', '.join(r['cites'])}] {r['at']}" for r in refs]
+
+
 def static_text(data: dict) -> str:
-    lines = [
-        f"Static audit: {data['rules']} rules, {data['predicates']} predicates, {len(data['files'])} files",
-        "",
-        "Rule files (keywords / areas by @name prefix):",
-    ]
-    lines += [f"  {f}  {e['rules']} rules  [{', '.join(e['groups'])}]" for f, e in data["files"].items()]
-    lines += ["", "Interactions: which rule files read what other files derive:"]
-    for reader, m in data["reads"].items():
-        lines.append(f"  {reader} reads")
-        lines += [f"    {src}: {', '.join(ps)}" for src, ps in m.items()]
-    lines += ["", "By keyword (reader <- deriver: predicates):"]
-    for reader, m in data["group_reads"].items():
-        lines.append(f"  {reader} <- " + "; ".join(f"{g}: {', '.join(ps)}" for g, ps in m.items()))
-    lines += ["", "Strata of negation (derived predicates):"]
-    lines += [f"  {k}: {', '.join(v)}" for k, v in data["strata"].items()]
-    lines += ["", "Defaults and the exceptions that can displace them:"]
-    for d in data["defaults"]:
-        ex = ", ".join(f"{e['rule']} (CR {', '.join(e['cites'])})" for e in d["exceptions"])
-        lines.append(
-            f"  default {d['rule']} (CR {', '.join(d['cites'])}) {d['at']} can be displaced by {ex} "
-            f"deriving {d['predicate']}"
-        )
-    unguarded = data["unguarded_functional"]
+    """The static audit as text; with ``keyword`` (``--keyword``) its rules first, with ``only`` (``--only``)
+    only that part (judgelog.audit_filter)."""
+    keyword, only = data.get("keyword"), data.get("only")
+    head = f"Static audit: {data['rules']} rules, {data['predicates']} predicates, {data['file_count']} files"
+    if keyword:
+        head += f"; keyword {keyword}: {len(data['keyword_rules'])} rule(s) in {len(data['files'])} file(s)"
+    lines = [head + (f"; only {only}" if only else "")]
+    if keyword and not only:
+        lines += _rule_refs(f"Rules of {keyword}", data["keyword_rules"])
+        lines += _rule_refs(f"Rules of other keywords or areas naming {keyword}", data["naming_rules"])
+    if not only:
+        lines += ["", "Rule files (keywords / areas by @name prefix):"]
+        lines += [f"  {f}  {e['rules']} rules  [{', '.join(e['groups'])}]" for f, e in data["files"].items()]
+    if "reads" in data:
+        lines += ["", "Interactions: which rule files read what other files derive:"]
+        for reader, m in data["reads"].items():
+            lines.append(f"  {reader} reads")
+            lines += [f"    {src}: {', '.join(ps)}" for src, ps in m.items()]
+        lines += ["", "By keyword (reader <- deriver: predicates):"]
+        for reader, m in data["group_reads"].items():
+            lines.append(f"  {reader} <- " + "; ".join(f"{g}: {', '.join(ps)}" for g, ps in m.items()))
+    if "strata" in data:
+        lines += ["", "Strata of negation (derived predicates):"]
+        lines += [f"  {k}: {', '.join(v)}" for k, v in data["strata"].items()]
+    if "defaults" in data:
+        lines += ["", "Defaults and the exceptions that can displace them:"]
+        for d in data["defaults"]:
+            ex = ", ".join(f"{e['rule']} (CR {', '.join(e['cites'])})" for e in d["exceptions"])
+            lines.append(
+                f"  default {d['rule']} (CR {', '.join(d['cites'])}) {d['at']} can be displaced by {ex} "
+                f"deriving {d['predicate']}"
+            )
+    if "unguarded_functional" in data:
+        lines += _unguarded_lines(data["unguarded_functional"])
+    if only:
+        return "\n".join(lines)
+    for title, key in (("Rules without a CR citation", "uncited"), ("Rules that can never fire", "never_fire")):
+        lines += ["", f"{title}: {len(data[key])}"]
+        lines += [
+            f"  {r['rule']} {r['at']}"
+            + (f"  (nothing can derive {', '.join(r['missing'])})" if r.get("missing") else "")
+            for r in data[key]
+        ]
     lines += [
+        "",
+        f"Declared, not input, never derived: {', '.join(data['never_derived']) or 'none'}",
+        f"Never read by a rule (outputs, or unused): {', '.join(data['never_read']) or 'none'}",
+    ]
+    return "\n".join(lines)
+
+
+def _unguarded_lines(unguarded: Sequence[dict]) -> list[str]:
+    lines = [
         "",
         f"Functional predicates derived without a guard (a CONFLICT where both rules apply): {len(unguarded)}",
     ]
@@ -79,19 +112,7 @@ def static_text(data: dict) -> str:
                 else "negate what the other rules read, or read what they negate"
             ),
         ]
-    for title, key in (("Rules without a CR citation", "uncited"), ("Rules that can never fire", "never_fire")):
-        lines += ["", f"{title}: {len(data[key])}"]
-        lines += [
-            f"  {r['rule']} {r['at']}"
-            + (f"  (nothing can derive {', '.join(r['missing'])})" if r.get("missing") else "")
-            for r in data[key]
-        ]
-    lines += [
-        "",
-        f"Declared, not input, never derived: {', '.join(data['never_derived']) or 'none'}",
-        f"Never read by a rule (outputs, or unused): {', '.join(data['never_read']) or 'none'}",
-    ]
-    return "\n".join(lines)
+    return lines
 
 
 def _conflict_lines(conflicts_: Sequence[dict]) -> list[str]:

@@ -303,11 +303,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("scenario", nargs="?")
     p.add_argument("--diff", nargs=2, metavar=("A", "B"), help="facts that change between two scenarios")
     p.add_argument("--dot", metavar="FILE", help="also write the rule dependency graph as Graphviz DOT")
-    p.add_argument("--keyword", metavar="K", help="with a scenario: only what concerns the rules of keyword K")
+    p.add_argument(
+        "--keyword",
+        metavar="K",
+        help="only what concerns the rules of keyword K (without a scenario: its rules, the rules naming it, "
+        "what they read and what reads them, its defaults and exceptions)",
+    )
     p.add_argument(
         "--only",
         choices=("overrides", "conflicts", "interactions"),
-        help="with a scenario: only this part of the report",
+        help="only this part of the report (without a scenario: overrides are the defaults and their "
+        "exceptions, conflicts the functional predicates derived without a guard)",
     )
     p = sub.add_parser("verify", parents=[common, evaluating], help="search every small board for a broken property")
     p.add_argument(

@@ -310,7 +310,25 @@ def test_keyword_and_only_filters(capsys):
     assert run.out.strip().endswith("Conflicts: none")
     run = run_cli(capsys, ["audit", BANDING, "--keyword", "bandng"])
     assert run.code == 2 and "did you mean 'banding'?" in run.err
-    assert run_cli(capsys, ["audit", "--keyword", "banding"]).code == 2  # a filter needs a scenario
+
+
+def test_keyword_and_only_filter_the_static_audit(capsys, static):
+    """Without a scenario, --keyword K keeps K's rules and what touches them: reach derives blocks_fliers, which
+    flying's 702.9b default negates, so flying reads reach and the default is reach's; --only keeps one part."""
+    run = run_cli(capsys, ["audit", "--keyword", "reach", "--format", "json"])
+    data = run.json()
+    assert run.code == 0 and [r["rule"] for r in data["keyword_rules"]] == ["reach.reach_blocks_fliers"]
+    assert data["group_reads"]["flying"] == {"reach": ["blocks_fliers"]}
+    assert "banding" not in data["group_reads"] and set(data["files"]) == {"rules/keywords/reach.dl"}
+    assert [d["rule"] for d in data["defaults"]] == ["flying.only_flying_or_reach_blocks"]
+    assert data["never_fire"] == [] and data["file_count"] == static["file_count"]
+    granted = run_cli(capsys, ["audit", "--keyword", "banding", "--format", "json"]).json()["naming_rules"]
+    assert all(not r["rule"].startswith("banding.") for r in granted) and granted  # Helm of Chatzuk grants it
+    run = run_cli(capsys, ["audit", "--only", "overrides"])
+    assert run.code == 0 and "Defaults and the exceptions that can displace them:" in run.out
+    assert "Strata of negation" not in run.out and "Rules that can never fire" not in run.out
+    assert run_cli(capsys, ["audit", "--keyword", "reachh"]).code == 2
+    assert run_cli(capsys, ["audit", "--only", "everything"]).code == 2
 
 
 @pytest.mark.slow
