@@ -421,7 +421,10 @@ def cmd_rules(args: argparse.Namespace) -> int:
             from .analysis import suggest
 
             near = suggest(args.pred, prog.decls)
-            raise UsageError(f"unknown predicate {args.pred!r}", hint=f"did you mean {near!r}?" if near else None)
+            hint = f"did you mean {near!r}?" if near else None
+            if args.pred in {r.name.split(".", 1)[0] for r in rules if r.name}:  # a keyword's @name group
+                hint = f"{args.pred} names a keyword's rules, not a predicate: judgelog audit --keyword {args.pred}"
+            raise UsageError(f"unknown predicate {args.pred!r}", hint=hint)
         rules = prog.rules_by_head.get(args.pred, [])
     edition = check_edition(getattr(args, "cr_edition", None))
     if edition and not args.cr:

@@ -174,6 +174,15 @@ def test_state_derived_of_a_misspelt_predicate_says_did_you_mean_as_judgelog_rul
     assert run.code == 2 and f"hint: {refused.value.hint}" in run.err
 
 
+def test_rules_of_a_keyword_name_point_to_its_audit(capsys):
+    """`judgelog rules flying` asks for a predicate; flying is the @name group of rules/keywords/flying.dl, so the
+    hint names the verb that lists a keyword's rules instead of a did-you-mean to an unrelated predicate."""
+    run = run_cli(capsys, ["rules", "flying"])
+    hint = "hint: flying names a keyword's rules, not a predicate: judgelog audit --keyword flying"
+    assert run.code == 2 and hint in run.err
+    assert run_cli(capsys, ["audit", "--keyword", "flying"]).code == 0  # the command the hint gives runs
+
+
 def test_an_activation_whose_source_left_the_battlefield_says_so_not_no_such_ability(capsys, tmp_path):
     path = tmp_path / "food.yaml"
     path.write_text(
