@@ -161,12 +161,13 @@ def rule_count(program: Program) -> int:
     return len(_rules(program))
 
 
-def internal_predicates(program: Program) -> set[str]:
+def internal_predicates(program: Program, kind: str = "internal") -> set[str]:
     """Predicates a rule file declares as its internal helpers (``internal/1``): a rule deriving one that uses
-    ``not`` checks a condition; it is not a default that another file's exception overrides."""
+    ``not`` checks a condition; it is not a default that another file's exception overrides. ``kind``: another
+    such declaration (``extension_point/1``: predicates card, keyword or property files derive)."""
     return {
         str(arg.value)
-        for r in program.rules_by_head.get("internal", ())
+        for r in program.rules_by_head.get(kind, ())
         if not r.body and r.head.args
         for arg in r.head.args[:1]
         if isinstance(arg, Const)
@@ -214,9 +215,10 @@ def default_exceptions(program: Program) -> list[tuple[Rule, Negation, list[Rule
     return out
 
 
-def possible_predicates(program: Program) -> set[str]:
-    """Predicates that can hold given the declared inputs (negation ignored: it never makes a rule fire)."""
-    possible = {p for p, d in program.decls.items() if d.is_input}
+def possible_predicates(program: Program, also: Iterable[str] = ()) -> set[str]:
+    """Predicates that can hold given the declared inputs (negation ignored: it never makes a rule fire) and
+    the predicates ``also`` (extension points, which card or keyword files derive)."""
+    possible = {p for p, d in program.decls.items() if d.is_input} | set(also)
     possible |= {r.head.pred for r in program.rules if not r.body}
     changed = True
     while changed:
@@ -264,6 +266,14 @@ def static_audit(program: Program) -> dict:
         entry = files.setdefault(rule.span.file, {"rules": 0, "groups": set()})
         entry["rules"] += 1
         entry["groups"].add(group_of(rule))
+    hooks = internal_predicates(program, "extension_point")  # card or keyword files derive them: rules wait
+    underived = [p for p, d in program.decls.items() if not d.is_input and p not in program.rules_by_head]
+    unfired: list[dict[str, Any]] = [
+        {"rule": r.name, "at": r.span.short(), "missing": missing}
+        for r in rules
+        if (missing := sorted({p for p, neg in _body_preds(r) if not neg and p not in possible}))
+    ]
+    with_hooks = possible_predicates(program, hooks)
     return {
         "mode": "static",
         "rules": len(rules),
@@ -276,19 +286,11 @@ def static_audit(program: Program) -> dict:
         "defaults": list(defaults.values()),
         "unguarded_functional": unguarded_functional(program),
         "uncited": [{"rule": r.name, "at": r.span.short()} for r in rules if not r.cites],
-        "never_derived": sorted(
-            p for p, d in program.decls.items() if not d.is_input and p not in program.rules_by_head
-        ),
+        "never_derived": sorted(p for p in underived if p not in hooks),
+        "extension_points": sorted(p for p in underived if p in hooks),
         "never_read": sorted(p for p in program.decls if p not in used),
-        "never_fire": [
-            {
-                "rule": r.name,
-                "at": r.span.short(),
-                "missing": sorted({p for p, neg in _body_preds(r) if not neg and p not in possible}),
-            }
-            for r in rules
-            if any(not neg and p not in possible for p, neg in _body_preds(r))
-        ],
+        "never_fire": [r for r in unfired if not with_hooks.issuperset(r["missing"])],
+        "waiting": [r for r in unfired if with_hooks.issuperset(r["missing"])],
     }
 
 

@@ -39,7 +39,9 @@ _SECTIONS = (
     "unguarded_functional",
     "uncited",
     "never_fire",
+    "waiting",
     "never_derived",
+    "extension_points",
     "never_read",
 )
 
@@ -109,6 +111,8 @@ def _by_keyword(data: dict, own: list[Rule], naming: list[Rule], keyword: str, d
         ],
         "uncited": [r for r in data["uncited"] if _group(r["rule"]) == keyword],
         "never_fire": [r for r in data["never_fire"] if _group(r["rule"]) == keyword],
+        "waiting": [r for r in data["waiting"] if _group(r["rule"]) == keyword],
         "never_derived": [p for p in data["never_derived"] if p in declared],
+        "extension_points": [p for p in data["extension_points"] if p in declared],
         "never_read": [p for p in data["never_read"] if p in derived],
     }

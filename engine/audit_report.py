@@ -77,16 +77,22 @@ def static_text(data: dict) -> str:
         lines += _unguarded_lines(data["unguarded_functional"])
     if only:
         return "\n".join(lines)
-    for title, key in (("Rules without a CR citation", "uncited"), ("Rules that can never fire", "never_fire")):
+    for title, key, why in (
+        ("Rules without a CR citation", "uncited", ""),
+        ("Rules that can never fire", "never_fire", "nothing can derive"),
+        ("Rules waiting for an extension point (a card or keyword file derives it)", "waiting", "reads"),
+    ):
+        if key not in data:
+            continue
         lines += ["", f"{title}: {len(data[key])}"]
         lines += [
-            f"  {r['rule']} {r['at']}"
-            + (f"  (nothing can derive {', '.join(r['missing'])})" if r.get("missing") else "")
+            f"  {r['rule']} {r['at']}" + (f"  ({why} {', '.join(r['missing'])})" if r.get("missing") else "")
             for r in data[key]
         ]
     lines += [
         "",
         f"Declared, not input, never derived: {', '.join(data['never_derived']) or 'none'}",
+        f"Extension points no loaded file derives: {', '.join(data.get('extension_points', ())) or 'none'}",
         f"Never read by a rule (outputs, or unused): {', '.join(data['never_read']) or 'none'}",
     ]
     return "\n".join(lines)

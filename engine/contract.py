@@ -156,6 +156,7 @@ ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = {
     "ends_with_combat": (1, (), False, _FACE),
     "event_result_kind": (1, (), False, _FACE),
     "internal": (1, (), False, _FACE),
+    "extension_point": (1, (), False, _FACE),
     "card_not_modelled": (2, (), False, _FACE),
     "continuous_effect": (4, (), True, _EFFECTS),
     "effect_timestamp": (2, (1,), True, _EFFECTS),

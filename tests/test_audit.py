@@ -109,6 +109,24 @@ def test_static_finds_unfireable_uncited_and_undeclared(tmp_path):
     assert {"rule": "ghosts.haunted", "at": f"{extra}:4"} in report["uncited"]
     assert {"rule": "ghosts.haunted", "at": f"{extra}:4", "missing": ["ghost"]} in report["never_fire"]
     assert "ghost" in report["never_derived"] and "haunted" in report["never_read"]
+    assert all(r["rule"] != "ghosts.haunted" for r in report["waiting"])
+
+
+def test_a_rule_reading_an_extension_point_waits_for_it_and_does_not_count_as_never_firing(tmp_path):
+    """extension_point(P) (rules/core/interface.dl): the rules reading P, and those that need what they derive,
+    wait for a card or keyword file to derive it; P is not 'declared, never derived' (a mistake) either."""
+    extra = tmp_path / "hooks.dl"
+    extra.write_text(
+        '.decl haunts(o: object) "a card file says {o} haunts"\nextension_point(haunts).\n'
+        '.decl haunted(o: object) "{o} is haunted"\n.decl spooky(o: object) "{o} is spooky"\n'
+        "@name hooks.haunted\n@cr 100.1\nhaunted(O) :- haunts(O), creature(O).\n"
+        "@name hooks.spooky\n@cr 100.1\nspooky(O) :- haunted(O).\n"
+    )
+    report = static_audit(Engine(rules=[str(extra)]).program)
+    waiting = {r["rule"]: r["missing"] for r in report["waiting"]}
+    assert waiting["hooks.haunted"] == ["haunts"] and waiting["hooks.spooky"] == ["haunted"]
+    assert not any(r["rule"].startswith("hooks.") for r in report["never_fire"])
+    assert "haunts" in report["extension_points"] and "haunts" not in report["never_derived"]
 
 
 def test_dot_option(tmp_path):
