@@ -27,7 +27,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from .action_args import action_from_text, made_by_the_action_ids, shown_choice
 from .ast import Atom, Const, format_value
@@ -35,15 +35,7 @@ from .combinatorics import compositions, count_partitions, enumerate_partitions
 from .errors import ActionError, NothingToChoose, RuleError, UsageError
 
 if TYPE_CHECKING:
-    from .protocols import Board
-
-
-class Progress(Protocol):
-    """What reports progress through a long enumeration (the command line's progress line)."""
-
-    def tick(self, i: int, label: str) -> None: ...
-
-    def done(self) -> None: ...
+    from .protocols import Board, Progress
 
 
 __all__ = ["list_choices", "ChoiceSpace", "SpaceKind", "choice_spaces"]
@@ -314,6 +306,7 @@ def _assignment(
     else:  # each tried as the action: those it refuses are not legal
         tried = min(total, tries)
         board = _without_replaced(state, space)
+        _bare_refusal(board, space)
         legal = [c for c in itertools.islice(candidates, tried) if _accepted(board, space, c)]
         count, sample = len(legal), legal[:limit]
         note = f"(the first {tried} of {total} combinations tried as {space.check[0]}; --tries 0 tries them all)"
@@ -380,9 +373,7 @@ def _division(
     action, key = space.check
     from .runtime import refusal
 
-    bare = refusal(state, {"do": action, key: {}}, explain=False)
-    if bare is not None and bare.untimely:
-        raise UsageError(f"{action} can't be taken now: {bare.message}")
+    bare = _bare_refusal(state, space)
     missing = set(bare.violations) if bare is not None else set()
     legal: dict[str, list[dict[str, int]]] = {}
     totals = {x: math.comb(amounts[x] + len(options[x]) - 1, len(options[x]) - 1) for x in elements}
@@ -439,19 +430,30 @@ def _without_replaced(state: Board, space: ChoiceSpace) -> Board:
     return state.with_facts(frozenset(f for f in state.facts if f[0] not in replaced))
 
 
+def _bare_refusal(board: Board, space: ChoiceSpace) -> ActionError | None:
+    """The refusal of the space's action given no candidate; NothingToChoose when it is about when it is taken
+    (blockers declared already, 509.1): each candidate would be refused for that alone, its own rules unasked."""
+    from .runtime import refusal
+
+    assert space.check is not None
+    bare = refusal(board, {"do": space.check[0], space.check[1]: {}}, explain=False)
+    if bare is None or not bare.untimely:
+        return bare
+    hint = f"ask before the {space.check[0]} action (judgelog choices --actions N: the first N actions only)"
+    raise NothingToChoose(f"{space.name}: nothing to choose now: {bare.message}", hint=hint)
+
+
 def _accepted(state: Board, space: ChoiceSpace, candidate: dict) -> bool:
-    """Does the space's action accept the candidate as its argument (``{x: option}`` as ``{x: [option]}``,
-    or as it is when the space says ``choice_space_check_shape(Space, one)``), leaving aside refusals about
-    when it is taken? Only its refusal is asked (judgelog.runtime.refusal): no triggers, no state-based
-    actions, and no listing of a refusal's legal options (which would enumerate this space again)."""
+    """Does the space's action accept the candidate as its argument (``{x: option}`` as ``{x: [option]}``, or
+    as it is with ``choice_space_check_shape(Space, one)``)? Only its refusal is asked (runtime.refusal): no
+    triggers, no state-based actions, no listing of a refusal's options (which would enumerate this space)."""
     from .runtime import refusal
 
     assert space.check is not None
     action, key = space.check
     value = dict(candidate) if space.single else {x: o if isinstance(o, list) else [o] for x, o in candidate.items()}
     refused = refusal(state, {"do": action, key: value}, explain=False)
-    # refused only for when it is taken (blockers declared already): not for the candidate
-    return refused is None or refused.untimely
+    return refused is None or refused.untimely  # refused for when it is taken only: not for the candidate
 
 
 def _elements(state: Board, space: ChoiceSpace) -> list:

@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .scenario import Scenario
     from .state_index import StateIndex
 
-__all__ = ["Evaluator", "Rules", "Board", "StateMeta"]
+__all__ = ["Evaluator", "Rules", "Board", "StateMeta", "Progress"]
 
 
 class Evaluator(Protocol):
@@ -123,3 +123,11 @@ class Board(Protocol):
         causes: dict[tuple, str] | None = None,
         events: tuple = (),
     ) -> Self: ...
+
+
+class Progress(Protocol):
+    """What reports progress through a long enumeration (the command line's progress line)."""
+
+    def tick(self, i: int, label: str) -> None: ...
+
+    def done(self) -> None: ...

@@ -629,6 +629,35 @@ def _blocks_before_declaring(engine, scenario, **rules):
     return run_actions(state, limit=1)[0]
 
 
+@pytest.mark.parametrize(
+    "scenario, legal",
+    [
+        ("lure_all_creatures_able_block.yaml", [{"bbears": "bears", "giant": "bears"}]),
+        (
+            "lure_two_lured_attackers_and_a_creature_that_blocks_an_additional_one.yaml",
+            [{"dragon": ["bears", "lions"]}],
+        ),
+    ],
+)
+def test_blocks_once_declared_are_not_listed_again(engine, scenario, legal):
+    """509.1c, Lure: before blockers are declared, the one declaration obeying the most requirements is listed;
+    once declared (509.1: once per combat), every candidate would be refused for that alone, before the
+    requirements are asked, so the listing says so instead of listing each combination (a trial found four
+    listed on the Two-Headed Dragon board, nine on the other)."""
+    from paths import SCENARIOS
+
+    from judgelog.errors import NothingToChoose
+    from judgelog.replay import run_actions
+
+    before = _blocks_before_declaring(engine, scenario)
+    data, _ = list_choices(before, "blocks", limit=0)
+    assert data["declarations"] == legal, data
+    after, _ = run_actions(engine.load(str(SCENARIOS / scenario)))
+    with pytest.raises(NothingToChoose) as info:
+        list_choices(after, "blocks")
+    assert "already been declared" in str(info.value) and "509.1" in str(info.value), info.value
+
+
 def test_a_creature_that_blocks_an_additional_attacker_is_offered_both_at_once(engine):
     """509.1a/509.1c: two lured attackers and Two-Headed Dragon, which can block an additional creature: the
     one legal declaration has it block both (choice_space_option_most); a judge's trial found none listed, and
