@@ -112,6 +112,7 @@ ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = {
     "step_cannot_end": (1, (), False, _RUNTIME),
     "violation": (2, (), False, _RUNTIME),
     "violation_info": (3, (), False, _RUNTIME),
+    "violation_value": (4, (), False, _RUNTIME),
     "board_problem": (2, (), False, _SCENARIO),
     "follow_up_stopped": (1, (), False, _RUNTIME),
     "follow_up_before_priority": (0, (), False, _RUNTIME),

@@ -17,6 +17,7 @@ of the decision the rules name (``refusal_options/2``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -38,16 +39,20 @@ def violation_refusal(
     untimely: bool,
     options: Iterable[str],
     alternatives: Sequence[str] | None = None,
+    values: Mapping[tuple[object, object], Mapping[str, object]] | None = None,
 ) -> ActionError:
     """The refusal of action ``kind`` for its ``violations`` (code, subject), each with the (rule, cites) that
     derived it (``causes``). ``info``: code -> (CR, sentence) from violation_info; ``rule_at``: a rule's name
     -> where it is written (file:line); ``untimely``: every violation is about when the action is taken;
     ``alternatives``: the names the action could have given instead (refusal_alternative/2; an empty list:
-    none), listed with the options and the closest to a violation's subject as the hint."""
+    none), listed with the options and the closest to a violation's subject as the hint; ``values``: (code,
+    subject) -> the values the rules give that violation (violation_value/4), each filling its ``{key}`` in the
+    sentence."""
     crs, refused_by = [], []
     said: dict[tuple[str, str], list[str]] = {}  # (sentence, CR) -> its subjects: one sentence says them all
     for (code, subject), (rule, cites) in zip(violations, causes):
         cr, text = info.get(code, ("", str(code)))
+        text = filled(text, (values or {}).get((code, subject), {}))
         by = (rule or str(code), rule_at.get(rule, "?"), cr or ", ".join(cites) or "?", text)
         if by not in refused_by:
             refused_by.append(by)
@@ -82,6 +87,15 @@ def violation_refusal(
         untimely=untimely,
         violations=[(str(code), str(subject)) for code, subject in violations],
     )
+
+
+def filled(text: str, values: Mapping[str, object]) -> str:
+    """``text`` with each ``{key}`` a value is given for replaced by that value; other braces stay as written.
+
+    >>> filled("total power {total}, crew {needed}: {tap: [...]}", {"total": 2, "needed": 3})
+    'total power 2, crew 3: {tap: [...]}'
+    """
+    return re.sub(r"\{(\w+)\}", lambda m: str(values[m[1]]) if m[1] in values else m[0], text)
 
 
 def unavailable_refusal(

@@ -263,6 +263,9 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
         if not rows:
             return
         info = {r["C"]: (r["R"], r["T"]) for r in self.ask(facts, "violation(C, _), violation_info(C, R, T)")}
+        values: dict[tuple, dict[str, object]] = {}  # (code, subject) -> key -> value (violation_value/4)
+        for r in self.ask(facts, "violation(C, S), violation_value(C, S, K, V)"):
+            values.setdefault((r["C"], r["S"]), {})[str(r["K"])] = r["V"]
         violations = [(r["C"], r["S"]) for r in rows]
         # refusal(explain=False) asks only whether it is refused: not which rules derived its violations
         wanted = [("violation", c, s) for c, s in violations]
@@ -289,6 +292,7 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
             untimely=untimely,
             options=options,
             alternatives=alternatives,
+            values=values,
         )
 
     def _choices(self, facts: WorkingFacts, choose: object, used: set[str]) -> set[tuple]:
