@@ -168,3 +168,18 @@ def test_an_effect_granting_a_keyword_without_its_parameter_is_refused(tmp_path)
     assert not state.holds("has_keyword(bears, bushido)")
     granted, _ = state.apply({"do": "grant_bushido", "object": "bears", "n": "yes"})
     assert granted.holds("keyword_instance_param(bears, bushido, I, n, 2)")
+
+
+@pytest.mark.parametrize("keyword, key", [("toxic", "n"), ("landwalk", "land_with")])
+def test_apply_effect_without_a_keywords_parameter_is_one_refusal_naming_its_key(engine, keyword, key):
+    """702.1: apply_effect granting a keyword written with a parameter, without it, is refused once, in the
+    action's words (the key to give, the keyword named), not also with the designer-level refusal about a rule
+    file's effect_spec (continuous.keyword_needs_parameter), which a rule file's effect still gets (above)."""
+    state = engine.state_from_dict(
+        {"players": ["alice", "bob"], "objects": {"bears": {"card": "Grizzly Bears", "controller": "alice"}}}
+    )
+    with pytest.raises(ActionError) as refused:
+        state.apply({"do": "apply_effect", "object": "bears", "keyword": keyword})
+    assert refused.value.violations == (("keyword_parameter_missing", key),), refused.value.violations
+    assert str(refused.value).startswith(f"apply_effect refused: {keyword} is written with a parameter"), refused.value
+    assert "effect_spec" not in str(refused.value) and refused.value.cr == "702.1"
