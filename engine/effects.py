@@ -436,9 +436,9 @@ def p_forget(ch: Change, pred: Arg, a: Arg, b: Arg) -> None:
 
 def _record_event(ch: Change, fact: tuple, change: str) -> None:
     declared = ch.face.record_events.get((fact[0], change)) if ch.face is not None else None
-    if declared is not None and len(fact) == 3:
-        kind, detail = declared
-        ch.emit(kind, fact[1], **{detail: fact[2]})
+    if declared is not None:
+        kind, detail = declared  # a designation of one object (renowned, saddled) is its event with no detail
+        ch.emit(kind, fact[1], **({detail: fact[2]} if len(fact) == 3 else {}))
     else:
         ch.emit("recorded" if change == "record" else "forgotten", fact[0], fact=str(Fact(*fact)))
 

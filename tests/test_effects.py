@@ -413,6 +413,17 @@ def test_record_of_a_fact_that_holds_is_an_event_again_only_when_declared_to_rep
     assert events(ch) == [crews, ("blocks", "wall", {"attacker": "bear"}), marked, crews, marked]
 
 
+@covers("record", "forget")
+def test_a_declared_event_of_a_one_object_designation_has_no_detail():
+    """702.171b: recording saddled(O), a designation of one object, is the event record_event declares (it was
+    the plain `recorded` event, the declaration silently ignored); its detail word names nothing."""
+    declared = face(record_events={("saddled", "record"): ("becomes_saddled", "none")})
+    ch = change(inputs={"saddled": 1}, face=declared)
+    apply(ch, "record", "saddled", "bear")
+    apply(ch, "forget", "saddled", "bear")  # no forget event declared: the plain one
+    assert events(ch) == [("becomes_saddled", "bear", {}), ("forgotten", "saddled", {"fact": "saddled(bear)"})]
+
+
 @covers("record_plain")
 def test_record_plain_records_like_record_with_the_plain_event():
     declared = face(
