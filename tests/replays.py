@@ -109,6 +109,16 @@ def scenario_param(name: str, *marks) -> object:
     return pytest.param(name, id=name, marks=[pytest.mark.xdist_group(group_of(name)), *marks])
 
 
+EVERYDAY_EVERY = 2  # the everyday suite replays every 2nd bundled scenario; CI's slow tier and `judgelog test` all
+
+
+def everyday_scenario_params() -> list:
+    """:func:`scenario_param` of every bundled scenario, all but every :data:`EVERYDAY_EVERY`-th marked slow
+    (tests/sampling.py): replaying the scenarios is most of the everyday suite's time. CI runs both tiers, and
+    ``judgelog test facts/scenarios`` (every expectation of every scenario) besides."""
+    return [scenario_param(n, *(() if i % EVERYDAY_EVERY == 0 else (pytest.mark.slow,))) for i, n in enumerate(NAMES)]
+
+
 def _skeleton(node: dict) -> list:
     """A proof's kinds and rules, depth first, without atoms and bindings."""
     return [(node.get("kind"), node.get("rule"))] + [x for p in node.get("premises", ()) for x in _skeleton(p)]

@@ -9,12 +9,12 @@ every state the runtime evaluates (tests/test_coverage.py tests the option on on
 
 import pytest
 from paths import SCENARIOS
-from replays import NAMES, scenario_param
+from replays import everyday_scenario_params
 
 from judgelog.testing import scenario_cases
 
 
-@pytest.mark.parametrize("name", [scenario_param(n) for n in NAMES])
+@pytest.mark.parametrize("name", everyday_scenario_params())
 def test_scenario_expectations(replays, name):
     run = replays.get("pydatalog", name)
     results, _ = scenario_cases(str(SCENARIOS / name), run.start, run.steps)

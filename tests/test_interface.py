@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from paths import ROOT, TESTS
-from replays import NAMES, scenario_param
+from replays import everyday_scenario_params
 
 from judgelog import Engine
 from judgelog.errors import ScenarioError
@@ -465,7 +465,7 @@ def test_a_keyword_in_an_action_must_be_declared(engine):
     assert gained.holds("has_keyword(wurm, flying)")
 
 
-@pytest.mark.parametrize("name", [scenario_param(n) for n in NAMES])
+@pytest.mark.parametrize("name", everyday_scenario_params())
 def test_every_event_is_attributed_to_a_rule_in_a_rule_file(replays, name):
     """Issue 12: the event log names only rules that exist in a .dl file (no rule names made up in Python).
     Each bundled scenario's replay is shared with the other tests of its group (tests/replays.py); of the
