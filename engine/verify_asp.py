@@ -352,6 +352,9 @@ class _Builder:
                     self.emit(
                         f'event(D,{e},{_q(kind)},A,{_q(detail)},B) :- prim(C,D,"{change}",{_q(pred)},A,B){guard}.'
                     )
+                elif declared is not None:  # a designation of one object: its declared event, with no detail
+                    kind = _q(declared[0])
+                    self.emit(f'event0(D,ev(D,{kind},A,0),{kind},A) :- prim(C,D,"{change}",{_q(pred)},A,B){guard}.')
                 else:
                     kind = "recorded" if change == "record" else "forgotten"
                     e = f"ev(D,{_q(kind)},{_q(pred)},{fact})"

@@ -1076,6 +1076,30 @@ def test_the_search_never_misses_a_follow_up_actions_event(tmp_path, kind, follo
     assert searched["counterexamples"] == listed["counterexamples"]
 
 
+MARK = """\
+## Test rules: a designation of one object whose record is a declared event (702.171b: becomes saddled).
+.decl marked(o: object) "{o} is marked" input
+record_event(marked, record, becomes_marked, none).
+action_known(mark). action_param(mark, object).
+@name mark.record
+@cr 122.1
+effect(1, record, marked, O, none) :- action(mark), act_arg(object, O).
+"""
+
+
+@pytest.mark.slow
+def test_the_search_gives_a_one_object_designation_its_declared_event(tmp_path):
+    """Recording P(A) where record_event declares P's event is that event with no detail (judgelog.effects):
+    the search's model of the record primitive (judgelog.verify_asp) makes it too, not a plain `recorded`."""
+    rules = tmp_path / "mark.dl"
+    rules.write_text(MARK + PROBE.format(kind="becomes_marked"), encoding="utf-8")
+    follow_up = {"do": "mark", "object": "$creature"}
+    data = {"creatures": 1, "keywords": ["flying"], "power": [1], "toughness": [1], "follow_up": [follow_up]}
+    searched, listed = _both(Engine(properties=True, rules=[str(rules)]), data)
+    assert [c["property"] for c in listed["counterexamples"]] == ["probe"]
+    assert searched["counterexamples"] == listed["counterexamples"]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "keyword, follow_up",
