@@ -51,6 +51,7 @@ DeadRules = Callable[[frozenset, bool], "frozenset[int] | None"]
 QUESTION = "?question"  # the head predicate of a question followed as a rule (no declared name has a '?')
 _MAX_CHANGE = 2000  # the least change of facts (besides a quarter of the state) found from differences
 _KEPT = 64  # questions remembered per cache
+_KEPT_PRED_CHANGES = 256  # one predicate's changed facts whose affected patterns are kept (see _Change)
 _MAX_REASKED = 32  # more affected patterns than this: the question is asked again in full
 # and at most one pattern per this many facts of the board: on a small board, asking the whole question again
 # costs less than finding the patterns a change affects and asking it once per pattern (a board of fewer facts
@@ -77,7 +78,7 @@ class _Change:
     affected patterns (:func:`judgelog.incremental.affected`), found only when a question's body reads a
     predicate the change reaches at all, and only for the changed facts whose predicates can reach it."""
 
-    __slots__ = ("added", "removed", "preds", "size", "_program", "_among", "_found", "_dead")
+    __slots__ = ("added", "removed", "preds", "size", "_program", "_among", "_found", "_dead", "_by_pred")
 
     def __init__(self, program: Program, added: frozenset, removed: frozenset, among: bool, size: int) -> None:
         self.added, self.removed, self.size = added, removed, size  # size: the facts of the fact set after it
@@ -85,6 +86,7 @@ class _Change:
         self._program, self._among = program, among
         self._found: dict[tuple, Affected | None] = {}  # by the changed predicates analysed and the rules left out
         self._dead: dict[tuple[int, int], tuple[frozenset, frozenset, frozenset]] = {}  # see dead_on_both_sides
+        self._by_pred: dict[str, list[tuple]] | None = None  # the changed facts of each predicate (removed first)
 
     def reaches(self, body: tuple) -> bool:
         """Can the change reach a predicate the body reads (through the rules, by predicate)?"""
@@ -104,12 +106,33 @@ class _Change:
         key = (reading, dead)
         if key in self._found:
             return self._found[key]
-        if reading == self.preds:
-            facts = list(self.removed) + list(self.added)
-        else:
-            facts = [f for f in self.removed if f[0] in reading] + [f for f in self.added if f[0] in reading]
-        found = affected(program, facts, among=self._among, dead=dead) if 4 * len(facts) <= self.size else None
+        by_pred = self._changed_by_pred()
+        found: Affected | None = None
+        if 4 * sum(len(by_pred[p]) for p in reading) <= self.size:
+            found = Affected()
+            for pred in sorted(reading):
+                found.merge(self._pred_affected(pred, dead))
         self._found[key] = found
+        return found
+
+    def _changed_by_pred(self) -> dict[str, list[tuple]]:
+        if self._by_pred is None:
+            self._by_pred = {}
+            for fact in (*self.removed, *self.added):
+                self._by_pred.setdefault(fact[0], []).append(fact)
+        return self._by_pred
+
+    def _pred_affected(self, pred: str, dead: frozenset) -> Affected:
+        """The affected patterns of the changed facts of one predicate, kept by those facts: the questions of
+        one step compare several fact sets with the one asked about (each question its own), and the changes
+        between them often share a predicate's facts (the counters proliferate gave, thousands of them)."""
+        facts = self._changed_by_pred()[pred]
+        kept: dict[tuple, Affected] = self._program.kept("answer_cache.pred_affected", dict)
+        key = (frozenset(facts), self._among, dead)
+        found = kept.get(key)
+        if found is None:
+            found = affected(self._program, facts, among=self._among, dead=dead)
+            remember(kept, key, found, keep=_KEPT_PRED_CHANGES)
         return found
 
     def dead_on_both_sides(self, before: frozenset, after: frozenset) -> frozenset:

@@ -255,7 +255,8 @@ class Planner:
     def plan(self, key: tuple, body: Sequence, bound: Sequence[str]) -> tuple[tuple[Step, ...], list[str]]:
         """The steps of ``body`` with the variables ``bound`` known (in that order in each row), and the
         variables of a row after them: checks first, bindings by ``=`` next, then an atom joined on a known
-        variable before one that is not, and the one with the fewest unknown arguments (the first of those as
+        variable before one that is not, and the one with the fewest unknown variables that the body reads
+        elsewhere (anonymous ones bind nothing), then the fewest unknown arguments (the first of those as
         written)."""
         found = self.plans.get((key, tuple(bound)))
         if found is not None:
@@ -276,11 +277,13 @@ class Planner:
                     raise Unsupported(f"no literal of {', '.join(map(str, waiting))} can be evaluated next")
                 # an atom joined on a known variable before one that is not (a product of unconnected parts:
                 # has_keyword(S, deathtouch) then creature(R) would pair every S with every R), then the
-                # fewest unknown arguments
+                # fewest unknown named variables (an anonymous one binds nothing: needed(O,
+                # _, _) before controlled_by(C, P)), then the fewest unknown arguments
                 lit = min(
                     atoms,
                     key=lambda a: (
                         bool(known) and not any(term_vars(t) & known for t in a.args if not isinstance(t, Const)),
+                        len({v for t in a.args for v in term_vars(t) if not v.startswith("_")} - known),
                         sum(1 for t in a.args if not term_vars(t) <= known),
                     ),
                 )

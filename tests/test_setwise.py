@@ -152,3 +152,27 @@ def test_arithmetic_and_comparisons_as_on_pydatalog(tmp_path):
 
 def _checked(engine: Engine, text: str) -> tuple:
     return check_query(engine.program, parse_body(text), text=text)
+
+
+PLAN_RULES = """
+.decl needed(o: object, k: atom, n: int) "{o} needs {n} for {k}"
+.decl held(c: object, p: player) "{p} holds {c}"
+.decl candidate(o: object, c: object) "{c} can pay for {o}"
+
+@name t.candidate
+@cr 601.2h
+candidate(O, C) :- held(C, P), needed(O, _, _), C != O, P != O.
+"""
+
+
+def test_a_plan_starts_with_the_atom_of_fewest_named_unknowns(tmp_path):
+    # needed(O, _, _) binds one variable the rest of the body reads, held(C, P) two: an anonymous variable
+    # binds nothing, so needed comes first (when nothing needs paying, nothing held is looked at: a board's
+    # creatures were read for every activation cost, before proliferate's choice, at every step)
+    path = tmp_path / "t.dl"
+    path.write_text(PLAN_RULES)
+    engine = Engine(rules=[str(path)])
+    rule = next(r for r in engine.program.rules if r.head.pred == "candidate")
+    steps, schema = engine.backend.planner.plan(("test", 1), engine.program.body(rule), [])
+    first = [v.split("#")[0] for v in schema if not v.startswith("_")]
+    assert first == ["O", "C", "P"], schema
