@@ -138,6 +138,17 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _limit_option(p: argparse.ArgumentParser, default: int, what: str) -> None:
+    """``--limit N``: at most N of what a verb shows or writes; the count it reports stays exact."""
+    p.add_argument(
+        "--limit",
+        type=int,
+        default=default,
+        metavar="N",
+        help=f"{what} (default {default}; 0: all); the count is always exact",
+    )
+
+
 def _percent(text: str) -> float:
     try:
         value = float(text)
@@ -216,13 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("query", help='a rule body, e.g. "damage_assigner(wurm, P)"')
     p.add_argument("--before-actions", action="store_true", help="ask before the file's actions are applied")
-    p.add_argument(
-        "--limit",
-        type=int,
-        default=1000,
-        metavar="N",
-        help="show at most N answers (default 1000; 0: all); the count is always exact",
-    )
+    _limit_option(p, 1000, "show at most N answers")
     p.add_argument("--actions", type=int, metavar="N", help=_ACTIONS_HELP)
     p = sub.add_parser("explain", parents=[common, evaluating], help="prove a ground atom, down to scenario facts")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
@@ -329,13 +334,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="check only this property (repeatable; default: all)",
     )
     p.add_argument("--all", action="store_true", help="every distinct counterexample, not only the smallest")
-    p.add_argument(
-        "--limit",
-        type=int,
-        default=100,
-        metavar="N",
-        help="write at most N counterexamples, the smallest first (default 100; 0: all); the count is always exact",
-    )
+    _limit_option(p, 100, "write at most N counterexamples, the smallest first")
     p.add_argument(
         "-o",
         "--output",
