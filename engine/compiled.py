@@ -129,7 +129,8 @@ class CompiledProgram:
     rules_for: Mapping[str, tuple[Rule, ...]]  # head predicate -> its rules without an aggregate
     rule_by_id: Mapping[int, Rule]
     rule_consts: frozenset  # constants written in rules: they name categories (banding, creature, p1p1)
-    static_facts: frozenset[str]  # facts from the rule files, aggregates or recursion: always alive
+    static_facts: frozenset[str]  # facts from the rule files, recursion and the other aggregates: always alive
+    gated: frozenset[str]  # predicates derived by aggregates alone: alive where one of their bodies can be
     probes: tuple[tuple, ...]  # the fact atoms of rule bodies, reduced (judgelog.planning.probe_of)
     probe_set: frozenset[tuple]
     probe_positions: Mapping[str, frozenset[int]]  # pred -> argument positions whose values are counted
@@ -182,9 +183,20 @@ class CompiledProgram:
         for rule in program.rules:
             if rule.aggregate is None:
                 rules_for.setdefault(rule.head.pred, []).append(rule)
+        # an aggregate's predicate holds only where its body does (an empty group gives no row): followed by
+        # liveness like a rule's, unless it is recursive, derived by other rules too, stated or an input
+        gated = frozenset(
+            r.head.pred
+            for r in program.rules
+            if r.aggregate is not None
+            and r.head.pred not in recursive
+            and r.head.pred not in idb
+            and not program.is_input(r.head.pred)
+            and all(other.body and other.aggregate is not None for other in program.rules_by_head[r.head.pred])
+        )
         static_facts = frozenset(r.head.pred for r in program.rules if not r.body or r.aggregate is not None)
-        static_facts |= recursive
-        probes, positions, rule_probes = _probes(program, idb, static_facts)
+        static_facts = (static_facts | recursive) - gated
+        probes, positions, rule_probes = _probes(program, idb | gated, static_facts)
         # where a constant asked of a derived predicate reaches the facts: counted by value there too, for
         # the join-size estimate (judgelog.widejoins.passed_positions)
         for pred, passed in passed_positions(program.rules, idb).items():
@@ -222,6 +234,7 @@ class CompiledProgram:
                 if isinstance(a, Const)
             ),
             static_facts=static_facts,
+            gated=gated,
             probes=unique_probes,
             probe_set=frozenset(unique_probes),
             probe_positions={pred: frozenset(found) for pred, found in positions.items()},
@@ -309,15 +322,16 @@ class CompiledProgram:
 
 
 def _probes(
-    program: Program, idb: frozenset[str], static_facts: frozenset[str]
+    program: Program, live: frozenset[str], static_facts: frozenset[str]
 ) -> tuple[list[tuple], dict[str, set[int]], tuple[RuleProbes, ...]]:
     """The probes of every rule body (in order, repeated), the positions they test by predicate, and what
-    each rule with a body and no aggregate needs to fire."""
+    each rule with a body needs to fire (the derived predicates of ``live`` its positive atoms read), but
+    the aggregates of a predicate ``live`` does not hold (always alive)."""
     probes: list[tuple] = []
     positions: dict[str, set[int]] = {}
     rule_probes: list[RuleProbes] = []
     for rule in program.rules:
-        if not rule.body or rule.aggregate is not None:
+        if not rule.body or rule.aggregate is not None and rule.head.pred not in live:
             continue
         positive: list[tuple] = []
         needs: list[str] = []
@@ -325,7 +339,7 @@ def _probes(
             atom = lit.atom if isinstance(lit, Negation) else lit
             if not isinstance(atom, Atom):
                 continue
-            if atom.pred in idb:
+            if atom.pred in live:
                 if atom is lit and atom.pred not in needs:
                     needs.append(atom.pred)
                 continue

@@ -27,7 +27,7 @@ class Liveness:
     def __init__(self, compiled: CompiledProgram) -> None:
         self.compiled = compiled
         # read on every fact the diff counts and every atom a body plans: kept at hand
-        self._idb = compiled.idb
+        self._idb = compiled.idb | compiled.gated
         self._static_facts = compiled.static_facts
         self._probe_set = compiled.probe_set
         self._positions = compiled.probe_positions

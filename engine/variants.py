@@ -121,8 +121,10 @@ class Variants:
         unfolding such a call puts its constants into the rules' bodies (``not has_counter(O, m1m1)`` becomes
         ``not counter(O, m1m1, _)``), whose probes then decide too."""
         fixed: dict[int, Any] = {}
-        if isinstance(of, str):
-            rules: tuple = self.compiled.rules_for.get(of, ())
+        if isinstance(of, str) and of in self.compiled.gated:  # an aggregate's: alive where its bodies can be
+            rules: tuple = tuple(self._program.rules_by_head.get(of, ()))
+        elif isinstance(of, str):
+            rules = self.compiled.rules_for.get(of, ())
         elif isinstance(of, tuple):
             rules, fixed = self.compiled.rules_for.get(of[0], ()), dict(of[1])
         else:
@@ -137,6 +139,9 @@ class Variants:
             for lit in self._program.body(rule):
                 atom = lit.atom if isinstance(lit, Negation) else lit
                 if not isinstance(atom, Atom):
+                    continue
+                if atom.pred in self.compiled.gated:  # (what its body reads decides, whatever the call fixes)
+                    calls.append(atom.pred)
                     continue
                 consts = probe_of(_substituted(atom, binding) if binding else atom)[1]
                 if atom.pred in self._idb:

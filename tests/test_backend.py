@@ -134,7 +134,8 @@ def test_a_dropped_namespace_forgets_its_variants_only(monkeypatch):
 
 def test_namespaces_that_agree_on_what_a_predicate_reaches_share_its_variants(monkeypatch):
     """A counter on a creature makes another namespace (rules about counters may fire), but the variants
-    of predicates that cannot reach a counter are the same there: compiled once, used by both. The questions
+    of predicates that cannot reach a counter are the same there: compiled once, used by both (who can
+    attack; power reaches the counters, through the aggregates that sum their bonuses). The questions
     are asked top-down (pyDatalog's variants; most are answered set-at-a-time otherwise, judgelog.setwise),
     on an engine of its own (with the session's, what other tests asked first decides what is compiled)."""
     import judgelog.backend as backend_module
@@ -147,7 +148,7 @@ def test_namespaces_that_agree_on_what_a_predicate_reaches_share_its_variants(mo
         "bear2": {"card": "Grizzly Bears", "controller": "bob", "tapped": True},
     }
     countered = bears_state(engine, objects=objects)
-    questions = ("creature(X)", "power(X, N)", "can_block(B, A)")
+    questions = ("creature(X)", "power(X, N)", "can_block(B, A)", "can_attack(X)")
     before = [plain.query(q) for q in questions]
     assert [countered.query(q) for q in questions][1] == [{"X": "bear", "N": 3}, {"X": "bear2", "N": 2}]
     assert [plain.query(q) for q in questions] == before

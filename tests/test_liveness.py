@@ -74,3 +74,39 @@ def test_a_bundled_board_step_by_step_keeps_the_namespace_of_its_facts(replays):
                 assert view.namespace.key == found
                 seen += 1
     assert seen > 6
+
+
+AGGREGATE_RULES = """
+.decl paying(o: object, n: int) "{o} is being paid for with {n}"
+.decl needed(o: object, n: int) "{o} needs at least {n}"
+.decl unpaid(o: object) "{o} is not paid"
+
+@name t.needed
+@cr 601.2h
+needed(O, min(N)) :- paying(O, N).
+
+@name t.unpaid
+@cr 601.2h
+unpaid(O) :- needed(O, N), N > 0.
+"""
+
+
+def test_an_aggregate_holds_only_where_its_body_can(tmp_path):
+    """An empty group gives no row (docs/language.md): a predicate derived by aggregates alone is alive where
+    one of their bodies can be, so the rules reading it are dead with it (they were always alive, and a change
+    was followed through them on every step of every other action)."""
+    path = tmp_path / "t.dl"
+    path.write_text(AGGREGATE_RULES)
+    engine = Engine(rules=[str(path)])
+    compiled = CompiledProgram.of(engine.program)
+    assert "needed" in compiled.gated and "needed" not in compiled.static_facts
+    unpaid = next(r for r in engine.program.rules if r.name == "t.unpaid")
+    none = frozenset(p for p in compiled.probes if p[0] == "paying")
+    alive, dead = compiled.liveness(none, frozenset())
+    assert "needed" not in alive and "unpaid" not in alive and id(unpaid) in dead
+    alive, dead = compiled.liveness(frozenset(), frozenset())
+    assert {"needed", "unpaid"} <= alive and id(unpaid) not in dead
+    assert compiled.liveness(none, frozenset()) == _reference(compiled, none, frozenset())
+    state = engine.state_from_dict({"players": ["alice"], "facts": ["paying(x, 2)"]})
+    assert state.query("unpaid(O)") == [{"O": "x"}]
+    assert engine.state_from_dict({"players": ["alice"]}).query("unpaid(O)") == []
