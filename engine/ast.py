@@ -29,6 +29,8 @@ __all__ = [
     "Param",
     "Decl",
     "Include",
+    "PLACEHOLDER",
+    "unfilled",
     "RuleFile",
     "Term",
     "Literal",
@@ -266,12 +268,14 @@ class Decl:
 
         >>> Decl("pt", (Param("dp", "int"),), "gives +{dp}/+{dp}").sentence([-1])
         'gives -1/-1'
+        >>> Decl("info", (Param("text", "string"),), "says {text}").sentence(["power {total}, {T}"])
+        'says "power <total>, {T}"'
         """
         if not self.template:
             return ground_text(self.pred, args)
         text = self.template
         for param, value in zip(self.params, args):
-            shown = format_value(value)
+            shown = unfilled(format_value(value))  # a refusal's sentence as a value: its {key} unfilled here
             if isinstance(value, int) and value < 0:
                 text = text.replace("+{" + param.name + "}", shown)
             text = text.replace("{" + param.name + "}", shown)
@@ -317,6 +321,21 @@ _ATOM = re.compile(r"[a-z][a-z0-9_]*")  # a word the rule language reads without
 
 def _is_atom(text: str) -> bool:
     return _ATOM.fullmatch(text) is not None
+
+
+# a {key} of a refusal's sentence, filled by violation_value(Code, Subject, key, Value) (judgelog.refusals): a
+# key is a word (an atom), so {T}, {2} and {G/U} (mana symbols) and {tap: [...]} (a scenario's syntax) are text
+PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+
+
+def unfilled(text: str) -> str:
+    """``text`` with each ``{key}`` placeholder shown as ``<key>``: a refusal's sentence where no violation
+    gives it values (a listing, a board warning, a proof).
+
+    >>> unfilled("total power {total} tapped, {T}: (choose: {tap: [...]})")
+    'total power <total> tapped, {T}: (choose: {tap: [...]})'
+    """
+    return PLACEHOLDER.sub(lambda m: f"<{m[1]}>", text)
 
 
 def term_vars(term: object) -> set[str]:

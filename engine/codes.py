@@ -48,6 +48,7 @@ __all__ += [
     "I010",
     "I011",
     "I012",
+    "I013",
 ]
 __all__ += [
     "S000",
@@ -141,6 +142,7 @@ I009 = _code("I009", "a recorded or forgotten predicate that is not an input")
 I010 = _code("I010", "a property no property/2 declares")
 I011 = _code("I011", "a keyword only a rule body names, near a known one")
 I012 = _code("I012", "effects derived from effects")
+I013 = _code("I013", "a refusal placeholder no rule fills")
 # scenario files and the card catalog
 S000 = _code("S000", "scenario could not be loaded")
 S001 = _code("S001", "YAML syntax error")

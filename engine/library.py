@@ -33,6 +33,7 @@ from .contract import (
 from .errors import Diagnostic, RuleError
 from .interface import Interface, interface_of
 from .parser import ParseResult, parse_text
+from .placeholders import placeholder_problems
 from .program import Program
 from .recursion import effect_recursion_problems
 from .safefiles import MAX_RULE_BYTES, not_utf8_at, read_text
@@ -347,6 +348,7 @@ def _load(
     diags.extend(keyword_problems(program, library_files=library_shown))
     diags.extend(keyword_typo_problems(program, library_files=library_shown))
     diags.extend(counter_word_problems(program))
+    diags.extend(placeholder_problems(program))
     diags.extend(effect_recursion_problems(program))
     diags.extend(designation_problems(program))
     diags.extend(property_problems(program))

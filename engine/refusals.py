@@ -17,12 +17,12 @@ of the decision the rules name (``refusal_options/2``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .action_args import NONE
 from .analysis import suggest
+from .ast import PLACEHOLDER
 from .errors import ActionError
 from .stack_targets import HOLDS_BY
 
@@ -95,7 +95,7 @@ def filled(text: str, values: Mapping[str, object]) -> str:
     >>> filled("total power {total}, crew {needed}: {tap: [...]}", {"total": 2, "needed": 3})
     'total power 2, crew 3: {tap: [...]}'
     """
-    return re.sub(r"\{(\w+)\}", lambda m: str(values[m[1]]) if m[1] in values else m[0], text)
+    return PLACEHOLDER.sub(lambda m: str(values[m[1]]) if m[1] in values else m[0], text)
 
 
 def unavailable_refusal(

@@ -19,7 +19,7 @@ from .action_args import NONE, introduced_ids
 from .action_args import RESERVED as RESERVED_ARGS  # do, choose, order, targets, expect_error, as: any action
 from .analysis import check_query, suggest
 from .argshapes import action_argument_shapes, argument_shapes, describe, fits
-from .ast import Atom, Const, Span
+from .ast import Atom, Const, Span, unfilled
 from .codes import S102, S103, S201
 from .constants import (
     AUTO_ID_RE,
@@ -568,6 +568,7 @@ def board_problems(state: Board) -> list[Diagnostic]:
     for row in rows:
         code, subject = row["C"], row["X"]
         cr, text = info.get(code, ("", str(code)))
+        text = unfilled(str(text))  # no violation gives a board problem values (violation_value/4)
         proof = state.explain(("board_problem", code, subject))
         leaves = [n.origin for n in proof.walk() if n.origin is not None] if proof is not None else []
         rule = proof.rule if proof is not None else None

@@ -99,6 +99,11 @@ WARNINGS = {
     "effect_from_effects.dl": [
         (11, 23, "warning", "I012", "rule broken.hungry_entering reads effect(...) to derive hungry_entering, from")
     ],
+    "refusal_placeholder.dl": [
+        (8, 53, "warning", "I013", "the violation_info text of crew_short names {total}, which no violation_value"),
+        (8, 73, "warning", "I013", "the violation_info text of crew_short names {needed}, which no violation_value"),
+        (12, 32, "warning", "I013", "rule broken.crew_short_total gives crew_short the value 'totl', which its"),
+    ],
 }
 
 HINTS = {
