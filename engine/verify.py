@@ -397,7 +397,7 @@ def counterexample_scenario(engine: Engine, c: dict, props: dict[str, Property],
         # the proposed declaration is written as the state it proposes (the action would be judged)
         proposed = c["proposed"]
         combat = {k: v for k, v in proposed.items() if k != "do" and v}
-        state = engine.state_from_dict({k: v for k, v in data.items() if k != "rules"}, path="<counterexample>")
+        state = engine.state_from_dict(_board_of(data), path="<counterexample>")
         for action in actions:
             state, _ = state.apply(action)
         face = engine.interface
@@ -409,9 +409,13 @@ def counterexample_scenario(engine: Engine, c: dict, props: dict[str, Property],
         ]
         written = state.with_facts(state.facts | frozenset(facts)).to_scenario()
         written.pop("name", None)
-        data = {**{k: data[k] for k in ("name", "description", "rules") if k in data}, **written}
-    elif actions:
-        data["actions"] = actions
+        data = {**{k: data[k] for k in _HEADER if k in data}, **written}
+    else:  # the board as a scenario writes it (active player, life, owners), as the declaration stage's
+        written = engine.state_from_dict(_board_of(data), path="<counterexample>").to_scenario()
+        written.pop("name", None)
+        data = {**{k: data[k] for k in _HEADER if k in data}, **written}
+        if actions:
+            data["actions"] = actions
     kind, _, pred = c["property"].partition(":")
     decl = engine.program.decl(pred) if kind == "functional" else None
     if decl is not None:
@@ -426,6 +430,13 @@ def counterexample_scenario(engine: Engine, c: dict, props: dict[str, Property],
         # fixed by refusing one of the actions (a block it allowed) keeps it too
         data["expect"][0]["unless_refused"] = True
     return data
+
+
+_HEADER = ("name", "description", "rules")  # what a counterexample says of itself, beside its board
+
+
+def _board_of(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k != "rules"}
 
 
 def _slot(oid: str) -> int:

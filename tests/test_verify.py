@@ -24,7 +24,7 @@ from judgelog.boards import automorphisms, boards, canonical_key, count_boards, 
 from judgelog.catalog import rules_dir
 from judgelog.cli import main
 from judgelog.scope import load_scope, property_keywords
-from judgelog.verify import merge, properties_of, run_task
+from judgelog.verify import counterexample_scenario, merge, properties_of, run_task
 from judgelog.verify_search import search_shape
 
 BUGS = TESTS / "verify_bugs"
@@ -377,7 +377,43 @@ def _find_each(tmp_path, capsys, scope: dict, props: list[str], *, rules=(), lib
         proof = run_cli(capsys, ["explain", path, entry] + extra)
         assert proof.code == 0 and "<- property." in proof.out
         found[prop] = yaml.safe_load(path.read_text())
+        assert {"active", "life"} <= set(found[prop]), found[prop]  # a whole scenario, as a user writes one
     return found, run
+
+
+def test_a_board_stage_counterexample_is_a_whole_scenario(tmp_path, capsys):
+    """A counterexample found on a board (not on a proposed declaration) is written as a user writes a
+    scenario: its active player, life totals and owners, then the actions that reach the violating state and
+    the entry; `judgelog test` runs it (the shipped library keeps the property: it passes)."""
+    engine = Engine(properties=True)
+    creature = {"types": ["creature"], "power": 1, "toughness": 1}
+    c = {
+        "property": "evasion_blocks",
+        "stage": "board",
+        "witnesses": ["c1", "c2"],
+        "board": {
+            "players": ["p1", "p2"],
+            "objects": {
+                "c1": {"name": "Creature 1", **creature, "keywords": ["flying"], "controller": "p1"},
+                "c2": {"name": "Creature 2", **creature, "controller": "p2"},
+            },
+        },
+        "steps": [
+            {"do": "declare_attackers", "attackers": {"c1": "p2"}, "bands": []},
+            {"do": "declare_blockers", "blockers": {"c2": ["c1"]}},
+        ],
+        "proposed": {},
+    }
+    data = counterexample_scenario(engine, c, properties_of(engine), rules=["rules/properties"])
+    assert data["active"] == "p1" and data["life"] == {"p1": 20, "p2": 20}, data
+    assert [o["owner"] for o in data["objects"].values()] == ["p1", "p2"]
+    assert [a["do"] for a in data["actions"]] == ["declare_attackers", "declare_blockers"]
+    assert data["expect"] == [{"absent": "property_violation(evasion_blocks, c1, c2)", "unless_refused": True}]
+    shutil.copytree(rules_dir() / "properties", tmp_path / "rules" / "properties")
+    path = tmp_path / "found.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    run = run_cli(capsys, ["test", path])
+    assert run.code == 0 and "not reached: action[1]" in run.out, run.out + run.err
 
 
 @pytest.mark.slow
