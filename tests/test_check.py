@@ -8,6 +8,7 @@ library loaded to show that the library adds nothing.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import subprocess
 import sys
@@ -256,6 +257,36 @@ def test_check_as_a_subprocess():
     )
     assert proc.returncode == 0, proc.stderr
     assert "0 error(s), 0 warning(s)" in proc.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
+def test_check_in_a_terminal_prints_the_diagnostics_then_the_summary():
+    """In a terminal (stdout and stderr the same tty) the diagnostics (stderr) come before the summary line
+    (stdout), as a compiler's do: the summary is written after the diagnostics are, each stream flushed at
+    its line's end. (A tool that shows captured stdout before stderr shows the summary first.)"""
+    import os
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "judgelog.cli", "check", "--no-library", f"{BROKEN}/keyword_typo.dl"],
+            cwd=ROOT,
+            stdout=follower,
+            stderr=follower,
+            timeout=120,
+        )
+        os.close(follower)
+        chunks = []
+        with contextlib.suppress(OSError):  # EIO once the terminal's last writer is gone (Linux)
+            while chunk := os.read(leader, 65536):
+                chunks.append(chunk)
+    finally:
+        os.close(leader)
+    lines = b"".join(chunks).decode().replace("\r\n", "\n").splitlines()
+    assert proc.returncode == 0
+    assert lines[0].startswith(f"{BROKEN}/keyword_typo.dl:10:34: warning[I011]"), lines
+    assert lines[-1].startswith("0 error(s), 1 warning(s) in 1 rules"), lines
 
 
 # -- @name / @cr: a warning outside the library, an error inside it ----------------------------------------
