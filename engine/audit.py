@@ -30,6 +30,8 @@ from .ast import Atom, Const, Negation, Rule
 from .audit_filter import filter_static
 from .audit_report import dependency_dot, diff_text, dynamic_text, static_text
 from .bindings import ground, head_text
+from .defaults import default_exceptions, internal_predicates
+from .defaults import derivers as _derivers
 from .errors import UsageError
 from .exits import EXIT_NEGATIVE, EXIT_OK
 from .fact import Fact, natural_order
@@ -161,19 +163,6 @@ def rule_count(program: Program) -> int:
     return len(_rules(program))
 
 
-def internal_predicates(program: Program, kind: str = "internal") -> set[str]:
-    """Predicates a rule file declares as its internal helpers (``internal/1``): a rule deriving one that uses
-    ``not`` checks a condition; it is not a default that another file's exception overrides. ``kind``: another
-    such declaration (``extension_point/1``: predicates card, keyword or property files derive)."""
-    return {
-        str(arg.value)
-        for r in program.rules_by_head.get(kind, ())
-        if not r.body and r.head.args
-        for arg in r.head.args[:1]
-        if isinstance(arg, Const)
-    }
-
-
 def dependency_graph(program: Program) -> nx.DiGraph:
     """Predicates and rules: pred -> rule (body use, ``negative`` for ``not``), rule -> pred (head): the
     program's :attr:`~judgelog.program.Program.rule_graph`, with what a reader of the drawing needs. Rule nodes
@@ -194,25 +183,6 @@ def dependency_graph(program: Program) -> nx.DiGraph:
             pred, node, kind=data["kind"], **({"negative": data["negative"]} if data["kind"] == "body" else {})
         )
     return graph
-
-
-def _derivers(program: Program) -> dict[str, list[Rule]]:
-    return {p: [r for r in rs if r.body] for p, rs in program.rules_by_head.items() if any(r.body for r in rs)}
-
-
-def default_exceptions(program: Program) -> list[tuple[Rule, Negation, list[Rule]]]:
-    """(default rule, its ``not P``, rules deriving P) where P is derived in another file, or where the
-    head is functional and P is derived at all (an exception chooses another value)."""
-    derivers = _derivers(program)
-    out = []
-    for rule in _rules(program):
-        functional = bool(getattr(program.decl(rule.head.pred), "functional", ()))
-        for lit in rule.body:
-            if isinstance(lit, Negation) and lit.atom.pred in derivers:
-                by = derivers[lit.atom.pred]
-                if functional or any(r.span.file != rule.span.file for r in by):
-                    out.append((rule, lit, by))
-    return out
 
 
 def possible_predicates(program: Program, also: Iterable[str] = ()) -> set[str]:
@@ -248,7 +218,7 @@ def static_audit(program: Program) -> dict:
     for pred in sorted(derivers):
         strata.setdefault(program.strata.get(pred, 0), []).append(pred)
     defaults: dict[tuple[str | None, str], dict] = {}
-    for d, neg, by in default_exceptions(program):
+    for d, neg, by in default_exceptions(program, hooks_only=True):
         entry = defaults.setdefault(
             (d.name, neg.atom.pred),
             {

@@ -44,6 +44,16 @@ def test_static_defaults_and_their_exceptions(static):
     assert {"702.22k"} == {c for e in blocker["exceptions"] for c in e["cites"]}
 
 
+def test_static_defaults_are_hooks_not_conditions(static):
+    """A `not P` is a default and its exceptions when P exists to be negated (an exception hook: read by no
+    rule but under `not`) or the exception gives the functional head another value (banding); a `not P` that
+    tests a condition another file derives (`not creature(X)`, `not lost_all_abilities(O)`) is no such pair."""
+    by_pred = {d["predicate"] for d in static["defaults"]}
+    assert {"blocks_fliers", "untap_replaced", "lethal_assignment_overridden"} <= by_pred  # hooks
+    assert {"attacker_division_overridden", "blocker_division_overridden"} <= by_pred  # read once, positively
+    assert not by_pred & {"creature", "lost_all_abilities", "has_keyword", "changed_zones_since", "blocked"}
+
+
 UNGUARDED = TESTS / "broken_rules" / "unguarded_functional.dl"
 
 
