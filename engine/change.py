@@ -155,6 +155,9 @@ class Change:
         # the objects the rules say are creatures (creature/1, all layers applied) as these effects begin: a move
         # to a graveyard makes one of them die (700.4); None: the printed card type says
         self.creatures: frozenset | None = None
+        # what the rules say each object a move takes off the battlefield is as these effects begin
+        # (last_known_info/4: its keywords, controller, qualities), kept as last_known facts (608.2h, 113.7a)
+        self.last_known: dict[Arg, list[tuple]] = {}
 
     # -- lookups --------------------------------------------------------
     def one(self, pred: str, *prefix: Arg) -> tuple | None:

@@ -78,6 +78,8 @@ ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = {
     "token_in_zone": (2, (), True, _EFFECTS),
     "card_in_zone": (2, (), True, _EFFECTS),
     "card_value": (6, (), True, _EFFECTS),
+    "last_known": (4, (), True, _EFFECTS),
+    "last_known_info": (4, (), False, _RUNTIME),
     "trigger_looks_back": (1, (), False, _FACE),
     "event": (3, (0,), True, _RUNTIME),
     "event_detail": (3, (0,), True, _RUNTIME),

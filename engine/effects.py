@@ -17,7 +17,8 @@ prevent_damage S R N   the N damage S would deal to R is prevented (CR 615.1): t
 lose_life P N -        P loses N life;   gain_life P N -: P gains N life
 move O Zone -          O leaves the battlefield to graveyard|exile|hand|library (a token is noted as
                        token_in_zone(O, Zone); a card is kept there as card_in_zone(O, Zone); both keep their
-                       owner and copiable values as card_value facts: the last known information, 608.2h)
+                       owner and copiable values as card_value facts, and what the rules' last_known_info
+                       said it was as last_known facts: the last known information, 608.2h)
 return_to_battlefield O P Zone  the card O in Zone returns to the battlefield under P's control (nothing
                        if it is not there, CR 603.6)
 cease_to_exist O - -   a token outside the battlefield ceases to exist (its token_in_zone fact goes)
@@ -202,6 +203,9 @@ def p_move(ch: Change, o: Arg, zone: Arg, why: Arg = None, *, event: str = "move
     for f in facts:
         if f[0] in KEPT_IN_ZONE:
             ch.facts.add(("card_value", o, f[0]) + tuple(f[2:]) + ("none",) * (6 - len(f)))
+    # and what the rules said it was as it last existed on the battlefield, effects applied (last_known_info)
+    for row in ch.last_known.get(o, ()):
+        ch.facts.add(("last_known", o) + row)
     # why it left (sacrificed, a state-based action's reason): kept with the event, for "whenever you sacrifice"
     ch.emit(event, o, to=zone, **({"why": why} if why not in (None, "none") else {}))
     if was_creature and zone == "graveyard":

@@ -378,6 +378,9 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
         moved = sorted({r["A"] for r in rows if r["P"] in MOVES_THAT_KILL}, key=repr)
         if moved and "creature" in self.engine.program.decls:
             change.creatures = frozenset(o for o in moved if self.ask(facts, f"creature({_q(o)})"))
+        if moved and "last_known_info" in self.engine.program.decls:  # 608.2h: as it last existed there
+            asked = {o: self.ask(facts, f"last_known_info({_q(o)}, W, A, B)") for o in moved}
+            change.last_known = {o: [(r["W"], r["A"], r["B"]) for r in rows] for o, rows in asked.items()}
         ordered = sorted(rows, key=lambda r: (r["I"], repr((r["P"], r["A"], r["B"], r["C"]))))
         effect_facts = [(pred, r["I"], r["P"], r["A"], r["B"], r["C"]) for r in ordered]
         rules = self._causes_of(facts, effect_facts)  # before the primitives change anything

@@ -144,6 +144,20 @@ def test_a_moved_permanent_loses_every_fact_about_it():
     assert events(ch) == [("moved", "bear", {"to": "exile"})]
 
 
+def test_a_move_keeps_what_the_rules_said_the_permanent_was_as_its_last_known_information():
+    ch = change(("tapped", "bear"))
+    ch.last_known = {"bear": [("keyword", "lifelink", "none"), ("controller", "p1", "none")]}
+    apply(ch, "move", "bear", "graveyard", "none")
+    assert set(ch.all("last_known", "bear")) == {  # 608.2h: kept beside the card's copiable values
+        ("last_known", "bear", "keyword", "lifelink", "none"),
+        ("last_known", "bear", "controller", "p1", "none"),
+    }
+    apply(ch, "return_to_battlefield", "bear", "p1", "graveyard")
+    ch.last_known = {"bear": [("controller", "p2", "none")]}  # the new object, under another player's control
+    apply(ch, "move", "bear", "exile", "none")  # it leaves again: the first object's record goes with it
+    assert ch.all("last_known", "bear") == [("last_known", "bear", "controller", "p2", "none")]
+
+
 def test_a_creature_moved_to_a_graveyard_dies_and_a_token_is_noted_in_its_zone():
     ch = apply(change(("token", "bear")), "move", "bear", "graveyard", "none")
     assert [e[0] for e in events(ch)] == ["moved", "dies"]

@@ -459,8 +459,11 @@ def test_state_based_actions_and_their_events(engine):
     assert final.query("counter(wurm, K, N)") == [{"K": "m1m1", "N": 1}]
     assert ("ceased_to_exist", "spirit") in by_kind
     assert not final.holds("permanent(spirit)") and not final.holds("token(spirit)")
-    # nothing but the events and its last known values (card_value, for an ability it left on the stack: 608.2h)
-    assert not any(f[1] == "spirit" for f in final.facts if f[0] not in ("event", "event_detail", "card_value"))
+    # nothing but the events and its last known values (card_value, last_known: for an ability it left on the
+    # stack, 608.2h)
+    kept = ("event", "event_detail", "card_value", "last_known")
+    assert not any(f[1] == "spirit" for f in final.facts if f[0] not in kept)
+    assert final.holds("last_known(spirit, quality, type, creature)")
     assert final.holds("has_quality(spirit, type, creature)") and not final.holds("card_in_zone(spirit, _)")
 
 
