@@ -379,8 +379,10 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
         if moved and "creature" in self.engine.program.decls:
             change.creatures = frozenset(o for o in moved if self.ask(facts, f"creature({_q(o)})"))
         if moved and "last_known_info" in self.engine.program.decls:  # 608.2h: as it last existed there
-            asked = {o: self.ask(facts, f"last_known_info({_q(o)}, W, A, B)") for o in moved}
-            change.last_known = {o: [(r["W"], r["A"], r["B"]) for r in rows] for o, rows in asked.items()}
+            known = set(moved)  # one question for all of them (the rules derive it for those leaving only)
+            for r in self.ask(facts, "last_known_info(O, W, A, B)"):
+                if r["O"] in known:
+                    change.last_known.setdefault(r["O"], []).append((r["W"], r["A"], r["B"]))
         ordered = sorted(rows, key=lambda r: (r["I"], repr((r["P"], r["A"], r["B"], r["C"]))))
         effect_facts = [(pred, r["I"], r["P"], r["A"], r["B"], r["C"]) for r in ordered]
         rules = self._causes_of(facts, effect_facts)  # before the primitives change anything
