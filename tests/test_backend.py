@@ -132,31 +132,58 @@ def test_a_dropped_namespace_forgets_its_variants_only(monkeypatch):
         assert all(ns.id in view.variants[key].users for ns in view.namespaces_by_id.values() for key in ns.used)
 
 
-def test_namespaces_that_agree_on_what_a_predicate_reaches_share_its_variants(monkeypatch):
-    """A counter on a creature makes another namespace (rules about counters may fire), but the variants
-    of predicates that cannot reach a counter are the same there: compiled once, used by both (who can
-    attack; power reaches the counters, through the aggregates that sum their bonuses). The questions
-    are asked top-down (pyDatalog's variants; most are answered set-at-a-time otherwise, judgelog.setwise),
-    on an engine of its own (with the session's, what other tests asked first decides what is compiled)."""
+NAMED_RULES = """
+.decl t_untapped_owned(o: object, p: player) "{p} owns {o}, an untapped permanent"
+
+@name t.untapped_owned
+@cr 108.3
+t_untapped_owned(O, P) :- owner(O, P), permanent(O), not tapped(O).
+
+.decl t_owns_untapped(p: player) "{p} owns an untapped permanent"
+
+@name t.owns_untapped
+@cr 108.3
+t_owns_untapped(P) :- player(P), t_untapped_owned(_, P).
+"""
+
+
+def test_namespaces_that_agree_on_what_a_predicate_reaches_share_its_variants(monkeypatch, tmp_path):
+    """A counter on a creature makes another namespace (rules about counters may fire), but a predicate that
+    cannot reach a counter (which untapped permanents each player owns) has the same signature in both: its
+    variant is compiled once and used by both. Power reaches the counters (the aggregates that sum their
+    bonuses): its signature differs. The questions are asked top-down (pyDatalog's variants; most are
+    answered set-at-a-time otherwise, judgelog.setwise), on an engine of its own (with the session's, what
+    other tests asked first decides what is compiled)."""
     import judgelog.backend as backend_module
 
     monkeypatch.setattr(backend_module.Backend, "_setwise", lambda self, *args: None)
-    engine = Engine()
+    path = tmp_path / "named.dl"
+    path.write_text(NAMED_RULES)
+    engine = Engine(rules=[str(path)])
     plain = bears_state(engine)
     objects = {
         "bear": {"card": "Grizzly Bears", "controller": "alice", "counters": {"p1p1": 1}},
         "bear2": {"card": "Grizzly Bears", "controller": "bob", "tapped": True},
     }
     countered = bears_state(engine, objects=objects)
-    questions = ("creature(X)", "power(X, N)", "can_block(B, A)", "can_attack(X)")
+    questions = ("t_owns_untapped(P)", "power(X, N)")
     before = [plain.query(q) for q in questions]
-    assert [countered.query(q) for q in questions][1] == [{"X": "bear", "N": 3}, {"X": "bear2", "N": 2}]
+    assert [countered.query(q) for q in questions] == [
+        [{"P": "alice"}],
+        [{"X": "bear", "N": 3}, {"X": "bear2", "N": 2}],
+    ]
     assert [plain.query(q) for q in questions] == before
+    variants, seen = engine.backend.variants, {}
+    for state in (plain, countered):
+        with engine.backend.session(state.facts) as view:
+            seen[state] = (view.namespace.id, {p: variants._signature(view, p) for p in ("t_untapped_owned", "power")})
+    (plain_ns, plain_sig), (countered_ns, countered_sig) = seen[plain], seen[countered]
+    assert plain_ns != countered_ns
+    assert plain_sig["t_untapped_owned"] == countered_sig["t_untapped_owned"]
+    assert plain_sig["power"] != countered_sig["power"]
     with engine.backend.session(countered.facts) as view:
-        used = [ns.used for ns in view.namespaces_by_id.values() if ns.used]
-        assert len(used) >= 2
-        assert sum(len(keys) for keys in used) > len(view.variants)  # some variant used by two namespaces
-        assert any(len(code.users) >= 2 for code in view.variants.values())
+        shared = [c for k, c in view.variants.items() if k[0] == "t_untapped_owned"]
+        assert shared and any(len(code.users) >= 2 for code in shared)  # compiled once, used by both
 
 
 # -- engines ------------------------------------------------------------------------------------------
