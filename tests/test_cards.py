@@ -52,8 +52,8 @@ def test_a_card_an_action_brings_warns_too(capsys, tmp_path):
     by `test` as by the other verbs."""
     path = tmp_path / "thorn.yaml"
     path.write_text(
-        "name: Thorn Elemental enters by an action\nplayers: [alice, bob]\nactive: alice\nobjects: {}\n"
-        "actions:\n  - {do: enter, object: {id: thorn, card: Thorn Elemental, controller: alice}}\n"
+        "name: Heart of Kiran enters by an action\nplayers: [alice, bob]\nactive: alice\nobjects: {}\n"
+        "actions:\n  - {do: enter, object: {id: thorn, card: Heart of Kiran, controller: alice}}\n"
         'expect:\n  - {holds: "permanent(thorn)"}\n',
         encoding="utf-8",
     )
@@ -74,7 +74,7 @@ def test_an_inline_object_named_after_a_card_warns_as_the_card_does(capsys, tmp_
         "  m: {name: Mentor of the Meek, types: [creature], power: 2, toughness: 2, controller: alice}\n"
         "  g: {name: Goblin Raider, types: [creature], power: 2, toughness: 2, controller: alice}\n"
         "actions:\n"
-        "  - {do: enter, object: {id: te, name: Thorn Elemental, types: [creature], power: 7, toughness: 7, "
+        "  - {do: enter, object: {id: te, name: Heart of Kiran, types: [artifact], power: 4, toughness: 4, "
         "controller: alice}}\n",
         encoding="utf-8",
     )
@@ -83,7 +83,7 @@ def test_an_inline_object_named_after_a_card_warns_as_the_card_does(capsys, tmp_
     out = run.out + run.err
     assert [d[1:] for d in run.diagnostics()] == [(4, 13, "warning", "S200"), (7, 40, "warning", "S200")], out
     assert "card 'Mentor of the Meek' (object 'm', named so inline) is not modelled in full: you may pay" in out
-    assert "card 'Thorn Elemental' (brought by action[0] enter, named so inline) is not modelled in full" in out
+    assert "card 'Heart of Kiran' (brought by action[0] enter, named so inline) is not modelled in full" in out
 
 
 def test_a_keyword_not_modelled_in_full_warns_where_it_is_written(capsys, tmp_path):
