@@ -393,11 +393,11 @@ def counterexample_scenario(engine: Engine, c: dict, props: dict[str, Property],
             data.update({k: v for k, v in step["board"].items() if v})
         else:
             actions.append(step)
+    # the board as a scenario writes it (active player, life, owners)
+    state = engine.state_from_dict({k: v for k, v in data.items() if k != "rules"}, path="<counterexample>")
     if c["stage"] == DECLARATION:
         # the proposed declaration is written as the state it proposes (the action would be judged)
-        proposed = c["proposed"]
-        combat = {k: v for k, v in proposed.items() if k != "do" and v}
-        state = engine.state_from_dict(_board_of(data), path="<counterexample>")
+        combat = {k: v for k, v in c["proposed"].items() if k != "do" and v}
         for action in actions:
             state, _ = state.apply(action)
         face = engine.interface
@@ -407,15 +407,12 @@ def counterexample_scenario(engine: Engine, c: dict, props: dict[str, Property],
             if (field := face.field(k)) is not None  # a declared field: the scope took its name from them
             for fact in _facts_of(face, field, v)
         ]
-        written = state.with_facts(state.facts | frozenset(facts)).to_scenario()
-        written.pop("name", None)
-        data = {**{k: data[k] for k in _HEADER if k in data}, **written}
-    else:  # the board as a scenario writes it (active player, life, owners), as the declaration stage's
-        written = engine.state_from_dict(_board_of(data), path="<counterexample>").to_scenario()
-        written.pop("name", None)
-        data = {**{k: data[k] for k in _HEADER if k in data}, **written}
-        if actions:
-            data["actions"] = actions
+        state = state.with_facts(state.facts | frozenset(facts))
+    written = state.to_scenario()
+    written.pop("name", None)
+    data = {**{k: data[k] for k in _HEADER if k in data}, **written}
+    if actions and c["stage"] != DECLARATION:
+        data["actions"] = actions
     kind, _, pred = c["property"].partition(":")
     decl = engine.program.decl(pred) if kind == "functional" else None
     if decl is not None:
@@ -433,10 +430,6 @@ def counterexample_scenario(engine: Engine, c: dict, props: dict[str, Property],
 
 
 _HEADER = ("name", "description", "rules")  # what a counterexample says of itself, beside its board
-
-
-def _board_of(data: dict) -> dict:
-    return {k: v for k, v in data.items() if k != "rules"}
 
 
 def _slot(oid: str) -> int:
