@@ -29,12 +29,15 @@ False
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 from .ast import Const, Var
 from .incremental import WILD, readers
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Iterable
+
     from .ast import Atom, Rule
     from .program import Program
 
@@ -55,6 +58,8 @@ class Unread:
         self._shapes: dict[str, tuple[tuple[int, ...], list[tuple[Rule, Atom]]] | None] = {}
         self._families: dict[int, tuple[frozenset, dict[tuple, bool]]] = {}  # id(dead) -> (dead, key -> unread)
         self._readers: dict[tuple[str, int], tuple[frozenset, frozenset]] = {}  # (pred, id(dead)) -> (dead, ids)
+        # (pred, id(dead)) -> (dead, the live atoms' patterns: by the constant at the first place, and the rest)
+        self._indexed: dict[tuple[str, int], tuple[frozenset, tuple[dict[object, list[tuple]], list[tuple]]]] = {}
 
     def _shape(self, pred: str) -> tuple[tuple[int, ...], list[tuple[Rule, Atom]]] | None:
         if pred in self.program.rules_by_head:
@@ -142,15 +147,48 @@ class Unread:
 
     def _judge(self, key: tuple, dead: frozenset) -> bool:
         pred, values, _types = key
+        by_first, any_first = self._patterns(pred, dead)
+        first = values[0] if values else WILD
+        if first is WILD:  # a fact too short to hold the first place: only the other places can tell
+            candidates: Iterable[tuple] = itertools.chain(*by_first.values(), any_first)
+        else:
+            candidates = itertools.chain(by_first.get(first, ()), any_first)
+        rest = values[1:]
+        for pattern in candidates:
+            if all(p is WILD or v is WILD or p == v for p, v in zip(pattern, rest)):
+                return False
+        return True
+
+    def _patterns(self, pred: str, dead: frozenset) -> tuple[dict[object, list[tuple]], list[tuple]]:
+        """The distinct constant patterns of the body atoms over ``pred`` of the rules outside ``dead``, at the
+        key's places (WILD where an atom has a variable or no argument): by their constant at the first place,
+        and those with none there (a key is judged against the few that may match, not every atom)."""
+        found = self._indexed.get((pred, id(dead)))
+        if found is not None and found[0] is dead:
+            return found[1]
         shape = self._shapes[pred]
         assert shape is not None  # a key is made only for a predicate with a shape
         positions, atoms = shape
-        for rule, atom in atoms:
-            if id(rule) in dead:
-                continue
-            if all(_fits(atom, i, v) for i, v in zip(positions, values)):
-                return False
-        return True
+        patterns = {tuple(_constant(atom, i) for i in positions) for rule, atom in atoms if id(rule) not in dead}
+        by_first: dict[object, list[tuple]] = {}
+        any_first: list[tuple] = []
+        for pattern in patterns:
+            if pattern and pattern[0] is not WILD:
+                by_first.setdefault(pattern[0], []).append(pattern[1:])
+            else:
+                any_first.append(pattern[1:])
+        if len(self._indexed) >= _KEPT:
+            self._indexed.clear()
+        self._indexed[(pred, id(dead))] = (dead, (by_first, any_first))
+        return by_first, any_first
+
+
+def _constant(atom: Atom, i: int) -> object:
+    """The atom's constant at argument place ``i``, or WILD (a variable, or no such place)."""
+    if i >= len(atom.args):
+        return WILD
+    arg = atom.args[i]
+    return arg.value if isinstance(arg, Const) else WILD
 
 
 def _fits(atom: Atom, i: int, value: object) -> bool:
