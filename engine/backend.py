@@ -265,12 +265,24 @@ class Backend:
             Backend._assert_kept(view, pred, [k for k in waiting if which(k)] if which is not None else list(waiting))
 
     @staticmethod
-    def _assert_kept(view: ThreadView, pred: str, keys: Iterable[tuple]) -> None:
-        """Assert the facts of ``pred`` kept out of pyDatalog under ``keys``."""
+    def _assert_kept(
+        view: ThreadView, pred: str, keys: Iterable[tuple], joined: Sequence[tuple[int, set]] | None = None
+    ) -> None:
+        """Assert the facts of ``pred`` kept out of pyDatalog under ``keys``; with ``joined``, only those whose
+        value at each place is one of the values given with it (:meth:`Unread.joined
+        <judgelog.unread.Unread.joined>`), the others staying out."""
         waiting = view.deferred[pred]
         target = view.fact_preds[pred]
         for key in keys:
-            for fact in waiting.pop(key):
+            if joined is None:
+                chosen: Iterable[tuple] = waiting.pop(key)
+            else:
+                kept_out = waiting[key]
+                chosen = [f for f in kept_out if all(f[i + 1] in values for i, values in joined)]
+                kept_out.difference_update(chosen)
+                if not kept_out:
+                    del waiting[key]
+            for fact in chosen:
                 _E.assert_(fact_clause(target, fact))
         if not waiting:
             del view.deferred[pred]
@@ -289,15 +301,23 @@ class Backend:
                 del view.deferred[fact[0]]
         return True
 
-    def _read_for(self, view: ThreadView, atoms: Sequence[Atom]) -> None:
-        """Assert the facts kept out of pyDatalog that a question's atoms may match."""
+    def _read_for(self, view: ThreadView, atoms: Sequence[Atom], positive: Sequence[Atom] = ()) -> None:
+        """Assert the facts kept out of pyDatalog that a question's atoms may match: of those, only the ones
+        whose values its ``positive`` atoms over given facts can join (a question reading the events of
+        attacks that are recent does not need the thousands of recent events of a proliferate)."""
         unread, deferred = self.unread, view.deferred
         for atom in atoms:
             waiting = deferred.get(atom.pred)
             if waiting is not None and unread is not None:
                 keys = unread.fitting(waiting, atom, view.unfit)
-                if keys:
-                    self._assert_kept(view, atom.pred, keys)
+                if not keys:
+                    continue
+                joined = None
+                if positive:
+                    if view.setwise is None:
+                        view.setwise = Base(view.facts or (), mixed=self._mixed)
+                    joined = unread.joined(atom, positive, view.setwise)
+                self._assert_kept(view, atom.pred, keys, joined)
 
     @staticmethod
     def prepare(view: ThreadView, preds: Iterable[str]) -> None:
@@ -356,7 +376,7 @@ class Backend:
         variables bound to one of a set of values each, before the body (pyDatalog's ``in``)."""
         if view.deferred:
             atoms = [lit.atom if isinstance(lit, Negation) else lit for lit in body]
-            self._read_for(view, [a for a in atoms if isinstance(a, Atom)])
+            self._read_for(view, [a for a in atoms if isinstance(a, Atom)], [a for a in body if isinstance(a, Atom)])
         planned = self.variants.plan(view, body, tuple(among or ()), now=True)
         if planned is None:  # a positive literal cannot hold in this state (nothing is evaluated)
             return []

@@ -36,10 +36,11 @@ from .ast import Const, Var
 from .incremental import WILD, readers
 
 if TYPE_CHECKING:  # pragma: no cover
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
     from .ast import Atom, Rule
     from .program import Program
+    from .setwise import Base
 
 __all__ = ["Unread"]
 
@@ -144,6 +145,31 @@ class Unread:
         if len(known) > 2 * len(waiting) + 64:  # keys read or dropped since: forget them
             known.intersection_update(waiting.keys())
         return found
+
+    def joined(self, atom: Atom, positive: Sequence[Atom], base: Base) -> list[tuple[int, set]] | None:
+        """For the places of ``atom`` (a question's) whose variable one of the question's ``positive`` atoms
+        over a predicate of given facts only also holds, the values that atom's facts hold there: ``(place,
+        values)``. Every answer binds the variable to one of them, so a fact kept out with another value there
+        cannot take part (whether ``atom`` is positive or negated). None when no place is so joined."""
+        out: list[tuple[int, set]] = []
+        for j, arg in enumerate(atom.args):
+            if not isinstance(arg, Var) or arg.anonymous:
+                continue
+            for other in positive:
+                if other is atom or not self._given_only(other.pred):
+                    continue
+                at = next((k for k, a in enumerate(other.args) if isinstance(a, Var) and a.name == arg.name), None)
+                if at is None:
+                    continue
+                consts = tuple((k, a.value) for k, a in enumerate(other.args) if isinstance(a, Const))
+                index = base.index(other.pred, tuple(k for k, _v in consts), {}, ())
+                out.append((j, {row[at] for row in index.get(tuple(v for _k, v in consts), ())}))
+                break
+        return out or None
+
+    def _given_only(self, pred: str) -> bool:
+        """Are all of ``pred``'s facts the state's own (no rule derives it, no rule file states one)?"""
+        return pred not in self.program.rules_by_head and not self.program.ground_facts(pred)
 
     def _judge(self, key: tuple, dead: frozenset) -> bool:
         pred, values, _types = key

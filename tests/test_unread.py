@@ -87,3 +87,33 @@ def test_a_question_that_found_no_fitting_fact_kept_out_finds_those_kept_out_sin
     state, _ = state.apply({"do": "put_counters", "target": "bear2", "kind": "+1/+1", "n": 1})
     assert len(state.query(asked)) == 1
     assert len(state.query("event(N, counters_put, X)")) == 2
+
+
+JOINED = """
+## Test rule: an aggregate over the counters_put events of attacking creatures.
+.decl attacking_puts(n: int) "{n} counters_put events name an attacking creature"
+
+@name test.attacking_puts
+@cr 122.1
+attacking_puts(count()) :- event(N, counters_put, X), attacking(X, _).
+"""
+
+
+def test_a_question_reads_only_the_facts_kept_out_that_its_given_atoms_can_join(tmp_path):
+    """The aggregate's rule cannot fire while nothing attacks, so the counters_put events stay out of
+    pyDatalog; asking its body reads none of them (no event names an attacking creature), and it gives
+    the answers the database with every fact gives."""
+    (tmp_path / "joined.dl").write_text(JOINED)
+    answers, kept = [], []
+    for engine in (Engine(rules=[str(tmp_path)]), Engine(rules=[str(tmp_path)], incremental=False)):
+        state = engine.state_from_dict(_board())
+        for bear in ("bear1", "bear2"):
+            state, _ = state.apply({"do": "put_counters", "target": bear, "kind": "+1/+1", "n": 1})
+        answers.append(state.query("attacking_puts(N)"))
+        kept.append(_kept_out(engine).get("event", 0))
+        board = dict(_board(), combat={"attackers": {"bear2": "bob"}})
+        attacked = engine.state_from_dict(board)
+        attacked, _ = attacked.apply({"do": "put_counters", "target": "bear2", "kind": "+1/+1", "n": 1})
+        answers.append(attacked.query("attacking_puts(N)"))
+    assert kept[0] >= 2  # both events waited outside, though the aggregate's body was asked
+    assert answers[0] == answers[2] == [] and answers[1] == answers[3] == [{"N": 1}]
