@@ -253,8 +253,7 @@ def _action_choice(state: Board, space: ChoiceSpace, given: dict) -> tuple[dict,
         elif others:
             text += "\n  (the other decisions judgelog choices lists: " + ", ".join(sorted(others)) + ")"
         return data, text
-    options = [str(o) for o in needed.options]
-    made = made_by_the_action_ids(state, options)  # a token the action creates: not named before it exists
+    made = made_by_the_action_ids(state, needed.options)  # a token the action made (a number is no id: 0, 1, 2)
     return shown_choice(needed, what, kind, made)
 
 

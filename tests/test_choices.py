@@ -779,3 +779,16 @@ def test_a_word_the_rules_offer_is_not_said_to_be_made_by_the_action(engine):
     with pytest.raises(ActionError) as info:
         state.apply({"do": "resolve", "choose": {"cumulative_upkeep": "chasm"}})
     assert "legal options: pay, none" in str(info.value) and "made by this action" not in str(info.value)
+
+
+def test_a_number_the_rules_offer_is_not_said_to_be_made_by_the_action(engine):
+    """Riot twice (702.136b) asks how many instances put a counter, `riot_counters`: 0, 1 or 2. choices said
+    "0, 1, 2: made by this action, not on the board yet" (the options, turned into text first, named nothing of
+    the board): a number is no id an action makes."""
+    board = {"players": ["alice", "bob"], "objects": {"rhythm": {"card": "Rhythm of the Wild", "controller": "alice"}}}
+    state = engine.state_from_dict(board)
+    brute = "{id: brute, name: Brute, types: [creature], power: 3, toughness: 3, keywords: [riot], controller: alice}"
+    what = "{do: enter, object: " + brute + "}"
+    data, text = list_choices(state, what)
+    assert data["choice"] == "riot_counters" and data["options"] == ["0", "1", "2"], data
+    assert data["made_by_the_action"] == [] and "made by this action" not in text
