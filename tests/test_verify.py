@@ -606,6 +606,8 @@ _PAIRS = {
     "same_controller": ["pairs"],
 }
 _SMALL_BANDS = {"creatures": 3, "min_creatures": 3, "power": [1], "toughness": [1]}
+# two 1/1 creatures, the board of the combat damage properties' planted bugs
+_TWO = {"creatures": 2, "min_creatures": 2, "power": [1], "toughness": [1]}
 
 
 @pytest.mark.parametrize(
@@ -634,8 +636,29 @@ _SMALL_BANDS = {"creatures": 3, "min_creatures": 3, "power": [1], "toughness": [
             },
             "pair_breaks",
         ),
+        # 702.7b: a creature with first strike, not double strike, assigns no damage in the regular step
+        ("first_strike_deals_twice.dl", {**_TWO, "keywords": ["first_strike"]}, "damage_steps"),
+        # 702.2c: 1 damage from a deathtouch source is lethal to a blocker of toughness 2
+        ("deathtouch_lethal_by_toughness.dl", {**_TWO, "keywords": ["deathtouch"], "toughness": [2]}, "lethal_amount"),
+        # 509.1h, 506.4: an attacker stays blocked when its only blocker is removed from combat
+        (
+            "unblocked_when_blockers_leave.dl",
+            {**_TWO, "keywords": [], "follow_up": [{"do": "remove_from_combat", "object": "$creature"}]},
+            "blocked_stays_blocked",
+        ),
+        # 702.19b: a blocked creature with trample may assign its excess damage to the player it attacks
+        ("trample_stops_at_blockers.dl", {**_TWO, "keywords": ["trample"]}, "damage_recipients"),
     ],
-    ids=["702.22h-as-stated", "702.22j-bands-with-other", "702.95e-both-stolen", "702.95e-both-stolen-placeholders"],
+    ids=[
+        "702.22h-as-stated",
+        "702.22j-bands-with-other",
+        "702.95e-both-stolen",
+        "702.95e-both-stolen-placeholders",
+        "702.7b-first-strike-twice",
+        "702.2c-deathtouch-lethal",
+        "509.1h-stays-blocked",
+        "702.19b-trample-excess",
+    ],
 )
 @pytest.mark.slow
 def test_finds_a_rule_the_property_restates_from_the_cr(tmp_path, capsys, bug, scope, prop, broken_library):
