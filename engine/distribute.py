@@ -289,6 +289,9 @@ def _run_dask(
                     threads_per_worker=1,
                     processes=True,
                     dashboard_address=None,
+                    # no dashboard, but the scheduler still serves HTTP (health checks): on a port of its
+                    # own, so that a second run beside another cluster warns of no "Port 8787 is already in use"
+                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                     silence_logs=logging.ERROR,
                 )
                 client = distributed.Client(cluster)

@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import signal
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
@@ -826,6 +827,30 @@ def test_resumes_from_the_output_folder(small_text, tmp_path, capsys):
     assert len(saved) == len(shapes(load_scope(SMALL, Engine(properties=True))))
     second = run_cli(capsys, ["verify", "--workers", "1", "--scope", small_text.scope, "-o", out])
     assert second.out == small_text.run.out
+
+
+@pytest.mark.slow
+def test_local_workers_beside_another_cluster_print_no_port_warning(tmp_path, capsys):
+    """A run on local Dask workers while port 8787 is taken (another cluster's dashboard, another verify) serves
+    its scheduler's HTTP on a port of its own: no "Port 8787 is already in use" warning in the output."""
+    pytest.importorskip("distributed")
+    import socket
+
+    taken = socket.socket()
+    try:
+        taken.bind(("127.0.0.1", 8787))
+        taken.listen()
+    except OSError:
+        pass  # already taken by someone else: the same situation
+    try:
+        scope = _scope_file(tmp_path, {"creatures": 1, "keywords": ["banding"], "power": [1], "toughness": [1]})
+        with warnings.catch_warnings(record=True) as caught:  # as the command line prints them, on stderr
+            warnings.simplefilter("always")
+            run = run_cli(capsys, ["verify", "--workers", "2", "--scope", scope, "-o", tmp_path / "out"])
+    finally:
+        taken.close()
+    assert run.code == 0, run.out + run.err
+    assert not [w for w in caught if "already in use" in str(w.message)], [str(w.message) for w in caught]
 
 
 @pytest.mark.slow
