@@ -218,6 +218,7 @@ class _Run:
     board_fields: list
     states: int = 0
     found: list[dict] = field(default_factory=list)
+    follow_ups_only: bool = False  # check only the states after a follow-up action (the search checks the rest)
 
 
 def _record(
@@ -257,7 +258,8 @@ def _declare(
         if key in seen:
             return
         seen.add(key)
-        _record(run, board, steps, "board", state)
+        if not run.follow_ups_only:
+            _record(run, board, steps, "board", state)
         for action in _follow_ups(run.scope, board, state):
             key = canonical_key(steps + [action], autos)
             if key in seen:
@@ -280,8 +282,9 @@ def _declare(
             continue
         seen.add(key)
         proposed = [fact for f in fields for fact in _facts_of(face, f, values[f.name])]
-        proposal = state.with_facts(state.facts | frozenset(proposed))
-        _record(run, board, steps, DECLARATION, proposal, proposed=action)
+        if not run.follow_ups_only:
+            proposal = state.with_facts(state.facts | frozenset(proposed))
+            _record(run, board, steps, DECLARATION, proposal, proposed=action)
         try:
             after, _ = apply_action(state, action)  # only whether it applies: no refusal's options listed
         except ActionError:
@@ -300,11 +303,14 @@ def _assignments(run: _Run, board: Sequence[Spec], fields: Sequence[Field], decl
             yield {first.name: value, **more}
 
 
-def run_task(engine: Engine, scope: Scope, task: Task, *, all_found: bool = False) -> dict:
+def run_task(
+    engine: Engine, scope: Scope, task: Task, *, all_found: bool = False, follow_ups_only: bool = False
+) -> dict:
     """Check every board of one task. Returns the number of states checked and the counterexamples, least
-    first (only the least of each property unless ``all_found``)."""
+    first (only the least of each property unless ``all_found``). ``follow_ups_only``: only the states after
+    the scope's follow-up actions (the search checked the boards and their declarations)."""
     groups, board_fields = _declaring_actions(engine, scope)
-    run = _Run(engine, scope, properties_of(engine), groups, board_fields, found=[])
+    run = _Run(engine, scope, properties_of(engine), groups, board_fields, found=[], follow_ups_only=follow_ups_only)
     if scope.properties:
         run.props = {k: v for k, v in run.props.items() if k in scope.properties}
     nboards = 0
@@ -370,7 +376,13 @@ def merge(scope: Scope, results: Sequence[dict], *, all_found: bool = False) -> 
         "boards": sum(r.get("boards", 0) for r in results),
         "states": sum(r.get("states", 0) for r in results),
         "counterexamples": found,
-        "fallback": [(r["task"], what) for r in results for what in r.get("fallback", ())],
+        # each note once (two follow-up actions can give one reason); with the follow-up actions the reference
+        # enumerator checked, when the search checked the rest of the task
+        "fallback": list(
+            dict.fromkeys(
+                (r["task"], what, tuple(r.get("referenced", ()))) for r in results for what in r.get("fallback", ())
+            )
+        ),
     }
 
 

@@ -103,7 +103,9 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
         "tasks": result["tasks"],
         "boards": result["boards"],
         "search": "reference enumerator" if args.reference else "clingo",
-        "fallback": [{"task": t, "reason": why} for t, why in result["fallback"]],
+        # follow_ups: the follow-up actions the reference enumerator checked (the search the rest of the task);
+        # empty: it checked the whole task
+        "fallback": [{"task": t, "reason": why, "follow_ups": list(fu)} for t, why, fu in result["fallback"]],
         "found": total,  # counterexamples found; those written (--limit) are listed
         "interrupted": interrupted,  # the search is incomplete: only tasks_done of the tasks were checked
         "tasks_done": len(results),
@@ -126,8 +128,14 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
         f"verify: {len(checked)} properties, {shown_scope}: {scope.players} players, "
         f"{scope.min_creatures}-{scope.creatures} creatures, keywords: {kws}"
     ]
-    for task, why in result["fallback"]:
-        lines.append(f"note: task {task}: the search cannot follow {why}; checked by the reference enumerator")
+    for task, why, follow_ups in result["fallback"]:
+        checked_by = (
+            f"the follow-up action{'s' if len(follow_ups) > 1 else ''} {', '.join(follow_ups)} checked by the "
+            "reference enumerator, the rest of the task by the search"
+            if follow_ups
+            else "checked by the reference enumerator"
+        )
+        lines.append(f"note: task {task}: the search cannot follow {why}; {checked_by}")
     for c, f in zip(result["counterexamples"], written):
         prop = props.get(c["property"])
         cites = f" (CR {', '.join(prop.cites)})" if prop and prop.cites else ""

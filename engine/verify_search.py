@@ -70,16 +70,17 @@ def _unsupported_text(symbol: Any, contexts: Sequence[_Ctx], follow_do: str = ""
     return f"{_UNSUPPORTED_WORDS.get(str(what), str(what).replace('_', ' '))} {place}"
 
 
-def _unsupported_texts(model: Any, contexts: Sequence[_Ctx], scope: Scope) -> list[str]:
+def _unsupported_texts(model: Any, contexts: Sequence[_Ctx], scope: Scope) -> tuple[list[str], int | None]:
     """What a model says the search cannot follow, in words, with the follow-up action it chose (``follow(fu(T,
-    ...))``, T its place in the scope) named where that is the place."""
+    ...))``, T its place in the scope) named where that is the place; and T when everything it cannot follow is
+    in that follow-up action or the state-based actions after it (None otherwise: the task as a whole)."""
     symbols = model.symbols(shown=True)
-    follow = [
-        str(dict(scope.follow_up[s.arguments[0].arguments[0].number])["do"]) for s in symbols if s.name == "follow"
-    ]
-    return sorted(
-        {_unsupported_text(s, contexts, follow[0] if follow else "") for s in symbols if s.name == "unsupported"}
-    )
+    places = [s.arguments[0].arguments[0].number for s in symbols if s.name == "follow"]
+    follow = [str(dict(scope.follow_up[t])["do"]) for t in places]
+    unsupported = [s for s in symbols if s.name == "unsupported"]
+    texts = sorted({_unsupported_text(s, contexts, follow[0] if follow else "") for s in unsupported})
+    in_follow_up = bool(places) and all(contexts[s.arguments[0].number].group == "follow_up" for s in unsupported)
+    return texts, places[0] if in_follow_up else None
 
 
 # -- solving -------------------------------------------------------------------------------------------
@@ -156,7 +157,7 @@ def search_task(
         on_model=lambda m: hit.append(_unsupported_texts(m, compiled.contexts, scope)),
     )
     if hit:
-        result["unsupported"] = hit[0]
+        result["unsupported"], result["unsupported_follow_up"] = hit[0]
         return result
     # 2. the smallest violation of each property not found yet
     models: list[Found] = []
@@ -292,8 +293,22 @@ def replay(
     return run.found
 
 
+def _brings(template: tuple) -> str | None:
+    """The argument of a follow-up action that is a mapping or a list (an object it brings: ``enter``,
+    ``create_token``; a list of objects), which the search does not follow; None if there is none."""
+    return next((k for k, v in template if k != "do" and isinstance(v, (dict, list))), None)
+
+
+def follow_up_text(template: tuple) -> str:
+    """A follow-up action of the scope as its file writes it: ``{do: tap, object: $creature}``."""
+    items = dict(template)
+    return "{" + ", ".join(f"{k}: {items[k]}" for k in ["do"] + [k for k in items if k != "do"]) + "}"
+
+
 def search_shape(engine: Engine, scope: Scope, shape: Shape, *, all_found: bool = False) -> dict:
-    """One board shape searched by clingo, or by the reference enumerator when the search cannot follow it."""
+    """One board shape searched by clingo. A follow-up action the search cannot follow is checked by the
+    reference enumerator (only the states after it), the rest of the shape by the search; anything else it
+    cannot follow sends the whole shape to the reference enumerator."""
     from .boards import _specs
     from .verify import _declaring_actions, order_key, properties_of, run_task
 
@@ -301,12 +316,24 @@ def search_shape(engine: Engine, scope: Scope, shape: Shape, *, all_found: bool 
     if scope.properties:
         props = {k: v for k, v in props.items() if k in scope.properties}
     groups, board_fields = _declaring_actions(engine, scope)
-    raw = search_task(engine, scope, shape, props, all_found=all_found)
+    kept = [t for t in scope.follow_up if _brings(t) is None]
+    referenced = [t for t in scope.follow_up if _brings(t) is not None]
+    reasons = [
+        f"the follow-up action {dict(t)['do']}'s argument {_brings(t)} (a mapping or a list)" for t in referenced
+    ]
+    while True:  # each follow-up action a model shows the search cannot follow goes to the reference enumerator
+        searched = replace(scope, follow_up=tuple(kept))
+        raw = search_task(engine, searched, shape, props, all_found=all_found)
+        place = raw.get("unsupported_follow_up")
+        if not raw["unsupported"] or place is None:
+            break
+        reasons.extend(raw["unsupported"])
+        referenced.append(kept.pop(place))
     out: dict = {"task": shape.name, "boards": raw["boards"], "counterexamples": [], "fallback": []}
+    subtasks = [t for t in tasks(scope) if (t.creatures, t.split) == (shape.creatures, shape.split)]
     if raw["unsupported"]:
         # the reference enumerator checks this shape's boards (every task of the same size and split)
-        out["fallback"] = list(raw["unsupported"])
-        subtasks = [t for t in tasks(scope) if (t.creatures, t.split) == (shape.creatures, shape.split)]
+        out["fallback"] = list(dict.fromkeys(reasons + list(raw["unsupported"])))
         results = [run_task(engine, scope, t, all_found=all_found) for t in subtasks]
         out["counterexamples"] = sorted((c for r in results for c in r["counterexamples"]), key=order_key)
         out["boards"] = sum(r.get("boards", 0) for r in results)
@@ -315,9 +342,9 @@ def search_shape(engine: Engine, scope: Scope, shape: Shape, *, all_found: bool 
     found: list[dict] = []
     seen = set()
     for model in raw["models"]:
-        model = canonical_board(model, scope)
+        model = canonical_board(model, searched)
         board = tuple(specs[i] for i in model.specs)
-        got = [canonical(c, board, scope.players) for c in replay(engine, scope, props, model, groups, board_fields)]
+        got = [canonical(c, board, scope.players) for c in replay(engine, searched, props, model, groups, board_fields)]
         names = {c["property"] for c in got}
         missing = sorted({p for p, _ in model.properties} - names)
         if missing:
@@ -331,8 +358,13 @@ def search_shape(engine: Engine, scope: Scope, shape: Shape, *, all_found: bool 
             if key not in seen:
                 seen.add(key)
                 found.append(c)
+    if referenced:  # the states after these follow-up actions, one by one (the search checked the others)
+        rest = replace(scope, follow_up=tuple(referenced))
+        for t in subtasks:
+            found.extend(run_task(engine, rest, t, all_found=all_found, follow_ups_only=True)["counterexamples"])
+        out["fallback"] = list(dict.fromkeys(reasons))
+        out["referenced"] = [follow_up_text(t) for t in scope.follow_up if t in referenced]
     out["counterexamples"] = sorted(found, key=order_key)
-
     return _least(out, all_found)
 
 

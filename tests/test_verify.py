@@ -1028,7 +1028,8 @@ def test_an_action_the_rules_apply_again_is_named_in_english_in_the_fallback_not
     assert run.code == 0
     assert (
         "the search cannot follow an action the rules apply again (follow_up/2) in a step of the follow-up "
-        "action end_combat; checked by the reference enumerator" in run.out
+        "action end_combat; the follow-up action {do: end_combat} checked by the reference enumerator, the rest "
+        "of the task by the search" in run.out
     )
     assert "follow follow up" not in run.out
 
