@@ -356,6 +356,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="check every state one by one with the reference enumerator instead of the clingo search (slow)",
     )
     p.add_argument("--scheduler", metavar="ADDRESS", help="an existing dask.distributed scheduler to run on")
+    p.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress line per finished task on stderr (printed when stderr is not a terminal)",
+    )
     return parser
 
 

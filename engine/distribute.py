@@ -145,14 +145,20 @@ def _scope(job: Job) -> Scope:
 def check_task(job: Job, task: Task | Shape) -> dict:
     """One task, checked in whatever process runs it: a board shape searched by clingo, or a task of the
     reference enumerator."""
+    import time
+
+    start = time.monotonic()
     engine = _engine(job.rules, job.include_library, job.library, job.backend)
     if isinstance(task, Task):
         from .verify import run_task
 
-        return run_task(engine, _scope(job), task, all_found=job.all_found)
-    from .verify_search import search_shape
+        result = run_task(engine, _scope(job), task, all_found=job.all_found)
+    else:
+        from .verify_search import search_shape
 
-    return search_shape(engine, _scope(job), task, all_found=job.all_found)
+        result = search_shape(engine, _scope(job), task, all_found=job.all_found)
+    result["seconds"] = round(time.monotonic() - start, 1)  # for the progress line (never in the output)
+    return result
 
 
 def _saved(folder: str | None, job: Job, task: Task | Shape) -> dict | None:
@@ -228,9 +234,11 @@ def run_job(
     workers: int = 1,
     scheduler: str | None = None,
     folder: str | None = None,
-    progress: Callable[[int, str], None] | None = None,
+    progress: Callable[[int, str, dict], None] | None = None,
 ) -> list[dict]:
     """The results of all tasks, in task order. ``workers`` <= 1 without a scheduler: in this process.
+    ``progress(I, NAME, RESULT)`` is called as each task finishes (I: the tasks done before it, resumed
+    ones included).
     Interrupted (KeyboardInterrupt), it raises :class:`Interrupted` with the results of the finished tasks;
     a Dask cluster it started is closed first."""
     results: dict[Task | Shape, dict] = {}
@@ -252,7 +260,7 @@ def run_job(
                     _save(folder, job, task, results[task])
                     done += 1
                     if progress:
-                        progress(done - 1, task.name)
+                        progress(done - 1, task.name, results[task])
     except KeyboardInterrupt:  # the tasks finished so far (results is filled as each one finishes)
         raise Interrupted([results[t] for t in tasks if t in results]) from None
     return [results[t] for t in tasks]
@@ -265,7 +273,7 @@ def _run_dask(
     scheduler: str | None,
     folder: str | None,
     results: dict,
-    progress: Callable[[int, str], None] | None,
+    progress: Callable[[int, str, dict], None] | None,
     done: int,
 ) -> int:
     from .extras import require
@@ -305,7 +313,7 @@ def _run_dask(
                 _save(folder, job, task, results[task])
                 done += 1
                 if progress:
-                    progress(done - 1, task.name)
+                    progress(done - 1, task.name, results[task])
         finally:
             client.close()
     finally:

@@ -77,6 +77,19 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
     )
     todo: list = list(tasks(scope)) if args.reference else list(shapes(scope))
     progress = progress_factory(len(todo))
+    logged = not getattr(args, "quiet", False) and not sys.stderr.isatty()  # a terminal has the progress line
+
+    def finished(i: int, name: str, result: dict) -> None:
+        progress.tick(i, name)
+        if logged:  # a logged or batch run: one line per task, as it finishes
+            boards = result.get("boards", 0)
+            seconds = f", {result['seconds']:.1f} s" if "seconds" in result else ""
+            sys.stderr.write(
+                f"verify: task {name} done ({boards:,} board{'' if boards == 1 else 's'}{seconds}) — "
+                f"{i + 1} of {len(todo)}\n"
+            )
+            sys.stderr.flush()
+
     interrupted = False
     try:
         results = run_job(
@@ -85,7 +98,7 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
             workers=default_workers(args.workers, len(todo)),
             scheduler=args.scheduler,
             folder=args.output,
-            progress=progress.tick,
+            progress=finished,
         )
     except Interrupted as stop:  # Ctrl-C or SIGTERM: report what was checked, and the counterexamples so far
         results, interrupted = stop.results, True

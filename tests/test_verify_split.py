@@ -1,5 +1,6 @@
 """judgelog verify: a follow-up action the clingo search cannot follow goes to the reference enumerator on its
-own (the rest of its task stays on the search, with the same answers), and each fallback note is printed once."""
+own (the rest of its task stays on the search, with the same answers), each fallback note is printed once, and
+a progress line per finished task goes to stderr when it is not a terminal."""
 
 from __future__ import annotations
 
@@ -91,3 +92,31 @@ def test_a_fallback_note_is_printed_once(tmp_path, capsys):
     assert run.code == 0, run.out + run.err
     notes = [line for line in run.out.splitlines() if line.startswith("note: task n1-")]
     assert notes and len(notes) == len(set(notes)), notes
+
+
+TINY = {"creatures": 1, "keywords": [], "keywords_per_creature": 0, "power": [1], "toughness": [1]}
+
+
+@pytest.mark.slow  # about a second or two
+def test_a_progress_line_per_finished_task_goes_to_stderr_off_a_terminal(tmp_path, capsys):
+    path = _scope_file(tmp_path, TINY)
+    run = run_cli(capsys, ["verify", "--workers", "1", "--scope", path])  # capsys' stderr is not a terminal
+    quiet = run_cli(capsys, ["verify", "--workers", "1", "--scope", path, "--quiet"])
+    assert run.code == quiet.code == 0
+    lines = run.err.splitlines()
+    assert [line.split(" (")[0] for line in lines] == ["verify: task n1-s01 done", "verify: task n1-s10 done"]
+    assert lines[0].startswith("verify: task n1-s01 done (1 board, ") and lines[0].endswith(" s) — 1 of 2")
+    assert lines[1].endswith(" s) — 2 of 2")
+    assert run.out == quiet.out and "no counterexample among 2 boards (2 tasks)" in run.out  # stdout as before
+    assert quiet.err == ""
+
+
+@pytest.mark.slow  # about a second or two
+def test_a_resumed_run_counts_the_saved_tasks_in_its_progress_lines(tmp_path, capsys):
+    path = _scope_file(tmp_path, TINY)
+    argv = ["verify", "--workers", "1", "--scope", path, "-o", tmp_path / "out"]
+    run_cli(capsys, argv)
+    (tmp_path / "out" / "tasks" / "n1-s10.json").unlink()  # as if interrupted in the second task
+    again = run_cli(capsys, argv)
+    assert again.code == 0 and again.err.splitlines()[0].startswith("verify: task n1-s10 done (1 board, ")
+    assert again.err.splitlines()[0].endswith("— 2 of 2") and len(again.err.splitlines()) == 1
