@@ -314,9 +314,7 @@ class Backend:
                     continue
                 joined = None
                 if positive:
-                    if view.setwise is None:
-                        view.setwise = Base(view.facts or (), mixed=self._mixed)
-                    joined = unread.joined(atom, positive, view.setwise)
+                    joined = unread.joined(atom, positive, self._base(view))
                 self._assert_kept(view, atom.pred, keys, joined)
 
     @staticmethod
@@ -429,17 +427,22 @@ class Backend:
                 return found
         return sorted_rows(set(self.ask_body(view, ordered, names, among)))
 
+    def _base(self, view: ThreadView) -> Base:
+        """The view's facts by predicate (judgelog.setwise), made on first use and kept up to date by the sync."""
+        if view.setwise is None:
+            view.setwise = Base(view.facts or (), mixed=self._mixed)
+        return view.setwise
+
     def _setwise(
         self, view: ThreadView, ordered: Sequence, names: Sequence[str], among: Mapping[str, frozenset] | None
     ) -> list[tuple] | None:
         """The rows of a body (in evaluation order) evaluated set-at-a-time (judgelog.setwise); None when it
         cannot plan the body (it is then asked top-down)."""
         self._check_joins(view, ordered)
-        if view.setwise is None:
-            view.setwise = Base(view.facts or (), mixed=self._mixed)
+        base = self._base(view)
         dead = view.ns.dead_rules if view.ns is not None else frozenset()
         try:
-            found = answer(self.planner, view.setwise, view.computed_by, ordered, names, among, dead=dead)
+            found = answer(self.planner, base, view.computed_by, ordered, names, among, dead=dead)
         except (Unsupported, RecursionError):
             return None
         return sorted_rows(found)
