@@ -282,10 +282,11 @@ _SLOTS = tuple(_Slot(i) for i in range(16))
 _NUMBERS = tuple(_Number(i) for i in range(16))
 
 
-def _closures(program: Program) -> tuple[frozenset, dict[tuple, list[tuple[str, Pattern]]]]:
-    """The constants the rules write, and the closures of change shapes found so far (kept per program)."""
+def _closures(program: Program) -> tuple[frozenset, dict[tuple, tuple[list[tuple[str, Pattern]], frozenset]]]:
+    """The constants the rules write, and the closures of change shapes found so far with every rule (each
+    with the ids of the rules it went through), kept per program."""
 
-    def make() -> tuple[frozenset, dict[tuple, list[tuple[str, Pattern]]]]:
+    def make() -> tuple[frozenset, dict[tuple, tuple[list[tuple[str, Pattern]], frozenset]]]:
         # words as they are; a number as (predicate, position, number), where a rule writes it (see _shapes)
         consts = frozenset(
             (atom.pred, i, a.value) if type(a.value) is int else a.value
@@ -301,32 +302,34 @@ def _closures(program: Program) -> tuple[frozenset, dict[tuple, list[tuple[str, 
     return program.kept("incremental.closures", make)
 
 
-def _dead_closures(program: Program, dead: frozenset) -> dict[tuple, list[tuple[str, Pattern]]]:
-    """The closures of change shapes found so far with the rules of ``dead`` left out (kept per program, for
-    the last few sets of dead rules; with none left out, those of :func:`_closures`)."""
-    if not dead:
-        return _closures(program)[1]
-    kept: dict[frozenset, dict] = program.kept("incremental.dead_closures", dict)
-    found = kept.get(dead)
+def _cached_closure(program: Program, key: tuple, dead: frozenset = frozenset()) -> list[tuple[str, Pattern]]:
+    """:func:`_closure` of the change shape ``key`` (predicate, then its pattern) with the rules of ``dead``
+    left out, kept per program.
+
+    The closure with every rule is computed first, with the rules it goes through: leaving out a rule makes
+    the closure no larger (each pattern reached is reached by one at least as wide with every rule), so it
+    goes through none of the others, and the closure without ``dead`` is the closure without those of its
+    rules that ``dead`` holds: usually none, and so the closure with every rule, whatever else the state's
+    namespace leaves dead (states of different boards share it)."""
+    whole = _closures(program)[1]
+    found = whole.get(key)
     if found is None:
-        if len(kept) >= _MAX_DEAD_SETS:
+        if len(whole) >= _MAX_CLOSURES:
+            whole.clear()
+        found = whole[key] = _closure(program, key[0], key[1:])
+    closure, used = found
+    if not dead:
+        return closure
+    left_out = frozenset(r for r in used if r in dead) if len(used) < len(dead) else used & dead
+    if not left_out:
+        return closure
+    kept: dict[tuple, list[tuple[str, Pattern]]] = program.kept("incremental.dead_closures", dict)
+    without = kept.get((key, left_out))
+    if without is None:
+        if len(kept) >= _MAX_CLOSURES:
             kept.clear()
-        found = kept[dead] = {}
-    return found
-
-
-def _cached_closure(
-    program: Program, cache: dict[tuple, list[tuple[str, Pattern]]], key: tuple, dead: frozenset = frozenset()
-) -> list:
-    """:func:`_closure` of the change shape ``key`` (predicate, then its pattern), kept in ``cache`` (the
-    closures with the rules of ``dead`` left out)."""
-    closure = cache.get(key)
-    if closure is None:
-        closure = _closure(program, key[0], key[1:], dead)
-        if len(cache) >= _MAX_CLOSURES:
-            cache.clear()
-        cache[key] = closure
-    return closure
+        without = kept[(key, left_out)] = _closure(program, key[0], key[1:], left_out)[0]
+    return without
 
 
 def affected(
@@ -348,13 +351,13 @@ def affected(
 
 
 def _exact(program: Program, changed: Iterable[tuple], dead: frozenset = frozenset()) -> Affected:
-    consts, cache = _closures(program)[0], _dead_closures(program, dead)
+    consts = _closures(program)[0]
     out = Affected()
     for fact in changed:
         key = (fact, tuple(map(type, fact)), dead)  # True and 1 are equal keys, not equal shapes
         known = _ONE.get(key)
         if known is None or known[0] is not program:
-            known = (program, _affected_one(program, fact, consts, cache, dead))
+            known = (program, _affected_one(program, fact, consts, dead))
             if len(_ONE) >= _MAX_ONE:
                 _ONE.clear()
             _ONE[key] = known
@@ -364,7 +367,6 @@ def _exact(program: Program, changed: Iterable[tuple], dead: frozenset = frozens
 
 _ONE: dict[tuple, tuple[Program, Affected]] = {}  # a changed fact -> its affected patterns (kept, a few thousand)
 _MAX_ONE = 2048
-_MAX_DEAD_SETS = 16  # sets of dead rules whose closures are kept (a state's namespace: judgelog.liveness)
 COARSE_ABOVE = 256  # a change of more facts is analysed by coarse shapes (see coarse_affected)
 _MAX_AMONG_GROUPS = 64  # large groups of changed facts whose closures with sets of values are kept
 _MAX_COARSE_KEYS = 200_000  # the coarse shapes of facts kept per program
@@ -388,7 +390,7 @@ def coarse_affected(
     there (:class:`Among`): ``toughness(<the creatures given a counter>, _)``, not every toughness. This is
     the union of the facts' exact closures, widened to the product of each position's values. ``dead``: as
     :func:`affected`."""
-    consts, cache = _closures(program)[0], _dead_closures(program, dead)
+    consts = _closures(program)[0]
     # fact -> (the fact, its coarse shape, its exact shape, the values the exact shape's placeholders stand
     # for): a change is often analysed again by each fact set compared (the backend's, each question's)
     kept: dict[tuple, tuple] = program.kept("incremental.fact_shapes", dict)
@@ -419,12 +421,12 @@ def coarse_affected(
             if found is None:
                 if len(among_kept) >= _MAX_AMONG_GROUPS:
                     among_kept.clear()
-                found = among_kept[whole] = _among_closure(program, entries, cache, dead)
+                found = among_kept[whole] = _among_closure(program, entries, dead)
             for pred, pattern in found:
                 if pred not in out.all:
                     out.add(pred, pattern)
         else:
-            for pred, pattern in _cached_closure(program, cache, key, dead):
+            for pred, pattern in _cached_closure(program, key, dead):
                 out.add(pred, pattern)
     return out
 
@@ -446,9 +448,7 @@ def _shared(shapes: dict[tuple, tuple], shape: tuple) -> tuple:
     return shapes.setdefault((shape, tuple(map(type, shape))), shape)
 
 
-def _among_closure(
-    program: Program, entries: list[tuple], cache: dict, dead: frozenset = frozenset()
-) -> list[tuple[str, Pattern]]:
+def _among_closure(program: Program, entries: list[tuple], dead: frozenset = frozenset()) -> list[tuple[str, Pattern]]:
     """The closures of the facts of ``entries`` (of one coarse shape; see :func:`_fact_shapes`) by their
     exact shapes, each placeholder standing for the values the facts of that shape hold at it (see
     :func:`coarse_affected`)."""
@@ -462,7 +462,7 @@ def _among_closure(
     out: list[tuple[str, Pattern]] = []
     for key, seen in shapes.items():
         held = [Among(frozenset(vs)) if len(vs) > 1 else next(iter(vs)) for vs in seen]
-        for pred, pattern in _cached_closure(program, cache, key, dead):
+        for pred, pattern in _cached_closure(program, key, dead):
             out.append((pred, tuple(held[v.i] if isinstance(v, _Slot) else v for v in pattern)))
     return out
 
@@ -492,11 +492,11 @@ def _shapes(fact: tuple, consts: frozenset) -> tuple[tuple, tuple, tuple]:
     return tuple(coarse), tuple(shape), tuple(values)
 
 
-def _affected_one(program: Program, fact: tuple, consts: frozenset, cache: dict, dead: frozenset) -> Affected:
+def _affected_one(program: Program, fact: tuple, consts: frozenset, dead: frozenset) -> Affected:
     """The affected patterns of one changed fact, from the closure of its shape."""
     out = Affected()
     _, shape, values = _shapes(fact, consts)
-    for pred, pattern in _cached_closure(program, cache, shape, dead):
+    for pred, pattern in _cached_closure(program, shape, dead):
         if pred in out.all:
             continue
         out.add(pred, tuple(values[v.i] if isinstance(v, _Slot) else v for v in pattern))
@@ -543,10 +543,13 @@ def _possible(program: Program, rule: Rule, binding: dict[str, Any]) -> bool:
     return True
 
 
-def _closure(program: Program, pred: str, args: Pattern, dead: frozenset = frozenset()) -> list[tuple[str, Pattern]]:
+def _closure(
+    program: Program, pred: str, args: Pattern, dead: frozenset = frozenset()
+) -> tuple[list[tuple[str, Pattern]], frozenset]:
     """Every (predicate, pattern) that the change of one fact reaches through the rules (but those of
-    ``dead``)."""
+    ``dead``), and the ids of the rules it reaches them through."""
     out = Affected()
+    used: set[int] = set()
     followed_whole: set[str] = set()
     work: list[tuple[str, Pattern]] = []
     if out.add(pred, args):
@@ -564,11 +567,12 @@ def _closure(program: Program, pred: str, args: Pattern, dead: frozenset = froze
             binding = _bind(atom, pattern)
             if binding is None or not _possible(program, rule, binding):
                 continue
+            used.add(id(rule))
             head = rule.head.pred
             new = _head_pattern(rule, binding)
             if out.add(head, new):
                 work.append((head, tuple(WILD for _ in new) if head in out.all else new))
-    return [(p, q) for p in out.preds() for q in out.patterns(p)]
+    return [(p, q) for p in out.preds() for q in out.patterns(p)], frozenset(used)
 
 
 def question_patterns(found: Affected, head: Atom, body: Sequence) -> Affected:
