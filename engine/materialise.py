@@ -73,13 +73,16 @@ def materialise(
         backend.aggregates[id(view)] = contributions
     else:
         contributions = backend.aggregates.setdefault(id(view), {})
+    # an aggregate rule that cannot fire in the state's namespace (judgelog.liveness) derives nothing: it is
+    # not asked (most of a board's aggregate rules are another keyword's)
+    dead = view.ns.dead_rules if view.ns is not None else frozenset()
     for task in backend.materialise_order:
         heads = task.preds if isinstance(task, Component) else (task.head.pred,)
         if only is not None and not any(only.touches(p) for p in heads):
             continue
         if isinstance(task, Component):
             _fixpoint(backend, view, facts, task, limits, deadline, only)
-        else:
+        elif id(task) not in dead:
             _aggregate_rule(backend, view, facts, task, contributions, limits, only)
 
 

@@ -74,19 +74,45 @@ def test_a_rule_that_can_fire_only_later_sees_the_events_that_waited(tmp_path):
     )[0].query("watched_put(X)")
 
 
-def test_a_question_that_found_no_fitting_fact_kept_out_finds_those_kept_out_since():
-    """Keys found not to fit a question's constants are remembered (judgelog.unread.Unread.fitting): asked
-    again after more facts were kept out, the question judges the new ones and finds those that fit."""
-    engine = Engine()
+BOTH = {("counters_put", "bear1"), ("counters_put", "bear3")}
+
+BEAR2 = """
+## Test rule: the counters_put events of one creature, counted.
+.decl puts_on_bear2(n: int) "{n} counters_put events name bear2"
+
+@name test.puts_on_bear2
+@cr 122.1
+puts_on_bear2(count()) :- event(N, counters_put, bear2).
+"""
+
+
+def test_a_question_remembers_the_keys_kept_out_that_do_not_fit_it(tmp_path):
+    """Keys found not to fit a question's constants are remembered (judgelog.unread.Unread.fitting): the
+    aggregate's body, asked again after more facts were kept out, judges only the new ones; a fact that fits
+    is read, and the answers are those of the database with every fact."""
+    (tmp_path / "bear2.dl").write_text(BEAR2)
+    engine = Engine(rules=[str(tmp_path)])
     state = engine.state_from_dict(_board())
-    state, _ = state.apply({"do": "put_counters", "target": "bear1", "kind": "+1/+1", "n": 1})
-    asked = "event(N, counters_put, bear2)"
-    assert state.query(asked) == []
-    view = THREAD.engines[engine.backend.id]
-    assert any(pred == "event" and keys for (pred, _consts), keys in view.unfit.items())
-    state, _ = state.apply({"do": "put_counters", "target": "bear2", "kind": "+1/+1", "n": 1})
-    assert len(state.query(asked)) == 1
-    assert len(state.query("event(N, counters_put, X)")) == 2
+
+    def unfit_events() -> set:
+        unfit = THREAD.engines[engine.backend.id].unfit
+        return {key[1] for (pred, _consts), keys in unfit.items() if pred == "event" for key in keys}
+
+    order = ("bear2", "bear1", "bear2", "bear3", "bear2")
+    unfit_after = []
+    for bear in order:
+        state, _ = state.apply({"do": "put_counters", "target": bear, "kind": "+1/+1", "n": 1})
+        state.query("puts_on_bear2(N)")  # the aggregate asked again where a change reaches it
+        unfit_after.append(unfit_events())
+    # bear1's and bear3's events are kept out (the live rule's constants name bear2); each is judged not to
+    # fit when the aggregate is next asked, and remembered
+    assert unfit_after == [set(), set(), {("counters_put", "bear1")}, {("counters_put", "bear1")}, BOTH]
+    assert [r["N"] for r in state.query("puts_on_bear2(N)")] == [3]
+    assert len(state.query("event(N, counters_put, X)")) == 5
+    whole = Engine(rules=[str(tmp_path)], incremental=False).state_from_dict(_board())
+    for bear in order:
+        whole, _ = whole.apply({"do": "put_counters", "target": bear, "kind": "+1/+1", "n": 1})
+    assert whole.query("puts_on_bear2(N)") == state.query("puts_on_bear2(N)")
 
 
 JOINED = """
