@@ -11,8 +11,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .analysis import check_query
-from .ast import format_value
 from .codes import S000
+from .outputs import table
 
 if TYPE_CHECKING:
     from .change import Event
@@ -121,14 +121,13 @@ def _run(args: argparse.Namespace, engine: Engine, *, apply_actions: bool = True
     return state, []
 
 
-def table(names: list[str], rows: list[dict]) -> str:
-    if not names:
-        return "yes" if rows else "no"
-    cells = [[format_value(r[n]) for n in names] for r in rows]
-    widths = [max([len(n)] + [len(c[i]) for c in cells]) for i, n in enumerate(names)]
-    lines = ["  ".join(n.ljust(w) for n, w in zip(names, widths)).rstrip(), "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
-    return "\n".join(lines)
+def _asked_after(args: argparse.Namespace, state: State) -> str:
+    """A line under a negative answer asked after the file's actions (the board as written may be meant)."""
+    actions = state.meta.scenario.actions if state.meta.scenario is not None else []
+    n = len(actions) if getattr(args, "actions", None) is None else args.actions
+    if getattr(args, "before_actions", False) or not n:
+        return ""
+    return f"\n(asked after the file's {n} action{'s' if n != 1 else ''}: --before-actions asks the board as written)"
 
 
 def cmd_query(args: argparse.Namespace) -> int:
@@ -149,7 +148,7 @@ def cmd_query(args: argparse.Namespace) -> int:
         out = table(names, shown) + (f"\n({total} answer{'s' if total != 1 else ''})" if names else "")
         if len(shown) < total:
             out += f"\n(showing the first {len(shown)}; --limit N shows more, --limit 0 all)"
-        return out
+        return out + ("" if answers else _asked_after(args, state))
 
     _emit(args, data, text)
     return EXIT_OK if answers else EXIT_NEGATIVE
@@ -205,7 +204,7 @@ def _why_not(args: argparse.Namespace, state: State) -> int:
         lines.extend(_events_of(state, args.atom))
     for r in reasons:
         lines.extend(r.to_lines())
-    _emit(args, data, "\n".join(lines))
+    _emit(args, data, "\n".join(lines) + ("" if holds else _asked_after(args, state)))
     return EXIT_OK if holds else EXIT_NEGATIVE
 
 

@@ -1,4 +1,4 @@
-"""The versioned JSON documents the verbs print with ``--format json``.
+"""What the verbs print: the versioned JSON documents of ``--format json``, and the text table of answers.
 
 Every document carries ``"schema": "judgelog/<verb>/<version>"`` and follows the JSON Schema shipped in the
 package as ``schemas/<verb>-<version>.json`` (errors, printed on stderr, use the ``error`` schema). A change
@@ -16,7 +16,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-__all__ = ["VERSION", "SCHEMA_DIR", "schema_id", "stamp", "load_schema", "schema_names", "term"]
+__all__ = ["VERSION", "SCHEMA_DIR", "schema_id", "stamp", "load_schema", "schema_names", "term", "table"]
 
 VERSION = 1
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
@@ -47,3 +47,23 @@ def schema_names() -> list[str]:
 def term(fact: tuple) -> dict:
     """A ground atom as structured JSON: ``{"pred": ..., "args": [...]}``."""
     return {"pred": fact[0], "args": list(fact[1:])}
+
+
+def table(names: list[str], rows: list[dict]) -> str:
+    """Answers as a text table, a column a variable (``yes``/``no`` for a question without variables).
+
+    >>> print(table(["P"], [{"P": "alice"}, {"P": "bob"}]))
+    P
+    -----
+    alice
+    bob
+    """
+    from .ast import format_value
+
+    if not names:
+        return "yes" if rows else "no"
+    cells = [[format_value(r[n]) for n in names] for r in rows]
+    widths = [max([len(n)] + [len(c[i]) for c in cells]) for i, n in enumerate(names)]
+    lines = ["  ".join(n.ljust(w) for n, w in zip(names, widths)).rstrip(), "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
+    return "\n".join(lines)

@@ -215,3 +215,19 @@ def test_a_granted_keyword_without_its_parameter_is_refused_naming_the_key_it_ta
     assert not state.holds("keyword_param(giant, landwalk, land_with, swamp)")
     after, _ = state.apply({"do": "apply_effect", "object": "giant", "keyword": "landwalk", "land_with": "swamp"})
     assert after.holds("keyword_param(giant, landwalk, land_with, swamp)")
+
+
+REMOVED = str(ROOT / "facts/scenarios/judge_banding_blocker_removed_active_player_divides_again.yaml")
+
+
+@pytest.mark.parametrize("verb", ["query", "explain"])
+def test_a_negative_answer_after_the_files_actions_says_so_and_how_to_ask_the_board_as_written(capsys, verb):
+    """A judge asking about a file with actions gets the state after them: a "no" there names them (the board
+    as written may be what was meant); with --before-actions, or a positive answer, nothing is added."""
+    note = "(asked after the file's 1 action: --before-actions asks the board as written)"
+    after = run_cli(capsys, [verb, REMOVED, "tapped(alice)"])
+    assert after.code == 1 and after.out.rstrip().endswith(note)
+    before = run_cli(capsys, [verb, REMOVED, "tapped(alice)", "--before-actions"])
+    assert before.code == 1 and note not in before.out
+    held = run_cli(capsys, [verb, REMOVED, "blocking(X, _)" if verb == "query" else "creature(bears)"])
+    assert held.code == 0 and note not in held.out
