@@ -417,7 +417,7 @@ def test_a_lone_possible_blocker_of_a_menace_creature_is_offered_nothing(engine)
     assert state.query("block_pair_allowed(bears, brute)")
     data, text = list_choices(state, "blocks")
     assert data["can_block"] == {} and data["declarations"] == [{}], text
-    assert "(no creature can block)" in text
+    assert "(no creature can block any attacker now; explain --why-not can_block(B, A) says why for one pair)" in text
 
 
 def test_attack_declarations_are_the_ones_declare_attackers_accepts(engine):
