@@ -435,28 +435,41 @@ def _one_of(source: str, name: str, choices: Sequence[str], message: str, listin
 
 def placeholders(action: dict) -> list[tuple[tuple, str]]:
     """The words of a follow-up action that may be placeholders, with their places: each argument's value
-    ``(arg,)``, and each item of a list ``(arg, i)`` (``object: [$creature, $creature]``).
+    ``(arg,)``, each item of a list ``(arg, i)`` (``object: [$creature, $creature]``), and the same inside a
+    mapping, by key (``choose: {recipients: [$creature]}``: ``(choose, recipients, 0)``).
 
     >>> placeholders({"do": "gain_control", "object": ["$creature", "c2"], "player": "$player"})
     [(('do',), 'gain_control'), (('object', 0), '$creature'), (('object', 1), 'c2'), (('player',), '$player')]
+    >>> placeholders({"do": "populate", "choose": {"token": "$creature"}})
+    [(('do',), 'populate'), (('choose', 'token'), '$creature')]
     """
     out: list[tuple[tuple, str]] = []
-    for arg, value in action.items():
+
+    def walk(value: object, place: tuple) -> None:
         if isinstance(value, str):
-            out.append(((arg,), value))
+            out.append((place, value))
         elif isinstance(value, list):
-            out += [((arg, j), v) for j, v in enumerate(value) if isinstance(v, str)]
+            for j, v in enumerate(value):
+                walk(v, (*place, j))
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, (*place, k))
+
+    for arg, value in action.items():
+        walk(value, (arg,))
     return out
 
 
 def with_values(action: dict, places: Sequence[tuple], values: Sequence[object]) -> dict:
     """A copy of ``action`` with each of ``places`` (from :func:`placeholders`) given its value."""
-    out = {k: list(v) if isinstance(v, list) else v for k, v in action.items()}
+    import copy
+
+    out = copy.deepcopy(action)
     for place, value in zip(places, values):
-        if len(place) == 1:
-            out[place[0]] = value
-        else:
-            out[place[0]][place[1]] = value
+        inner = out
+        for key in place[:-1]:
+            inner = inner[key]
+        inner[place[-1]] = value
     return out
 
 

@@ -302,7 +302,16 @@ def _brings(template: tuple) -> str | None:
 def follow_up_text(template: tuple) -> str:
     """A follow-up action of the scope as its file writes it: ``{do: tap, object: $creature}``."""
     items = dict(template)
-    return "{" + ", ".join(f"{k}: {items[k]}" for k in ["do"] + [k for k in items if k != "do"]) + "}"
+    return "{" + ", ".join(f"{k}: {_flow(items[k])}" for k in ["do"] + [k for k in items if k != "do"]) + "}"
+
+
+def _flow(value: object) -> str:
+    """A value as YAML's flow style writes it: ``{recipients: [$creature]}`` (not Python's ``{'recipients': ...}``)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    return str(value)
 
 
 def search_shape(engine: Engine, scope: Scope, shape: Shape, *, all_found: bool = False) -> dict:

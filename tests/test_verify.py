@@ -189,6 +189,12 @@ def test_an_edited_rule_file_makes_the_saved_results_stale(tmp_path, capsys):
             ":3:44:",
             "unknown variable '$creatur' in follow-up action 'gain_control'",
         ),
+        # inside a mapping (choose:): was "unknown constant '$creature'" for every variable, the right ones too
+        (
+            "creatures: 2\nfollow_up:\n  - {do: populate, choose: {token: $creatre}}\n",
+            ":3:36:",
+            "unknown variable '$creatre' in follow-up action 'populate'",
+        ),
         ("creatures: 1\ncolors: [black, blak]\n", ":2:17:", "unknown color 'blak' in colors"),
         ("creatures: 1\ntypes: [artefact]\n", ":2:9:", "unknown type 'artefact' in types"),
     ],
@@ -683,6 +689,24 @@ def test_each_placeholder_of_a_follow_up_ranges_over_the_board_on_its_own():
     pairs = sorted((tuple(a["object"]), a["player"]) for a in actions)
     assert pairs == [((x, y), p) for x in ("c1", "c2") for y in ("c1", "c2") for p in ("p1", "p2")]
     assert follow[0]["object"] == ["$creature", "$creature"]  # the template is not changed by a fill
+
+
+def test_a_placeholder_inside_a_choice_ranges_over_the_board():
+    """`choose: {recipients: [$creature]}` (a choice made inside the follow-up action, 701.34a's proliferate): each
+    `$creature` of the mapping stands for every creature of the board, as an argument's would; the action with
+    its choice is checked by the reference enumerator, and the follow-up is written as its file writes it."""
+    from judgelog.verify import _follow_ups
+    from judgelog.verify_search import follow_up_text
+
+    engine = Engine(properties=True)
+    follow = [{"do": "proliferate", "player": "$player", "choose": {"recipients": ["$creature"]}}]
+    scope = load_scope({"creatures": 2, "keywords": [], "declare": [], "follow_up": follow}, engine)
+    board = next(b for b in boards(scope) if len(b) == 2)
+    actions = list(_follow_ups(scope, board, engine.state_from_dict({"players": ["p1", "p2"]})))
+    chosen = sorted((a["choose"]["recipients"][0], a["player"]) for a in actions)
+    assert chosen == [(c, p) for c in ("c1", "c2") for p in ("p1", "p2")]
+    assert follow[0]["choose"] == {"recipients": ["$creature"]}  # the template is not changed by a fill
+    assert follow_up_text(scope.follow_up[0]) == "{do: proliferate, choose: {recipients: [$creature]}, player: $player}"
 
 
 @pytest.mark.slow
