@@ -509,6 +509,7 @@ def test_finds_a_flier_blocked_by_anyone(tmp_path, capsys, broken_library):
     [
         ("reach_blocks_no_flier.dl", ["flying", "reach"], "evasion_allows", ["['flying']", "['reach']"]),
         ("menace_one_blocker.dl", ["menace"], "evasion_blocks", ["None", "['menace']"]),
+        ("shadow_blocks_no_shadow.dl", ["shadow"], "evasion_allows", ["['shadow']", "['shadow']"]),
     ],
 )
 @pytest.mark.slow
@@ -522,6 +523,16 @@ def test_finds_an_evasion_rule_too_strict_or_too_loose(tmp_path, capsys, bug, ke
     assert sorted(str(o.get("keywords")) for o in data["objects"].values()) == found
     clean = run_cli(capsys, ["verify", "--workers", "1", "--scope", tmp_path / "scope.yaml", "-o", tmp_path / "clean"])
     assert clean.code == 0, clean.out
+
+
+@pytest.mark.slow
+def test_finds_a_menace_that_refuses_two_blockers(tmp_path, capsys, broken_library):
+    """evasion_allows restates 702.111b's other half: two creatures with no keyword may block a creature with
+    menace; a menace that can't be blocked at all is found on three creatures (fewer can't have two blockers)."""
+    lib = broken_library("menace_unblockable.dl")
+    scope = {"creatures": 3, "min_creatures": 3, "keywords": ["menace"], "power": [1], "toughness": [1]}
+    data, _ = _find(tmp_path, capsys, {**scope, "properties": ["evasion_allows"]}, "evasion_allows", library=lib)
+    assert sorted(str(o.get("keywords")) for o in data["objects"].values()) == ["None", "None", "['menace']"]
 
 
 @pytest.mark.slow
