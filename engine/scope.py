@@ -16,6 +16,7 @@ the loaded rules mention in the rules the properties depend on (:func:`property_
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -462,8 +463,6 @@ def placeholders(action: dict) -> list[tuple[tuple, str]]:
 
 def with_values(action: dict, places: Sequence[tuple], values: Sequence[object]) -> dict:
     """A copy of ``action`` with each of ``places`` (from :func:`placeholders`) given its value."""
-    import copy
-
     out = copy.deepcopy(action)
     for place, value in zip(places, values):
         inner = out
