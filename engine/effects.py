@@ -189,6 +189,7 @@ def p_move(ch: Change, o: Arg, zone: Arg, why: Arg = None, *, event: str = "move
     """``o`` leaves the battlefield: it becomes a new object (CR 400.7), so every fact about it goes; what
     other facts refer to it (a partner, a block) the rules forget with state-based forgets."""
     if not ch.is_permanent(o):
+        _move_card(ch, o, zone, why, event)
         return
     _require(zone in ZONES, f"unknown zone {zone!r}; zones: {', '.join(ZONES)}")
     was_creature = o in ch.creatures if ch.creatures is not None else ("card_type", o, "creature") in ch.facts
@@ -212,6 +213,19 @@ def p_move(ch: Change, o: Arg, zone: Arg, why: Arg = None, *, event: str = "move
         ch.emit("dies", o)
     if was_token:
         ch.facts.add(("token_in_zone", o, zone))  # it ceases to exist at the next check (rules: 704.5d)
+
+
+def _move_card(ch: Change, o: Arg, zone: Arg, why: Arg, event: str) -> None:
+    """A card in a zone other than the battlefield (``card_in_zone``) is put into another one (a discarded card,
+    from a hand to its owner's graveyard, 701.9a): a new object there (400.7) with the same copiable values; its
+    ``card_value`` facts stay. Nothing happens if it is in no such zone, or already in ``zone``."""
+    here = ch.all("card_in_zone", o)
+    if not here or here[0][2] == zone:
+        return
+    _require(zone in ZONES, f"unknown zone {zone!r}; zones: {', '.join(ZONES)}")
+    ch.facts.discard(here[0])
+    ch.facts.add(("card_in_zone", o, zone))
+    ch.emit(event, o, to=zone, **({"why": why} if why not in (None, "none") else {}), **{"from": here[0][2]})
 
 
 def p_return_to_battlefield(ch: Change, o: Arg, p: Arg, zone: Arg) -> None:

@@ -167,6 +167,20 @@ def test_a_creature_moved_to_a_graveyard_dies_and_a_token_is_noted_in_its_zone()
     assert apply(change(), "move", "ghost", "moon", "none").events == []  # not on the battlefield: no-op
 
 
+def test_a_card_in_a_zone_moves_to_another_zone_keeping_its_copiable_values():
+    ch = apply(change(("tapped", "bear")), "move", "bear", "hand", "none")  # say, bounced to its owner's hand
+    values = ch.all("card_value", "bear")
+    apply(ch, "move", "bear", "graveyard", "discarded")  # a discard (701.9a): from the hand to the graveyard
+    assert ch.all("card_in_zone", "bear") == [("card_in_zone", "bear", "graveyard")]
+    assert ch.all("card_value", "bear") == values and values != []
+    assert events(ch)[-1] == ("moved", "bear", {"to": "graveyard", "why": "discarded", "from": "hand"})
+    n = len(ch.events)
+    apply(ch, "move", "bear", "graveyard", "none")  # already there: nothing happens
+    assert len(ch.events) == n
+    with pytest.raises(ActionError, match="unknown zone 'moon'"):
+        apply(ch, "move", "bear", "moon", "none")
+
+
 @covers("return_to_battlefield")
 def test_a_card_returns_from_its_zone_as_a_new_permanent():
     ch = change(
