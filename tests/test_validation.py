@@ -82,7 +82,7 @@ def test_an_action_on_an_unknown_object_is_a_usage_error_and_changes_nothing():
     assert not state.holds("tapped(wurm)")
 
 
-@pytest.mark.parametrize("word", ["no", "skip", "decline"])
+@pytest.mark.parametrize("word", ["no", "skip", "pass"])
 def test_choosing_nothing_in_other_words_suggests_none(word):
     """`none` is how a choice that allows it (may, any, up_to) is declined: "no" is refused as an unknown
     constant whose hint names `none`, not the nearest word of the rules ("non")."""
