@@ -109,7 +109,7 @@ def scenario_param(name: str, *marks) -> object:
     return pytest.param(name, id=name, marks=[pytest.mark.xdist_group(group_of(name)), *marks])
 
 
-EVERYDAY_EVERY = 2  # the everyday suite replays every 2nd bundled scenario; CI's slow tier and `judgelog test` all
+EVERYDAY_EVERY = 3  # the everyday suite replays every 3rd bundled scenario; CI's slow tier and `judgelog test` all
 
 
 def everyday_scenario_params() -> list:
