@@ -74,6 +74,7 @@ class ThreadView:
         "fact_preds",
         "variants",
         "pending",
+        "compiling",
         "edb",
         "counts",
         "ns",
@@ -113,6 +114,7 @@ class ThreadView:
         # (pred or id(rule), pattern, signature id) -> the variant named (compiled before the next question)
         self.variants: dict[tuple, VariantCode] = {}
         self.pending: list[tuple] = []  # (variant key, namespace id): named but not compiled yet
+        self.compiling: VariantCode | None = None  # the variant whose bodies this thread is planning
         self.edb: dict[str, object] = {}  # derived predicate -> its @edb fact predicate
         self.counts: dict = {}  # facts now: pred -> n, and (pred, position, value) -> n for probed positions
         self.ns: Namespace | None = None  # the namespace of the facts now

@@ -59,7 +59,6 @@ class Variants:
         self._unfolds = itertools.count(1)
         # predicate, or id(rule) -> (the probes, the derived predicates) its bodies can reach (see _reach)
         self._reaches: dict[object, tuple[frozenset, frozenset[str]]] = {}
-        self._compiling: VariantCode | None = None  # the variant whose bodies are being planned
 
     # -- naming and compiling literals -----------------------------------------
     def pname(self, pred: str) -> str:
@@ -175,7 +174,7 @@ class Variants:
         if code is None:
             code = view.variants[key] = VariantCode()
             view.pending.append((key, view.namespace.id))
-        parent = self._compiling
+        parent = view.compiling  # (the thread's own: a backend is shared by threads, each with its view)
         if parent is not None:
             parent.calls.append(key)
             for ns_id in parent.users:
@@ -279,14 +278,14 @@ class Variants:
                 # the namespace it was named in, or (that one dropped meanwhile) another that uses it
                 view.ns = view.namespaces_by_id.get(ns_id) or view.namespaces_by_id[min(code.users)]
                 code.compiled = True
-                self._compiling = code
+                view.compiling = code
                 try:
                     if isinstance(key[0], str):
                         self._compile_variant(view, code, key)
                     else:
                         self._compile_why_variant(view, code, key)
                 finally:
-                    self._compiling = None
+                    view.compiling = None
         finally:
             view.ns = current
 

@@ -531,3 +531,56 @@ def test_a_variant_compiled_where_an_unfolded_call_could_not_hold_is_not_reused_
     _, events = run_actions(engine.load(engine.example("persist_counters_annihilate.yaml")))
     stacked = [e.details["source"] for e in events if e.kind == "put_on_stack"]
     assert stacked == ["finks"]  # the first Finks persists; the second dies with -1/-1 counters and doesn't
+
+
+def test_a_thread_compiling_a_variant_does_not_lend_it_to_another(monkeypatch):
+    """The variant a thread is compiling is that thread's own (its view's): another thread asking meanwhile
+    must not adopt it into its namespaces, whose ids are its own (it read the first thread's namespace 3 in its
+    own view: KeyError 3, seen once under load). The first thread is held inside a compilation while the
+    second loads and asks."""
+    from judgelog.variants import Variants
+
+    engine = Engine()
+    original = Variants._compile_variant
+    armed, held, release = threading.Event(), threading.Event(), threading.Event()
+    errors: list[str] = []
+    was_held: list[tuple] = []
+
+    def compile_held(self, view, code, key):
+        if threading.current_thread().name == "first" and armed.is_set() and not held.is_set():
+            was_held.append(key)
+            held.set()
+            release.wait(60)
+        return original(self, view, code, key)
+
+    monkeypatch.setattr(Variants, "_compile_variant", compile_held)
+
+    def first():
+        try:
+            state = bears_state(engine)
+            state.query("creature(X)")
+            armed.set()  # the action makes a new namespace: its variants are compiled (and one held)
+            state, _ = state.apply({"do": "tap", "object": "bear"})
+            assert state.query("tapped(X)") == [{"X": "bear"}, {"X": "bear2"}]
+        except Exception as exc:  # noqa: BLE001 - reported by the main thread
+            errors.append(f"first: {type(exc).__name__}: {exc}")
+        finally:
+            held.set()
+
+    def second():
+        try:
+            held.wait(60)
+            state = wurm_state(engine)
+            assert state.query("creature(X)") == [{"X": "hero"}, {"X": "wurm"}]
+            assert state.query("power(hero, N)") == [{"N": 3}]
+        except Exception as exc:  # noqa: BLE001 - reported by the main thread
+            errors.append(f"second: {type(exc).__name__}: {exc}")
+        finally:
+            release.set()
+
+    threads = [threading.Thread(target=first, name="first"), threading.Thread(target=second, name="second")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert was_held and not errors, errors
