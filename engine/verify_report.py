@@ -141,14 +141,17 @@ def run_verify(args: argparse.Namespace, progress_factory: Callable[[int], Any])
         f"verify: {len(checked)} properties, {shown_scope}: {scope.players} players, "
         f"{scope.min_creatures}-{scope.creatures} creatures, keywords: {kws}"
     ]
+    reasons: dict[tuple, list[str]] = {}  # one note a task: every reason, then what checked which part
     for task, why, follow_ups in result["fallback"]:
+        reasons.setdefault((task, tuple(follow_ups)), []).append(why)
+    for (task, follow_ups), whys in reasons.items():
         checked_by = (
             f"the follow-up action{'s' if len(follow_ups) > 1 else ''} {', '.join(follow_ups)} checked by the "
             "reference enumerator, the rest of the task by the search"
             if follow_ups
             else "checked by the reference enumerator"
         )
-        lines.append(f"note: task {task}: the search cannot follow {why}; {checked_by}")
+        lines.append(f"note: task {task}: the search cannot follow {'; '.join(whys)}; {checked_by}")
     for c, f in zip(result["counterexamples"], written):
         prop = props.get(c["property"])
         cites = f" (CR {', '.join(prop.cites)})" if prop and prop.cites else ""

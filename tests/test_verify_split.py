@@ -120,3 +120,17 @@ def test_a_resumed_run_counts_the_saved_tasks_in_its_progress_lines(tmp_path, ca
     again = run_cli(capsys, argv)
     assert again.code == 0 and again.err.splitlines()[0].startswith("verify: task n1-s10 done (1 board, ")
     assert again.err.splitlines()[0].endswith("— 2 of 2") and len(again.err.splitlines()) == 1
+
+
+@pytest.mark.slow  # a few seconds
+def test_a_task_with_follow_ups_left_for_several_reasons_gets_one_note(tmp_path, capsys):
+    """Two follow-up actions the search cannot follow, for two reasons: one note per task names both reasons
+    and lists the follow-ups once (a note per reason repeated the whole list)."""
+    scope = dict(TINY, follow_up=[STEAL_LIST, PUT])
+    run = run_cli(capsys, ["verify", "--workers", "1", "--scope", _scope_file(tmp_path, scope)])
+    assert run.code == 0, run.out + run.err
+    notes = [line for line in run.out.splitlines() if line.startswith("note: task ")]
+    assert notes and len({line.split(":")[1] for line in notes}) == len(notes), notes  # one a task
+    for line in notes:
+        assert "(a mapping or a list)" in line and "put_counters" in line.split(";")[1], line
+        assert line.count("{do: put_counters") == 1 and line.count("{do: gain_control") == 1, line
