@@ -420,7 +420,8 @@ def _ref_depth(f: Field, fields: Sequence[Field]) -> int:
 
 def _stack(ctx: ScenarioReader, data: dict, players: list[str], sources: set[str]) -> None:
     """``stack:`` lists abilities waiting to resolve, top first: {id, source, kind, controller, args}.
-    ``sources``: the ids a source may be (the objects, the cards ``facts:`` put in a zone, what its events name)."""
+    ``sources``: the ids a source may be (the objects, the cards ``facts:`` put in a zone, what its events name),
+    besides a player (a player's own triggered ability, docs/authoring.md)."""
     stack = data.get("stack", []) or []
     if not ctx.want(stack, "list", ("stack",), "stack"):
         return
@@ -441,11 +442,11 @@ def _stack(ctx: ScenarioReader, data: dict, players: list[str], sources: set[str
         ctx.add(("on_stack", sid, source, kind), path)
         ctx.add(("stack_position", sid, n - i), path)
         ctx.add(("ability_controller", sid, controller), path + ("controller",))
-        if source not in sources:
-            near = suggest(source, sources)
+        if source not in sources and source not in players:  # a player's own ability (a speed trigger)
+            near = suggest(source, sources | set(players))
             ctx.error(
                 path + ("source",),
-                f"stack source {source!r} is not an object of the scenario",
+                f"stack source {source!r} is neither an object nor a player of the scenario",
                 f"did you mean {near!r}?"
                 if near
                 else "name an id of objects:, or a card that has left the battlefield, in its zone under facts: "

@@ -655,7 +655,7 @@ stack:
             ", args: {subject: forcemage}",
             5,
             29,
-            "stack source 'ghost' is not an object",
+            "stack source 'ghost' is neither an object nor a player",
             "objects:",
         ),
         ("forcemage", "soulbnd", ", args: {subject: forcemage}", 5, 46, "of kind 'soulbnd'", "'soulbond'"),
@@ -924,3 +924,20 @@ def test_a_designation_naming_a_list_or_a_card_in_a_zone_says_so(engine, tmp_pat
     assert [(line, col, code) for line, col, code, _m, _h in found] == [(7, 22, "S100"), (7, 45, "S100")]
     assert found[0][3] == "permanent it is attached to is one id, got ['bears', 'dead']"
     assert found[1][3].startswith("permanent it is attached to 'dead' is a card in a zone (its zone:)")
+
+
+def test_a_stack_entry_may_have_a_player_as_its_source():
+    """A player's own triggered ability (start your engines!'s speed trigger, 702.179) has the player as its
+    source: a state written with it on the stack loads back, and it resolves."""
+    engine = Engine()
+    state = engine.state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "facts": ["speed(alice, 2)"],
+            "stack": [{"id": "ability_1", "source": "alice", "kind": "speed", "controller": "alice"}],
+        }
+    )
+    assert state.query("on_stack(I, S, K)") == [{"I": "ability_1", "S": "alice", "K": "speed"}]
+    state, _ = state.apply({"do": "resolve"})
+    assert state.query("speed(alice, N)") == [{"N": 3}]
