@@ -320,7 +320,7 @@ def _cached_closure(program: Program, key: tuple, dead: frozenset = frozenset())
     closure, used = found
     if not dead:
         return closure
-    left_out = frozenset(r for r in used if r in dead) if len(used) < len(dead) else used & dead
+    left_out = used & dead  # (a frozenset intersection walks the smaller of the two)
     if not left_out:
         return closure
     kept: dict[tuple, list[tuple[str, Pattern]]] = program.kept("incremental.dead_closures", dict)
