@@ -128,6 +128,8 @@ def load_text(text: str, path: str = "<scenario>") -> Located:
 # Every token of a JSON text that was already parsed by json.loads: strings, punctuation, and the rest
 # (numbers, true, false, null) as runs of other characters.
 _JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+', re.S)
+# what YAML counts as a line break, also inside a string's text (U+2028 in a JSON string starts a line there)
+_LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 
 
 def load_json_text(text: str, path: str = "<scenario>") -> Located:
@@ -216,10 +218,9 @@ def _json_marks(doc: Located) -> None:
                     frame[2] += 1
             continue
         start = match.start()
-        newlines = text.count("\n", last, start)
-        if newlines:
-            line += newlines
-            line_start = text.rindex("\n", last, start) + 1
+        for brk in _LINE_BREAK.finditer(text, last, start):  # (YAML's line breaks, so that the two agree)
+            line += 1
+            line_start = brk.end()
         last = start
         span = Span(file, line, start - line_start + 1)
         if stack:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from paths import ROOT, TESTS
 from sampling import everyday_sample
@@ -95,6 +95,7 @@ _DOCS = st.recursive(
 
 @settings(max_examples=150, deadline=None)
 @given(_DOCS, st.sampled_from([None, 1, 4]), st.sampled_from([(", ", ": "), (",", ":")]))
+@example(["\u2028", 0], None, (", ", ": "))  # a line break to YAML inside a string (found by this test)
 def test_json_positions_match_yaml_on_random_documents(data, indent, separators):
     text = json.dumps({"doc": data}, indent=indent, separators=separators, ensure_ascii=False)
     as_json = load_json_text(text, "r.json")
