@@ -2,13 +2,12 @@
 set and asked again only where a change can reach them (the affected patterns of judgelog.incremental).
 
 >>> from judgelog import Engine
->>> from judgelog.analysis import check_query
->>> from judgelog.parser import parse_body
+>>> from judgelog.analysis import checked_question
 >>> from judgelog.planning import row_sort_key
 >>> engine = Engine()
 >>> state = engine.load(engine.example("proliferate_kinds.yaml"))
 >>> text = "counter(O, p1p1, N), permanent(O)"
->>> body, _ = check_query(engine.program, parse_body(text), text=text)
+>>> body, _ = checked_question(engine.program, text)
 >>> cache, asked = AnswerCache(engine.program), []
 >>> def ask(facts, body, names):
 ...     asked.append(body)

@@ -8,12 +8,11 @@ derived atom by the rules that may derive it (their own estimates, summed, a few
 estimate for choosing how to ask, never for an answer.
 
 >>> from judgelog import Engine
->>> from judgelog.analysis import check_query
->>> from judgelog.parser import parse_body
+>>> from judgelog.analysis import checked_question
 >>> engine = Engine()
 >>> state = engine.load(engine.example("proliferate_kinds.yaml"))
 >>> def estimate(text, var):
-...     body, _names = check_query(engine.program, parse_body(text), text=text)
+...     body, _names = checked_question(engine.program, text)
 ...     with engine.backend.session(state.facts) as view:
 ...         return enumerated(engine.backend.compiled, view, body, var)
 >>> estimate("permanent(O)", "O"), estimate("permanent(O), counter(O, p1p1, N)", "O")

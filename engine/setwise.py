@@ -22,12 +22,11 @@ The answers are the pyDatalog backend's (tests/test_setwise.py compares both, on
 and on boards where the bound sets are large); proofs are still found top-down, answer by answer.
 
 >>> from judgelog import Engine
->>> from judgelog.analysis import check_query
->>> from judgelog.parser import parse_body
+>>> from judgelog.analysis import checked_question
 >>> engine = Engine()
 >>> state = engine.load(engine.example("proliferate_kinds.yaml"))
 >>> text = "toughness(O, T), not counter(O, m1m1, _)"
->>> body, names = check_query(engine.program, parse_body(text), text=text)
+>>> body, names = checked_question(engine.program, text)
 >>> backend = engine.backend
 >>> with backend.session(state.facts) as view:
 ...     top_down = set(backend.ask_body(view, body, names))
