@@ -507,6 +507,27 @@ def test_finds_a_flier_blocked_by_anyone(tmp_path, capsys, broken_library):
 @pytest.mark.parametrize(
     ("bug", "keywords", "prop", "found"),
     [
+        ("defender_attacks.dl", ["defender"], "attack_legality", ["['defender']"]),
+        ("summoning_sick_everyone.dl", ["haste"], "attack_legality", ["None"]),
+        ("haste_attacks_untapped.dl", ["haste", "vigilance"], "attack_taps", ["['haste']"]),
+    ],
+)
+@pytest.mark.slow
+def test_finds_an_attack_rule_too_strict_or_too_loose(tmp_path, capsys, bug, keywords, prop, found, broken_library):
+    """attack_legality restates 508.1a, 702.3b and 302.6 on the proposed attackers: a defender that may attack,
+    and a summoning sickness that forgets "since their most recent turn began", are each found on one creature;
+    attack_taps restates 508.1f and 702.20b after the declaration: a haste that keeps an attacker untapped."""
+    lib = broken_library(bug)
+    scope = {"creatures": 1, "keywords": keywords, "power": [1], "toughness": [1], "properties": [prop]}
+    data, _ = _find(tmp_path, capsys, scope, prop, library=lib)
+    assert sorted(str(o.get("keywords")) for o in data["objects"].values()) == found
+    clean = run_cli(capsys, ["verify", "--workers", "1", "--scope", tmp_path / "scope.yaml", "-o", tmp_path / "clean"])
+    assert clean.code == 0, clean.out
+
+
+@pytest.mark.parametrize(
+    ("bug", "keywords", "prop", "found"),
+    [
         ("reach_blocks_no_flier.dl", ["flying", "reach"], "evasion_allows", ["['flying']", "['reach']"]),
         ("menace_one_blocker.dl", ["menace"], "evasion_blocks", ["None", "['menace']"]),
         ("shadow_blocks_no_shadow.dl", ["shadow"], "evasion_allows", ["['shadow']", "['shadow']"]),
