@@ -132,6 +132,7 @@ def checked_choice(
         return list(options)  # every option: nothing to choose
     if not present and probe and (options or mode is not ChoiceMode.ONE):
         raise ChoiceNeeded(name, options, mode, limit, cr, text)
+    what = f": {text}" if text else ""  # what the choice decides, said when it is missing or refused
     if not present:
         if not options:
             return []
@@ -140,7 +141,6 @@ def checked_choice(
         hint = f"add choose: {{{name}: ...}}"
         if misnamed:
             hint = f"choose: names {misnamed[0]!r}, but the choice is called {name!r}: choose: {{{name}: ...}}"
-        what = f": {text}" if text else ""
         raise ActionError(f"{kind}: a choice is required for {name}{what}", cr=cr, options=shown, hint=hint)
     values = given if isinstance(given, list) else ([] if given in (None, NONE) else [given])
     if not values and not options:
@@ -151,7 +151,7 @@ def checked_choice(
         values = [v for v in values if v in options]
     for v in values:
         if v not in options:
-            raise ActionError(f"{kind}: {v!r} is not a legal choice for {name}", cr=cr, options=shown)
+            raise ActionError(f"{kind}: {v!r} is not a legal choice for {name}{what}", cr=cr, options=shown)
     if len(set(values)) != len(values):
         raise ActionError(f"{kind}: {name} lists the same option twice", cr=cr)
     if mode is ChoiceMode.ONE and len(values) != 1:

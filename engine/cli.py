@@ -138,6 +138,17 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _scenario_options(p: argparse.ArgumentParser) -> None:
+    """The options of a verb that reads one scenario: how many of its actions to apply, and its warnings."""
+    p.add_argument("--actions", type=int, metavar="N", help=_ACTIONS_HELP)
+    p.add_argument(
+        "--no-warnings",
+        action="store_true",
+        help="don't print the scenario's warnings on stderr (S200: a card not modelled in full; S201: a board the "
+        "rules would not allow); the answers are the same",
+    )
+
+
 def _limit_option(p: argparse.ArgumentParser, default: int, what: str) -> None:
     """``--limit N``: at most N of what a verb shows or writes; the count it reports stays exact."""
     p.add_argument(
@@ -228,7 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("query", help='a rule body, e.g. "damage_assigner(wurm, P)"')
     p.add_argument("--before-actions", action="store_true", help="ask before the file's actions are applied")
     _limit_option(p, 1000, "show at most N answers")
-    p.add_argument("--actions", type=int, metavar="N", help=_ACTIONS_HELP)
+    _scenario_options(p)
     p = sub.add_parser("explain", parents=[common, evaluating], help="prove a ground atom, down to scenario facts")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("atom", help='a ground atom, e.g. "damage_assigner(wurm, bob)"')
@@ -237,7 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--cr-edition", metavar="YYYY-MM-DD", help="also show the proof's CR numbers as numbered in this CR edition"
     )
     p.add_argument("--before-actions", action="store_true", help="explain before the file's actions")
-    p.add_argument("--actions", type=int, metavar="N", help=_ACTIONS_HELP)
+    _scenario_options(p)
     p = sub.add_parser("test", parents=[common, evaluating], help="run the expect: entries of scenario files")
     p.add_argument("paths", nargs="*", help="scenario files or folders (default: the bundled scenarios)")
     p.add_argument(
@@ -268,7 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("do", parents=[common, evaluating], help="apply a scenario's actions; print the event log")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("-o", "--output", help="write the resulting state as a scenario file")
-    p.add_argument("--actions", type=int, metavar="N", help=_ACTIONS_HELP)
+    _scenario_options(p)
     p = sub.add_parser("choices", parents=[common, evaluating], help="legal options of a decision now")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument(
@@ -285,12 +296,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="try at most this many candidates of a decision as its action (default 512; 0: all)",
     )
     p.add_argument("--before-actions", action="store_true", help="the decision before the file's actions")
-    p.add_argument("--actions", type=int, metavar="N", help=_ACTIONS_HELP)
+    _scenario_options(p)
     p = sub.add_parser("graph", parents=[common, evaluating], help="draw the combat graph")
     p.add_argument("scenario", help="a scenario file (YAML or JSON)")
     p.add_argument("-o", "--output", required=True, help="FILE.svg|.png|.dot|.graphml|.json")
     p.add_argument("--before-actions", action="store_true", help="draw the state before the file's actions")
-    p.add_argument("--actions", type=int, metavar="N", help=_ACTIONS_HELP)
+    _scenario_options(p)
     p = sub.add_parser(
         "report", parents=[common, evaluating], help="one self-contained HTML page: graph, events, proofs"
     )
@@ -303,7 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="a ground atom whose proof the page shows (repeatable; default: every damage_assigner)",
     )
     p.add_argument("--before-actions", action="store_true", help="the state before the file's actions")
-    p.add_argument("--actions", type=int, metavar="N", help=_ACTIONS_HELP)
+    _scenario_options(p)
     p = sub.add_parser("audit", parents=[common, evaluating], help="rule interactions, overrides, conflicts")
     p.add_argument("scenario", nargs="?")
     p.add_argument("--diff", nargs=2, metavar=("A", "B"), help="facts that change between two scenarios")

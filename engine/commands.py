@@ -103,7 +103,8 @@ def _state(args: argparse.Namespace, engine: Engine, *, apply_actions: bool = Tr
 def _run(args: argparse.Namespace, engine: Engine, *, apply_actions: bool = True) -> tuple[State, list[Event]]:
     """The scenario's state after its actions (or the first ``--actions N``, or none) and their events."""
     state = engine.load(args.scenario)
-    _warn(state)
+    if not getattr(args, "no_warnings", False):
+        _warn(state)
     limit = getattr(args, "actions", None)
     if limit is not None and limit < 0:
         raise UsageError("--actions takes a number of actions, 0 or more")

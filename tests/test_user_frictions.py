@@ -9,7 +9,7 @@ import pytest
 from helpers import run_cli
 from paths import ROOT
 
-from judgelog import Engine, QueryError
+from judgelog import ActionError, Engine, QueryError
 
 BAND = str(ROOT / "facts/scenarios/banding_basic.yaml")
 
@@ -231,3 +231,32 @@ def test_a_negative_answer_after_the_files_actions_says_so_and_how_to_ask_the_bo
     assert before.code == 1 and note not in before.out
     held = run_cli(capsys, [verb, REMOVED, "blocking(X, _)" if verb == "query" else "creature(bears)"])
     assert held.code == 0 and note not in held.out
+
+
+def test_no_warnings_keeps_a_scenarios_warnings_off_stderr_and_the_answers_alike(capsys):
+    """A judge asking about a board with a card not modelled in full (S200) gets the warning on every command;
+    --no-warnings leaves it out and changes nothing else."""
+    path = ROOT / "facts" / "scenarios" / "crew_exact_power_too_little_and_tapped_creatures.yaml"
+    warned = run_cli(capsys, ["query", path, "tapped(X)"])
+    quiet = run_cli(capsys, ["query", path, "tapped(X)", "--no-warnings"])
+    assert "warning[S200]" in warned.err and "warning" not in quiet.err
+    assert quiet.code == warned.code == 0 and quiet.out == warned.out
+
+
+def test_a_refused_choice_says_what_the_choice_decides(tmp_path):
+    """Soulbond's two abilities both ask `pair`; a refusal names the ability's own choice (choice_text), so a
+    judge who named the soulbond creature for ability (2) reads that it names the creature that entered."""
+    path = tmp_path / "pair.yaml"
+    path.write_text(
+        "players: [alice, bob]\nactive: alice\nobjects:\n"
+        "  w: {card: Wolfir Silverheart, controller: alice}\n"
+        "actions:\n"
+        "  - {do: enter, object: {id: bears, name: Bears, types: [creature], power: 2, toughness: 2,"
+        " controller: alice}}\n"
+        "  - {do: resolve, choose: {pair: w}}\n"
+    )
+    with pytest.raises(ActionError) as err:
+        Engine().load(path).run_actions()
+    message = str(err.value)
+    assert "'w' is not a legal choice for pair: soulbond (2)" in message and "the one that entered" in message
+    assert "legal options: bears, none" in message
