@@ -384,10 +384,14 @@ def shown_choice(needed: ChoiceNeeded, what: str, kind: str, made: Sequence[str]
     only = needed.mode is ChoiceMode.ONE and len(options) == 1
     lines += [f"  ({made_by_the_action(made, needed.name, only=only)})"] if made else []
     lines += {ChoiceMode.MAY: ["  none"], ChoiceMode.ANY: ["  []  (none of them)"]}.get(needed.mode, [])
-    example = f"{needed.name}: {options[0] if options else NONE}"
+    example, other = f"{needed.name}: {options[0] if options else NONE}", "another option"
+    if needed.mode in (ChoiceMode.ANY, ChoiceMode.UP_TO, ChoiceMode.EXACTLY) and needed.limit != 1:
+        # a choice of several is a list: as many as "exactly" takes, else one
+        taken = options[: needed.limit or 1] if needed.mode is ChoiceMode.EXACTLY else options[:1]
+        example, other = f"{needed.name}: [{', '.join(taken)}]", "other options"
     if not (options and options[0] in made):  # (an option the action makes is named through as:, said above)
         lines.append(
             f"give it as: {{do: {kind}, choose: {{{example}}}}}"
-            + (" (or another option)" if len(options) > 1 or needed.mode is ChoiceMode.MAY else "")
+            + (f" (or {other})" if len(options) > 1 or needed.mode is ChoiceMode.MAY else "")
         )
     return data, "\n".join(lines)

@@ -792,3 +792,15 @@ def test_a_number_the_rules_offer_is_not_said_to_be_made_by_the_action(engine):
     data, text = list_choices(state, what)
     assert data["choice"] == "riot_counters" and data["options"] == ["0", "1", "2"], data
     assert data["made_by_the_action"] == [] and "made by this action" not in text
+
+
+def test_a_choice_of_several_is_shown_as_a_list():
+    """`judgelog choices` for proliferate (any number, 701.34a) writes its example as a list, the form the
+    choice takes: {recipients: [alice]}, not a bare value."""
+    state = Engine().load(Engine().example("proliferate_kinds.yaml"))
+    data, text = list_choices(state, "proliferate")
+    assert data["mode"] == "any" and len(data["options"]) > 1
+    assert (
+        text.splitlines()[-1]
+        == f"give it as: {{do: proliferate, choose: {{recipients: [{data['options'][0]}]}}}} (or other options)"
+    )
