@@ -86,6 +86,7 @@ class Interface:
     trigger_kinds: frozenset[str] | None = None
     # the kinds of triggered ability whose target is chosen as it goes on the stack (targets_on_stack/1)
     stack_targeted: frozenset[str] = frozenset()
+    divided: frozenset[str] = frozenset()  # those that divide an amount among their targets (divided_target/2)
     outlives: frozenset[str] = frozenset()  # records kept when their object leaves the battlefield (outlives_object)
     unmodelled: tuple[tuple[str, str], ...] = ()  # (card name, rules text not modelled): card_not_modelled
     unmodelled_keywords: tuple[tuple[str, str], ...] = ()  # (keyword, what is not modelled): keyword_not_modelled
@@ -321,6 +322,7 @@ def interface_of(program: Program) -> Interface:
         looks_back=frozenset(k for (k,) in _facts(program, "trigger_looks_back")),
         trigger_kinds=trigger_event_kinds(program),
         stack_targeted=frozenset(str(k) for (k,) in _facts(program, "targets_on_stack")),
+        divided=frozenset(str(k) for (k, _) in _facts(program, "divided_target")),
         preventable=frozenset(
             str(r.head.args[0].value)
             for r in program.rules

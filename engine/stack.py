@@ -161,6 +161,26 @@ class StackSteps:
         """Why ``value`` is not a legal target of ``source``'s ``kind`` ability as it triggered."""
         return self._why_not_holds(self.target_states[(source, kind)], ("trigger_target_option", source, kind, value))
 
+    def _check_division(
+        self, facts: WorkingFacts, aid: str, source: str, kind: str, parts: dict, options: list[object]
+    ) -> None:
+        """601.2d: the division of ``aid`` (the ``targets:`` entry ``parts``) as the rules judge it
+        (division_refused/2, rules/core/targets.dl): an ActionError naming the code's violation_info if refused."""
+        refused = sorted(str(r["C"]) for r in self.ask(facts, f"division_refused({_q(aid)}, C)"))
+        if not refused:
+            return
+        info = {str(r["C"]): (str(r["R"]), str(r["T"])) for r in self.ask(facts, "violation_info(C, R, T)")}
+        cr, text = info.get(refused[0], ("601.2d", refused[0]))
+        amount = [r["N"] for r in self.ask(facts, f"divided_amount({_q(aid)}, N)")]
+        given = ", ".join(f"{o}: {n}" for o, n in parts.items()) if parts else "nothing"
+        raise ActionError(
+            f"targets: the division {{{given}}} of {aid} ({source}'s {kind} ability) is refused: {text}",
+            cr=cr,
+            options=[str(o) for o in options],
+            hint=f"it divides {amount[0] if amount else '?'} among its legal targets, each getting at least 1: "
+            f"targets: {{{source}: {{target: n, ...}}}}",
+        )
+
     def _stack_triggers(self, facts: WorkingFacts) -> WorkingFacts:
         """Put waiting abilities on the stack (:meth:`_stack_pending`). An ability put on the stack is an
         event (``put_on_stack``, with its ``target``) other abilities may trigger on (603.2: "whenever this
@@ -211,7 +231,15 @@ class StackSteps:
             facts |= {(f[0], aid) + f[1:] for f in args}
             choices = [f[2] for f in args if f[:2] == ("ability_arg", "target_option")]
             explain = partial(self._why_not_target, source, kind)
-            target = self.stack_targets.choose(aid, source, kind, choices, explain=explain) if choices else None
+            if kind in self.engine.interface.divided:  # 601.2d: its targets and the division, checked by the rules
+                parts = self.stack_targets.divide(aid, source, kind, choices, explain=explain)
+                facts |= {("ability_arg", aid, "target", o) for o in parts}
+                facts |= {("ability_target_amount", aid, o, n) for o, n in parts.items() if n is not None}
+                self._check_division(facts, aid, source, kind, parts, choices)
+                given = {r["O"] for r in self.ask(facts, f"target_amount({_q(aid)}, O, N)")}
+                target = next(iter(given)) if len(given) == 1 else None  # the event names a single target
+            else:
+                target = self.stack_targets.choose(aid, source, kind, choices, explain=explain) if choices else None
             if target is not None:  # 601.2c: chosen as it goes on the stack
                 facts.add(("ability_arg", aid, "target", target))
             # explain: made by stack.triggered (603.3, 603.3b), or by the rule that activates it (602.2a)
