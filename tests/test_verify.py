@@ -504,6 +504,27 @@ def test_finds_a_flier_blocked_by_anyone(tmp_path, capsys, broken_library):
     assert clean.code == 0, clean.out
 
 
+@pytest.mark.slow
+def test_finds_a_blocked_creature_divided_after_its_blockers_left(tmp_path, capsys, broken_library):
+    """damage_divided restates 510.1c: a blocked creature no creature blocks any more (its lone blocker removed
+    from combat), without trample, assigns no combat damage, so nobody divides it."""
+    lib = broken_library("blocked_without_blockers_divided.dl")
+    scope = {
+        "creatures": 2,
+        "min_creatures": 2,
+        "keywords_per_creature": 0,
+        "power": [1],
+        "toughness": [1],
+        "declare": ["attackers", "blockers"],
+        "follow_up": [{"do": "remove_from_combat", "object": "$creature"}],
+        "properties": ["damage_divided"],
+    }
+    data, _ = _find(tmp_path, capsys, scope, "damage_divided", library=lib)
+    assert [a.get("do") for a in data["actions"]] == ["declare_attackers", "declare_blockers", "remove_from_combat"]
+    clean = run_cli(capsys, ["verify", "--workers", "1", "--scope", tmp_path / "scope.yaml", "-o", tmp_path / "clean"])
+    assert clean.code == 0, clean.out
+
+
 @pytest.mark.parametrize(
     ("bug", "keywords", "prop", "found"),
     [
