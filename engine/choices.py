@@ -227,7 +227,7 @@ def _action_choice(state: Board, space: ChoiceSpace, given: dict) -> tuple[dict,
         return (
             others,
             pairs,
-            "; ".join(f"its {k} are the decision {n!r}: judgelog choices SCENARIO {n}" for n, k in pairs),
+            "; ".join(f"its {k}: argument is the decision {n!r}: judgelog choices SCENARIO {n}" for n, k in pairs),
         )
 
     unavailable: list[tuple] = []  # (name, option, CR, text): what the rules say can't be chosen now, and why

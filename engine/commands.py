@@ -20,13 +20,7 @@ if TYPE_CHECKING:
     from .recursion import Limits
     from .state import State
 from .constants import check_constants
-from .errors import (
-    Diagnostic,
-    JudgelogError,
-    QueryError,
-    UsageError,
-    render_diagnostics,
-)
+from .errors import ActionError, Diagnostic, JudgelogError, NothingToChoose, QueryError, UsageError, render_diagnostics
 from .exits import EXIT_LOAD, EXIT_NEGATIVE, EXIT_OK
 from .replay import run_actions
 from .yamlsrc import scenario_files
@@ -533,9 +527,14 @@ def cmd_choices(args: argparse.Namespace) -> int:
 
     engine = _engine(args)
     state = _state(args, engine)
-    data, text = list_choices(state, args.what, limit=args.limit, progress=_Progress(0), tries=args.tries)
-    _emit(args, data, text)
-    return EXIT_NEGATIVE if data.get("count") == 0 or data.get("options") == [] else EXIT_OK  # none: negative
+    try:
+        data, text = list_choices(state, args.what, limit=args.limit, progress=_Progress(0), tries=args.tries)
+    except (ActionError, NothingToChoose) as refused:  # after the file's actions: the board as written may be meant
+        refused.hint = "; ".join(h for h in (refused.hint, _asked_after(args, state).strip()[1:-1]) if h) or None
+        raise
+    none = data.get("count") == 0 or data.get("options") == []
+    _emit(args, data, text + (_asked_after(args, state) if none and isinstance(text, str) else ""))
+    return EXIT_NEGATIVE if none else EXIT_OK  # none: a negative answer
 
 
 def cmd_graph(args: argparse.Namespace) -> int:

@@ -211,7 +211,7 @@ def test_an_action_whose_arguments_are_a_decision_points_to_it(engine):
     state, _ = state.apply(state.meta.scenario.actions[2][0])  # attackers and a band declared
     data, text = list_choices(state, "declare_blockers")
     assert data["choice"] is None and data["see"] == ["blocks"]
-    assert "its blockers are the decision 'blocks': judgelog choices SCENARIO blocks" in text
+    assert "its blockers: argument is the decision 'blocks': judgelog choices SCENARIO blocks" in text
     assert list_choices(state, "blocks")[0]["count"] > 1  # what it points to lists the legal declarations
 
 

@@ -260,3 +260,32 @@ def test_a_refused_choice_says_what_the_choice_decides(tmp_path):
     message = str(err.value)
     assert "'w' is not a legal choice for pair: soulbond (2)" in message and "the one that entered" in message
     assert "legal options: bears, none" in message
+
+
+TRAMPLED = """\
+name: A trampler blocked by a 2/2, its damage dealt
+objects:
+  wurm: {name: Big Trampler, types: [creature], power: 6, toughness: 6, keywords: [trample], controller: alice}
+  bears: {card: Grizzly Bears, controller: bob}
+combat:
+  attackers: {wurm: bob}
+  blockers: {bears: [wurm]}
+actions:
+  - {do: combat_damage, assign: {wurm: {bears: 2, bob: 4}}}
+"""
+
+
+@pytest.mark.parametrize("what", ["divisions", "combat_damage"])
+def test_choices_with_nothing_left_after_the_files_actions_says_how_to_ask_the_board_as_written(capsys, tmp_path, what):
+    path = tmp_path / "trampled.yaml"
+    path.write_text(TRAMPLED)
+    run = run_cli(capsys, ["choices", path, what])  # the damage was dealt by the file's own action
+    assert run.code == 1 and "asked after the file's 1 action: --before-actions asks the board as written" in run.err
+    assert "hint:" in run.err and "Traceback" not in run.err
+    before = run_cli(capsys, ["choices", path, what, "--before-actions"])
+    assert "asked after" not in before.out + before.err
+    if what == "divisions":
+        assert before.code == 0 and "wurm (6 among bears, bob; by alice)" in before.out
+    else:  # the action's assign: is listed by the decision divisions, before the actions as after them
+        assert before.code == 1 and "wurm; CR 510.1c" in before.err
+        assert "its assign: argument is the decision 'divisions'" in run.err + before.err
