@@ -114,7 +114,12 @@ class JudgelogError(Exception):
 
 
 class UsageError(JudgelogError):
-    """The command or API was called with arguments that make no sense."""
+    """The command or API was called with arguments that make no sense. Its text (``str``) is the message and
+    its hint, on a line of its own, as a :class:`LoadError`'s: a Python traceback shows only ``str(error)``
+    (``unknown action 'destory'`` and ``hint: did you mean 'destroy'?``); ``message`` is the message alone."""
+
+    def __str__(self) -> str:
+        return self.message + (f"\n  hint: {self.hint}" if self.hint else "")
 
 
 class NothingToChoose(UsageError):

@@ -14,7 +14,7 @@ from typing import Any
 
 from .ast import Span
 from .change import Event
-from .errors import ActionError, JudgelogError
+from .errors import ActionError, JudgelogError, QueryError, UsageError
 
 __all__ = ["Step", "replay", "run_actions", "refusal_matches"]
 
@@ -57,7 +57,9 @@ class Step:
             return None
         if self.error is None:
             return f"expected a refusal mentioning {self.expected!r}, but it was applied"
-        if refusal_matches(self.expected, str(self.error)):
+        plain = isinstance(self.error, UsageError) and not isinstance(self.error, QueryError)
+        told = self.error.message if plain else str(self.error)
+        if refusal_matches(self.expected, told):  # what the refusal says, not the hint of a usage error
             return None
         return f"refused, but the message does not mention {self.expected!r}: {self.error}"
 

@@ -9,7 +9,7 @@ import pytest
 from helpers import run_cli
 from paths import ROOT
 
-from judgelog import ActionError, Engine, QueryError
+from judgelog import ActionError, Engine, QueryError, UsageError
 
 BAND = str(ROOT / "facts/scenarios/banding_basic.yaml")
 
@@ -289,3 +289,31 @@ def test_choices_with_nothing_left_after_the_files_actions_says_how_to_ask_the_b
     else:  # the action's assign: is listed by the decision divisions, before the actions as after them
         assert before.code == 1 and "wurm; CR 510.1c" in before.err
         assert "its assign: argument is the decision 'divisions'" in run.err + before.err
+
+
+@pytest.mark.parametrize(
+    ("call", "message", "hint"),
+    [
+        (lambda s: s.apply({"do": "destory", "object": "hero"}), "unknown action 'destory'", "did you mean 'destroy'?"),
+        (lambda s: s.apply({"do": "destroy", "object": "zed"}), "'zed' is not one", "objects: bears, hero, wurm"),
+        (lambda s: s.apply({"do": "destroy", "obj": "hero"}), "no argument 'obj'", "arguments: "),
+        (lambda s: Engine(backend="clingoo"), "unknown backend 'clingoo'", "backends: pydatalog, clingo"),
+    ],
+)
+def test_a_usage_error_in_python_shows_its_hint_in_its_text(call, message, hint):
+    state = Engine().load(ROOT / "facts/scenarios/banding_blocked_by_one.yaml")
+    with pytest.raises(UsageError) as refused:
+        call(state)
+    text = str(refused.value)  # what a traceback shows: the hint too, on a line of its own
+    assert text.splitlines()[0].endswith(message) and text.splitlines()[1] == f"  hint: {refused.value.hint}"
+    assert hint in refused.value.hint and refused.value.message == text.splitlines()[0]
+
+
+def test_expect_error_is_matched_against_a_usage_errors_message_not_its_hint(capsys, tmp_path):
+    path = tmp_path / "hinted.yaml"
+    path.write_text(
+        "objects:\n  hero: {card: Benalish Hero, controller: alice}\n"
+        "actions:\n  - {do: destroy, object: zed, expect_error: 'objects: hero'}\n"
+    )
+    run = run_cli(capsys, ["test", path])  # the text names the hint's list only: not what the refusal says
+    assert run.code == 1 and "does not mention 'objects: hero'" in run.out
