@@ -94,6 +94,17 @@ def read_yaml(text: str, path: str = "<scenario>") -> Located:
             if tab
             else "check indentation, quotes and the ':' after each key"
         )
+        opened = exc.context_mark if exc.context and exc.problem_mark else None  # where the unfinished part began
+        if opened is not None and (opened.line, opened.column) != (exc.problem_mark.line, exc.problem_mark.column):
+            what = (
+                exc.context.removeprefix("while parsing ").removeprefix("while scanning ").replace("scalar", "string")
+            )
+            closer = {
+                "a flow mapping": " (is its closing '}' missing?)",
+                "a flow sequence": " (is its closing ']' missing?)",
+            }
+            hint = f"{hint}; the error is in {what} that begins at line {opened.line + 1}, column {opened.column + 1}"
+            hint += closer.get(what, " (is its closing quote missing?)" if "quoted" in what else "")
         raise ScenarioError(
             f"invalid YAML in {path}",
             diagnostics=[Diagnostic(S001, f"YAML syntax error: {problem}", span, hint=hint)],

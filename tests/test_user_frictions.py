@@ -317,3 +317,31 @@ def test_expect_error_is_matched_against_a_usage_errors_message_not_its_hint(cap
     )
     run = run_cli(capsys, ["test", path])  # the text names the hint's list only: not what the refusal says
     assert run.code == 1 and "does not mention 'objects: hero'" in run.out
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "began"),
+    [
+        (
+            "objects:\n  a: {card: Grizzly Bears, controller: alice\n",
+            (3, 1),
+            "a flow mapping that begins at line 2, column 6 (is its closing '}' missing?)",
+        ),
+        (
+            "objects:\n  a: [1, 2\n  b: 3\n",
+            (3, 4),
+            "a flow sequence that begins at line 2, column 6 (is its closing ']' missing?)",
+        ),
+        (
+            'name: "bad\nobjects: {}\n',
+            (3, 1),
+            "a quoted string that begins at line 1, column 7 (is its closing quote missing?)",
+        ),
+    ],
+)
+def test_a_yaml_error_past_an_unclosed_bracket_or_quote_says_where_it_began(capsys, tmp_path, text, where, began):
+    path = tmp_path / "unclosed.yaml"
+    path.write_text(text)
+    run = run_cli(capsys, ["query", path, "player(P)"])
+    assert run.code == 3 and run.diagnostics() == [(str(path), *where, "error", "S001")]
+    assert f"the error is in {began}" in run.err.split("hint:")[1] and "Traceback" not in run.err
