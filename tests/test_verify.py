@@ -546,6 +546,72 @@ def test_finds_an_attack_rule_too_strict_or_too_loose(tmp_path, capsys, bug, key
     assert clean.code == 0, clean.out
 
 
+_ACTION_SCOPE = {"keywords_per_creature": 0, "power": [1], "toughness": [1], "declare": []}
+
+
+@pytest.mark.parametrize(
+    ("bug", "scope", "prop", "found"),
+    [
+        (
+            "proliferate_one_kind.dl",
+            {
+                "creatures": 1,
+                "counters": {"shield": [0, 1]},
+                "follow_up": [{"do": "proliferate", "choose": {"recipients": ["$creature"]}}],
+            },
+            "proliferate_kinds",
+            [("None", {"shield": 1}, 1)],
+        ),
+        (
+            "bolster_greatest.dl",
+            {
+                "creatures": 2,
+                "min_creatures": 2,
+                "toughness": [1, 2],
+                "same_controller": [],
+                "follow_up": [{"do": "bolster", "player": "$player", "n": 1, "choose": {"creature": "$creature"}}],
+            },
+            "bolster_least",
+            [("None", None, 1), ("None", None, 2)],
+        ),
+        (
+            "amass_token_always.dl",
+            {
+                "creatures": 1,
+                "subtypes": ["army"],
+                "follow_up": [{"do": "amass", "n": 1, "choose": {"army": "$creature"}}],
+            },
+            "amass_army",
+            [("['army']", None, 1)],
+        ),
+        (
+            "support_two_counters.dl",
+            {
+                "creatures": 2,
+                "min_creatures": 2,
+                "follow_up": [{"do": "support", "n": 1, "source": "$creature", "choose": {"targets": ["$creature"]}}],
+            },
+            "support_each",
+            [("None", None, 1), ("None", None, 1)],
+        ),
+    ],
+)
+@pytest.mark.slow
+def test_finds_a_keyword_action_that_puts_the_wrong_counters(tmp_path, capsys, bug, scope, prop, found, broken_library):
+    """The keyword action properties restate 701.34a, 701.39a, 701.47a and 701.41a from the action's choice and
+    the counters it put: a proliferate that adds a +1/+1 counter whatever the kinds, a bolster onto the greatest
+    toughness, an amass that makes an Army token beside an Army, a support that puts two counters are each found
+    on one or two creatures (the follow-up action tried with each creature as its choice: the bolster onto the 1/2
+    beside a 1/1); the clean library passes the same scope."""
+    lib = broken_library(bug)
+    scope = {**_ACTION_SCOPE, **scope, "properties": [prop]}
+    data, _ = _find(tmp_path, capsys, scope, prop, library=lib)
+    objects = sorted((str(o.get("subtypes")), o.get("counters"), o["toughness"]) for o in data["objects"].values())
+    assert objects == found, data
+    clean = run_cli(capsys, ["verify", "--workers", "1", "--scope", tmp_path / "scope.yaml", "-o", tmp_path / "clean"])
+    assert clean.code == 0, clean.out
+
+
 @pytest.mark.parametrize(
     ("bug", "keywords", "prop", "found"),
     [
