@@ -1534,3 +1534,28 @@ def test_a_requirement_on_what_a_creature_attacks_is_obeyed_as_far_as_it_can_be(
         assert after.holds(f"attacking(bears, {accepted})"), facts
     both = engine.state_from_dict({**board, "facts": ["lured_to(bears, bob)", "kept_from(bears, carol)"]})
     assert both.query("attack_target_score(bears, T, N)") == [{"T": "bob", "N": 2}]  # carol obeys none
+
+
+def test_sorcery_timing_of_a_card_in_a_graveyard_reads_its_owner(tmp_path):
+    """A card off the battlefield has no controller; its owner activates its abilities (602.2), so
+    activation_timing(K, sorcery) reads the owner's turn: Bob's card in his graveyard is refused on Alice's
+    turn, Alice's is activated. (Before, the timing read a controller and so never applied to such a card.)"""
+    rules = tmp_path / "digger.dl"
+    rules.write_text(
+        "@name digger.ability\n@cr 602.1\n"
+        'activated_ability(O, dig) :- card_in_zone(O, graveyard), card_value(O, name, "Digger", _, _, _).\n'
+        "activation_timing(dig, sorcery).\n"
+    )
+    digger = {"name": "Digger", "types": ["creature"], "power": 1, "toughness": 1, "zone": "graveyard"}
+    state = Engine(rules=[str(rules)]).state_from_dict(
+        {
+            "players": ["alice", "bob"],
+            "active": "alice",
+            "objects": {"mine": {**digger, "owner": "alice"}, "theirs": {**digger, "owner": "bob"}},
+        }
+    )
+    with pytest.raises(ActionError) as refused:
+        state.apply({"do": "activate", "object": "theirs", "ability": "dig"})
+    assert ("activate_sorcery_timing", "dig") in refused.value.violations
+    _, events = state.apply({"do": "activate", "object": "mine", "ability": "dig"})
+    assert [e.subject for e in events if e.kind == "ability_activated"] == ["mine"]
