@@ -37,7 +37,9 @@ def test_the_page_is_self_contained(tmp_path, capsys):
 
 
 def test_chosen_atoms_and_the_event_log(tmp_path, capsys):
-    out, _ = _report(tmp_path, capsys, COMBAT, "--explain", "damage_assigner(wurm, alice)")
+    # after the file's actions the Bears are dead: the Wurm stays blocked (509.1h), with nobody to divide the
+    # damage it no longer assigns (510.1c)
+    out, _ = _report(tmp_path, capsys, COMBAT, "--explain", "blocked(wurm)")
     page = out.read_text(encoding="utf-8")
     assert page.count('class="proof"') == 1
     assert "declare_attackers" in page or "attacks" in page
