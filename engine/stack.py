@@ -172,9 +172,10 @@ class StackSteps:
         info = {str(r["C"]): (str(r["R"]), str(r["T"])) for r in self.ask(facts, "violation_info(C, R, T)")}
         cr, text = info.get(refused[0], ("601.2d", refused[0]))
         amount = [r["N"] for r in self.ask(facts, f"divided_amount({_q(aid)}, N)")]
-        given = ", ".join(f"{o}: {n}" for o, n in parts.items()) if parts else "nothing"
+        given = ", ".join(f"{o}: {n}" for o, n in parts.items())
+        what = f"the division {{{given}}} of {aid}" if parts else f"no division given for {aid}"
         raise ActionError(
-            f"targets: the division {{{given}}} of {aid} ({source}'s {kind} ability) is refused: {text}",
+            f"targets: {what} ({source}'s {kind} ability){' is refused' if parts else ''}: {text}",
             cr=cr,
             options=[str(o) for o in options],
             hint=f"it divides {amount[0] if amount else '?'} among its legal targets, each getting at least 1: "

@@ -68,6 +68,7 @@ def test_several_legal_targets_and_no_division_named_is_refused(volley):
     with pytest.raises(ActionError) as info:
         _board(volley).apply(ATTACK)
     assert "name each target and its part" in info.value.message
+    assert "targets: no division given for " in info.value.message and "{nothing}" not in info.value.message
 
 
 def test_the_only_legal_target_gets_all_of_it_and_one_named_alone_too(volley):
