@@ -432,8 +432,9 @@ class Prover:
                 ground = ground_or_none(negated.atom)
                 if ground is not None and self.backend.holds(self.view, Fact(*ground).to_atom()):
                     proof = self.prove(ground)
-                    if proof is not None:
-                        lines.extend("    " + text for text in proof.to_text().splitlines())
+                    # under a "because rule": the proof's first line (its rule); `explain` it for the rest
+                    proved = proof.to_text().splitlines()[: 1 if self._why_depth else None] if proof else []
+                    lines.extend("    " + text for text in proved)
             else:
                 shown = partial_lit(lit, binding)
                 lines.append(f"{shown}{where}: no such fact" + self._found(shown))
@@ -444,21 +445,30 @@ class Prover:
         return lines, first
 
     WHY_NOT_DEPTH = 2  # an absent derived fact's own rules are shown this many levels down
+    FOUND_DEPTH = 1  # and, when a fact of it holds for the same first value, this many
+    WHY_NOT_LINES = 40  # an absent fact's rules taking more lines than this are left to their own --why-not
 
     def _why_absent(self, fact: tuple) -> list[str]:
-        """Why an absent derived fact of whose first argument nothing holds (a found ``defending_player(wurm,
-        bob)`` answers why not alice) does not hold: its rules, each with what holds and what fails."""
+        """Why an absent derived fact does not hold: its rules, each with what holds and what fails. Below
+        the asked fact's own rules, one of whose first argument a fact holds (``has_keyword(pikemen,
+        first_strike)`` for double_strike) is not gone into: the facts found are answer enough there. Rules
+        taking more than WHY_NOT_LINES lines (``defending_player(wurm, alice)``'s seven) are only counted."""
         if not self.program.derived(fact[0]) or self._why_depth >= self.WHY_NOT_DEPTH:
             return []
         rest = [Var(f"V{i}") for i in range(len(fact) - 2)]
-        if rest and self.backend.ask(self.view, [Atom(fact[0], (Const(fact[1]), *rest))], [v.name for v in rest]):
-            return []
+        if self._why_depth >= self.FOUND_DEPTH and rest:
+            if self.backend.ask(self.view, [Atom(fact[0], (Const(fact[1]), *rest))], [v.name for v in rest]):
+                return []
         self._why_depth += 1
         try:
             reasons = self.why_not(fact)
         finally:
             self._why_depth -= 1
-        return [line for r in reasons for line in r.to_lines("    ", lead="because rule")]
+        lines = [line for r in reasons for line in r.to_lines("    ", lead="because rule")]
+        if len(lines) <= self.WHY_NOT_LINES:
+            return lines
+        rules = f"{len(reasons)} rules" if len(reasons) > 1 else "1 rule"
+        return [f'    {rules} could derive it: explain --why-not "{Fact(*fact)}" shows what fails']
 
     def _found(self, atom: Atom) -> str:
         """The facts of the predicate that share the atom's first argument (the values that were found)."""

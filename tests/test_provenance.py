@@ -365,7 +365,43 @@ def test_why_not_goes_into_an_absent_derived_fact(capsys, tmp_path):
     found = tutorial.out.splitlines().index(
         "           defending_player(wurm, alice): no such fact; found defending_player(wurm, bob)"
     )
-    assert not tutorial.out.splitlines()[found + 1].strip().startswith("because rule")
+    # its seven rules would take some 75 lines for an answer the fact found gives: they are only counted
+    assert tutorial.out.splitlines()[found + 1].strip() == (
+        '7 rules could derive it: explain --why-not "defending_player(wurm, alice)" shows what fails'
+    )
+
+
+def test_why_not_goes_into_a_derived_fact_found_for_another_value(capsys):
+    """`--why-not "deals_combat_damage_in(pikemen, regular)"` stopped at "in_damage_step(pikemen, regular): no
+    such fact; found in_damage_step(pikemen, first_strike)"; a creature can be in both steps (the double
+    striker is), so the value found is no answer. The rules for the regular step are shown, each failing on
+    its reason (510.4, 702.7b, 702.7c, 702.4b); below them, the fact found for pikemen's other keywords is."""
+    board = str(SCENARIOS / "first_strike_pikemen.yaml")
+    run = run_cli(capsys, ["explain", board, "deals_combat_damage_in(pikemen, regular)", "--why-not"])
+    assert run.code == 1, run.err
+    lines = run.out.splitlines()
+    at = lines.index(
+        "           in_damage_step(pikemen, regular): no such fact; found in_damage_step(pikemen, first_strike)"
+    )
+    because = [line.split(" [CR")[0].strip() for line in lines[at + 1 :] if "because rule" in line]
+    assert because == [
+        "because rule combat.single_step_assigners",  # not first_strike_step_needed() fails: 510.4
+        "because rule combat.second_step_assigners",  # not first_striker(pikemen) fails: 702.7b
+        "because rule combat.second_step_assigners_recorded",  # first_step_began() fails, two levels down
+        "because rule combat.first_step_began",
+        "because rule combat.first_step_began_done",
+        "because rule double_strike.second_step",  # has_keyword(pikemen, double_strike) fails: 702.4b
+    ]
+    failing = [line.strip() for line in lines[at + 1 :] if line.strip().startswith("FAILS")]
+    for literal in ["not first_strike_step_needed()", "not first_striker(pikemen)", "first_step_began()"]:
+        assert f"FAILS  {literal}" in failing, run.out
+    # a negated atom that holds shows its rule only, down here; a fact found for pikemen's keywords is answer enough
+    proof = lines.index("                          not first_striker(pikemen): first_striker(pikemen) holds")
+    assert lines[proof + 1].strip().startswith("first_striker(pikemen)  <- first_strike.has_first_strike [CR 702.7b]")
+    assert lines[proof + 2].strip().startswith("because rule combat.second_step_assigners_recorded")
+    keyword = next(i for i, line in enumerate(lines) if "has_keyword(pikemen, double_strike): no such fact" in line)
+    assert lines[keyword + 1] == "  holds  power(pikemen, N)"
+    assert len(lines) < 60
 
 
 def test_why_not_does_not_judge_a_literal_whose_variable_only_a_failing_one_binds(engine):
