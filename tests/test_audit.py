@@ -36,11 +36,13 @@ def test_static_cli_exits_0_and_names_file_interactions(capsys):
 
 
 def test_static_defaults_and_their_exceptions(static):
-    defaults = {d["rule"]: d for d in static["defaults"]}
-    attacker = defaults["combat.attacker_damage_divided_by_active_player"]
-    assert attacker["cites"] == ["510.1c"] and attacker["predicate"] == "attacker_division_overridden"
+    # a rule with two hooks is listed once per hook (510.1c's default: banding's hook, and 510.1a's zero power)
+    defaults = {(d["rule"], d["predicate"]): d for d in static["defaults"]}
+    assert ("combat.attacker_damage_divided_by_active_player", "assigns_no_combat_damage") in defaults
+    attacker = defaults["combat.attacker_damage_divided_by_active_player", "attacker_division_overridden"]
+    assert attacker["cites"] == ["510.1c"]
     assert "banding.blocked_by_banding" in {e["rule"] for e in attacker["exceptions"]}
-    blocker = defaults["combat.blocker_damage_divided_by_its_controller"]
+    blocker = defaults["combat.blocker_damage_divided_by_its_controller", "blocker_division_overridden"]
     assert {"702.22k"} == {c for e in blocker["exceptions"] for c in e["cites"]}
 
 
@@ -75,7 +77,8 @@ def test_static_audit_warns_of_a_functional_predicate_derived_without_a_guard(ca
     ), lines[at + 1]
     assert lines[at + 1].endswith(": one s can get 2 values")
     assert lines[at + 2] == (
-        "    hint: write it as an exception: derive attacker_division_overridden or blocker_division_overridden "
+        "    hint: write it as an exception: derive assigns_no_combat_damage or attacker_division_overridden or "
+        "blocker_division_overridden "
         "under its condition, so that the default steps aside"
     )
     (entry,) = run_cli(capsys, ["audit", "--rules", UNGUARDED, "--format", "json"]).json()["unguarded_functional"]

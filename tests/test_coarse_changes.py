@@ -30,7 +30,10 @@ def test_a_large_change_of_one_counter_kind_reaches_what_that_kind_reaches(engin
     patterns = found.patterns("state_based")
     assert patterns and all(any(v is not WILD for v in p) for p in patterns)
     assert not found.matches(("state_based", 4, "lose_game", "alice", "life", "none"))
-    assert not found.touches("damage_assigner")
+    # who divides combat damage is reached (510.1a: a creature with power 0 or less assigns none), but not
+    # what the damage may be assigned to, nor the blocks
+    assert found.touches("damage_assigner")
+    assert not found.touches("damage_recipient") and not found.touches("blocked_by")
     # no keyword_counter fact of the rule files names p1p1: the keywords counters grant are not reached
     assert not found.touches("keyword_source") and not found.touches("has_keyword")
 

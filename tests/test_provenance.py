@@ -163,9 +163,14 @@ def test_why_not_lists_failing_literals(state):
         ("blocks(bears, _)", True),
         ("controller(bears, bob)", True),
         ("not blocker_division_overridden(bears)", False),
+        ("not assigns_no_combat_damage(bears)", True),  # 510.1a: power above 0
     )
     banding = reasons["banding.active_player_divides"]
-    assert dict(banding.literals) == {"blocker_division_overridden(bears)": True, "active_player(bob)": False}
+    assert dict(banding.literals) == {
+        "blocker_division_overridden(bears)": True,
+        "active_player(bob)": False,
+        "not assigns_no_combat_damage(bears)": True,
+    }
     for reason in reasons.values():  # the atom does not hold: every rule has a failing literal
         assert any(not ok for _, ok in reason.literals), reason
     failing = default.to_dict()["literals"][2]
