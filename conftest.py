@@ -21,4 +21,6 @@ def pytest_collect_file(file_path: Path, parent: object) -> None:
         return
     stem = file_path.stem
     installed = importlib.import_module("judgelog" if stem == "__init__" else f"judgelog.{stem}")
+    if Path(installed.__file__ or "").resolve() != file_path.resolve():
+        return  # judgelog is installed from elsewhere (a wheel): its module is not this file, nothing to map
     sys.modules.setdefault("engine" if stem == "__init__" else f"engine.{stem}", installed)

@@ -10,6 +10,7 @@ import importlib
 import pkgutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from paths import ROOT
@@ -68,6 +69,8 @@ def test_pytest_doctest_modules_agrees_on_the_source_folder():
     # `pytest --doctest-modules engine/x.py` imports the file by path (as engine.x): the root conftest.py maps
     # it to the installed judgelog.x, else a second copy of the package fails isinstance checks
     # (verify_search: 'Atom' object has no attribute 'left') where test_module_doctests passes
+    if Path(judgelog.__file__).resolve().parent != (ROOT / "engine").resolve():
+        pytest.skip("judgelog is installed from a wheel, not from this source folder (pip install -e)")
     files = [str(ROOT / "engine" / name) for name in ("verify_search.py", "asp.py", "widejoins.py")]
     command = [sys.executable, "-m", "pytest", "--doctest-modules", *files, "-p", "no:cacheprovider", "-o", "addopts="]
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
