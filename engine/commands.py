@@ -116,13 +116,15 @@ def _run(args: argparse.Namespace, engine: Engine, *, apply_actions: bool = True
     return state, []
 
 
-def _asked_after(args: argparse.Namespace, state: State) -> str:
-    """A line under a negative answer asked after the file's actions (the board as written may be meant)."""
+def _asked_after(args: argparse.Namespace, state: State, *, line: bool = True) -> str:
+    """What to say of a negative answer asked after the file's actions (the board as written may be meant): a
+    line in parentheses under the answer, or with ``line=False`` the sentence alone (for a hint); else nothing."""
     actions = state.meta.scenario.actions if state.meta.scenario is not None else []
     n = len(actions) if getattr(args, "actions", None) is None else args.actions
     if getattr(args, "before_actions", False) or not n:
         return ""
-    return f"\n(asked after the file's {n} action{'s' if n != 1 else ''}: --before-actions asks the board as written)"
+    said = f"asked after the file's {n} action{'s' if n != 1 else ''}: --before-actions asks the board as written"
+    return f"\n({said})" if line else said
 
 
 def cmd_query(args: argparse.Namespace) -> int:
@@ -530,7 +532,7 @@ def cmd_choices(args: argparse.Namespace) -> int:
     try:
         data, text = list_choices(state, args.what, limit=args.limit, progress=_Progress(0), tries=args.tries)
     except (ActionError, NothingToChoose) as refused:  # after the file's actions: the board as written may be meant
-        refused.hint = "; ".join(h for h in (refused.hint, _asked_after(args, state).strip()[1:-1]) if h) or None
+        refused.hint = "; ".join(h for h in (refused.hint, _asked_after(args, state, line=False)) if h) or None
         raise
     none = data.get("count") == 0 or data.get("options") == []
     _emit(args, data, text + (_asked_after(args, state) if none and isinstance(text, str) else ""))

@@ -119,7 +119,7 @@ class UsageError(JudgelogError):
     (``unknown action 'destory'`` and ``hint: did you mean 'destroy'?``); ``message`` is the message alone."""
 
     def __str__(self) -> str:
-        return self.message + (f"\n  hint: {self.hint}" if self.hint else "")
+        return _with_hint(self)
 
 
 class NothingToChoose(UsageError):
@@ -158,12 +158,17 @@ class QueryError(UsageError):
 
 def _with_diagnostics(error: JudgelogError, shown: int) -> str:
     """An error's message and its first ``shown`` diagnostics, rendered (each with its hint)."""
-    if not error.diagnostics:  # its hint too: a Python traceback shows only str(error)
-        return error.message + (f"\n  hint: {error.hint}" if error.hint else "")
+    if not error.diagnostics:
+        return _with_hint(error)
     lines = [f"{error.message}:", *render_diagnostics(error.diagnostics[:shown])]
     if len(error.diagnostics) > shown:
         lines.append(f"and {len(error.diagnostics) - shown} more")
     return "\n".join(lines)
+
+
+def _with_hint(error: JudgelogError) -> str:
+    """An error's message and its hint on a line of its own: a Python traceback shows only ``str(error)``."""
+    return error.message + (f"\n  hint: {error.hint}" if error.hint else "")
 
 
 def made_by_the_action(made: Iterable[str], choice: str, *, only: bool = False) -> str:
