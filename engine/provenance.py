@@ -1,15 +1,15 @@
-"""Building proofs (judgelog.proof): why an atom holds (a tree of rules and facts) and why it does not (which
-body literals fail).
+"""Building proofs (judgelog.proof): why an atom holds (a tree of rules and facts) and why it does not (which body
+literals fail).
 
-pyDatalog has no provenance of its own. For every rule the backend keeps a twin ``why`` clause whose head
-lists all the rule's variables; it costs nothing until asked. To prove ``h(c...)`` we take each rule for
-``h``, bind its head to the constants, ask the twin for a full binding, and recurse into the instantiated
-premises. Leaves are scenario facts (with their file:line), rule-file facts, comparisons and ``[absent]``
-negations. Choices are deterministic: rules in file order, bindings in sorted order.
+pyDatalog has no provenance of its own. For every rule the backend keeps a twin ``why`` clause whose head lists all
+the rule's variables; it costs nothing until asked. To prove ``h(c...)`` we take each rule for ``h``, bind its head
+to the constants, ask the twin for a full binding, and recurse into the instantiated premises. Leaves are scenario
+facts (with their file:line), rule-file facts, comparisons and ``[absent]`` negations. Choices are deterministic:
+rules in file order, bindings in sorted order.
 
-When the proved atom's predicate is declared ``functional(key...)``, the proof also lists the *displaced
-defaults*: rules for the same key whose positive premises hold but whose ``not ...`` fails, with the proof of
-what blocked them (e.g. 510.1c displaced by 702.22j).
+When the proved atom's predicate is declared ``functional(key...)``, the proof also lists the *displaced defaults*:
+rules for the same key whose positive premises hold but whose ``not ...`` fails, with the proof of what blocked them
+(e.g. 510.1c displaced by 702.22j).
 """
 
 from __future__ import annotations
@@ -45,8 +45,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["Proof", "ProofKind", "Displacement", "WhyNot", "Prover", "ground", "MAX_PROOF_DEPTH"]
 
 MAX_PROOF_DEPTH = 200
-# how many rules deep an absent premise's reason is looked for (judgelog.provenance.Prover._held_off)
-HELD_OFF_DEPTH = 3
+HELD_OFF_DEPTH = 3  # how many rules deep an absent premise's reason is looked for (Prover._held_off)
 HELD_OFF_TRIES = 4  # and for how many bindings of a rule's other premises (the first that has a reason is shown)
 
 # a variable binding: variable name -> value
@@ -56,15 +55,18 @@ class Prover:
     """Builds proofs for one materialised state (inside a backend session)."""
 
     def __init__(
-        self, backend: Evaluator, view: Any, origins: Mapping[tuple, Span], causes: Mapping[tuple, str] | None = None
+        self,
+        backend: Evaluator,
+        view: Any,
+        origins: Mapping[tuple, Span],
+        causes: Mapping[tuple, str] | None = None,
+        *,
+        why_not_depth: int = 2,
     ) -> None:
-        self.causes = causes or {}
-        self.backend = backend
-        self.program = backend.program
-        self.view = view
-        self.origins = origins
+        self.causes, self.why_not_depth = causes or {}, why_not_depth  # why_not: levels of an absent fact's rules
+        self.backend, self.program, self.view, self.origins = backend, backend.program, view, origins
         self._rule_facts: dict[tuple, Rule] = self.program.fact_rules
-        self._why_depth = 0  # how deep why_not goes into an absent derived fact (WHY_NOT_DEPTH)
+        self._why_depth = 0  # how deep why_not has gone into an absent derived fact (up to why_not_depth)
         self.reasons = False  # whether an absent premise of a proof shows what keeps it absent (prove's)
 
     def sentence(self, fact: tuple) -> str:
@@ -444,7 +446,6 @@ class Prover:
                     lines.extend(self._why_absent(ground))
         return lines, first
 
-    WHY_NOT_DEPTH = 2  # an absent derived fact's own rules are shown this many levels down
     FOUND_DEPTH = 1  # and, when a fact of it holds for the same first value, this many
     WHY_NOT_LINES = 40  # an absent fact's rules taking more lines than this are left to their own --why-not
 
@@ -453,7 +454,7 @@ class Prover:
         the asked fact's own rules, one of whose first argument a fact holds (``has_keyword(pikemen,
         first_strike)`` for double_strike) is not gone into: the facts found are answer enough there. Rules
         taking more than WHY_NOT_LINES lines (``defending_player(wurm, alice)``'s seven) are only counted."""
-        if not self.program.derived(fact[0]) or self._why_depth >= self.WHY_NOT_DEPTH:
+        if not self.program.derived(fact[0]) or self._why_depth >= self.why_not_depth:
             return []
         rest = [Var(f"V{i}") for i in range(len(fact) - 2)]
         if self._why_depth >= self.FOUND_DEPTH and rest:

@@ -141,8 +141,7 @@ def why_not_holds(engine: Any, facts: frozenset, wanted: tuple) -> str | None:
     steps: list[str] = []
     fact: tuple | None = wanted
     with engine.backend.session(facts) as view:
-        prover = Prover(engine.backend, view, {})
-        prover.WHY_NOT_DEPTH = 0  # only the literals are read here, not the reasons under a failing one
+        prover = Prover(engine.backend, view, {}, why_not_depth=0)  # the literals, not the reasons under them
         while fact is not None and len(steps) < 4:
             best = max(prover.why_not(fact), key=lambda r: sum(1 for _, ok in r.literals if ok), default=None)
             literal = next((text for text, ok in best.literals if ok is False), None) if best else None
