@@ -158,8 +158,23 @@ class Aggregate:
 Term = Var | Const | BinOp | Aggregate
 
 
+class _Keyed:
+    """Something about a predicate with an arity, an atom or a declaration: ``key`` is ``pred/arity``, the
+    name the library knows the predicate by (``p/1`` and ``p/2`` are two predicates)."""
+
+    pred: str
+
+    @property
+    def arity(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def key(self) -> str:
+        return f"{self.pred}/{self.arity}"
+
+
 @dataclass(frozen=True)
-class Atom:
+class Atom(_Keyed):
     pred: str
     args: tuple[Term, ...]
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
@@ -167,10 +182,6 @@ class Atom:
     @property
     def arity(self) -> int:
         return len(self.args)
-
-    @property
-    def key(self) -> str:
-        return f"{self.pred}/{len(self.args)}"
 
     def __str__(self) -> str:
         return f"{self.pred}({', '.join(str(a) for a in self.args)})"
@@ -234,7 +245,7 @@ class Param:
 
 
 @dataclass(frozen=True)
-class Decl:
+class Decl(_Keyed):
     """``.decl pred(arg: type, ...) "sentence" [input] [functional(arg, ...)]``."""
 
     pred: str
@@ -248,10 +259,6 @@ class Decl:
     @property
     def arity(self) -> int:
         return len(self.params)
-
-    @property
-    def key(self) -> str:
-        return f"{self.pred}/{len(self.params)}"
 
     @property
     def key_positions(self) -> tuple[int, ...]:

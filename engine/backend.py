@@ -83,6 +83,7 @@ from .setwise import Base, Planner, Unsupported, answer
 from .threadview import ThreadView
 from .unread import Unread
 from .variants import Variants
+from .widejoins import StateCheck
 
 __all__ = ["Backend", "quiet_gc"]
 
@@ -357,7 +358,7 @@ class Backend:
 
             dead = view.ns.dead_rules if view.ns is not None else ()
             recent = view.joins[3] if view.joins is not None else ()
-            check = compiled.joins.for_state(count, compiled.computed_preds, limit, dead, previous=recent)
+            check = StateCheck(compiled.joins, count, compiled.computed_preds, limit, dead, previous=recent)
             view.joins = (key[0], key[1], check, (check, *recent[: _JOIN_CHECKS_KEPT - 1]))
         check = view.joins[2]
         if rule is not None and id(rule) in check.rules_checked:

@@ -62,6 +62,24 @@ _TOKEN_RE = re.compile(
 )
 
 
+_MISTAKES = ("badstring", "squoted", "other")  # the token kinds that are errors
+
+
+def _mistake(kind: str, value: str) -> tuple[str, str]:
+    """The message and the hint for a token of a kind in _MISTAKES, whose text is ``value``."""
+    if kind == "badstring":
+        return "unterminated string", 'close the string with " on the same line'
+    if kind == "squoted":
+        return (
+            "a string in single quotes: strings are written in double quotes",
+            f'write "{value[1:-1]}", or a bare word when it is an id: {value[1:-1] or "bob"}',
+        )
+    return (
+        f"unexpected character {value!r}",
+        "the rule language uses letters, digits, _ and ( ) , . :- = != < <= > >= + - * /",
+    )
+
+
 @dataclass(frozen=True)
 class Token:
     kind: str
@@ -84,36 +102,11 @@ def tokenize(text: str, path: str, diags: list[Diagnostic]) -> list[Token]:
             continue
         if kind in ("ws", "comment"):
             continue
-        if kind == "badstring":
-            diags.append(
-                Diagnostic(
-                    E001,
-                    "unterminated string",
-                    Span(path, line, col),
-                    hint='close the string with " on the same line',
-                )
-            )
-            continue
-        if kind == "squoted":  # 'bob': one error, and read on as the string it was meant to be
-            diags.append(
-                Diagnostic(
-                    E001,
-                    "a string in single quotes: strings are written in double quotes",
-                    Span(path, line, col),
-                    hint=f'write "{value[1:-1]}", or a bare word when it is an id: {value[1:-1] or "bob"}',
-                )
-            )
-            tokens.append(Token("string", '"' + value[1:-1].replace('"', '\\"') + '"', line, col))
-            continue
-        if kind == "other":
-            diags.append(
-                Diagnostic(
-                    E001,
-                    f"unexpected character {value!r}",
-                    Span(path, line, col),
-                    hint="the rule language uses letters, digits, _ and ( ) , . :- = != < <= > >= + - * /",
-                )
-            )
+        if kind in _MISTAKES:  # one error each, and read on
+            message, hint = _mistake(kind, value)
+            diags.append(Diagnostic(E001, message, Span(path, line, col), hint=hint))
+            if kind == "squoted":  # 'bob': read on as the string it was meant to be
+                tokens.append(Token("string", '"' + value[1:-1].replace('"', '\\"') + '"', line, col))
             continue
         tokens.append(Token(kind or "other", value, line, col))
     # the end of input is placed just after the last non-blank character, so that an error there ("expected a

@@ -206,23 +206,6 @@ class JoinGuard:
         state["wide"] = {id(wide.rule): wide for wide in state["wide"]}
         self.__dict__.update(state)
 
-    def for_state(
-        self,
-        count: Callable[[str, tuple[object, ...]], int],
-        computed: frozenset[str],
-        limit: int,
-        dead: Collection[int] = (),
-        *,
-        previous: Sequence[StateCheck] = (),
-    ) -> StateCheck:
-        """The check for one state: ``count(pred, values)`` counts the facts there that may match an atom of
-        ``pred`` with ``values`` (its constants, None for a variable; given or computed); ``computed``: the
-        predicates judgelog computes itself (pyDatalog does not derive them); ``dead``: the ids of the rules
-        that cannot hold in the state (never evaluated: judgelog.liveness); ``previous``: the checks of the
-        states before (newest first), whose verdicts this one takes over from the first whose every count
-        read is the same here."""
-        return StateCheck(self, count, computed, limit, dead, previous=previous)
-
 
 class StateCheck:
     """:class:`JoinGuard` for one state, with the predicate sizes and the questions already checked."""
@@ -237,6 +220,12 @@ class StateCheck:
         *,
         previous: Sequence[StateCheck] = (),
     ) -> None:
+        """The check of ``guard`` for one state: ``count(pred, values)`` counts the facts there that may match
+        an atom of ``pred`` with ``values`` (its constants, None for a variable; given or computed);
+        ``computed``: the predicates judgelog computes itself (pyDatalog does not derive them); ``dead``: the
+        ids of the rules that cannot hold in the state (never evaluated: judgelog.liveness); ``previous``: the
+        checks of the states before (newest first), whose verdicts this one takes over from the first whose
+        every count read is the same here."""
         self.guard, self.count, self.computed, self.limit, self.dead = guard, count, computed, limit, dead
         self._counted: dict[tuple[str, tuple[object, ...]], int] = {}  # every count read: what the verdicts rest on
         self._sizes: dict[tuple[str, tuple[object, ...]], int] = {}
