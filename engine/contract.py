@@ -13,6 +13,7 @@ than failing later in the middle of an action.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from .analysis import INT_TYPES, suggest
@@ -40,167 +41,94 @@ _FACE = "the interface reader (engine/interface.py)"
 _VIEW = "the combat graph (engine/view.py)"
 _SPACES = "the choice enumerator (engine/choices.py)"
 
-# predicate -> (arity, positions that hold integers, must be an input predicate, where the engine needs it)
-ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = {
-    "player": (1, (), True, _SCENARIO),
-    "turn_order": (2, (1,), True, _SCENARIO),
-    "active_player": (1, (), True, _SCENARIO),
-    "life": (2, (1,), True, _SCENARIO),
-    "permanent": (1, (), True, _SCENARIO),
-    "name": (2, (), True, _SCENARIO),
-    "card_type": (2, (), True, _SCENARIO),
-    "subtype": (2, (), True, _SCENARIO),
-    "supertype": (2, (), True, _SCENARIO),
-    "color": (2, (), True, _SCENARIO),
-    "base_power": (2, (1,), True, _SCENARIO),
-    "base_toughness": (2, (1,), True, _SCENARIO),
-    "printed_keyword": (2, (), True, _SCENARIO),
-    "printed_keyword_param": (4, (), True, _SCENARIO),
-    "printed_keyword_instance": (3, (), True, _SCENARIO),
-    "printed_keyword_instance_param": (5, (), True, _SCENARIO),
-    "controller": (2, (), True, _SCENARIO),
-    "owner": (2, (), True, _SCENARIO),
-    "token": (1, (), True, _SCENARIO),
-    "tapped": (1, (), True, _SCENARIO),
-    "counter": (3, (2,), True, _SCENARIO),
-    "damage_marked": (2, (1,), True, _SCENARIO),
-    "on_stack": (3, (), True, _SCENARIO),
-    "stack_position": (2, (1,), True, _SCENARIO),
-    "ability_controller": (2, (), True, _SCENARIO),
-    "ability_arg": (3, (), True, _SCENARIO),
-    "added_subtype": (2, (), True, _EFFECTS),
-    "granted_keyword": (2, (), True, _EFFECTS),
-    "removed_keyword": (2, (), True, _EFFECTS),
-    "lost_game": (1, (), True, _EFFECTS),
-    "entered_this_turn": (1, (), True, _EFFECTS),
-    "created": (2, (), True, _EFFECTS),
-    "pending_object": (1, (), True, _EFFECTS),
-    "token_in_zone": (2, (), True, _EFFECTS),
-    "card_in_zone": (2, (), True, _EFFECTS),
-    "card_value": (6, (), True, _EFFECTS),
-    "last_known": (4, (), True, _EFFECTS),
-    "last_known_info": (4, (), False, _RUNTIME),
-    "trigger_looks_back": (1, (), False, _FACE),
-    "event": (3, (0,), True, _RUNTIME),
-    "event_detail": (3, (0,), True, _RUNTIME),
-    "event_cause": (2, (0,), True, _RUNTIME),
-    "recent_event": (1, (0,), True, _RUNTIME),
-    "action": (1, (), True, _RUNTIME),
-    "act_arg": (2, (), True, _RUNTIME),
-    "act_list": (3, (1,), True, _RUNTIME),
-    "act_map": (3, (), True, _RUNTIME),
-    "act_map_list": (4, (2,), True, _RUNTIME),
-    "act_map2": (4, (), True, _RUNTIME),
-    "act_list2": (4, (1, 2), True, _RUNTIME),
-    "step": (1, (0,), True, _RUNTIME),
-    "resolving": (1, (), True, _RUNTIME),
-    "chosen": (2, (), True, _RUNTIME),
-    "chose_nothing": (1, (), True, _RUNTIME),
-    "state_check": (0, (), True, _RUNTIME),
-    "trigger_waiting": (3, (), True, _RUNTIME),
-    "action_known": (1, (), False, _RUNTIME),
-    "action_param": (2, (), False, _RUNTIME),
-    "action_param_required": (2, (), False, _RUNTIME),
-    "action_param_default": (3, (), False, _RUNTIME),
-    "action_param_type": (3, (), False, _RUNTIME),
-    "action_param_value": (3, (), False, _RUNTIME),
-    "refusal_options": (2, (), False, _RUNTIME),
-    "refusal_not_about_the_choice": (1, (), False, _RUNTIME),
-    "refusal_alternative": (2, (), False, _RUNTIME),
-    "refusal_alternatives": (1, (), False, _RUNTIME),
-    "action_param_key_type": (3, (), False, _RUNTIME),
-    "step_exists": (1, (0,), False, _RUNTIME),
-    "follow_up": (2, (), False, _RUNTIME),
-    "step_cannot_end": (1, (), False, _RUNTIME),
-    "violation": (2, (), False, _RUNTIME),
-    "violation_info": (3, (), False, _RUNTIME),
-    "violation_value": (4, (), False, _RUNTIME),
-    "board_problem": (2, (), False, _SCENARIO),
-    "follow_up_stopped": (1, (), False, _RUNTIME),
-    "follow_up_before_priority": (0, (), False, _RUNTIME),
-    "choice": (2, (), False, _RUNTIME),
-    "choice_mode": (2, (), False, _RUNTIME),
-    "choice_max": (2, (1,), False, _RUNTIME),
-    "choice_cr": (2, (), False, _RUNTIME),
-    "choice_unavailable": (4, (), False, _RUNTIME),
-    "choice_text": (2, (), False, _RUNTIME),
-    "effect": (5, (0,), False, _RUNTIME),
-    "state_based": (5, (0,), False, _RUNTIME),
-    "standing": (5, (0,), False, _RUNTIME),
-    "event_result": (5, (0,), False, _RUNTIME),
-    "token_spec": (3, (), False, _RUNTIME),
-    "token_spec_param": (4, (), False, _RUNTIME),
-    "triggers": (3, (), False, _RUNTIME),
-    "activates": (3, (), False, _RUNTIME),
-    "cannot_undergo": (2, (), False, _RUNTIME),
-    "token_name_word": (3, (1,), False, _RUNTIME),
-    "token_name_suffix": (2, (), False, _RUNTIME),
-    "trigger_arg": (5, (), False, _RUNTIME),
-    "top_of_stack": (1, (), False, _RUNTIME),
-    "apnap_rank": (2, (1,), False, _RUNTIME),
-    "ability_source_controller": (2, (), False, _RUNTIME),
-    "leaves_stack": (1, (), False, _RUNTIME),
-    "keyword_instance": (3, (), False, _RUNTIME),
-    "keyword_instance_param": (5, (), False, _RUNTIME),
-    "keyword": (1, (), False, _FACE),
-    "keyword_param_form": (3, (), False, _FACE),
-    "keyword_param_prefix": (3, (), False, _FACE),
-    "keyword_instances": (2, (), False, _FACE),
-    "card_type_word": (1, (), False, _FACE),
-    "color_word": (1, (), False, _FACE),
-    "scenario_field": (4, (), False, _FACE),
-    "scenario_field_ref": (4, (1,), False, _FACE),
-    "scenario_group_label": (2, (), False, _FACE),
-    "record_symmetric": (1, (), False, _FACE),
-    "record_implies": (3, (1,), False, _FACE),
-    "record_event": (4, (), False, _FACE),
-    "record_event_repeats": (1, (), False, _FACE),
-    "primitive": (4, (), False, _FACE),
-    "ends_with_combat": (1, (), False, _FACE),
-    "event_result_kind": (1, (), False, _FACE),
-    "internal": (1, (), False, _FACE),
-    "extension_point": (1, (), False, _FACE),
-    "card_not_modelled": (2, (), False, _FACE),
-    "continuous_effect": (4, (), True, _EFFECTS),
-    "effect_timestamp": (2, (1,), True, _EFFECTS),
-    "effect_value": (3, (), True, _EFFECTS),
-    "effect_spec": (3, (), False, _RUNTIME),
-    "view_node": (2, (), False, _VIEW),
-    "view_node_look": (3, (), False, _VIEW),
-    "view_role": (2, (), False, _VIEW),
-    "view_column": (2, (1,), False, _VIEW),
-    "view_column_title": (2, (0,), False, _VIEW),
-    "view_attr": (3, (), False, _VIEW),
-    "view_count": (4, (3,), False, _VIEW),
-    "view_flag_name": (1, (), False, _VIEW),
-    "view_flag": (2, (), False, _VIEW),
-    "view_shown": (3, (1,), False, _VIEW),
-    "view_edge": (3, (), False, _VIEW),
-    "view_edge_text": (2, (), False, _VIEW),
-    "view_variant": (2, (), False, _VIEW),
-    "view_edge_variant": (4, (), False, _VIEW),
-    "view_edge_proved": (1, (), False, _VIEW),
-    "view_undirected": (1, (), False, _VIEW),
-    "view_route": (2, (), False, _VIEW),
-    "view_look": (4, (), False, _VIEW),
-    "view_label_cr": (1, (), False, _VIEW),
-    "view_legend": (3, (1,), False, _VIEW),
-    "view_group": (2, (), False, _VIEW),
-    "view_member": (2, (), False, _VIEW),
-    "view_caption": (2, (), False, _VIEW),
-    "choice_space": (3, (), False, _SPACES),
-    "choice_space_element": (2, (), False, _SPACES),
-    "choice_space_option": (3, (), False, _SPACES),
-    "choice_space_min_part": (2, (1,), False, _SPACES),
-    "choice_space_size": (3, (1, 2), False, _SPACES),
-    "choice_space_probe": (3, (), False, _SPACES),
-    "choice_space_refused": (2, (), False, _SPACES),
-    "choice_space_dead_end": (2, (), False, _SPACES),
-    "choice_space_action": (2, (), False, _SPACES),
-    "choice_space_field": (3, (), False, _SPACES),
-    "choice_space_noun": (3, (), False, _SPACES),
-    "choice_space_text": (3, (), False, _SPACES),
-}
+_SIGNATURE = re.compile(r"([a-z][a-z0-9_]*)\(([^()]*)\)")
+
+
+def _needs(*, inputs: dict[str, str], read: dict[str, str]) -> dict[str, tuple[int, tuple[int, ...], bool, str]]:
+    """predicate -> (arity, the positions that hold integers, whether it must be an input predicate, where the
+    engine needs it), from the signatures (``name(_, int)``) of the input predicates and of the others by where
+    the engine needs them.
+
+    >>> _needs(inputs={"the runtime": "life(_, int) state_check()"}, read={"the view": "view_node(_, _)"})["life"]
+    (2, (1,), True, 'the runtime')
+    """
+    needs: dict[str, tuple[int, tuple[int, ...], bool, str]] = {}
+    for is_input, groups in ((True, inputs), (False, read)):
+        for where, text in groups.items():
+            if _SIGNATURE.sub("", text).strip():
+                raise ValueError(f"not a signature: {_SIGNATURE.sub('', text).split()[0]!r}")
+            for pred, args in _SIGNATURE.findall(text):
+                kinds = [kind.strip() for kind in args.split(",")] if args.strip() else []
+                if pred in needs or not set(kinds) <= {"_", "int"}:
+                    raise ValueError(f"{pred}: listed twice, or a kind other than _ and int")
+                ints = tuple(i for i, kind in enumerate(kinds) if kind == "int")
+                needs[pred] = (len(kinds), ints, is_input, where)
+    return needs
+
+
+# every predicate the engine's Python reads or writes, by the part of the engine that needs it: the input
+# predicates, whose facts it writes, and the others, which it only reads; each written as its signature, one
+# kind per argument: int where the engine writes or reads a number there, _ where it takes any value
+ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = _needs(
+    inputs={
+        _SCENARIO: """
+            player(_) turn_order(_, int) active_player(_) life(_, int) permanent(_) name(_, _) card_type(_, _)
+            subtype(_, _) supertype(_, _) color(_, _) base_power(_, int) base_toughness(_, int) printed_keyword(_, _)
+            printed_keyword_param(_, _, _, _) printed_keyword_instance(_, _, _)
+            printed_keyword_instance_param(_, _, _, _, _) controller(_, _) owner(_, _) token(_) tapped(_)
+            counter(_, _, int) damage_marked(_, int) on_stack(_, _, _) stack_position(_, int) ability_controller(_, _)
+            ability_arg(_, _, _)
+        """,
+        _EFFECTS: """
+            added_subtype(_, _) granted_keyword(_, _) removed_keyword(_, _) lost_game(_) entered_this_turn(_)
+            created(_, _) pending_object(_) token_in_zone(_, _) card_in_zone(_, _) card_value(_, _, _, _, _, _)
+            last_known(_, _, _, _) continuous_effect(_, _, _, _) effect_timestamp(_, int) effect_value(_, _, _)
+        """,
+        _RUNTIME: """
+            event(int, _, _) event_detail(int, _, _) event_cause(int, _) recent_event(int) action(_) act_arg(_, _)
+            act_list(_, int, _) act_map(_, _, _) act_map_list(_, _, int, _) act_map2(_, _, _, _)
+            act_list2(_, int, int, _) step(int) resolving(_) chosen(_, _) chose_nothing(_) state_check()
+            trigger_waiting(_, _, _)
+        """,
+    },
+    read={
+        _SCENARIO: "board_problem(_, _)",
+        _RUNTIME: """
+            last_known_info(_, _, _, _) action_known(_) action_param(_, _) action_param_required(_, _)
+            action_param_default(_, _, _) action_param_type(_, _, _) action_param_value(_, _, _) refusal_options(_, _)
+            refusal_not_about_the_choice(_) refusal_alternative(_, _) refusal_alternatives(_)
+            action_param_key_type(_, _, _) step_exists(int) follow_up(_, _) step_cannot_end(_) violation(_, _)
+            violation_info(_, _, _) violation_value(_, _, _, _) follow_up_stopped(_) follow_up_before_priority()
+            choice(_, _) choice_mode(_, _) choice_max(_, int) choice_cr(_, _) choice_unavailable(_, _, _, _)
+            choice_text(_, _) effect(int, _, _, _, _) state_based(int, _, _, _, _) standing(int, _, _, _, _)
+            event_result(int, _, _, _, _) token_spec(_, _, _) token_spec_param(_, _, _, _) triggers(_, _, _)
+            activates(_, _, _) cannot_undergo(_, _) token_name_word(_, int, _) token_name_suffix(_, _)
+            trigger_arg(_, _, _, _, _) top_of_stack(_) apnap_rank(_, int) ability_source_controller(_, _)
+            leaves_stack(_) keyword_instance(_, _, _) keyword_instance_param(_, _, _, _, _) effect_spec(_, _, _)
+        """,
+        _FACE: """
+            trigger_looks_back(_) keyword(_) keyword_param_form(_, _, _) keyword_param_prefix(_, _, _)
+            keyword_instances(_, _) card_type_word(_) color_word(_) scenario_field(_, _, _, _)
+            scenario_field_ref(_, int, _, _) scenario_group_label(_, _) record_symmetric(_) record_implies(_, int, _)
+            record_event(_, _, _, _) record_event_repeats(_) primitive(_, _, _, _) ends_with_combat(_)
+            event_result_kind(_) internal(_) extension_point(_) card_not_modelled(_, _)
+        """,
+        _VIEW: """
+            view_node(_, _) view_node_look(_, _, _) view_role(_, _) view_column(_, int) view_column_title(int, _)
+            view_attr(_, _, _) view_count(_, _, _, int) view_flag_name(_) view_flag(_, _) view_shown(_, int, _)
+            view_edge(_, _, _) view_edge_text(_, _) view_variant(_, _) view_edge_variant(_, _, _, _)
+            view_edge_proved(_) view_undirected(_) view_route(_, _) view_look(_, _, _, _) view_label_cr(_)
+            view_legend(_, int, _) view_group(_, _) view_member(_, _) view_caption(_, _)
+        """,
+        _SPACES: """
+            choice_space(_, _, _) choice_space_element(_, _) choice_space_option(_, _, _)
+            choice_space_min_part(_, int) choice_space_size(_, int, int) choice_space_probe(_, _, _)
+            choice_space_refused(_, _) choice_space_dead_end(_, _) choice_space_action(_, _)
+            choice_space_field(_, _, _) choice_space_noun(_, _, _) choice_space_text(_, _, _)
+        """,
+    },
+)
+
 
 # the runtime asks triggers/3 after every step and every round of state-based actions, with recent_event
 # holding for the events just applied (engine/runtime.py)
