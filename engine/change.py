@@ -158,6 +158,9 @@ class Change:
         # what the rules say each object a move takes off the battlefield is as these effects begin
         # (last_known_info/4: its keywords, controller, qualities), kept as last_known facts (608.2h, 113.7a)
         self.last_known: dict[Arg, list[tuple]] = {}
+        # (object, zone) -> (zone, kind): a replacement effect of that kind puts the object into the first zone
+        # if it would be put into the second from the battlefield (614.1a; leaves_battlefield_instead/4)
+        self.instead: dict[tuple[Arg, Arg], tuple[Arg, Arg]] = {}
 
     # -- lookups --------------------------------------------------------
     def one(self, pred: str, *prefix: Arg) -> tuple | None:

@@ -18,7 +18,8 @@ lose_life P N -        P loses N life;   gain_life P N -: P gains N life
 move O Zone -          O leaves the battlefield to graveyard|exile|hand|library (a token is noted as
                        token_in_zone(O, Zone); a card is kept there as card_in_zone(O, Zone); both keep their
                        owner and copiable values as card_value facts, and what the rules' last_known_info
-                       said it was as last_known facts: the last known information, 608.2h)
+                       said it was as last_known facts: the last known information, 608.2h); into the zone
+                       the rules' leaves_battlefield_instead says instead, if one does (614.1a)
 return_to_battlefield O P Zone  the card O in Zone returns to the battlefield under P's control (nothing
                        if it is not there, CR 603.6)
 cease_to_exist O - -   a token outside the battlefield ceases to exist (its token_in_zone fact goes)
@@ -192,6 +193,9 @@ def p_move(ch: Change, o: Arg, zone: Arg, why: Arg = None, *, event: str = "move
         _move_card(ch, o, zone, why, event)
         return
     _require(zone in ZONES, f"unknown zone {zone!r}; zones: {', '.join(ZONES)}")
+    # 614.1a, 614.6: a replacement effect puts it into another zone instead (the event says where it went)
+    would, (zone, by) = zone, ch.instead.get((o, zone), (zone, None))
+    replaced = {"instead_of": would, "replacement": by} if by is not None else {}
     was_creature = o in ch.creatures if ch.creatures is not None else ("card_type", o, "creature") in ch.facts
     was_token = ("token", o) in ch.facts
     facts = object_facts(ch, o)
@@ -208,7 +212,7 @@ def p_move(ch: Change, o: Arg, zone: Arg, why: Arg = None, *, event: str = "move
     for row in ch.last_known.get(o, ()):
         ch.facts.add(("last_known", o) + row)
     # why it left (sacrificed, a state-based action's reason): kept with the event, for "whenever you sacrifice"
-    ch.emit(event, o, to=zone, **({"why": why} if why not in (None, "none") else {}))
+    ch.emit(event, o, to=zone, **({"why": why} if why not in (None, "none") else {}), **replaced)
     if was_creature and zone == "graveyard":
         ch.emit("dies", o)
     if was_token:

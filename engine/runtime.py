@@ -41,9 +41,10 @@ from .ast import Span
 from .ast import format_value as _q  # a value in rule syntax, for the queries built here
 from .change import Change, Event
 from .database import quiet_gc
-from .effects import MOVES_THAT_KILL, apply_primitive
+from .effects import apply_primitive
 from .errors import ActionError, UsageError
 from .factview import FactView, Overlay, WorkingFacts, as_frozenset
+from .leaving import note_leaving
 from .refusals import listed_options, nothing_to_choose, unavailable_refusal, violation_refusal, why_not_holds
 from .replay import run_actions
 from .stack import StackSteps
@@ -374,15 +375,9 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
         )
         change.next_seq = self.next_seq
         change.token_ids = self.token_ids  # shared: each token created takes the next id named by `as:`
-        # which of the objects a move takes to a graveyard dies (700.4) is what the rules say they are now
-        moved = sorted({r["A"] for r in rows if r["P"] in MOVES_THAT_KILL}, key=repr)
-        if moved and "creature" in self.engine.program.decls:
-            change.creatures = frozenset(o for o in moved if self.ask(facts, f"creature({_q(o)})"))
-        if moved and "last_known_info" in self.engine.program.decls:  # 608.2h: as it last existed there
-            known = set(moved)  # one question for all of them (the rules derive it for those leaving only)
-            for r in self.ask(facts, "last_known_info(O, W, A, B)"):
-                if r["O"] in known:
-                    change.last_known.setdefault(r["O"], []).append((r["W"], r["A"], r["B"]))
+        # what the rules say of the permanents a move takes away: creatures (700.4), last known information
+        # (608.2h), a replacement of where they go (614.1a): judgelog.leaving
+        note_leaving(change, rows, partial(self.ask, facts), self.engine.program.decls)
         ordered = sorted(rows, key=lambda r: (r["I"], repr((r["P"], r["A"], r["B"], r["C"]))))
         effect_facts = [(pred, r["I"], r["P"], r["A"], r["B"], r["C"]) for r in ordered]
         rules = self._causes_of(facts, effect_facts)  # before the primitives change anything

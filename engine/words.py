@@ -96,6 +96,8 @@ EVENT_WORDS = frozenset(
         "source",
         "subject",
         "control_change",
+        "instead_of",
+        "replacement",
         "effect_began",
         "effect_ended",
         "object",

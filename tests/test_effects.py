@@ -167,6 +167,26 @@ def test_a_creature_moved_to_a_graveyard_dies_and_a_token_is_noted_in_its_zone()
     assert apply(change(), "move", "ghost", "moon", "none").events == []  # not on the battlefield: no-op
 
 
+def test_a_move_the_rules_replace_puts_the_permanent_into_the_other_zone_once_and_says_so():
+    ch = change(("token", "bear"))
+    ch.instead = {("bear", "graveyard"): ("exile", "rest_in_peace"), ("bear", "exile"): ("hand", "other")}
+    apply(ch, "move", "bear", "graveyard", "sacrificed")  # 614.1a: exiled instead; 614.5: not asked again
+    assert events(ch) == [
+        (
+            "moved",
+            "bear",
+            {"to": "exile", "why": "sacrificed", "instead_of": "graveyard", "replacement": "rest_in_peace"},
+        )
+    ]  # 614.6: the event is the one that happened: no dies (700.4), as it did not go to a graveyard
+    assert ("token_in_zone", "bear", "exile") in ch.facts  # a token: it ceases to exist when the rules say
+    ch = apply(change(), "destroy", "bear", "none", "none")  # no replacement: as ever
+    assert [e[0] for e in events(ch)] == ["destroyed", "dies"] and ("card_in_zone", "bear", "graveyard") in ch.facts
+    ch = change()
+    ch.instead = {("bear", "graveyard"): ("exile", "unearth")}
+    apply(ch, "destroy", "bear", "none", "none")  # a destruction's move is replaced the same way
+    assert events(ch) == [("destroyed", "bear", {"to": "exile", "instead_of": "graveyard", "replacement": "unearth"})]
+
+
 def test_a_card_in_a_zone_moves_to_another_zone_keeping_its_copiable_values():
     ch = apply(change(("tapped", "bear")), "move", "bear", "hand", "none")  # say, bounced to its owner's hand
     values = ch.all("card_value", "bear")
