@@ -94,7 +94,7 @@ ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = _needs(
     read={
         _SCENARIO: "board_problem(_, _)",
         _RUNTIME: """
-            last_known_info(_, _, _, _) leaves_battlefield_instead(_, _, _, _) action_known(_) action_param(_, _) action_param_required(_, _)
+            last_known_info(_, _, _, _) action_known(_) action_param(_, _) action_param_required(_, _)
             action_param_default(_, _, _) action_param_type(_, _, _) action_param_value(_, _, _) refusal_options(_, _)
             refusal_not_about_the_choice(_) refusal_alternative(_, _) refusal_alternatives(_)
             action_param_key_type(_, _, _) step_exists(int) follow_up(_, _) step_cannot_end(_) violation(_, _)
@@ -105,6 +105,7 @@ ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = _needs(
             activates(_, _, _) cannot_undergo(_, _) token_name_word(_, int, _) token_name_suffix(_, _)
             trigger_arg(_, _, _, _, _) top_of_stack(_) apnap_rank(_, int) ability_source_controller(_, _)
             leaves_stack(_) keyword_instance(_, _, _) keyword_instance_param(_, _, _, _, _) effect_spec(_, _, _)
+            leaves_battlefield_instead(_, _, _, _)
         """,
         _FACE: """
             trigger_looks_back(_) keyword(_) keyword_param_form(_, _, _) keyword_param_prefix(_, _, _)
