@@ -384,9 +384,15 @@ def p_create_token(ch: Change, spec: Arg, controller: Arg, n: Arg, *, spec_facts
         ch.emit("token_created", oid, spec=spec)
 
 
-def p_create_copy(ch: Change, original: Arg, controller: Arg, n: Arg) -> None:
+# copy_exception(Original, Field, Value) fields (707.9b): the value replaces the copied ones, or is added to them
+COPY_EXCEPTIONS = {"color": ("color", True), "power": ("base_power", True), "toughness": ("base_toughness", True)}
+COPY_EXCEPTIONS |= {"add_type": ("card_type", False), "add_subtype": ("subtype", False)}
+
+
+def p_create_copy(ch: Change, original: Arg, controller: Arg, n: Arg, *, spec_facts: list[tuple] | None = None) -> None:
     """Tokens that copy ``original``'s copiable values (707.2); a card that has left the battlefield is copied
-    as it last existed there (608.2h: the copiable values the move kept with it, card_value)."""
+    as it last existed there (608.2h: the copiable values the move kept with it, card_value). The rules'
+    copy_exception facts for ``original`` are exceptions to the copy, part of its copiable values (707.9b)."""
     count = n if isinstance(n, int) else 1
     if ch.is_permanent(original):
         added = {(f[1], f[2]) for f in ch.facts if f[0] == "added_subtype"}
@@ -403,6 +409,13 @@ def p_create_copy(ch: Change, original: Arg, controller: Arg, n: Arg) -> None:
             "no such object): it can't be copied (707.2, 608.2h)",
         )
         copiable = [(str(f[2]), original) + tuple(f[3 : 3 + KEPT_IN_ZONE[str(f[2])] - 1]) for f in kept]
+    exceptions = [f[2:] for f in spec_facts or () if f[0] == "copy_exception" and f[1] == original]
+    for field, _value in exceptions:
+        _require(field in COPY_EXCEPTIONS, f"copy_exception field {field!r} is not one of {sorted(COPY_EXCEPTIONS)}")
+    replaced = {COPY_EXCEPTIONS[field][0] for field, _value in exceptions if COPY_EXCEPTIONS[field][1]}
+    copiable = [f for f in copiable if f[0] not in replaced]
+    excepted = dict.fromkeys((COPY_EXCEPTIONS[field][0], original, value) for field, value in exceptions)
+    copiable += [f for f in excepted if f not in copiable]
     name = next((f[2] for f in copiable if f[0] == "name"), str(original))
     for _ in range(max(count, 0)):
         oid = ch.token_id(name)
@@ -571,8 +584,8 @@ def apply_primitive(ch: Change, prim: str, a: Arg, b: Arg, c: Arg, *, spec_facts
     if prim == "create_token":
         p_create_token(ch, a, b, c, spec_facts=spec_facts)
         return
-    if prim == "begin_effect":
-        p_begin_effect(ch, a, b, c, spec_facts=spec_facts)
+    if prim in ("begin_effect", "create_copy"):
+        (p_begin_effect if prim == "begin_effect" else p_create_copy)(ch, a, b, c, spec_facts=spec_facts)
         return
     func = PRIMITIVES.get(prim)
     if func is None:

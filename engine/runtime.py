@@ -364,6 +364,8 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
         specs: list[tuple] = [("token_spec", r["S"], r["F"], r["V"]) for r in self.ask(facts, "token_spec(S, F, V)")]
         if any(r["P"] == "begin_effect" for r in rows):
             specs += [("effect_spec", r["S"], r["K"], r["V"]) for r in self.ask(facts, "effect_spec(S, K, V)")]
+        if any(r["P"] == "create_copy" for r in rows):  # 707.9b: exceptions to a copy
+            specs += [("copy_exception", r["O"], r["F"], r["V"]) for r in self.ask(facts, "copy_exception(O, F, V)")]
         if any(r["P"] == "create_token" for r in rows):
             specs += [("token_name_word", r["S"], r["I"], r["W"]) for r in self.ask(facts, "token_name_word(S, I, W)")]
             specs += [("token_name_suffix", r["S"], r["W"]) for r in self.ask(facts, "token_name_suffix(S, W)")]

@@ -411,6 +411,23 @@ def test_a_card_that_left_is_copied_as_it_last_existed():
     assert ch.value("owner", copy) == "p2" and ("token", copy) in ch.facts
 
 
+@covers("create_copy")
+def test_a_copys_exceptions_replace_or_add_to_its_copiable_values():
+    """707.9b: "a copy, except it's a 4/4 black Zombie" (eternalize): the colors and base power and toughness
+    given replace the copied ones, a subtype is added; only copies of that original take them, and a field the
+    primitive doesn't know refuses the action, naming the fields."""
+    exceptions = [("copy_exception", "bear", f, v) for f, v in [("color", "black"), ("power", 4), ("toughness", 4)]]
+    exceptions += [("copy_exception", "bear", "add_subtype", "zombie"), ("copy_exception", "other", "power", 9)]
+    ch = apply(change(("color", "bear", "green")), "create_copy", "bear", "p1", 1, spec_facts=exceptions)
+    (copy,) = [oid for _, oid in ch.created]
+    assert ch.all("color", copy) == [("color", copy, "black")]
+    assert (ch.value("base_power", copy), ch.value("base_toughness", copy)) == (4, 4)
+    assert sorted(f[2] for f in ch.all("subtype", copy)) == ["bear", "zombie"]
+    bad = [("copy_exception", "bear", "mana_cost", "none")]
+    with pytest.raises(ActionError, match="copy_exception field 'mana_cost' is not one of"):
+        apply(change(), "create_copy", "bear", "p1", 1, spec_facts=bad)
+
+
 @covers("record", "forget")
 def test_record_and_forget_follow_the_declared_interface():
     declared = face(
