@@ -136,6 +136,17 @@ objects:
 """,
         "giant",
     ),
+    "phased_out_and_permanent": (
+        """\
+name: A phased-out creature that is a permanent too
+players: [alice, bob]
+active: alice
+objects:
+  breeze: {card: Breezekeeper, controller: alice}
+facts: ["phased_out(breeze, alice)"]
+""",
+        "breeze",
+    ),
 }
 
 
