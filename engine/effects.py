@@ -23,7 +23,7 @@ move O Zone -          O leaves the battlefield to graveyard|exile|hand|library 
 return_to_battlefield O P Zone  the card O in Zone returns to the battlefield under P's control (nothing
                        if it is not there, CR 603.6)
 cease_to_exist O - -   a token outside the battlefield ceases to exist (its token_in_zone fact goes)
-destroy O - -          move O to its owner's graveyard (event: destroyed)
+destroy O - -          move the permanent O to its owner's graveyard (event: destroyed; nothing if O has left)
 gain_control O P D    P gains control of O (removes it from combat, CR 506.4); D: none, or the duration of
                        the control-changing effect (its event's ``duration`` detail: rules end it)
 tap O / untap O        tap or untap O
@@ -258,7 +258,8 @@ def p_cease_to_exist(ch: Change, o: Arg, _b: Arg, _c: Arg) -> None:
 
 
 def p_destroy(ch: Change, o: Arg, _b: Arg, _c: Arg) -> None:
-    p_move(ch, o, "graveyard", event="destroyed")
+    if ch.is_permanent(o):  # 701.8a: only a permanent is destroyed (once, when two effects of a step destroy it)
+        p_move(ch, o, "graveyard", event="destroyed")
 
 
 def p_gain_control(ch: Change, o: Arg, p: Arg, duration: Arg) -> None:
