@@ -28,7 +28,16 @@ Ask = Callable[[str], list[dict[str, Any]]]
 
 def note_leaving(change: Change, rows: Iterable[dict[str, Any]], ask: Ask, declared: Iterable[str]) -> None:
     """Set on ``change`` what the rules say of the objects that the effect ``rows`` take off the battlefield
-    (``ask`` answers a query on the state before them; ``declared``: the library's predicates)."""
+    (``ask`` answers a query on the state before them; ``declared``: the library's predicates).
+
+    >>> ch = Change([("permanent", "zombie"), ("permanent", "bears")], {})
+    >>> answers = {"creature(zombie)": [{}], "leaves_battlefield_instead(O, Z, K, W)": [
+    ...     {"O": "zombie", "Z": "graveyard", "K": "unearth", "W": "exile"}]}
+    >>> rows = [{"P": "destroy", "A": "zombie"}, {"P": "tap", "A": "bears"}]
+    >>> note_leaving(ch, rows, lambda q: answers.get(q, []), ["creature", "leaves_battlefield_instead"])
+    >>> ch.creatures, ch.instead
+    (frozenset({'zombie'}), {('zombie', 'graveyard'): ('exile', 'unearth')})
+    """
     moved = sorted({r["A"] for r in rows if r["P"] in MOVES_THAT_KILL}, key=repr)
     if not moved:
         return
