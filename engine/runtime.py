@@ -105,6 +105,7 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
         self.inputs = {p: d.arity for p, d in self.engine.program.decls.items() if d.is_input}
         self.causes: dict[tuple, str] = {}  # fact made by this action -> the rule whose effect made it
         self.follow_up: dict[str, object] = {}  # rules ask for the action to be applied again with these args
+        self.unresolved: set[object] = set()  # 608.2b: the resolving abilities that don't resolve (judgelog.stack)
         self.before_priority = False  # ... before any player would receive priority (follow_up_before_priority)
         self.order_matched: set[int] = set()  # shared by the applications of one action (apply_action)
         self.order_waiting: list[str] = []
@@ -171,6 +172,8 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
             if chosen:  # and what reads the choices just made (an effect that depends on a chosen target)
                 facts |= chosen
                 self._violations(facts)
+            if self.kind == "resolve" and step == 1 and self._not_resolving(facts):  # 608.2b: no effect happens
+                break
             follow_up = {r["K"]: r["V"] for r in self.ask(facts, "follow_up(K, V)")}  # as the step begins
             before_priority = bool(follow_up) and bool(self.ask(facts, "follow_up_before_priority()"))
             facts = self._effects(facts, "effect(I, P, A, B, C)")

@@ -54,6 +54,7 @@ class StackSteps:
     next_seq: int
     causes: dict[tuple, str]
     follow_up: dict[str, object]
+    unresolved: set[object]  # the resolving abilities that don't resolve (608.2b)
     before_priority: bool  # the follow-up comes before any player would receive priority
     order_matched: set[int]  # the positions of the action's order: entries that named an ability
     order_waiting: list[str]  # the abilities stacked by the action, for an order: entry that named none
@@ -298,6 +299,15 @@ class StackSteps:
             raise ActionError("resolve: the stack is empty", cr="608.1")
         return {("resolving", top[0]["I"])}
 
+    def _not_resolving(self, facts: WorkingFacts) -> bool:
+        """608.2b: whether the resolving ability doesn't resolve (does_not_resolve/1, when the library declares it:
+        every target it was given is illegal now); it then leaves the stack with no effect, its event
+        ``left_stack`` citing that rule."""
+        if "does_not_resolve" not in self.engine.program.decls:
+            return False
+        self.unresolved = {r["I"] for r in self.ask(facts, "does_not_resolve(I)")}
+        return bool(self.unresolved)
+
     def _finish_resolve(self, facts: WorkingFacts) -> WorkingFacts:
         """608.2n: the ability leaves the stack (leaves_stack/1): every input fact about it goes. Another ability
         a rule removes with it (countered, 701.6a) leaves unresolved: its event is ``left_stack``, not
@@ -305,12 +315,14 @@ class StackSteps:
         resolving = {r["I"] for r in self.ask(facts, "resolving(I)")}
         # the abilities countered first, then the resolving one (its own removal is the last part, 608.2n)
         leaving = sorted((r["I"] for r in self.ask(facts, "leaves_stack(I)")), key=lambda i: (i in resolving, str(i)))
-        causes = self._causes_of(facts, [("leaves_stack", aid) for aid in leaving]) if leaving else []
+        unresolved = self.unresolved
+        wanted = [("does_not_resolve" if aid in unresolved else "leaves_stack", aid) for aid in leaving]
+        causes = self._causes_of(facts, wanted) if leaving else []
         decls = self.engine.program.decls
         about = {p for p, d in decls.items() if d.is_input and d.params and d.params[0].type == "ability"}
         for aid, (rule, cites) in zip(leaving, causes):
             facts = facts.difference([f for f in facts if f[0] in about and f[1] == aid])
-            kind = "resolved" if aid in resolving else "left_stack"
+            kind = "resolved" if aid in resolving and aid not in unresolved else "left_stack"
             self.events.append(Event(self.next_seq, kind, aid, {}, rule, cites))
             self.next_seq += 1
         return facts
