@@ -4,9 +4,12 @@ components, in dependency order, asserted into pyDatalog as plain facts.
 Aggregates (``sum``, ``count``, ``min``, ``max`` in a head) are computed over the distinct bindings of the
 body. A recursive component (judgelog.recursion) is evaluated bottom-up by a *semi-naive fixpoint*: every
 rule once over the facts known, then, round after round, each rule with one recursive atom read from the
-facts new in the last round (a ``@delta`` predicate) until a round finds nothing new. pyDatalog does the
-joins (each body is a non-recursive query by then), so the result is the same whatever the literal order,
-and evaluation ends on finite facts unless arithmetic makes new values for ever, which
+facts new in the last round (a ``@delta`` predicate) until a round finds nothing new. Each body is a
+non-recursive question by then: an aggregate's body and a component's first round are asked set-at-a-time
+where the backend can plan them (judgelog.setwise: one pass per body, where pyDatalog would make a subgoal
+and a table for every value a derived atom under it is called with), a delta round is asked of pyDatalog,
+which holds the last round's facts. The result is the same whatever the literal order, and evaluation
+ends on finite facts unless arithmetic makes new values for ever, which
 :class:`~judgelog.recursion.Limits` bound. Each derived fact keeps the rule and the body binding that first
 derived it: proofs follow these *first derivations*, which never go round a cycle, so explaining a long
 chain costs one step per link.
@@ -15,7 +18,7 @@ chain costs one step per link.
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Mapping, Sequence, Set
+from collections.abc import Collection, Iterable, Mapping, Sequence, Set
 from typing import TYPE_CHECKING, Any, Protocol
 
 import pyDatalog.pyEngine as _E
@@ -58,6 +61,10 @@ class Store(Protocol):
     def fact_pred(self, view: ThreadView, pred: str) -> Any: ...
 
     def ask_body(self, view: ThreadView, body: Sequence, names: Sequence[str]) -> list[tuple]: ...
+
+    def ask_computing(
+        self, view: ThreadView, body: Sequence, names: Sequence[str], computing: Iterable[str]
+    ) -> list[tuple]: ...
 
 
 def materialise(
@@ -163,13 +170,13 @@ def _aggregate_rule(
     body = backend.program.body(rule)
     names = sorted(bound_after(body, set()))
     if only is None or only.whole(rule.head.pred):
-        found = set(backend.ask_body(view, body, names))
+        found = set(backend.ask_computing(view, body, names, ()))
     else:  # only the groups an affected pattern names (the others are in place)
         found = set()
         for pattern in only.patterns(rule.head.pred):
             fixed = binding_literals(rule.head, pattern)
             if fixed is not None:
-                found.update(backend.ask_body(view, tuple(fixed) + tuple(body), names))
+                found.update(backend.ask_computing(view, tuple(fixed) + tuple(body), names, ()))
     rows = sorted(found, key=row_sort_key)  # proofs list them in order
     for key, bindings in group_by_head(rule, names, rows).items():
         value = aggregate_value(agg, bindings)
@@ -223,8 +230,11 @@ def _fixpoint(
                 plans.append((rule, (delta,) + body[:i] + body[i + 1 :], names, lit.pred))
     new: list[tuple] = []
 
-    def fire(rule: Rule, body: Sequence[Literal], names: Sequence[str]) -> None:
-        for row in backend.ask_body(view, body, names):
+    def fire(rule: Rule, body: Sequence[Literal], names: Sequence[str], *, first: bool = False) -> None:
+        # the first round over every fact known, set-at-a-time where the backend can; a delta round reads the
+        # last round's new facts, which only pyDatalog holds
+        rows = backend.ask_computing(view, body, names, comp.preds) if first else backend.ask_body(view, body, names)
+        for row in rows:
             if limits.int_digits is not None:
                 for value in row:
                     _check_value(value, rule, limits)
@@ -254,12 +264,12 @@ def _fixpoint(
 
     for rule in comp.rules:
         if only is None:
-            fire(rule, program.body(rule), why_vars(rule, program))
+            fire(rule, program.body(rule), why_vars(rule, program), first=True)
             continue
         for pattern in only.patterns(rule.head.pred):
             fixed = binding_literals(rule.head, pattern)
             if fixed is not None:
-                fire(rule, tuple(fixed) + tuple(program.body(rule)), why_vars(rule, program))
+                fire(rule, tuple(fixed) + tuple(program.body(rule)), why_vars(rule, program), first=True)
     delta_facts: list[tuple] = []
     try:
         while new:

@@ -7,6 +7,7 @@ and a rule that can fire only after a later action all see them.
 from __future__ import annotations
 
 from judgelog import Engine
+from judgelog.analysis import checked_question
 from judgelog.database import THREAD
 
 COUNT = """
@@ -87,26 +88,31 @@ puts_on_bear2(count()) :- event(N, counters_put, bear2).
 
 
 def test_a_question_remembers_the_keys_kept_out_that_do_not_fit_it(tmp_path):
-    """Keys found not to fit a question's constants are remembered (judgelog.unread.Unread.fitting): the
-    aggregate's body, asked again after more facts were kept out, judges only the new ones; a fact that fits
-    is read, and the answers are those of the database with every fact."""
+    """Keys found not to fit a question's constants are remembered (judgelog.unread.Unread.fitting): a body
+    asked of pyDatalog again (as a proof or a recursive component's delta round asks it) after more facts were
+    kept out judges only the new ones; a fact that fits is read, and the answers are those of the database with
+    every fact."""
     (tmp_path / "bear2.dl").write_text(BEAR2)
     engine = Engine(rules=[str(tmp_path)])
     state = engine.state_from_dict(_board())
+    body, names = checked_question(engine.program, "event(N, counters_put, bear2)")
 
     def unfit_events() -> set:
         unfit = THREAD.engines[engine.backend.id].unfit
         return {key[1] for (pred, _consts), keys in unfit.items() if pred == "event" for key in keys}
 
     order = ("bear2", "bear1", "bear2", "bear3", "bear2")
-    unfit_after = []
+    unfit_after, found = [], []
     for bear in order:
         state, _ = state.apply({"do": "put_counters", "target": bear, "kind": "+1/+1", "n": 1})
-        state.query("puts_on_bear2(N)")  # the aggregate asked again where a change reaches it
+        with engine.backend.session(state.facts) as view:  # the aggregate's body, asked top-down
+            found.append(len(engine.backend.ask_body(view, body, names)))
         unfit_after.append(unfit_events())
     # bear1's and bear3's events are kept out (the live rule's constants name bear2); each is judged not to
-    # fit when the aggregate is next asked, and remembered
-    assert unfit_after == [set(), set(), {("counters_put", "bear1")}, {("counters_put", "bear1")}, BOTH]
+    # fit when the body is next asked, and remembered
+    bear1 = {("counters_put", "bear1")}
+    assert unfit_after == [set(), bear1, bear1, BOTH, BOTH]
+    assert found == [1, 1, 2, 2, 3]
     assert [r["N"] for r in state.query("puts_on_bear2(N)")] == [3]
     assert len(state.query("event(N, counters_put, X)")) == 5
     whole = Engine(rules=[str(tmp_path)], incremental=False).state_from_dict(_board())
