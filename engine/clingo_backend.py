@@ -24,6 +24,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from .analysis import bound_after, order_body
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
 __all__ = ["ClingoBackend"]
 
 _KEPT_STATES = 4  # controls kept (the runtime asks about a state and the next one in turn)
+_FACTS_PER_ADD = 4096  # facts given to clingo in one piece of text (judgelog.asp.compile_facts)
 _KEPT_FACT_TEXTS = 500_000  # facts whose ASP text is kept
 _READ_ALL_FROM = 16  # prepare reads every atom in one pass for this many predicates or more
 
@@ -122,8 +124,11 @@ class ClingoBackend:
             self._fact_texts.clear()
         # "#show.": atoms are read from the grounder's atom base (judgelog.clingo_atoms), never from a model's
         # shown symbols; showing nothing spares every ground call the output table (about a fifth of its time)
-        text = compile_facts(facts, names=names, texts=self._fact_texts, int_bound=CLINGO_INT_BOUND)
-        ctl.add("base", [], text + "\n#show.")
+        # the facts handed over in slices: a large board's whole text is never held at once
+        ctl.add("base", [], "#show.")
+        it = iter(facts)
+        while chunk := list(islice(it, _FACTS_PER_ADD)):
+            ctl.add("base", [], compile_facts(chunk, names=names, texts=self._fact_texts, int_bound=CLINGO_INT_BOUND))
         ctl.ground([("base", [])])
         view = _View(facts, ctl, names)
         arity = {pred: decl.arity for pred, decl in self.program.decls.items()}
