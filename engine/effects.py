@@ -24,8 +24,8 @@ return_to_battlefield O P Zone  the card O in Zone returns to the battlefield un
                        if it is not there, CR 603.6)
 cease_to_exist O - -   a token outside the battlefield ceases to exist (its token_in_zone fact goes)
 destroy O - -          move the permanent O to its owner's graveyard (event: destroyed; nothing if O has left)
-gain_control O P D    P gains control of O (removes it from combat, CR 506.4); D: none, or the duration of
-                       the control-changing effect (its event's ``duration`` detail: rules end it)
+gain_control O P D    P gains control of O, a permanent or an object with a controller fact (removes it from
+                       combat, 506.4); D: none, or its duration (the event's ``duration``: rules end it)
 tap O / untap O        tap or untap O
 add_subtype O T -      O becomes a T in addition to its other types
 grant_keyword O K -    O gains K until end of turn;   remove_keyword O K -: O loses K until end of turn
@@ -263,9 +263,9 @@ def p_destroy(ch: Change, o: Arg, _b: Arg, _c: Arg) -> None:
 
 
 def p_gain_control(ch: Change, o: Arg, p: Arg, duration: Arg) -> None:
-    _require(ch.is_permanent(o), f"{o} is not a permanent on the battlefield")
+    old = ch.value("controller", o)  # a permanent, or an object the rules keep controlled while it is no permanent
+    _require(ch.is_permanent(o) or old is not None, f"{o} is not a permanent on the battlefield")
     _require(ch.is_player(p), f"{p} is not a player")
-    old = ch.value("controller", o)
     if old == p:  # (an effect giving control to the controller changes nothing, now or as it ends)
         return
     lasting = {} if duration in (None, "none") else {"duration": duration}
