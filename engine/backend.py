@@ -434,6 +434,8 @@ class Backend:
         """The rows of a body asked while the computed facts are made (judgelog.materialise): set-at-a-time where
         it can be planned, else top-down; ``computing``: the predicates whose computed facts are still growing
         (their indexes are made again)."""
+        if any(isinstance(lit, Atom) and self.liveness.dead(view, lit, True) for lit in body):
+            return []  # a positive literal can have no instance (as Variants.plan finds for ask_body)
         if self.incremental and len(view.facts or ()) >= SETWISE_FACTS:
             base = self._base(view)
             base.forget(computing)

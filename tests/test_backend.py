@@ -540,7 +540,7 @@ def test_a_thread_compiling_a_variant_does_not_lend_it_to_another(monkeypatch):
     second loads and asks."""
     from judgelog.variants import Variants
 
-    engine = Engine()
+    engine = Engine(incremental=False)  # every body asked top-down: the variants are compiled in the action
     original = Variants._compile_variant
     armed, held, release = threading.Event(), threading.Event(), threading.Event()
     errors: list[str] = []
