@@ -252,8 +252,6 @@ class Backend:
                 view.setwise.forget(p for p in compiled.computed_preds if only is None or only.touches(p))
             materialise(self, view, facts, self.limits, only)  # on an error, view.materialised stays False: the
             view.materialised = True  # next question retracts the partial results and computes them again
-            if view.setwise is not None:  # indexes made while they grew
-                view.setwise.forget(p for p in compiled.computed_preds if only is None or only.touches(p))
 
     @staticmethod
     def _read(view: ThreadView, preds: Iterable[str], which: Callable[[tuple], bool] | None = None) -> None:
@@ -430,15 +428,13 @@ class Backend:
                 return found
         return sorted_rows(set(self.ask_body(view, ordered, names, among)))
 
-    def ask_computing(self, view: ThreadView, body: Sequence, names: Sequence[str], computing: Iterable[str]) -> list:
+    def ask_computing(self, view: ThreadView, body: Sequence, names: Sequence[str]) -> list:
         """The rows of a body asked while the computed facts are made (judgelog.materialise): set-at-a-time where
-        it can be planned, else top-down; ``computing``: the predicates whose computed facts are still growing
-        (their indexes are made again)."""
+        it can be planned (the indexes take each fact as it is computed: judgelog.setwise.Base.computed), else
+        top-down."""
         if any(isinstance(lit, Atom) and self.liveness.dead(view, lit, True) for lit in body):
             return []  # a positive literal can have no instance (as Variants.plan finds for ask_body)
         if self.incremental and len(view.facts or ()) >= SETWISE_FACTS:
-            base = self._base(view)
-            base.forget(computing)
             found = self._setwise(view, body, names, None)
             if found is not None:
                 return found

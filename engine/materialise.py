@@ -18,7 +18,7 @@ chain costs one step per link.
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Iterable, Mapping, Sequence, Set
+from collections.abc import Collection, Mapping, Sequence, Set
 from typing import TYPE_CHECKING, Any, Protocol
 
 import pyDatalog.pyEngine as _E
@@ -62,9 +62,7 @@ class Store(Protocol):
 
     def ask_body(self, view: ThreadView, body: Sequence, names: Sequence[str]) -> list[tuple]: ...
 
-    def ask_computing(
-        self, view: ThreadView, body: Sequence, names: Sequence[str], computing: Iterable[str]
-    ) -> list[tuple]: ...
+    def ask_computing(self, view: ThreadView, body: Sequence, names: Sequence[str]) -> list[tuple]: ...
 
 
 def materialise(
@@ -153,6 +151,8 @@ def _assert(backend: Store, view: ThreadView, fact: tuple) -> None:
     if fact not in view.computed:
         view.computed.add(fact)
         _count(backend, view, fact, 1)
+        if view.setwise is not None:  # the set-at-a-time indexes made so far hold it too
+            view.setwise.computed(fact)
     view.computed_by.setdefault(fact[0], {}).setdefault(fact[1] if len(fact) > 1 else None, set()).add(fact)
 
 
@@ -170,13 +170,13 @@ def _aggregate_rule(
     body = backend.program.body(rule)
     names = sorted(bound_after(body, set()))
     if only is None or only.whole(rule.head.pred):
-        found = set(backend.ask_computing(view, body, names, ()))
+        found = set(backend.ask_computing(view, body, names))
     else:  # only the groups an affected pattern names (the others are in place)
         found = set()
         for pattern in only.patterns(rule.head.pred):
             fixed = binding_literals(rule.head, pattern)
             if fixed is not None:
-                found.update(backend.ask_computing(view, tuple(fixed) + tuple(body), names, ()))
+                found.update(backend.ask_computing(view, tuple(fixed) + tuple(body), names))
     rows = sorted(found, key=row_sort_key)  # proofs list them in order
     for key, bindings in group_by_head(rule, names, rows).items():
         value = aggregate_value(agg, bindings)
@@ -233,7 +233,7 @@ def _fixpoint(
     def fire(rule: Rule, body: Sequence[Literal], names: Sequence[str], *, first: bool = False) -> None:
         # the first round over every fact known, set-at-a-time where the backend can; a delta round reads the
         # last round's new facts, which only pyDatalog holds
-        rows = backend.ask_computing(view, body, names, comp.preds) if first else backend.ask_body(view, body, names)
+        rows = backend.ask_computing(view, body, names) if first else backend.ask_body(view, body, names)
         for row in rows:
             if limits.int_digits is not None:
                 for value in row:

@@ -113,6 +113,15 @@ class Base:
         for pred in preds:
             self._indexes.pop(pred, None)
 
+    def computed(self, fact: tuple) -> None:
+        """A fact just computed (judgelog.materialise): put into the indexes made of its predicate so far, so
+        that a question asked while the computed facts grow reads every one made before it."""
+        indexes = self._indexes.get(fact[0])
+        if indexes:
+            row = fact[1:]
+            for positions, index in indexes.items():
+                index.setdefault(tuple([row[i] for i in positions]), set()).add(row)
+
     def index(
         self, pred: str, positions: tuple[int, ...], computed: Mapping[Any, Iterable[tuple]], stated: Iterable[tuple]
     ) -> dict[Key, set[Row]]:

@@ -176,3 +176,23 @@ def test_a_plan_starts_with_the_atom_of_fewest_named_unknowns(tmp_path):
     steps, schema = engine.backend.planner.plan(("test", 1), engine.program.body(rule), [])
     first = [v.split("#")[0] for v in schema if not v.startswith("_")]
     assert first == ["O", "C", "P"], schema
+
+
+def test_an_index_made_while_facts_are_computed_takes_each_new_one():
+    """A question asked while the computed facts grow (an aggregate after a recursive component, in one
+    materialise) reads an index made earlier in the same pass: each computed fact goes into it as it is made
+    (it once read an index made before the component's last facts, and an aggregate over them came out
+    empty)."""
+    from judgelog.setwise import Base
+
+    base = Base([("has_keyword", "bear", "trample")], mixed={"has_keyword"})
+    computed = {"bear": [("has_keyword", "bear", "trample")]}
+    index = base.index("has_keyword", (1,), computed, ())
+    assert index == {("trample",): {("bear", "trample")}}
+    base.computed(("has_keyword", "bear", "lifelink"))
+    assert base.index("has_keyword", (1,), computed, ()) == {
+        ("trample",): {("bear", "trample")},
+        ("lifelink",): {("bear", "lifelink")},
+    }
+    base.computed(("other", "x"))  # no index of its predicate yet: made from the computed facts when asked
+    assert base.index("other", (0,), {"x": [("other", "x")]}, ()) == {("x",): {("x",)}}
