@@ -45,14 +45,14 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import ClassVar, NamedTuple
 
-from .ast import Atom, Const, Negation, Rule
+from .ast import Atom, Const, Negation, Rule, Var
 from .memo import remember
 from .planning import literal_terms, probe_alive, probe_of, why_vars
 from .program import Program
 from .recursion import Component, recursive_components
 from .widejoins import JoinGuard, passed_positions
 
-__all__ = ["RuleIndex", "RuleProbes", "CompiledProgram", "LivenessIndex"]
+__all__ = ["RuleIndex", "RuleProbes", "CompiledProgram", "LivenessIndex", "catalog_probes"]
 
 _LIVENESS_KEPT = 256  # liveness results remembered per program (judgelog.liveness asks once per new namespace)
 
@@ -105,8 +105,9 @@ class LivenessIndex:
                 by_probe.setdefault(probe, []).append(i)
         ids = tuple(id(info.rule) for info in rule_probes)
         probes_by_pred: dict[str, list[tuple]] = {}
-        for probe in probes:
-            probes_by_pred.setdefault(probe[0], []).append(probe)
+        for probe in probes:  # a catalog join's probe also changes with the catalog's own facts
+            for pred in dict.fromkeys((probe[0], *(entry[2] for entry in probe[1] if len(entry) == 3))):
+                probes_by_pred.setdefault(pred, []).append(probe)
         return cls(
             by_probe={probe: tuple(rules) for probe, rules in by_probe.items()},
             probe_counts=tuple(len(set(info.probes)) for info in rule_probes),
@@ -135,6 +136,7 @@ class CompiledProgram:
     probe_set: frozenset[tuple]
     probe_positions: Mapping[str, frozenset[int]]  # pred -> argument positions whose values are counted
     rule_probes: tuple[RuleProbes, ...]
+    catalog_joins: Mapping[int, tuple[tuple, ...]]  # place of a rule in the program -> its catalog joins' probes
     aggregate_rules: tuple[Rule, ...]
     materialise_order: tuple[Rule | Component, ...]  # aggregates and components, in dependency order
     computed_inputs: frozenset[str]  # a change of their facts computes the aggregates and components again
@@ -196,7 +198,7 @@ class CompiledProgram:
         )
         static_facts = frozenset(r.head.pred for r in program.rules if not r.body or r.aggregate is not None)
         static_facts = (static_facts | recursive) - gated
-        probes, positions, rule_probes = _probes(program, idb | gated, static_facts)
+        probes, positions, rule_probes, catalogs = _probes(program, idb | gated, static_facts)
         # where a constant asked of a derived predicate reaches the facts: counted by value there too, for
         # the join-size estimate (judgelog.widejoins.passed_positions)
         for pred, passed in passed_positions(program.rules, idb).items():
@@ -239,6 +241,7 @@ class CompiledProgram:
             probe_set=frozenset(unique_probes),
             probe_positions={pred: frozenset(found) for pred, found in positions.items()},
             rule_probes=rule_probes,
+            catalog_joins=catalogs,
             aggregate_rules=aggregate_rules,
             materialise_order=tuple(task for _, task in sorted(order, key=lambda item: item[0])),
             computed_inputs=frozenset({r.head.pred for r in computed_rules} | program.dependencies(read)),
@@ -307,30 +310,53 @@ class CompiledProgram:
                         queue.append(head)
         return frozenset(alive), index.rule_ids - {index.ids[i] for i in live_rules}
 
+    @property
+    def probed_values(self) -> Mapping[str, tuple[tuple[int, frozenset], ...]]:
+        """pred -> the places the probes test with constants, and the constants they test there."""
+
+        def make() -> dict[str, tuple[tuple[int, frozenset], ...]]:
+            found: dict[str, dict[int, set]] = {}
+            for pred, consts in self.probes:
+                for entry in consts:
+                    values = entry[1] if len(entry) == 3 else (entry[1],)
+                    found.setdefault(pred, {}).setdefault(entry[0], set()).update(values)
+            return {pred: tuple((i, frozenset(v)) for i, v in places.items()) for pred, places in found.items()}
+
+        return self.program.kept("compiled.probed_values", make)
+
     def dead_probes(self, facts: Iterable[tuple]) -> tuple[frozenset, frozenset]:
         """The probes no fact of ``facts`` matches, and the derived predicates ``facts`` give facts of (the
-        two arguments of :meth:`liveness`), counted from a whole fact set."""
+        two arguments of :meth:`liveness`), counted from a whole fact set (only the values a probe tests)."""
         facts = facts if isinstance(facts, (set, frozenset)) else set(facts)
         counts: Counter = Counter(map(itemgetter(0), facts))  # counted in C: a state has tens of thousands
-        positions = self.probe_positions
-        if any(pred in counts for pred in positions):
+        probed = self.probed_values
+        if any(pred in counts for pred in probed):
             counts.update(
-                [(pred, i, fact[i + 1]) for fact in facts if (pred := fact[0]) in positions for i in positions[pred]]
+                {
+                    (pred, i, value)
+                    for fact in facts
+                    if (pred := fact[0]) in probed
+                    for i, values in probed[pred]
+                    if (value := fact[i + 1]) in values
+                }
             )
+        positions = self.probe_positions
         dead = frozenset(p for p in self.probes if not probe_alive(counts, p, positions))
         return dead, frozenset(p for p in self.idb if counts.get(p, 0) > 0)
 
 
 def _probes(
     program: Program, live: frozenset[str], static_facts: frozenset[str]
-) -> tuple[list[tuple], dict[str, set[int]], tuple[RuleProbes, ...]]:
-    """The probes of every rule body (in order, repeated), the positions they test by predicate, and what
-    each rule with a body needs to fire (the derived predicates of ``live`` its positive atoms read), but
-    the aggregates of a predicate ``live`` does not hold (always alive)."""
+) -> tuple[list[tuple], dict[str, set[int]], tuple[RuleProbes, ...], dict[int, tuple[tuple, ...]]]:
+    """The probes of every rule body (in order, repeated), the positions they test by predicate, what each
+    rule with a body needs to fire (the derived predicates of ``live`` its positive atoms read), but the
+    aggregates of a predicate ``live`` does not hold (always alive), and the catalog joins' probes by the
+    rule's place in the program."""
     probes: list[tuple] = []
     positions: dict[str, set[int]] = {}
     rule_probes: list[RuleProbes] = []
-    for rule in program.rules:
+    catalogs: dict[int, tuple[tuple, ...]] = {}
+    for place, rule in enumerate(program.rules):
         if not rule.body or rule.aggregate is not None and rule.head.pred not in live:
             continue
         positive: list[tuple] = []
@@ -351,5 +377,62 @@ def _probes(
                 positions.setdefault(atom.pred, set()).add(i)
             if atom is lit:
                 positive.append(probe)
+        found = catalog_probes(program, rule, live | static_facts)
+        if found:
+            catalogs[place] = tuple(found)
+        for probe in found:
+            probes.append(probe)
+            positive.append(probe)
+            for entry in probe[1]:
+                positions.setdefault(probe[0], set()).add(entry[0])
         rule_probes.append(RuleProbes(rule, tuple(positive), tuple(needs)))
-    return probes, positions, tuple(rule_probes)
+    return probes, positions, tuple(rule_probes), catalogs
+
+
+_CATALOG_VALUES = 256  # a catalog join's probe lists at most this many values
+
+
+def catalog_probes(program: Program, rule: Rule, derived: frozenset[str]) -> list[tuple]:
+    """The *catalog joins* of ``rule``'s body: a positive fact atom (a predicate not in ``derived``) shares a
+    variable with a positive atom of a *catalog*, a predicate the rule files give as facts only (say
+    ``name(O, Nm), leveler_stripe(Nm, L, ...)``). The rule can fire only where some fact has one of the
+    catalog's values at that place: a probe ``(pred, ((i, values, catalog), ...))``, alive when one does or
+    when the state gives facts of the catalog itself (judgelog.planning.probe_alive)."""
+    body = [lit for lit in program.body(rule) if isinstance(lit, Atom)]
+    columns: dict[str, list[tuple[frozenset, str]]] = {}  # variable -> the catalogs' values it must take
+    for atom in body:
+        rows = _catalog_rows(program, atom.pred)
+        if rows is None:
+            continue
+        for j, arg in enumerate(atom.args):
+            if isinstance(arg, Var) and not arg.anonymous:
+                values = frozenset(row[j] for row in rows)
+                if len(values) <= _CATALOG_VALUES and not any(isinstance(v, float) for v in values):
+                    columns.setdefault(arg.name, []).append((values, atom.pred))
+    found = []
+    for atom in body:
+        if atom.pred in derived or _catalog_rows(program, atom.pred) is not None:
+            continue
+        entries = tuple(
+            (i, values, catalog)
+            for i, arg in enumerate(atom.args)
+            if isinstance(arg, Var) and not arg.anonymous
+            for values, catalog in columns.get(arg.name, ())
+        )
+        if entries:
+            found.append((atom.pred, entries))
+    return found
+
+
+def _catalog_rows(program: Program, pred: str) -> list[tuple] | None:
+    """The rows of ``pred`` if the rule files give it as facts only (and no scenario is meant to: not an
+    input), else None."""
+    memo: dict = program.kept("compiled.catalogs", dict)
+    if pred not in memo:
+        rules = program.rules_by_head.get(pred, ())
+        rows = None
+        if rules and not program.is_input(pred) and all(not r.body and r.aggregate is None for r in rules):
+            if all(isinstance(a, Const) for r in rules for a in r.head.args):
+                rows = [tuple(a.value for a in r.head.args) for r in rules]  # type: ignore[union-attr]
+        memo[pred] = rows
+    return memo[pred]

@@ -158,11 +158,23 @@ def probe_of(atom: Atom) -> tuple:
 
 
 def probe_alive(counts: dict, probe: tuple, positions: Mapping[str, Collection[int]]) -> bool:
+    """Can a fact of the counted ones match ``probe``? An entry ``(i, value)`` needs a fact with ``value`` at
+    place ``i``; an entry ``(i, values, catalog)`` (a catalog join: judgelog.compiled) needs one with any of
+    ``values`` there, unless the state gives facts of ``catalog`` itself (then any value may join)."""
     pred, consts = probe
     if counts.get(pred, 0) <= 0:
         return False
     counted = positions.get(pred, ())
-    return all(counts.get((pred, i, v), 0) > 0 for i, v in consts if i in counted)
+    for entry in consts:
+        i = entry[0]
+        if i not in counted:
+            continue
+        if len(entry) == 2:
+            if counts.get((pred, i, entry[1]), 0) <= 0:
+                return False
+        elif counts.get(entry[2], 0) <= 0 and not any(counts.get((pred, i, v), 0) > 0 for v in entry[1]):
+            return False
+    return True
 
 
 def fold_constants(term: Term) -> Term:

@@ -131,10 +131,12 @@ class Variants:
             rules = (self.compiled.rule_by_id[of],)
         calls: list[object] = []
         probes: list[tuple] = []
+        catalogs, place = self.compiled.catalog_joins, self.compiled.rule_index.position
         for rule in rules:
             binding = _head_binding(rule.head, fixed)
             if binding is None:  # a constant of the head differs from the call's: the rule can't match it
                 continue
+            probes.extend(catalogs.get(place[id(rule)], ()))
             for lit in self._program.body(rule):
                 atom = lit.atom if isinstance(lit, Negation) else lit
                 if not isinstance(atom, Atom):

@@ -110,3 +110,48 @@ def test_an_aggregate_holds_only_where_its_body_can(tmp_path):
     state = engine.state_from_dict({"players": ["alice"], "facts": ["paying(x, 2)"]})
     assert state.query("unpaid(O)") == [{"O": "x"}]
     assert engine.state_from_dict({"players": ["alice"]}).query("unpaid(O)") == []
+
+
+CATALOG_RULES = """
+.decl stripe(card: atom, kw: keyword) "{card} has {kw} at its stripe"
+.decl label(o: object, card: atom) "{o} is labelled {card}" input
+.decl striped(o: object, kw: keyword) "{o} has {kw} from a stripe"
+
+stripe(scholar, flying).
+stripe(sage, reach).
+
+@name t.striped
+@cr 711.2a
+striped(O, K) :- label(O, Nm), stripe(Nm, K).
+"""
+
+
+def test_a_rule_joining_a_catalog_is_dead_where_no_fact_has_a_catalog_value(tmp_path):
+    """``label(O, Nm), stripe(Nm, K)``: the rule files give ``stripe`` as facts only, so the rule can fire only
+    where some object has one of its labels (a catalog join's probe); the state giving ``stripe`` facts of its
+    own makes it alive again. Step by step, the namespace follows the labels as they come and go."""
+    path = tmp_path / "t.dl"
+    path.write_text(CATALOG_RULES)
+    engine = Engine(rules=[str(path)])
+    compiled = CompiledProgram.of(engine.program)
+    rule = next(r for r in engine.program.rules if r.name == "t.striped")
+    (probe,) = [
+        p for info in compiled.rule_probes if info.rule is rule for p in info.probes if any(len(e) == 3 for e in p[1])
+    ]
+    assert probe == ("label", ((1, frozenset({"scholar", "sage"}), "stripe"),))
+
+    def dead(facts: list[str]) -> bool:
+        state = engine.state_from_dict({"players": ["alice"], "facts": facts})
+        with engine.backend.session(state.facts) as view:
+            found = id(rule) in view.namespace.dead_rules
+            assert view.namespace.key == compiled.dead_probes(state.facts)
+        return found
+
+    assert dead(["label(o1, bear)"])
+    assert not dead(["label(o1, bear)", "label(o2, sage)"])
+    assert not dead(["label(o1, bear)", "stripe(bear, trample)"])
+    assert dead(["label(o1, bear)"])  # and back, from the counts kept by the diff
+    bear = engine.state_from_dict({"players": ["alice"], "facts": ["label(o1, bear)", "stripe(bear, trample)"]})
+    assert bear.query("striped(O, K)") == [{"O": "o1", "K": "trample"}]
+    sage = engine.state_from_dict({"players": ["alice"], "facts": ["label(o2, sage)"]})
+    assert sage.query("striped(O, K)") == [{"O": "o2", "K": "reach"}]
