@@ -388,12 +388,15 @@ def check_rule_ints(rules: Iterable[Rule], bound: int) -> None:
                     raise _int_refused(f"{where.location()}: rule {name} writes", term.value, bound)
 
 
-def bridge(pred: str, arity: int, *, names: AspNames) -> str:
-    """The rule that makes facts given for a derived predicate hold."""
-    xs = ",".join(f"X{i}" for i in range(arity))
+def bridge(pred: str, arity: int, *, names: AspNames, consts: tuple = (), name: str | None = None) -> str:
+    """The rule that makes facts given for a derived predicate hold (for ``name``, the predicate specialised
+    to ``consts``, those of them with the constants in their places: judgelog.specialise)."""
+    head = names.pred(name or pred)
     if not arity:
-        return f"{names.pred(pred)} :- {names.fact_pred(pred)}."
-    return f"{names.pred(pred)}({xs}) :- {names.fact_pred(pred)}({xs})."
+        return f"{head} :- {names.fact_pred(pred)}."
+    fixed = dict(consts)
+    xs = ",".join(value_text(fixed[i]) if i in fixed else f"X{i}" for i in range(arity))
+    return f"{head}({xs}) :- {names.fact_pred(pred)}({xs})."
 
 
 def compile_query(head: str, body: Sequence, answer: Sequence[str], *, names: AspNames = AspNames()) -> str:

@@ -51,6 +51,7 @@ from .joins import Relations, answers
 from .planning import Contributions, aggregate_value, group_by_head, sorted_rows
 from .program import Program
 from .recursion import DEFAULT_LIMITS, Limits, growing_values
+from .specialise import Request, Specialiser
 
 if TYPE_CHECKING:
     import clingo
@@ -92,11 +93,15 @@ class ClingoBackend:
         self.limits = limits  # a query's arithmetic is Python's (judgelog.joins): Limits.int_digits bounds it
         self.compiled = CompiledProgram.of(program)  # which rules can fire in a state (judgelog.liveness)
         self.rule_index = self.compiled.rule_index  # rule numbers and proof variables, as the pyDatalog backend's
-        self._text: dict[int, str] = {}  # id of a rule -> the rule in ASP (and its overflow tests)
+        # id of a rule (or of the rule it is specialised from, and the specialised name) -> the rule in ASP and
+        # its overflow tests, what it reads specialised and what whole
+        self._text: dict[int | tuple[int, str], tuple[str, list[Request], list[str]]] = {}
         # recursive rules making new numbers (N = M + 1): ground with a bound on them, GROWTH_BOUND (clingo
         # grounds a recursion whole and can't be stopped midway, as the default backend's Limits stop it)
         self._growing = growing_values(program)
         self._fact_texts: dict[tuple, str] = {}  # a fact -> its arguments in ASP (states share most facts)
+        # a body atom with a constant reads a predicate specialised to it (clingo would derive it whole)
+        self._special = Specialiser(program, eligible=lambda pred: pred not in self.compiled.recursive)
         self._lock = threading.RLock()
         self._views: OrderedDict[frozenset, _View] = OrderedDict()
 
@@ -137,30 +142,45 @@ class ClingoBackend:
         )
         return view
 
-    def _rules_text(self, pred: str, names: AspNames, dead: frozenset[int]) -> str:
-        """The rules of ``pred`` but the ``dead`` ones, in ASP (and the bridge of its given facts)."""
-        position, texts = self.rule_index.position, self._text
-        parts = []
-        for rule in self.program.rules_by_head.get(pred, ()):
-            if id(rule) in dead:
-                continue
-            text = texts.get(id(rule))
-            if text is None:
-                index = position[id(rule)]
-                grown = self._growing.get(id(rule), ())
-                text = texts[id(rule)] = "\n".join(
-                    t
-                    for t in (
-                        compile_rule(_bounded(rule, grown), index, overflow_test=True),
-                        overflow_rules(rule, index),
-                        *(compile_rule(past, index) for var in grown for past in _past(rule, var, index)),
-                    )
-                    if t
+    def _rule_text(self, rule: Rule, key: int | tuple[int, str]) -> tuple[str, list[Request], list[str]]:
+        """``rule`` (an original, or one specialised from it) in ASP with its overflow tests, its body's atoms
+        with constants specialised; the specialised predicates it reads, and those it reads whole (cached
+        under ``key``)."""
+        found = self._text.get(key)
+        if found is None:
+            index = self.rule_index.position[key if isinstance(key, int) else key[0]]
+            grown = self._growing.get(id(rule), ())
+            rewritten, wanted, whole = self._special.rewrite(rule)
+            text = "\n".join(
+                t
+                for t in (
+                    compile_rule(_bounded(rewritten, grown), index, overflow_test=True),
+                    overflow_rules(rewritten, index),
+                    *(compile_rule(past, index) for var in grown for past in _past(rewritten, var, index)),
                 )
+                if t
+            )
+            found = self._text[key] = (text, wanted, whole)
+        return found
+
+    def _rules_text(
+        self, name: str, pred: str, consts: tuple, names: AspNames, dead: frozenset[int]
+    ) -> tuple[str, list[tuple[str, str, tuple]]]:
+        """The rules of ``pred`` but the ``dead`` ones in ASP (specialised to ``consts`` under ``name`` when
+        given), the bridge of its given facts, and what they read: ``(name, pred, consts)``, with no
+        constants for a predicate read whole."""
+        live = [rule for rule in self.program.rules_by_head.get(pred, ()) if id(rule) not in dead]
+        pairs = self._special.rules(pred, consts, live) if consts else [(rule, rule) for rule in live]
+        parts: list[str] = []
+        reads: list[tuple[str, str, tuple]] = []
+        for original, rule in pairs:
+            text, wanted, whole = self._rule_text(rule, (id(original), name) if consts else id(rule))
             parts.append(text)
+            reads += wanted
+            reads += [(p, p, ()) for p in whole]
         if pred in names.derived_with_facts:
-            parts.append(bridge(pred, self.program.decls[pred].arity, names=names))
-        return "\n".join(parts)
+            parts.append(bridge(pred, self.program.decls[pred].arity, names=names, consts=consts, name=name))
+        return "\n".join(parts), reads
 
     def _dead(self, view: _View) -> frozenset[int]:
         """The rules that cannot fire in the view's state: one of their positive atoms has no matching fact,
@@ -173,23 +193,24 @@ class ClingoBackend:
     def _slice(self, view: _View, preds: Iterable[str]) -> str:
         """The rules not ground yet of every predicate ``preds`` depend on through rules that can fire in the
         state (those predicates are marked ground)."""
-        dead, rules_by_head = self._dead(view), self.program.rules_by_head
-        need: set[str] = set()
-        todo = [p for p in preds if p not in view.ground]
+        return self._closure_text(preds, view.names, self._dead(view), view.ground)
+
+    def _closure_text(self, preds: Iterable[str], names: AspNames, dead: frozenset[int], done: set[str]) -> str:
+        """The rules of ``preds`` and of every predicate they read through rules not ``dead``, but those
+        ``done`` (which gains them); where a rule reads a predicate with constants, that predicate's rules
+        specialised to them (judgelog.specialise)."""
+        todo: list[tuple[str, str, tuple]] = [(p, p, ()) for p in preds]
+        parts = []
         while todo:
-            pred = todo.pop()
-            if pred in need or pred in view.ground:
+            name, pred, consts = todo.pop()
+            if name in done:
                 continue
-            need.add(pred)
-            for rule in rules_by_head.get(pred, ()):
-                if id(rule) not in dead:
-                    todo.extend(
-                        (lit.atom if isinstance(lit, Negation) else lit).pred
-                        for lit in rule.body
-                        if isinstance(lit, (Atom, Negation))
-                    )
-        view.ground |= need
-        return "\n".join(self._rules_text(p, view.names, dead) for p in sorted(need))
+            done.add(name)
+            text, reads = self._rules_text(name, pred, consts, names, dead)
+            if text:
+                parts.append(text)
+            todo.extend(reads)
+        return "\n".join(parts)
 
     def _ground(self, view: _View, preds: Iterable[str]) -> None:
         text = self._slice(view, preds)
@@ -306,13 +327,12 @@ class ClingoBackend:
             for lit in forbidden
             if isinstance(lit, (Atom, Negation))
         }
-        wanted = program.dependencies(preds)
         # a rule that cannot fire with every candidate added cannot fire with any subset of them
         dead = self.compiled.liveness(*self.compiled.dead_probes(set(facts) | set(candidates)))[1]
         chosen = [compile_facts([c], names=names)[:-1] for c in candidates]
         parts = [
             compile_facts(sorted(facts - set(candidates), key=repr), names=names),
-            "\n".join(self._rules_text(p, names, dead) for p in sorted(wanted)),
+            self._closure_text(sorted(preds), names, dead, set()),
             "{ " + "; ".join(chosen) + " }.",
             compile_constraint(tuple(forbidden)),
         ]

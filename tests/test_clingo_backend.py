@@ -231,6 +231,52 @@ lonely(A) :- thing(A), not marked(A).
         assert ("j_pair" in ground) == (expected == 29)
 
 
+SPECIALISED = """
+.decl counter(o: atom, k: atom, n: int) "" input
+.decl permanent(o: atom) "" input
+.decl count(o: atom, k: atom, n: int) "{o} has {n} {k} counters"
+.decl kinds(k: atom) "{k} is a kind"
+.decl strong(o: atom, n: int) "{o} has {n} p1p1 counters and no m1m1"
+kinds(p1p1).
+kinds(m1m1).
+kinds(charge).
+count(O, K, N) :- counter(O, K, N).
+count(O, K, 0) :- permanent(O), kinds(K), not counter(O, K, _).
+strong(O, N) :- count(O, p1p1, N), count(O, m1m1, 0).
+"""
+
+
+def test_a_rule_reading_a_predicate_with_a_constant_grounds_only_those_facts():
+    """``count(O, p1p1, N)``: clingo would derive ``count`` for every permanent and every kind; the question
+    grounds it specialised to the constants the rule reads (judgelog.specialise), with the facts given for
+    ``count`` itself too, and answers as the pyDatalog backend does."""
+    pytest.importorskip("clingo")
+    from judgelog.backend import Backend
+    from judgelog.clingo_backend import ClingoBackend
+
+    program, diags = analyze([parse_text(SPECIALISED, "spec.dl")], require_annotations=False)
+    assert not [d for d in diags if d.severity == "error"]
+    pyd, clg = Backend(program), ClingoBackend(program)
+    facts = frozenset(
+        [("permanent", f"o{i}") for i in range(20)]
+        + [("counter", "o1", "p1p1", 2), ("counter", "o2", "m1m1", 1), ("counter", "o3", "charge", 4)]
+        + [("count", "o4", "p1p1", 7)]  # given for the derived predicate: it holds too
+    )
+    strong = (Atom("strong", (Var("O"), Var("N"))),)
+    with pyd.session(facts) as view:
+        expected = pyd.ask(view, strong, ["O", "N"])
+    with clg.session(facts) as view:
+        assert clg.ask(view, strong, ["O", "N"]) == expected
+        ground = [str(a.symbol) for a in view.ctl.symbolic_atoms if a.symbol.name.split("'")[0] == "j_count"]
+    assert ("o1", 2) in expected and ("o4", 7) in expected and ("o2", 0) not in expected and len(expected) == 20
+    assert ground and all('"p1p1"' in a or '"m1m1"' in a for a in ground)  # no charge counts: never read
+    with clg.session(facts) as view:  # asked itself, the predicate is ground whole
+        whole = clg.ask(view, (Atom("count", (Var("O"), Var("K"), Var("N"))),), ["O", "K", "N"])
+    with pyd.session(facts) as view:
+        assert whole == pyd.ask(view, (Atom("count", (Var("O"), Var("K"), Var("N"))),), ["O", "K", "N"])
+    assert ("o3", "charge", 4) in whole
+
+
 def test_a_division_by_zero_has_no_value_on_both_backends(tmp_path):
     """docs/language.md: a division by 0 has no value, so the literal holds for no binding, in a rule and in a
     query, on either backend (the clingo backend's questions refused it with an error)."""
