@@ -77,7 +77,7 @@ class _Change:
     affected patterns (:func:`judgelog.incremental.affected`), found only when a question's body reads a
     predicate the change reaches at all, and only for the changed facts whose predicates can reach it."""
 
-    __slots__ = ("added", "removed", "preds", "size", "_program", "_among", "_found", "_dead", "_by_pred")
+    __slots__ = ("added", "removed", "preds", "size", "_program", "_among", "_found", "_dead", "_by_pred", "_pred_sets")
 
     def __init__(self, program: Program, added: frozenset, removed: frozenset, among: bool, size: int) -> None:
         self.added, self.removed, self.size = added, removed, size  # size: the facts of the fact set after it
@@ -86,6 +86,7 @@ class _Change:
         self._found: dict[tuple, Affected | None] = {}  # by the changed predicates analysed and the rules left out
         self._dead: dict[tuple[int, int], tuple[frozenset, frozenset, frozenset]] = {}  # see dead_on_both_sides
         self._by_pred: dict[str, list[tuple]] | None = None  # the changed facts of each predicate (removed first)
+        self._pred_sets: dict[str, frozenset] = {}  # the same, as sets (see _pred_facts)
 
     def reaches(self, body: tuple) -> bool:
         """Can the change reach a predicate the body reads (through the rules, by predicate)?"""
@@ -121,13 +122,20 @@ class _Change:
                 self._by_pred.setdefault(fact[0], []).append(fact)
         return self._by_pred
 
+    def _pred_facts(self, pred: str) -> frozenset:
+        """The changed facts of one predicate, as a set made once per change (a key of what is kept)."""
+        found = self._pred_sets.get(pred)
+        if found is None:
+            found = self._pred_sets[pred] = frozenset(self._changed_by_pred()[pred])
+        return found
+
     def _pred_affected(self, pred: str, dead: frozenset) -> Affected:
         """The affected patterns of the changed facts of one predicate, kept by those facts: the questions of
         one step compare several fact sets with the one asked about (each question its own), and the changes
         between them often share a predicate's facts (the counters proliferate gave, thousands of them)."""
-        facts = self._changed_by_pred()[pred]
+        facts = self._pred_facts(pred)
         kept: dict[tuple, Affected] = self._program.kept("answer_cache.pred_affected", dict)
-        key = (frozenset(facts), self._among, dead)
+        key = (facts, self._among, dead)
         found = kept.get(key)
         if found is None:
             found = affected(self._program, facts, among=self._among, dead=dead)

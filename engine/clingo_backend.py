@@ -45,6 +45,7 @@ from .ast import Aggregate, Atom, Comparison, Const, Negation, Rule, Var
 from .clingo_atoms import atom_texts, every_atom_text
 from .codes import L001
 from .compiled import CompiledProgram
+from .database import quiet_gc
 from .errors import LimitError
 from .extras import require
 from .joins import Relations, answers
@@ -108,7 +109,9 @@ class ClingoBackend:
     # -- states ------------------------------------------------------------
     @contextmanager
     def session(self, facts: frozenset) -> Iterator[_View]:
-        with self._lock:
+        # no cyclic collection while a state is evaluated, as on the pyDatalog backend: reading atoms back
+        # and joining them makes many short-lived objects and no cycles worth collecting meanwhile
+        with self._lock, quiet_gc():
             view = self._views.pop(facts, None)
             if view is None:
                 view = self._new_view(facts)

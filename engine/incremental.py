@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .ast import Atom, Const, Negation, Rule, Var
+from .memo import remember
 from .program import Program
 
 __all__ = ["WILD", "Among", "Affected", "Pattern", "affected", "coarse_affected", "matches"]
@@ -390,6 +391,42 @@ def coarse_affected(
     there (:class:`Among`): ``toughness(<the creatures given a counter>, _)``, not every toughness. This is
     the union of the facts' exact closures, widened to the product of each position's values. ``dead``: as
     :func:`affected`."""
+    out = Affected()
+    for key, entries, facts in _grouped(program, changed):
+        if len(entries) <= _COARSE_SHAPE:
+            out.merge(_exact(program, [e[0] for e in entries], dead))
+        elif among and WILD in key[1:]:
+            # the same large group of facts is often analysed again (each question compares its own fact
+            # sets): kept by its facts
+            among_kept: dict[tuple, list[tuple[str, Pattern]]] = program.kept("incremental.among_groups", dict)
+            whole = (key, facts, dead)
+            found = among_kept.get(whole)
+            if found is None:
+                if len(among_kept) >= _MAX_AMONG_GROUPS:
+                    among_kept.clear()
+                found = among_kept[whole] = _among_closure(program, entries, dead)
+            for pred, pattern in found:
+                if pred not in out.all:
+                    out.add(pred, pattern)
+        else:
+            for pred, pattern in _cached_closure(program, key, dead):
+                out.add(pred, pattern)
+    return out
+
+
+_MAX_GROUPINGS = 64  # large changes whose facts' grouping by coarse shape is kept
+
+
+def _grouped(program: Program, changed: Iterable[tuple]) -> list[tuple[tuple, list[tuple], frozenset]]:
+    """The facts of a large change grouped by coarse shape: (the shape, the facts' entries (see
+    :func:`_fact_shapes`), the facts). Kept by the change's facts: the questions of one step analyse the same
+    change again and again, each with the rules dead on both of its sides (thousands of facts looked up each
+    time, for the same groups)."""
+    changed = changed if isinstance(changed, frozenset) else frozenset(changed)
+    groupings: dict[frozenset, list[tuple[tuple, list[tuple], frozenset]]] = program.kept("incremental.groupings", dict)
+    found = groupings.get(changed)
+    if found is not None:
+        return found
     consts = _closures(program)[0]
     # fact -> (the fact, its coarse shape, its exact shape, the values the exact shape's placeholders stand
     # for): a change is often analysed again by each fact set compared (the backend's, each question's)
@@ -408,27 +445,8 @@ def coarse_affected(
             groups[entry[1]] = [entry]
         else:
             group.append(entry)
-    out = Affected()
-    for key, entries in groups.items():
-        if len(entries) <= _COARSE_SHAPE:
-            out.merge(_exact(program, [e[0] for e in entries], dead))
-        elif among and WILD in key[1:]:
-            # the same large group of facts is often analysed again (each question compares its own fact
-            # sets): kept by its facts
-            among_kept: dict[tuple, list[tuple[str, Pattern]]] = program.kept("incremental.among_groups", dict)
-            whole = (key, frozenset(e[0] for e in entries), dead)
-            found = among_kept.get(whole)
-            if found is None:
-                if len(among_kept) >= _MAX_AMONG_GROUPS:
-                    among_kept.clear()
-                found = among_kept[whole] = _among_closure(program, entries, dead)
-            for pred, pattern in found:
-                if pred not in out.all:
-                    out.add(pred, pattern)
-        else:
-            for pred, pattern in _cached_closure(program, key, dead):
-                out.add(pred, pattern)
-    return out
+    found = [(key, entries, frozenset(e[0] for e in entries)) for key, entries in groups.items()]
+    return remember(groupings, changed, found, keep=_MAX_GROUPINGS)
 
 
 def _fact_shapes(kept: dict[tuple, tuple], shapes: dict[tuple, tuple], fact: tuple, consts: frozenset) -> tuple:
