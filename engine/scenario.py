@@ -338,9 +338,15 @@ def _fields(
     zoned: Collection[str] = (),
 ) -> None:
     """The designation fields the rules declare (scenario_field/4), each compiled by its shape; ``zoned``: the
-    cards of objects: in another zone, which no designation takes (told so)."""
+    cards of objects: in another zone, which only a designation of a ``card`` takes (the others tell so)."""
     keys: dict[str, set] = {}  # field -> the ids it lists first (what other fields may refer to)
-    known = {"object": objects, "player": players, "target": set(players) | set(objects)}  # built once
+    # built once; a "card" is any object of objects:, a permanent or a card in a zone (one in exile, say)
+    known = {
+        "object": objects,
+        "player": players,
+        "target": set(players) | set(objects),
+        "card": set(objects) | set(zoned),
+    }
     for f in sorted(fields, key=lambda f: _ref_depth(f, fields)):
         keys[f.name] = set()
         raw = data.get(f.name)
