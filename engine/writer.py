@@ -108,6 +108,7 @@ def state_to_scenario(state: Board) -> dict:
     data["objects"] = objects
     ids = {"object": set(objects), "player": set(players)}
     ids["target"] = ids["object"] | ids["player"]
+    ids["card"] = ids["object"]  # a card in another zone is written under facts:, and so is a designation naming it
     combat = _fields(facts, face.section_fields("combat"), ids)
     if combat:
         data["combat"] = combat

@@ -941,3 +941,25 @@ def test_a_stack_entry_may_have_a_player_as_its_source():
     assert state.query("on_stack(I, S, K)") == [{"I": "ability_1", "S": "alice", "K": "speed"}]
     state, _ = state.apply({"do": "resolve"})
     assert state.query("speed(alice, N)") == [{"N": 3}]
+
+
+def test_a_designation_of_a_card_takes_a_card_in_a_zone_and_is_written_back_as_a_fact(engine, tmp_path):
+    text = """\
+    players: [alice, bob]
+    objects:
+      ghost: {card: Blind Hunter, zone: exile, owner: alice}
+      bears: {card: Grizzly Bears, controller: bob}
+    haunts: {ghost: bears}
+    """
+    state = engine.load(write(tmp_path, "h.yaml", text))  # was: 'ghost' is a card in a zone, not a permanent
+    assert state.holds("haunting(ghost, bears)") and state.holds("card_in_zone(ghost, exile)")
+    by_fact = text.replace("    haunts: {ghost: bears}\n", '    facts: ["haunting(ghost, bears)"]\n')
+    assert state.facts == engine.load(write(tmp_path, "f.yaml", by_fact)).facts
+    # the writer puts the card under facts:, and the designation naming it too (it loads back)
+    written = state.to_scenario()
+    assert "haunts" not in written and "haunting(ghost, bears)" in written["facts"]
+    assert engine.state_from_dict(written).facts == state.facts
+    # a designation of permanents still refuses a card in a zone
+    pairs = text.replace("haunts: {ghost: bears}", "attachments: {ghost: bears}")
+    [(_line, _col, code, message, _hint)] = problems(engine, write(tmp_path, "p.yaml", pairs))
+    assert code == "S100" and "is a card in a zone" in message
