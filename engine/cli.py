@@ -141,11 +141,15 @@ def _positive_float(text: str) -> float:
 def _scenario_options(p: argparse.ArgumentParser) -> None:
     """The options of a verb that reads one scenario: how many of its actions to apply, and its warnings."""
     p.add_argument("--actions", type=int, metavar="N", help=_ACTIONS_HELP)
+    _no_warnings_option(p, "the answers are the same")
+
+
+def _no_warnings_option(p: argparse.ArgumentParser, same: str) -> None:
     p.add_argument(
         "--no-warnings",
         action="store_true",
         help="don't print the scenario's warnings on stderr (S200: a card not modelled in full; S201: a board the "
-        "rules would not allow); the answers are the same",
+        f"rules would not allow); {same}",
     )
 
 
@@ -266,6 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --coverage (which it implies): exit 1 when under PERCENT percent of the rules were used, or"
         " a rule file had none of its rules used",
     )
+    _no_warnings_option(p, "nor put them in the --format json document; the results are the same")
     p = sub.add_parser("check", parents=[common], help="lint rule files and scenario files")
     p.add_argument("paths", nargs="*", help=".dl files, folders, or scenario files (default: the library)")
     p = sub.add_parser("rules", parents=[common], help="list predicates and rules")

@@ -248,7 +248,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     warnings: list[Diagnostic] = []  # S200, S201: told on stderr (text) or in the document (json)
     for i, path in enumerate(files):
         progress.tick(i, path)
-        results.extend(run_scenario_file(engine, path, coverage=use, warnings=warnings))
+        results.extend(run_scenario_file(engine, path, coverage=use, warnings=None if args.no_warnings else warnings))
     progress.done()
     report = use.report() if use is not None else None
     # --fail-under: what the coverage falls short of (the run fails as a failed case does)

@@ -243,6 +243,19 @@ def test_no_warnings_keeps_a_scenarios_warnings_off_stderr_and_the_answers_alike
     assert quiet.code == warned.code == 0 and quiet.out == warned.out
 
 
+def test_test_takes_no_warnings_too(capsys):
+    """`judgelog test` on a folder of boards prints each file's warnings; --no-warnings leaves them out of stderr
+    and of the JSON document, and the results are the same."""
+    path = ROOT / "facts" / "scenarios" / "crew_exact_power_too_little_and_tapped_creatures.yaml"
+    warned = run_cli(capsys, ["test", path])
+    quiet = run_cli(capsys, ["test", path, "--no-warnings"])
+    assert "warning[S200]" in warned.err and "warning" not in quiet.err
+    assert quiet.code == warned.code == 0 and quiet.out == warned.out
+    document = json.loads(run_cli(capsys, ["test", path, "--no-warnings", "--format", "json"]).out)
+    assert "warnings" not in document and document["failed"] == 0 and document["passed"] > 0
+    assert json.loads(run_cli(capsys, ["test", path, "--format", "json"]).out)["warnings"]
+
+
 def test_a_refused_choice_says_what_the_choice_decides(tmp_path):
     """Soulbond's two abilities both ask `pair`; a refusal names the ability's own choice (choice_text), so a
     judge who named the soulbond creature for ability (2) reads that it names the creature that entered."""
