@@ -10,8 +10,10 @@ does the same for states collected first.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import count
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -19,7 +21,37 @@ if TYPE_CHECKING:
     from .engine import Engine
     from .protocols import Rules
 
-__all__ = ["Coverage", "CoverageReport", "RuleUse", "coverage_report", "library_rules", "rules_used"]
+__all__ = ["Coverage", "CoverageReport", "Recent", "RuleUse", "coverage_report", "library_rules", "rules_used"]
+
+
+class Recent:
+    """The ``size`` keys met most recently, each with the value it was first met with: a memo whose size does
+    not grow with the number of keys it is shown (the one met least recently is forgotten first)."""
+
+    __slots__ = ("_items", "size")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[Hashable, object] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def recall(self, key: Hashable, value: object) -> object:
+        """The value ``key`` is held with, else ``value``, held with it from now on (as the most recent key)."""
+        items = self._items
+        if key in items:
+            items.move_to_end(key)
+            return items[key]
+        items[key] = value
+        if len(items) > self.size:
+            items.popitem(last=False)
+        return value
+
+    def remember(self, key: Hashable) -> bool:
+        """Whether ``key`` is new (not among those held); it is held from now on."""
+        marker = object()
+        return self.recall(key, marker) is marker
 
 
 class RuleUse:
@@ -29,7 +61,16 @@ class RuleUse:
     the state the runtime is about to ask about, so that the backend readies each state once for both.
     Whether a body has a solution depends only on the state's facts of the predicates it reads, directly or
     through rules: a rule is not asked again in a state that agrees, on those predicates, with a state it
-    was asked in already (the states a scenario's actions go through differ in a few predicates each)."""
+    was asked in already (the states a scenario's actions go through differ in a few predicates each).
+
+    What is remembered of the states shown is bounded (:class:`Recent`): the last ``RECENT`` distinct
+    agreements of each set of predicates (a state agrees with the states just before it far more often than
+    with older ones), the last ``RECENT_SETS`` distinct sets of each predicate's facts, the last ``RECENT``
+    states. A state forgotten only makes a rule asked again in a state like it: the rules found used are the
+    same, however many states are shown."""
+
+    RECENT = 8
+    RECENT_SETS = 64
 
     def __init__(self, engine: Rules, candidates: Iterable[Rule]) -> None:
         from .ast import Atom, Const, Negation
@@ -67,26 +108,26 @@ class RuleUse:
             }
             closure = frozenset(program.dependencies(preds))
             self._depends[id(rule)] = reads.setdefault(closure, tuple(sorted(closure)))
-        self._asked: dict[int, set[tuple]] = {id(preds): set() for preds in reads.values()}
-        self._seen: set[frozenset] = set()
-        # each distinct set of one predicate's facts met so far, by predicate, numbered: a state's facts of the
-        # predicates a rule reads are compared as a tuple of these numbers (not set by set)
-        self._numbers: dict[str, dict[frozenset, int]] = {}
+        self._asked = {id(preds): Recent(self.RECENT) for preds in reads.values()}
+        self._seen = Recent(self.RECENT)
+        # each distinct set of one predicate's facts met lately, by predicate, numbered (a number is never given
+        # twice): a state's facts of the predicates a rule reads are compared as a tuple of these numbers
+        self._numbers: dict[str, Recent] = {}
+        self._count = count()
 
     def observe(self, facts: frozenset) -> None:  # noqa: C901
         """Ask, in the state of ``facts``, the rules not found used yet that this state may fire."""
         from .ast import Atom, Const
 
-        if not self._left or facts in self._seen:
+        if not self._left or not self._seen.remember(facts):
             return
-        self._seen.add(facts)
         grouped: dict[str, set[tuple]] = {}
         for fact in facts:
             grouped.setdefault(fact[0], set()).add(fact)
-        number = {}
+        number: dict[str, object] = {}
         for pred, found in grouped.items():
-            known = self._numbers.setdefault(pred, {})
-            number[pred] = known.setdefault(frozenset(found), len(known))
+            known = self._numbers.setdefault(pred, Recent(self.RECENT_SETS))
+            number[pred] = known.recall(frozenset(found), next(self._count))
         present: dict[tuple, bool] = {}  # (predicate, constants) -> whether a fact has them, in this state
 
         def has(pred: str, consts: tuple) -> bool:
@@ -106,8 +147,7 @@ class RuleUse:
             new = seen.get(id(reading))
             if new is None:
                 key = tuple([number.get(pred, -1) for pred in reading])
-                new = seen[id(reading)] = key not in self._asked[id(reading)]
-                self._asked[id(reading)].add(key)
+                new = seen[id(reading)] = self._asked[id(reading)].remember(key)
             if new:
                 askable.append(rule)
         if not askable:
@@ -133,6 +173,11 @@ class RuleUse:
                 if fired:
                     self.used.add(id(rule))
         self._left = [rule for rule in self._left if id(rule) not in self.used]
+
+    def remembered(self) -> int:
+        """How many states, agreements and fact sets are remembered: at most a number set by the program (its
+        predicates and rules), however many states are shown."""
+        return len(self._seen) + sum(map(len, self._asked.values())) + sum(map(len, self._numbers.values()))
 
     def report(self) -> CoverageReport:
         """The coverage of the candidate rules by the states shown so far, by file."""

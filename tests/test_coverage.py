@@ -3,7 +3,8 @@
 import pytest
 from paths import SCENARIOS
 
-from judgelog.coverage import RuleUse, rules_used
+from judgelog.coverage import Recent, RuleUse, rules_used
+from judgelog.fact import Fact
 from judgelog.testing import run_scenario_file
 
 
@@ -34,6 +35,39 @@ def test_rules_used_are_the_rules_whose_body_holds_in_some_state(engine):
     for name in ("banding_blocked_by_one.yaml", "soulbond_pair_when_another_enters.yaml"):
         run_scenario_file(engine, str(SCENARIOS / name), observer=use.observe)
     assert use.used == used
+    # one that remembers a single state, agreement and fact set: it asks again, and finds the same rules
+    forgetful = _Forgetful(engine, rules)
+    for facts in states:
+        forgetful.observe(facts)
+    assert forgetful.used == used
+
+
+class _Forgetful(RuleUse):
+    RECENT = 1
+    RECENT_SETS = 1
+
+
+def test_recent_holds_the_keys_met_last():
+    recent = Recent(2)
+    assert recent.remember("a") and recent.remember("b") and not recent.remember("a")
+    assert recent.remember("c") and len(recent) == 2  # "b", met least recently, is forgotten
+    assert recent.remember("b") and not recent.remember("c")
+    assert recent.recall("d", 1) == 1 and recent.recall("d", 2) == 1
+
+
+def test_what_coverage_remembers_does_not_grow_with_the_states_it_is_shown(engine):
+    """`judgelog test --coverage` over a large suite: the observer remembers a bounded number of states,
+    agreements and fact sets (it once kept a tuple for every state and every set of predicates rules read:
+    gigabytes over the bundled scenarios), and a state shown again after it was forgotten is asked again."""
+    states: list[frozenset] = []
+    run_scenario_file(engine, str(SCENARIOS / "banding_blocked_by_one.yaml"), observer=states.append)
+    base = states[0] - {f for f in states[0] if f[0] == "life"}
+    use = _Forgetful(engine, [r for r in engine.program.rules if r.body])
+    held = []
+    for life in range(12):  # states that differ in a fact many rules read, every one new
+        use.observe(base | {Fact("life", "alice", 20), Fact("life", "bob", life)})
+        held.append(use.remembered())
+    assert held[3] == held[-1] > 0
 
 
 @pytest.mark.slow
