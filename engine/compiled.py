@@ -52,7 +52,7 @@ from .program import Program
 from .recursion import Component, recursive_components
 from .widejoins import JoinGuard, passed_positions
 
-__all__ = ["RuleIndex", "RuleProbes", "CompiledProgram", "LivenessIndex", "catalog_probes"]
+__all__ = ["RuleIndex", "RuleProbes", "CompiledProgram", "LivenessIndex"]
 
 _LIVENESS_KEPT = 256  # liveness results remembered per program (judgelog.liveness asks once per new namespace)
 
@@ -377,7 +377,7 @@ def _probes(
                 positions.setdefault(atom.pred, set()).add(i)
             if atom is lit:
                 positive.append(probe)
-        found = catalog_probes(program, rule, live | static_facts)
+        found = _catalog_probes(program, rule, live | static_facts)
         if found:
             catalogs[place] = tuple(found)
         for probe in found:
@@ -392,7 +392,7 @@ def _probes(
 _CATALOG_VALUES = 256  # a catalog join's probe lists at most this many values
 
 
-def catalog_probes(program: Program, rule: Rule, derived: frozenset[str]) -> list[tuple]:
+def _catalog_probes(program: Program, rule: Rule, derived: frozenset[str]) -> list[tuple]:
     """The *catalog joins* of ``rule``'s body: a positive fact atom (a predicate not in ``derived``) shares a
     variable with a positive atom of a *catalog*, a predicate the rule files give as facts only (say
     ``name(O, Nm), leveler_stripe(Nm, L, ...)``). The rule can fire only where some fact has one of the
@@ -431,8 +431,12 @@ def _catalog_rows(program: Program, pred: str) -> list[tuple] | None:
     if pred not in memo:
         rules = program.rules_by_head.get(pred, ())
         rows = None
-        if rules and not program.is_input(pred) and all(not r.body and r.aggregate is None for r in rules):
-            if all(isinstance(a, Const) for r in rules for a in r.head.args):
-                rows = [tuple(a.value for a in r.head.args) for r in rules]  # type: ignore[union-attr]
+        if (
+            rules
+            and not program.is_input(pred)
+            and all(not r.body and r.aggregate is None for r in rules)
+            and all(isinstance(a, Const) for r in rules for a in r.head.args)
+        ):
+            rows = program.ground_facts(pred)  # (every rule of it is one of these facts)
         memo[pred] = rows
     return memo[pred]

@@ -419,9 +419,9 @@ _MAX_GROUPINGS = 64  # large changes whose facts' grouping by coarse shape is ke
 
 def _grouped(program: Program, changed: Iterable[tuple]) -> list[tuple[tuple, list[tuple], frozenset]]:
     """The facts of a large change grouped by coarse shape: (the shape, the facts' entries (see
-    :func:`_fact_shapes`), the facts). Kept by the change's facts: the questions of one step analyse the same
-    change again and again, each with the rules dead on both of its sides (thousands of facts looked up each
-    time, for the same groups)."""
+    :func:`_fact_shapes`), the facts of a group of more than _COARSE_SHAPE). Kept by the change's facts: the
+    questions of one step analyse the same change again and again, each with the rules dead on both of its
+    sides (thousands of facts looked up each time, for the same groups)."""
     changed = changed if isinstance(changed, frozenset) else frozenset(changed)
     groupings: dict[frozenset, list[tuple[tuple, list[tuple], frozenset]]] = program.kept("incremental.groupings", dict)
     found = groupings.get(changed)
@@ -445,7 +445,11 @@ def _grouped(program: Program, changed: Iterable[tuple]) -> list[tuple[tuple, li
             groups[entry[1]] = [entry]
         else:
             group.append(entry)
-    found = [(key, entries, frozenset(e[0] for e in entries)) for key, entries in groups.items()]
+    # a group's facts as a set only where coarse_affected keys on them (a group followed by its exact shapes)
+    found = [
+        (key, entries, frozenset(e[0] for e in entries) if len(entries) > _COARSE_SHAPE else frozenset())
+        for key, entries in groups.items()
+    ]
     return remember(groupings, changed, found, keep=_MAX_GROUPINGS)
 
 

@@ -98,11 +98,11 @@ class Base:
             dropped.add(fact[0])
             return
         row = fact[1:]
+        if add:
+            _index_row(indexes, row)
+            return
         for positions, index in indexes.items():
             key = tuple([row[i] for i in positions])
-            if add:
-                index.setdefault(key, set()).add(row)
-                continue
             rows = index.get(key)
             if rows is not None:
                 rows.discard(row)
@@ -118,9 +118,7 @@ class Base:
         that a question asked while the computed facts grow reads every one made before it."""
         indexes = self._indexes.get(fact[0])
         if indexes:
-            row = fact[1:]
-            for positions, index in indexes.items():
-                index.setdefault(tuple([row[i] for i in positions]), set()).add(row)
+            _index_row(indexes, fact[1:])
 
     def index(
         self, pred: str, positions: tuple[int, ...], computed: Mapping[Any, Iterable[tuple]], stated: Iterable[tuple]
@@ -139,6 +137,12 @@ class Base:
                 found.setdefault(tuple([row[i] for i in positions]), set()).add(row)
             by_positions[positions] = found
         return found
+
+
+def _index_row(indexes: dict[tuple[int, ...], dict[Key, set[Row]]], row: Row) -> None:
+    """Put a row into each index of its predicate (by its values at that index's positions)."""
+    for positions, index in indexes.items():
+        index.setdefault(tuple([row[i] for i in positions]), set()).add(row)
 
 
 Step = Callable[["_Question", list[Row]], list[Row]]
