@@ -199,6 +199,57 @@ def _reads_key(rule: Rule, key: str) -> bool:
     )
 
 
+def place_values(program: Program, pred: str, place: int, _seen: frozenset = frozenset()) -> frozenset[str] | None:
+    """The constants argument ``place`` of ``pred`` can hold, as far as the rule files fix them: the values of
+    its ground facts and of its rules' heads, a head variable taking the values of the narrowest body atom
+    that binds it. ``None`` where a scenario may state the predicate, a rule leaves the place open, or the
+    rules go round in a cycle.
+
+    >>> from judgelog.analysis import analyze
+    >>> from judgelog.parser import parse_text
+    >>> program, _ = analyze([parse_text('''
+    ... .decl k(a: atom) ""
+    ... .decl s(a: atom) "" input
+    ... .decl on(a: atom) ""
+    ... k(a). k(b).
+    ... on(X) :- k(X), s(X).
+    ... on(c).
+    ... ''', "t.dl")], require_annotations=False)
+    >>> sorted(place_values(program, "on", 0)), place_values(program, "s", 0)
+    (['a', 'b', 'c'], None)
+    """
+    if program.is_input(pred) or (pred, place) in _seen:
+        return None
+    seen = _seen | {(pred, place)}
+    values = {str(row[place]) for row in program.ground_facts(pred) if len(row) > place}
+    for rule in program.rules_by_head.get(pred, ()):
+        if not rule.body or len(rule.head.args) <= place:
+            continue
+        arg = rule.head.args[place]
+        found = {str(arg.value)} if isinstance(arg, Const) else None
+        if isinstance(arg, Var):
+            found = var_values(program, rule, arg, seen)
+        if found is None:
+            return None
+        values |= found
+    return frozenset(values)
+
+
+def var_values(program: Program, rule: Rule, var: Var, _seen: frozenset = frozenset()) -> frozenset[str] | None:
+    """The constants a variable of a rule can hold: those of the narrowest positive body atom that binds it
+    (:func:`place_values`); ``None`` when no atom of the body bounds it."""
+    best: frozenset[str] | None = None
+    for atom in rule.body:
+        if not isinstance(atom, Atom):
+            continue
+        for j, arg in enumerate(atom.args):
+            if arg == var:
+                found = place_values(program, atom.pred, j, _seen)
+                if found is not None and (best is None or len(found) < len(best)):
+                    best = found
+    return best
+
+
 def abilities_of(program: Program, keyword_keys: Iterable[str] = ()) -> Abilities:
     """The :class:`Abilities` of the rules. A rule may read an ability's argument through a predicate of its
     own that carries abilities of one kind (``rampage_resolving(I, O) :- ..., on_stack(I, O, rampage)`` then
@@ -253,6 +304,14 @@ def abilities_of(program: Program, keyword_keys: Iterable[str] = ()) -> Abilitie
         kinds.update(
             str(const(a.args[2])) for a in positive if a.pred == "on_stack" and a.arity == 3 and const(a.args[2])
         )
+        # a kind a variable stands for, bound by a catalog of the rule files (cycling_kind(K), on_stack(I, O, K))
+        open_kinds = [
+            a.args[2] for a in positive if a.pred == "on_stack" and a.arity == 3 and isinstance(a.args[2], Var)
+        ]
+        if head.pred == "triggers" and head.arity == 3 and isinstance(head.args[1], Var):
+            open_kinds.append(head.args[1])
+        for var in open_kinds:
+            kinds.update(var_values(program, rule, var) or ())
         held = var_kinds(rule, carried)
         for ident, key in reads:
             for kind in sorted(held.get(ident, ())) if key else ():

@@ -670,6 +670,30 @@ def test_a_stack_entry_names_what_the_rules_know(engine, tmp_path, source, kind,
     assert any((ln, c) == (line, col) and message in m and hint in (h or "") for ln, c, _code, m, h in found), found
 
 
+def test_a_stack_entry_of_a_kind_a_rule_reads_through_a_catalog_loads_and_resolves(engine, tmp_path, capsys):
+    """A kind may reach ``on_stack(I, O, K)`` through a variable bound by facts of the rule files
+    (``cycling_kind(K)``): a written state with a cycling ability on the stack was refused with S100 ("no
+    loaded rule triggers or resolves an ability of kind 'cycling'"), though the ability resolves."""
+    path = write(
+        tmp_path,
+        "cycled.yaml",
+        """\
+        players: [alice, bob]
+        active: alice
+        facts: ["card_in_zone(stinger2, graveyard)"]
+        stack:
+          - {id: ability_1, source: stinger2, kind: cycling, controller: alice}
+        actions:
+          - {do: resolve}
+        expect:
+          - {query: "event(N, draws, alice)", count: 1}
+        """,
+    )
+    engine.load(path)  # no ScenarioError
+    run = run_cli(capsys, ["test", path, "--no-warnings"])
+    assert run.code == 0 and "1 passed" in run.out, run.out
+
+
 def test_a_keyword_written_as_printed_is_suggested_in_lower_snake(engine, tmp_path):
     path = write(
         tmp_path,
