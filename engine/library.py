@@ -235,7 +235,13 @@ def load_program(
     stamp = stamp[:-1] + tuple((f, _mtime(f)) for f in includes) + stamp[-1:]
     result = _load_cached(key, include_library, strict_annotations, stamp, root, properties)
     named = {f for f, _ in stamp[:-1]}
-    others = [rf.path for rf in result.program.files if rf.path not in named]  # included, or named otherwise
+    # included, or named otherwise (a library file is shown relative to the library's parent: rules/...)
+    shown_from = os.path.dirname(str(rules_dir()))
+    others = [
+        rf.path
+        for rf in result.program.files
+        if rf.path not in named and os.path.join(shown_from, rf.path) not in named
+    ]
     listed = {os.path.realpath(f) for f in named} if others else set()
     read = tuple(sorted({os.path.realpath(p) for p in others if os.path.isfile(p)} - listed))
     if read:
@@ -282,7 +288,7 @@ def _load_cached(
     key = cache.address(
         "library", options=(paths, include_library, strict_annotations, root, here, properties), files=listed
     )
-    result = cache.lookup(key)
+    result = cache.lookup(key, lasting=True)  # kept by this function's lru_cache
     if isinstance(result, LoadResult):
         return result
     seen: dict[str, str] = {}
