@@ -226,7 +226,7 @@ def place_values(program: Program, pred: str, place: int, _seen: frozenset = fro
         if not rule.body or len(rule.head.args) <= place:
             continue
         arg = rule.head.args[place]
-        found = {str(arg.value)} if isinstance(arg, Const) else None
+        found: frozenset[str] | None = frozenset((str(arg.value),)) if isinstance(arg, Const) else None
         if isinstance(arg, Var):
             found = var_values(program, rule, arg, seen)
         if found is None:
