@@ -357,6 +357,10 @@ small_sq(O) :- val(O, N), M = N * N, M < 100.
 @name t.total
 @cr 107.1
 tot(sum(N)) :- val(_, N).
+.decl twice(n: int) "twice the total is {n}"
+@name t.twice
+@cr 107.1
+twice(M) :- tot(T), val(x, N), M = T + T - N.
 """
 
 
@@ -367,6 +371,8 @@ tot(sum(N)) :- val(_, N).
         ({"w": 100_000, "x": 3}, "sq(O, M)", [{"O": "w", "M": 10**10}, {"O": "x", "M": 9}], "t.square"),
         ({"w": 65_536}, "small_sq(O)", [], "t.small"),  # 2**32 wrapped to 0, which is below 100
         ({f"o{i}": 9_000_000 for i in range(300)}, "tot(N)", [{"N": 2_700_000_000}], "t.total"),  # came back < 0
+        # a sum that fits, doubled: one test of the operands' magnitudes for the whole T + T - N
+        ({**{f"o{i}": 9_000_000 for i in range(200)}, "x": 3}, "twice(M)", [{"M": 3_600_000_003}], "t.twice"),
     ],
 )
 def test_arithmetic_clingo_would_wrap_is_refused_not_answered(tmp_path, values, question, exact, rule):
@@ -384,6 +390,7 @@ def test_arithmetic_clingo_would_wrap_is_refused_not_answered(tmp_path, values, 
     for backend in ("pydatalog", "clingo"):
         state = Engine(rules=[str(rules)], backend=backend).state_from_dict(within)
         assert state.query("sq(w, M)") == [{"M": 81}] and state.query("tot(N)") == [{"N": 12}]
+        assert state.query("twice(M)") == [{"M": 21}]
 
 
 def test_a_querys_arithmetic_has_the_same_limit_on_both_backends():
