@@ -804,3 +804,26 @@ def test_a_choice_of_several_is_shown_as_a_list():
         text.splitlines()[-1]
         == f"give it as: {{do: proliferate, choose: {{recipients: [{data['options'][0]}]}}}} (or other options)"
     )
+
+
+def test_a_refused_soulbond_pair_names_the_ability_that_is_resolving(engine):
+    """Trusted Forcemage's second soulbond ability (702.95a: another creature entered) is resolving and Alice names
+    a creature that is not the one that entered. The hint said "soulbond.choice_enters fails at
+    soulbond_resolving(I, S, S, P)", the first ability's rule, as if that one were resolving; it names the second
+    ability's rule, failing because the ability is not about that creature."""
+    board = {
+        "players": ["alice", "bob"],
+        "objects": {
+            "force": {"card": "Trusted Forcemage", "controller": "alice"},
+            "bears": {"card": "Grizzly Bears", "controller": "alice"},
+        },
+    }
+    state, _ = engine.state_from_dict(board).apply(
+        {"do": "enter", "object": {"id": "lions", "card": "Savannah Lions", "controller": "alice"}}
+    )
+    with pytest.raises(ActionError) as info:
+        state.apply({"do": "resolve", "choose": {"pair": "bears"}})
+    assert info.value.options == ("lions", "none")
+    hint = str(info.value.hint)
+    assert hint.startswith("the rules don't offer it: soulbond.choice_another_enters"), hint
+    assert "soulbond_resolving(I, S, bears, P)" in hint, hint
