@@ -128,27 +128,23 @@ def _status_address(kind: str, options: tuple, files: list[str]) -> str | None:
     return hashlib.sha1(repr((_FORMAT, kind, sys.version, code, options, files, statuses)).encode()).hexdigest()
 
 
-_frozen = False  # whether this process has moved an entry it read out of the collector's sight
-
-
 @contextmanager
 def _no_collection(*, lasting: bool = False) -> Iterator[None]:
     """No garbage collection while an entry is read: it makes tens of thousands of objects, none of them
     garbage, and the collector would walk them again and again as they are made (a third of the time).
 
-    ``lasting``: the entry is kept to the process's end (its rule library). The first such entry a process
-    reads is then frozen (``gc.freeze``): the collector would otherwise walk its objects three times more as
-    they age, and again at every full collection (together, a third of a small command's time). Only the
-    first: freezing also keeps whatever garbage is waiting then, which a long process reading many libraries
-    would accumulate."""
-    global _frozen
+    ``lasting``: the entry is kept to the process's end (its rule library). Its objects then go straight to the
+    collector's oldest generation (``gc.freeze`` then ``gc.unfreeze``, which walk nothing): else each young
+    collection after the read walks all of them again until they age there, a third of a small command's time.
+    They are not left frozen: the collector would then leave them out of the count by which it decides when to
+    walk the whole heap, and a process that builds a large board after would walk it more often."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
-        if lasting and not _frozen:
-            _frozen = True
+        if lasting:
             gc.freeze()
+            gc.unfreeze()
     finally:
         if was_enabled:
             gc.enable()
