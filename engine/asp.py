@@ -276,14 +276,14 @@ def _overflow_tests(term: object, names: _Vars) -> Iterator[str]:
         yield f"{b} {'<' if term.op == '+' else '>'} 0, {a} < -{_INT_MAX}{sign}{b}"
 
 
-def _plus_minus_leaves(term: object) -> list[object] | None:
+def _plus_minus_leaves(term: object) -> list[Term] | None:
     """The operands of a tree of + and - (``B + P - M + X``: B, P, M, X), or None if it holds another
     operator or is no such tree."""
     if not isinstance(term, BinOp):
         return None
     if term.op not in ("+", "-"):
         return None
-    out: list[object] = []
+    out: list[Term] = []
     for side in (term.left, term.right):
         inner = _plus_minus_leaves(side)
         if inner is not None:
@@ -295,7 +295,7 @@ def _plus_minus_leaves(term: object) -> list[object] | None:
     return out
 
 
-def _magnitude_test(leaves: list[object], names: _Vars) -> str:
+def _magnitude_test(leaves: list[Term], names: _Vars) -> str:
     """One condition under which a sum or difference of ``leaves`` may pass 32 bits, computed without
     wrapping: each operand's magnitude divided by 2k (k operands) sums to at most half of the largest
     integer. When it does not hold, the operands' magnitudes sum to at most the largest integer, and so does
@@ -305,7 +305,7 @@ def _magnitude_test(leaves: list[object], names: _Vars) -> str:
     k = len(leaves)
     divisor = 2 * k
     threshold = (_INT_MAX - 2 * k * k) // divisor
-    parts = " + ".join(f"|{_term(leaf, names)}|/{divisor}" for leaf in leaves)  # type: ignore[arg-type]
+    parts = " + ".join(f"|{_term(leaf, names)}|/{divisor}" for leaf in leaves)
     return f"{parts} > {threshold}"
 
 
