@@ -16,7 +16,7 @@ remembers which facts were added (so the runtime knows which rule made which fac
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 # primitive checks what it needs (a number, a permanent) before it uses one
 Arg = Any
 
-__all__ = ["Arg", "Change", "Event", "object_facts"]
+__all__ = ["Arg", "Change", "Event", "object_facts", "spec_facts"]
 
 
 @dataclass
@@ -226,3 +226,20 @@ def object_facts(change: Change, oid: str) -> list[tuple]:
         ),
         key=fact_order,
     )
+
+
+def spec_facts(rows: Iterable[dict[str, Any]], ask: Callable[[str], list[dict[str, Any]]]) -> list[tuple]:
+    """The facts of the specs the effects ``rows`` (``P, A, B, C``) read as they are applied: token specs,
+    effect specs (``begin_effect``), the exceptions to a copy (707.9b), a token's name words and keywords."""
+    kinds = {r["P"] for r in rows}
+    specs: list[tuple] = [("token_spec", r["S"], r["F"], r["V"]) for r in ask("token_spec(S, F, V)")]
+    if "begin_effect" in kinds:
+        specs += [("effect_spec", r["S"], r["K"], r["V"]) for r in ask("effect_spec(S, K, V)")]
+    if "create_copy" in kinds:  # 707.9b: exceptions to a copy
+        specs += [("copy_exception", r["O"], r["F"], r["V"]) for r in ask("copy_exception(O, F, V)")]
+    if "create_token" in kinds:
+        specs += [("token_name_word", r["S"], r["I"], r["W"]) for r in ask("token_name_word(S, I, W)")]
+        specs += [("token_name_suffix", r["S"], r["W"]) for r in ask("token_name_suffix(S, W)")]
+        params = ask("token_spec_param(S, K, A, V)")  # a keyword with its parameter
+        specs += [("token_spec_param", r["S"], r["K"], r["A"], r["V"]) for r in params]
+    return specs

@@ -81,6 +81,7 @@ class Interface:
     result_kinds: frozenset[str] = frozenset()  # event kinds with immediate results (event_result_kind)
     looks_back: frozenset[str] = frozenset()  # event kinds whose triggers see the state before (603.10a)
     preventable: frozenset[str] = frozenset()  # primitives a cannot_undergo(P, O) rule names (P a constant)
+    amount_replaced: frozenset[str] = frozenset()  # primitives an amount_replacement rule names (P a constant)
     # the event kinds a triggers/3 rule can read as recent (None: any kind): a batch of events of none of
     # these kinds can trigger nothing, so the runtime does not ask (trigger_event_kinds)
     trigger_kinds: frozenset[str] | None = None
@@ -172,6 +173,12 @@ class Interface:
 
 def _facts(program: Program, pred: str) -> list[tuple]:
     return program.ground_facts(pred)
+
+
+def _head_constants(program: Program, pred: str, pos: int) -> frozenset[str]:
+    """The constants at ``pos`` of the heads of ``pred``'s rules and facts; ``*`` if one has a variable there."""
+    args = [r.head.args[pos] for r in program.rules if r.head.pred == pred and len(r.head.args) > pos]
+    return frozenset(str(a.value) if isinstance(a, Const) else "*" for a in args)
 
 
 @dataclass(frozen=True)
@@ -382,11 +389,8 @@ def interface_of(program: Program) -> Interface:
         trigger_kinds=trigger_event_kinds(program),
         stack_targeted=frozenset(str(k) for (k,) in _facts(program, "targets_on_stack")),
         divided=frozenset(str(k) for (k, _) in _facts(program, "divided_target")),
-        preventable=frozenset(
-            str(r.head.args[0].value)
-            for r in program.rules
-            if r.head.pred == "cannot_undergo" and r.head.args and isinstance(r.head.args[0], Const)
-        ),
+        preventable=_head_constants(program, "cannot_undergo", 0),
+        amount_replaced=_head_constants(program, "amount_replacement", 1),
         outlives=frozenset(p for (p,) in _facts(program, "outlives_object")),
         unmodelled=tuple(sorted((str(n), str(w)) for n, w in _facts(program, "card_not_modelled"))),
         unmodelled_keywords=tuple(sorted((str(k), str(w)) for k, w in _facts(program, "keyword_not_modelled"))),

@@ -36,10 +36,12 @@ from .action_args import (
     token_ids,
     unused_choices,
 )
+from .amounts import replace as replace_amount
+from .amounts import swaps_of
 from .analysis import checked_question, suggest
 from .ast import Span
 from .ast import format_value as _q  # a value in rule syntax, for the queries built here
-from .change import Change, Event
+from .change import Change, Event, spec_facts
 from .database import quiet_gc
 from .effects import apply_primitive
 from .errors import ActionError, UsageError
@@ -364,16 +366,7 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
             rows = self._undergone(facts, rows)
         if not rows:
             return facts
-        specs: list[tuple] = [("token_spec", r["S"], r["F"], r["V"]) for r in self.ask(facts, "token_spec(S, F, V)")]
-        if any(r["P"] == "begin_effect" for r in rows):
-            specs += [("effect_spec", r["S"], r["K"], r["V"]) for r in self.ask(facts, "effect_spec(S, K, V)")]
-        if any(r["P"] == "create_copy" for r in rows):  # 707.9b: exceptions to a copy
-            specs += [("copy_exception", r["O"], r["F"], r["V"]) for r in self.ask(facts, "copy_exception(O, F, V)")]
-        if any(r["P"] == "create_token" for r in rows):
-            specs += [("token_name_word", r["S"], r["I"], r["W"]) for r in self.ask(facts, "token_name_word(S, I, W)")]
-            specs += [("token_name_suffix", r["S"], r["W"]) for r in self.ask(facts, "token_name_suffix(S, W)")]
-            params = self.ask(facts, "token_spec_param(S, K, A, V)")  # a keyword with its parameter
-            specs += [("token_spec_param", r["S"], r["K"], r["A"], r["V"]) for r in params]
+        specs = spec_facts(rows, partial(self.ask, facts))
         face = self.engine.interface
         change = Change(
             facts, self.pending_objects, self.inputs, face=face, combat=face.ends_with_combat, base=self.steps.base()
@@ -392,9 +385,18 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
         value_rules = dict(zip(valued, (name for name, _ in self._causes_of(facts, valued)))) if valued else {}
         prior = facts  # the state just before these effects (Change works on a copy): what look-back triggers see
         causes: list[tuple[int, int, tuple[str, tuple[str, ...]]]] = []
-        for r, cause in zip(ordered, rules):
+        # 614.1a, 616.1: an amount the rules' replacement effects change (judgelog.amounts)
+        ask, causes_of = partial(self.ask, facts), partial(self._causes_of, facts)
+        swaps = swaps_of(ordered, face.primitives, face.amount_replaced, ask, causes_of)
+        for k, (r, cause) in enumerate(zip(ordered, rules)):
+            args: tuple = (r["A"], r["B"], r["C"])
+            for swap in swaps.get(k, ()):
+                kind, subject, details = swap.event(args, face.primitives[r["P"]])
+                change.emit(kind, subject, **details)
+                causes.append((len(change.events) - 1, len(change.events), swap.cause))
+                args = replace_amount(args, face.primitives[r["P"]], swap.now)
             before, logged = len(change.events), len(change.facts.log)
-            apply_primitive(change, r["P"], r["A"], r["B"], r["C"], spec_facts=specs)
+            apply_primitive(change, r["P"], *args, spec_facts=specs)
             if len(change.events) > before or len(change.facts.log) > logged:
                 causes.append((before, len(change.events), cause))
                 for made in change.facts.log[logged:]:

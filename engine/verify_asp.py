@@ -11,9 +11,10 @@ action or none. The step from one context to the next is what the runtime does (
 the effects the rules derive (``effect/5``, ``state_based/5``) applied by the primitives below, with
 their events. Whether an action is refused is the rules' ``violation/2`` in its step contexts.
 
-What the search cannot follow is said, never guessed: a primitive other than those below, a choice, a
-standing designation, a triggered ability, a third step, an action the rules apply again (``follow_up/2``)
-or state-based actions that have not settled after :data:`SBA_ROUNDS` rounds. A first solve of each task
+What the search cannot follow is said, never guessed: a primitive other than those below, a choice, an
+amount a replacement effect changes (614.1a), a standing designation, a triggered ability, a third step, an
+action the rules apply again (``follow_up/2``) or state-based actions that have not settled after
+:data:`SBA_ROUNDS` rounds. A first solve of each task
 asks whether any board reaches one of them; if one does, the task is checked by the reference enumerator
 instead and the report names what and where (:func:`unsupported`).
 
@@ -103,7 +104,7 @@ def _with_ctx(rule: Rule) -> Rule:
 
 def _needed_preds(program: Any, props: dict[str, Property]) -> set[str]:
     wanted = ["property_violation", "violation", "effect", "state_based", "standing", "step_exists", "choice"]
-    wanted += ["follow_up"]  # an action the rules apply again: unsupported, said so
+    wanted += ["follow_up", "amount_replacement"]  # an action the rules apply again, an amount replaced: unsupported
     wanted += ["board_problem"]  # a board the rules would not allow is not searched (judgelog.verify.run_task)
     wanted += ["action_param_default"]  # the arguments an action leaves out (_Builder.defaults)
     wanted += ["triggers"] + [p.name.split(":", 1)[1] for p in props.values() if p.functional]
@@ -274,6 +275,10 @@ class _Builder:
         self.emit(f"prim({at},{dst},P,A,B,C) :- {e}, {guard}.")
         self.emit(f"unsupported({at},P) :- prim({at},_,P,_,_,_), not supported_prim(P).")
         self.emit(f"effects_at({at}) :- prim({at},_,_,_,_,_).")
+        if "amount_replacement" in self.engine.program.decls:  # 614.1a: an amount changed (judgelog.amounts)
+            self.emit(
+                f"unsupported({at},amount_replacement) :- prim({at},_,P,_,_,_), j_amount_replacement({at},_,P,_,_,_,_)."
+            )
 
     def action(self, start: int, group: str, guard: str, arg_rules: Any) -> int:
         """Run one action from state ``start`` (the action's facts given by ``arg_rules(ctx)``) while
