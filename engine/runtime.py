@@ -171,9 +171,10 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
             chosen = self._choices(facts, choose, self.used_choices)
             if self.probe or unused_choices(choose, self.used_choices):  # and those the rules say can't be made
                 self._unavailable(facts, choose)
-            if chosen:  # and what reads the choices just made (an effect that depends on a chosen target)
-                facts |= chosen
+            while chosen:  # and what reads the choices just made (an effect that depends on a chosen target, or
+                facts |= chosen  # a choice it offers: the order of replacements of an amount, 616.1)
                 self._violations(facts)
+                chosen = self._choices(facts, choose, self.used_choices)
             if self.kind == "resolve" and step == 1 and self._not_resolving(facts):  # 608.2b: no effect happens
                 break
             follow_up = {r["K"]: r["V"] for r in self.ask(facts, "follow_up(K, V)")}  # as the step begins
