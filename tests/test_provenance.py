@@ -513,3 +513,17 @@ def test_why_not_of_an_aggregate_judges_its_body_then_its_value(capsys):
     layers = SCENARIOS / "loses_all_abilities_layers.yaml"
     text = run_cli(capsys, ["explain", layers, "power_bonus(bears, 1)", "--why-not"]).out
     assert "FAILS  not lost_all_abilities(S)" in text and "sum(DP) = none: no match of the body" in text
+
+
+def test_why_not_an_instance_named_by_a_word_where_counters_are_numbered(engine):
+    """keyword_instance names a printed instance by its object and a counter's by a number: asking why the
+    Squire's printed exalted is not an instance (a later loss took it, 613.7) judges the counter rule too,
+    whose number arithmetic must not compare the word `squire` with a number (it fails, it is no error)."""
+    state, _ = engine.load(str(SCENARIOS / "judge7_exalted_lost_then_gained_again_is_one_instance.yaml")).run_actions()
+    reasons = {r.rule.name: r for r in state.why_not("keyword_instance(squire, exalted, squire)")}
+    assert ("not keyword_instance_taken(squire, exalted, squire)", False) in reasons[
+        "objects.keyword_instance_printed"
+    ].literals
+    assert ("keyword_counter_instance(squire, exalted, squire)", False) in reasons[
+        "objects.keyword_instance_counter"
+    ].literals
