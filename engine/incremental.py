@@ -28,62 +28,15 @@ from typing import Any
 
 from .ast import Atom, Const, Negation, Rule, Var
 from .memo import remember
+from .patterns import WILD, Among, Pattern, matches
+from .patterns import meet as _meet
 from .program import Program
 
 __all__ = ["WILD", "Among", "Affected", "Pattern", "affected", "coarse_affected", "matches"]
 __all__ += ["readers", "reached_preds", "question_patterns"]
 
 
-class _Wild:
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "*"
-
-
-WILD: Any = _Wild()
 MAX_PATTERNS = 64
-
-
-class Among:
-    """A set of values at one position of a pattern: the pattern stands for each of them. A large change's
-    analysis (:func:`coarse_affected` with ``among``) names the objects it changed this way, so that a
-    question is asked again for those objects only (proliferate: the creatures given a counter, not every
-    creature)."""
-
-    __slots__ = ("values", "_hash")
-
-    def __init__(self, values: frozenset) -> None:
-        self.values = values
-        self._hash = hash(("among", values))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Among) and other.values == self.values
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __repr__(self) -> str:
-        return f"<among {len(self.values)}>"
-
-
-def _meet(a: Any, b: Any) -> Any:
-    """The values a variable may take when bound to ``a`` and to ``b`` (concrete values or Among); None
-    when none."""
-    if a == b:
-        return a
-    among_a, among_b = type(a) is Among, type(b) is Among
-    if among_a and among_b:
-        both = a.values & b.values
-        return None if not both else Among(both) if len(both) > 1 else next(iter(both))
-    if among_a:
-        return b if b in a.values else None
-    if among_b:
-        return a if a in b.values else None
-    return None
-
-
-Pattern = tuple
 
 
 class Affected:
@@ -160,22 +113,6 @@ class Affected:
         if len(bucket) > MAX_PATTERNS:
             self.add(pred, tuple(WILD for _ in pattern))
         return True
-
-
-def matches(pattern: Pattern, args: Sequence) -> bool:
-    """Does ``args`` (values, possibly WILD or Among) fall under ``pattern``?"""
-    for p, a in zip(pattern, args):
-        if p is WILD:
-            continue
-        if type(p) is Among:
-            if type(a) is Among:
-                if not a.values <= p.values:
-                    return False
-            elif a is WILD or a not in p.values:
-                return False
-        elif p != a:
-            return False
-    return True
 
 
 def readers(program: Program, pred: str) -> list[tuple[Rule, Atom]]:
