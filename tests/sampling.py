@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 
 
-def everyday_sample(values: Sequence[Any], every: int, *, ids: Callable[[Any], str] = str) -> list:
-    """``values`` as test parameters, all but every ``every``-th (from the first) marked slow."""
+def everyday_sample(values: Sequence[Any], every: int, *, ids: Callable[[Any], str] = str, offset: int = 0) -> list:
+    """``values`` as test parameters, all but every ``every``-th (from the ``offset``-th) marked slow: families
+    that test the same values with different offsets leave none out of the everyday suite."""
     return [
-        pytest.param(v, id=ids(v), marks=() if i % every == 0 else (pytest.mark.slow,)) for i, v in enumerate(values)
+        pytest.param(v, id=ids(v), marks=() if i % every == offset % every else (pytest.mark.slow,))
+        for i, v in enumerate(values)
     ]

@@ -186,6 +186,7 @@ def test_a_displaced_aggregate_default_is_shown_as_the_term_it_would_add(capsys)
     assert "instead" not in override
 
 
+@pytest.mark.slow  # seconds: a library of its own or the command line, several times
 def test_conflicting_rule_file_is_an_error_naming_both_derivations(capsys):
     run = run_cli(capsys, ["audit", "--rules", CONFLICT, BANDING])
     assert run.code == 1
@@ -207,6 +208,7 @@ NO_HOOK_AUDIT = (
 )
 
 
+@pytest.mark.slow  # seconds: a library of its own or the command line, several times
 def test_displaces_is_said_only_of_the_rule_that_reads_the_exception(capsys, chdir_root):
     """Banding's 702.22j displaces the default 510.1c (its rule reads attacker_division_overridden); a rule with
     no exception hook (tests/rules/no_hook.dl: the controller divides) was said to displace 510.1c too, though
@@ -255,6 +257,7 @@ def test_diff_shows_the_damage_assigner_changing(capsys, tmp_path):
     assert "- damage_assigner(bears, alice)  <- banding.active_player_divides [CR 702.22k]" in text
 
 
+@pytest.mark.slow  # seconds: a library of its own or the command line, several times
 def test_diff_lists_numbers_in_numeric_order(capsys):
     """`event(10, ...)` came before `event(2, ...)`: the diff sorted facts as text. Numbers sort as numbers,
     in words too (effect_2 before effect_10)."""

@@ -80,6 +80,7 @@ def test_a_changed_rule_file_is_not_served_stale(folder, own_library, monkeypatc
     assert len(entries(folder)) == 2
 
 
+@pytest.mark.slow  # it builds the library anew, seconds each time
 def test_an_included_file_outside_the_listed_ones_is_checked(folder, tmp_path, monkeypatch):
     extra = tmp_path / "extra"
     extra.mkdir()
@@ -92,6 +93,7 @@ def test_an_included_file_outside_the_listed_ones_is_checked(folder, tmp_path, m
     assert "probe_b" in decls and "probe_a" not in decls
 
 
+@pytest.mark.slow  # it builds the library anew, seconds each time
 def test_a_corrupt_entry_is_rebuilt(folder, monkeypatch):
     library.load_program([])
     [name] = entries(folder)
@@ -125,6 +127,7 @@ def test_an_unwritable_cache_folder_is_skipped(tmp_path, monkeypatch):
         library._load_cached.cache_clear()
 
 
+@pytest.mark.slow  # it builds the library anew, seconds each time
 def test_no_cache_option_and_environment(folder, capsys, monkeypatch):
     assert run_cli(capsys, ["query", BANDING, "blocked_by(wurm, B)", "--no-cache"]).code == 0
     assert entries(folder) == []
@@ -138,6 +141,7 @@ def test_no_cache_option_and_environment(folder, capsys, monkeypatch):
     assert len(entries(folder)) == 1
 
 
+@pytest.mark.slow  # it builds the library anew, seconds each time
 def test_the_same_relative_path_in_two_working_folders(folder, tmp_path, monkeypatch):
     decls = []
     for name in ("a", "b"):
@@ -177,6 +181,7 @@ def test_the_cache_folder(monkeypatch, tmp_path):
     assert cache.lookup("0" * 40) is None
 
 
+@pytest.mark.slow  # it builds the library anew, seconds each time
 def test_a_cached_program_keeps_each_rules_own_evaluation_order():
     """The evaluation order of rule bodies survives pickling (rule ids do not): before, an unpickled rule
     whose id had once been another rule's was evaluated with that other rule's body."""
@@ -251,6 +256,7 @@ def test_the_graph_index_agrees_with_the_graph_and_survives_pickling():
             assert program.dependencies([pred]) == {pred} | nx.ancestors(graph, pred)
 
 
+@pytest.mark.slow  # it builds the library anew, seconds each time
 def test_the_backends_analysis_is_saved_with_the_program(folder, monkeypatch):
     """The backends' analysis of the program (judgelog.compiled) comes from the cache entry too; its maps
     keyed by rule ids are made again for the unpickled rules (ids do not survive pickling), so they agree
@@ -324,6 +330,7 @@ def test_a_json_start_from_the_cache_reads_no_yaml(folder, tmp_path):
     assert warm.stdout.splitlines()[-1] == "0 False"
 
 
+@pytest.mark.slow  # it builds the library anew, seconds each time
 def test_a_process_parses_a_file_it_read_before_once(tmp_path, monkeypatch):
     """Without the cache folder, a process that loads the library again with another file besides (an engine
     with --rules, a scenario's own rules:) parses only that file; an edited file is parsed again."""

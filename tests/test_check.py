@@ -190,7 +190,7 @@ def test_include_loop_between_two_files_in_a_subfolder(capsys):
     assert run.diagnostics() == [(f"{folder}/first.dl", 2, 1, "error", "E011")], run.err
 
 
-@pytest.mark.parametrize("name", everyday_sample(sorted(EXPECTED), 3))  # every file: -m slow
+@pytest.mark.parametrize("name", everyday_sample(sorted(EXPECTED), 6))  # every file: -m slow
 def test_same_findings_with_the_library_loaded(capsys, name):
     path = f"{BROKEN}/{name}"
     run = run_cli(capsys, ["check", path])
@@ -199,6 +199,7 @@ def test_same_findings_with_the_library_loaded(capsys, name):
     assert run.diagnostics() == want, run.err
 
 
+@pytest.mark.slow  # seconds: a library of its own or the command line, several times
 def test_many_errors_are_all_reported_in_json(capsys):
     path = f"{BROKEN}/many_errors.dl"
     run = run_cli(capsys, ["check", "--no-library", "--format", "json", path])
@@ -316,6 +317,7 @@ def test_strict_annotations_makes_user_files_strict():
     assert result.errors == []
 
 
+@pytest.mark.slow  # seconds: a library of its own or the command line, several times
 def test_missing_annotations_in_a_checked_library_folder_are_errors(tmp_path, capsys):
     """``judgelog check`` of a folder laid out like the library checks it as the library: strictly."""
     lib = tmp_path / "rules"
@@ -380,7 +382,7 @@ def test_query_with_broken_rules_is_a_load_error(capsys):
 LIBRARY_FILES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rules").rglob("*.dl"))
 
 
-@pytest.mark.parametrize("name", LIBRARY_FILES)
+@pytest.mark.parametrize("name", everyday_sample(LIBRARY_FILES, 10))  # every file: -m slow
 def test_check_on_each_library_file_is_clean(name, capsys):
     run = run_cli(capsys, ["check", name])
     assert run.code == 0, run.err
@@ -395,11 +397,12 @@ def library_copy(tmp_path_factory):
     return lib
 
 
-# one file of each folder of rules/ (and two folders): each case checks a whole copy of the library twice
+# one file of each folder of rules/ (and two folders): each case checks a whole copy of the library twice (the
+# everyday suite every 4th: -m slow the others)
 ONE_FILE_PER_FOLDER = sorted({str(Path(f).parent): f for f in LIBRARY_FILES}.values())
 
 
-@pytest.mark.parametrize("name", ONE_FILE_PER_FOLDER + ["rules/keywords", "rules/core"])
+@pytest.mark.parametrize("name", everyday_sample(ONE_FILE_PER_FOLDER + ["rules/keywords", "rules/core"], 4))
 def test_check_on_a_file_of_another_library_checks_that_library(name, library_copy, capsys):
     """A file of a source checkout's rules/ that is not the installed library: that checkout is checked as
     the library (before, the installed library was loaded beside it: a false E006 for every rule)."""
@@ -468,6 +471,7 @@ def test_an_error_at_the_end_of_input_shows_the_line_it_is_missing_from(capsys, 
     assert shown[at + 2].index("^") == shown[at + 1].index(",") + 1
 
 
+@pytest.mark.slow  # it checks the whole library with a file of its own, more than once
 def test_a_keyword_the_library_plays_out_played_out_again_is_a_warning(capsys, tmp_path):
     """A designer's own flanking.dl beside the library's rules/keywords/flanking.dl: both trigger (I006), told
     in the designer's file; a file that only repeats a keyword's declarations is no problem."""
@@ -486,6 +490,7 @@ def test_a_keyword_the_library_plays_out_played_out_again_is_a_warning(capsys, t
     assert run.code == 0 and "I006" not in run.err, run.err
 
 
+@pytest.mark.slow  # it checks the whole library with a file of its own, more than once
 def test_a_keyword_a_rule_body_alone_names_near_a_known_one_is_a_warning(capsys, tmp_path):
     """has_keyword(X, hast) declared a keyword hast without a word (I011). The library's haste, which rule
     bodies alone test, is what it is near; it is not itself told near hast, tested in fewer rules. A keyword

@@ -113,6 +113,7 @@ def test_the_choices_report_names_the_mode(engine):
     assert "army — choose exactly one" in text
 
 
+@pytest.mark.slow  # seconds: a library of its own or the command line, several times
 def test_a_space_kind_the_engine_does_not_know_is_an_error_of_the_rules(tmp_path):
     rules = tmp_path / "odd_space.dl"
     rules.write_text('@name odd.space\n@cr 702.22c\nchoice_space(odd, shuffle, "702.22c").\n', encoding="utf-8")
@@ -122,6 +123,7 @@ def test_a_space_kind_the_engine_does_not_know_is_an_error_of_the_rules(tmp_path
     assert err.value.hint == "one of " + ", ".join(k for k in SpaceKind if k is not SpaceKind.ACTION)
 
 
+@pytest.mark.slow  # seconds: a library of its own or the command line, several times
 def test_a_choice_mode_the_runtime_does_not_know_is_an_error_of_the_rules(tmp_path):
     rules = tmp_path / "odd_mode.dl"  # a_choice: asked before the army (decisions are asked in name order)
     rules.write_text(
@@ -291,6 +293,7 @@ def test_divisions_are_the_ones_the_combat_damage_step_accepts():
     assert data["choosers"] == {x: "alice"}  # 510.1c: the attacking player divides (damage_assigner)
 
 
+@pytest.mark.slow  # seconds: a library of its own or the command line, several times
 def test_divisions_say_which_combat_damage_step_they_are_for():
     """With a first striker in combat there are two combat damage steps (510.4): the listing says the step its
     divisions are for, the first-strike one, then, once it is over, the regular one; a combat with no first
@@ -715,6 +718,7 @@ def test_a_choice_with_no_legal_option_says_so(engine):
     assert err.value.no_options and err.value.options == () and err.value.to_dict()["options"] == []
 
 
+@pytest.mark.slow  # seconds: a library of its own or the command line, several times
 def test_the_command_exits_1_when_there_is_nothing_to_choose_or_no_legal_option(capsys, tmp_path):
     """docs/cli.md: `judgelog choices` exits 1 when the decision has no legal option or nothing to decide now
     (populate with no creature token; proliferate with no counter anywhere), 0 when it lists options."""

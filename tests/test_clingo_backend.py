@@ -410,6 +410,7 @@ def test_a_querys_arithmetic_has_the_same_limit_on_both_backends():
         assert wider.query("X = 1000000000 * 1000000000") == [{"X": 10**18}]
 
 
+@pytest.mark.slow  # seconds: a library of its own or the command line, several times
 def test_a_recursion_making_new_numbers_for_ever_is_stopped_on_clingo_too(tmp_path):
     """level(O, N) :- level(O, M), N = M + 1, N > 0 passes check (its N is compared) but makes numbers for ever:
     the default backend stops it after --max-derived facts (L001); clingo, which grounds a recursion whole and

@@ -109,6 +109,7 @@ def test_effects_of_a_hand_written_state_end_at_the_next_turn_end(engine):
     assert _power(state, "bears") == 2
 
 
+@pytest.mark.slow  # seconds: a library of its own or the command line, several times
 def test_an_effect_that_says_nothing_is_refused(engine, tmp_path):
     state = _board(engine)
     with pytest.raises(ActionError) as empty:  # apply_effect with no key: the rules refuse it, naming 611.2
@@ -146,6 +147,7 @@ def test_an_effect_that_says_nothing_is_refused(engine, tmp_path):
     assert "same spec name" in typo.value.hint
 
 
+@pytest.mark.slow  # seconds: a library of its own or the command line, several times
 def test_an_effect_granting_a_keyword_without_its_parameter_is_refused(tmp_path):
     # bushido granted by a rule file's effect with no n would trigger and do nothing (702.1)
     rules = tmp_path / "grant.dl"

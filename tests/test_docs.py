@@ -143,7 +143,15 @@ def test_the_commands_run_elsewhere_are_in_the_docs():
     assert RUN_ELSEWHERE <= shown
 
 
-@pytest.mark.parametrize("doc", SHELL_DOCS, ids=[d.name for d in SHELL_DOCS])
+# the docs whose commands take longest (verify's searches, audits and checks of the whole library, the authoring
+# guide's dozens of commands) run in the slow tier; the others, README and the tutorial among them, every day
+SLOW_SHELL_DOCS = {"verify.md", "audit.md", "authoring.md"}
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [pytest.param(d, id=d.name, marks=(pytest.mark.slow,) if d.name in SLOW_SHELL_DOCS else ()) for d in SHELL_DOCS],
+)
 def test_shell_blocks(doc, capsys, monkeypatch, tmp_path):
     monkeypatch.chdir(ROOT)
     shell, failures = Shell(capsys, tmp_path), []
@@ -183,7 +191,13 @@ def _shown(lines, stmt):
     return comment if comment[:1] in tuple("[({'\"") or comment in ("True", "False", "None") else None
 
 
-@pytest.mark.parametrize("doc, line, body", PYTHON, ids=_ids(PYTHON))
+@pytest.mark.parametrize(  # the authoring guide's examples with the others in the slow tier (SLOW_SHELL_DOCS)
+    "doc, line, body",
+    [
+        pytest.param(*p, id=i, marks=(pytest.mark.slow,) if p[0].name in SLOW_SHELL_DOCS else ())
+        for p, i in zip(PYTHON, _ids(PYTHON))
+    ],
+)
 def test_python_block(doc, line, body, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     lines, scope = body.split("\n"), {}

@@ -153,6 +153,7 @@ def test_a_very_long_sum_is_a_positioned_error(engine, capsys, tmp_path):
     assert "nested too deeply" not in run.err
 
 
+@pytest.mark.slow  # it builds the library twice
 def test_an_edited_include_is_read_again_by_a_new_engine(tmp_path):
     main_file, part = tmp_path / "main.dl", tmp_path / "part.dl"
     main_file.write_text('.include "part.dl"\n', encoding="utf-8")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from helpers import run_cli
+from sampling import everyday_sample
 
 SCENARIO = "facts/scenarios/banding_both_sides.yaml"
 
@@ -120,7 +121,7 @@ def test_the_corpus_is_complete(chdir_root):
     assert on_disk == sorted(MISTAKES)
 
 
-@pytest.mark.parametrize("name", sorted(MISTAKES))
+@pytest.mark.parametrize("name", everyday_sample(sorted(MISTAKES), 3))  # all: -m slow
 def test_check_reports_exactly_this(capsys, chdir_root, name):
     path = f"tests/mistakes/{name}"
     run = run_cli(capsys, ["check", "--format", "json", path])
@@ -130,7 +131,7 @@ def test_check_reports_exactly_this(capsys, chdir_root, name):
     assert all(d["file"] == path and d["severity"] == "error" for d in run.json()["diagnostics"])
 
 
-@pytest.mark.parametrize("name", sorted(MISTAKES))
+@pytest.mark.parametrize("name", everyday_sample(sorted(MISTAKES), 3, offset=1))  # all: -m slow
 def test_check_text_shows_the_line_and_a_caret(capsys, chdir_root, name):
     path = f"tests/mistakes/{name}"
     run = run_cli(capsys, ["check", path])
@@ -151,7 +152,7 @@ def test_check_text_shows_the_line_and_a_caret(capsys, chdir_root, name):
     assert run.out.startswith(f"{len(MISTAKES[name])} error(s), 0 warning(s)")
 
 
-@pytest.mark.parametrize("name", sorted(MISTAKES))
+@pytest.mark.parametrize("name", everyday_sample(sorted(MISTAKES), 3, offset=2))  # all: -m slow
 def test_a_verb_that_loads_the_file_exits_3(capsys, chdir_root, name):
     path = f"tests/mistakes/{name}"
     argv = ["query", path, "player(P)"] if name.endswith(".yaml") else ["query", "--rules", path, SCENARIO, "player(P)"]

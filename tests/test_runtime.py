@@ -114,6 +114,7 @@ def test_designer_scenarios_pass_with_rules_flags_too(capsys):
     }
 
 
+@pytest.mark.slow  # seconds: a library of its own or the command line
 def test_scenario_without_rules_key_uses_rules_flag(capsys, tmp_path):
     text = (MY_SCENARIOS / "soul_warden.yaml").read_text().replace("rules: [../rules/soul_warden.dl]\n", "")
     path = tmp_path / "soul_warden_no_rules.yaml"
@@ -622,6 +623,7 @@ def test_doc_python_block_runs(chdir_root):
             exec(code.strip(), scope)
 
 
+@pytest.mark.slow  # seconds: a library of its own or the command line
 def test_a_refusal_without_violation_info_says_what_to_add(tmp_path):
     rules = tmp_path / "lure.dl"
     rules.write_text(
@@ -763,6 +765,7 @@ effect(1, gain_life, P, N, none) :- action(cheer), act_arg(player, P), act_arg(n
 """
 
 
+@pytest.mark.slow  # seconds: a library of its own or the command line
 def test_an_argument_left_out_takes_the_default_the_rules_give(tmp_path):
     """action_param_default: the runtime asserts act_arg for an argument the action leaves out, from a fact or
     a rule of the action's file; an argument given wins; two defaults for one key are an error of the rules,
@@ -809,6 +812,7 @@ effect(1, move, O, graveyard, sacrificed) :- action(tithe), step(1), chosen(sacr
 """
 
 
+@pytest.mark.slow  # seconds: a library of its own or the command line
 def test_a_choice_of_exactly_n_takes_n_or_every_option_when_there_are_fewer(tmp_path):
     """choice_mode ``exactly`` with choice_max N: N options must be chosen; with N or fewer options there is
     no choice (all of them); fewer or more than that is refused, and the state is left as it was."""
@@ -1038,6 +1042,7 @@ def test_a_follow_up_before_priority_holds_triggers_unless_it_is_stopped(tmp_pat
     assert [e.kind for e in events] == ["ping", "put_on_stack"]
 
 
+@pytest.mark.slow  # seconds: a library of its own or the command line
 def test_a_choice_max_that_is_not_a_number_is_refused_with_a_hint(tmp_path):
     """A rule file that derives choice_max from an argument it did not type as a count gets an ActionError
     naming the choice, never a TypeError from comparing a word with a number."""
@@ -1122,7 +1127,9 @@ def _written_and_loaded_back(tmp_path, engine, replays, names) -> int:
 DIES_TRIGGERS = [n for n in NAMES if n.startswith(("persist_", "undying_", "afterlife_"))]
 
 
-@pytest.mark.parametrize("name", [scenario_param(n) for n in DIES_TRIGGERS])
+@pytest.mark.parametrize(  # every 4th in the everyday suite, all with -m slow
+    "name", [scenario_param(n, *(() if i % 4 == 0 else (pytest.mark.slow,))) for i, n in enumerate(DIES_TRIGGERS)]
+)
 def test_a_state_with_a_dies_trigger_waiting_is_written_and_loads_back(tmp_path, engine, replays, name):
     """`do -o` refused every state whose stack held an ability of a card that had left the battlefield
     (persist, undying, afterlife: "stack source 'geist' is not an object of the scenario"), the state in
@@ -1363,6 +1370,7 @@ def _timed_pump(tmp_path, timing: str):
     )
 
 
+@pytest.mark.slow  # seconds: a library of its own or the command line
 def test_an_activation_timing_the_rules_do_not_know_refuses_the_activation(tmp_path):
     """A typo in activation_timing (sorcery_speed) would leave the ability unrestricted: refused, naming it."""
     state = _timed_pump(tmp_path, "sorcery_speed")

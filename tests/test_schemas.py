@@ -11,6 +11,7 @@ jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is in the test
 
 from helpers import run_cli  # noqa: E402
 from paths import ROOT, SCENARIOS  # noqa: E402
+from sampling import everyday_sample  # noqa: E402
 
 from judgelog.cli import build_parser  # noqa: E402
 from judgelog.outputs import load_schema, schema_names  # noqa: E402
@@ -76,7 +77,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("case", everyday_sample(sorted(CASES), 2))  # all: -m slow
 def test_each_document_validates(case, capsys):
     argv = CASES[case]
     run = _json(capsys, argv)

@@ -65,6 +65,7 @@ def test_the_text_of_a_query_error_carries_its_first_diagnostic_and_hint():
     assert refused.value.message == "invalid query damage_asigner(craw_wurm, P)"  # the short form stays
 
 
+@pytest.mark.slow  # seconds: a library of its own or the command line
 def test_a_scenario_that_is_not_utf8_is_refused_at_its_first_bad_byte(capsys, tmp_path):
     path = tmp_path / "latin1.yaml"
     path.write_bytes(b"players: [alice, b\xe9b]\n")

@@ -1025,6 +1025,7 @@ def test_two_dask_workers_give_byte_identical_output(small_json, tmp_path, capsy
 
 
 # -- interrupted -------------------------------------------------------------------------------------------
+@pytest.mark.slow  # seconds: a library of its own or the command line
 def test_interrupted_it_prints_what_was_checked_and_the_counterexamples_so_far(
     tmp_path, capsys, monkeypatch, broken_library
 ):
