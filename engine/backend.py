@@ -70,7 +70,7 @@ from .clauses import ask_literal, fact_clause, new_pred
 from .compiled import CompiledProgram
 from .database import THREAD, quiet_gc, release_later
 from .database import our_database as _our_database
-from .errors import UsageError
+from .errors import UsageError, WordForNumber
 from .estimate import counted_facts, enumerated
 from .factview import as_frozenset, difference
 from .incremental import affected
@@ -502,7 +502,12 @@ class Backend:
             name = self.variants.why_variant(view, rule, tuple(n in fixed for n in names))
             self.variants.compile_pending(view)
             terms = [_E.Const(fixed[n]) if n in fixed else _E.Var(n) for n in names]
-            result = ask_literal(_E.Literal(name, terms))
+            try:
+                result = ask_literal(_E.Literal(name, terms))
+            except WordForNumber:  # a word fixed where the rule compares numbers: it derives nothing with it
+                if not any(isinstance(v, str) for v in fixed.values()):  # (an instance id asked of a rule
+                    raise  # that numbers the instances); a word of the state itself is the rules' error
+                result = None
             rows = () if not result or result is True else tuple(sorted_rows(set(tuple(r) for r in result))[:limit])
             if view.materialised:
                 view.answers[key] = rows

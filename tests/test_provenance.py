@@ -527,3 +527,14 @@ def test_why_not_an_instance_named_by_a_word_where_counters_are_numbered(engine)
     assert ("keyword_counter_instance(squire, exalted, squire)", False) in reasons[
         "objects.keyword_instance_counter"
     ].literals
+
+
+def test_a_proof_that_judges_an_instance_named_by_a_word_in_a_rule_that_numbers_instances(engine):
+    """The Angel's granted flying (instance `until_end_of_turn`) is proved with the reason it is not taken:
+    the rules that number instances (counters, gains after the first) are asked with that word bound, and
+    with pyDatalog their comparisons raised "a comparison mixes numbers and words". Such a rule derives
+    nothing with a word where it computes a number, as on clingo: the proof is given."""
+    path = SCENARIOS / "judge7_loses_all_abilities_then_gains_flying_counter_lifelink_gone.yaml"
+    state, _ = engine.load(str(path)).run_actions()
+    proof = state.explain("keyword_instance(angel, flying, until_end_of_turn)")
+    assert proof is not None and proof.rule == "objects.keyword_instance_granted"
