@@ -332,6 +332,7 @@ def test_internal_checks_are_not_defaults_overridden(capsys):
     assert "Internal checks of the library (helpers declared with internal/1)" in text
 
 
+@pytest.mark.slow  # seconds: several actions or turns, or a library of its own
 def test_keyword_and_only_filters(capsys):
     data = run_cli(capsys, ["audit", BANDING, "--keyword", "banding", "--format", "json"]).json()
     assert {r["group"] for r in data["fired"]} == {"banding"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from helpers import run_cli
 from paths import ROOT
 
@@ -32,6 +33,7 @@ def test_unmodelled_text_names_catalog_cards():
     assert face.unmodelled and all(n in names for n, _ in face.unmodelled)
 
 
+@pytest.mark.slow  # seconds: several actions or turns, or a library of its own
 def test_a_scenario_using_an_unmodelled_card_warns(capsys):
     path = ROOT / "facts" / "scenarios" / "fabricate_mentor_of_the_meek.yaml"
     run = run_cli(capsys, ["query", path, "permanent(mentor)"])

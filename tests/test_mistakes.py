@@ -164,6 +164,7 @@ def test_a_verb_that_loads_the_file_exits_3(capsys, chdir_root, name):
         assert message in run.err and f"  hint: {hint}" in run.err
 
 
+@pytest.mark.slow  # seconds: several actions or turns, or a library of its own
 def test_the_same_in_python(chdir_root):
     from judgelog import Engine, LoadError
 

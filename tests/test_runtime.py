@@ -165,6 +165,7 @@ def test_bolster_choice_is_derived_and_refusals_name_the_cr(designer):
     assert events == [] and same.facts == empty.facts
 
 
+@pytest.mark.slow  # seconds: several actions or turns, or a library of its own
 def test_support_up_to_n_other_targets(designer):
     state = _board(designer)
     new, events = state.apply({"do": "support", "n": 2, "source": "bears", "choose": {"targets": ["lions", "hero"]}})
@@ -838,6 +839,7 @@ def test_a_choice_of_exactly_n_takes_n_or_every_option_when_there_are_fewer(tmp_
     assert gone(state) == []
 
 
+@pytest.mark.slow  # seconds: several actions or turns, or a library of its own
 def test_an_at_end_of_combat_ability_resolves_while_the_attackers_are_still_attacking():
     """end_combat (rules/actions/combat_actions.dl, no Python): the end of combat step begins and "at end of
     combat" abilities trigger (511.2) while the creatures are still in combat; the step ends, and they are
@@ -883,6 +885,7 @@ def test_an_at_end_of_combat_ability_resolves_while_the_attackers_are_still_atta
     assert after.query("attacking(A, T)") == []
 
 
+@pytest.mark.slow  # seconds: several actions or turns, or a library of its own
 def test_a_turn_begins_for_the_next_player_who_untaps_and_whose_upkeep_triggers(tmp_path):
     """begin_turn (rules/actions/turn.dl, no Python): the next player in turn order still in the game
     becomes the active player and untaps their permanents only (502.3); "at the beginning of your upkeep"
@@ -952,6 +955,7 @@ def test_no_state_based_action_is_performed_before_the_untap_step(engine):
     assert after.query("card_in_zone(bears, Z)") == [{"Z": "graveyard"}]
 
 
+@pytest.mark.slow  # seconds: several actions or turns, or a library of its own
 def test_abilities_triggered_before_the_untap_step_wait_for_the_upkeep(tmp_path):
     """117.5, 502.4, 603.3b: an ability that triggers as the turn begins (tests/rules/turn_began_watcher.dl) or
     in the untap step (an "untapped" trigger, here) is put on the stack only as a player would receive
@@ -997,6 +1001,7 @@ def test_abilities_triggered_before_the_untap_step_wait_for_the_upkeep(tmp_path)
     assert bobs.query("event(N, upkeep_began, bob)") and not bobs.query("tapped(watcher)")
 
 
+@pytest.mark.slow  # seconds: several actions or turns, or a library of its own
 def test_a_follow_up_before_priority_holds_triggers_unless_it_is_stopped(tmp_path):
     """follow_up_before_priority() is generic (no action named in the runtime): an action in two parts whose
     first triggers an ability has it put on the stack after the second (117.5); when the follow-up is stopped
@@ -1220,6 +1225,7 @@ keyword(pinger). keyword(watcher).
 """
 
 
+@pytest.mark.slow  # seconds: several actions or turns, or a library of its own
 def test_an_activated_ability_goes_on_the_stack_as_activated_below_what_its_cost_triggers(tmp_path):
     """602.2a: the activated ability is put on the stack as it is activated; the ability that triggered on its
     cost being paid (the source tapping) goes on the stack afterwards, on top (603.3). The put_on_stack event
@@ -1250,6 +1256,7 @@ def test_an_activated_ability_goes_on_the_stack_as_activated_below_what_its_cost
         )
 
 
+@pytest.mark.slow  # seconds: several actions or turns, or a library of its own
 def test_an_ability_without_tap_in_its_cost_goes_on_the_stack_and_sickness_lasts_into_the_next_turn(tmp_path):
     """602.2a: an activated ability whose cost has no {T} goes on the stack too (the activation is an event of
     its own, ability_activated). 302.6: a creature that entered in Alice's turn can't pay {T} in Bob's turn
@@ -1330,6 +1337,7 @@ keyword(destroyer).
 """
 
 
+@pytest.mark.slow  # seconds: several actions or turns, or a library of its own
 def test_a_destroy_effect_leaves_an_indestructible_permanent_alone_whichever_rule_says_it(tmp_path):
     """702.12b: the designer's destroy rule says nothing of indestructible; cannot_undergo(destroy, O) leaves
     the effect out, and the event `unaffected` names the rule (sba.cannot_be_destroyed)."""
@@ -1379,6 +1387,7 @@ def test_an_activation_timing_the_rules_do_not_know_refuses_the_activation(tmp_p
     assert ("activate_unknown_timing", "sorcery_speed") in refused.value.violations
 
 
+@pytest.mark.slow  # seconds: several actions or turns, or a library of its own
 def test_an_ability_activated_only_during_your_upkeep(tmp_path):
     """activation_timing(K, your_upkeep), declared by a rule file alone (602.5, 503.1): refused in a main phase and
     in another player's upkeep, activated in its controller's upkeep (after begin_turn, before main_phase)."""
@@ -1502,6 +1511,7 @@ def test_a_state_runs_its_files_actions_as_the_verbs_do(engine):
     assert len(first_events) <= len(events)
 
 
+@pytest.mark.slow  # seconds: several actions or turns, or a library of its own
 def test_a_requirement_on_what_a_creature_attacks_is_obeyed_as_far_as_it_can_be(tmp_path):
     """508.1d through the extension point of rules/core/combat.dl, from a rule file alone: "attacks that player
     if able" (attack_target_required) and "attacks a player other than that player if able"
@@ -1544,6 +1554,7 @@ def test_a_requirement_on_what_a_creature_attacks_is_obeyed_as_far_as_it_can_be(
     assert both.query("attack_target_score(bears, T, N)") == [{"T": "bob", "N": 2}]  # carol obeys none
 
 
+@pytest.mark.slow  # seconds: several actions or turns, or a library of its own
 def test_sorcery_timing_of_a_card_in_a_graveyard_reads_its_owner(tmp_path):
     """A card off the battlefield has no controller; its owner activates its abilities (602.2), so
     activation_timing(K, sorcery) reads the owner's turn: Bob's card in his graveyard is refused on Alice's

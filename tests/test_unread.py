@@ -6,6 +6,8 @@ and a rule that can fire only after a later action all see them.
 
 from __future__ import annotations
 
+import pytest
+
 from judgelog import Engine
 from judgelog.analysis import checked_question
 from judgelog.database import THREAD
@@ -59,6 +61,7 @@ def test_a_rule_that_reads_an_event_kind_sees_it(tmp_path):
     assert [r["X"] for r in state.query("counted_put(X)")] == ["bear2"]
 
 
+@pytest.mark.slow  # seconds: several actions or turns, or a library of its own
 def test_a_rule_that_can_fire_only_later_sees_the_events_that_waited(tmp_path):
     (tmp_path / "watch.dl").write_text(WATCH)
     engine = Engine(rules=[str(tmp_path)])
@@ -87,6 +90,7 @@ puts_on_bear2(count()) :- event(N, counters_put, bear2).
 """
 
 
+@pytest.mark.slow  # seconds: several actions or turns, or a library of its own
 def test_a_question_remembers_the_keys_kept_out_that_do_not_fit_it(tmp_path):
     """Keys found not to fit a question's constants are remembered (judgelog.unread.Unread.fitting): a body
     asked of pyDatalog again (as a proof or a recursive component's delta round asks it) after more facts were
@@ -131,6 +135,7 @@ attacking_puts(count()) :- event(N, counters_put, X), attacking(X, _).
 """
 
 
+@pytest.mark.slow  # seconds: several actions or turns, or a library of its own
 def test_a_question_reads_only_the_facts_kept_out_that_its_given_atoms_can_join(tmp_path):
     """The aggregate's rule cannot fire while nothing attacks, so the counters_put events stay out of
     pyDatalog; asking its body reads none of them (no event names an attacking creature), and it gives

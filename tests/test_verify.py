@@ -388,6 +388,7 @@ def _find_each(tmp_path, capsys, scope: dict, props: list[str], *, rules=(), lib
     return found, run
 
 
+@pytest.mark.slow  # seconds: several actions or turns, or a library of its own
 def test_a_board_stage_counterexample_is_a_whole_scenario(tmp_path, capsys):
     """A counterexample found on a board (not on a proposed declaration) is written as a user writes a
     scenario: its active player, life totals and owners, then the actions that reach the violating state and

@@ -35,6 +35,7 @@ def annihilator():
     return engine.load(str(ANNIHILATOR))
 
 
+@pytest.mark.slow  # seconds: several actions or turns, or a library of its own
 def test_new_keyword_parameter_is_read_from_its_rule_file(annihilator):
     assert annihilator.engine.interface.keyword_forms["annihilator"] == (("number", "n"),)
     assert annihilator.query("annihilator_demand(A, P, N)") == [{"A": "crusher", "P": "bob", "N": 2}]
