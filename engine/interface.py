@@ -80,8 +80,8 @@ class Interface:
     ends_with_combat: tuple[str, ...] = ()
     result_kinds: frozenset[str] = frozenset()  # event kinds with immediate results (event_result_kind)
     looks_back: frozenset[str] = frozenset()  # event kinds whose triggers see the state before (603.10a)
-    preventable: frozenset[str] = frozenset()  # primitives a cannot_undergo(P, O) rule names (P a constant)
-    amount_replaced: frozenset[str] = frozenset()  # primitives an amount_replacement rule names (P a constant)
+    preventable: frozenset[str] = frozenset()  # primitives a cannot_undergo(P, O) rule names ("*": P a variable)
+    amount_replaced: frozenset[str] = frozenset()  # primitives an amount_replacement rule names ("*": a variable)
     # the event kinds a triggers/3 rule can read as recent (None: any kind): a batch of events of none of
     # these kinds can trigger nothing, so the runtime does not ask (trigger_event_kinds)
     trigger_kinds: frozenset[str] | None = None

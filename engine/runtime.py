@@ -363,11 +363,13 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
         pred = query.split("(")[0]
         if pred == "effect" and self.kind == "resolve":
             rows = self._on_known_objects(facts, rows)
-        if any(r["P"] in self.engine.interface.preventable for r in rows):
+        preventable = self.engine.interface.preventable  # "*": a cannot_undergo rule names a variable primitive
+        if "*" in preventable or any(r["P"] in preventable for r in rows):
             rows = self._undergone(facts, rows)
         if not rows:
             return facts
-        specs = spec_facts(rows, partial(self.ask, facts))
+        ask, causes_of = partial(self.ask, facts), partial(self._causes_of, facts)
+        specs = spec_facts(rows, ask)
         face = self.engine.interface
         change = Change(
             facts, self.pending_objects, self.inputs, face=face, combat=face.ends_with_combat, base=self.steps.base()
@@ -387,7 +389,6 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
         prior = facts  # the state just before these effects (Change works on a copy): what look-back triggers see
         causes: list[tuple[int, int, tuple[str, tuple[str, ...]]]] = []
         # 614.1a, 616.1: an amount the rules' replacement effects change (judgelog.amounts)
-        ask, causes_of = partial(self.ask, facts), partial(self._causes_of, facts)
         swaps = swaps_of(ordered, face.primitives, face.amount_replaced, ask, causes_of)
         for k, (r, cause) in enumerate(zip(ordered, rules)):
             args: tuple = (r["A"], r["B"], r["C"])
@@ -395,7 +396,8 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
                 kind, subject, details = swap.event(args, face.primitives[r["P"]])
                 change.emit(kind, subject, **details)
                 causes.append((len(change.events) - 1, len(change.events), swap.cause))
-                args = replace_amount(args, face.primitives[r["P"]], swap.now)
+            if k in swaps:
+                args = replace_amount(args, face.primitives[r["P"]], swaps[k][-1].now)
             before, logged = len(change.events), len(change.facts.log)
             apply_primitive(change, r["P"], *args, spec_facts=specs)
             if len(change.events) > before or len(change.facts.log) > logged:

@@ -14,9 +14,9 @@ their events. Whether an action is refused is the rules' ``violation/2`` in its 
 What the search cannot follow is said, never guessed: a primitive other than those below, a choice, an
 amount a replacement effect changes (614.1a), a standing designation, a triggered ability, a third step, an
 action the rules apply again (``follow_up/2``) or state-based actions that have not settled after
-:data:`SBA_ROUNDS` rounds. A first solve of each task
-asks whether any board reaches one of them; if one does, the task is checked by the reference enumerator
-instead and the report names what and where (:func:`unsupported`).
+:data:`SBA_ROUNDS` rounds. A first solve of each task asks whether any board reaches one of them; if one does,
+the task is checked by the reference enumerator instead and the report names what and where
+(:func:`unsupported`).
 
 The smallest counterexample is clingo's optimum (fewest keywords, then fewest steps; the number of
 creatures is fixed by the task). Solving, and replaying every counterexample the solver proposes by the
