@@ -69,6 +69,7 @@ __all__ += [
     "S203",
     "S204",
     "S205",
+    "S206",
 ]
 
 Code = NewType("Code", str)
@@ -162,6 +163,7 @@ S202 = _code("S202", "a fact of a derived predicate (warning)")
 S203 = _code("S203", "an id in a fact that names nothing (warning)")
 S204 = _code("S204", "a counter kind no rule names (warning)")
 S205 = _code("S205", "a second value of a single-valued fact (warning)")
+S206 = _code("S206", "a subtype the rules do not know (warning)")
 
 CODES: MappingProxyType[str, ErrorCode] = MappingProxyType(_REGISTRY)
 

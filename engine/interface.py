@@ -95,6 +95,10 @@ class Interface:
     # (keyword, parameter key) -> the vocabularies its values belong to (keyword_param_vocabulary)
     param_vocabularies: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
     vocabularies: dict[str, tuple[str, ...]] = field(default_factory=dict)  # vocabulary -> its words
+    # the subtypes a board may give without a warning (S206): the words of the vocabularies subtype_vocabulary
+    # names, and every word a loaded rule writes (a designer's own subtype); empty: none is checked
+    subtype_words: frozenset[str] = frozenset()
+    subtype_vocabularies: tuple[str, ...] = ()  # the vocabularies whose words are subtypes (subtype_vocabulary)
     # (keyword, parameter key) -> the least whole number its value may be (keyword_param_number)
     param_minimums: dict[tuple[str, str], int] = field(default_factory=dict)
     optional_params: frozenset[str] = frozenset()  # keywords whose parameter may be left out
@@ -130,6 +134,10 @@ class Interface:
             return None
         # numbers first, then words: a vocabulary may hold both (vocabulary_word(v, 1))
         return tuple(sorted({w for v in names for w in self.vocabulary(v)}, key=lambda w: (isinstance(w, str), w)))
+
+    def subtype_vocabulary_words(self) -> list[str]:
+        """The words of the subtype vocabularies, sorted (what a misspelt subtype is compared with)."""
+        return sorted({w for v in self.subtype_vocabularies for w in self.vocabulary(v)})
 
     def vocabulary(self, name: str) -> tuple[str, ...]:
         """The words of a vocabulary: color (color_word), card_type (card_type_word), or vocabulary_word's."""
@@ -397,6 +405,8 @@ def interface_of(program: Program) -> Interface:
         abilities=abilities_of(program, (key for pairs in forms.values() for _, key in pairs)),
         param_vocabularies={k: tuple(v) for k, v in vocabulary_of.items()},
         vocabularies={v: tuple(sorted(ws)) for v, ws in words.items()},
+        subtype_words=_subtype_words(program, words),
+        subtype_vocabularies=tuple(sorted(str(v) for (v,) in _facts(program, "subtype_vocabulary"))),
         param_minimums={(str(k), str(key)): least for k, key, least in _facts(program, "keyword_param_number")},
         optional_params=frozenset(k for (k,) in _facts(program, "keyword_param_optional")),
         number_keys=frozenset(k for (k,) in _facts(program, "effect_key_number")),
@@ -405,6 +415,15 @@ def interface_of(program: Program) -> Interface:
     )
     program.memo["interface"] = face
     return face
+
+
+def _subtype_words(program: Program, words: dict[str, list[str]]) -> frozenset[str]:
+    """The words of the subtype vocabularies (subtype_vocabulary/1) and the rules' own words; none when the
+    rules name no subtype vocabulary (then a board's subtypes are not checked)."""
+    named = [str(v) for (v,) in _facts(program, "subtype_vocabulary")]
+    if not named:
+        return frozenset()
+    return frozenset(str(w) for v in named for w in words.get(v, ())) | program.constants()
 
 
 def with_keywords(face: Interface, keywords: Iterable[str]) -> Interface:

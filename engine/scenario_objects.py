@@ -19,7 +19,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from .analysis import suggest
-from .codes import S200
+from .codes import S200, S206
 from .effects import KEPT_IN_ZONE
 from .errors import Diagnostic
 from .scenario_reader import ID_RE, ScenarioReader, kind_of, show
@@ -80,6 +80,24 @@ def _warn_not_modelled(ctx: ScenarioReader, what: str, missing: list[str], at: t
                 hint=f"answers about what the rules do not model may be wrong; see its file in {folder}",
             )
         )
+
+
+def _warn_unknown_subtype(ctx: ScenarioReader, oid: str, subtype: str, at: tuple) -> None:
+    """S206: a subtype in no subtype vocabulary and named by no rule (a misspelling is a subtype of its own)."""
+    near = suggest(subtype, ctx.face.subtype_vocabulary_words())
+    ctx.warnings.append(
+        Diagnostic(
+            S206,
+            f"subtype {subtype!r} of {oid!r} is not a subtype the rules know (CR 205.3), so nothing that reads a "
+            "subtype counts it",
+            ctx.doc.span(at),
+            severity="warning",
+            hint=f"did you mean {near!r}?"
+            if near
+            else f"if it is a real subtype, add vocabulary_word(creature_type, {subtype}). (or the vocabulary of "
+            "its card type) to a rule file of yours",
+        )
+    )
 
 
 def warn_unmodelled(ctx: ScenarioReader, card: str, what: str, path: tuple) -> None:
@@ -191,6 +209,8 @@ def compile_object(
                 )
             else:
                 out.append(((pred, oid, v), vpath + (i,) if key in spec else path))
+                if key == "subtypes" and ctx.face.subtype_words and v not in ctx.face.subtype_words:
+                    _warn_unknown_subtype(ctx, oid, v, vpath + (i,) if key in spec else path + ("card",))
     is_creature = isinstance(chars.get("types"), list) and "creature" in chars["types"]
     for key, pred in (("power", "base_power"), ("toughness", "base_toughness")):
         if key in chars:

@@ -76,3 +76,39 @@ def test_counters_of_a_kind_no_rule_names_are_warned_of(capsys, tmp_path):
     assert [d[1:] for d in run.diagnostics()] == [(4, 68, "warning", "S204")], run.err  # at the kind
     assert "'p1p2' counters on bears: no rule names this kind of counter" in run.err
     assert "did you mean 'p1p1'?" in run.err
+
+
+def test_a_subtype_the_rules_do_not_know_is_warned_of_at_its_entry(capsys, tmp_path):
+    """`subtypes: [golbin]` is a subtype of its own, which no goblin rule reads (S206, with the nearest subtype
+    of the CR's lists); the CR's subtypes of every card type and a word a loaded rule writes give none."""
+    path = tmp_path / "subtypes.yaml"
+    path.write_text(
+        "players: [alice, bob]\nactive: alice\nobjects:\n"
+        "  gob: {name: Goblin Piker, types: [creature], subtypes: [golbin, warrior], power: 2, toughness: 1,\n"
+        "    controller: alice}\n"
+        "  gear: {name: Bonesplitter, types: [artifact], subtypes: [equipment], controller: alice}\n"
+        "  land: {name: Dryad Arbor, types: [land, creature], subtypes: [forest, dryad], power: 1,\n"
+        "    toughness: 1, controller: alice}\n"
+        "  wolf: {name: Wolf, types: [creature], subtypes: [wolf], power: 2, toughness: 2, controller: bob}\n",
+        encoding="utf-8",
+    )
+    run = run_cli(capsys, ["query", path, "has_subtype(gob, T)"])
+    assert run.code == 0 and "golbin" in run.out, run.err  # answered as written
+    codes = [d[1:] for d in run.diagnostics() if d[4] == "S206"]
+    assert codes == [(4, 59, "warning", "S206")], run.err  # at the misspelt entry, and only there
+    assert "subtype 'golbin' of 'gob' is not a subtype the rules know" in run.err
+    assert "did you mean 'goblin'?" in run.err
+
+
+def test_every_subtype_of_the_catalog_is_one_the_rules_know(engine):
+    """The catalog's cards give no S206: each of their subtypes is in a subtype vocabulary (a typo in
+    facts/cards.yaml would make every board with the card warn)."""
+    known = engine.interface.subtype_words
+    assert known and "goblin" in known and "equipment" in known and "golbin" not in known
+    unknown = sorted(
+        (name, sub)
+        for name, card in engine.catalog.cards.items()
+        for sub in card.characteristics().get("subtypes", ())
+        if sub not in known
+    )
+    assert unknown == []
