@@ -99,6 +99,7 @@ class Interface:
     # names, and every word a loaded rule writes (a designer's own subtype); empty: none is checked
     subtype_words: frozenset[str] = frozenset()
     subtype_vocabularies: tuple[str, ...] = ()  # the vocabularies whose words are subtypes (subtype_vocabulary)
+    subtype_params: frozenset[tuple[str, str]] = frozenset()  # (keyword, key): a subtype (keyword_param_subtype)
     # (keyword, parameter key) -> the least whole number its value may be (keyword_param_number)
     param_minimums: dict[tuple[str, str], int] = field(default_factory=dict)
     optional_params: frozenset[str] = frozenset()  # keywords whose parameter may be left out
@@ -407,6 +408,7 @@ def interface_of(program: Program) -> Interface:
         vocabularies={v: tuple(sorted(ws)) for v, ws in words.items()},
         subtype_words=_subtype_words(program, words),
         subtype_vocabularies=tuple(sorted(str(v) for (v,) in _facts(program, "subtype_vocabulary"))),
+        subtype_params=frozenset((str(k), str(key)) for k, key in _facts(program, "keyword_param_subtype")),
         param_minimums={(str(k), str(key)): least for k, key, least in _facts(program, "keyword_param_number")},
         optional_params=frozenset(k for (k,) in _facts(program, "keyword_param_optional")),
         number_keys=frozenset(k for (k,) in _facts(program, "effect_key_number")),

@@ -82,13 +82,14 @@ def _warn_not_modelled(ctx: ScenarioReader, what: str, missing: list[str], at: t
         )
 
 
-def _warn_unknown_subtype(ctx: ScenarioReader, oid: str, subtype: str, at: tuple) -> None:
-    """S206: a subtype in no subtype vocabulary and named by no rule (a misspelling is a subtype of its own)."""
+def _warn_unknown_subtype(ctx: ScenarioReader, what: str, subtype: str, at: tuple) -> None:
+    """S206: a subtype in no subtype vocabulary and named by no rule (a misspelling is a subtype of its own);
+    ``what``: where it is given (an object's subtypes, a keyword's parameter)."""
     near = suggest(subtype, ctx.face.subtype_vocabulary_words())
     ctx.warnings.append(
         Diagnostic(
             S206,
-            f"subtype {subtype!r} of {oid!r} is not a subtype the rules know (CR 205.3), so nothing that reads a "
+            f"subtype {subtype!r} {what} is not a subtype the rules know (CR 205.3), so nothing that reads a "
             "subtype counts it",
             ctx.doc.span(at),
             severity="warning",
@@ -210,7 +211,7 @@ def compile_object(
             else:
                 out.append(((pred, oid, v), vpath + (i,) if key in spec else path))
                 if key == "subtypes" and ctx.face.subtype_words and v not in ctx.face.subtype_words:
-                    _warn_unknown_subtype(ctx, oid, v, vpath + (i,) if key in spec else path + ("card",))
+                    _warn_unknown_subtype(ctx, f"of {oid!r}", v, vpath + (i,) if key in spec else path + ("card",))
     is_creature = isinstance(chars.get("types"), list) and "creature" in chars["types"]
     for key, pred in (("power", "base_power"), ("toughness", "base_toughness")):
         if key in chars:
@@ -424,6 +425,8 @@ def _params_in_vocabulary(ctx: ScenarioReader, name: str, params: list[tuple[str
     not."""
     ok = True
     for key, value in params:
+        if (name, key) in ctx.face.subtype_params and ctx.face.subtype_words and value not in ctx.face.subtype_words:
+            _warn_unknown_subtype(ctx, f"in the parameter of {name}", str(value), path)  # a warning: it is kept
         words = ctx.face.param_words(name, key)
         least = ctx.face.param_minimums.get((name, key))
         if least is not None and not (isinstance(value, int) and not isinstance(value, bool) and value >= least):

@@ -89,15 +89,18 @@ def test_a_subtype_the_rules_do_not_know_is_warned_of_at_its_entry(capsys, tmp_p
         "  gear: {name: Bonesplitter, types: [artifact], subtypes: [equipment], controller: alice}\n"
         "  land: {name: Dryad Arbor, types: [land, creature], subtypes: [forest, dryad], power: 1,\n"
         "    toughness: 1, controller: alice}\n"
-        "  wolf: {name: Wolf, types: [creature], subtypes: [wolf], power: 2, toughness: 2, controller: bob}\n",
+        "  wolf: {name: Wolf, types: [creature], subtypes: [wolf], power: 2, toughness: 2, controller: bob,\n"
+        "    keywords: [{protection: {subtype: goblin}}, {protection: {subtype: elfs}}]}\n",
         encoding="utf-8",
     )
     run = run_cli(capsys, ["query", path, "has_subtype(gob, T)"])
     assert run.code == 0 and "golbin" in run.out, run.err  # answered as written
     codes = [d[1:] for d in run.diagnostics() if d[4] == "S206"]
-    assert codes == [(4, 59, "warning", "S206")], run.err  # at the misspelt entry, and only there
+    assert codes == [(4, 59, "warning", "S206"), (10, 49, "warning", "S206")], run.err  # at each misspelt entry
     assert "subtype 'golbin' of 'gob' is not a subtype the rules know" in run.err
     assert "did you mean 'goblin'?" in run.err
+    assert "subtype 'elfs' in the parameter of protection is not a subtype the rules know" in run.err
+    assert "did you mean 'elf'?" in run.err
 
 
 def test_every_subtype_of_the_catalog_is_one_the_rules_know(engine):
