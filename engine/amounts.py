@@ -5,8 +5,9 @@ The rules say which apply, with ``amount_replacement(R, Prim, A, B, Mul, Add)`` 
 if an effect would do the primitive ``Prim`` with ``A`` and ``B`` as its two arguments besides the amount
 (the one its ``primitive`` declaration names ``n``; ``any`` matches every value) and an amount of one or more,
 the replacement effect ``R`` makes the amount ``amount * Mul + Add`` instead. This module only applies them:
-each once (616.1f), in the order the affected object's controller or the affected player chooses (616.1: the
-one chosen as ``amount_replacement_first`` first, then the others by name), none once the amount is zero.
+each once (614.5), in the order the affected object's controller or the affected player chooses (616.1: the
+one chosen as ``amount_replacement_first`` first, the one chosen as ``amount_replacement_second`` next, then the
+others by name), none once the amount is zero.
 
 >>> scales = Replacement("scales", "put_counters", "bears", "p1p1", 1, 1)
 >>> season = Replacement("season", "put_counters", "bears", "any", 2, 0)
@@ -14,7 +15,7 @@ one chosen as ``amount_replacement_first`` first, then the others by name), none
 >>> [(r.source, was, now) for r, was, now in applied(("bears", "p1p1", 1), kinds, "put_counters", [scales, season])]
 [('scales', 1, 2), ('season', 2, 4)]
 >>> [(r.source, was, now) for r, was, now in applied(("bears", "p1p1", 1), kinds, "put_counters", [scales, season],
-...     first="season")]
+...     order=["season"])]
 [('season', 1, 2), ('scales', 2, 3)]
 >>> applied(("bears", "m1m1", 1), kinds, "put_counters", [scales])
 []
@@ -30,10 +31,11 @@ from typing import Any
 
 from .errors import ActionError
 
-__all__ = ["ANY", "FIRST", "Replacement", "Swap", "amount_place", "applied", "replace", "swaps_of"]
+__all__ = ["ANY", "FIRST", "SECOND", "Replacement", "Swap", "amount_place", "applied", "replace", "swaps_of"]
 
 ANY = "any"  # a key of an amount replacement that matches every value
 FIRST = "amount_replacement_first"  # the choice of the replacement that applies first (616.1)
+SECOND = "amount_replacement_second"  # the one that applies next, of three or more (616.1f: the process repeats)
 
 
 SUBJECTS = ("target", "object", "recipient", "player")  # the argument an amount_replaced event is about
@@ -81,10 +83,11 @@ def applied(
     primitive: str,
     replacements: Iterable[Replacement],
     *,
-    first: object = None,
+    order: Sequence[object] = (),
 ) -> list[tuple[Replacement, int, int]]:
-    """The replacements that apply to the effect ``primitive(*args)``, in order, each with the amount it
-    replaces and the amount it makes (empty if none applies)."""
+    """The replacements that apply to the effect ``primitive(*args)``, in order (those of ``order`` first, in
+    its order, then the others by name), each with the amount it replaces and the amount it makes (empty if
+    none applies)."""
     place = amount_place(kinds)
     if place is None:
         return []
@@ -94,7 +97,7 @@ def applied(
         return []
     meeting = sorted(
         {r for r in replacements if r.meets(primitive, keys[0], keys[1])},
-        key=lambda r: (r.source != first, str(r.source), repr((r.a, r.b, r.mul, r.add))),
+        key=lambda r: (_rank(order, r.source), str(r.source), repr((r.a, r.b, r.mul, r.add))),
     )
     out: list[tuple[Replacement, int, int]] = []
     for r in meeting:
@@ -104,6 +107,10 @@ def applied(
         out.append((r, amount, now))
         amount = now
     return out
+
+
+def _rank(order: Sequence[object], source: object) -> int:
+    return next((i for i, chosen in enumerate(order) if chosen == source), len(order))
 
 
 def replace(args: Sequence[object], kinds: Sequence[str], amount: int) -> tuple[object, ...]:
@@ -155,10 +162,10 @@ def swaps_of(
     if not found:
         return {}
     reps = [Replacement(r["R"], str(r["P"]), r["A"], r["B"], r["M"], r["D"]) for r in found]
-    first = next((r["R"] for r in ask(f"chosen({FIRST}, R)")), None)
+    order = [r["R"] for choice in (FIRST, SECOND) for r in ask(f"chosen({choice}, R)")[:1]]
     out: dict[int, list[tuple[Replacement, int, int]]] = {}
     for k, r in enumerate(rows):
-        steps = applied((r["A"], r["B"], r["C"]), primitives.get(r["P"], ()), str(r["P"]), reps, first=first)
+        steps = applied((r["A"], r["B"], r["C"]), primitives.get(r["P"], ()), str(r["P"]), reps, order=order)
         if steps:
             out[k] = steps
     used = sorted({rep for steps in out.values() for rep, _, _ in steps}, key=repr)
