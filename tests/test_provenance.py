@@ -370,9 +370,9 @@ def test_why_not_goes_into_an_absent_derived_fact(capsys, tmp_path):
     found = tutorial.out.splitlines().index(
         "           defending_player(wurm, alice): no such fact; found defending_player(wurm, bob)"
     )
-    # its eight rules would take some 75 lines for an answer the fact found gives: they are only counted
+    # its nine rules would take some 75 lines for an answer the fact found gives: they are only counted
     assert tutorial.out.splitlines()[found + 1].strip() == (
-        '8 rules could derive it: explain --why-not "defending_player(wurm, alice)" shows what fails'
+        '9 rules could derive it: explain --why-not "defending_player(wurm, alice)" shows what fails'
     )
 
 
