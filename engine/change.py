@@ -228,6 +228,18 @@ def object_facts(change: Change, oid: str) -> list[tuple]:
     )
 
 
+def kept_values(change: Change, facts: list[tuple], kept: dict[str, int]) -> list[tuple]:
+    """The ``card_value`` facts a permanent leaving the battlefield keeps (its owner and copiable values, the
+    predicates of ``kept``), from its ``facts``: a characteristic whose value the rules put in a carrier
+    (``kept_off_battlefield_as(What, Carrier)``: a prototyped permanent's power, CR 718.4) is the carrier's,
+    ``Carrier(O, none)`` saying it has none (a colorless card's color)."""
+    pairs = change.face.off_battlefield if change.face is not None else ()
+    carried = {carrier: what for what, carrier in pairs if any(f[0] == carrier for f in facts)}
+    out = [f for f in facts if f[0] in kept and f[0] not in carried.values()]
+    out += [(carried[f[0]],) + tuple(f[1:]) for f in facts if f[0] in carried and f[2:] != ("none",)]
+    return [("card_value", f[1], f[0]) + tuple(f[2:]) + ("none",) * (6 - len(f)) for f in out]
+
+
 def spec_facts(rows: Iterable[dict[str, Any]], ask: Callable[[str], list[dict[str, Any]]]) -> list[tuple]:
     """The facts of the specs the effects ``rows`` (``P, A, B, C``) read as they are applied: token specs,
     effect specs (``begin_effect``), the exceptions to a copy (707.9b), a token's name words and keywords."""

@@ -57,7 +57,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .ast import format_value
-from .change import Arg, Change, object_facts
+from .change import Arg, Change, kept_values, object_facts
 from .errors import ActionError
 from .fact import Fact, fact_order
 from .words import COUNTER_ALIASES, EVENT_WORDS, PREDICATE_SUBJECT_EVENTS, RECORDED_ARITIES, ZONES
@@ -205,9 +205,8 @@ def p_move(ch: Change, o: Arg, zone: Arg, why: Arg = None, *, event: str = "move
         ch.facts.add(("card_in_zone", o, zone))
     # its owner and copiable values: a card's in its zone, a token's as its last known information, kept after
     # it ceases to exist for the abilities it left on the stack (608.2h, 113.7a)
-    for f in facts:
-        if f[0] in KEPT_IN_ZONE:
-            ch.facts.add(("card_value", o, f[0]) + tuple(f[2:]) + ("none",) * (6 - len(f)))
+    for f in kept_values(ch, facts, KEPT_IN_ZONE):  # off it, a characteristic may be another (718.4)
+        ch.facts.add(f)
     # and what the rules said it was as it last existed on the battlefield, effects applied (last_known_info)
     for row in ch.last_known.get(o, ()):
         ch.facts.add(("last_known", o) + row)

@@ -89,6 +89,8 @@ class Interface:
     stack_targeted: frozenset[str] = frozenset()
     divided: frozenset[str] = frozenset()  # those that divide an amount among their targets (divided_target/2)
     outlives: frozenset[str] = frozenset()  # records kept when their object leaves the battlefield (outlives_object)
+    # (characteristic, carrier): off the battlefield, a card's characteristic is the carrier's (kept_off_battlefield_as)
+    off_battlefield: tuple[tuple[str, str], ...] = ()
     unmodelled: tuple[tuple[str, str], ...] = ()  # (card name, rules text not modelled): card_not_modelled
     unmodelled_keywords: tuple[tuple[str, str], ...] = ()  # (keyword, what is not modelled): keyword_not_modelled
     abilities: Abilities | None = None  # the kinds of ability the rules put on the stack or read there
@@ -103,6 +105,7 @@ class Interface:
     # (keyword, parameter key) -> the least whole number its value may be (keyword_param_number)
     param_minimums: dict[tuple[str, str], int] = field(default_factory=dict)
     optional_params: frozenset[str] = frozenset()  # keywords whose parameter may be left out
+    together_params: frozenset[str] = frozenset()  # keywords whose mapping keys are written together
     number_keys: frozenset[str] = frozenset()  # effect keys whose values are numbers (effect_key_number)
     # counter kinds whose latest time put_counters keeps (counter_since): the keyword counters (122.1b)
     timed_counters: frozenset[str] = frozenset()
@@ -150,6 +153,8 @@ class Interface:
         kinds = {f for f, _ in forms}
         if "number" in kinds:
             return f"{{{keyword}: 2}}"
+        if "mapping" in kinds and keyword in self.together_params:
+            return f"{{{keyword}: {{" + ", ".join(f"{k}: ..." for f, k in forms if f == "mapping") + "}}"
         if "mapping" in kinds:
             return " or ".join(f"{{{keyword}: {{{k}: ...}}}}" for f, k in forms if f == "mapping")
         return f"{{{keyword}: word}}"
@@ -401,6 +406,7 @@ def interface_of(program: Program) -> Interface:
         preventable=_head_constants(program, "cannot_undergo", 0),
         amount_replaced=_head_constants(program, "amount_replacement", 1),
         outlives=frozenset(p for (p,) in _facts(program, "outlives_object")),
+        off_battlefield=tuple(sorted((str(w), str(c)) for w, c in _facts(program, "kept_off_battlefield_as"))),
         unmodelled=tuple(sorted((str(n), str(w)) for n, w in _facts(program, "card_not_modelled"))),
         unmodelled_keywords=tuple(sorted((str(k), str(w)) for k, w in _facts(program, "keyword_not_modelled"))),
         abilities=abilities_of(program, (key for pairs in forms.values() for _, key in pairs)),
@@ -411,6 +417,7 @@ def interface_of(program: Program) -> Interface:
         subtype_params=frozenset((str(k), str(key)) for k, key in _facts(program, "keyword_param_subtype")),
         param_minimums={(str(k), str(key)): least for k, key, least in _facts(program, "keyword_param_number")},
         optional_params=frozenset(k for (k,) in _facts(program, "keyword_param_optional")),
+        together_params=frozenset(k for (k,) in _facts(program, "keyword_param_together")),
         number_keys=frozenset(k for (k,) in _facts(program, "effect_key_number")),
         timed_counters=frozenset(k for (k,) in _facts(program, "keyword_counter")),
         action_params=tuple(sorted((str(a), str(k)) for a, k in _facts(program, "action_param"))),

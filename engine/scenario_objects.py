@@ -463,19 +463,26 @@ def _keyword_params(ctx: ScenarioReader, name: str, param: object, path: tuple) 
                     return [(pkey, param[len(prefix) :])]
             return [(key, param)]
     keys = [key for form, key in forms if form == "mapping"]
-    if keys and isinstance(param, dict) and len(param) == 1:
-        ((kind, value),) = param.items()
-        if kind in keys and (isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))):
-            return [(kind, value)]  # a word or a number: {protection: {subtype: wolf}}, {upkeep_cost: {life: 1}}
-        if kind not in keys:
-            near = suggest(str(kind), keys)
-            ctx.error(
-                path,
-                f"unknown key {kind!r} in the parameter of {name}",
-                f"did you mean {near!r}?" if near else "one of " + ", ".join(keys),
-            )
-            return None
+    together = name in face.together_params  # keyword_param_together: {prototype: {power: 3, toughness: 2}}
+    if keys and isinstance(param, dict) and (len(param) == 1 or (together and param)):
+        out: list[tuple[str, Any]] = []
+        for kind, value in param.items():
+            if kind not in keys:
+                near = suggest(str(kind), keys)
+                ctx.error(
+                    path,
+                    f"unknown key {kind!r} in the parameter of {name}",
+                    f"did you mean {near!r}?" if near else "one of " + ", ".join(keys),
+                )
+                return None
+            if not (isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))):
+                break
+            out.append((kind, value))  # a word or a number: {protection: {subtype: wolf}}, {upkeep_cost: {life: 1}}
+        else:
+            return out
     mapping = " or ".join(f"{{{k}: a word or a number}}" for k in keys)
+    if together:
+        mapping = "{" + ", ".join(f"{k}: a word or a number" for k in keys) + "} (any of these keys)"
     wanted = {"number": "a positive number", "word": "a lower_snake word", "mapping": mapping}
     kinds = " or ".join(dict.fromkeys(wanted[form] for form, _ in forms))
     ctx.error(path, f"{name} takes {kinds}, got {show(param)}", f"e.g. {face.param_example(name)}")

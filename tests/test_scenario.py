@@ -987,3 +987,63 @@ def test_a_designation_of_a_card_takes_a_card_in_a_zone_and_is_written_back_as_a
     pairs = text.replace("haunts: {ghost: bears}", "attachments: {ghost: bears}")
     [(_line, _col, code, message, _hint)] = problems(engine, write(tmp_path, "p.yaml", pairs))
     assert code == "S100" and "is a card in a zone" in message
+
+
+def test_a_mapping_parameter_has_one_key_unless_its_keys_are_declared_together(engine, tmp_path):
+    """{prototype: {power: 3, toughness: 2, ...}} gives a printed_keyword_param fact for each key
+    (keyword_param_together); a keyword without the declaration still takes one key ({protection: {color: black,
+    type: artifact}} is refused, not read as two qualities of one instance)."""
+    path = write(
+        tmp_path,
+        "together.yaml",
+        """\
+        players: [alice, bob]
+        objects:
+          a: {name: A, types: [creature], power: 6, toughness: 4, controller: alice,
+              keywords: [{prototype: {power: 3, toughness: 2, color: red}}]}
+        """,
+    )
+    state = engine.load(path)
+    assert state.query("printed_keyword_param(a, prototype, K, V)") == [
+        {"K": "color", "V": "red"},
+        {"K": "power", "V": 3},
+        {"K": "toughness", "V": 2},
+    ]
+    bad = write(
+        tmp_path,
+        "two_keys.yaml",
+        """\
+        players: [alice, bob]
+        objects:
+          a: {name: A, types: [creature], power: 2, toughness: 2, controller: alice,
+              keywords: [{protection: {color: black, type: artifact}}]}
+        """,
+    )
+    assert [p[2] for p in problems(engine, bad)] == ["S100"]
+    wrong = write(
+        tmp_path,
+        "wrong_key.yaml",
+        """\
+        players: [alice, bob]
+        objects:
+          a: {name: A, types: [creature], power: 2, toughness: 2, controller: alice,
+              keywords: [{prototype: {power: 3, tougness: 2}}]}
+        """,
+    )
+    assert [(p[3], p[4]) for p in problems(engine, wrong)] == [
+        ("unknown key 'tougness' in the parameter of prototype", "did you mean 'toughness'?")
+    ]
+
+
+def test_a_characteristic_kept_off_the_battlefield_as_a_carrier_is_the_card_s_in_its_new_zone(engine):
+    """kept_off_battlefield_as(What, Carrier): a permanent leaving the battlefield keeps the carrier's values as
+    its card's (a prototyped Blitz Automaton is a red 3/2 there and a colorless 6/4 card, CR 718.4); a permanent
+    with no carrier fact keeps what it had."""
+    state = engine.state_from_dict({"players": ["alice", "bob"]})
+    for oid, extra in (("proto", {"prototype": "paid"}), ("plain", {})):
+        obj = {"id": oid, "card": "Blitz Automaton", "controller": "alice"}
+        state, _ = state.apply({"do": "enter", "object": obj, **extra})
+        state, _ = state.apply({"do": "destroy", "object": oid})
+    assert state.query("card_value(O, base_power, P, _, _, _)") == [{"O": "plain", "P": 6}, {"O": "proto", "P": 6}]
+    assert state.query("card_value(O, color, C, _, _, _)") == []
+    assert state.query("last_known(proto, power, P, _)") == [{"P": 3}]
