@@ -190,17 +190,18 @@ class _Slot:
     """A placeholder for a value no rule names: the analysis only compares values with the rules' constants
     and with each other, so one closure computed over placeholders serves every fact of the same shape."""
 
-    __slots__ = ("i",)
+    __slots__ = ("i", "_hash")
     MARK = "$"
 
     def __init__(self, i: int) -> None:
         self.i = i
+        self._hash = hash((self.MARK, i))  # (shapes are hashed as they are shared, a large change's facts each)
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and other.i == self.i
 
     def __hash__(self) -> int:
-        return hash((self.MARK, self.i))
+        return self._hash
 
     def __repr__(self) -> str:
         return f"{self.MARK}{self.i}"
@@ -220,11 +221,14 @@ _SLOTS = tuple(_Slot(i) for i in range(16))
 _NUMBERS = tuple(_Number(i) for i in range(16))
 
 
-def _closures(program: Program) -> tuple[frozenset, dict[tuple, tuple[list[tuple[str, Pattern]], frozenset]]]:
-    """The constants the rules write, and the closures of change shapes found so far with every rule (each
-    with the ids of the rules it went through), kept per program."""
+def _closures(
+    program: Program,
+) -> tuple[frozenset, dict[tuple, tuple[list[tuple[str, Pattern]], frozenset]], frozenset]:
+    """The constants the rules write, the closures of change shapes found so far with every rule (each with
+    the ids of the rules it went through), and the predicates at some place of which a rule writes a number
+    (the others' numbers are never kept in a shape: see _shapes), kept per program."""
 
-    def make() -> tuple[frozenset, dict[tuple, tuple[list[tuple[str, Pattern]], frozenset]]]:
+    def make() -> tuple[frozenset, dict[tuple, tuple[list[tuple[str, Pattern]], frozenset]], frozenset]:
         # words as they are; a number as (predicate, position, number), where a rule writes it (see _shapes)
         consts = frozenset(
             (atom.pred, i, a.value) if type(a.value) is int else a.value
@@ -235,7 +239,7 @@ def _closures(program: Program) -> tuple[frozenset, dict[tuple, tuple[list[tuple
             for i, a in enumerate(atom.args)
             if isinstance(a, Const)
         )
-        return consts, {}
+        return consts, {}, frozenset(c[0] for c in consts if type(c) is tuple)
 
     return program.kept("incremental.closures", make)
 
@@ -289,13 +293,13 @@ def affected(
 
 
 def _exact(program: Program, changed: Iterable[tuple], dead: frozenset = frozenset()) -> Affected:
-    consts = _closures(program)[0]
+    consts, _, numbered = _closures(program)
     out = Affected()
     for fact in changed:
         key = (fact, tuple(map(type, fact)), dead)  # True and 1 are equal keys, not equal shapes
         known = _ONE.get(key)
         if known is None or known[0] is not program:
-            known = (program, _affected_one(program, fact, consts, dead))
+            known = (program, _affected_one(program, fact, consts, numbered, dead))
             if len(_ONE) >= _MAX_ONE:
                 _ONE.clear()
             _ONE[key] = known
@@ -341,7 +345,7 @@ def coarse_affected(
             if found is None:
                 if len(among_kept) >= _MAX_AMONG_GROUPS:
                     among_kept.clear()
-                found = among_kept[whole] = _among_closure(program, entries, dead)
+                found = among_kept[whole] = _among_closure(program, _among_values(program, key, entries, facts), dead)
             for pred, pattern in found:
                 if pred not in out.all:
                     out.add(pred, pattern)
@@ -364,7 +368,7 @@ def _grouped(program: Program, changed: Iterable[tuple]) -> list[tuple[tuple, li
     found = groupings.get(changed)
     if found is not None:
         return found
-    consts = _closures(program)[0]
+    consts, _, numbered = _closures(program)
     # fact -> (the fact, its coarse shape, its exact shape, the values the exact shape's placeholders stand
     # for): a change is often analysed again by each fact set compared (the backend's, each question's)
     kept: dict[tuple, tuple] = program.kept("incremental.fact_shapes", dict)
@@ -376,7 +380,7 @@ def _grouped(program: Program, changed: Iterable[tuple]) -> list[tuple[tuple, li
     for fact in changed:
         entry = kept.get(fact)
         if entry is None or entry[0] is not fact and tuple(map(type, entry[0])) != tuple(map(type, fact)):
-            entry = _fact_shapes(kept, shapes, fact, consts)
+            entry = _fact_shapes(kept, shapes, fact, consts, numbered)
         group = groups.get(entry[1])
         if group is None:
             groups[entry[1]] = [entry]
@@ -390,12 +394,14 @@ def _grouped(program: Program, changed: Iterable[tuple]) -> list[tuple[tuple, li
     return remember(groupings, changed, found, keep=_MAX_GROUPINGS)
 
 
-def _fact_shapes(kept: dict[tuple, tuple], shapes: dict[tuple, tuple], fact: tuple, consts: frozenset) -> tuple:
+def _fact_shapes(
+    kept: dict[tuple, tuple], shapes: dict[tuple, tuple], fact: tuple, consts: frozenset, numbered: frozenset
+) -> tuple:
     """(fact, its coarse shape, its exact shape, the exact shape's values), kept by the fact unless an equal
     fact of other types (1 and True) is kept already. The shapes are the ones ``shapes`` holds when equal
     and alike (:func:`_shared`): thousands of facts share a few (fewer objects kept, and fewer for the cyclic
     collector to walk)."""
-    coarse, exact, values = _shapes(fact, consts)
+    coarse, exact, values = _shapes(fact, consts, numbered)
     entry = (fact, _shared(shapes, coarse), _shared(shapes, exact), values)
     if fact not in kept:
         kept[fact] = entry
@@ -407,54 +413,90 @@ def _shared(shapes: dict[tuple, tuple], shape: tuple) -> tuple:
     return shapes.setdefault((shape, tuple(map(type, shape))), shape)
 
 
-def _among_closure(program: Program, entries: list[tuple], dead: frozenset = frozenset()) -> list[tuple[str, Pattern]]:
-    """The closures of the facts of ``entries`` (of one coarse shape; see :func:`_fact_shapes`) by their
-    exact shapes, each placeholder standing for the values the facts of that shape hold at it (see
-    :func:`coarse_affected`)."""
-    shapes: dict[tuple, list[set]] = {}
-    for _fact, _coarse, key, values in entries:
-        seen = shapes.get(key)
+def _among_values(program: Program, key: tuple, entries: list[tuple], facts: frozenset) -> list[tuple[tuple, list]]:
+    """The exact shapes of the facts of ``entries`` (of the coarse shape ``key``; see :func:`_fact_shapes`),
+    each with what its placeholders stand for: the value the facts of that shape hold at each, or the set of
+    them (:class:`Among`). Kept by the facts: the questions of a step analyse them again with the rules dead
+    over their own fact sets, which change only the closures (:func:`_among_closure`)."""
+    kept: dict[tuple, list[tuple[tuple, list]]] = program.kept("incremental.among_values", dict)
+    found = kept.get((key, facts))
+    if found is not None:
+        return found
+    # the exact shapes are shared (_shared): grouped by identity first, then equal ones merged (a shape made
+    # again after the shared ones were dropped), so that no fact hashes its shape here
+    by_id: dict[int, tuple[tuple, list[set]]] = {}
+    for _fact, _coarse, shape, values in entries:
+        seen = by_id.get(id(shape))
         if seen is None:
-            seen = shapes[key] = [set() for _ in values]
-        for i, v in enumerate(values):
-            seen[i].add(v)
+            seen = by_id[id(shape)] = (shape, [set() for _ in values])
+        for held, v in zip(seen[1], values):
+            held.add(v)
+    shapes: dict[tuple, list[set]] = {}
+    for shape, sets in by_id.values():
+        merged = shapes.setdefault(shape, sets)
+        if merged is not sets:
+            for held, more in zip(merged, sets):
+                held |= more
+    found = [
+        (shape, [Among(frozenset(vs)) if len(vs) > 1 else next(iter(vs)) for vs in sets])
+        for shape, sets in shapes.items()
+    ]
+    return remember(kept, (key, facts), found, keep=_MAX_AMONG_GROUPS)
+
+
+def _among_closure(
+    program: Program, shapes: list[tuple[tuple, list]], dead: frozenset = frozenset()
+) -> list[tuple[str, Pattern]]:
+    """The closures of exact shapes, each placeholder standing for what ``shapes`` gives it (see
+    :func:`_among_values` and :func:`coarse_affected`)."""
     out: list[tuple[str, Pattern]] = []
-    for key, seen in shapes.items():
-        held = [Among(frozenset(vs)) if len(vs) > 1 else next(iter(vs)) for vs in seen]
+    for key, held in shapes:
         for pred, pattern in _cached_closure(program, key, dead):
             out.append((pred, tuple(held[v.i] if isinstance(v, _Slot) else v for v in pattern)))
     return out
 
 
-def _shapes(fact: tuple, consts: frozenset) -> tuple[tuple, tuple, tuple]:
+def _shapes(fact: tuple, consts: frozenset, numbered: frozenset) -> tuple[tuple, tuple, tuple]:
     """A fact's coarse shape (its predicate, the rules' constants it holds, WILD for each other value), its
     exact shape (a placeholder for each other value instead, equal values sharing one) and the values the
-    placeholders stand for, in one pass."""
-    coarse: list = [fact[0]]
-    shape: list = [fact[0]]
+    placeholders stand for, in one pass (``consts`` and ``numbered``: see _closures)."""
+    pred = fact[0]
+    coarse: list = [pred]
+    shape: list = [pred]
     values: list = []
+    slots: tuple[_Slot, ...]
     # a number is kept as a constant where a rule writes it at one of the places the fact holds it (so
     # that equal numbers of the fact stay equal); elsewhere it is a _Number, which matches any constant
-    kept_numbers = {v for i, v in enumerate(fact[1:]) if type(v) is int and (fact[0], i, v) in consts}
+    kept_numbers = (
+        {v for i, v in enumerate(fact[1:]) if type(v) is int and (pred, i, v) in consts} if pred in numbered else ()
+    )
     for v in fact[1:]:
-        number = type(v) is int  # (True is not a number here: bool is a type of its own)
-        if (v in kept_numbers) if number else (v in consts and not isinstance(v, bool)):
+        if type(v) is int:  # (True is not a number here: bool is a type of its own)
+            if v in kept_numbers:
+                coarse.append(v)
+                shape.append(v)
+                continue
+            slots = _NUMBERS
+        elif v in consts and not isinstance(v, bool):
             coarse.append(v)
             shape.append(v)
             continue
+        else:
+            slots = _SLOTS
         coarse.append(WILD)
-        if v not in values:
+        if v in values:
+            i = values.index(v)
+        else:
+            i = len(values)
             values.append(v)
-        i = values.index(v)
-        slots = _NUMBERS if number else _SLOTS
-        shape.append(slots[i] if i < len(slots) else (_Number if number else _Slot)(i))
+        shape.append(slots[i] if i < len(slots) else (_Number if slots is _NUMBERS else _Slot)(i))
     return tuple(coarse), tuple(shape), tuple(values)
 
 
-def _affected_one(program: Program, fact: tuple, consts: frozenset, dead: frozenset) -> Affected:
+def _affected_one(program: Program, fact: tuple, consts: frozenset, numbered: frozenset, dead: frozenset) -> Affected:
     """The affected patterns of one changed fact, from the closure of its shape."""
     out = Affected()
-    _, shape, values = _shapes(fact, consts)
+    _, shape, values = _shapes(fact, consts, numbered)
     for pred, pattern in _cached_closure(program, shape, dead):
         if pred in out.all:
             continue

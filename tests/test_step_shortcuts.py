@@ -55,7 +55,8 @@ def engine() -> Engine:
 
 
 def test_both_shapes_in_one_pass_are_the_shapes(engine):
-    consts, _ = _closures(engine.program)
+    consts, _, numbered_preds = _closures(engine.program)
+    assert numbered_preds == {c[0] for c in consts if isinstance(c, tuple)}
     named = sorted((c for c in consts if not isinstance(c, tuple)), key=repr)[:40]
     # predicates at whose places the rules write numbers (counter(_, _, 0), step(1), ...), and the numbers
     numbered = sorted({c[0] for c in consts if isinstance(c, tuple)})[:6]
@@ -66,7 +67,7 @@ def test_both_shapes_in_one_pass_are_the_shapes(engine):
     for _ in range(5000):
         pred = rng.choice(["p", *numbered])
         fact = (pred,) + tuple(rng.choice(values) for _ in range(rng.randint(0, 20)))  # up to 20: past 16 slots
-        entry = _fact_shapes({}, shapes, fact, consts)
+        entry = _fact_shapes({}, shapes, fact, consts, numbered_preds)
         coarse = (fact[0],) + tuple(v if kept else WILD for v, kept in zip(fact[1:], _kept(fact, consts)))
         shape, held = _exact_shape(fact, consts)
         assert entry == (fact, coarse, shape, held), fact
