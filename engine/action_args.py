@@ -357,9 +357,12 @@ def introduced_ids(action: dict[str, Any]) -> set[str]:
     return out
 
 
-def shown_choice(needed: ChoiceNeeded, what: str, kind: str, made: Sequence[str]) -> tuple[dict, str]:
+def shown_choice(
+    needed: ChoiceNeeded, what: str, kind: str, made: Sequence[str], *, given: object = None
+) -> tuple[dict, str]:
     """How ``judgelog choices`` shows the choose: choice an action of ``kind`` asks for (the decision ``what``):
-    its data and text; ``made``: the options the action itself makes (named through as:)."""
+    its data and text; ``made``: the options the action itself makes (named through as:); ``given``: the
+    action's own choose: (kept in the example: a choice another one offers is given with it)."""
     options = [str(o) for o in needed.options]
     data = {
         "decision": what,
@@ -389,6 +392,9 @@ def shown_choice(needed: ChoiceNeeded, what: str, kind: str, made: Sequence[str]
         # a choice of several is a list: as many as "exactly" takes, else one
         taken = options[: needed.limit or 1] if needed.mode is ChoiceMode.EXACTLY else options[:1]
         example, other = f"{needed.name}: [{', '.join(taken)}]", "other options"
+    if isinstance(given, dict):
+        before = [f"{k}: [{', '.join(map(str, v))}]" if isinstance(v, list) else f"{k}: {v}" for k, v in given.items()]
+        example = ", ".join([*before, example])
     if not (options and options[0] in made):  # (an option the action makes is named through as:, said above)
         lines.append(
             f"give it as: {{do: {kind}, choose: {{{example}}}}}"

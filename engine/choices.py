@@ -254,7 +254,7 @@ def _action_choice(state: Board, space: ChoiceSpace, given: dict) -> tuple[dict,
             text += "\n  (the other decisions judgelog choices lists: " + ", ".join(sorted(others)) + ")"
         return data, text
     made = made_by_the_action_ids(state, needed.options)  # a token the action made (a number is no id: 0, 1, 2)
-    return shown_choice(needed, what, kind, made)
+    return shown_choice(needed, what, kind, made, given=action.get("choose"))
 
 
 def _options(state: Board, space: ChoiceSpace) -> dict:

@@ -810,6 +810,22 @@ def test_a_choice_of_several_is_shown_as_a_list():
     )
 
 
+def test_a_choice_another_one_offers_is_shown_with_the_one_given():
+    """Hardened Scales, Doubling Season and Corpsejack Menace on one event: once the first is named, `judgelog
+    choices` for the action asks the second (616.1f), and its example keeps the first (without it the action
+    would be refused again, asking for the first)."""
+    state = Engine().load(Engine().example("cards_hardened_scales_doubling_season_corpsejack_menace_two_choices.yaml"))
+    put = '{do: put_counters, target: bears, kind: "+1/+1", n: 1'
+    first, _ = list_choices(state, put + "}")
+    assert first["choice"] == "amount_replacement_first" and first["options"] == ["menace", "scales", "season"]
+    data, text = list_choices(state, put + ", choose: {amount_replacement_first: season}}")
+    assert data["choice"] == "amount_replacement_second" and data["options"] == ["menace", "scales"], data
+    assert text.splitlines()[-1] == (
+        "give it as: {do: put_counters, choose: {amount_replacement_first: season, amount_replacement_second: menace}}"
+        " (or another option)"
+    )
+
+
 def test_a_refused_soulbond_pair_names_the_ability_that_is_resolving(engine):
     """Trusted Forcemage's second soulbond ability (702.95a: another creature entered) is resolving and Alice names
     a creature that is not the one that entered. The hint said "soulbond.choice_enters fails at
