@@ -109,7 +109,7 @@ def scenario_param(name: str, *marks) -> object:
     return pytest.param(name, id=name, marks=[pytest.mark.xdist_group(group_of(name)), *marks])
 
 
-EVERYDAY_EVERY = 50  # the everyday suite replays every 50th bundled scenario; CI's slow tier and `judgelog test` all
+EVERYDAY_EVERY = 100  # the everyday suite replays every 100th bundled scenario; CI's slow tier and `judgelog test` all
 
 
 def everyday_scenario_params() -> list:

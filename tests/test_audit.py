@@ -59,6 +59,7 @@ def test_static_defaults_are_hooks_not_conditions(static):
 UNGUARDED = TESTS / "broken_rules" / "unguarded_functional.dl"
 
 
+@pytest.mark.slow
 def test_static_audit_warns_of_a_functional_predicate_derived_without_a_guard(capsys, tmp_path, static):
     """The scenario audit reports a CONFLICT once two values of damage_assigner (functional(s)) hold; the static
     audit said nothing of the rule that makes it. It names the rule, the others it has no guard against and
@@ -125,6 +126,7 @@ def test_static_finds_unfireable_uncited_and_undeclared(tmp_path):
     assert all(r["rule"] != "ghosts.haunted" for r in report["waiting"])
 
 
+@pytest.mark.slow
 def test_a_rule_reading_an_extension_point_waits_for_it_and_does_not_count_as_never_firing(tmp_path):
     """extension_point(P) (rules/core/interface.dl): the rules reading P, and those that need what they derive,
     wait for a card or keyword file to derive it; P is not 'declared, never derived' (a mistake) either."""
@@ -174,6 +176,7 @@ def test_dynamic_rules_fired_and_defaults_overridden(capsys):
     assert "Conflicts: none" in text and "combat.blocker_damage_divided_by_its_controller" in text
 
 
+@pytest.mark.slow
 def test_a_displaced_aggregate_default_is_shown_as_the_term_it_would_add(capsys):
     """A default whose head is an aggregate (power_bonus(O, sum(DP)) unless the source lost all its abilities)
     would add a term to a sum, not give a fact: the audit shows that term (it stopped on it: "cannot evaluate

@@ -147,6 +147,7 @@ t_owns_untapped(P) :- player(P), t_untapped_owned(_, P).
 """
 
 
+@pytest.mark.slow
 def test_namespaces_that_agree_on_what_a_predicate_reaches_share_its_variants(monkeypatch, tmp_path):
     """A counter on a creature makes another namespace (rules about counters may fire), but a predicate that
     cannot reach a counter (which untapped permanents each player owns) has the same signature in both: its
@@ -518,6 +519,7 @@ def test_aggregates_follow_the_state(test_engine):
         assert bigger.query("strongest(alice, N), weakest(alice, M)") == [{"N": 5, "M": 5}]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("incremental", [False, True])
 def test_a_variant_compiled_where_an_unfolded_call_could_not_hold_is_not_reused_where_it_can(incremental):
     """Unfolding `not has_counter(O, m1m1)` gives `not counter(O, m1m1, _)`, which the namespace a variant is

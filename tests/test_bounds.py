@@ -31,6 +31,7 @@ p2(X) :- p1(Y), X = {product}.
 """
 
 
+@pytest.mark.slow
 def test_integers_computed_outside_recursion_stop_at_the_limit(capsys, tmp_path):
     rules = tmp_path / "powers.dl"
     rules.write_text(POWERS.replace("{product}", " * ".join(["Y"] * 100)), encoding="utf-8")
@@ -149,6 +150,7 @@ def test_an_atom_with_a_constant_is_sized_by_the_facts_with_that_constant():
     assert info.value.code == "L004" and "fear.only_artifact_or_black" in str(info.value)
 
 
+@pytest.mark.slow
 def test_a_step_that_grows_what_a_question_joins_is_estimated_again(tmp_path):
     """The join check is one state's: a rule and a query found within the limit on a small state are refused
     once a step grows what they join, and answered again when it shrinks back."""
@@ -167,6 +169,7 @@ def test_a_step_that_grows_what_a_question_joins_is_estimated_again(tmp_path):
             assert info.value.code == "L004"
 
 
+@pytest.mark.slow
 def test_a_step_that_leaves_the_joined_sizes_alone_keeps_the_verdicts_of_the_state_before(tmp_path, monkeypatch):
     """A state whose counts the join check read are those of a state checked before takes that state's
     verdicts without estimating again (an action's steps change a few facts); a count read that differs
@@ -195,6 +198,7 @@ def test_a_step_that_leaves_the_joined_sizes_alone_keeps_the_verdicts_of_the_sta
     assert info.value.code == "L004" and estimates
 
 
+@pytest.mark.slow
 def test_the_same_wide_question_written_twice_is_refused_at_each_ones_position(tmp_path):
     rules = cross_rules(tmp_path, 2)
     engine = Engine(rules=[str(rules)], limits=Limits(join_combinations=1000))

@@ -108,6 +108,7 @@ def test_a_corrupt_entry_is_rebuilt(folder, monkeypatch):
     load_without_parsing(monkeypatch, paths=[])  # ... and was written again
 
 
+@pytest.mark.slow
 def test_an_entry_for_another_key_is_not_used(folder, monkeypatch):
     library.load_program([])
     [name] = entries(folder)
@@ -116,6 +117,7 @@ def test_an_entry_for_another_key_is_not_used(folder, monkeypatch):
     assert cache.lookup(other) is None  # the entry names its own key
 
 
+@pytest.mark.slow
 def test_an_unwritable_cache_folder_is_skipped(tmp_path, monkeypatch):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")

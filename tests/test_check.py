@@ -190,6 +190,7 @@ def test_include_loop_between_two_files_in_a_subfolder(capsys):
     assert run.diagnostics() == [(f"{folder}/first.dl", 2, 1, "error", "E011")], run.err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", everyday_sample(sorted(EXPECTED), 6))  # every file: -m slow
 def test_same_findings_with_the_library_loaded(capsys, name):
     path = f"{BROKEN}/{name}"
@@ -334,6 +335,7 @@ def test_missing_annotations_in_a_checked_library_folder_are_errors(tmp_path, ca
     assert run.out.startswith("2 error(s), 0 warning(s)")
 
 
+@pytest.mark.slow
 def test_missing_annotations_inside_the_library_folder_are_errors(tmp_path, monkeypatch, capsys):
     """A file placed in the installed library folder must carry @name and @cr (here: a copy of it)."""
     import judgelog.library as library
@@ -382,7 +384,7 @@ def test_query_with_broken_rules_is_a_load_error(capsys):
 LIBRARY_FILES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rules").rglob("*.dl"))
 
 
-@pytest.mark.parametrize("name", everyday_sample(LIBRARY_FILES, 10))  # every file: -m slow
+@pytest.mark.parametrize("name", everyday_sample(LIBRARY_FILES, 20))  # every file: -m slow
 def test_check_on_each_library_file_is_clean(name, capsys):
     run = run_cli(capsys, ["check", name])
     assert run.code == 0, run.err
@@ -402,7 +404,7 @@ def library_copy(tmp_path_factory):
 ONE_FILE_PER_FOLDER = sorted({str(Path(f).parent): f for f in LIBRARY_FILES}.values())
 
 
-@pytest.mark.parametrize("name", everyday_sample(ONE_FILE_PER_FOLDER + ["rules/keywords", "rules/core"], 4))
+@pytest.mark.parametrize("name", everyday_sample(ONE_FILE_PER_FOLDER + ["rules/keywords", "rules/core"], 8))
 def test_check_on_a_file_of_another_library_checks_that_library(name, library_copy, capsys):
     """A file of a source checkout's rules/ that is not the installed library: that checkout is checked as
     the library (before, the installed library was loaded beside it: a false E006 for every rule)."""
@@ -420,6 +422,7 @@ def test_check_on_a_file_of_another_library_checks_that_library(name, library_co
     assert [d[3:] for d in run.diagnostics()] == [("error", "E002")]
 
 
+@pytest.mark.slow
 def test_check_reports_an_undeclared_effect_primitive_as_loading_does(capsys, tmp_path):
     """`judgelog check` finds what every other verb refuses the file for: an effect primitive the interface does
     not declare (I002), with the library loaded (the contract is the library's)."""

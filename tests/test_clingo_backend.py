@@ -375,6 +375,7 @@ twice(M) :- tot(T), val(x, N), M = T + T - N.
         ({**{f"o{i}": 9_000_000 for i in range(200)}, "x": 3}, "twice(M)", [{"M": 3_600_000_003}], "t.twice"),
     ],
 )
+@pytest.mark.slow
 def test_arithmetic_clingo_would_wrap_is_refused_not_answered(tmp_path, values, question, exact, rule):
     pytest.importorskip("clingo")
     from judgelog.errors import LimitError

@@ -111,6 +111,7 @@ def test_the_coverage_of_a_test_run_counts_the_rules_it_loaded(capsys, tmp_path,
     ]
 
 
+@pytest.mark.slow
 def test_fail_under_fails_a_run_whose_coverage_falls_short(capsys):
     """`judgelog test --fail-under P` (which implies --coverage) exits 1 when under P percent of the rules were
     used or a rule file had none of its rules used, says which, and passes a run that meets it."""

@@ -564,6 +564,7 @@ def test_every_primitive_has_a_test():
     assert TESTED == set(PRIMITIVES) | {"create_token", "begin_effect"}
 
 
+@pytest.mark.slow
 def test_a_counter_kind_written_plus_one_plus_one_in_a_rule_is_a_p1p1_counter(tmp_path):
     """Scenarios accept "+1/+1" for p1p1; a rule's put_counters or remove_counters effect does too, so that the
     counters it puts change power and toughness (613.4c) instead of making a kind of their own."""

@@ -51,6 +51,7 @@ def test_expectations_of_the_wrong_shape_fail_as_cases(capsys, tmp_path, entry, 
     assert message in run.err
 
 
+@pytest.mark.slow
 def test_explaining_with_a_word_where_a_number_is_compared(capsys, tmp_path):
     rules = tmp_path / "levels.dl"
     rules.write_text(LEVELS, encoding="utf-8")
@@ -77,6 +78,7 @@ def test_names_an_ascii_terminal_cannot_show(monkeypatch, tmp_path):
         assert b"\\xc6ther Hero" in out.buffer.getvalue()
 
 
+@pytest.mark.slow
 def test_query_accepts_the_predicates_of_the_scenarios_own_rules(capsys, tmp_path):
     (tmp_path / "levels.dl").write_text(LEVELS, encoding="utf-8")
     path = tmp_path / "s.yaml"

@@ -431,6 +431,7 @@ def test_a_field_no_loaded_rule_declares_is_refused(keyword, field, data):
     assert Engine().state_from_dict({**board, **data}).facts  # the full library knows it
 
 
+@pytest.mark.slow
 def test_the_engine_refuses_a_library_without_the_core_contract(tmp_path):
     """A library whose runtime.dl lacks the APNAP rules (apnap_rank/2) is refused at Engine() time with an
     error naming the predicate and where the engine needs it."""

@@ -88,7 +88,7 @@ def state_of(engine, edges):
     return engine.state_from_dict({"players": ["alice"], "facts": [f"edge({a}, {b})" for a, b in edges]})
 
 
-@pytest.fixture(scope="module", params=sorted(RECURSIVE_RULES))
+@pytest.fixture(scope="module", params=everyday_sample(sorted(RECURSIVE_RULES), 2))  # all: -m slow
 def reach_engine(request, tmp_path_factory):
     rule = RECURSIVE_RULES[request.param]
     path = write_rules(tmp_path_factory.mktemp(request.param), f"\n@name t.reach_step\n@cr 100.1\n{rule}\n")
@@ -220,6 +220,7 @@ def test_bounded_arithmetic_recursion_is_evaluated(tmp_path):
         (["--time-limit", "0.5"], "L002"),
     ],
 )
+@pytest.mark.slow
 def test_a_bound_the_wrong_way_stops_at_a_limit(capsys, tmp_path, argv, code):
     rules = counter_rules(tmp_path, "n(X) :- n(Y), X = Y + 1, X > 0.")  # compared, but never bounded
     scenario = tmp_path / "s.yaml"

@@ -1189,6 +1189,7 @@ effect(1, put_onto_battlefield, O, card, none) :- action(peek), act_arg(object, 
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("keep", ["yes", "no"])
 def test_an_object_about_to_enter_shows_its_characteristics_and_leaves_none_if_it_does_not(tmp_path, keep):
     """614.12: the rules see the pending object's characteristics (a choice about it is offered, its name is
@@ -1406,6 +1407,7 @@ def test_an_ability_activated_only_during_your_upkeep(tmp_path):
     assert [e.subject for e in events if e.kind == "ability_activated"] == ["x"]
 
 
+@pytest.mark.slow
 def test_an_effect_whose_number_is_a_word_is_refused(tmp_path):
     """effect_spec(S, power, big): power is a number (effect_key_number), so the step beginning the effect is
     refused saying so, and the state is unchanged (without the check the effect began and did nothing)."""

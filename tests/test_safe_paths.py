@@ -72,6 +72,7 @@ def test_an_include_of_a_device_is_refused(capsys, tmp_path):
     assert run.code == 1 and "error[E010]: cannot read /dev/zero: /dev/zero is not a regular file" in run.err
 
 
+@pytest.mark.slow
 def test_an_include_may_not_leave_the_scenarios_folder(capsys, tmp_path):
     (tmp_path / "secret.dl").write_text(RULE, encoding="utf-8")
     inner = tmp_path / "case"

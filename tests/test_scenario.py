@@ -592,6 +592,7 @@ def test_query_errors_carry_did_you_mean(capsys):
     assert "<query>:1:11: error[E001]:" in run.err
 
 
+@pytest.mark.slow
 def test_a_keyword_mentioned_by_a_rule_file_is_accepted_in_scenarios(tmp_path):
     """A designer's new keyword needs no Python: the scenario loader accepts any keyword the rules mention (a
     made-up one, which no library file names)."""
@@ -761,6 +762,7 @@ def test_a_keyword_parameter_declared_a_number_refuses_a_word_or_too_small_a_num
     ]
 
 
+@pytest.mark.slow
 def test_a_vocabulary_of_numbers_refuses_a_number_outside_it(tmp_path):
     """A designer's vocabulary may hold numbers (vocabulary_word(v, 1)): a value outside it is an S100 error
     naming the words, not an internal error from the "did you mean" search, which compared only words."""

@@ -53,6 +53,7 @@ def test_events_no_rule_reads_wait_outside_and_a_query_still_sees_them():
     assert answers[0] == answers[1] and {r["X"] for r in answers[0]} == {"bear1"}
 
 
+@pytest.mark.slow
 def test_a_rule_that_reads_an_event_kind_sees_it(tmp_path):
     (tmp_path / "count.dl").write_text(COUNT)
     engine = Engine(rules=[str(tmp_path)])

@@ -41,6 +41,7 @@ def test_new_keyword_parameter_is_read_from_its_rule_file(annihilator):
     assert annihilator.query("annihilator_demand(A, P, N)") == [{"A": "crusher", "P": "bob", "N": 2}]
 
 
+@pytest.mark.slow
 def test_new_keyword_choice_space_is_enumerated(annihilator):
     data, text = list_choices(annihilator, "annihilate")
     permanents = sorted(r["O"] for r in annihilator.query("permanent(O)"))
