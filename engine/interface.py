@@ -384,6 +384,7 @@ def interface_of(program: Program) -> Interface:
         for section, name, shape, pred in _facts(program, "scenario_field")
     )
     declared = {k for (k,) in _facts(program, "keyword")}
+    subtype_vocabularies = tuple(sorted(str(v) for (v,) in _facts(program, "subtype_vocabulary")))
     face = Interface(
         keywords=frozenset(declared | mentioned_keywords(program)),
         keyword_forms={k: tuple(v) for k, v in forms.items()},
@@ -412,8 +413,8 @@ def interface_of(program: Program) -> Interface:
         abilities=abilities_of(program, (key for pairs in forms.values() for _, key in pairs)),
         param_vocabularies={k: tuple(v) for k, v in vocabulary_of.items()},
         vocabularies={v: tuple(sorted(ws)) for v, ws in words.items()},
-        subtype_words=_subtype_words(program, words),
-        subtype_vocabularies=tuple(sorted(str(v) for (v,) in _facts(program, "subtype_vocabulary"))),
+        subtype_words=_subtype_words(program, words, subtype_vocabularies),
+        subtype_vocabularies=subtype_vocabularies,
         subtype_params=frozenset((str(k), str(key)) for k, key in _facts(program, "keyword_param_subtype")),
         param_minimums={(str(k), str(key)): least for k, key, least in _facts(program, "keyword_param_number")},
         optional_params=frozenset(k for (k,) in _facts(program, "keyword_param_optional")),
@@ -426,10 +427,9 @@ def interface_of(program: Program) -> Interface:
     return face
 
 
-def _subtype_words(program: Program, words: dict[str, list[str]]) -> frozenset[str]:
-    """The words of the subtype vocabularies (subtype_vocabulary/1) and the rules' own words; none when the
-    rules name no subtype vocabulary (then a board's subtypes are not checked)."""
-    named = [str(v) for (v,) in _facts(program, "subtype_vocabulary")]
+def _subtype_words(program: Program, words: dict[str, list[str]], named: Sequence[str]) -> frozenset[str]:
+    """The words of the subtype vocabularies ``named`` (subtype_vocabulary/1) and the rules' own words; none when
+    the rules name no subtype vocabulary (then a board's subtypes are not checked)."""
     if not named:
         return frozenset()
     return frozenset(str(w) for v in named for w in words.get(v, ())) | program.constants()
