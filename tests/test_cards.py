@@ -111,7 +111,7 @@ def test_a_keyword_not_modelled_in_full_warns_where_it_is_written(capsys, tmp_pa
     lines = path.read_text().splitlines()
     at = [(n, lines[n - 1].index("ravenous") + 1, "warning", "S200") for n in (5, 7)]  # the keyword's place
     assert [d[1:] for d in run.diagnostics()] == at, run.err
-    assert "keyword 'ravenous' (object 'ooze') is not modelled in full: \"when it enters" in run.err
+    assert "keyword 'ravenous' (object 'ooze') is not modelled in full: casting it" in run.err
     assert "keyword 'ravenous' (brought by action[0] enter) is not modelled in full" in run.err
     path.write_text(path.read_text().replace("ravenous", "haste").replace("x: 2, ", ""), encoding="utf-8")
     run = run_cli(capsys, ["test", path])
