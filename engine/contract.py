@@ -105,7 +105,8 @@ ENGINE_NEEDS: dict[str, tuple[int, tuple[int, ...], bool, str]] = _needs(
             activates(_, _, _) cannot_undergo(_, _) token_name_word(_, int, _) token_name_suffix(_, _)
             trigger_arg(_, _, _, _, _) top_of_stack(_) apnap_rank(_, int) ability_source_controller(_, _)
             leaves_stack(_) keyword_instance(_, _, _) keyword_instance_param(_, _, _, _, _) effect_spec(_, _, _)
-            leaves_battlefield_instead(_, _, _, _) copy_exception(_, _, _) does_not_resolve(_)
+            leaves_battlefield_instead(_, _, _, _) card_moves_instead(_, _, _, _) copy_exception(_, _, _)
+            does_not_resolve(_)
         """,
         _FACE: """
             trigger_looks_back(_) keyword(_) keyword_param_form(_, _, _) keyword_param_prefix(_, _, _)

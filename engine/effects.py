@@ -221,14 +221,16 @@ def p_move(ch: Change, o: Arg, zone: Arg, why: Arg = None, *, event: str = "move
 def _move_card(ch: Change, o: Arg, zone: Arg, why: Arg, event: str) -> None:
     """A card in a zone other than the battlefield (``card_in_zone``) is put into another one (a discarded card,
     from a hand to its owner's graveyard, 701.9a): a new object there (400.7) with the same copiable values; its
-    ``card_value`` facts stay. Nothing happens if it is in no such zone, or already in ``zone``."""
-    here = ch.all("card_in_zone", o)
+    ``card_value`` facts stay. Nothing happens if it is in no such zone, or already in ``zone``; a replacement
+    (the rules' card_moves_instead, 614.1a) puts it into another zone, as for a permanent."""
+    here, would, (zone, by) = ch.all("card_in_zone", o), zone, ch.instead.get((o, zone), (zone, None))
     if not here or here[0][2] == zone:
         return
     _require(zone in ZONES, f"unknown zone {zone!r}; zones: {', '.join(ZONES)}")
     ch.facts.discard(here[0])
     ch.facts.add(("card_in_zone", o, zone))
-    ch.emit(event, o, to=zone, **({"why": why} if why not in (None, "none") else {}), **{"from": here[0][2]})
+    details = {"from": here[0][2], **({"instead_of": would, "replacement": by} if by is not None else {})}
+    ch.emit(event, o, to=zone, **({"why": why} if why not in (None, "none") else {}), **details)
 
 
 def p_return_to_battlefield(ch: Change, o: Arg, p: Arg, zone: Arg) -> None:

@@ -9,7 +9,9 @@ before those effects, three things of the objects they take away (each only if t
 - ``leaves_battlefield_instead(O, To, Kind, Instead)``: a replacement effect (614.1a) of kind ``Kind`` puts O
   into ``Instead`` if it would be put into ``To`` from the battlefield ("exile it instead"). The rules choose
   one per object and zone (616.1, rules/core/replacement.dl); the primitive applies it once (614.5): it does
-  not ask again of the zone it puts the object into instead.
+  not ask again of the zone it puts the object into instead;
+- ``card_moves_instead(O, To, Kind, Instead)``: the same of a card a ``move`` puts from one zone into another,
+  neither the battlefield (a discarded card "exiled instead", madness; Rest in Peace's "from anywhere").
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ def note_leaving(change: Change, rows: Iterable[dict[str, Any]], ask: Ask, decla
         for r in ask("last_known_info(O, W, A, B)"):
             if r["O"] in known:
                 change.last_known.setdefault(r["O"], []).append((r["W"], r["A"], r["B"]))
-    if "leaves_battlefield_instead" in decls:  # 614.1a: "if it would be put into To, put it into Instead"
-        for r in ask("leaves_battlefield_instead(O, Z, K, W)"):
+    for pred in ("leaves_battlefield_instead", "card_moves_instead"):  # 614.1a: "if it would be put into To, ..."
+        for r in ask(f"{pred}(O, Z, K, W)") if pred in decls else ():  # "... put it into Instead"
             if r["O"] in known:
                 change.instead[(r["O"], r["Z"])] = (r["W"], r["K"])
