@@ -47,6 +47,9 @@ SortKey = Callable[[tuple], Any]
 # the ids of the rules that cannot fire over a fact set (judgelog.liveness), or None when the backend can't tell
 # (``now``: only if it can tell at once, without making the fact set its own)
 DeadRules = Callable[[frozenset, bool], "frozenset[int] | None"]
+# some of the rules that cannot fire over a fact set that adds some facts to one over which the rules of ``dead``
+# cannot (and removes any), found without making it the backend's own; or None
+DeadAfter = Callable[[frozenset, frozenset], "frozenset[int] | None"]
 QUESTION = "?question"  # the head predicate of a question followed as a rule (no declared name has a '?')
 _MAX_CHANGE = 2000  # the least change of facts (besides a quarter of the state) found from differences
 _KEPT = 64  # questions remembered per cache
@@ -70,6 +73,7 @@ class _Askers(NamedTuple):
     sort_key: SortKey
     ask_among: AmongAsker | None
     dead: DeadRules | None
+    dead_after: DeadAfter | None
 
 
 class _Change:
@@ -77,7 +81,19 @@ class _Change:
     affected patterns (:func:`judgelog.incremental.affected`), found only when a question's body reads a
     predicate the change reaches at all, and only for the changed facts whose predicates can reach it."""
 
-    __slots__ = ("added", "removed", "preds", "size", "_program", "_among", "_found", "_dead", "_by_pred", "_pred_sets")
+    __slots__ = (
+        "added",
+        "removed",
+        "preds",
+        "size",
+        "_program",
+        "_among",
+        "_found",
+        "_dead",
+        "_by_pred",
+        "_pred_sets",
+        "_guessed",
+    )
 
     def __init__(self, program: Program, added: frozenset, removed: frozenset, among: bool, size: int) -> None:
         self.added, self.removed, self.size = added, removed, size  # size: the facts of the fact set after it
@@ -87,6 +103,7 @@ class _Change:
         self._dead: dict[tuple[int, int], tuple[frozenset, frozenset, frozenset]] = {}  # see dead_on_both_sides
         self._by_pred: dict[str, list[tuple]] | None = None  # the changed facts of each predicate (removed first)
         self._pred_sets: dict[str, frozenset] = {}  # the same, as sets (see _pred_facts)
+        self._guessed: dict[int, tuple[frozenset, frozenset | None]] = {}  # see dead_after
 
     def reaches(self, body: tuple) -> bool:
         """Can the change reach a predicate the body reads (through the rules, by predicate)?"""
@@ -102,7 +119,8 @@ class _Change:
         part of the fact set (a quarter): asking the question again costs less then."""
         read = _read(body)
         program = self._program
-        reading = frozenset(p for p in self.preds if not reached_preds(program, frozenset((p,))).isdisjoint(read))
+        # (through the rules that can fire on either side: an action's events reach few of them)
+        reading = frozenset(p for p in self.preds if not reached_preds(program, frozenset((p,)), dead).isdisjoint(read))
         key = (reading, dead)
         if key in self._found:
             return self._found[key]
@@ -142,6 +160,14 @@ class _Change:
             remember(kept, key, found, keep=_KEPT_PRED_CHANGES)
         return found
 
+    def dead_after(self, before: frozenset, dead_after: DeadAfter) -> frozenset | None:
+        """Some of the rules dead after the change, from those dead before it (``dead_after``: the backend's),
+        found once per change and rules dead before."""
+        found = self._guessed.get(id(before))
+        if found is None or found[0] is not before:
+            found = self._guessed[id(before)] = (before, dead_after(before, self.added))
+        return found[1]
+
     def dead_on_both_sides(self, before: frozenset, after: frozenset) -> frozenset:
         """The rules dead both before and after the change (``before`` and ``after``: each side's dead rules)."""
         if before is after:
@@ -180,6 +206,9 @@ class AnswerCache:
         # the fact set asked about last, and how each fact set remembered relates to it (see _related)
         self._new: frozenset | None = None
         self._pairs: dict[int, tuple[frozenset, _Diff | None]] = {}
+        # some of the rules dead over the fact set asked about last, when found without making it the backend's
+        # own (see _update): remembered with a question's answers when the backend cannot tell them at once
+        self._guess: tuple[frozenset | None, frozenset | None] = (None, None)
 
     def _related(self, old: frozenset, new: frozenset, limit: int | None = None) -> _Diff | None:
         """:func:`_related`, kept for the fact set asked about last (every question of a step relates the same
@@ -242,20 +271,25 @@ class AnswerCache:
         sort_key: SortKey,
         ask_among: AmongAsker | None = None,
         dead: DeadRules | None = None,
+        dead_after: DeadAfter | None = None,
     ) -> list[tuple]:
         """The rows of the question ``body`` over ``facts`` (``ask`` asks the backend; ``ask_among``, when
         the backend can, asks it with variables bound to sets of values: without it such a pattern is asked
         with those variables open; ``dead``, when the backend can tell, the rules that cannot fire over a fact
-        set: a change is not followed through the rules dead on both of its sides)."""
+        set: a change is not followed through the rules dead on both of its sides; ``dead_after``, when the
+        backend can tell, some of those rules without making the new fact set its own)."""
         key = (body, tuple(names))
         entries = self._last.pop(key, ())
         rows = None
         if entries:
             last, known = _nearest(entries, facts, self._related)
-            rows = self._update(last, known, facts, body, names, _Askers(ask, sort_key, ask_among, dead))
+            rows = self._update(last, known, facts, body, names, _Askers(ask, sort_key, ask_among, dead, dead_after))
         if rows is None:
             rows = ask(facts, body, names)
-        entry = (facts, rows, dead(facts, True) if dead is not None else None)
+        now = dead(facts, True) if dead is not None else None
+        if now is None and self._guess[0] is facts:  # (some of the rules dead over them: see _update)
+            now = self._guess[1]
+        entry = (facts, rows, now)
         others = tuple(e for e in entries if e[0] is not facts)[: _PER_QUESTION - 1]
         remember(self._last, key, (entry, *others), keep=_KEPT)
         return rows
@@ -269,7 +303,7 @@ class AnswerCache:
         names: list[str],
         askers: _Askers,
     ) -> list[tuple] | None:
-        ask, sort_key, ask_among, dead = askers
+        ask, sort_key, ask_among, dead, dead_after = askers
         old_facts, old_rows, old_dead = last
         if old_facts is facts:
             return old_rows
@@ -284,7 +318,14 @@ class AnswerCache:
         if not limit:
             return None
         head = Atom(QUESTION, tuple(Var(n) for n in names))
-        changes = change.affected(body)
+        # first through the rules that can fire on neither side as far as the change's predicates tell (an
+        # action's events then reach few questions): without making ``facts`` the backend's own
+        first: frozenset = frozenset()
+        if old_dead and dead_after is not None:
+            guess = change.dead_after(old_dead, dead_after)
+            first = change.dead_on_both_sides(old_dead, guess) if guess else first
+            self._guess = (facts, guess)
+        changes = change.affected(body, first)
         if changes is None:
             return None
         found = question_patterns(changes, head, body)

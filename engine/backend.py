@@ -73,7 +73,7 @@ from .database import our_database as _our_database
 from .errors import UsageError, WordForNumber
 from .estimate import counted_facts, enumerated
 from .factview import as_frozenset, difference
-from .incremental import affected
+from .incremental import affected, reached_preds
 from .liveness import Liveness
 from .materialise import materialise, retract_affected, retract_computed
 from .planning import Contributions, binding_pattern, checked_rows, sorted_rows
@@ -202,27 +202,11 @@ class Backend:
         preds = view.fact_preds
         for pred in {p for p in changed if p in compiled.idb and p not in view.edb}:
             self.variants.fact_pred(view, pred)
-        only = None
-        relevant: list[tuple] = []
-        if redo and self.incremental and view.materialised:
-            # only the changed facts the computed predicates read (through any rule) can affect them: the
-            # others (an action's events, mostly) are neither counted nor analysed
-            inputs = compiled.computed_inputs
-            relevant = [f for f in itertools.chain(removed, added) if f[0] in inputs]
-        if relevant and 4 * len(relevant) <= len(facts):
-            # recompute only the computed facts the change can affect (judgelog.incremental; a large change
-            # by its coarse shapes): the predicates it cannot reach stay as they are. A change of more than
-            # a quarter of the state (another board) recomputes them all, which costs less then
-            only = affected(self.program, relevant)
-            retract_affected(self, view, only)
-            view.materialised = False
-        elif redo:
-            retract_computed(self, view)
-            view.materialised = False
+        # the fact counts first: which rules can fire after the change (judgelog.liveness; the computed facts
+        # are counted apart, so the namespace does not depend on them)
         count, unread, deferred = self.liveness.count, self.unread, view.deferred
+        given = {p for p in changed if view.counts.get(p, 0)}  # (before the change: see retract_affected)
         for fact in removed:
-            if not (deferred and fact[0] in deferred and self._unkept(view, fact)):
-                _E.retract(fact_clause(preds[fact[0]], fact))
             count(view, fact, -1)
         for fact in added:
             count(view, fact, 1)
@@ -230,6 +214,31 @@ class Backend:
         if view.ns_dirty:
             view.ns = self.liveness.namespace(view)
             view.ns_dirty = False
+        only = None
+        relevant: list[tuple] = []
+        dead: frozenset = frozenset()
+        if redo and self.incremental and view.materialised:
+            # only the changed facts the computed predicates read (through the rules that can fire before or
+            # after the change) can affect them: the others (an action's events, mostly) are neither counted
+            # nor analysed
+            if was is not None and view.ns is not None:
+                dead = was.dead_rules & view.ns.dead_rules if was is not view.ns else was.dead_rules
+            inputs = {p for p in changed if p in compiled.computed_inputs and self._reaches_computed(p, dead)}
+            relevant = [f for f in itertools.chain(removed, added) if f[0] in inputs]
+            redo = bool(relevant)  # (none: no computed fact can change)
+        if relevant and 4 * len(relevant) <= len(facts):
+            # recompute only the computed facts the change can affect (judgelog.incremental; a large change
+            # by its coarse shapes): the predicates it cannot reach stay as they are. A change of more than
+            # a quarter of the state (another board) recomputes them all, which costs less then
+            only = affected(self.program, relevant, dead=dead)
+            retract_affected(self, view, only, given=given)
+            view.materialised = False
+        elif redo:
+            retract_computed(self, view)
+            view.materialised = False
+        for fact in removed:
+            if not (deferred and fact[0] in deferred and self._unkept(view, fact)):
+                _E.retract(fact_clause(preds[fact[0]], fact))
         if unread is None:
             for fact in added:
                 _E.assert_(fact_clause(preds[fact[0]], fact))
@@ -252,6 +261,10 @@ class Backend:
                 view.setwise.forget(p for p in compiled.computed_preds if only is None or only.touches(p))
             materialise(self, view, facts, self.limits, only)  # on an error, view.materialised stays False: the
             view.materialised = True  # next question retracts the partial results and computes them again
+
+    def _reaches_computed(self, pred: str, dead: frozenset) -> bool:
+        """Can a change of ``pred``'s facts reach a computed predicate through the rules outside ``dead``?"""
+        return not reached_preds(self.program, frozenset((pred,)), dead).isdisjoint(self.compiled.computed_preds)
 
     @staticmethod
     def _read(view: ThreadView, preds: Iterable[str], which: Callable[[tuple], bool] | None = None) -> None:
@@ -407,6 +420,19 @@ class Backend:
             return view.ns.dead_rules
         with self.session(facts) as view:
             return view.ns.dead_rules if view.ns is not None else None
+
+    def dead_rules_after(self, dead: frozenset, added: frozenset) -> frozenset[int] | None:
+        """Some of the rules that cannot fire over a fact set that adds ``added`` to one (and removes any) over
+        which the rules of ``dead`` cannot, found by this thread's database or by this method
+        (:meth:`Liveness.dead_after <judgelog.liveness.Liveness.dead_after>`), without making it its own; None
+        when ``dead`` is neither."""
+        view = getattr(THREAD, "engines", {}).get(self.id)
+        if view is None:
+            return None
+        ns = view.ns if view.ns is not None and view.ns.dead_rules is dead else None
+        if ns is None:
+            ns = next((n for n in view.namespaces.values() if n.dead_rules is dead), None)
+        return self.liveness.dead_after(dead, added, ns)
 
     asks_among = True  # ask() takes ``among`` (judgelog.answer_cache.AnswerCache asks about a set of objects)
 

@@ -250,7 +250,8 @@ class Engine:
             return self.ask_rows(facts, body, names)
         among = self._ask_among if getattr(self.backend, "asks_among", False) else None
         dead = getattr(self.backend, "dead_rules", None)
-        return self.answers.ask(facts, tuple(body), list(names), self.ask_rows, row_sort_key, among, dead)
+        after = getattr(self.backend, "dead_rules_after", None)
+        return self.answers.ask(facts, tuple(body), list(names), self.ask_rows, row_sort_key, among, dead, after)
 
     def _ask_among(
         self, facts: frozenset, body: Sequence[Literal], names: Sequence[str], among: dict[str, frozenset]

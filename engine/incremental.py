@@ -128,22 +128,27 @@ def readers(program: Program, pred: str) -> list[tuple[Rule, Atom]]:
 _MAX_REACHED = 256
 
 
-def reached_preds(program: Program, preds: frozenset) -> frozenset:
+def reached_preds(program: Program, preds: frozenset, dead: frozenset = frozenset()) -> frozenset:
     """``preds`` and every predicate whose rules read one of them, directly or through other rules: the only
-    predicates a change of facts of ``preds`` can affect (kept per program by the set of predicates)."""
-    kept: dict[frozenset, frozenset] = program.kept("incremental.reached", dict)
-    found = kept.get(preds)
+    predicates a change of facts of ``preds`` can affect (kept per program by the set of predicates).
+    ``dead``: the ids of rules that fire on neither side of the change (see :func:`affected`), not followed."""
+    kept: dict[tuple, frozenset] = program.kept("incremental.reached", dict)
+    found = kept.get((preds, dead))
     if found is None:
-        readers = program.index.readers
         seen, work = set(preds), list(preds)
         while work:
-            for head in readers.get(work.pop(), ()):
+            pred = work.pop()
+            if dead:
+                heads: Iterable[str] = {r.head.pred for r, _atom in readers(program, pred) if id(r) not in dead}
+            else:
+                heads = program.index.readers.get(pred, ())
+            for head in heads:
                 if head not in seen:
                     seen.add(head)
                     work.append(head)
         if len(kept) >= _MAX_REACHED:
             kept.clear()
-        found = kept[preds] = frozenset(seen)
+        found = kept[(preds, dead)] = frozenset(seen)
     return found
 
 

@@ -8,6 +8,8 @@ the namespace changes.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 import pyDatalog.pyEngine as _E
 
 from .ast import Atom
@@ -19,6 +21,7 @@ from .threadview import Namespace, ThreadView
 __all__ = ["Liveness"]
 
 _MAX_NAMESPACES = 256  # compiled namespaces kept per thread and engine (least recently used dropped)
+_GUESSED = 256  # rules found dead by Liveness.dead_after, kept with the probes and facts they were found from
 
 
 class Liveness:
@@ -31,6 +34,7 @@ class Liveness:
         self._static_facts = compiled.static_facts
         self._probe_set = compiled.probe_set
         self._positions = compiled.probe_positions
+        self._guessed: dict[int, tuple[frozenset, tuple[frozenset, frozenset]]] = {}  # see dead_after
 
     # -- which rules can fire in a state ------------------------------------
     def namespace(self, view: ThreadView) -> Namespace:
@@ -65,6 +69,43 @@ class Liveness:
         (:meth:`CompiledProgram.liveness <judgelog.compiled.CompiledProgram.liveness>`)."""
         return self.compiled.liveness(dead_probes, with_facts)
 
+    def dead_after(self, dead: frozenset, added: Iterable[tuple], ns: Namespace | None) -> frozenset | None:
+        """Rules that cannot fire after a change that adds the facts ``added`` (and removes any) to a state over
+        which the rules of ``dead`` cannot (those of the namespace ``ns``, or found by this method before):
+        those dead when the probes dead there that an added fact may match have a match
+        (removing facts and matching more probes can only leave fewer rules able to fire, so these are dead
+        whatever was removed). A probe that tests one counted place matches an added fact with its value
+        there; one that tests several (or a catalog join) is taken to match when its predicate has facts
+        added. None when ``dead`` is neither."""
+        if ns is not None and ns.dead_rules is dead:
+            dead_probes, with_facts = ns.dead_probes, ns.with_facts
+        else:
+            known = self._guessed.get(id(dead))
+            if known is None or known[0] is not dead:
+                return None
+            dead_probes, with_facts = known[1]
+        positions, by_pred = self._positions, self.compiled.liveness_index.probes_by_pred
+        preds: set[str] = set()
+        values: dict[tuple[str, int], set] = {}
+        for fact in added:
+            pred = fact[0]
+            preds.add(pred)
+            for i in positions.get(pred, ()):
+                if i + 1 < len(fact):
+                    values.setdefault((pred, i), set()).add(fact[i + 1])
+        revived = [
+            p
+            for pred in preds
+            for p in by_pred.get(pred, ())
+            if p in dead_probes and _may_match(p, preds, values, positions)
+        ]
+        key = (dead_probes.difference(revived), with_facts | (preds & self._idb))
+        found = self.liveness(*key)[1]
+        if len(self._guessed) >= _GUESSED:
+            self._guessed.clear()
+        self._guessed[id(found)] = (found, key)  # (a state after this one starts from it)
+        return found
+
     def dead(self, view: ThreadView, atom: Atom, now: bool) -> bool:
         """Can ``atom`` have no instance at all in the current namespace, or, with ``now`` (a query, compiled
         for this state only), in the facts now?"""
@@ -92,6 +133,20 @@ class Liveness:
             if n == 0 or n == delta:
                 view.ns_dirty = True
                 view.dirty_preds.add(pred)
+
+
+def _may_match(probe: tuple, preds: set[str], values: dict[tuple[str, int], set], positions: Mapping) -> bool:
+    """May a fact of ``preds`` with ``values`` at the counted places (see :meth:`Liveness.dead_after`) match
+    ``probe``?"""
+    pred, consts = probe
+    if pred not in preds:
+        return True  # (a catalog join's probe, by its catalog's facts)
+    counted = positions.get(pred, ())
+    entries = [entry for entry in consts if entry[0] in counted]
+    if len(entries) != 1 or len(entries[0]) != 2:
+        return True
+    i, value = entries[0]
+    return value in values.get((pred, i), ())
 
 
 def _drop_namespace(view: ThreadView, ns: Namespace) -> None:

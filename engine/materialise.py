@@ -102,9 +102,10 @@ def retract_computed(backend: Store, view: ThreadView) -> None:
     backend.aggregates.pop(id(view), None)
 
 
-def retract_affected(backend: Store, view: ThreadView, only: Affected) -> None:
+def retract_affected(backend: Store, view: ThreadView, only: Affected, *, given: Collection[str] = ()) -> None:
     """Retract the computed facts that match an affected pattern (they are computed again by
-    ``materialise(..., only=only)``), with their derivations and aggregate contributions."""
+    ``materialise(..., only=only)``), with their derivations and aggregate contributions. ``given``: the
+    predicates that had given facts before the change (the counts may be the new ones already)."""
     preds = view.fact_preds
     contributions = backend.aggregates.get(id(view), {})
     for pred in only.preds():
@@ -120,7 +121,8 @@ def retract_affected(backend: Store, view: ThreadView, only: Affected) -> None:
                 else:
                     candidates = {f for fs in by_first.values() for f in fs}
                 gone.update(f for f in candidates if only.matches(f))
-        if view.counts.get(pred, 0):  # facts of the predicate given as input may have contributions too
+        # facts of the predicate given as input may have contributions too
+        if view.counts.get(pred, 0) or pred in given:
             gone_too = [f for f in contributions if f[0] == pred and only.matches(f)]
         else:
             gone_too = [f for f in gone if f in contributions]

@@ -242,3 +242,47 @@ def _counter_question():
         return engine.ask_rows(facts, body_, names_)
 
     return engine, state, body, ask, asked
+
+
+def test_a_large_change_read_only_by_rules_dead_on_both_sides_is_not_analysed(tmp_path, monkeypatch):
+    """The facts of a large change that only rules dead before and after it read (an action's events, where no
+    rule that reads them can fire) are not analysed fact by fact when the backend can tell, from the rules
+    dead before the change and the facts it adds, which rules stay dead; the question gets the answers a
+    full question gives. Without that, they are grouped by shape like any others."""
+    import judgelog.incremental as incremental
+    from judgelog.analysis import check_query
+    from judgelog.answer_cache import AnswerCache
+    from judgelog.parser import parse_body
+    from judgelog.planning import row_sort_key
+
+    rules = tmp_path / "t.dl"
+    rules.write_text(
+        '## Test rules.\n.decl act(a: atom) "the action is {a}" input\n.decl size(o: atom, n: int) "{o} is {n}" input\n'
+        '.decl mark(o: atom, n: int) "{o} is marked {n}" input\n.decl limit(p: atom) "{p} has a limit" input\n'
+        '.decl over(p: atom) "{p} is over"\n\n'
+        "@name t.over\n@cr 100.1\nover(P) :- size(_, N), N > 3, limit(P).\n\n"
+        "@name t.marked\n@cr 100.2\nover(P) :- act(declare), mark(_, N), N > 3, limit(P).\n",
+        encoding="utf-8",
+    )
+    engine = Engine(rules=[str(rules)])
+    others = [f"size(b{i}, 0)" for i in range(1300)]  # the marks are a small part of the state
+    state = engine.state_from_dict({"players": ["alice"], "facts": ["act(other)", "limit(alice)", *others]})
+    marks = {("mark", f"m{i}", 5) for i in range(300)}
+    grown = state.with_facts((set(state.facts) - {("size", "b0", 0)}) | {("size", "b0", 5)} | marks)
+    body, _ = check_query(engine.program, parse_body("over(P)"), text="over(P)")
+    grouped: list = []
+    real = incremental._grouped
+
+    def spy(program, changed):
+        grouped.append({f[0] for f in changed})
+        return real(program, changed)
+
+    monkeypatch.setattr(incremental, "_grouped", spy)
+    for after, marks_analysed in ((engine.backend.dead_rules_after, False), (None, True)):
+        grouped.clear()
+        cache = AnswerCache(engine.program)
+        ask, dead = engine.ask_rows, engine.backend.dead_rules
+        assert cache.ask(state.facts, tuple(body), ["P"], ask, row_sort_key, None, dead, after) == []
+        rows = cache.ask(grown.facts, tuple(body), ["P"], ask, row_sort_key, None, dead, after)
+        assert rows == engine.ask_rows(grown.facts, tuple(body), ["P"]) == [("alice",)]
+        assert any("mark" in preds for preds in grouped) == marks_analysed, after
