@@ -505,7 +505,9 @@ class _Run(StackSteps, StateBasedSteps, Generic[B]):
         if not any(e.kind in kinds for e in events):
             return facts
         added = {f for e in events for f in e.facts()} | {("recent_event", e.seq) for e in events}
-        out = self._effects(facts | added, "event_result(I, P, A, B, C)")
+        facts = facts | added  # 616.1: a choice the results offer is asked now (614.1c)
+        facts |= self._choices(facts, self.action.get("choose"), self.used_choices)
+        out = self._effects(facts, "event_result(I, P, A, B, C)")
         return out.difference([f for f in added if f[0] == "recent_event"])
 
 
