@@ -41,6 +41,7 @@ from .asp import (
     overflow_refused,
     overflow_rules,
 )
+from .asp_bounds import Magnitudes
 from .ast import Aggregate, Atom, Comparison, Const, Negation, Rule, Var
 from .clingo_atoms import atom_texts, every_atom_text
 from .codes import L001
@@ -96,7 +97,7 @@ class ClingoBackend:
         self.rule_index = self.compiled.rule_index  # rule numbers and proof variables, as the pyDatalog backend's
         # id of a rule (or of the rule it is specialised from, and the specialised name) -> the rule in ASP and
         # its overflow tests, what it reads specialised and what whole
-        self._text: dict[int | tuple[int, str], tuple[str, list[Request], list[str]]] = {}
+        self._text: dict[int | tuple[int, str], tuple[str, str, Rule, list[Request], list[str]]] = {}
         # recursive rules making new numbers (N = M + 1): ground with a bound on them, GROWTH_BOUND (clingo
         # grounds a recursion whole and can't be stopped midway, as the default backend's Limits stop it)
         self._growing = growing_values(program)
@@ -105,6 +106,7 @@ class ClingoBackend:
         self._special = Specialiser(program, eligible=lambda pred: pred not in self.compiled.recursive)
         self._lock = threading.RLock()
         self._views: OrderedDict[frozenset, _View] = OrderedDict()
+        self._bounds: OrderedDict[frozenset[int], Magnitudes] = OrderedDict()  # by the rules that cannot fire
 
     # -- states ------------------------------------------------------------
     @contextmanager
@@ -145,10 +147,10 @@ class ClingoBackend:
         )
         return view
 
-    def _rule_text(self, rule: Rule, key: int | tuple[int, str]) -> tuple[str, list[Request], list[str]]:
-        """``rule`` (an original, or one specialised from it) in ASP with its overflow tests, its body's atoms
-        with constants specialised; the specialised predicates it reads, and those it reads whole (cached
-        under ``key``)."""
+    def _rule_text(self, rule: Rule, key: int | tuple[int, str]) -> tuple[str, str, Rule, list[Request], list[str]]:
+        """``rule`` (an original, or one specialised from it) in ASP, its overflow tests, the rule with its
+        body's atoms with constants specialised; the specialised predicates it reads, and those it reads whole
+        (cached under ``key``)."""
         found = self._text.get(key)
         if found is None:
             index = self.rule_index.position[key if isinstance(key, int) else key[0]]
@@ -158,27 +160,50 @@ class ClingoBackend:
                 t
                 for t in (
                     compile_rule(_bounded(rewritten, grown), index, overflow_test=True),
-                    overflow_rules(rewritten, index),
                     *(compile_rule(past, index) for var in grown for past in _past(rewritten, var, index)),
                 )
                 if t
             )
-            found = self._text[key] = (text, wanted, whole)
+            found = self._text[key] = (text, overflow_rules(rewritten, index), rewritten, wanted, whole)
+        return found
+
+    def _live_rules(self, name: str, dead: frozenset[int]) -> list[tuple[Rule, Rule, int | tuple[int, str]]]:
+        """The rules of ``name`` (a predicate, or one specialised) but the ``dead`` ones: each original, the
+        rule for ``name`` and the key of its text."""
+        pred, consts = self._special.request(name)
+        live = [rule for rule in self.program.rules_by_head.get(pred, ()) if id(rule) not in dead]
+        if not consts:
+            return [(rule, rule, id(rule)) for rule in live]
+        return [(original, rule, (id(original), name)) for original, rule in self._special.rules(pred, consts, live)]
+
+    def _magnitudes(self, dead: frozenset[int]) -> Magnitudes:
+        """Bounds of the numbers of the rules that can fire (``dead`` left out), for leaving out overflow
+        tests that cannot hold (judgelog.asp_bounds)."""
+        found = self._bounds.pop(dead, None)
+        if found is None:
+            found = Magnitudes(
+                lambda name: [self._rule_text(rule, key)[2] for _, rule, key in self._live_rules(name, dead)],
+                recursive=self.compiled.recursive,
+                fact_bound=CLINGO_INT_BOUND,
+            )
+        self._bounds[dead] = found
+        while len(self._bounds) > _KEPT_STATES:
+            self._bounds.popitem(last=False)
         return found
 
     def _rules_text(
-        self, name: str, pred: str, consts: tuple, names: AspNames, dead: frozenset[int]
+        self, name: str, pred: str, consts: tuple, names: AspNames, dead: frozenset[int], bounds: Magnitudes
     ) -> tuple[str, list[tuple[str, str, tuple]]]:
         """The rules of ``pred`` but the ``dead`` ones in ASP (specialised to ``consts`` under ``name`` when
         given), the bridge of its given facts, and what they read: ``(name, pred, consts)``, with no
-        constants for a predicate read whole."""
-        live = [rule for rule in self.program.rules_by_head.get(pred, ()) if id(rule) not in dead]
-        pairs = self._special.rules(pred, consts, live) if consts else [(rule, rule) for rule in live]
+        constants for a predicate read whole; overflow tests only where ``bounds`` leave some doubt."""
         parts: list[str] = []
         reads: list[tuple[str, str, tuple]] = []
-        for original, rule in pairs:
-            text, wanted, whole = self._rule_text(rule, (id(original), name) if consts else id(rule))
+        for _, rule, key in self._live_rules(name, dead):
+            text, overflow, rewritten, wanted, whole = self._rule_text(rule, key)
             parts.append(text)
+            if overflow and not bounds.safe(rewritten):
+                parts.append(overflow)
             reads += wanted
             reads += [(p, p, ()) for p in whole]
         if pred in names.derived_with_facts:
@@ -203,13 +228,14 @@ class ClingoBackend:
         ``done`` (which gains them); where a rule reads a predicate with constants, that predicate's rules
         specialised to them (judgelog.specialise)."""
         todo: list[tuple[str, str, tuple]] = [(p, p, ()) for p in preds]
+        bounds = self._magnitudes(dead)
         parts = []
         while todo:
             name, pred, consts = todo.pop()
             if name in done:
                 continue
             done.add(name)
-            text, reads = self._rules_text(name, pred, consts, names, dead)
+            text, reads = self._rules_text(name, pred, consts, names, dead, bounds)
             if text:
                 parts.append(text)
             todo.extend(reads)

@@ -57,6 +57,7 @@ class Specialiser:
         self.program = program
         self._eligible = eligible
         self._names: dict[tuple[str, tuple], str] = {}
+        self._requests: dict[str, tuple[str, tuple]] = {}  # a specialised name -> its predicate and constants
         self._ok: dict[str, bool] = {}
 
     def specialisable(self, pred: str) -> bool:
@@ -76,7 +77,12 @@ class Specialiser:
         found = self._names.get(key)
         if found is None:
             found = self._names[key] = f"{pred}'{len(self._names) + 1}"
+            self._requests[found] = key
         return found
+
+    def request(self, name: str) -> tuple[str, tuple]:
+        """The predicate and the constants a name stands for (a predicate's own name: no constants)."""
+        return self._requests.get(name, (name, ()))
 
     def rewrite(self, rule: Rule) -> tuple[Rule, list[Request], list[str]]:
         """``rule`` with each body atom of a specialisable predicate that has a constant renamed to its
