@@ -19,9 +19,10 @@ the bindings that make one value (shown in proofs) are asked as an ordinary ques
 
 from __future__ import annotations
 
+import re
 import threading
-from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Sequence
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from itertools import islice
@@ -54,6 +55,7 @@ from .planning import Contributions, aggregate_value, group_by_head, sorted_rows
 from .program import Program
 from .recursion import DEFAULT_LIMITS, Limits, growing_values
 from .specialise import Request, Specialiser
+from .unfold import unfold
 
 if TYPE_CHECKING:
     import clingo
@@ -64,6 +66,7 @@ _KEPT_STATES = 4  # controls kept (the runtime asks about a state and the next o
 _FACTS_PER_ADD = 4096  # facts given to clingo in one piece of text (judgelog.asp.compile_facts)
 _KEPT_FACT_TEXTS = 500_000  # facts whose ASP text is kept
 _READ_ALL_FROM = 16  # prepare reads every atom in one pass for this many predicates or more
+_UNFOLD_RULES = 4  # a predicate read at one place is unfolded into its reader if it has at most this many rules
 
 
 class _View:
@@ -192,23 +195,28 @@ class ClingoBackend:
         return found
 
     def _rules_text(
-        self, name: str, pred: str, consts: tuple, names: AspNames, dead: frozenset[int], bounds: Magnitudes
-    ) -> tuple[str, list[tuple[str, str, tuple]]]:
-        """The rules of ``pred`` but the ``dead`` ones in ASP (specialised to ``consts`` under ``name`` when
-        given), the bridge of its given facts, and what they read: ``(name, pred, consts)``, with no
-        constants for a predicate read whole; overflow tests only where ``bounds`` leave some doubt."""
+        self, name: str, pred: str, consts: tuple, names: AspNames, live: list, bounds: Magnitudes, unfolded: Callable
+    ) -> str:
+        """The ``live`` rules of ``pred`` in ASP (specialised to ``consts`` under ``name`` when given), the atoms
+        of the predicates ``unfolded`` gives rules for unfolded (judgelog.unfold), and the bridge of its given
+        facts; overflow tests only where ``bounds`` leave some doubt."""
         parts: list[str] = []
-        reads: list[tuple[str, str, tuple]] = []
-        for _, rule, key in self._live_rules(name, dead):
-            text, overflow, rewritten, wanted, whole = self._rule_text(rule, key)
-            parts.append(text)
-            if overflow and not bounds.safe(rewritten):
-                parts.append(overflow)
-            reads += wanted
-            reads += [(p, p, ()) for p in whole]
+        for _, rule, key in live:
+            text, overflow, rewritten, _, _ = self._rule_text(rule, key)
+            made = unfold(rewritten, unfolded) if rewritten.aggregate is None else [rewritten]
+            if len(made) == 1 and made[0] is rewritten:  # nothing unfolded
+                parts.append(text)
+                if overflow and not bounds.safe(rewritten):
+                    parts.append(overflow)
+                continue
+            index = self.rule_index.position[key if isinstance(key, int) else key[0]]
+            for one in made:
+                parts.append(compile_rule(one, index))
+                if not bounds.safe(one):
+                    parts.append(overflow_rules(one, index))
         if pred in names.derived_with_facts:
             parts.append(bridge(pred, self.program.decls[pred].arity, names=names, consts=consts, name=name))
-        return "\n".join(parts), reads
+        return "\n".join(p for p in parts if p)
 
     def _dead(self, view: _View) -> frozenset[int]:
         """The rules that cannot fire in the view's state: one of their positive atoms has no matching fact,
@@ -226,20 +234,65 @@ class ClingoBackend:
     def _closure_text(self, preds: Iterable[str], names: AspNames, dead: frozenset[int], done: set[str]) -> str:
         """The rules of ``preds`` and of every predicate they read through rules not ``dead``, but those
         ``done`` (which gains them); where a rule reads a predicate with constants, that predicate's rules
-        specialised to them (judgelog.specialise)."""
+        specialised to them (judgelog.specialise). A predicate of the slice read at one place only, by a
+        plain rule, is unfolded into it (judgelog.unfold), and not ground."""
         todo: list[tuple[str, str, tuple]] = [(p, p, ()) for p in preds]
         bounds = self._magnitudes(dead)
-        parts = []
+        found: dict[str, tuple[str, tuple, list]] = {}
+        reads: Counter[str] = Counter({p: 2 for p in preds})  # a question's own predicate is ground
         while todo:
             name, pred, consts = todo.pop()
             if name in done:
                 continue
             done.add(name)
-            text, reads = self._rules_text(name, pred, consts, names, dead, bounds)
-            if text:
-                parts.append(text)
-            todo.extend(reads)
-        return "\n".join(parts)
+            live = found.setdefault(name, (pred, consts, self._live_rules(name, dead)))[2]
+            for _, rule, key in live:
+                _, _, rewritten, wanted, whole = self._rule_text(rule, key)
+                todo.extend(wanted)
+                todo.extend((p, p, ()) for p in whole)
+                plain = rewritten.aggregate is None and rule.head.pred not in self.compiled.recursive
+                for lit in rewritten.body:
+                    if isinstance(lit, (Atom, Negation)):  # read under not, or by an aggregate: ground
+                        reads[lit.pred if isinstance(lit, Atom) else lit.atom.pred] += (
+                            1 if plain and isinstance(lit, Atom) else 2
+                        )
+        once = {
+            name for name, (pred, _, live) in found.items() if reads[name] == 1 and self._unfoldable(pred, live, names)
+        }
+        made: dict[str, list[Rule] | None] = {}
+
+        def unfolded(name: str) -> list[Rule] | None:
+            if name not in once:
+                return None
+            if name not in made:
+                made[name] = None  # (no cycle: an unfoldable predicate is not recursive)
+                rules = [self._rule_text(rule, key)[2] for _, rule, key in found[name][2]]
+                made[name] = [one for rule in rules for one in unfold(rule, unfolded)]
+            return made[name]
+
+        parts = {
+            name: self._rules_text(name, *found[name][:2], names, found[name][2], bounds, unfolded)
+            for name in found
+            if name not in once
+        }
+        needed = _still_read(parts.values(), once)  # unfolding stopped short (too many rules): ground it
+        while needed:
+            for name in needed:
+                parts[name] = self._rules_text(name, *found[name][:2], names, found[name][2], bounds, unfolded)
+            once -= needed
+            needed = _still_read(parts.values(), once)
+        done.difference_update(once)  # not ground: a later question about one of them grounds it
+        return "\n".join(text for text in parts.values() if text)
+
+    def _unfoldable(self, pred: str, live: list, names: AspNames) -> bool:
+        """A predicate whose rules can take the place of its atom in a rule's body: a few plain rules, not
+        recursive, no facts given for it."""
+        return (
+            pred not in self.compiled.recursive
+            and pred not in names.derived_with_facts
+            and 1 <= len(live) <= _UNFOLD_RULES
+            and all(r.aggregate is None and all(isinstance(a, (Var, Const)) for a in r.head.args) for _, r, _ in live)
+        )
 
     def _ground(self, view: _View, preds: Iterable[str]) -> None:
         text = self._slice(view, preds)
@@ -425,6 +478,14 @@ class ClingoBackend:
                 + tuple(aggregate_value(a, bindings) if isinstance(a, Aggregate) else next(it) for a in rule.head.args)
             )
         return out
+
+
+def _still_read(texts: Iterable[str], names: set[str]) -> set[str]:
+    """Those of ``names`` (predicates) that some of the ASP ``texts`` still read."""
+    if not names:
+        return set()
+    spelt = re.compile("(?<![\\w'])(" + "|".join(re.escape(AspNames.pred(n)) for n in names) + ")(?![\\w'])")
+    return {match[2:] for text in texts for match in spelt.findall(text)}
 
 
 def _const(value: object) -> Const:
