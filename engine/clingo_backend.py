@@ -19,7 +19,6 @@ the bindings that make one value (shown in proofs) are asked as an ordinary ques
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -196,14 +195,17 @@ class ClingoBackend:
 
     def _rules_text(
         self, name: str, pred: str, consts: tuple, names: AspNames, live: list, bounds: Magnitudes, unfolded: Callable
-    ) -> str:
+    ) -> tuple[str, set[str]]:
         """The ``live`` rules of ``pred`` in ASP (specialised to ``consts`` under ``name`` when given), the atoms
         of the predicates ``unfolded`` gives rules for unfolded (judgelog.unfold), and the bridge of its given
-        facts; overflow tests only where ``bounds`` leave some doubt."""
+        facts; overflow tests only where ``bounds`` leave some doubt. With the predicates the rules written read
+        (an atom unfolding left, past its limit of rules, is still read)."""
         parts: list[str] = []
+        reads: set[str] = set()
         for _, rule, key in live:
             text, overflow, rewritten, _, _ = self._rule_text(rule, key)
             made = unfold(rewritten, unfolded) if rewritten.aggregate is None else [rewritten]
+            reads.update(_body_preds(made))
             if len(made) == 1 and made[0] is rewritten:  # nothing unfolded
                 parts.append(text)
                 if overflow and not bounds.safe(rewritten):
@@ -216,7 +218,7 @@ class ClingoBackend:
                     parts.append(overflow_rules(one, index))
         if pred in names.derived_with_facts:
             parts.append(bridge(pred, self.program.decls[pred].arity, names=names, consts=consts, name=name))
-        return "\n".join(p for p in parts if p)
+        return "\n".join(p for p in parts if p), reads
 
     def _dead(self, view: _View) -> frozenset[int]:
         """The rules that cannot fire in the view's state: one of their positive atoms has no matching fact,
@@ -282,7 +284,7 @@ class ClingoBackend:
             once -= needed
             needed = _still_read(parts.values(), once)
         done.difference_update(once)  # not ground: a later question about one of them grounds it
-        return "\n".join(text for text in parts.values() if text)
+        return "\n".join(text for text, _ in parts.values() if text)
 
     def _unfoldable(self, pred: str, live: list, names: AspNames) -> bool:
         """A predicate whose rules can take the place of its atom in a rule's body: a few plain rules, not
@@ -480,12 +482,20 @@ class ClingoBackend:
         return out
 
 
-def _still_read(texts: Iterable[str], names: set[str]) -> set[str]:
-    """Those of ``names`` (predicates) that some of the ASP ``texts`` still read."""
-    if not names:
-        return set()
-    spelt = re.compile("(?<![\\w'])(" + "|".join(re.escape(AspNames.pred(n)) for n in names) + ")(?![\\w'])")
-    return {match[2:] for text in texts for match in spelt.findall(text)}
+def _body_preds(rules: Iterable[Rule]) -> set[str]:
+    """The predicates the bodies of ``rules`` read."""
+    return {
+        lit.pred if isinstance(lit, Atom) else lit.atom.pred
+        for r in rules
+        for lit in r.body
+        if isinstance(lit, (Atom, Negation))
+    }
+
+
+def _still_read(parts: Iterable[tuple[str, set[str]]], names: set[str]) -> set[str]:
+    """Those of ``names`` (predicates) that some of the rules written (``parts``: text and what it reads) still
+    read."""
+    return {n for _, reads in parts for n in reads if n in names}
 
 
 def _const(value: object) -> Const:
