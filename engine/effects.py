@@ -223,7 +223,8 @@ def _move_card(ch: Change, o: Arg, zone: Arg, why: Arg, event: str) -> None:
     from a hand to its owner's graveyard, 701.9a): a new object there (400.7) with the same copiable values; its
     ``card_value`` facts stay. Nothing happens if it is in no such zone, or already in ``zone``; a replacement
     (the rules' card_moves_instead, 614.1a) puts it into another zone, as for a permanent."""
-    here, would, (zone, by) = ch.all("card_in_zone", o), zone, ch.instead.get((o, zone), (zone, None))
+    here, would = ch.all("card_in_zone", o), zone
+    zone, by = ch.instead.get((o, zone), (zone, None))  # (by: the kind of the replacement, or None)
     if not here or here[0][2] == zone:
         return
     _require(zone in ZONES, f"unknown zone {zone!r}; zones: {', '.join(ZONES)}")
