@@ -8,7 +8,8 @@ rules, and each is declared in rules/core/interface.dl (``primitive/4``).
 Primitives (A, B, C; ``none`` where unused):
 
 =====================  ==============================================================================
-put_counters X K N     put N counters of kind K on X (a permanent or player)
+put_counters X K N     put N counters of kind K on X (a permanent, a player, or a card in a zone other than the
+                       battlefield: card_in_zone, CR 122.1; a card's go as it changes zones, 122.2, 400.7)
 remove_counters X K N  remove up to N counters of kind K
 mark_damage O N -      mark N damage on O
 deal_damage S R N      S deals N damage to R (the event; what it does is said by rules/core/damage.dl,
@@ -120,8 +121,18 @@ def _require(ok: bool, message: str) -> None:
         raise ActionError(message)
 
 
+def _counters_go(ch: Change, o: Arg) -> None:
+    """A card that changes zones is a new object (400.7): the counters it had in the zone it left are gone
+    (122.2; a suspended card's time counters as it is cast from exile)."""
+    for f in ch.all("counter", o) + ch.all("counter_since", o):
+        ch.facts.discard(f)
+
+
 def p_put_counters(ch: Change, x: Arg, kind: Arg, n: Arg) -> None:
-    _require(ch.is_permanent(x) or ch.is_player(x), f"cannot put counters on {x}: not a permanent or player")
+    _require(
+        ch.is_permanent(x) or ch.is_player(x) or bool(ch.all("card_in_zone", x)),
+        f"cannot put counters on {x}: not a permanent, a player or a card in a zone",
+    )
     kind = COUNTER_ALIASES.get(kind, kind) if isinstance(kind, str) else kind  # "+1/+1" written in a rule
     if isinstance(n, int) and n > 0:
         _counters(ch, x, kind, n)
@@ -229,6 +240,7 @@ def _move_card(ch: Change, o: Arg, zone: Arg, why: Arg, event: str) -> None:
         return
     _require(zone in ZONES, f"unknown zone {zone!r}; zones: {', '.join(ZONES)}")
     ch.facts.discard(here[0])
+    _counters_go(ch, o)
     ch.facts.add(("card_in_zone", o, zone))
     details = {"from": here[0][2], **({"instead_of": would, "replacement": by} if by is not None else {})}
     ch.emit(event, o, to=zone, **({"why": why} if why not in (None, "none") else {}), **details)
@@ -242,6 +254,7 @@ def p_return_to_battlefield(ch: Change, o: Arg, p: Arg, zone: Arg) -> None:
     _require(ch.is_player(p), f"{p} is not a player")
     values = ch.all("card_value", o)
     ch.facts.discard(("card_in_zone", o, zone))
+    _counters_go(ch, o)
     facts: list[tuple] = [("permanent", o), ("controller", o, p)]
     for f in values:
         ch.facts.discard(f)
@@ -343,6 +356,8 @@ def p_put_onto_battlefield(ch: Change, oid: Arg, flag: Arg, _c: Arg) -> None:
     ch.facts.discard(("pending_object", oid))
     # a card put onto the battlefield from a zone (an id of a card_in_zone) is no longer there: it is a new
     # object (400.7), in one zone at a time (400.1); what was kept of it there goes, as return_to_battlefield's
+    if ch.all("card_in_zone", oid):
+        _counters_go(ch, oid)
     for f in ch.all("card_in_zone", oid) + ch.all("token_in_zone", oid) + ch.all("card_value", oid):
         ch.facts.discard(f)
     _enter(ch, oid, facts, token=flag == "token")

@@ -274,9 +274,10 @@ def _in_zone(
     ctx: ScenarioReader, oid: str, spec: dict, path: tuple, players: list[str], zone: str
 ) -> list[tuple[tuple, tuple]]:
     """Facts of a card in ``zone``: ``card_in_zone`` and the ``card_value`` facts of its owner and copiable
-    values (rules/core/state.dl), read from the same keys as a permanent's."""
+    values (rules/core/state.dl), read from the same keys as a permanent's, and its counters (122.1: a
+    suspended card's time counters in exile), which are its own ``counter`` facts as a permanent's."""
     for key in PERMANENT_ONLY:
-        if key in spec:
+        if key in spec and key != "counters":
             ctx.error(
                 path + (key,),
                 f"{key}: is for a permanent; object {oid!r} is a card in a zone (zone: {zone})",
@@ -304,6 +305,8 @@ def _in_zone(
         return []
     facts = compile_object(ctx, oid, rest, path, players)
     out: list[tuple[tuple, tuple]] = [(("card_in_zone", oid, zone), path + ("zone",))]
+    if "counters" in spec and ctx.want(spec["counters"], "map", path + ("counters",), "counters"):
+        out.extend(counter_facts(ctx, oid, spec["counters"], path + ("counters",)))
     for fact, fpath in facts:
         if fact[0] in KEPT_IN_ZONE:
             if fact[0] == "owner" and "owner" in spec:

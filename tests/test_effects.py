@@ -88,9 +88,24 @@ def test_counters_are_put_added_up_and_removed_down_to_none():
     assert len(ch.events) == 3  # removing none and putting none are no events
 
 
-def test_counters_go_only_on_permanents_and_players():
-    with pytest.raises(ActionError, match="not a permanent or player"):
+def test_counters_go_only_on_permanents_players_and_cards_in_zones():
+    with pytest.raises(ActionError, match="not a permanent, a player or a card in a zone"):
         apply(change(), "put_counters", "ghost", "p1p1", 1)
+
+
+def test_a_cards_counters_in_a_zone_go_as_it_changes_zones():
+    # 122.1: a card in exile can have counters (suspend's time counters); 122.2, 400.7: they go as it moves on,
+    # to another zone or to the battlefield
+    bolt = [("card_in_zone", "bolt", "exile"), ("card_value", "bolt", "owner", "p1", "none", "none", "none")]
+    ch = apply(change(*bolt), "put_counters", "bolt", "time", 2)
+    assert ch.all("counter", "bolt") == [("counter", "bolt", "time", 2)]
+    apply(ch, "remove_counters", "bolt", "time", 1)
+    assert ch.all("counter", "bolt") == [("counter", "bolt", "time", 1)]
+    apply(ch, "move", "bolt", "graveyard")
+    assert ch.all("counter", "bolt") == [] and ("card_in_zone", "bolt", "graveyard") in ch.facts
+    ch = apply(change(*bolt), "put_counters", "bolt", "time", 1)
+    apply(ch, "return_to_battlefield", "bolt", "p1", "exile")
+    assert ch.is_permanent("bolt") and ch.all("counter", "bolt") == []
 
 
 @covers("mark_damage")
