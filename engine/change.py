@@ -152,6 +152,9 @@ class Change:
         self.created: list[tuple] = []
         self.next_seq = 1  # the number the first event emitted here will get (the runtime sets it)
         self.token_ids: list[str] = []  # ids the action gives the tokens it creates, in order (its `as:`)
+        # 611.2c, 613.7b: one effect begun on a set of objects (one spec, begun on each in these effects) has one
+        # timestamp, that of its first part: spec -> timestamp
+        self.effect_stamps: dict[Arg, int] = {}
         # the objects the rules say are creatures (creature/1, all layers applied) as these effects begin: a move
         # to a graveyard makes one of them die (700.4); None: the printed card type says
         self.creatures: frozenset | None = None

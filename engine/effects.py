@@ -46,8 +46,9 @@ record_plain P A B     the same, with the plain event recorded instead of the de
                        put onto the battlefield attacking is attacking but never attacked)
 forget P A B           retract it (and its mirror when symmetric);   forget_all P - -: retract every fact of P
 begin_effect Spec O D  start a continuous effect on O lasting D (rules/core/continuous.dl): a new id
-                       effect_N, its timestamp (the number of its event), and the effect_spec values of Spec
-                       as they are now
+                       effect_N, its timestamp (the number of its event; a Spec begun on several objects in
+                       one step is one effect on a set, 611.2c: all share the first one's), and the
+                       effect_spec values of Spec as they are now
 end_effect E - -       the continuous effect E ends: every fact about it goes
 signal Kind X -        the event Kind of X happens (e.g. combat_ended), for rules that wait for it
 =====================  ==============================================================================
@@ -532,7 +533,8 @@ def p_begin_effect(ch: Change, spec: Arg, o: Arg, duration: Arg, *, spec_facts: 
             )
     eid = ch.fresh_id("effect")
     ch.facts.add(("continuous_effect", eid, spec, o, duration))
-    ch.facts.add(("effect_timestamp", eid, ch.next_seq + len(ch.events)))
+    # 611.2c, 613.7b: the spec begun on several objects at once is one effect on a set: one timestamp for all
+    ch.facts.add(("effect_timestamp", eid, ch.effect_stamps.setdefault(spec, ch.next_seq + len(ch.events))))
     for key, value in values:
         ch.facts.add(("effect_value", eid, key, value))
     ch.emit("effect_began", eid, spec=spec, object=o, duration=duration)

@@ -68,6 +68,18 @@ def test_timestamp_is_the_number_of_the_event_that_began_it(engine):
     assert state.query("effect_value(E, K, V)") == [{"E": began.subject, "K": "keyword", "V": "flying"}]
 
 
+def test_one_effect_on_a_set_has_the_timestamp_of_its_first_part(engine):
+    """611.2c, 613.7b: apply_effect on a list is one spec begun on each object in one step: one timestamp, the
+    number of the first effect_began; an effect begun by the next action has a later one."""
+    state, events = _board(engine).apply({"do": "apply_effect", "object": ["bears", "lions"], "power": 1})
+    began = [e for e in events if e.kind == "effect_began"]
+    assert len(began) == 2
+    state, later = state.apply({"do": "apply_effect", "object": "bears", "toughness": 1})
+    stamps = {r["E"]: r["T"] for r in state.query("effect_timestamp(E, T)")}
+    assert [stamps[e.subject] for e in began] == [began[0].seq, began[0].seq]
+    assert stamps[[e for e in later if e.kind == "effect_began"][0].subject] > began[1].seq
+
+
 def test_an_effect_ends_when_its_object_leaves_the_battlefield(engine):
     state, _ = _board(engine).apply(
         {"do": "apply_effect", "object": "bears", "power": 1, "toughness": 1, "duration": "forever"}
