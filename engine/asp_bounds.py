@@ -41,7 +41,8 @@ class Magnitudes:
         self._recursive = recursive
         self._fact_bound = fact_bound
         self._places: dict[str, tuple[int | None, ...] | None] = {}
-        self._safe: dict[int, bool] = {}  # by the id of a rule (rules are kept by their caller)
+        # by the id of a rule, with the rule (an unfolded rule is made again for each slice: an id may be reused)
+        self._safe: dict[int, tuple[Rule, bool]] = {}
 
     def places(self, name: str) -> tuple[int | None, ...] | None:
         """The bound of each place of ``name`` (None: the predicate has no rules, facts only; every place is
@@ -105,9 +106,9 @@ class Magnitudes:
         """No sum, difference or product of ``rule`` can pass the largest 32-bit integer (the places
         judgelog.asp.overflow_rules tests: the head's arithmetic and both sides of every comparison)."""
         found = self._safe.get(id(rule))
-        if found is None:
-            found = self._safe[id(rule)] = self._fits(rule)
-        return found
+        if found is None or found[0] is not rule:
+            found = self._safe[id(rule)] = (rule, self._fits(rule))
+        return found[1]
 
     def _fits(self, rule: Rule) -> bool:
         sides = [t for lit in rule.body if isinstance(lit, Comparison) for t in (lit.left, lit.right)]

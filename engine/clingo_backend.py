@@ -52,6 +52,7 @@ from .extras import require
 from .joins import Relations, answers
 from .planning import Contributions, aggregate_value, group_by_head, sorted_rows
 from .program import Program
+from .project import narrow, projected_body, projected_head, projected_name, single_places
 from .recursion import DEFAULT_LIMITS, Limits, growing_values
 from .specialise import Request, Specialiser
 from .unfold import unfold
@@ -64,8 +65,11 @@ __all__ = ["ClingoBackend"]
 _KEPT_STATES = 4  # controls kept (the runtime asks about a state and the next one in turn)
 _FACTS_PER_ADD = 4096  # facts given to clingo in one piece of text (judgelog.asp.compile_facts)
 _KEPT_FACT_TEXTS = 500_000  # facts whose ASP text is kept
+_KEPT_SLICES = 64  # slices' texts kept (by the question's predicates, the dead rules and what is ground)
 _READ_ALL_FROM = 16  # prepare reads every atom in one pass for this many predicates or more
 _UNFOLD_RULES = 4  # a predicate read at one place is unfolded into its reader if it has at most this many rules
+# a rule as written in a slice: the rule, its number, its text and its overflow tests' (None: to compile; "": none)
+_Written = tuple[Rule, int, "str | None", "str | None"]
 
 
 class _View:
@@ -109,6 +113,9 @@ class ClingoBackend:
         self._lock = threading.RLock()
         self._views: OrderedDict[frozenset, _View] = OrderedDict()
         self._bounds: OrderedDict[frozenset[int], Magnitudes] = OrderedDict()  # by the rules that cannot fire
+        # by question, dead rules and what is ground: a slice's text, the predicates it grounds, those it leaves
+        # to a later question (see _slice)
+        self._slices: OrderedDict[tuple, tuple[str, frozenset[str], frozenset[str]]] = OrderedDict()
 
     # -- states ------------------------------------------------------------
     @contextmanager
@@ -193,32 +200,20 @@ class ClingoBackend:
             self._bounds.popitem(last=False)
         return found
 
-    def _rules_text(
-        self, name: str, pred: str, consts: tuple, names: AspNames, live: list, bounds: Magnitudes, unfolded: Callable
-    ) -> tuple[str, set[str]]:
-        """The ``live`` rules of ``pred`` in ASP (specialised to ``consts`` under ``name`` when given), the atoms
-        of the predicates ``unfolded`` gives rules for unfolded (judgelog.unfold), and the bridge of its given
-        facts; overflow tests only where ``bounds`` leave some doubt. With the predicates the rules written read
-        (an atom unfolding left, past its limit of rules, is still read)."""
-        parts: list[str] = []
-        reads: set[str] = set()
+    def _rules_of(self, name: str, live: list, bounds: Magnitudes, unfolded: Callable) -> list[_Written]:
+        """The ``live`` rules of ``name`` as they are written: with the atoms of the predicates ``unfolded``
+        gives rules for unfolded (judgelog.unfold); each with its number, its text if nothing was unfolded,
+        and its overflow tests where ``bounds`` leave some doubt."""
+        out: list[_Written] = []
         for _, rule, key in live:
             text, overflow, rewritten, _, _ = self._rule_text(rule, key)
-            made = unfold(rewritten, unfolded) if rewritten.aggregate is None else [rewritten]
-            reads.update(_body_preds(made))
-            if len(made) == 1 and made[0] is rewritten:  # nothing unfolded
-                parts.append(text)
-                if overflow and not bounds.safe(rewritten):
-                    parts.append(overflow)
-                continue
             index = self.rule_index.position[key if isinstance(key, int) else key[0]]
-            for one in made:
-                parts.append(compile_rule(one, index))
-                if not bounds.safe(one):
-                    parts.append(overflow_rules(one, index))
-        if pred in names.derived_with_facts:
-            parts.append(bridge(pred, self.program.decls[pred].arity, names=names, consts=consts, name=name))
-        return "\n".join(p for p in parts if p), reads
+            made = unfold(rewritten, unfolded) if rewritten.aggregate is None else [rewritten]
+            if len(made) == 1 and made[0] is rewritten:  # nothing unfolded
+                out.append((rewritten, index, text, overflow if overflow and not bounds.safe(rewritten) else ""))
+            else:
+                out.extend((one, index, None, "" if bounds.safe(one) else None) for one in made)
+        return out
 
     def _dead(self, view: _View) -> frozenset[int]:
         """The rules that cannot fire in the view's state: one of their positive atoms has no matching fact,
@@ -230,14 +225,31 @@ class ClingoBackend:
 
     def _slice(self, view: _View, preds: Iterable[str]) -> str:
         """The rules not ground yet of every predicate ``preds`` depend on through rules that can fire in the
-        state (those predicates are marked ground)."""
-        return self._closure_text(preds, view.names, self._dead(view), view.ground)
+        state (those predicates are marked ground). Kept for the next state asked the same with the same rules
+        dead (the runtime asks each new state its questions again)."""
+        wanted, dead = frozenset(preds), self._dead(view)
+        key = (wanted, dead, view.names.derived_with_facts, frozenset(view.ground))
+        found = self._slices.pop(key, None)
+        if found is None:
+            before = set(view.ground)
+            text = self._closure_text(sorted(wanted), view.names, dead, view.ground)
+            found = (text, frozenset(view.ground - before), frozenset(before - view.ground))
+        else:
+            view.ground.difference_update(found[2])
+            view.ground.update(found[1])
+        self._slices[key] = found
+        while len(self._slices) > _KEPT_SLICES:
+            self._slices.popitem(last=False)
+        return found[0]
 
     def _closure_text(self, preds: Iterable[str], names: AspNames, dead: frozenset[int], done: set[str]) -> str:
         """The rules of ``preds`` and of every predicate they read through rules not ``dead``, but those
         ``done`` (which gains them); where a rule reads a predicate with constants, that predicate's rules
         specialised to them (judgelog.specialise). A predicate of the slice read at one place only, by a
-        plain rule, is unfolded into it (judgelog.unfold), and not ground."""
+        plain rule, or whose few rules are narrow and read only by plain rules, is unfolded into its readers
+        (judgelog.unfold), and not ground; one whose readers all leave some of its places unused is ground
+        projected to the others (judgelog.project)."""
+        preds = list(preds)
         todo: list[tuple[str, str, tuple]] = [(p, p, ()) for p in preds]
         bounds = self._magnitudes(dead)
         found: dict[str, tuple[str, tuple, list]] = {}
@@ -252,14 +264,21 @@ class ClingoBackend:
                 _, _, rewritten, wanted, whole = self._rule_text(rule, key)
                 todo.extend(wanted)
                 todo.extend((p, p, ()) for p in whole)
-                plain = rewritten.aggregate is None and rule.head.pred not in self.compiled.recursive
+                plain = self._plain(rewritten)
                 for lit in rewritten.body:
                     if isinstance(lit, (Atom, Negation)):  # read under not, or by an aggregate: ground
                         reads[lit.pred if isinstance(lit, Atom) else lit.atom.pred] += (
                             1 if plain and isinstance(lit, Atom) else 2
                         )
+        shapes = single_places(
+            (self._rule_text(rule, key)[2] for _, _, live in found.values() for _, rule, key in live), self._plain
+        )
         once = {
-            name for name, (pred, _, live) in found.items() if reads[name] == 1 and self._unfoldable(pred, live, names)
+            name
+            for name, (pred, _, live) in found.items()
+            if name not in preds
+            and self._unfoldable(pred, live, names)
+            and (reads[name] == 1 or shapes.get(name) is not None and all(narrow(r) for _, r, _ in live))
         }
         made: dict[str, list[Rule] | None] = {}
 
@@ -272,19 +291,61 @@ class ClingoBackend:
                 made[name] = [one for rule in rules for one in unfold(rule, unfolded)]
             return made[name]
 
-        parts = {
-            name: self._rules_text(name, *found[name][:2], names, found[name][2], bounds, unfolded)
-            for name in found
-            if name not in once
-        }
-        needed = _still_read(parts.values(), once)  # unfolding stopped short (too many rules): ground it
+        written = {name: self._rules_of(name, found[name][2], bounds, unfolded) for name in found if name not in once}
+        needed = _still_read(written.values(), once)  # unfolding stopped short (too many rules): ground it
         while needed:
             for name in needed:
-                parts[name] = self._rules_text(name, *found[name][:2], names, found[name][2], bounds, unfolded)
+                written[name] = self._rules_of(name, found[name][2], bounds, unfolded)
             once -= needed
-            needed = _still_read(parts.values(), once)
+            needed = _still_read(written.values(), once)
         done.difference_update(once)  # not ground: a later question about one of them grounds it
-        return "\n".join(text for text, _ in parts.values() if text)
+        return self._write(written, found, names, done, preds)
+
+    def _write(
+        self, written: dict[str, list[_Written]], found: dict, names: AspNames, done: set[str], preds: Iterable[str]
+    ) -> str:
+        """The text of the ``written`` rules (of the predicates ``found``), a predicate read by none of them
+        but with some of its places unused projected to the others (judgelog.project; ``done`` gains the
+        projected name instead of the predicate's)."""
+        shapes = single_places((r[0] for rules in written.values() for r in rules), self._plain)
+        projected: dict[str, tuple[str, tuple[int, ...]]] = {}
+        for name in set(written) - set(preds):
+            pred, _, live = found[name]
+            single = shapes.get(name)
+            if single and self._projectable(pred, live, names):
+                kept = tuple(i for i in range(len(live[0][1].head.args)) if i not in single)
+                projected[name] = (projected_name(name, kept), kept)
+        parts: list[str] = []
+        for name, rules in written.items():
+            pred, consts, _ = found[name]
+            target = projected.get(name)
+            if target is not None:
+                done.discard(name)
+                if target[0] in done:  # ground by an earlier question: read only
+                    continue
+                done.add(target[0])
+            for rule, index, text, tests in rules:
+                one = projected_body(rule if target is None else projected_head(rule, *target), projected)
+                if one is not rule:
+                    text, tests = None, None if tests is None or tests else ""
+                parts.append(compile_rule(one, index) if text is None else text)
+                parts.append(overflow_rules(one, index) if tests is None else tests)
+            if pred in names.derived_with_facts:
+                parts.append(bridge(pred, self.program.decls[pred].arity, names=names, consts=consts, name=name))
+        return "\n".join(p for p in parts if p)
+
+    def _plain(self, rule: Rule) -> bool:
+        """No aggregate, not recursive: a rule whose positive atoms may be unfolded or projected."""
+        return rule.aggregate is None and rule.head.pred not in self.compiled.recursive
+
+    def _projectable(self, pred: str, live: list, names: AspNames) -> bool:
+        """A predicate whose rules can be ground projected: plain rules, not recursive, no facts given for it."""
+        return (
+            bool(live)
+            and pred not in self.compiled.recursive
+            and pred not in names.derived_with_facts
+            and all(r.aggregate is None and all(isinstance(a, (Var, Const)) for a in r.head.args) for _, r, _ in live)
+        )
 
     def _unfoldable(self, pred: str, live: list, names: AspNames) -> bool:
         """A predicate whose rules can take the place of its atom in a rule's body: a few plain rules, not
@@ -492,10 +553,9 @@ def _body_preds(rules: Iterable[Rule]) -> set[str]:
     }
 
 
-def _still_read(parts: Iterable[tuple[str, set[str]]], names: set[str]) -> set[str]:
-    """Those of ``names`` (predicates) that some of the rules written (``parts``: text and what it reads) still
-    read."""
-    return {n for _, reads in parts for n in reads if n in names}
+def _still_read(written: Iterable[list[_Written]], names: set[str]) -> set[str]:
+    """Those of ``names`` (predicates) that some of the rules ``written`` still read."""
+    return {n for rules in written for n in _body_preds(r[0] for r in rules) if n in names}
 
 
 def _const(value: object) -> Const:

@@ -39,7 +39,7 @@ predicates whose facts come with the rules; the unconnected bodies the join guar
 from __future__ import annotations
 
 import itertools
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
@@ -327,19 +327,16 @@ class CompiledProgram:
     def dead_probes(self, facts: Iterable[tuple]) -> tuple[frozenset, frozenset]:
         """The probes no fact of ``facts`` matches, and the derived predicates ``facts`` give facts of (the
         two arguments of :meth:`liveness`), counted from a whole fact set (only the values a probe tests)."""
-        facts = facts if isinstance(facts, (set, frozenset)) else set(facts)
-        counts: Counter = Counter(map(itemgetter(0), facts))  # counted in C: a state has tens of thousands
-        probed = self.probed_values
-        if any(pred in counts for pred in probed):
-            counts.update(
-                {
-                    (pred, i, value)
-                    for fact in facts
-                    if (pred := fact[0]) in probed
-                    for i, values in probed[pred]
-                    if (value := fact[i + 1]) in values
-                }
-            )
+        # one pass sorting the facts by predicate, then the probed places read in C: about 1/2.5 of the time of
+        # counting the probed values fact by fact (a state has tens of thousands of facts)
+        by_pred: defaultdict[str, list[tuple]] = defaultdict(list)
+        for fact in facts if isinstance(facts, (set, frozenset)) else set(facts):
+            by_pred[fact[0]].append(fact)
+        counts: Counter = Counter({pred: len(found) for pred, found in by_pred.items()})
+        for pred, places in self.probed_values.items():
+            if (of_pred := by_pred.get(pred)) is not None:
+                for i, values in places:
+                    counts.update((pred, i, value) for value in values.intersection(map(itemgetter(i + 1), of_pred)))
         positions = self.probe_positions
         dead = frozenset(p for p in self.probes if not probe_alive(counts, p, positions))
         return dead, frozenset(p for p in self.idb if counts.get(p, 0) > 0)

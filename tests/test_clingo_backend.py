@@ -525,8 +525,8 @@ sized(O, count()) :- thing(O), level(O, _).
 def test_a_predicate_read_at_one_place_is_unfolded_into_its_reader():
     """A predicate of a question's slice read by one rule only is not ground: its rules' bodies take the place
     of its atom (judgelog.unfold), with a head's constants and repeated variables as equalities; one with many
-    rules (kind/2) or read by an aggregate (level/2 by sized/2) is ground. The answers are the pyDatalog
-    backend's."""
+    rules (kind/2) or read by an aggregate (level/2 by sized/2) is ground (kind/2 projected to the place its
+    reader uses: judgelog.project). The answers are the pyDatalog backend's."""
     pytest.importorskip("clingo")
     from judgelog.backend import Backend
     from judgelog.clingo_backend import ClingoBackend
@@ -542,7 +542,7 @@ def test_a_predicate_read_at_one_place_is_unfolded_into_its_reader():
     for pred, arity, ground, not_ground in (
         ("top", 1, set(), {"level", "size"}),
         ("itself", 1, set(), {"same"}),
-        ("typed", 1, {"kind"}, set()),
+        ("typed", 1, {"kind'k0"}, {"kind"}),
         ("sized", 2, {"level"}, set()),
     ):
         question = (Atom(pred, tuple(Var(f"V{i}") for i in range(arity))),)
@@ -558,3 +558,59 @@ def test_a_predicate_read_at_one_place_is_unfolded_into_its_reader():
             with clg.session(facts) as view:
                 levels = clg.ask(view, (Atom("level", (Var("O"), Var("N"))),), ["O", "N"])
             assert levels == [("t0", 1), ("t1", 2), ("t2", 3), ("t3", 4), ("t4", 5), ("t6", 1), ("t9", 1)]
+
+
+PROJECTED = """
+.decl pair(a: atom, b: atom) "" input
+.decl mark(a: atom) "" input
+.decl link(a: atom, b: atom) "{a} links {b}"
+.decl linked(a: atom) "{a} is linked"
+.decl reached(a: atom) "{a} is reached"
+.decl flipped(a: atom, b: atom) "{a} is paired after {b}"
+.decl marked_after(a: atom) "{a} comes after a mark"
+.decl after_pair(a: atom) "{a} comes after a pair"
+.decl both(a: atom) "{a} is linked and reached"
+both(A) :- linked(A), reached(A).
+link(A, B) :- pair(A, C), pair(C, B).
+link(A, A) :- mark(A).
+linked(A) :- link(A, _), mark(A).
+reached(A) :- link(A, _), pair(_, A).
+flipped(B, A) :- pair(A, B).
+marked_after(B) :- flipped(B, A), mark(A).
+after_pair(B) :- flipped(B, A), pair(_, A).
+"""
+
+
+def test_a_predicate_read_with_places_unused_is_ground_projected():
+    """A predicate every reader of a slice reads with a variable used nowhere else at some place is ground
+    projected to its other places (link/2 as link'k0/1, judgelog.project); a later question about it grounds it
+    whole, and one about another of its readers reads the projection already ground. A predicate whose rules are
+    narrow (flipped/2) is unfolded into each of its readers, however many, and not ground. The answers are the
+    pyDatalog backend's."""
+    pytest.importorskip("clingo")
+    from judgelog.backend import Backend
+    from judgelog.clingo_backend import ClingoBackend
+
+    program, diags = analyze([parse_text(PROJECTED, "p.dl")], require_annotations=False)
+    assert not [d for d in diags if d.severity == "error"]
+    facts = frozenset(
+        [("pair", "a", "b"), ("pair", "b", "c"), ("pair", "c", "a"), ("pair", "d", "e")]
+        + [("mark", "a"), ("mark", "e"), ("mark", "q")]
+    )
+    pyd, clg = Backend(program), ClingoBackend(program)
+    clg.clear()
+    for pred, arity, ground, not_ground in (
+        ("both", 1, {"link'k0"}, {"link", "linked", "reached"}),
+        ("reached", 1, {"link'k0", "reached"}, {"link"}),  # the same state: the projection already ground is read
+        ("link", 2, {"link", "link'k0"}, set()),
+        ("after_pair", 1, set(), {"flipped"}),
+        ("marked_after", 1, set(), {"flipped"}),
+    ):
+        question = (Atom(pred, tuple(Var(f"V{i}") for i in range(arity))),)
+        names = [f"V{i}" for i in range(arity)]
+        with pyd.session(facts) as view:
+            expected = pyd.ask(view, question, names)
+        with clg.session(facts) as view:
+            assert clg.ask(view, question, names) == expected and expected, pred
+            made = {atom.symbol.name[2:] for atom in view.ctl.symbolic_atoms}
+        assert ground <= made and not (not_ground & made), (pred, made)
