@@ -39,6 +39,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from .ast import NO_SPAN, Aggregate, Atom, BinOp, Comparison, Const, Literal, Negation, Rule, Term, Var, literal_vars
@@ -129,19 +130,20 @@ class AspNames:
         values. clingo writes a number as JSON does and a string with JSON's escapes, so the texts are read
         in one JSON pass (a few hundred times faster than asking clingo for each argument); if a text is
         not of numbers and strings only, every atom is read symbol by symbol."""
-        parts = []
-        for text in texts:
-            start = text.find("(")
-            parts.append(text[start + 1 : -1] if start >= 0 else "")
+        if not texts:
+            return []
+        start = texts[0].find("(") + 1  # the same name begins every text
+        if not start:  # a predicate of no arguments
+            return [()] * len(texts)
         try:
-            rows = json.loads("[[" + "],[".join(parts) + "]]", strict=False) if parts else []
+            rows = json.loads("[[" + "],[".join([text[start:-1] for text in texts]) + "]]", strict=False)
         except ValueError:  # a function symbol or another term judgelog does not make: one by one
             rows = None
-        if rows is None or any(type(v) is not int and type(v) is not str for row in rows for v in row):
+        if rows is None or not set(map(type, chain.from_iterable(rows))) <= {int, str}:
             from clingo import parse_term
 
             return [tuple(cls.value(a) for a in parse_term(text).arguments) for text in texts]
-        return [tuple(row) for row in rows]
+        return list(map(tuple, rows))
 
     def fact(self, symbol: clingo.Symbol) -> tuple | None:
         """A model atom ``j_p(...)`` as the judgelog fact ``(p, ...)`` (None for a helper atom)."""

@@ -69,7 +69,8 @@ def atom_texts(ctl: clingo.Control, name: str, arity: int) -> tuple[list[str], b
     signature = ffi.new("clingo_signature_t*")
     check(lib.clingo_signature_create(name.encode(), arity, True, signature))
     facts, others = _direct(ffi, lib, check, rep, signature)
-    return [text.decode() for text in facts], bool(others)
+    # decoded at once (clingo writes a newline in a string as an escape: no text holds one)
+    return (b"\n".join(facts).decode().split("\n") if facts else []), bool(others)
 
 
 def every_atom_text(ctl: clingo.Control) -> dict[str, list[str] | None]:
@@ -131,13 +132,12 @@ def _direct(ffi: Any, lib: Any, check: Any, rep: Any, signature: Any) -> tuple[l
     texts: list[bytes] = []
     others: list[bytes] = []
     while True:
-        if not is_valid(rep, iterator[0], valid):
+        at = iterator[0]
+        if not is_valid(rep, at, valid):
             check(False)
         if not valid[0]:
             break
-        if not is_fact(rep, iterator[0], fact):
-            check(False)
-        if not symbol_of(rep, iterator[0], symbol):
+        if not is_fact(rep, at, fact) or not symbol_of(rep, at, symbol):
             check(False)
         # written into the buffer at hand; clingo refuses (writes nothing usable) when it is too short, and
         # only then is the text measured first (measuring costs as much as writing)
@@ -149,6 +149,6 @@ def _direct(ffi: Any, lib: Any, check: Any, rep: Any, signature: Any) -> tuple[l
             if not text_of(symbol[0], buffer, capacity):
                 check(False)
         (texts if fact[0] else others).append(string(buffer))
-        if not step(rep, iterator[0], iterator):
+        if not step(rep, at, iterator):
             check(False)
     return texts, others
