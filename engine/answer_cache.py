@@ -20,11 +20,11 @@ set and asked again only where a change can reach them (the affected patterns of
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from .ast import Atom, Negation, Var
-from .factview import as_frozenset, difference
+from .factview import as_frozenset, by_pred, difference
 from .incremental import (
     Affected,
     Pattern,
@@ -47,9 +47,9 @@ SortKey = Callable[[tuple], Any]
 # the ids of the rules that cannot fire over a fact set (judgelog.liveness), or None when the backend can't tell
 # (``now``: only if it can tell at once, without making the fact set its own)
 DeadRules = Callable[[frozenset, bool], "frozenset[int] | None"]
-# some of the rules that cannot fire over a fact set that adds some facts to one over which the rules of ``dead``
-# cannot (and removes any), found without making it the backend's own; or None
-DeadAfter = Callable[[frozenset, frozenset], "frozenset[int] | None"]
+# some of the rules that cannot fire over a fact set that adds some facts (by predicate) to one over which the
+# rules of ``dead`` cannot (and removes any), found without making it the backend's own; or None
+DeadAfter = Callable[[frozenset, Mapping[str, list[tuple]]], "frozenset[int] | None"]
 QUESTION = "?question"  # the head predicate of a question followed as a rule (no declared name has a '?')
 _MAX_CHANGE = 2000  # the least change of facts (besides a quarter of the state) found from differences
 _KEPT = 64  # questions remembered per cache
@@ -91,6 +91,7 @@ class _Change:
         "_found",
         "_dead",
         "_by_pred",
+        "_added_by",
         "_pred_sets",
         "_guessed",
     )
@@ -102,6 +103,7 @@ class _Change:
         self._found: dict[tuple, Affected | None] = {}  # by the changed predicates analysed and the rules left out
         self._dead: dict[tuple[int, int], tuple[frozenset, frozenset, frozenset]] = {}  # see dead_on_both_sides
         self._by_pred: dict[str, list[tuple]] | None = None  # the changed facts of each predicate (removed first)
+        self._added_by: dict[str, list[tuple]] | None = None  # the facts added, by predicate
         self._pred_sets: dict[str, frozenset] = {}  # the same, as sets (see _pred_facts)
         self._guessed: dict[int, tuple[frozenset, frozenset | None]] = {}  # see dead_after
 
@@ -135,10 +137,15 @@ class _Change:
 
     def _changed_by_pred(self) -> dict[str, list[tuple]]:
         if self._by_pred is None:
-            self._by_pred = {}
-            for fact in (*self.removed, *self.added):
-                self._by_pred.setdefault(fact[0], []).append(fact)
+            self._by_pred = by_pred(self.removed)
+            for pred, facts in self._added_by_pred().items():
+                self._by_pred[pred] = self._by_pred.get(pred, []) + facts
         return self._by_pred
+
+    def _added_by_pred(self) -> dict[str, list[tuple]]:
+        if self._added_by is None:
+            self._added_by = by_pred(self.added)
+        return self._added_by
 
     def _pred_facts(self, pred: str) -> frozenset:
         """The changed facts of one predicate, as a set made once per change (a key of what is kept)."""
@@ -165,7 +172,7 @@ class _Change:
         found once per change and rules dead before."""
         found = self._guessed.get(id(before))
         if found is None or found[0] is not before:
-            found = self._guessed[id(before)] = (before, dead_after(before, self.added))
+            found = self._guessed[id(before)] = (before, dead_after(before, self._added_by_pred()))
         return found[1]
 
     def dead_on_both_sides(self, before: frozenset, after: frozenset) -> frozenset:

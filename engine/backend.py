@@ -72,7 +72,7 @@ from .database import THREAD, quiet_gc, release_later
 from .database import our_database as _our_database
 from .errors import UsageError, WordForNumber
 from .estimate import counted_facts, enumerated
-from .factview import as_frozenset, difference
+from .factview import as_frozenset, by_pred, difference
 from .incremental import affected, reached_preds
 from .liveness import Liveness
 from .materialise import materialise, retract_affected, retract_computed
@@ -194,9 +194,11 @@ class Backend:
         view.facts = facts
         if not removed and not added and view.materialised:
             return
+        # one predicate at a time (an action's events are thousands of facts of a few predicates)
+        removed_by, added_by = by_pred(removed), by_pred(added)
         if view.setwise is not None:
-            view.setwise.update(added, removed)
-        changed = {f[0] for f in removed} | {f[0] for f in added}
+            view.setwise.update(added_by, removed_by)
+        changed = removed_by.keys() | added_by.keys()
         compiled = self.compiled
         redo = not view.materialised or not changed.isdisjoint(compiled.computed_inputs)
         preds = view.fact_preds
@@ -206,10 +208,10 @@ class Backend:
         # are counted apart, so the namespace does not depend on them)
         count, unread, deferred = self.liveness.count, self.unread, view.deferred
         given = {p for p in changed if view.counts.get(p, 0)}  # (before the change: see retract_affected)
-        for fact in removed:
-            count(view, fact, -1)
-        for fact in added:
-            count(view, fact, 1)
+        for pred, group in removed_by.items():
+            count(view, pred, group, -1)
+        for pred, group in added_by.items():
+            count(view, pred, group, 1)
         was = view.ns
         if view.ns_dirty:
             view.ns = self.liveness.namespace(view)
@@ -224,7 +226,7 @@ class Backend:
             if was is not None and view.ns is not None:
                 dead = was.dead_rules & view.ns.dead_rules if was is not view.ns else was.dead_rules
             inputs = {p for p in changed if p in compiled.computed_inputs and self._reaches_computed(p, dead)}
-            relevant = [f for f in itertools.chain(removed, added) if f[0] in inputs]
+            relevant = [f for by in (removed_by, added_by) for p in inputs for f in by.get(p, ())]
             redo = bool(relevant)  # (none: no computed fact can change)
         if relevant and 4 * len(relevant) <= len(facts):
             # recompute only the computed facts the change can affect (judgelog.incremental; a large change
@@ -250,12 +252,17 @@ class Backend:
                     p for p in deferred if before is None or unread.readers(p, dead) != unread.readers(p, before)
                 ]
                 self._read(view, rejudged, lambda key: not unread.unread(key, dead))
-            for fact in added:
-                key = unread.key(fact)
-                if key is not None and unread.unread(key, dead):
-                    deferred.setdefault(fact[0], {}).setdefault(key, set()).add(fact)
-                else:
-                    _E.assert_(fact_clause(preds[fact[0]], fact))
+            for pred, group in added_by.items():
+                kept_out, read = unread.split(pred, group, dead)
+                if kept_out:
+                    waiting = deferred.setdefault(pred, {})
+                    for key, keyed in kept_out.items():
+                        if key in waiting:
+                            waiting[key] |= keyed
+                        else:
+                            waiting[key] = keyed
+                for fact in read:
+                    _E.assert_(fact_clause(preds[pred], fact))
         if redo:  # only when a fact they may depend on changed (their results stay otherwise)
             if view.setwise is not None:  # the computed facts that may change
                 view.setwise.forget(p for p in compiled.computed_preds if only is None or only.touches(p))
@@ -421,8 +428,9 @@ class Backend:
         with self.session(facts) as view:
             return view.ns.dead_rules if view.ns is not None else None
 
-    def dead_rules_after(self, dead: frozenset, added: frozenset) -> frozenset[int] | None:
-        """Some of the rules that cannot fire over a fact set that adds ``added`` to one (and removes any) over
+    def dead_rules_after(self, dead: frozenset, added: Mapping[str, Sequence[tuple]]) -> frozenset[int] | None:
+        """Some of the rules that cannot fire over a fact set that adds ``added`` (by predicate) to one (and
+        removes any) over
         which the rules of ``dead`` cannot, found by this thread's database or by this method
         (:meth:`Liveness.dead_after <judgelog.liveness.Liveness.dead_after>`), without making it its own; None
         when ``dead`` is neither."""

@@ -8,7 +8,8 @@ the namespace changes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 
 import pyDatalog.pyEngine as _E
 
@@ -35,6 +36,8 @@ class Liveness:
         self._probe_set = compiled.probe_set
         self._positions = compiled.probe_positions
         self._guessed: dict[int, tuple[frozenset, tuple[frozenset, frozenset]]] = {}  # see dead_after
+        # the facts dead_after was last given, and their values at the places it looked at
+        self._values: tuple[Mapping | None, dict[tuple[str, int], set]] = (None, {})
 
     # -- which rules can fire in a state ------------------------------------
     def namespace(self, view: ThreadView) -> Namespace:
@@ -69,10 +72,12 @@ class Liveness:
         (:meth:`CompiledProgram.liveness <judgelog.compiled.CompiledProgram.liveness>`)."""
         return self.compiled.liveness(dead_probes, with_facts)
 
-    def dead_after(self, dead: frozenset, added: Iterable[tuple], ns: Namespace | None) -> frozenset | None:
-        """Rules that cannot fire after a change that adds the facts ``added`` (and removes any) to a state over
-        which the rules of ``dead`` cannot (those of the namespace ``ns``, or found by this method before):
-        those dead when the probes dead there that an added fact may match have a match
+    def dead_after(
+        self, dead: frozenset, added: Mapping[str, Sequence[tuple]], ns: Namespace | None
+    ) -> frozenset | None:
+        """Rules that cannot fire after a change that adds the facts ``added`` (by predicate) and removes any, to
+        a state over which the rules of ``dead`` cannot (those of the namespace ``ns``, or found by this method
+        before): those dead when the probes dead there that an added fact may match have a match
         (removing facts and matching more probes can only leave fewer rules able to fire, so these are dead
         whatever was removed). A probe that tests one counted place matches an added fact with its value
         there; one that tests several (or a catalog join) is taken to match when its predicate has facts
@@ -85,20 +90,20 @@ class Liveness:
                 return None
             dead_probes, with_facts = known[1]
         positions, by_pred = self._positions, self.compiled.liveness_index.probes_by_pred
-        preds: set[str] = set()
-        values: dict[tuple[str, int], set] = {}
-        for fact in added:
-            pred = fact[0]
-            preds.add(pred)
-            for i in positions.get(pred, ()):
-                if i + 1 < len(fact):
-                    values.setdefault((pred, i), set()).add(fact[i + 1])
-        revived = [
-            p
-            for pred in preds
-            for p in by_pred.get(pred, ())
-            if p in dead_probes and _may_match(p, preds, values, positions)
-        ]
+        preds = {pred for pred, facts in added.items() if facts}
+        maybe = [p for pred in preds for p in by_pred.get(pred, ()) if p in dead_probes]
+        # the values the added facts have at the one counted place a probe tests: only at the places the dead
+        # probes of the added predicates test (a step's events are most of its facts, and few such probes)
+        cached = self._values  # (the questions of a step ask again about the same change)
+        if cached[0] is not added:
+            cached = self._values = (added, {})
+        values = cached[1]
+        for probe in maybe:
+            place = _counted_place(probe, preds, positions)
+            if place is not None and (probe[0], place[0]) not in values:
+                i = place[0]
+                values[(probe[0], i)] = {fact[i + 1] for fact in added[probe[0]] if i + 1 < len(fact)}
+        revived = [p for p in maybe if _may_match(p, preds, values, positions)]
         key = (dead_probes.difference(revived), with_facts | (preds & self._idb))
         found = self.liveness(*key)[1]
         if len(self._guessed) >= _GUESSED:
@@ -119,34 +124,49 @@ class Liveness:
             return probe in view.namespace.dead_probes
         return now and not probe_alive(view.counts, probe, self._positions)
 
-    def count(self, view: ThreadView, fact: tuple, delta: int) -> None:
-        """Keep the fact counts up to date; a count that reaches or leaves 0 may change the namespace."""
+    def count(self, view: ThreadView, pred: str, facts: Sequence[tuple], delta: int) -> None:
+        """Keep the fact counts up to date for ``facts``, all of ``pred`` and all added (``delta`` 1) or all
+        removed (-1); a count that reaches or leaves 0 on the way may change the namespace. Counted one
+        predicate and one value at a time: a count moves by the facts' number in one step, and passes 0 on the
+        way exactly when 0 lies between its old and new values."""
         counts = view.counts
-        pred = fact[0]
-        n = counts[pred] = counts.get(pred, 0) + delta
-        if n == 0 or n == delta:
+        dirty = _moved(counts, pred, len(facts) * delta)
+        for i in self._positions.get(pred, ()):
+            for value, n in Counter(fact[i + 1] for fact in facts).items():
+                dirty = _moved(counts, (pred, i, value), n * delta) or dirty
+        if dirty:
             view.ns_dirty = True
             view.dirty_preds.add(pred)
-        for i in self._positions.get(pred, ()):
-            key = (pred, i, fact[i + 1])
-            n = counts[key] = counts.get(key, 0) + delta
-            if n == 0 or n == delta:
-                view.ns_dirty = True
-                view.dirty_preds.add(pred)
+
+
+def _moved(counts: dict, key: object, change: int) -> bool:
+    """Move a count by ``change`` (not 0): did it reach or leave 0 on the way?"""
+    before = counts.get(key, 0)
+    after = counts[key] = before + change
+    return before <= 0 <= after if change > 0 else after <= 0 <= before
+
+
+def _counted_place(probe: tuple, preds: set[str], positions: Mapping) -> tuple[int, object] | None:
+    """The one counted place ``probe`` tests and the value it tests there, when a fact of ``preds`` matches it
+    by that value alone (see :meth:`Liveness.dead_after`); None when it is taken to match."""
+    pred, consts = probe
+    if pred not in preds:
+        return None  # (a catalog join's probe, by its catalog's facts)
+    counted = positions.get(pred, ())
+    entries = [entry for entry in consts if entry[0] in counted]
+    if len(entries) != 1 or len(entries[0]) != 2:
+        return None
+    return entries[0][0], entries[0][1]
 
 
 def _may_match(probe: tuple, preds: set[str], values: dict[tuple[str, int], set], positions: Mapping) -> bool:
     """May a fact of ``preds`` with ``values`` at the counted places (see :meth:`Liveness.dead_after`) match
     ``probe``?"""
-    pred, consts = probe
-    if pred not in preds:
-        return True  # (a catalog join's probe, by its catalog's facts)
-    counted = positions.get(pred, ())
-    entries = [entry for entry in consts if entry[0] in counted]
-    if len(entries) != 1 or len(entries[0]) != 2:
+    place = _counted_place(probe, preds, positions)
+    if place is None:
         return True
-    i, value = entries[0]
-    return value in values.get((pred, i), ())
+    i, value = place
+    return value in values.get((probe[0], i), ())
 
 
 def _drop_namespace(view: ThreadView, ns: Namespace) -> None:

@@ -312,13 +312,13 @@ class Prover:
             for i, found in candidates.items():
                 out[i] = next((r for r, fixed in found if self.backend.why_rows(self.view, r, fixed, limit=1)), None)
             return out
-        rules: dict[int, Rule] = {}  # the candidate rules, first in file order
-        for found in candidates.values():
-            for rule, _fixed in found:
-                rules.setdefault(id(rule), rule)
+        rules: dict[int, tuple[Rule, dict[int, Binding]]] = {}  # each candidate rule and the facts it may give
+        for i, found in candidates.items():
+            for rule, fixed in found:
+                rules.setdefault(id(rule), (rule, {}))[1][i] = fixed
         order = {id(r): k for k, r in enumerate(self.program.rules)}
-        for rule in sorted(rules.values(), key=lambda r: order.get(id(r), 0)):
-            asked = {i: fixed for i, found in candidates.items() for r, fixed in found if r is rule}
+        for rule, bindings in sorted(rules.values(), key=lambda r: order.get(id(r[0]), 0)):  # first in file order
+            asked = {i: fixed for i, fixed in bindings.items() if i in candidates}
             if not asked:
                 continue
             for i in self._derived_by(rule, asked):

@@ -39,7 +39,7 @@ and on boards where the bound sets are large); proofs are still found top-down, 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from itertools import product
+from itertools import chain, product
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -75,39 +75,31 @@ class Base:
         self._indexes: dict[str, dict[tuple[int, ...], dict[Key, set[Row]]]] = {}  # pred -> positions -> index
         self._mixed = mixed
 
-    def update(self, added: Iterable[tuple], removed: Iterable[tuple]) -> None:
-        """Apply a change of facts."""
-        by_pred, dropped = self.by_pred, set[str]()
-        for fact in removed:
-            facts = by_pred.get(fact[0])
-            if facts is not None:
-                facts.discard(fact)
-            self._reindex(fact, dropped, add=False)
-        for fact in added:
-            by_pred.setdefault(fact[0], set()).add(fact)
-            self._reindex(fact, dropped, add=True)
+    def update(self, added: Mapping[str, list[tuple]], removed: Mapping[str, list[tuple]]) -> None:
+        """Apply a change of facts, given by predicate (judgelog.factview.by_pred): the facts removed, then
+        those added. The indexes of a predicate whose facts also come from elsewhere are dropped, to be made
+        again; the others take each row in or out."""
+        by_pred, indexes = self.by_pred, self._indexes
+        dropped = [p for p in chain(removed, added) if p in indexes and p in self._mixed]
         self.forget(dropped)
-
-    def _reindex(self, fact: tuple, dropped: set[str], *, add: bool) -> None:
-        """Put a fact into (or take it out of) its predicate's indexes; the indexes of a predicate whose facts
-        also come from elsewhere are dropped instead (``dropped``), to be made again."""
-        indexes = self._indexes.get(fact[0])
-        if indexes is None:
-            return
-        if fact[0] in self._mixed:
-            dropped.add(fact[0])
-            return
-        row = fact[1:]
-        if add:
-            _index_row(indexes, row)
-            return
-        for positions, index in indexes.items():
-            key = tuple([row[i] for i in positions])
-            rows = index.get(key)
-            if rows is not None:
-                rows.discard(row)
-                if not rows:
-                    del index[key]
+        for pred, facts in removed.items():
+            found = by_pred.get(pred)
+            if found is not None:
+                found.difference_update(facts)
+            for positions, index in indexes.get(pred, {}).items():
+                for fact in facts:
+                    row = fact[1:]
+                    key = tuple([row[i] for i in positions])
+                    rows = index.get(key)
+                    if rows is not None:
+                        rows.discard(row)
+                        if not rows:
+                            del index[key]
+        for pred, facts in added.items():
+            by_pred.setdefault(pred, set()).update(facts)
+            if pred in indexes:
+                for fact in facts:
+                    _index_row(indexes[pred], fact[1:])
 
     def forget(self, preds: Iterable[str]) -> None:
         for pred in preds:

@@ -71,18 +71,47 @@ class Unread:
         positions = tuple(sorted({i for _rule, atom in atoms for i, a in enumerate(atom.args) if isinstance(a, Const)}))
         return positions, atoms
 
+    def _shape_of(self, pred: str) -> tuple[tuple[int, ...], list[tuple[Rule, Atom]]] | None:
+        if pred in self._shapes:
+            return self._shapes[pred]
+        shape = self._shapes[pred] = self._shape(pred)
+        return shape
+
     def key(self, fact: tuple) -> tuple | None:
         """The fact's predicate and values where the rules' atoms over it have constants (with their types:
         1 and True are other keys); None when it is always read."""
         pred = fact[0]
-        if pred in self._shapes:
-            shape = self._shapes[pred]
-        else:
-            shape = self._shapes[pred] = self._shape(pred)
+        shape = self._shape_of(pred)
         if shape is None:
             return None
         values = tuple(fact[i + 1] if i + 1 < len(fact) else WILD for i in shape[0])
         return (pred, values, tuple(map(type, values)))
+
+    def split(self, pred: str, facts: Iterable[tuple], dead: frozenset) -> tuple[dict[tuple, set[tuple]], list[tuple]]:
+        """``facts`` (all of ``pred``) as those no rule outside ``dead`` reads, by :meth:`key`, and the others
+        (:meth:`key` and :meth:`unread` of each, for one predicate at once)."""
+        shape = self._shape_of(pred)
+        if shape is None:
+            return {}, list(facts)
+        positions = shape[0]
+        kept_out: dict[tuple, set[tuple]] = {}
+        read: list[tuple] = []
+        judged: dict[tuple, bool] = {}  # (this call's: the keys of one predicate's facts repeat)
+        for fact in facts:
+            values = tuple([fact[i + 1] if i + 1 < len(fact) else WILD for i in positions])
+            key = (pred, values, tuple(map(type, values)))
+            found = judged.get(key)
+            if found is None:
+                found = judged[key] = self.unread(key, dead)
+            if found:
+                kept = kept_out.get(key)
+                if kept is None:
+                    kept_out[key] = {fact}
+                else:
+                    kept.add(fact)
+            else:
+                read.append(fact)
+        return kept_out, read
 
     def unread(self, key: tuple, dead: frozenset) -> bool:
         """No rule outside ``dead`` has a body atom that a fact with this key matches."""
