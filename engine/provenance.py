@@ -14,9 +14,8 @@ rules for the same key whose positive premises hold but whose ``not ...`` fails,
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from .ast import Aggregate, Atom, Comparison, Const, Literal, Negation, Rule, Span, Var, format_value
 from .bindings import (
@@ -25,20 +24,18 @@ from .bindings import (
     eval_term,
     ground,
     ground_or_none,
-    head_vars,
     partial,
     partial_lit,
     unify_head,
-    unify_vars,
     var_names,
     vars_of,
 )
+from .deriving import DerivingRules
 from .fact import Fact
 from .proof import Displacement, Proof, ProofKind, WhyNot
 
 if TYPE_CHECKING:  # pragma: no cover
     from .planning import Contributions
-    from .program import Program
     from .protocols import Evaluator
 
 # the proof values are judgelog.proof's; named here too, where they have always been importable from
@@ -51,7 +48,7 @@ HELD_OFF_TRIES = 4  # and for how many bindings of a rule's other premises (the 
 # a variable binding: variable name -> value
 
 
-class Prover:
+class Prover(DerivingRules):
     """Builds proofs for one materialised state (inside a backend session)."""
 
     def __init__(
@@ -271,73 +268,6 @@ class Prover:
         )
         return [{**fixed, **dict(zip(names, row))} for row in self.backend.ask(self.view, lits, names)[:limit]]
 
-    def deriving_rule(self, fact: tuple) -> Rule | None:
-        """The first rule (in file order) that derives ``fact`` in this state, without a full proof."""
-        if fact in self._rule_facts:
-            return self._rule_facts[fact]
-        candidates = [
-            (r, fixed)
-            for r in self.program.rules_by_head.get(fact[0], ())
-            if r.body and r.aggregate is None and (fixed := unify_head(r.head, fact[1:])) is not None
-        ]
-        if len(candidates) == 1:
-            return candidates[0][0]
-        for rule, fixed in candidates:
-            if self.backend.why_rows(self.view, rule, fixed, limit=1):
-                return rule
-        return None
-
-    def deriving_rules(self, facts: Sequence[tuple]) -> list[Rule | None]:
-        """:meth:`deriving_rule` of each fact. Where many facts of one predicate may come from the same rule,
-        that rule is asked once with the values they share fixed (its head's other variables open), instead
-        of once per fact: an effect or a choice over hundreds of objects costs a question per rule."""
-        out: list[Rule | None] = [None] * len(facts)
-        candidates: dict[int, list[tuple[Rule, Binding]]] = {}
-        planned: dict[int, tuple[list[Rule], list[tuple[Rule, tuple]]]] = {}  # a candidate list's heads' plans
-        for i, fact in enumerate(facts):
-            if fact in self._rule_facts:
-                out[i] = self._rule_facts[fact]
-                continue
-            heads = _head_candidates(self.program, fact)  # their constants match the fact's
-            plans = planned.get(id(heads))
-            if plans is None or plans[0] is not heads:
-                plans = planned[id(heads)] = (heads, [(r, head_vars(r.head)) for r in heads])
-            values = fact[1:]
-            found = [(r, fixed) for r, plan in plans[1] if (fixed := unify_vars(plan, values)) is not None]
-            if len(found) == 1:
-                out[i] = found[0][0]
-            elif found:
-                candidates[i] = found
-        if len(candidates) < _BULK:
-            for i, found in candidates.items():
-                out[i] = next((r for r, fixed in found if self.backend.why_rows(self.view, r, fixed, limit=1)), None)
-            return out
-        rules: dict[int, tuple[Rule, dict[int, Binding]]] = {}  # each candidate rule and the facts it may give
-        for i, found in candidates.items():
-            for rule, fixed in found:
-                rules.setdefault(id(rule), (rule, {}))[1][i] = fixed
-        order = {id(r): k for k, r in enumerate(self.program.rules)}
-        for rule, bindings in sorted(rules.values(), key=lambda r: order.get(id(r[0]), 0)):  # first in file order
-            asked = {i: fixed for i, fixed in bindings.items() if i in candidates}
-            if not asked:
-                continue
-            for i in self._derived_by(rule, asked):
-                out[i] = rule
-                del candidates[i]
-        return out
-
-    def _derived_by(self, rule: Rule, asked: dict[int, Binding]) -> list[int]:
-        """Which of the head bindings ``asked`` the rule derives in this state."""
-        heads = sorted({a.name for a in rule.head.args if isinstance(a, Var)})
-        if len(asked) >= _BULK:
-            first = next(iter(asked.values()))
-            common = {k: v for k, v in first.items() if all(k in b and _same(b[k], v) for b in asked.values())}
-            rows = self.backend.why_rows(self.view, rule, common, limit=sys.maxsize)
-            if all(h in common or h in row for row in rows for h in heads):
-                made = {tuple(row.get(h, common.get(h)) for h in heads) for row in rows}
-                return [i for i, fixed in asked.items() if tuple(fixed.get(h) for h in heads) in made]
-        return [i for i, fixed in asked.items() if self.backend.why_rows(self.view, rule, fixed, limit=1)]
-
     # -- why not ---------------------------------------------------------
     def why_not(self, fact: tuple) -> list[WhyNot]:
         out = []
@@ -543,58 +473,3 @@ class Prover:
 # -- helpers ---------------------------------------------------------------
 def _none(view: Any, fact: tuple) -> None:
     return None
-
-
-_BULK = 8  # facts of one predicate asked about together from this many
-
-
-def _same(a: Any, b: Any) -> bool:
-    return a == b and type(a) is type(b)
-
-
-def _head_candidates(program: Program, fact: tuple) -> list[Rule]:
-    """The rules with a body (no aggregate) whose head's constants ``fact`` has, in file order: the only
-    rules :func:`unify_head` can unify it with. Kept per predicate and the values at those constants'
-    positions, a value no rule's head has at a position standing for every such value (an effect or a
-    choice over hundreds of objects has a few such keys, whatever the objects)."""
-    kept: dict[object, Any] = program.kept("provenance.head_candidates", dict)
-    where = kept.get(fact[0])
-    if where is None:
-        rules = [r for r in program.rules_by_head.get(fact[0], ()) if r.body and r.aggregate is None]
-        positions = sorted({i for r in rules for i, a in enumerate(r.head.args) if isinstance(a, Const)})
-        written = tuple(
-            frozenset((a.value, type(a.value)) for r in rules if isinstance(a := r.head.args[i], Const))
-            for i in positions
-        )
-        where = kept[fact[0]] = (tuple(positions), written, rules)
-    at, written, rules = where
-    values = fact[1:]
-    key = (fact[0],) + tuple(
-        None
-        if i >= len(values) or values[i] is None
-        else (values[i], type(values[i]))
-        if (values[i], type(values[i])) in consts
-        else _OTHER
-        for i, consts in zip(at, written)
-    )
-    found = kept.get(key)
-    if found is None:
-        if len(kept) > _MAX_HEAD_KEYS:
-            kept.clear()
-            kept[fact[0]] = where
-        found = kept[key] = [
-            r
-            for r in rules
-            if all(
-                not isinstance(a, Const)
-                or i >= len(values)
-                or values[i] is None
-                or (a.value == values[i] and type(a.value) is type(values[i]))
-                for i, a in enumerate(r.head.args)
-            )
-        ]
-    return cast(list, found)
-
-
-_OTHER = object()  # in a key of _head_candidates: a value no rule's head has at that position
-_MAX_HEAD_KEYS = 4096

@@ -317,6 +317,7 @@ def test_every_premise_of_every_proof_holds(engine, data):
 def test_the_rules_deriving_many_facts_at_once_are_those_found_one_by_one(engine, monkeypatch, name):
     """Prover.deriving_rules asks a rule once for the facts of a predicate it may derive (the runtime's
     causes of an effect or a choice over many objects); it names the rule deriving_rule names for each."""
+    import judgelog.deriving as deriving
     import judgelog.provenance as provenance
 
     state = engine.load(str(SCENARIOS / name))
@@ -328,7 +329,7 @@ def test_the_rules_deriving_many_facts_at_once_are_those_found_one_by_one(engine
     other = {o: objects[(i + 1) % len(objects)] for i, o in enumerate(objects)}
     wanted += [(f[0], other[f[1]]) + tuple(f[2:]) for f in wanted if len(f) > 1 and f[1] in other]
     assert len(wanted) > 8
-    monkeypatch.setattr(provenance, "_BULK", 1)  # every group asked together, however small
+    monkeypatch.setattr(deriving, "_BULK", 1)  # every group asked together, however small
     with engine.backend.session(state.facts) as view:
         prover = provenance.Prover(engine.backend, view, {})
         one_by_one = [prover.deriving_rule(f) for f in wanted]

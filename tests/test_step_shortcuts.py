@@ -20,8 +20,9 @@ from judgelog.ast import Const, Var
 from judgelog.bindings import head_vars as _head_vars
 from judgelog.bindings import unify_head as _unify_head
 from judgelog.bindings import unify_vars as _unify_vars
+from judgelog.deriving import _free, _head_candidates
 from judgelog.incremental import _NUMBERS, _SLOTS, WILD, _closures, _fact_shapes, _Number, _Slot
-from judgelog.provenance import Prover, _head_candidates
+from judgelog.provenance import Prover
 
 
 def _kept(fact: tuple, consts: frozenset) -> list[bool]:
@@ -78,7 +79,7 @@ def test_both_shapes_in_one_pass_are_the_shapes(engine):
 def test_unifying_by_a_heads_variables_is_unifying_the_head(engine):
     program = engine.program
     rng = random.Random(11)
-    compared = 0
+    compared = free = 0
     for rule in program.rules:
         if not rule.body or rule.aggregate is not None:
             continue
@@ -90,11 +91,14 @@ def test_unifying_by_a_heads_variables_is_unifying_the_head(engine):
             if rule not in _head_candidates(program, fact):
                 continue  # its constants are not the fact's: the candidates leave the rule out
             assert _unify_vars(_head_vars(rule.head), values) == _unified(rule.head, values), (rule, fact)
+            # a head judged free (deriving_rules then takes it as a candidate unseen) unifies with any values
+            assert not _free(_head_vars(rule.head)) or _unified(rule.head, values) is not None, (rule, fact)
             compared += 1
+            free += _free(_head_vars(rule.head))
         for _ in range(6):  # and any values, for the whole unification (constants checked too)
             values = tuple(rng.choice(pool) for _ in args)
             assert _unify_head(rule.head, values) == _unified(rule.head, values), (rule, values)
-    assert compared > 100
+    assert compared > 100 and 0 < free < compared
 
 
 def _unified(head, values):
@@ -122,7 +126,7 @@ def test_many_facts_find_the_rules_one_fact_finds(engine, pred):
     facts = state.derived(pred)
     assert facts, pred
     candidates = [f for f in facts if len(_head_candidates(engine.program, f)) > 1]
-    if len(candidates) < 8:  # the bulk path asks a rule once from this many (provenance._BULK)
+    if len(candidates) < 8:  # the bulk path asks a rule once from this many (deriving._BULK)
         facts = facts * (8 // max(len(facts), 1) + 1)
     with engine.backend.session(state.facts) as view:
         prover = Prover(engine.backend, view, {})
