@@ -78,13 +78,18 @@ class DerivingRules:
                     None,
                 )
             return out
-        rules: dict[int, tuple[Rule, dict[int, tuple]]] = {}  # each candidate rule and the facts it may give
+        # the facts by their candidate list (those whose heads are free share one), then each candidate rule
+        # with the facts it may give, by head plan
+        groups: dict[int, tuple[list[tuple[Rule, tuple]], list[int]]] = {}
         for i, found in candidates.items():
+            groups.setdefault(id(found), (found, []))[1].append(i)
+        rules: dict[int, tuple[Rule, list[tuple[tuple, list[int]]]]] = {}
+        for found, indices in groups.values():
             for rule, plan in found:
-                rules.setdefault(id(rule), (rule, {}))[1][i] = plan
+                rules.setdefault(id(rule), (rule, []))[1].append((plan, indices))
         order = {id(r): k for k, r in enumerate(self.program.rules)}
-        for rule, plans_of in sorted(rules.values(), key=lambda r: order.get(id(r[0]), 0)):  # first in file order
-            asked = {i: _bound(plan, facts[i][1:]) for i, plan in plans_of.items() if i in candidates}
+        for rule, parts in sorted(rules.values(), key=lambda r: order.get(id(r[0]), 0)):  # first in file order
+            asked = {i: _bound(plan, facts[i][1:]) for plan, indices in parts for i in indices if i in candidates}
             if not asked:
                 continue
             for i in self._derived_by(rule, asked):
