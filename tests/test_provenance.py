@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from paths import ROOT, SCENARIOS
 
+from judgelog import Engine
 from judgelog.ast import format_value
 
 SCENARIO = SCENARIOS / "banding_blocked_by_one.yaml"
@@ -317,6 +318,18 @@ def test_every_premise_of_every_proof_holds(engine, data):
 def test_the_rules_deriving_many_facts_at_once_are_those_found_one_by_one(engine, monkeypatch, name):
     """Prover.deriving_rules asks a rule once for the facts of a predicate it may derive (the runtime's
     causes of an effect or a choice over many objects); it names the rule deriving_rule names for each."""
+    _many_facts_at_once(engine, monkeypatch, name)
+
+
+def test_the_rules_deriving_many_facts_at_once_on_clingo(monkeypatch):
+    """The same on the clingo backend (its own questions of a rule's body)."""
+    pytest.importorskip("clingo")
+    clingo_engine = Engine(backend="clingo")
+    for name in ("banding_blocked_by_one.yaml", "proliferate_kinds.yaml"):
+        _many_facts_at_once(clingo_engine, monkeypatch, name)
+
+
+def _many_facts_at_once(engine, monkeypatch, name):
     import judgelog.deriving as deriving
     import judgelog.provenance as provenance
 
