@@ -357,9 +357,10 @@ def p_put_onto_battlefield(ch: Change, oid: Arg, flag: Arg, _c: Arg) -> None:
     ch.facts.discard(("pending_object", oid))
     # a card put onto the battlefield from a zone (an id of a card_in_zone) is no longer there: it is a new
     # object (400.7), in one zone at a time (400.1); what was kept of it there goes, as return_to_battlefield's
-    if ch.all("card_in_zone", oid):
+    here = ch.all("card_in_zone", oid)
+    if here:
         _counters_go(ch, oid)
-    for f in ch.all("card_in_zone", oid) + ch.all("token_in_zone", oid) + ch.all("card_value", oid):
+    for f in here + ch.all("token_in_zone", oid) + ch.all("card_value", oid):
         ch.facts.discard(f)
     _enter(ch, oid, facts, token=flag == "token")
     if flag == "token":
